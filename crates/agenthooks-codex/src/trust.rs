@@ -1,0 +1,322 @@
+//! Codex's per-hook trust: the `[hooks.state."<key>"]` key and the `trusted_hash` (quirk #9).
+//!
+//! Codex runs a non-managed command hook only when `config.toml` holds
+//! `[hooks.state."<state key>"] trusted_hash = "<hash>"` and the hash equals the one Codex
+//! computes from the hook's definition now; otherwise the hook is **skipped silently**. An
+//! installer therefore pre-seeds both values, computed with [`state_key`] and [`trusted_hash`].
+//!
+//! # Algorithm (codex-cli 0.171.0)
+//!
+//! * **State key**: `<key_source>:<event_label>:<group_index>:<handler_index>`, where
+//!   `key_source` is the absolute, canonicalised path of the `hooks.json` / `config.toml` that
+//!   declares the hook (or `<plugin>@<marketplace>:<relative hooks path>` for plugin hooks) and
+//!   the indexes are positions in the event's matcher-group array and the group's `hooks` array.
+//! * **Identity**: `{"event_name": <event_label>, "hooks": [<handler>], "matcher": <m>}` with the
+//!   handler normalised: `type: "command"`, the raw `command` (before `${VAR}` substitution),
+//!   `timeout` always present (`unwrap_or(600).max(1)`; `SessionEnd`: `unwrap_or(1)` clamped to
+//!   1–3), `async` always present, `statusMessage` only when set. `matcher` is dropped for
+//!   `UserPromptSubmit` and `Stop` and when absent; an explicit `""` is kept. Absent optionals
+//!   vanish (Codex round-trips the identity through TOML), object keys are sorted recursively
+//!   and the JSON is written compactly by `serde_json`.
+//! * **Hash**: `sha256:` + lowercase hex SHA-256 of those bytes.
+//!
+//! Verified against all eleven vectors the real 0.171.0 produced
+//! (`tests/data/trust-hash-vectors-0.171.0.json`). ⚠ Newer releases may add
+//! `additionalContextLimit` (kept only on the events that accept it and only when ≠ 2500, per
+//! upstream source) and `visibilityHint` to the identity; [`CommandHook::additional_context_limit`]
+//! follows the upstream rule but is not verified against a real release, and `visibilityHint`
+//! is not modelled. Re-check the vectors per release.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+/// Native event name → the snake-case label Codex uses in state keys and identities.
+const EVENT_LABELS: &[(&str, &str)] = &[
+    ("PreToolUse", "pre_tool_use"),
+    ("PermissionRequest", "permission_request"),
+    ("PostToolUse", "post_tool_use"),
+    ("PreCompact", "pre_compact"),
+    ("PostCompact", "post_compact"),
+    ("SessionStart", "session_start"),
+    ("SessionEnd", "session_end"),
+    ("UserPromptSubmit", "user_prompt_submit"),
+    ("SubagentStart", "subagent_start"),
+    ("SubagentStop", "subagent_stop"),
+    ("Stop", "stop"),
+    ("Interrupt", "interrupt"),
+];
+
+/// Events on which Codex ignores (and drops from the identity) the matcher.
+const MATCHERLESS: &[&str] = &["user_prompt_submit", "stop"];
+
+/// Events whose handlers accept `additionalContextLimit` (upstream source, newer releases).
+const CONTEXT_LIMIT_EVENTS: &[&str] = &[
+    "pre_tool_use",
+    "post_tool_use",
+    "session_start",
+    "user_prompt_submit",
+    "subagent_start",
+];
+
+/// Codex's default `additionalContextLimit`; the default is left out of the identity.
+const DEFAULT_CONTEXT_LIMIT: u64 = 2500;
+
+/// The trust label of an event, from its native name (`PreToolUse`) or its label itself
+/// (`pre_tool_use`); `None` for events Codex does not hook.
+pub fn event_label(event: &str) -> Option<&'static str> {
+    EVENT_LABELS
+        .iter()
+        .find(|(native, label)| *native == event || *label == event)
+        .map(|(_, label)| *label)
+}
+
+/// Why a trust value could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TrustError {
+    /// The event is not one Codex hooks.
+    #[error("`{0}` is not a Codex hook event")]
+    UnknownEvent(String),
+}
+
+/// One command handler as declared in `hooks.json` / `config.toml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CommandHook {
+    /// The command text exactly as written (Unix form, before `${VAR}` substitution).
+    pub command: String,
+    /// `timeout` in seconds, if the config sets one.
+    pub timeout: Option<u64>,
+    /// `async`.
+    pub is_async: bool,
+    /// `statusMessage`, if set.
+    pub status_message: Option<String>,
+    /// `additionalContextLimit`, if set (newer releases; ⚠ unverified, see the module docs).
+    pub additional_context_limit: Option<u64>,
+}
+
+impl CommandHook {
+    /// A synchronous handler with no timeout or status message.
+    pub fn new(command: impl Into<String>) -> Self {
+        Self {
+            command: command.into(),
+            timeout: None,
+            is_async: false,
+            status_message: None,
+            additional_context_limit: None,
+        }
+    }
+
+    /// Sets `timeout` (seconds).
+    #[must_use]
+    pub fn with_timeout(mut self, seconds: u64) -> Self {
+        self.timeout = Some(seconds);
+        self
+    }
+
+    /// Sets `async`.
+    #[must_use]
+    pub fn with_async(mut self, is_async: bool) -> Self {
+        self.is_async = is_async;
+        self
+    }
+
+    /// Sets `statusMessage`.
+    #[must_use]
+    pub fn with_status_message(mut self, message: impl Into<String>) -> Self {
+        self.status_message = Some(message.into());
+        self
+    }
+
+    /// Sets `additionalContextLimit`.
+    #[must_use]
+    pub fn with_additional_context_limit(mut self, limit: u64) -> Self {
+        self.additional_context_limit = Some(limit);
+        self
+    }
+}
+
+/// The `[hooks.state]` key of a handler:
+/// `<key_source>:<event_label>:<group_index>:<handler_index>`.
+///
+/// `key_source` is the canonical absolute path of the declaring file (or the plugin key);
+/// `event` is a native name or a label.
+///
+/// ```
+/// use agenthooks_codex::trust;
+/// assert_eq!(
+///     trust::state_key("/p/.codex/hooks.json", "PreToolUse", 0, 1)?,
+///     "/p/.codex/hooks.json:pre_tool_use:0:1"
+/// );
+/// # Ok::<(), trust::TrustError>(())
+/// ```
+pub fn state_key(
+    key_source: &str,
+    event: &str,
+    group_index: usize,
+    handler_index: usize,
+) -> Result<String, TrustError> {
+    let label = label_or_err(event)?;
+    Ok(format!("{key_source}:{label}:{group_index}:{handler_index}"))
+}
+
+/// The canonical identity bytes Codex hashes for one handler of a matcher group.
+pub fn identity(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Result<String, TrustError> {
+    let label = label_or_err(event)?;
+
+    let timeout = if label == "session_end" {
+        hook.timeout.unwrap_or(1).clamp(1, 3)
+    } else {
+        hook.timeout.unwrap_or(600).max(1)
+    };
+    let mut handler = Map::new();
+    handler.insert("type".into(), Value::from("command"));
+    handler.insert("command".into(), Value::from(hook.command.as_str()));
+    handler.insert("timeout".into(), Value::from(timeout));
+    handler.insert("async".into(), Value::from(hook.is_async));
+    if let Some(message) = &hook.status_message {
+        handler.insert("statusMessage".into(), Value::from(message.as_str()));
+    }
+    if let Some(limit) = hook.additional_context_limit {
+        if CONTEXT_LIMIT_EVENTS.contains(&label) && limit != DEFAULT_CONTEXT_LIMIT {
+            handler.insert("additionalContextLimit".into(), Value::from(limit));
+        }
+    }
+
+    let mut identity = Map::new();
+    identity.insert("event_name".into(), Value::from(label));
+    if let Some(matcher) = matcher.filter(|_| !MATCHERLESS.contains(&label)) {
+        identity.insert("matcher".into(), Value::from(matcher));
+    }
+    identity.insert("hooks".into(), Value::Array(vec![Value::Object(handler)]));
+
+    Ok(sorted(Value::Object(identity)).to_string())
+}
+
+/// The `trusted_hash` Codex expects for one handler: `sha256:<lowercase hex>` of
+/// [`identity`].
+///
+/// ```
+/// use agenthooks_codex::trust::{self, CommandHook};
+/// let hash = trust::trusted_hash("PreToolUse", Some("Bash"), &CommandHook::new("guard"))?;
+/// assert!(hash.starts_with("sha256:") && hash.len() == 7 + 64);
+/// # Ok::<(), trust::TrustError>(())
+/// ```
+pub fn trusted_hash(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Result<String, TrustError> {
+    let bytes = identity(event, matcher, hook)?;
+    Ok(hash_bytes(bytes.as_bytes()))
+}
+
+/// `sha256:` + lowercase hex of the SHA-256 of `bytes`.
+fn hash_bytes(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for byte in digest {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+fn label_or_err(event: &str) -> Result<&'static str, TrustError> {
+    event_label(event).ok_or_else(|| TrustError::UnknownEvent(event.to_owned()))
+}
+
+/// Sorts object keys recursively (byte order, as `BTreeMap<String, _>` does in Codex).
+fn sorted(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let ordered: BTreeMap<String, Value> = map.into_iter().map(|(k, v)| (k, sorted(v))).collect();
+            Value::Object(ordered.into_iter().collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_example_identity_bytes() {
+        // codex.md: PreToolUse, matcher `Bash`, command `guard`, no timeout.
+        assert_eq!(
+            identity("PreToolUse", Some("Bash"), &CommandHook::new("guard")).unwrap(),
+            r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"guard","timeout":600,"type":"command"}],"matcher":"Bash"}"#
+        );
+    }
+
+    #[test]
+    fn sha256_of_known_input() {
+        assert_eq!(
+            hash_bytes(b"abc"),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn matcher_rules() {
+        let hook = CommandHook::new("x");
+        let ups = identity("UserPromptSubmit", Some("^hi"), &hook).unwrap();
+        assert!(!ups.contains("matcher"), "{ups}");
+        let stop = identity("stop", Some("*"), &hook).unwrap();
+        assert!(!stop.contains("matcher"), "{stop}");
+        let empty = identity("PostToolUse", Some(""), &hook).unwrap();
+        assert!(empty.ends_with(r#","matcher":""}"#), "{empty}");
+        let none = identity("PostToolUse", None, &hook).unwrap();
+        assert!(!none.contains("matcher"), "{none}");
+    }
+
+    #[test]
+    fn timeout_normalisation() {
+        let with = |event: &str, timeout: Option<u64>| {
+            let mut hook = CommandHook::new("x");
+            hook.timeout = timeout;
+            identity(event, None, &hook).unwrap()
+        };
+        assert!(with("SessionEnd", None).contains(r#""timeout":1,"#));
+        assert!(with("SessionEnd", Some(30)).contains(r#""timeout":3,"#));
+        assert!(with("SessionEnd", Some(0)).contains(r#""timeout":1,"#));
+        assert!(with("Stop", None).contains(r#""timeout":600,"#));
+        assert!(with("Stop", Some(0)).contains(r#""timeout":1,"#));
+        assert!(with("Stop", Some(45)).contains(r#""timeout":45,"#));
+    }
+
+    #[test]
+    fn optional_fields_and_key_order() {
+        let hook = CommandHook::new("say \"hi\" ü")
+            .with_async(true)
+            .with_status_message("checking")
+            .with_timeout(5)
+            .with_additional_context_limit(100);
+        assert_eq!(
+            identity("SessionStart", Some("startup"), &hook).unwrap(),
+            r#"{"event_name":"session_start","hooks":[{"additionalContextLimit":100,"async":true,"command":"say \"hi\" ü","statusMessage":"checking","timeout":5,"type":"command"}],"matcher":"startup"}"#
+        );
+        // the default limit and events that do not accept it leave it out
+        let default_limit = CommandHook::new("x").with_additional_context_limit(2500);
+        assert!(!identity("SessionStart", None, &default_limit)
+            .unwrap()
+            .contains("additionalContextLimit"));
+        let stop_limit = CommandHook::new("x").with_additional_context_limit(10);
+        assert!(!identity("Stop", None, &stop_limit)
+            .unwrap()
+            .contains("additionalContextLimit"));
+    }
+
+    #[test]
+    fn unknown_events_are_errors() {
+        assert_eq!(
+            state_key("/f", "Notification", 0, 0),
+            Err(TrustError::UnknownEvent("Notification".into()))
+        );
+        assert!(trusted_hash("nope", None, &CommandHook::new("x")).is_err());
+        assert_eq!(event_label("Interrupt"), Some("interrupt"));
+        assert_eq!(event_label("post_compact"), Some("post_compact"));
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests of the Copilot codec, driven by `fixtures/copilot/`.
+
+mod fixtures;
+mod native;
+mod shape;

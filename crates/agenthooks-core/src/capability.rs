@@ -1,0 +1,551 @@
+//! Capabilities, policy and degradation (design §4.1, §4.2).
+//!
+//! A codec reports, per variant and native event, the [`CapSet`] the agent really honours.
+//! [`degrade`] is the pure function the runner applies between the router's winning decision
+//! and the codec's encoder: an intent the agent cannot express is mapped onto the nearest
+//! supported one (or rejected, under [`UnsupportedMode::Strict`]) and every change is reported
+//! as a [`Degradation`], so nothing is ever lost silently.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::decision::{DecisionKind, Outcome};
+use crate::event::Envelope;
+
+/// One thing a decision can ask an agent to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+#[repr(u8)]
+pub enum Capability {
+    /// Prevent the action (deny a tool, block a prompt).
+    Deny = 0,
+    /// Force a confirmation prompt.
+    Ask = 1,
+    /// Skip the permission prompt.
+    Allow = 2,
+    /// Rewrite the tool input.
+    UpdateInput = 3,
+    /// Inject context for the model.
+    AddContext = 4,
+    /// Replace the tool output the model sees.
+    ReplaceOutput = 5,
+    /// Feed a note about the tool output back to the model.
+    FlagOutput = 6,
+    /// Keep the agent going with an instruction (stop events).
+    ContinueAgent = 7,
+    /// Stop the whole agent (`continue: false`).
+    StopAgent = 8,
+    /// Show a message to the user.
+    SystemMessage = 9,
+}
+
+impl Capability {
+    /// Every capability.
+    pub const ALL: [Self; 10] = [
+        Self::Deny,
+        Self::Ask,
+        Self::Allow,
+        Self::UpdateInput,
+        Self::AddContext,
+        Self::ReplaceOutput,
+        Self::FlagOutput,
+        Self::ContinueAgent,
+        Self::StopAgent,
+        Self::SystemMessage,
+    ];
+
+    /// The stable kebab-case name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Deny => "deny",
+            Self::Ask => "ask",
+            Self::Allow => "allow",
+            Self::UpdateInput => "update-input",
+            Self::AddContext => "add-context",
+            Self::ReplaceOutput => "replace-output",
+            Self::FlagOutput => "flag-output",
+            Self::ContinueAgent => "continue-agent",
+            Self::StopAgent => "stop-agent",
+            Self::SystemMessage => "system-message",
+        }
+    }
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of [`Capability`] values: a copyable bit set.
+///
+/// ```
+/// use agenthooks_core::{CapSet, Capability};
+/// const GATE: CapSet = CapSet::EMPTY.with(Capability::Deny).with(Capability::AddContext);
+/// assert!(GATE.contains(Capability::Deny));
+/// assert!(!GATE.contains(Capability::Ask));
+/// assert_eq!(GATE.iter().count(), 2);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CapSet(u16);
+
+impl CapSet {
+    /// No capabilities (fire-and-forget events).
+    pub const EMPTY: Self = Self(0);
+    /// Every capability.
+    pub const ALL: Self = Self((1 << Capability::ALL.len()) - 1);
+
+    /// Adds a capability (const-friendly).
+    #[must_use]
+    pub const fn with(self, c: Capability) -> Self {
+        Self(self.0 | (1 << c as u8))
+    }
+
+    /// Removes a capability.
+    #[must_use]
+    pub const fn without(self, c: Capability) -> Self {
+        Self(self.0 & !(1 << c as u8))
+    }
+
+    /// Builds a set from a slice (const-friendly).
+    pub const fn of(caps: &[Capability]) -> Self {
+        let mut s = Self::EMPTY;
+        let mut i = 0;
+        while i < caps.len() {
+            s = s.with(caps[i]);
+            i += 1;
+        }
+        s
+    }
+
+    /// Membership.
+    pub const fn contains(self, c: Capability) -> bool {
+        self.0 & (1 << c as u8) != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Set union.
+    #[must_use]
+    pub const fn union(self, o: Self) -> Self {
+        Self(self.0 | o.0)
+    }
+
+    /// The raw bits (stable: bit `n` is the capability with discriminant `n`).
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// Builds a set from raw bits; unknown bits are dropped.
+    pub const fn from_bits(bits: u16) -> Self {
+        Self(bits & Self::ALL.0)
+    }
+
+    /// The members, in [`Capability::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Capability> {
+        Capability::ALL.into_iter().filter(move |c| self.contains(*c))
+    }
+}
+
+impl fmt::Debug for CapSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter().map(Capability::as_str)).finish()
+    }
+}
+
+impl FromIterator<Capability> for CapSet {
+    fn from_iter<T: IntoIterator<Item = Capability>>(iter: T) -> Self {
+        iter.into_iter().fold(Self::EMPTY, Self::with)
+    }
+}
+
+/// What a handler error, panic, timeout or undecodable payload means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum FailMode {
+    /// Answer "no decision": the agent's own flow runs.
+    #[default]
+    Open,
+    /// Block with the agent's real mechanism where the event can block; on events that cannot
+    /// block this downgrades to logging (pretending to block is worse than being honest).
+    Closed,
+}
+
+/// What an [`ask_user`](crate::decision::ask_user) becomes where the agent cannot ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum AskFallback {
+    /// Deny with the ask's reason (safe default for guardrails).
+    #[default]
+    Deny,
+    /// Defer to the agent's own flow.
+    NoDecision,
+}
+
+/// What happens when a decision needs a capability the event lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UnsupportedMode {
+    /// Map to the nearest supported intent and log it.
+    #[default]
+    Degrade,
+    /// Treat it as a handler error (then [`FailMode`] applies).
+    Strict,
+}
+
+/// The failure and degradation policy for one event.
+///
+/// ```
+/// use agenthooks_core::{Policy, FailMode};
+/// let p = Policy::default().fail_closed().with_continuation_cap(3);
+/// assert_eq!(p.fail, FailMode::Closed);
+/// assert_eq!(p.continuation_cap, 3);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Policy {
+    /// Meaning of errors and timeouts.
+    pub fail: FailMode,
+    /// Meaning of an unsupported ask.
+    pub ask_fallback: AskFallback,
+    /// Degrade or be strict about unsupported intents.
+    pub unsupported: UnsupportedMode,
+    /// How many times a session's turn may be continued by `continue_with` in a row before the
+    /// runner answers `finish` instead.
+    pub continuation_cap: u32,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Self {
+            fail: FailMode::Open,
+            ask_fallback: AskFallback::Deny,
+            unsupported: UnsupportedMode::Degrade,
+            continuation_cap: 5,
+        }
+    }
+}
+
+impl Policy {
+    /// Fail closed.
+    #[must_use]
+    pub fn fail_closed(mut self) -> Self {
+        self.fail = FailMode::Closed;
+        self
+    }
+
+    /// Fail open.
+    #[must_use]
+    pub fn fail_open(mut self) -> Self {
+        self.fail = FailMode::Open;
+        self
+    }
+
+    /// Sets the ask fallback.
+    #[must_use]
+    pub fn with_ask_fallback(mut self, f: AskFallback) -> Self {
+        self.ask_fallback = f;
+        self
+    }
+
+    /// Sets the unsupported-intent mode.
+    #[must_use]
+    pub fn with_unsupported(mut self, m: UnsupportedMode) -> Self {
+        self.unsupported = m;
+        self
+    }
+
+    /// Sets the continuation cap.
+    #[must_use]
+    pub fn with_continuation_cap(mut self, cap: u32) -> Self {
+        self.continuation_cap = cap;
+        self
+    }
+}
+
+/// A policy resolvable per event: a fixed [`Policy`] or a function of the envelope.
+///
+/// ```
+/// use agenthooks_core::{EventKind, PolicySource, Policy, FailMode};
+/// let src = PolicySource::per_event(|env| {
+///     if env.kind == EventKind::ToolPre { Policy::default().fail_closed() } else { Policy::default() }
+/// });
+/// # let env = agenthooks_core::Envelope::new(
+/// #     agenthooks_core::Provider::CODEX, "PreToolUse".into(), EventKind::ToolPre, Default::default());
+/// assert_eq!(src.resolve(&env).fail, FailMode::Closed);
+/// ```
+#[derive(Clone)]
+pub enum PolicySource {
+    /// The same policy for every event.
+    Fixed(Policy),
+    /// A policy chosen per event.
+    PerEvent(Arc<dyn Fn(&Envelope) -> Policy + Send + Sync>),
+}
+
+impl PolicySource {
+    /// A per-event policy function.
+    pub fn per_event(f: impl Fn(&Envelope) -> Policy + Send + Sync + 'static) -> Self {
+        Self::PerEvent(Arc::new(f))
+    }
+
+    /// The policy for an event.
+    pub fn resolve(&self, env: &Envelope) -> Policy {
+        match self {
+            Self::Fixed(p) => *p,
+            Self::PerEvent(f) => f(env),
+        }
+    }
+}
+
+impl Default for PolicySource {
+    fn default() -> Self {
+        Self::Fixed(Policy::default())
+    }
+}
+
+impl From<Policy> for PolicySource {
+    fn from(p: Policy) -> Self {
+        Self::Fixed(p)
+    }
+}
+
+impl fmt::Debug for PolicySource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Fixed(p) => f.debug_tuple("Fixed").field(p).finish(),
+            Self::PerEvent(_) => f.write_str("PerEvent(<fn>)"),
+        }
+    }
+}
+
+/// One change [`degrade`] made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Degradation {
+    /// The missing capability.
+    pub capability: Capability,
+    /// The decision kind before.
+    pub from: DecisionKind,
+    /// The decision kind after.
+    pub to: DecisionKind,
+    /// What was done, for logs.
+    pub note: &'static str,
+}
+
+impl fmt::Display for Degradation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "missing {}: {} → {} ({})", self.capability, self.from, self.to, self.note)
+    }
+}
+
+/// The result of [`degrade`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Degraded {
+    /// The decision to send.
+    pub outcome: Outcome,
+    /// Every change made, in order.
+    pub degradations: Vec<Degradation>,
+}
+
+/// Under [`UnsupportedMode::Strict`], the capability a decision needed and the event lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the decision needs `{capability}`, which this event does not support")]
+#[non_exhaustive]
+pub struct UnsupportedError {
+    /// The missing capability.
+    pub capability: Capability,
+}
+
+/// Maps a decision onto what `caps` can express (pure; design §4.1).
+///
+/// Rules under [`UnsupportedMode::Degrade`]:
+///
+/// | intent | missing | becomes |
+/// |---|---|---|
+/// | deny / block-prompt | `deny` | no-decision |
+/// | ask | `ask` | deny with the ask's reason if `ask_fallback = Deny` and `deny` is supported, else no-decision |
+/// | allow | `allow` | no-decision |
+/// | rewritten input | `update-input` | rewrite dropped; an allow becomes no-decision (never allow an un-rewritten call) |
+/// | continue | `continue-agent` | finish |
+/// | replace-output | `replace-output` | flag-output with the replacement as the reason if `flag-output`, else observed |
+/// | flag-output | `flag-output` | its reason moves to context if `add-context`, else observed |
+/// | context / system message / stop-agent | the matching cap | dropped |
+///
+/// Under [`UnsupportedMode::Strict`] the first missing capability is an [`UnsupportedError`].
+///
+/// ```
+/// use agenthooks_core::{degrade, CapSet, Capability, Policy, decision::{ask_user, DecisionKind}, Outcome};
+/// let caps = CapSet::of(&[Capability::Deny]);
+/// let d = degrade(Outcome::from(ask_user("sure?")), caps, &Policy::default()).unwrap();
+/// assert_eq!(d.outcome.kind(), DecisionKind::Deny);
+/// assert_eq!(d.degradations.len(), 1);
+/// ```
+pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degraded, UnsupportedError> {
+    let strict = policy.unsupported == UnsupportedMode::Strict;
+    let mut out = outcome;
+    let mut log = Vec::new();
+    let note = |out: &Outcome, cap: Capability, to: DecisionKind, n: &'static str, log: &mut Vec<Degradation>| {
+        if strict {
+            return Err(UnsupportedError { capability: cap });
+        }
+        log.push(Degradation {
+            capability: cap,
+            from: out.kind(),
+            to,
+            note: n,
+        });
+        Ok(())
+    };
+
+    // 1. The intent itself.
+    match out.kind() {
+        DecisionKind::Deny | DecisionKind::BlockPrompt if !caps.contains(Capability::Deny) => {
+            note(&out, Capability::Deny, DecisionKind::NoDecision, "cannot block here; answered no-decision", &mut log)?;
+            set_neutral(&mut out);
+        }
+        DecisionKind::Ask if !caps.contains(Capability::Ask) => {
+            if policy.ask_fallback == AskFallback::Deny && caps.contains(Capability::Deny) {
+                note(&out, Capability::Ask, DecisionKind::Deny, "ask unsupported; denied per ask_fallback", &mut log)?;
+                let c = out.common_mut();
+                c.kind = DecisionKind::Deny;
+                if c.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
+                    c.reason = Some(crate::decision::DEFAULT_BLOCK_REASON.to_owned());
+                }
+                out.clear_updated_input();
+            } else {
+                note(&out, Capability::Ask, DecisionKind::NoDecision, "ask unsupported; deferred to the agent", &mut log)?;
+                set_neutral(&mut out);
+            }
+        }
+        DecisionKind::Allow if !caps.contains(Capability::Allow) => {
+            note(&out, Capability::Allow, DecisionKind::NoDecision, "allow unsupported; deferred to the agent", &mut log)?;
+            set_neutral(&mut out);
+        }
+        DecisionKind::Continue if !caps.contains(Capability::ContinueAgent) => {
+            note(&out, Capability::ContinueAgent, DecisionKind::NoDecision, "cannot continue here; finished", &mut log)?;
+            set_neutral(&mut out);
+        }
+        DecisionKind::ReplaceOutput if !caps.contains(Capability::ReplaceOutput) => {
+            let replacement = out
+                .replaced_output()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                .unwrap_or_default();
+            out.clear_replaced_output();
+            if caps.contains(Capability::FlagOutput) {
+                note(&out, Capability::ReplaceOutput, DecisionKind::FlagOutput, "replacement sent as feedback", &mut log)?;
+                let c = out.common_mut();
+                c.kind = DecisionKind::FlagOutput;
+                c.reason = Some(replacement);
+            } else {
+                note(&out, Capability::ReplaceOutput, DecisionKind::NoDecision, "cannot replace output; observed", &mut log)?;
+                set_neutral(&mut out);
+            }
+        }
+        _ => {}
+    }
+    if out.kind() == DecisionKind::FlagOutput && !caps.contains(Capability::FlagOutput) {
+        let reason = out.reason().unwrap_or_default().to_owned();
+        if caps.contains(Capability::AddContext) && !reason.is_empty() {
+            note(&out, Capability::FlagOutput, DecisionKind::NoDecision, "flag sent as context", &mut log)?;
+            let c = out.common_mut();
+            c.kind = DecisionKind::NoDecision;
+            c.reason = None;
+            c.context.push(reason);
+        } else {
+            note(&out, Capability::FlagOutput, DecisionKind::NoDecision, "cannot flag output; observed", &mut log)?;
+            set_neutral(&mut out);
+        }
+    }
+
+    // 2. Modifiers.
+    if out.updated_input().is_some() && !caps.contains(Capability::UpdateInput) {
+        let to = if out.kind() == DecisionKind::Allow {
+            DecisionKind::NoDecision
+        } else {
+            out.kind()
+        };
+        note(&out, Capability::UpdateInput, to, "rewrite dropped; an allow of the original input is not sent", &mut log)?;
+        out.clear_updated_input();
+        out.common_mut().kind = to;
+    }
+    if !out.context().is_empty() && !caps.contains(Capability::AddContext) {
+        let k = out.kind();
+        note(&out, Capability::AddContext, k, "context dropped", &mut log)?;
+        out.common_mut().context.clear();
+    }
+    if out.system_message().is_some() && !caps.contains(Capability::SystemMessage) {
+        let k = out.kind();
+        note(&out, Capability::SystemMessage, k, "system message dropped", &mut log)?;
+        out.common_mut().system_message = None;
+    }
+    if out.stop_reason().is_some() && !caps.contains(Capability::StopAgent) {
+        let k = out.kind();
+        note(&out, Capability::StopAgent, k, "stop-agent dropped", &mut log)?;
+        out.common_mut().stop_agent = None;
+    }
+    Ok(Degraded {
+        outcome: out,
+        degradations: log,
+    })
+}
+
+fn set_neutral(out: &mut Outcome) {
+    let c = out.common_mut();
+    c.kind = DecisionKind::NoDecision;
+    c.reason = None;
+    c.block_reason = None;
+    out.clear_updated_input();
+    out.clear_replaced_output();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::*;
+
+    #[test]
+    fn capset_basics() {
+        let s = CapSet::of(&[Capability::Deny, Capability::Ask]);
+        assert!(s.contains(Capability::Ask) && !s.contains(Capability::Allow));
+        assert_eq!(s.without(Capability::Ask), CapSet::EMPTY.with(Capability::Deny));
+        assert_eq!(CapSet::ALL.iter().count(), Capability::ALL.len());
+        assert_eq!(CapSet::from_bits(u16::MAX), CapSet::ALL);
+        assert_eq!(format!("{s:?}"), "{\"deny\", \"ask\"}");
+        let c: CapSet = [Capability::StopAgent].into_iter().collect();
+        assert!(c.contains(Capability::StopAgent));
+    }
+
+    #[test]
+    fn strict_rejects() {
+        let p = Policy::default().with_unsupported(UnsupportedMode::Strict);
+        let e = degrade(deny("x").into(), CapSet::EMPTY, &p).unwrap_err();
+        assert_eq!(e.capability, Capability::Deny);
+        let ok = degrade(deny("x").into(), CapSet::of(&[Capability::Deny]), &p).unwrap();
+        assert!(ok.degradations.is_empty());
+    }
+
+    #[test]
+    fn ask_fallback_no_decision() {
+        let p = Policy::default().with_ask_fallback(AskFallback::NoDecision);
+        let d = degrade(ask_user("q").into(), CapSet::of(&[Capability::Deny]), &p).unwrap();
+        assert_eq!(d.outcome.kind(), DecisionKind::NoDecision);
+        assert_eq!(d.outcome.reason(), None);
+    }
+
+    #[test]
+    fn policy_source_per_event() {
+        use crate::{EventKind, Provider};
+        let src = PolicySource::per_event(|e| {
+            if e.provider == Provider::CODEX { Policy::default().fail_closed() } else { Policy::default() }
+        });
+        let codex = Envelope::new(Provider::CODEX, "Stop".into(), EventKind::Stop, Default::default());
+        let claude = Envelope::new(Provider::CLAUDE_CODE, "Stop".into(), EventKind::Stop, Default::default());
+        assert_eq!(src.resolve(&codex).fail, FailMode::Closed);
+        assert_eq!(src.resolve(&claude).fail, FailMode::Open);
+        assert_eq!(PolicySource::default().resolve(&claude), Policy::default());
+    }
+}

@@ -1,0 +1,364 @@
+//! The [`Codec`] trait: one implementation per agent dialect.
+//!
+//! A codec turns an [`Invocation`] (bytes, argv, env, hints) into a typed [`Event`], and an
+//! [`Outcome`] into a [`WireResponse`] (stdout bytes, stderr bytes, exit code). It also states
+//! what the agent honours ([`Codec::capabilities`]), its no-op and failure responses, its default
+//! timeout and its quirks. The trait is object-safe and unsealed: new agents can be added outside
+//! this repository, and the runner holds codecs as `&'static dyn Codec`.
+//!
+//! It is designed against the hard cases of all eight dialects:
+//! - payloads without their own event name (Copilot): the native event comes from
+//!   [`Invocation::native_event`] (baked into the generated config's argv);
+//! - payloads in argv (legacy Cursor CLI, Codex `notify`): [`Transport::Argv`];
+//! - cross-process state (Cursor dedup): [`Invocation::state_dir`];
+//! - long-lived NDJSON frames with per-connection state (OpenCode, OpenClaw):
+//!   [`Transport::Frame`] and [`Invocation::conn`].
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::capability::{CapSet, FailMode};
+use crate::decision::Outcome;
+use crate::error::{DecodeError, EncodeError};
+use crate::event::{Event, RawPayload};
+use crate::kind::EventKind;
+use crate::provider::{Confidence, NativeEvent, Provider, Variant};
+use crate::quirks::Quirk;
+
+/// How the payload arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum Transport {
+    /// On standard input (one process per event).
+    #[default]
+    Stdin,
+    /// As a command-line argument.
+    Argv,
+    /// As one NDJSON frame of `serve` mode.
+    Frame,
+}
+
+/// Read access to environment variables (the process env, or a map in tests).
+pub trait Env: Send + Sync {
+    /// The value of a variable.
+    fn var(&self, name: &str) -> Option<String>;
+}
+
+/// The real process environment.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+}
+
+impl Env for HashMap<String, String> {
+    fn var(&self, name: &str) -> Option<String> {
+        self.get(name).cloned()
+    }
+}
+
+impl Env for [(&str, &str)] {
+    fn var(&self, name: &str) -> Option<String> {
+        self.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+    }
+}
+
+/// Per-connection state for `serve` mode (a small JSON key-value store with interior
+/// mutability). Codecs use it to backfill fields that only some frames carry.
+#[derive(Debug, Default)]
+pub struct ConnState(Mutex<serde_json::Map<String, Value>>);
+
+impl ConnState {
+    /// A value.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.0.lock().ok()?.get(key).cloned()
+    }
+
+    /// Sets a value.
+    pub fn set(&self, key: impl Into<String>, v: Value) {
+        if let Ok(mut m) = self.0.lock() {
+            m.insert(key.into(), v);
+        }
+    }
+
+    /// Removes a value, returning it.
+    pub fn take(&self, key: &str) -> Option<Value> {
+        self.0.lock().ok()?.remove(key)
+    }
+}
+
+/// One hook invocation as the runner received it.
+#[non_exhaustive]
+pub struct Invocation<'a> {
+    /// The payload bytes exactly as received.
+    pub payload: RawPayload,
+    /// The process arguments after the `agenthooks run|notify|serve` words (flags included).
+    pub argv: &'a [String],
+    /// Environment lookup.
+    pub env: &'a dyn Env,
+    /// The native event named by the generated config (`--event=…`), if any.
+    pub native_event: Option<&'a str>,
+    /// The variant named by the generated config, if any.
+    pub variant: Option<&'a Variant>,
+    /// How the payload arrived.
+    pub transport: Transport,
+    /// A directory for cross-process state (dedup windows), when the runner has one.
+    pub state_dir: Option<&'a Path>,
+    /// Per-connection state in `serve` mode.
+    pub conn: Option<&'a ConnState>,
+}
+
+impl<'a> Invocation<'a> {
+    /// A stdin invocation with no hints (tests, tools).
+    pub fn new(payload: impl Into<RawPayload>, env: &'a dyn Env) -> Self {
+        Self {
+            payload: payload.into(),
+            argv: &[],
+            env,
+            native_event: None,
+            variant: None,
+            transport: Transport::Stdin,
+            state_dir: None,
+            conn: None,
+        }
+    }
+
+    /// Sets the native event hint.
+    #[must_use]
+    pub fn with_native_event(mut self, e: Option<&'a str>) -> Self {
+        self.native_event = e;
+        self
+    }
+
+    /// Sets the transport.
+    #[must_use]
+    pub fn with_transport(mut self, t: Transport) -> Self {
+        self.transport = t;
+        self
+    }
+
+    /// Sets argv.
+    #[must_use]
+    pub fn with_argv(mut self, argv: &'a [String]) -> Self {
+        self.argv = argv;
+        self
+    }
+
+    /// Sets the variant hint.
+    #[must_use]
+    pub fn with_variant(mut self, v: Option<&'a Variant>) -> Self {
+        self.variant = v;
+        self
+    }
+
+    /// Sets the state directory.
+    #[must_use]
+    pub fn with_state_dir(mut self, d: Option<&'a Path>) -> Self {
+        self.state_dir = d;
+        self
+    }
+
+    /// Sets the per-connection state.
+    #[must_use]
+    pub fn with_conn(mut self, c: Option<&'a ConnState>) -> Self {
+        self.conn = c;
+        self
+    }
+}
+
+/// What the hook process answers: exactly these bytes and this exit code.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct WireResponse {
+    /// Bytes for stdout.
+    pub stdout: Vec<u8>,
+    /// Bytes for stderr.
+    pub stderr: Vec<u8>,
+    /// Exit code.
+    pub exit_code: i32,
+}
+
+impl WireResponse {
+    /// Exit 0 with these stdout bytes.
+    pub fn stdout(bytes: impl Into<Vec<u8>>) -> Self {
+        Self {
+            stdout: bytes.into(),
+            stderr: Vec::new(),
+            exit_code: 0,
+        }
+    }
+
+    /// Exit 0 with a JSON value on stdout (compact).
+    pub fn json(v: &Value) -> Self {
+        Self::stdout(serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec()))
+    }
+
+    /// Exit 0, nothing written.
+    pub fn empty() -> Self {
+        Self::default()
+    }
+
+    /// Exit `code` with `stderr` text.
+    pub fn exit(code: i32, stderr: impl Into<Vec<u8>>) -> Self {
+        Self {
+            stdout: Vec::new(),
+            stderr: stderr.into(),
+            exit_code: code,
+        }
+    }
+
+    /// stdout as UTF-8 (lossy), for tests and logs.
+    pub fn stdout_str(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.stdout)
+    }
+
+    /// stderr as UTF-8 (lossy).
+    pub fn stderr_str(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.stderr)
+    }
+}
+
+/// What the runner knows about the event when it must answer without a decoded event
+/// (decode failed, the deadline passed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Target {
+    /// The native event, when known (from the payload or `--event`).
+    pub native: Option<NativeEvent>,
+    /// The unified kind, when known.
+    pub kind: Option<EventKind>,
+    /// The variant.
+    pub variant: Variant,
+}
+
+impl Target {
+    /// A target from its parts.
+    pub fn new(native: Option<NativeEvent>, kind: Option<EventKind>) -> Self {
+        Self {
+            native,
+            kind,
+            variant: Variant::DEFAULT,
+        }
+    }
+
+    /// The target of a decoded event.
+    pub fn of(event: &Event) -> Self {
+        let env = event.envelope();
+        Self {
+            native: Some(env.native.clone()),
+            kind: Some(event.kind()),
+            variant: env.variant.clone(),
+        }
+    }
+}
+
+/// A native event a codec knows: its name and unified kind (used by install and docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NativeEventSpec {
+    /// The native name.
+    pub name: &'static str,
+    /// The unified kind.
+    pub kind: EventKind,
+    /// Whether the agent waits for a decision on it (it can gate or inject context).
+    pub blocking: bool,
+    /// Whether the agent filters it by a tool matcher.
+    pub tool_matcher: bool,
+}
+
+impl NativeEventSpec {
+    /// Builds a spec.
+    pub const fn new(name: &'static str, kind: EventKind, blocking: bool, tool_matcher: bool) -> Self {
+        Self {
+            name,
+            kind,
+            blocking,
+            tool_matcher,
+        }
+    }
+}
+
+/// Where diagnostics may go for this agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StderrUse {
+    /// The agent shows or logs stderr harmlessly: logs may go there.
+    Logs,
+    /// The agent parses or surfaces stderr as a decision/message: logs go to a file.
+    Reserved,
+}
+
+/// One agent dialect. Object-safe; new methods get defaults.
+pub trait Codec: Send + Sync + 'static {
+    /// The provider this codec serves.
+    fn provider(&self) -> Provider;
+
+    /// The native events this codec knows (unknown ones still decode as `other`).
+    fn native_events(&self) -> &'static [NativeEventSpec];
+
+    /// Decodes an invocation. Must never panic on any input.
+    fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError>;
+
+    /// Encodes a (degraded) outcome for a decoded event.
+    fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError>;
+
+    /// The agent's "no opinion" answer for a target.
+    fn no_op(&self, target: &Target) -> WireResponse;
+
+    /// The answer when the hook failed (handler error, panic, timeout, undecodable payload),
+    /// under the failure mode, using the agent's real blocking mechanism where the event can
+    /// block. `reason` is a short human text.
+    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse;
+
+    /// What the agent honours for a native event in a variant.
+    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet;
+
+    /// The agent's default hook timeout when the config states none.
+    fn default_timeout(&self) -> Duration;
+
+    /// The quirks this codec encodes.
+    fn quirks(&self) -> &'static [Quirk] {
+        &[]
+    }
+
+    /// Whether this agent's hook env plainly identifies it (used when `--provider` is absent).
+    fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
+        let _ = env;
+        None
+    }
+
+    /// Whether this payload plainly comes from this agent (used when `--provider` is absent,
+    /// and to detect a payload from another agent under a flag, e.g. Cursor running hooks from
+    /// `.claude/settings.json`). Return [`Confidence::Certain`] only for shapes no other agent
+    /// produces.
+    fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
+        let _ = (payload, env);
+        None
+    }
+
+    /// Where logs may go.
+    fn stderr_use(&self) -> StderrUse {
+        StderrUse::Reserved
+    }
+
+    /// The unified kind of a native event name, from [`Codec::native_events`].
+    fn kind_of(&self, native: &str) -> EventKind {
+        self.native_events()
+            .iter()
+            .find(|s| s.name == native)
+            .map_or(EventKind::Other, |s| s.kind)
+    }
+}
+
+impl std::fmt::Debug for dyn Codec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Codec({})", self.provider())
+    }
+}

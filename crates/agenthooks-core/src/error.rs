@@ -1,0 +1,289 @@
+//! Error types of the core: handler errors, decode and encode errors.
+
+use std::error::Error as StdError;
+use std::fmt;
+
+use crate::capability::UnsupportedError;
+use crate::provider::Provider;
+
+/// An error from a handler, an interceptor, or the pipeline around them.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HandlerError {
+    /// The handler failed.
+    #[error("handler failed: {0}")]
+    Failed(#[source] Box<dyn StdError + Send + Sync>),
+    /// The handler panicked; the panic was caught.
+    #[error("handler panicked: {message}")]
+    Panicked {
+        /// The panic payload, when it was a string.
+        message: String,
+    },
+    /// Several handlers of an `all()` failed.
+    #[error("{} handlers failed: {}", .0.len(), join(.0))]
+    Joined(Vec<HandlerError>),
+    /// The decision needed a capability the event lacks, under a strict policy.
+    #[error(transparent)]
+    Unsupported(#[from] UnsupportedError),
+    /// The deadline passed before the handlers answered.
+    #[error("handlers did not answer before the deadline")]
+    Timeout,
+}
+
+fn join(errs: &[HandlerError]) -> String {
+    errs.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+}
+
+/// A plain message error, for [`HandlerError::msg`].
+#[derive(Debug)]
+struct Message(String);
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl StdError for Message {}
+
+impl HandlerError {
+    /// Wraps any error.
+    pub fn new(e: impl StdError + Send + Sync + 'static) -> Self {
+        Self::Failed(Box::new(e))
+    }
+
+    /// An error from a message.
+    pub fn msg(m: impl fmt::Display) -> Self {
+        Self::Failed(Box::new(Message(m.to_string())))
+    }
+
+    /// Joins errors (one error stays itself).
+    pub fn join(mut errs: Vec<HandlerError>) -> Self {
+        if errs.len() == 1 {
+            errs.remove(0)
+        } else {
+            Self::Joined(errs)
+        }
+    }
+}
+
+macro_rules! handler_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for HandlerError {
+            fn from(e: $t) -> Self { Self::new(e) }
+        }
+    )*};
+}
+handler_from!(std::io::Error, serde_json::Error, regex::Error, std::fmt::Error);
+
+impl From<Box<dyn StdError + Send + Sync>> for HandlerError {
+    fn from(e: Box<dyn StdError + Send + Sync>) -> Self {
+        Self::Failed(e)
+    }
+}
+
+impl From<&str> for HandlerError {
+    fn from(m: &str) -> Self {
+        Self::msg(m)
+    }
+}
+
+impl From<String> for HandlerError {
+    fn from(m: String) -> Self {
+        Self::msg(m)
+    }
+}
+
+/// Why a payload could not be decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecodeCategory {
+    /// No bytes at all.
+    Empty,
+    /// Larger than the configured cap.
+    Oversize,
+    /// Not valid UTF-8.
+    NotUtf8,
+    /// Not well-formed JSON.
+    Syntax,
+    /// Well-formed JSON of the wrong shape (a required field missing, a wrong type).
+    Data,
+    /// The event could not be identified.
+    UnknownEvent,
+    /// The transport framing was wrong (argv payload missing, bad frame).
+    Transport,
+    /// Reading the input failed.
+    Io,
+}
+
+impl DecodeCategory {
+    /// Stable name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Empty => "empty",
+            Self::Oversize => "oversize",
+            Self::NotUtf8 => "not-utf8",
+            Self::Syntax => "syntax",
+            Self::Data => "data",
+            Self::UnknownEvent => "unknown-event",
+            Self::Transport => "transport",
+            Self::Io => "io",
+        }
+    }
+
+    /// Classifies a serde_json error.
+    pub fn of_json(e: &serde_json::Error) -> Self {
+        use serde_json::error::Category;
+        match e.classify() {
+            Category::Io => Self::Io,
+            Category::Syntax => Self::Syntax,
+            Category::Eof => {
+                if e.line() == 1 && e.column() == 0 {
+                    Self::Empty
+                } else {
+                    Self::Syntax
+                }
+            }
+            Category::Data => Self::Data,
+        }
+    }
+}
+
+impl fmt::Display for DecodeCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A payload could not be decoded. Carries the provider, the JSON path (when known) and the
+/// category.
+///
+/// ```
+/// use agenthooks_core::{DecodeError, DecodeCategory, Provider};
+/// #[derive(serde::Deserialize, Debug)]
+/// struct P { #[allow(dead_code)] tool_name: String }
+/// let bytes = br#"{"tool_name": 3}"#;
+/// let err = serde_path_to_error::deserialize::<_, P>(&mut serde_json::Deserializer::from_slice(bytes)).unwrap_err();
+/// let e = DecodeError::from_path_error(Provider::CLAUDE_CODE, err);
+/// assert_eq!(e.category(), DecodeCategory::Data);
+/// assert_eq!(e.path(), Some("tool_name"));
+/// assert!(e.to_string().contains("claude-code"));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[error("cannot decode {provider} payload ({category}){}: {message}", path_suffix(.path))]
+#[non_exhaustive]
+pub struct DecodeError {
+    provider: Provider,
+    category: DecodeCategory,
+    path: Option<String>,
+    message: String,
+    #[source]
+    source: Option<Box<dyn StdError + Send + Sync>>,
+}
+
+fn path_suffix(p: &Option<String>) -> String {
+    match p {
+        Some(p) if !p.is_empty() && p != "." => format!(" at `{p}`"),
+        _ => String::new(),
+    }
+}
+
+impl DecodeError {
+    /// A decode error with a message.
+    pub fn new(provider: Provider, category: DecodeCategory, message: impl Into<String>) -> Self {
+        Self {
+            provider,
+            category,
+            path: None,
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// From a `serde_path_to_error` error.
+    pub fn from_path_error(provider: Provider, e: serde_path_to_error::Error<serde_json::Error>) -> Self {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        Self {
+            provider,
+            category: DecodeCategory::of_json(&inner),
+            path: Some(path),
+            message: inner.to_string(),
+            source: Some(Box::new(inner)),
+        }
+    }
+
+    /// From a plain `serde_json` error.
+    pub fn from_json(provider: Provider, e: serde_json::Error) -> Self {
+        Self {
+            provider,
+            category: DecodeCategory::of_json(&e),
+            path: None,
+            message: e.to_string(),
+            source: Some(Box::new(e)),
+        }
+    }
+
+    /// Sets the JSON path.
+    #[must_use]
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// The provider whose dialect was being decoded.
+    pub fn provider(&self) -> &Provider {
+        &self.provider
+    }
+
+    /// The category.
+    pub fn category(&self) -> DecodeCategory {
+        self.category
+    }
+
+    /// The JSON path of the offending value, when known.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+/// Why an outcome could not be encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodeCategory {
+    /// The dialect can only merge updates and the decision removes keys (Gemini `tool_input`).
+    LossyUpdate,
+    /// The outcome's family does not fit the event.
+    WrongFamily,
+    /// Serialization failed.
+    Serialize,
+}
+
+/// An outcome could not be encoded; the runner answers with the failure policy instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot encode for {provider}: {message}")]
+#[non_exhaustive]
+pub struct EncodeError {
+    /// The provider.
+    pub provider: Provider,
+    /// The category.
+    pub category: EncodeCategory,
+    /// The message.
+    pub message: String,
+}
+
+impl EncodeError {
+    /// Builds an encode error.
+    pub fn new(provider: Provider, category: EncodeCategory, message: impl Into<String>) -> Self {
+        Self {
+            provider,
+            category,
+            message: message.into(),
+        }
+    }
+}

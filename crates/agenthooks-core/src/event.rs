@@ -1,0 +1,954 @@
+//! The envelope every event carries, the tool-call projection, and the typed events.
+//!
+//! Fidelity (design §5): [`Envelope::raw`] holds the payload *exactly* as received — the
+//! original buffer, not a re-serialization and not trimmed. Everything else on an event is a
+//! projection over it. Provider crates attach their complete native typed struct to the envelope
+//! ([`Envelope::native_view`]) so nothing the agent sent is ever out of reach.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::kind::EventKind;
+use crate::provider::{Confidence, NativeEvent, Provider, Variant};
+
+/// The payload exactly as the agent sent it (after transport framing only: argv decoding for
+/// argv transports, frame extraction for `serve` mode).
+///
+/// Cloning is cheap (reference counted).
+///
+/// ```
+/// use agenthooks_core::RawPayload;
+/// let raw = RawPayload::from(b" {\"a\":1}\n".to_vec());
+/// assert_eq!(raw.as_bytes(), b" {\"a\":1}\n"); // surrounding whitespace kept
+/// assert_eq!(raw.as_str(), Some(" {\"a\":1}\n"));
+/// ```
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct RawPayload(Arc<[u8]>);
+
+impl RawPayload {
+    /// The exact bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The bytes as UTF-8, if they are.
+    pub fn as_str(&self) -> Option<&str> {
+        std::str::from_utf8(&self.0).ok()
+    }
+
+    /// Number of bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no bytes were received (backfilled events).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Parses the raw bytes as a JSON value (allocates; for inspection, not the hot path).
+    pub fn to_value(&self) -> Option<Value> {
+        serde_json::from_slice(self.json_bytes()).ok()
+    }
+
+    /// The bytes without a leading UTF-8 byte-order mark (Cursor prepends one), for parsing.
+    pub fn json_bytes(&self) -> &[u8] {
+        strip_bom(&self.0)
+    }
+
+    /// Looks up a top-level field of the raw payload by name (allocates; fidelity escape hatch).
+    pub fn field(&self, name: &str) -> Option<Value> {
+        match self.to_value()? {
+            Value::Object(mut m) => m.remove(name),
+            _ => None,
+        }
+    }
+}
+
+/// Strips a UTF-8 byte-order mark, if present.
+pub fn strip_bom(b: &[u8]) -> &[u8] {
+    b.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(b)
+}
+
+impl From<Vec<u8>> for RawPayload {
+    fn from(v: Vec<u8>) -> Self {
+        Self(v.into())
+    }
+}
+
+impl From<&[u8]> for RawPayload {
+    fn from(v: &[u8]) -> Self {
+        Self(v.into())
+    }
+}
+
+impl fmt::Debug for RawPayload {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.as_str() {
+            Some(s) if s.len() <= 256 => write!(f, "RawPayload({s:?})"),
+            Some(s) => write!(f, "RawPayload({:?}… {} bytes)", &s[..s.floor_char_boundary_compat(256)], s.len()),
+            None => write!(f, "RawPayload(<{} non-UTF-8 bytes>)", self.0.len()),
+        }
+    }
+}
+
+trait FloorCharBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+
+impl FloorCharBoundary for str {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        if i >= self.len() {
+            return self.len();
+        }
+        while !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
+
+/// A type-keyed map for embedder data. The library never reads, writes or propagates it.
+///
+/// ```
+/// use agenthooks_core::Extensions;
+/// #[derive(Debug, PartialEq)]
+/// struct TenantId(u32);
+/// let mut ext = Extensions::default();
+/// ext.insert(TenantId(7));
+/// assert_eq!(ext.get::<TenantId>(), Some(&TenantId(7)));
+/// ```
+#[derive(Clone, Default)]
+pub struct Extensions(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
+
+impl Extensions {
+    /// Inserts a value, replacing any value of the same type.
+    pub fn insert<T: Any + Send + Sync>(&mut self, v: T) {
+        self.0.insert(TypeId::of::<T>(), Arc::new(v));
+    }
+
+    /// The value of type `T`, if present.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.0.get(&TypeId::of::<T>()).and_then(|v| v.downcast_ref())
+    }
+
+    /// Removes the value of type `T`; returns whether one was present.
+    pub fn remove<T: Any + Send + Sync>(&mut self) -> bool {
+        self.0.remove(&TypeId::of::<T>()).is_some()
+    }
+
+    /// Number of stored values.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Debug for Extensions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Extensions({} entries)", self.0.len())
+    }
+}
+
+/// Session-scoped facts every provider reports in some form.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SessionInfo {
+    /// Session id (Claude/Codex/Gemini `session_id`, Cursor `conversation_id`, Copilot `sessionId`).
+    pub id: String,
+    /// Turn id: Codex `turn_id`, Cursor `generation_id`, Claude `prompt_id` (empty if absent).
+    pub turn_id: String,
+    /// Working directory of the agent.
+    pub cwd: String,
+    /// Workspace roots (Cursor multi-root; others `[cwd]` or the project dir).
+    pub workspace_roots: Vec<String>,
+    /// Transcript path, when the agent reports one.
+    pub transcript_path: String,
+    /// Model name, when reported.
+    pub model: String,
+    /// Permission mode (Claude/Codex `permission_mode`).
+    pub permission_mode: String,
+    /// User e-mail (Cursor `user_email`).
+    pub user_email: String,
+}
+
+/// Subagent context (present only inside a subagent).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct AgentInfo {
+    /// Subagent id.
+    pub id: String,
+    /// The provider's subagent type name.
+    pub agent_type: String,
+}
+
+impl AgentInfo {
+    /// Builds agent info.
+    pub fn new(id: impl Into<String>, agent_type: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            agent_type: agent_type.into(),
+        }
+    }
+}
+
+/// Everything an event carries besides its kind-specific projection.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct Envelope {
+    /// The agent that sent it.
+    pub provider: Provider,
+    /// The agent's surface/variant.
+    pub variant: Variant,
+    /// The native event name exactly as the agent spells it.
+    pub native: NativeEvent,
+    /// The unified kind.
+    pub kind: EventKind,
+    /// When the library received the payload.
+    pub received_at: SystemTime,
+    /// The agent's own timestamp, verbatim, when it sends one (Gemini `timestamp`, Copilot ms).
+    pub provider_time: Option<Value>,
+    /// The agent's version, when known (e.g. `COPILOT_CLI_BINARY_VERSION`).
+    pub agent_version: Option<String>,
+    /// Session facts.
+    pub session: SessionInfo,
+    /// Subagent context, when inside one.
+    pub agent: Option<AgentInfo>,
+    /// A synthesized event for a provider miss: reporting only, empty raw, no capabilities.
+    pub backfilled: bool,
+    /// How sure detection was about provider and event.
+    pub confidence: Confidence,
+    raw: RawPayload,
+    native_view: Option<Arc<dyn Any + Send + Sync>>,
+    /// Embedder data; never read by the library.
+    pub extensions: Extensions,
+}
+
+impl Envelope {
+    /// A new envelope with the required identity and the raw payload; other fields default.
+    pub fn new(provider: Provider, native: NativeEvent, kind: EventKind, raw: RawPayload) -> Self {
+        Self {
+            provider,
+            variant: Variant::DEFAULT,
+            native,
+            kind,
+            received_at: SystemTime::now(),
+            provider_time: None,
+            agent_version: None,
+            session: SessionInfo::default(),
+            agent: None,
+            backfilled: false,
+            confidence: Confidence::Certain,
+            raw,
+            native_view: None,
+            extensions: Extensions::default(),
+        }
+    }
+
+    /// The exact bytes received (read-only: interceptors may change the projection, never this).
+    pub fn raw(&self) -> &RawPayload {
+        &self.raw
+    }
+
+    /// Attaches the provider's native typed struct (called by codecs).
+    pub fn set_native_view<T: Any + Send + Sync>(&mut self, view: T) {
+        self.native_view = Some(Arc::new(view));
+    }
+
+    /// The provider's native typed struct, if it is of type `T` (provider crates wrap this in
+    /// typed accessors such as `agenthooks_claude::view`).
+    pub fn native_view<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.native_view.as_deref().and_then(|v| v.downcast_ref())
+    }
+}
+
+impl fmt::Debug for Envelope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Envelope")
+            .field("provider", &self.provider)
+            .field("variant", &self.variant)
+            .field("native", &self.native)
+            .field("kind", &self.kind)
+            .field("session", &self.session)
+            .field("agent", &self.agent)
+            .field("backfilled", &self.backfilled)
+            .field("confidence", &self.confidence)
+            .field("raw", &self.raw)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Canonical class of a tool, across agents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum CanonicalTool {
+    /// Shell command execution.
+    Shell,
+    /// Reading a file.
+    FileRead,
+    /// Writing (creating/overwriting) a file.
+    FileWrite,
+    /// Editing a file in place.
+    FileEdit,
+    /// Searching files (glob/grep/ls).
+    Search,
+    /// Fetching from the network (web fetch/search).
+    Fetch,
+    /// Spawning a subagent/task.
+    Task,
+    /// An MCP tool.
+    Mcp,
+    /// Anything else.
+    #[default]
+    Other,
+}
+
+impl CanonicalTool {
+    /// Every class.
+    pub const ALL: [Self; 9] = [
+        Self::Shell,
+        Self::FileRead,
+        Self::FileWrite,
+        Self::FileEdit,
+        Self::Search,
+        Self::Fetch,
+        Self::Task,
+        Self::Mcp,
+        Self::Other,
+    ];
+
+    /// The stable kebab-case name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Shell => "shell",
+            Self::FileRead => "file-read",
+            Self::FileWrite => "file-write",
+            Self::FileEdit => "file-edit",
+            Self::Search => "search",
+            Self::Fetch => "fetch",
+            Self::Task => "task",
+            Self::Mcp => "mcp",
+            Self::Other => "other",
+        }
+    }
+}
+
+impl fmt::Display for CanonicalTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An MCP tool call, decoded from the provider's naming scheme and context.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct McpCall {
+    /// Server name ("" if undecodable).
+    pub server: String,
+    /// Tool name as the MCP server knows it.
+    pub tool: String,
+    /// Transport URL, when the agent reports one.
+    pub url: String,
+    /// Transport command, when the agent reports one.
+    pub command: String,
+}
+
+impl McpCall {
+    /// Builds an MCP call from server and tool names.
+    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> Self {
+        Self {
+            server: server.into(),
+            tool: tool.into(),
+            ..Self::default()
+        }
+    }
+}
+
+/// A tool call, normalized across agents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ToolCall {
+    /// Native tool-call id, or a synthesized one (see [`ToolCall::synthesized`]).
+    pub id: String,
+    /// Whether [`ToolCall::id`] was synthesized because the agent sent none.
+    pub synthesized: bool,
+    /// Native tool name, verbatim.
+    pub name: String,
+    /// Canonical class.
+    pub canonical: CanonicalTool,
+    /// MCP details when the call targets an MCP tool.
+    pub mcp: Option<McpCall>,
+    /// The input, always a JSON object (un-stringified when the agent sent a JSON string; a
+    /// non-object input is wrapped as `{"value": …}`).
+    pub input: Map<String, Value>,
+    /// The input exactly as the agent sent it (a string stays a string). Byte-exact text is in
+    /// [`Envelope::raw`].
+    pub raw_input: Value,
+}
+
+impl ToolCall {
+    /// Builds a tool call from the agent's raw input value, normalizing it to an object.
+    ///
+    /// When `id` is `None` (or empty) a deterministic id is synthesized from
+    /// `session | turn | tool | input` (see [`synth_tool_id`]).
+    ///
+    /// ```
+    /// use agenthooks_core::{CanonicalTool, ToolCall};
+    /// use serde_json::json;
+    /// let a = ToolCall::new("Shell", CanonicalTool::Shell, json!("{\"command\":\"ls\"}"), None, "s1", "t1");
+    /// assert_eq!(a.input["command"], "ls");
+    /// assert!(a.synthesized && a.id.starts_with("hook_synth_"));
+    /// let b = ToolCall::new("Shell", CanonicalTool::Shell, json!({"command": "ls"}), None, "s1", "t1");
+    /// assert_eq!(a.id, b.id); // pre and post correlate
+    /// ```
+    pub fn new(
+        name: impl Into<String>,
+        canonical: CanonicalTool,
+        raw_input: Value,
+        id: Option<String>,
+        session: &str,
+        turn: &str,
+    ) -> Self {
+        let name = name.into();
+        let input = normalize_input(&raw_input);
+        let (id, synthesized) = match id {
+            Some(id) if !id.is_empty() => (id, false),
+            _ => (synth_tool_id(session, turn, &name, &input), true),
+        };
+        Self {
+            id,
+            synthesized,
+            name,
+            canonical,
+            mcp: None,
+            input,
+            raw_input,
+        }
+    }
+
+    /// Sets the MCP details (and the canonical class to [`CanonicalTool::Mcp`]).
+    #[must_use]
+    pub fn with_mcp(mut self, mcp: McpCall) -> Self {
+        self.canonical = CanonicalTool::Mcp;
+        self.mcp = Some(mcp);
+        self
+    }
+
+    /// The `command` string of a shell call, when present.
+    pub fn command(&self) -> Option<&str> {
+        self.input
+            .get("command")
+            .or_else(|| self.input.get("cmd"))
+            .and_then(Value::as_str)
+    }
+
+    /// The file path argument, under the names agents use (`file_path`, `path`, `filePath`, …).
+    pub fn file_path(&self) -> Option<&str> {
+        ["file_path", "path", "filePath", "absolute_path", "notebook_path"]
+            .iter()
+            .find_map(|k| self.input.get(*k).and_then(Value::as_str))
+    }
+}
+
+/// Normalizes a tool input to a JSON object: objects as-is, JSON strings that hold an object
+/// parsed, anything else wrapped as `{"value": …}`.
+pub fn normalize_input(raw: &Value) -> Map<String, Value> {
+    match raw {
+        Value::Object(m) => m.clone(),
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(Value::Object(m)) => m,
+            _ => single("value", raw.clone()),
+        },
+        Value::Null => Map::new(),
+        other => single("value", other.clone()),
+    }
+}
+
+fn single(k: &str, v: Value) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert(k.to_owned(), v);
+    m
+}
+
+/// A deterministic tool-call id: `hook_synth_` + the first 16 hex digits of
+/// `sha256(session | turn | tool | compact-JSON(input))`.
+///
+/// ```
+/// use agenthooks_core::synth_tool_id;
+/// let input = serde_json::Map::new();
+/// let a = synth_tool_id("s", "t", "Bash", &input);
+/// assert_eq!(a, synth_tool_id("s", "t", "Bash", &input));
+/// assert_eq!(a.len(), "hook_synth_".len() + 16);
+/// assert_ne!(a, synth_tool_id("s", "t2", "Bash", &input));
+/// ```
+pub fn synth_tool_id(session: &str, turn: &str, tool: &str, input: &Map<String, Value>) -> String {
+    let mut h = Sha256::new();
+    h.update(session.as_bytes());
+    h.update(b"|");
+    h.update(turn.as_bytes());
+    h.update(b"|");
+    h.update(tool.as_bytes());
+    h.update(b"|");
+    // Serializing a Map cannot fail.
+    let body = serde_json::to_vec(input).unwrap_or_default();
+    h.update(&body);
+    let digest = h.finalize();
+    let mut out = String::with_capacity(27);
+    out.push_str("hook_synth_");
+    for b in &digest[..8] {
+        use std::fmt::Write;
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+macro_rules! typed_event {
+    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone)]
+        #[non_exhaustive]
+        pub struct $name {
+            /// The envelope (provider, session, raw payload, …).
+            pub envelope: Envelope,
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// Builds the event from its envelope and fields (used by codecs).
+            #[allow(clippy::too_many_arguments)]
+            pub fn new(envelope: Envelope $(, $field: $ty)*) -> Self {
+                Self { envelope $(, $field)* }
+            }
+
+            /// The envelope.
+            pub fn envelope(&self) -> &Envelope {
+                &self.envelope
+            }
+        }
+
+        impl AsRef<Envelope> for $name {
+            fn as_ref(&self) -> &Envelope {
+                &self.envelope
+            }
+        }
+    };
+}
+
+typed_event!(
+    /// `tool.pre`: a tool call about to run.
+    ToolPreEvent { /// The call.
+    pub tool: ToolCall }
+);
+typed_event!(
+    /// `permission.request`: the agent is about to ask the user to allow a tool call.
+    PermissionEvent {
+        /// The call.
+        pub tool: ToolCall,
+        /// The agent's permission suggestions, verbatim (Claude `permission_suggestions`).
+        pub suggestions: Option<Value>,
+    }
+);
+typed_event!(
+    /// `tool.post`: a tool call finished.
+    ToolPostEvent {
+        /// The call.
+        pub tool: ToolCall,
+        /// The tool's output/response as the agent reported it.
+        pub output: Value,
+        /// Execution time, when reported.
+        pub duration_ms: Option<u64>,
+    }
+);
+typed_event!(
+    /// `tool.error`: a tool call failed.
+    ToolErrorEvent {
+        /// The call.
+        pub tool: ToolCall,
+        /// The error text.
+        pub error: String,
+        /// Whether the failure was a user interrupt.
+        pub interrupted: bool,
+        /// Execution time, when reported.
+        pub duration_ms: Option<u64>,
+    }
+);
+typed_event!(
+    /// `prompt.submitted`: a user prompt before the model sees it.
+    PromptEvent {
+        /// The prompt text (text parts joined with newlines when the agent sends parts).
+        pub prompt: String,
+    }
+);
+typed_event!(
+    /// `agent.stop` / `subagent.stop`: the (sub)agent is about to finish its turn.
+    StopEvent {
+        /// Whether a stop hook already continued this turn (`stop_hook_active`, `loop_count > 0`).
+        pub previously_continued: bool,
+        /// How many times the turn has been continued, when known (provider loop count or the
+        /// runner's per-session counter).
+        pub continuation_count: Option<u32>,
+        /// The last assistant message, when reported.
+        pub last_message: Option<String>,
+    }
+);
+typed_event!(
+    /// `subagent.start`.
+    SubagentStartEvent {}
+);
+typed_event!(
+    /// `session.start`.
+    SessionStartEvent {
+        /// Why the session started (`startup`, `resume`, `clear`, `compact`, …), when reported.
+        pub source: Option<String>,
+    }
+);
+typed_event!(
+    /// `session.end`.
+    SessionEndEvent {
+        /// Why the session ended, when reported.
+        pub reason: Option<String>,
+    }
+);
+typed_event!(
+    /// `compact.pre`.
+    CompactPreEvent {
+        /// `manual` or `auto`, when reported.
+        pub trigger: Option<String>,
+        /// User instructions for the compaction.
+        pub instructions: Option<String>,
+    }
+);
+typed_event!(
+    /// `compact.post`.
+    CompactPostEvent {
+        /// `manual` or `auto`, when reported.
+        pub trigger: Option<String>,
+        /// The compaction summary.
+        pub summary: Option<String>,
+    }
+);
+typed_event!(
+    /// `notification`.
+    NotificationEvent {
+        /// The message.
+        pub message: String,
+        /// Title, when reported.
+        pub title: Option<String>,
+        /// The agent's notification type.
+        pub notification_type: Option<String>,
+    }
+);
+typed_event!(
+    /// `file.edited`: a post-hoc report that a file changed.
+    FileEditedEvent {
+        /// The file path.
+        pub path: String,
+        /// Edits, verbatim, when reported.
+        pub edits: Option<Value>,
+    }
+);
+typed_event!(
+    /// `model.request` (experimental).
+    ModelRequestEvent {
+        /// The request, verbatim as the agent exposes it.
+        pub request: Value,
+    }
+);
+typed_event!(
+    /// `model.response` (experimental; may fire per streamed chunk).
+    ModelResponseEvent {
+        /// Text of the response (or chunk), when extractable.
+        pub text: Option<String>,
+        /// The response, verbatim as the agent exposes it.
+        pub response: Value,
+    }
+);
+typed_event!(
+    /// `other`: a native event without a unified mapping. The native name is
+    /// [`Envelope::native`]; everything else is in the raw payload and the native view.
+    OtherEvent {}
+);
+
+/// A decoded event: one variant per [`EventKind`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Event {
+    /// `session.start`
+    SessionStart(SessionStartEvent),
+    /// `session.end`
+    SessionEnd(SessionEndEvent),
+    /// `prompt.submitted`
+    PromptSubmitted(PromptEvent),
+    /// `tool.pre`
+    ToolPre(ToolPreEvent),
+    /// `tool.post`
+    ToolPost(ToolPostEvent),
+    /// `tool.error`
+    ToolError(ToolErrorEvent),
+    /// `permission.request`
+    Permission(PermissionEvent),
+    /// `agent.stop`
+    Stop(StopEvent),
+    /// `subagent.start`
+    SubagentStart(SubagentStartEvent),
+    /// `subagent.stop`
+    SubagentStop(StopEvent),
+    /// `compact.pre`
+    CompactPre(CompactPreEvent),
+    /// `compact.post`
+    CompactPost(CompactPostEvent),
+    /// `notification`
+    Notification(NotificationEvent),
+    /// `file.edited`
+    FileEdited(FileEditedEvent),
+    /// `model.request`
+    ModelRequest(ModelRequestEvent),
+    /// `model.response`
+    ModelResponse(ModelResponseEvent),
+    /// `other`
+    Other(OtherEvent),
+}
+
+macro_rules! each_event {
+    ($self:expr, $e:ident => $body:expr) => {
+        match $self {
+            Event::SessionStart($e) => $body,
+            Event::SessionEnd($e) => $body,
+            Event::PromptSubmitted($e) => $body,
+            Event::ToolPre($e) => $body,
+            Event::ToolPost($e) => $body,
+            Event::ToolError($e) => $body,
+            Event::Permission($e) => $body,
+            Event::Stop($e) => $body,
+            Event::SubagentStart($e) => $body,
+            Event::SubagentStop($e) => $body,
+            Event::CompactPre($e) => $body,
+            Event::CompactPost($e) => $body,
+            Event::Notification($e) => $body,
+            Event::FileEdited($e) => $body,
+            Event::ModelRequest($e) => $body,
+            Event::ModelResponse($e) => $body,
+            Event::Other($e) => $body,
+        }
+    };
+}
+
+impl Event {
+    /// The envelope.
+    pub fn envelope(&self) -> &Envelope {
+        each_event!(self, e => &e.envelope)
+    }
+
+    /// The envelope, mutably (interceptors may change the projection, never the raw payload).
+    pub fn envelope_mut(&mut self) -> &mut Envelope {
+        each_event!(self, e => &mut e.envelope)
+    }
+
+    /// The unified kind (derived from the variant).
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::SessionStart(_) => EventKind::SessionStart,
+            Self::SessionEnd(_) => EventKind::SessionEnd,
+            Self::PromptSubmitted(_) => EventKind::PromptSubmitted,
+            Self::ToolPre(_) => EventKind::ToolPre,
+            Self::ToolPost(_) => EventKind::ToolPost,
+            Self::ToolError(_) => EventKind::ToolError,
+            Self::Permission(_) => EventKind::Permission,
+            Self::Stop(_) => EventKind::Stop,
+            Self::SubagentStart(_) => EventKind::SubagentStart,
+            Self::SubagentStop(_) => EventKind::SubagentStop,
+            Self::CompactPre(_) => EventKind::CompactPre,
+            Self::CompactPost(_) => EventKind::CompactPost,
+            Self::Notification(_) => EventKind::Notification,
+            Self::FileEdited(_) => EventKind::FileEdited,
+            Self::ModelRequest(_) => EventKind::ModelRequest,
+            Self::ModelResponse(_) => EventKind::ModelResponse,
+            Self::Other(_) => EventKind::Other,
+        }
+    }
+
+    /// The tool call, for kinds that carry one.
+    pub fn tool(&self) -> Option<&ToolCall> {
+        match self {
+            Self::ToolPre(e) => Some(&e.tool),
+            Self::ToolPost(e) => Some(&e.tool),
+            Self::ToolError(e) => Some(&e.tool),
+            Self::Permission(e) => Some(&e.tool),
+            _ => None,
+        }
+    }
+
+    /// The tool call, mutably.
+    pub fn tool_mut(&mut self) -> Option<&mut ToolCall> {
+        match self {
+            Self::ToolPre(e) => Some(&mut e.tool),
+            Self::ToolPost(e) => Some(&mut e.tool),
+            Self::ToolError(e) => Some(&mut e.tool),
+            Self::Permission(e) => Some(&mut e.tool),
+            _ => None,
+        }
+    }
+
+    /// The normalized event as JSON with stable field names (documented in the crate docs).
+    /// `received_at` is omitted so the output is deterministic; `raw` is included (parsed, or as
+    /// a string when it is not JSON) only when `include_raw` is set.
+    pub fn to_json(&self, include_raw: bool) -> Value {
+        let env = self.envelope();
+        let mut m = Map::new();
+        m.insert("provider".into(), env.provider.as_str().into());
+        m.insert("variant".into(), env.variant.as_str().into());
+        m.insert("native_event".into(), env.native.as_str().into());
+        m.insert("kind".into(), self.kind().as_str().into());
+        m.insert("confidence".into(), env.confidence.as_str().into());
+        m.insert("backfilled".into(), env.backfilled.into());
+        m.insert("session".into(), to_value(&env.session));
+        m.insert(
+            "agent".into(),
+            env.agent.as_ref().map_or(Value::Null, to_value),
+        );
+        if let Some(t) = &env.provider_time {
+            m.insert("provider_time".into(), t.clone());
+        }
+        if let Some(v) = &env.agent_version {
+            m.insert("agent_version".into(), v.as_str().into());
+        }
+        let mut detail = Map::new();
+        match self {
+            Self::ToolPre(e) => {
+                detail.insert("tool".into(), to_value(&e.tool));
+            }
+            Self::Permission(e) => {
+                detail.insert("tool".into(), to_value(&e.tool));
+                detail.insert("suggestions".into(), e.suggestions.clone().unwrap_or(Value::Null));
+            }
+            Self::ToolPost(e) => {
+                detail.insert("tool".into(), to_value(&e.tool));
+                detail.insert("output".into(), e.output.clone());
+                detail.insert("duration_ms".into(), e.duration_ms.into());
+            }
+            Self::ToolError(e) => {
+                detail.insert("tool".into(), to_value(&e.tool));
+                detail.insert("error".into(), e.error.clone().into());
+                detail.insert("interrupted".into(), e.interrupted.into());
+                detail.insert("duration_ms".into(), e.duration_ms.into());
+            }
+            Self::PromptSubmitted(e) => {
+                detail.insert("prompt".into(), e.prompt.clone().into());
+            }
+            Self::Stop(e) | Self::SubagentStop(e) => {
+                detail.insert("previously_continued".into(), e.previously_continued.into());
+                detail.insert("continuation_count".into(), e.continuation_count.into());
+                detail.insert("last_message".into(), e.last_message.clone().into());
+            }
+            Self::SessionStart(e) => {
+                detail.insert("source".into(), e.source.clone().into());
+            }
+            Self::SessionEnd(e) => {
+                detail.insert("reason".into(), e.reason.clone().into());
+            }
+            Self::CompactPre(e) => {
+                detail.insert("trigger".into(), e.trigger.clone().into());
+                detail.insert("instructions".into(), e.instructions.clone().into());
+            }
+            Self::CompactPost(e) => {
+                detail.insert("trigger".into(), e.trigger.clone().into());
+                detail.insert("summary".into(), e.summary.clone().into());
+            }
+            Self::Notification(e) => {
+                detail.insert("message".into(), e.message.clone().into());
+                detail.insert("title".into(), e.title.clone().into());
+                detail.insert("notification_type".into(), e.notification_type.clone().into());
+            }
+            Self::FileEdited(e) => {
+                detail.insert("path".into(), e.path.clone().into());
+                detail.insert("edits".into(), e.edits.clone().unwrap_or(Value::Null));
+            }
+            Self::ModelRequest(e) => {
+                detail.insert("request".into(), e.request.clone());
+            }
+            Self::ModelResponse(e) => {
+                detail.insert("text".into(), e.text.clone().into());
+                detail.insert("response".into(), e.response.clone());
+            }
+            Self::SubagentStart(_) | Self::Other(_) => {}
+        }
+        m.insert("detail".into(), Value::Object(detail));
+        if include_raw {
+            let raw = env.raw().to_value().unwrap_or_else(|| {
+                Value::String(String::from_utf8_lossy(env.raw().as_bytes()).into_owned())
+            });
+            m.insert("raw".into(), raw);
+        }
+        Value::Object(m)
+    }
+}
+
+fn to_value<T: Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn synthesized_ids_are_deterministic_and_distinct() {
+        let i1 = normalize_input(&json!({"command": "ls"}));
+        let i2 = normalize_input(&json!({"command": "ls -la"}));
+        let a = synth_tool_id("s", "t", "Bash", &i1);
+        assert_eq!(a, synth_tool_id("s", "t", "Bash", &i1));
+        assert_ne!(a, synth_tool_id("s", "t", "Bash", &i2));
+        assert_ne!(a, synth_tool_id("s2", "t", "Bash", &i1));
+        assert_ne!(a, synth_tool_id("s", "t", "Write", &i1));
+        assert!(a.starts_with("hook_synth_"));
+        assert!(a["hook_synth_".len()..].chars().all(|c| c.is_ascii_hexdigit()));
+        // known vector, so the algorithm cannot drift silently
+        assert_eq!(synth_tool_id("", "", "", &Map::new()), {
+            let mut h = Sha256::new();
+            h.update(b"|||{}");
+            let d = h.finalize();
+            format!("hook_synth_{}", d[..8].iter().map(|b| format!("{b:02x}")).collect::<String>())
+        });
+    }
+
+    #[test]
+    fn inputs_normalize_to_objects() {
+        assert_eq!(normalize_input(&json!("{\"a\":1}"))["a"], 1);
+        assert_eq!(normalize_input(&json!("not json"))["value"], "not json");
+        assert_eq!(normalize_input(&json!([1, 2]))["value"], json!([1, 2]));
+        assert!(normalize_input(&Value::Null).is_empty());
+        let t = ToolCall::new("x", CanonicalTool::Other, json!("{\"a\":1}"), Some("id1".into()), "", "");
+        assert_eq!(t.id, "id1");
+        assert!(!t.synthesized);
+        assert_eq!(t.raw_input, json!("{\"a\":1}"));
+    }
+
+    #[test]
+    fn raw_keeps_bytes_and_bom() {
+        let raw = RawPayload::from(b"\xEF\xBB\xBF{\"a\":1} \n".to_vec());
+        assert_eq!(raw.as_bytes()[0], 0xEF);
+        assert_eq!(raw.field("a"), Some(json!(1)));
+        assert_eq!(raw.len(), 12);
+    }
+
+    #[test]
+    fn native_view_downcasts() {
+        let mut env = Envelope::new(Provider::CODEX, NativeEvent::from_static("Stop"), EventKind::Stop, RawPayload::default());
+        env.set_native_view(42_u32);
+        assert_eq!(env.native_view::<u32>(), Some(&42));
+        assert_eq!(env.native_view::<String>(), None);
+    }
+}

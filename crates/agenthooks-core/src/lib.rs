@@ -1,0 +1,71 @@
+//! # agenthooks-core
+//!
+//! The provider-neutral contract of agenthooks: write a coding-agent hook once, run it on every
+//! agent. This crate knows no agent dialect; provider crates (`agenthooks-claude`,
+//! `agenthooks-codex`, …) implement [`Codec`] for each.
+//!
+//! - **Events**: [`Event`] (one variant per [`EventKind`]) over an [`Envelope`] that keeps the
+//!   raw payload byte for byte ([`Envelope::raw`]) and the provider's native typed struct
+//!   ([`Envelope::native_view`]). Tool calls are normalized into [`ToolCall`].
+//! - **Decisions**: [`decision`] — intent, not wire format; illegal shapes do not compile.
+//! - **Capabilities and policy**: [`CapSet`], [`Policy`], and the pure [`degrade`].
+//! - **Codec**: [`Codec`], the object-safe trait each dialect implements.
+//! - **Router**: [`Router`], typed handlers, combinators [`any`], [`all`], [`when`], matchers,
+//!   interceptors and observers.
+//! - **Runner**: [`runner`], the process edge (argv, stdin, deadline, panics, stdout discipline).
+//! - **Quirks**: [`quirks`], the registry of agent behaviour we work around.
+//!
+//! Non-goals: auth flows, HTTP decision servers, transcript pipelines (consumer concerns).
+//!
+//! ## Normalized JSON
+//!
+//! [`Event::to_json`] (and the `agenthooks decode` command) print events with these stable
+//! fields: `provider`, `variant`, `native_event`, `kind`, `confidence`, `backfilled`, `session`
+//! {`id`, `turn_id`, `cwd`, `workspace_roots`, `transcript_path`, `model`, `permission_mode`,
+//! `user_email`}, `agent` {`id`, `agent_type`} or null, optional `provider_time` and
+//! `agent_version`, `detail` (kind-specific: `tool` {`id`, `synthesized`, `name`, `canonical`,
+//! `mcp`, `input`, `raw_input`}, `output`, `error`, `prompt`, `previously_continued`, …), and
+//! `raw` when asked for.
+
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+pub mod capability;
+pub mod codec;
+pub mod decision;
+pub mod error;
+pub mod event;
+pub mod kind;
+pub mod provider;
+pub mod quirks;
+pub mod router;
+pub mod runner;
+
+pub use capability::{degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError, UnsupportedMode};
+pub use codec::{Codec, ConnState, Env, Invocation, NativeEventSpec, ProcessEnv, StderrUse, Target, Transport, WireResponse};
+pub use decision::{Decision, DecisionKind, Outcome};
+pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
+pub use event::{
+    normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event, Extensions, FileEditedEvent,
+    McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent, PermissionEvent, PromptEvent, RawPayload, SessionEndEvent,
+    SessionInfo, SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+};
+pub use kind::EventKind;
+pub use provider::{Confidence, NativeEvent, Provider, Variant};
+pub use quirks::{Quirk, QuirkStatus};
+pub use router::{all, any, boxed, match_canonical, match_mcp, match_tools, when, Context, Gated, Handler, HandlerList, Interceptor, Matcher, Next, Observer, Router, StageInfo, StageType};
+
+/// Everything a hook author usually needs.
+pub mod prelude {
+    pub use crate::decision::{
+        accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed, replace_output, rewrite_input,
+        ContextDecision, Decision, DecisionKind, PromptDecision, StopDecision, ToolPostDecision, ToolPreDecision,
+    };
+    pub use crate::{
+        all, any, match_canonical, match_mcp, match_tools, when, CanonicalTool, Capability, Context, Event, EventKind, FailMode, HandlerError,
+        Next, Outcome, PermissionEvent, Policy, PromptEvent, Provider, Router, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    };
+    pub use crate::{
+        AskFallback, CompactPostEvent, CompactPreEvent, FileEditedEvent, ModelRequestEvent, ModelResponseEvent, NotificationEvent,
+        SessionEndEvent, SessionStartEvent, SubagentStartEvent, UnsupportedMode,
+    };
+}

@@ -1,0 +1,738 @@
+//! The event router (design §3.5): typed handlers per kind, combinators, matchers, interceptors
+//! and observers.
+//!
+//! # Model
+//!
+//! - A [`Handler<E>`] turns a typed event into that kind's decision. Plain functions and closures
+//!   with the signature `Fn(&Context, &E) -> Result<D, HandlerError>` (any `D: Into<decision>`)
+//!   are handlers.
+//! - Registration stacks: `Router::on_tool_pre(a).on_tool_pre(b)` runs `a` then `b`; a neutral
+//!   decision falls through, the first conclusive one wins (short-circuit); when every stage stays
+//!   neutral the neutrals merge (contexts append in order, stop-agent sticky). Contexts of neutral
+//!   stages before the winner are kept too, so nothing a handler added is dropped silently.
+//! - Combinators are handlers too: [`any`] (the stacking rule), [`all`] (every handler runs, the
+//!   most restrictive decision wins, errors are joined) and [`when`] (a [`Matcher`] guard).
+//! - Observers ([`Router::on_any`], [`Router::on_other`]) see every event first and never gate;
+//!   their errors are logged, not returned.
+//! - Interceptors ([`Router::layer`]) wrap the typed pipeline, outermost first, and receive
+//!   [`Next`] by value, so calling it twice does not compile.
+//!
+//! ```
+//! use agenthooks_core::prelude::*;
+//!
+//! fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+//!     if e.tool.command().is_some_and(|c| c.contains("rm -rf /")) {
+//!         return Ok(deny("destructive command"));
+//!     }
+//!     Ok(no_decision())
+//! }
+//! fn audit(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+//!     Ok(no_decision().with_context(format!("audited {}", e.tool.name)))
+//! }
+//!
+//! let router = Router::new()
+//!     .on_tool_pre(when(match_canonical([CanonicalTool::Shell]), guard))
+//!     .on_tool_pre(audit);
+//! let mut names = Vec::new();
+//! router.walk(|s| names.push((s.kind, s.position)));
+//! assert_eq!(names.len(), 2);
+//! ```
+//!
+//! Calling `next` twice in an interceptor does not compile:
+//! ```compile_fail
+//! use agenthooks_core::prelude::*;
+//! fn twice(cx: &Context, ev: &mut Event, next: Next<'_>) -> Result<Outcome, HandlerError> {
+//!     let _ = next.run(cx, ev);
+//!     next.run(cx, ev)
+//! }
+//! ```
+
+use std::any::type_name;
+use std::ops::ControlFlow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::Instant;
+
+use regex::Regex;
+
+use crate::capability::{CapSet, Capability, Policy, PolicySource};
+use crate::decision::{merge_all, merge_neutral, ContextDecision, Decision, Outcome, PromptDecision, StopDecision, ToolPostDecision, ToolPreDecision};
+use crate::error::HandlerError;
+use crate::event::{
+    CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event, FileEditedEvent, ModelRequestEvent, ModelResponseEvent,
+    NotificationEvent, OtherEvent, PermissionEvent, PromptEvent, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent,
+    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+};
+use crate::kind::EventKind;
+
+/// What a handler can see besides the event: the capabilities of this event on this agent,
+/// the resolved policy and the deadline.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Context {
+    /// Capabilities the agent honours for this event.
+    pub capabilities: CapSet,
+    /// The resolved policy.
+    pub policy: Policy,
+    /// When the runner will answer on its own.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Self {
+            capabilities: CapSet::ALL,
+            policy: Policy::default(),
+            deadline: None,
+        }
+    }
+}
+
+impl Context {
+    /// A context from its parts.
+    pub fn new(capabilities: CapSet, policy: Policy, deadline: Option<Instant>) -> Self {
+        Self {
+            capabilities,
+            policy,
+            deadline,
+        }
+    }
+
+    /// Whether the agent honours a capability for this event.
+    pub fn can(&self, c: Capability) -> bool {
+        self.capabilities.contains(c)
+    }
+
+    /// Time left before the deadline (`None` without one).
+    pub fn remaining(&self) -> Option<std::time::Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A typed event with a decision family. Sealed.
+pub trait Gated: sealed::Sealed + Send + Sync + 'static {
+    /// The decision family for this event.
+    type Decision: Decision;
+    /// The envelope.
+    fn envelope(&self) -> &Envelope;
+    /// The tool call, when the event carries one.
+    fn tool(&self) -> Option<&ToolCall> {
+        None
+    }
+}
+
+macro_rules! gated {
+    ($($ev:ty => $d:ty $(, tool = $t:ident)?;)*) => {$(
+        impl sealed::Sealed for $ev {}
+        impl Gated for $ev {
+            type Decision = $d;
+            fn envelope(&self) -> &Envelope { &self.envelope }
+            $(fn tool(&self) -> Option<&ToolCall> { Some(&self.$t) })?
+        }
+    )*};
+}
+
+gated! {
+    ToolPreEvent => ToolPreDecision, tool = tool;
+    PermissionEvent => ToolPreDecision, tool = tool;
+    PromptEvent => PromptDecision;
+    StopEvent => StopDecision;
+    ToolPostEvent => ToolPostDecision, tool = tool;
+    ToolErrorEvent => ContextDecision, tool = tool;
+    SubagentStartEvent => ContextDecision;
+    SessionStartEvent => ContextDecision;
+    SessionEndEvent => ContextDecision;
+    CompactPreEvent => ContextDecision;
+    CompactPostEvent => ContextDecision;
+    NotificationEvent => ContextDecision;
+    FileEditedEvent => ContextDecision;
+    ModelRequestEvent => ContextDecision;
+    ModelResponseEvent => ContextDecision;
+    OtherEvent => ContextDecision;
+}
+
+/// A typed handler for events `E`.
+pub trait Handler<E: Gated>: Send + Sync + 'static {
+    /// Decides.
+    fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError>;
+
+    /// A name for introspection ([`Router::walk`]); defaults to the type name.
+    fn name(&self) -> &'static str {
+        type_name::<Self>()
+    }
+}
+
+impl<E, F, R> Handler<E> for F
+where
+    E: Gated,
+    F: Fn(&Context, &E) -> Result<R, HandlerError> + Send + Sync + 'static,
+    R: Into<E::Decision>,
+{
+    fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
+        self(cx, ev).map(Into::into)
+    }
+}
+
+/// A type-erased handler (for `Vec`s of different handler types).
+pub struct BoxedHandler<E: Gated>(Arc<dyn Handler<E>>);
+
+impl<E: Gated> Clone for BoxedHandler<E> {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+/// Erases a handler's type.
+pub fn boxed<E: Gated, H: Handler<E>>(h: H) -> BoxedHandler<E> {
+    BoxedHandler(Arc::new(h))
+}
+
+impl<E: Gated> Handler<E> for BoxedHandler<E> {
+    fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
+        self.0.handle(cx, ev)
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+}
+
+/// An ordered collection of handlers: tuples of up to 8 handlers and `Vec<H>`.
+pub trait HandlerList<E: Gated>: Send + Sync + 'static {
+    /// Visits the handlers in order until `f` breaks.
+    fn each(&self, f: &mut dyn FnMut(&dyn Handler<E>) -> ControlFlow<()>);
+}
+
+impl<E: Gated, H: Handler<E>> HandlerList<E> for Vec<H> {
+    fn each(&self, f: &mut dyn FnMut(&dyn Handler<E>) -> ControlFlow<()>) {
+        for h in self {
+            if f(h).is_break() {
+                return;
+            }
+        }
+    }
+}
+
+macro_rules! tuple_list {
+    ($($t:ident . $i:tt),+) => {
+        impl<E: Gated, $($t: Handler<E>),+> HandlerList<E> for ($($t,)+) {
+            fn each(&self, f: &mut dyn FnMut(&dyn Handler<E>) -> ControlFlow<()>) {
+                $(if f(&self.$i).is_break() { return; })+
+            }
+        }
+    };
+}
+tuple_list!(A.0);
+tuple_list!(A.0, B.1);
+tuple_list!(A.0, B.1, C.2);
+tuple_list!(A.0, B.1, C.2, D.3);
+tuple_list!(A.0, B.1, C.2, D.3, F.4);
+tuple_list!(A.0, B.1, C.2, D.3, F.4, G.5);
+tuple_list!(A.0, B.1, C.2, D.3, F.4, G.5, H.6);
+tuple_list!(A.0, B.1, C.2, D.3, F.4, G.5, H.6, I.7);
+
+/// The stacking rule over a sequence of decisions: the first conclusive one wins (with the
+/// contexts of the neutral ones before it prepended); all neutral → merged.
+fn first_conclusive<D: Decision>(
+    mut next: impl FnMut(&mut dyn FnMut(Result<D, HandlerError>) -> ControlFlow<()>),
+) -> Result<D, HandlerError> {
+    let mut acc = D::default();
+    let mut result: Option<Result<D, HandlerError>> = None;
+    next(&mut |r| match r {
+        Err(e) => {
+            result = Some(Err(e));
+            ControlFlow::Break(())
+        }
+        Ok(d) if d.kind().is_conclusive() => {
+            let mut won = d;
+            let prior = std::mem::take(&mut acc.__common_mut().context);
+            if !prior.is_empty() {
+                let c = won.__common_mut();
+                let mut all = prior;
+                all.append(&mut c.context);
+                c.context = all;
+            }
+            if won.stop_reason().is_none() {
+                won.__common_mut().stop_agent = acc.__common().stop_agent.clone();
+            }
+            result = Some(Ok(won));
+            ControlFlow::Break(())
+        }
+        Ok(d) => {
+            merge_neutral(&mut acc, &d);
+            ControlFlow::Continue(())
+        }
+    });
+    result.unwrap_or(Ok(acc))
+}
+
+/// First conclusive decision wins (the stacking rule); see [`any`].
+#[derive(Debug, Clone)]
+pub struct Any<T>(T);
+
+/// Handlers run in order; the first conclusive decision wins and short-circuits the rest; a
+/// handler error aborts. Identical to stacked registration.
+pub fn any<T>(handlers: T) -> Any<T> {
+    Any(handlers)
+}
+
+impl<E: Gated, T: HandlerList<E>> Handler<E> for Any<T> {
+    fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
+        first_conclusive(|sink| self.0.each(&mut |h| sink(h.handle(cx, ev))))
+    }
+}
+
+/// Every handler runs; see [`all`].
+#[derive(Debug, Clone)]
+pub struct All<T>(T);
+
+/// Every handler runs (no short-circuit); the most restrictive decision wins (deny > ask >
+/// allow > neutral; continue > finish; replace > flag > observed; ties to the earliest); contexts
+/// append from all in order; stop-agent is sticky. Any error fails the combinator, with every
+/// error joined.
+pub fn all<T>(handlers: T) -> All<T> {
+    All(handlers)
+}
+
+impl<E: Gated, T: HandlerList<E>> Handler<E> for All<T> {
+    fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
+        let mut ok = Vec::new();
+        let mut errs = Vec::new();
+        self.0.each(&mut |h| {
+            match h.handle(cx, ev) {
+                Ok(d) => ok.push(d),
+                Err(e) => errs.push(e),
+            }
+            ControlFlow::Continue(())
+        });
+        if errs.is_empty() {
+            Ok(merge_all(&ok))
+        } else {
+            Err(HandlerError::join(errs))
+        }
+    }
+}
+
+/// A guarded handler; see [`when`].
+#[derive(Debug, Clone)]
+pub struct When<M, H>(M, H);
+
+/// Runs `h` only when the event carries a tool call that `m` matches; otherwise neutral.
+/// Events without a tool call never match.
+pub fn when<M, H>(m: M, h: H) -> When<M, H> {
+    When(m, h)
+}
+
+impl<E: Gated, M: Matcher, H: Handler<E>> Handler<E> for When<M, H> {
+    fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
+        match ev.tool() {
+            Some(t) if self.0.matches(t) => self.1.handle(cx, ev),
+            _ => Ok(E::Decision::default()),
+        }
+    }
+    fn name(&self) -> &'static str {
+        self.1.name()
+    }
+}
+
+/// Decides whether a tool call matches. Closures `Fn(&ToolCall) -> bool` are matchers.
+pub trait Matcher: Send + Sync + 'static {
+    /// Whether the call matches.
+    fn matches(&self, tool: &ToolCall) -> bool;
+}
+
+impl<F: Fn(&ToolCall) -> bool + Send + Sync + 'static> Matcher for F {
+    fn matches(&self, tool: &ToolCall) -> bool {
+        self(tool)
+    }
+}
+
+/// Compiles glob patterns (`*` any run, `?` one char; everything else literal) into one
+/// anchored regex.
+fn glob_set<I, S>(patterns: I) -> Regex
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let alts: Vec<String> = patterns
+        .into_iter()
+        .map(|p| {
+            let mut out = String::new();
+            for ch in p.as_ref().chars() {
+                match ch {
+                    '*' => out.push_str(".*"),
+                    '?' => out.push('.'),
+                    c => out.push_str(&regex::escape(&c.to_string())),
+                }
+            }
+            out
+        })
+        .collect();
+    let src = if alts.is_empty() {
+        // matches nothing
+        "[^\\s\\S]".to_owned()
+    } else {
+        format!("^(?:{})$", alts.join("|"))
+    };
+    // Every alternative is escaped or a fixed construct: the pattern always compiles.
+    Regex::new(&src).unwrap_or_else(|_| Regex::new("[^\\s\\S]").expect("constant regex"))
+}
+
+/// Matches native tool names by glob (compiled once).
+#[derive(Debug, Clone)]
+pub struct ToolNames(Regex);
+
+/// Matches native tool names (`Bash`, `run_shell_command`, `mcp__github__*`, …) by glob.
+///
+/// ```
+/// use agenthooks_core::{match_tools, Matcher, ToolCall, CanonicalTool};
+/// let m = match_tools(["Bash", "mcp__github__*"]);
+/// let t = ToolCall::new("mcp__github__create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "");
+/// assert!(m.matches(&t));
+/// ```
+pub fn match_tools<I, S>(names: I) -> ToolNames
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    ToolNames(glob_set(names))
+}
+
+impl Matcher for ToolNames {
+    fn matches(&self, tool: &ToolCall) -> bool {
+        self.0.is_match(&tool.name)
+    }
+}
+
+/// Matches MCP calls by server and tool globs (compiled once).
+#[derive(Debug, Clone)]
+pub struct McpTools {
+    server: Regex,
+    tool: Regex,
+}
+
+/// Matches MCP calls whose server and tool match the globs, whatever the agent's naming scheme.
+///
+/// ```
+/// use agenthooks_core::{match_mcp, Matcher, ToolCall, CanonicalTool, McpCall};
+/// let t = ToolCall::new("mcp_github_create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "")
+///     .with_mcp(McpCall::new("github", "create_issue"));
+/// assert!(match_mcp("github", "*").matches(&t));
+/// assert!(!match_mcp("slack", "*").matches(&t));
+/// ```
+pub fn match_mcp(server: &str, tool: &str) -> McpTools {
+    McpTools {
+        server: glob_set([server]),
+        tool: glob_set([tool]),
+    }
+}
+
+impl Matcher for McpTools {
+    fn matches(&self, tool: &ToolCall) -> bool {
+        tool.mcp
+            .as_ref()
+            .is_some_and(|m| self.server.is_match(&m.server) && self.tool.is_match(&m.tool))
+    }
+}
+
+/// Matches canonical tool classes.
+#[derive(Debug, Clone)]
+pub struct Canonical(Vec<CanonicalTool>);
+
+/// Matches calls whose canonical class is one of `classes`.
+pub fn match_canonical(classes: impl IntoIterator<Item = CanonicalTool>) -> Canonical {
+    Canonical(classes.into_iter().collect())
+}
+
+impl Matcher for Canonical {
+    fn matches(&self, tool: &ToolCall) -> bool {
+        self.0.contains(&tool.canonical)
+    }
+}
+
+/// An observer: sees every event (or every event of one native name), never gates.
+pub trait Observer: Send + Sync + 'static {
+    /// Observes.
+    fn observe(&self, cx: &Context, ev: &Event) -> Result<(), HandlerError>;
+    /// A name for introspection.
+    fn name(&self) -> &'static str {
+        type_name::<Self>()
+    }
+}
+
+impl<F: Fn(&Context, &Event) -> Result<(), HandlerError> + Send + Sync + 'static> Observer for F {
+    fn observe(&self, cx: &Context, ev: &Event) -> Result<(), HandlerError> {
+        self(cx, ev)
+    }
+}
+
+/// Middleware around the typed pipeline.
+pub trait Interceptor: Send + Sync + 'static {
+    /// Intercepts: may change the normalized projection of `ev` (the raw payload is read-only),
+    /// return without calling `next` (short-circuit) or post-process `next`'s outcome.
+    fn intercept(&self, cx: &Context, ev: &mut Event, next: Next<'_>) -> Result<Outcome, HandlerError>;
+    /// A name for introspection.
+    fn name(&self) -> &'static str {
+        type_name::<Self>()
+    }
+}
+
+impl<F> Interceptor for F
+where
+    F: for<'a> Fn(&Context, &mut Event, Next<'a>) -> Result<Outcome, HandlerError> + Send + Sync + 'static,
+{
+    fn intercept(&self, cx: &Context, ev: &mut Event, next: Next<'_>) -> Result<Outcome, HandlerError> {
+        self(cx, ev, next)
+    }
+}
+
+/// The rest of the pipeline, consumed by value: it runs at most once.
+pub struct Next<'a> {
+    router: &'a Router,
+    index: usize,
+}
+
+impl Next<'_> {
+    /// Runs the rest of the pipeline.
+    pub fn run(self, cx: &Context, ev: &mut Event) -> Result<Outcome, HandlerError> {
+        self.router.run_from(self.index, cx, ev)
+    }
+}
+
+/// What a stage is, for [`Router::walk`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StageType {
+    /// An `on_any` observer.
+    Observer,
+    /// An `on_other(native)` observer.
+    OtherObserver,
+    /// An interceptor.
+    Interceptor,
+    /// A typed handler.
+    Handler,
+}
+
+/// One stage, as [`Router::walk`] reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StageInfo {
+    /// The kind the stage serves (`None` for observers and interceptors).
+    pub kind: Option<EventKind>,
+    /// What it is.
+    pub stage_type: StageType,
+    /// Its name (the type name; closures report their compiler-assigned names).
+    pub name: &'static str,
+    /// Position within its group, from 0.
+    pub position: usize,
+    /// For `on_other` observers: the native event name.
+    pub native: Option<String>,
+}
+
+macro_rules! router_kinds {
+    ($($field:ident : $ev:ty, $method:ident, $kind:expr;)*) => {
+        /// The router: typed handlers per kind, observers and interceptors.
+        #[derive(Default, Clone)]
+        pub struct Router {
+            observers: Vec<Arc<dyn Observer>>,
+            others: Vec<(String, Arc<dyn Observer>)>,
+            interceptors: Vec<Arc<dyn Interceptor>>,
+            policy: PolicySource,
+            $($field: Vec<Arc<dyn Handler<$ev>>>,)*
+        }
+
+        impl Router {
+            $(
+                #[doc = concat!("Registers a handler for `", stringify!($kind), "` events (stacks; see the module docs).")]
+                #[must_use]
+                pub fn $method<H: Handler<$ev>>(mut self, h: H) -> Self {
+                    self.$field.push(Arc::new(h));
+                    self
+                }
+            )*
+
+            /// Visits every registered stage in dispatch order: observers, other-observers,
+            /// interceptors (outermost first), then typed handlers grouped by kind.
+            pub fn walk(&self, mut f: impl FnMut(StageInfo)) {
+                for (i, o) in self.observers.iter().enumerate() {
+                    f(StageInfo { kind: None, stage_type: StageType::Observer, name: o.name(), position: i, native: None });
+                }
+                for (i, (n, o)) in self.others.iter().enumerate() {
+                    f(StageInfo { kind: Some(EventKind::Other), stage_type: StageType::OtherObserver, name: o.name(), position: i, native: Some(n.clone()) });
+                }
+                for (i, m) in self.interceptors.iter().enumerate() {
+                    f(StageInfo { kind: None, stage_type: StageType::Interceptor, name: m.name(), position: i, native: None });
+                }
+                $(
+                    for (i, h) in self.$field.iter().enumerate() {
+                        f(StageInfo { kind: Some($kind), stage_type: StageType::Handler, name: h.name(), position: i, native: None });
+                    }
+                )*
+            }
+
+            /// Whether any typed handler is registered for a kind.
+            pub fn handles(&self, kind: EventKind) -> bool {
+                $( if kind == $kind && !self.$field.is_empty() { return true; } )*
+                false
+            }
+        }
+    };
+}
+
+router_kinds! {
+    session_start: SessionStartEvent, on_session_start, EventKind::SessionStart;
+    session_end: SessionEndEvent, on_session_end, EventKind::SessionEnd;
+    prompt: PromptEvent, on_prompt_submitted, EventKind::PromptSubmitted;
+    tool_pre: ToolPreEvent, on_tool_pre, EventKind::ToolPre;
+    tool_post: ToolPostEvent, on_tool_post, EventKind::ToolPost;
+    tool_error: ToolErrorEvent, on_tool_error, EventKind::ToolError;
+    permission: PermissionEvent, on_permission, EventKind::Permission;
+    stop: StopEvent, on_stop, EventKind::Stop;
+    subagent_start: SubagentStartEvent, on_subagent_start, EventKind::SubagentStart;
+    subagent_stop: StopEvent, on_subagent_stop, EventKind::SubagentStop;
+    compact_pre: CompactPreEvent, on_compact_pre, EventKind::CompactPre;
+    compact_post: CompactPostEvent, on_compact_post, EventKind::CompactPost;
+    notification: NotificationEvent, on_notification, EventKind::Notification;
+    file_edited: FileEditedEvent, on_file_edited, EventKind::FileEdited;
+    model_request: ModelRequestEvent, on_model_request, EventKind::ModelRequest;
+    model_response: ModelResponseEvent, on_model_response, EventKind::ModelResponse;
+}
+
+fn stack<E: Gated>(stages: &[Arc<dyn Handler<E>>], cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
+    first_conclusive(|sink| {
+        for h in stages {
+            if sink(h.handle(cx, ev)).is_break() {
+                return;
+            }
+        }
+    })
+}
+
+impl std::fmt::Debug for Router {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut n = 0;
+        self.walk(|_| n += 1);
+        write!(f, "Router({n} stages)")
+    }
+}
+
+impl Router {
+    /// An empty router (every event answers neutral).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the policy (fixed or per event).
+    #[must_use]
+    pub fn with_policy(mut self, p: impl Into<PolicySource>) -> Self {
+        self.policy = p.into();
+        self
+    }
+
+    /// The policy source.
+    pub fn policy(&self) -> &PolicySource {
+        &self.policy
+    }
+
+    /// Registers an observer of every event (mapped or not). Never gates; errors are logged.
+    #[must_use]
+    pub fn on_any<O: Observer>(mut self, o: O) -> Self {
+        self.observers.push(Arc::new(o));
+        self
+    }
+
+    /// Registers an observer of one native event name (typically an unmapped one).
+    #[must_use]
+    pub fn on_other<O: Observer>(mut self, native: impl Into<String>, o: O) -> Self {
+        self.others.push((native.into(), Arc::new(o)));
+        self
+    }
+
+    /// Adds an interceptor; the first added is the outermost.
+    #[must_use]
+    pub fn layer<I: Interceptor>(mut self, i: I) -> Self {
+        self.interceptors.push(Arc::new(i));
+        self
+    }
+
+    /// Runs observers, interceptors and typed handlers; returns the winning decision with no
+    /// wire encoding and no capability degradation. Panics in any stage become
+    /// [`HandlerError::Panicked`].
+    pub fn dispatch(&self, cx: &Context, ev: &mut Event) -> Result<Outcome, HandlerError> {
+        match catch_unwind(AssertUnwindSafe(|| {
+            self.observe(cx, ev);
+            self.run_from(0, cx, ev)
+        })) {
+            Ok(r) => r,
+            Err(p) => Err(HandlerError::Panicked { message: panic_message(&*p) }),
+        }
+    }
+
+    /// [`Router::dispatch`] with a default context (all capabilities, the router's policy).
+    pub fn decide(&self, mut ev: Event) -> Result<Outcome, HandlerError> {
+        let cx = Context {
+            policy: self.policy.resolve(ev.envelope()),
+            ..Context::default()
+        };
+        self.dispatch(&cx, &mut ev)
+    }
+
+    fn observe(&self, cx: &Context, ev: &Event) {
+        for o in &self.observers {
+            if let Err(e) = o.observe(cx, ev) {
+                tracing::warn!(observer = o.name(), error = %e, "observer failed");
+            }
+        }
+        let native = ev.envelope().native.as_str();
+        for (n, o) in &self.others {
+            if n == native {
+                if let Err(e) = o.observe(cx, ev) {
+                    tracing::warn!(observer = o.name(), error = %e, "observer failed");
+                }
+            }
+        }
+    }
+
+    fn run_from(&self, index: usize, cx: &Context, ev: &mut Event) -> Result<Outcome, HandlerError> {
+        if let Some(i) = self.interceptors.get(index) {
+            return i.intercept(cx, ev, Next { router: self, index: index + 1 });
+        }
+        self.typed(cx, ev)
+    }
+
+    fn typed(&self, cx: &Context, ev: &Event) -> Result<Outcome, HandlerError> {
+        Ok(match ev {
+            Event::SessionStart(e) => stack(&self.session_start, cx, e)?.into(),
+            Event::SessionEnd(e) => stack(&self.session_end, cx, e)?.into(),
+            Event::PromptSubmitted(e) => stack(&self.prompt, cx, e)?.into(),
+            Event::ToolPre(e) => stack(&self.tool_pre, cx, e)?.into(),
+            Event::ToolPost(e) => stack(&self.tool_post, cx, e)?.into(),
+            Event::ToolError(e) => stack(&self.tool_error, cx, e)?.into(),
+            Event::Permission(e) => stack(&self.permission, cx, e)?.into(),
+            Event::Stop(e) => stack(&self.stop, cx, e)?.into(),
+            Event::SubagentStart(e) => stack(&self.subagent_start, cx, e)?.into(),
+            Event::SubagentStop(e) => stack(&self.subagent_stop, cx, e)?.into(),
+            Event::CompactPre(e) => stack(&self.compact_pre, cx, e)?.into(),
+            Event::CompactPost(e) => stack(&self.compact_post, cx, e)?.into(),
+            Event::Notification(e) => stack(&self.notification, cx, e)?.into(),
+            Event::FileEdited(e) => stack(&self.file_edited, cx, e)?.into(),
+            Event::ModelRequest(e) => stack(&self.model_request, cx, e)?.into(),
+            Event::ModelResponse(e) => stack(&self.model_response, cx, e)?.into(),
+            Event::Other(_) => Outcome::Context(ContextDecision::none()),
+        })
+    }
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".to_owned()
+    }
+}

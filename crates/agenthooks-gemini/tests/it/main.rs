@@ -1,0 +1,3 @@
+//! Integration tests for the Gemini CLI codec.
+
+mod native_fixtures;
