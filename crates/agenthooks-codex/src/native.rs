@@ -665,6 +665,8 @@ pub enum NativeEvent {
     Interrupt(Interrupt),
     /// `StopFailure` (newer than 0.171.0).
     StopFailure(StopFailure),
+    /// The legacy `notify` payload (argv transport), named by its `type`.
+    LegacyNotify(LegacyNotify),
     /// An event this crate does not know, with its `hook_event_name` and every key kept.
     Other(Map<String, Value>),
 }
@@ -689,7 +691,8 @@ pub const NATIVE_EVENTS: &[(&str, &str)] = &[
 ];
 
 impl NativeEvent {
-    /// The payload's `hook_event_name` (for [`NativeEvent::Other`], the unknown name).
+    /// The payload's `hook_event_name` (for [`NativeEvent::Other`], the unknown name; for
+    /// [`NativeEvent::LegacyNotify`], its `type`).
     pub fn hook_event_name(&self) -> &str {
         match self {
             Self::SessionStart(e) => &e.hook_event_name,
@@ -705,6 +708,7 @@ impl NativeEvent {
             Self::Stop(e) => &e.hook_event_name,
             Self::Interrupt(e) => &e.hook_event_name,
             Self::StopFailure(e) => &e.hook_event_name,
+            Self::LegacyNotify(n) => &n.kind,
             Self::Other(map) => map.get("hook_event_name").and_then(Value::as_str).unwrap_or_default(),
         }
     }
@@ -725,6 +729,7 @@ impl NativeEvent {
             Self::Stop(e) => &e.session_id,
             Self::Interrupt(e) => &e.session_id,
             Self::StopFailure(e) => &e.session_id,
+            Self::LegacyNotify(n) => return n.thread_id.as_deref(),
             Self::Other(map) => return map.get("session_id").and_then(Value::as_str),
         })
     }
@@ -745,12 +750,16 @@ impl NativeEvent {
             Self::Stop(e) => &e.extra,
             Self::Interrupt(e) => &e.extra,
             Self::StopFailure(e) => &e.extra,
+            Self::LegacyNotify(n) => &n.extra,
             Self::Other(map) => map,
         }
     }
 
     /// The unified kind's wire string for this event ([`NATIVE_EVENTS`]); `other` when unknown.
     pub fn unified_kind(&self) -> &'static str {
+        if matches!(self, Self::LegacyNotify(_)) {
+            return "notification";
+        }
         let name = self.hook_event_name();
         NATIVE_EVENTS
             .iter()

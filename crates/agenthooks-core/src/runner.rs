@@ -546,6 +546,7 @@ impl Runner {
                     return 2;
                 };
                 init_logging(codec.stderr_use(), &self.options.resolved_state_dir(&env), &env);
+                quiet_panics();
                 let stdin = io::stdin();
                 let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(io::stdout())));
                 serve(self, codec, &mut stdin.lock(), &out, &env);
@@ -580,6 +581,7 @@ impl Runner {
         };
         let state_dir = self.options.resolved_state_dir(env);
         init_logging(codec.stderr_use(), &state_dir, env);
+        quiet_panics();
         let variant = cmd.variant.as_deref().map(Variant::from);
         let response = match payload {
             Err(e) => {
@@ -701,6 +703,14 @@ fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
             .try_init()
     };
     let _ = result;
+}
+
+/// Routes panic messages to the log instead of stderr (some agents surface or parse stderr);
+/// the runner turns the panic itself into the failure response.
+fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        tracing::error!(panic = %info, "handler panicked");
+    }));
 }
 
 /// Opens the log file only when something is logged.

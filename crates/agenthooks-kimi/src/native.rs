@@ -35,6 +35,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use agenthooks_core::{EventKind, NativeEventSpec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
@@ -64,12 +65,20 @@ pub enum Prompt {
 }
 
 impl Prompt {
-    /// The prompt's text.
-    ///
-    /// For content parts, the `text` of every `type: "text"` part joined by a single space — the
-    /// same text Kimi's own hook matcher tests its regex against. Non-text parts contribute
-    /// nothing (⚠ lossy: use [`Prompt::parts`] to see them). [`Prompt::Other`] yields `""`.
+    /// The prompt's text: the string, or the `text` of every `type: "text"` part joined with
+    /// `\n` (the unified convention for multi-part prompts). Non-text parts contribute nothing
+    /// (⚠ lossy: use [`Prompt::parts`] to see them). [`Prompt::Other`] yields `""`.
     pub fn text(&self) -> Cow<'_, str> {
+        self.joined("\n")
+    }
+
+    /// The text Kimi's own hook matcher tests its regex against: text parts joined with a single
+    /// space.
+    pub fn matcher_text(&self) -> Cow<'_, str> {
+        self.joined(" ")
+    }
+
+    fn joined(&self, sep: &str) -> Cow<'_, str> {
         match self {
             Prompt::Text(s) => Cow::Borrowed(s.as_str()),
             Prompt::Parts(parts) => {
@@ -78,12 +87,12 @@ impl Prompt {
                     (None, _) => Cow::Borrowed(""),
                     (Some(only), None) => Cow::Borrowed(only),
                     (Some(first), Some(second)) => {
-                        let mut out = String::with_capacity(first.len() + second.len() + 1);
+                        let mut out = String::with_capacity(first.len() + second.len() + sep.len());
                         out.push_str(first);
-                        out.push(' ');
+                        out.push_str(sep);
                         out.push_str(second);
                         for t in texts {
-                            out.push(' ');
+                            out.push_str(sep);
                             out.push_str(t);
                         }
                         Cow::Owned(out)
@@ -554,37 +563,40 @@ native_event! {
 // The event enum and decoding
 // ---------------------------------------------------------------------------------------------
 
-/// Which unified event kind a native event maps to, by its dotted wire name (`tool.pre`, …, or
-/// `other`). See [`EVENTS`].
-pub type UnifiedKindName = &'static str;
-
-/// Every native event of Kimi Code 2.x with the unified kind it decodes to (dotted names of the
-/// design's §3.3; `other` = delivered as an `Other` event under its native name).
+/// Every native event of Kimi Code 2.x with its unified kind, whether Kimi waits for a decision
+/// on it, and whether its matcher runs on the tool name.
 ///
-/// The seven events the design leaves unmapped (`PermissionResult`, `UserPromptQueued`,
-/// `TurnStarted`, `StopFailure`, `Interrupt`, `SessionHeartbeat`, `TaskStarted`) have no unified
-/// counterpart on any other agent and stay `other`; their typed structs are the way to read them.
-pub const EVENTS: &[(&str, UnifiedKindName)] = &[
-    ("PreToolUse", "tool.pre"),
-    ("PostToolUse", "tool.post"),
-    ("PostToolUseFailure", "tool.error"),
-    ("PermissionRequest", "permission.request"),
-    ("PermissionResult", "other"),
-    ("UserPromptSubmit", "prompt.submitted"),
-    ("UserPromptQueued", "other"),
-    ("TurnStarted", "other"),
-    ("Stop", "agent.stop"),
-    ("StopFailure", "other"),
-    ("Interrupt", "other"),
-    ("SessionStart", "session.start"),
-    ("SessionEnd", "session.end"),
-    ("SessionHeartbeat", "other"),
-    ("SubagentStart", "subagent.start"),
-    ("SubagentStop", "subagent.stop"),
-    ("TaskStarted", "other"),
-    ("PreCompact", "compact.pre"),
-    ("PostCompact", "compact.post"),
-    ("Notification", "notification"),
+/// The seven events the design leaves unmapped stay [`EventKind::Other`] (their typed structs are
+/// the way to read them; `on_other` observers receive them):
+/// - `PermissionResult`: the unified taxonomy has no "permission resolved" kind;
+/// - `UserPromptQueued`: the prompt is not submitted yet (a later `UserPromptSubmit`/turn picks
+///   it up), so `prompt.submitted` would double-count it;
+/// - `TurnStarted`: no unified turn kind (its prompt arrives as `prompt.submitted` first);
+/// - `StopFailure`, `Interrupt`: the turn ends without `Stop`, and nothing can continue it, so
+///   `agent.stop` (a decision point) would mislead;
+/// - `SessionHeartbeat`: a timer, not a session boundary;
+/// - `TaskStarted`: a background task, not a subagent (`SubagentStart` fires separately).
+pub const EVENTS: &[NativeEventSpec] = &[
+    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
+    NativeEventSpec::new("PostToolUse", EventKind::ToolPost, false, true),
+    NativeEventSpec::new("PostToolUseFailure", EventKind::ToolError, false, true),
+    NativeEventSpec::new("PermissionRequest", EventKind::Permission, false, true),
+    NativeEventSpec::new("PermissionResult", EventKind::Other, false, true),
+    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    NativeEventSpec::new("UserPromptQueued", EventKind::Other, false, false),
+    NativeEventSpec::new("TurnStarted", EventKind::Other, false, false),
+    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
+    NativeEventSpec::new("StopFailure", EventKind::Other, false, false),
+    NativeEventSpec::new("Interrupt", EventKind::Other, false, false),
+    NativeEventSpec::new("SessionStart", EventKind::SessionStart, false, false),
+    NativeEventSpec::new("SessionEnd", EventKind::SessionEnd, false, false),
+    NativeEventSpec::new("SessionHeartbeat", EventKind::Other, false, false),
+    NativeEventSpec::new("SubagentStart", EventKind::SubagentStart, false, false),
+    NativeEventSpec::new("SubagentStop", EventKind::SubagentStop, false, false),
+    NativeEventSpec::new("TaskStarted", EventKind::Other, false, false),
+    NativeEventSpec::new("PreCompact", EventKind::CompactPre, false, false),
+    NativeEventSpec::new("PostCompact", EventKind::CompactPost, false, false),
+    NativeEventSpec::new("Notification", EventKind::Notification, false, false),
 ];
 
 /// The three events whose hook output can change what Kimi does; every other event is
@@ -739,9 +751,9 @@ impl NativeEvent {
         self.base().0
     }
 
-    /// The unified kind's dotted name for this event (see [`EVENTS`]); `other` for unknown events.
-    pub fn unified_kind_name(&self) -> UnifiedKindName {
-        unified_kind_name(self.name())
+    /// The unified kind of this event (see [`EVENTS`]); [`EventKind::Other`] for unknown events.
+    pub fn kind(&self) -> EventKind {
+        kind_of(self.name())
     }
 
     /// Whether this event's hook output can change what Kimi does (see [`GATING_EVENTS`]).
@@ -853,9 +865,12 @@ impl NativeEvent {
     }
 }
 
-/// The unified kind's dotted name for a native event name (`other` when unknown or unmapped).
-pub fn unified_kind_name(native: &str) -> UnifiedKindName {
-    EVENTS.iter().find(|(n, _)| *n == native).map_or("other", |(_, k)| *k)
+/// The unified kind of a native event name ([`EventKind::Other`] when unknown or unmapped).
+pub fn kind_of(native: &str) -> EventKind {
+    EVENTS
+        .iter()
+        .find(|s| s.name == native)
+        .map_or(EventKind::Other, |s| s.kind)
 }
 
 #[cfg(test)]
@@ -872,13 +887,17 @@ mod tests {
     #[test]
     fn events_table_lists_twenty_unique_events() {
         assert_eq!(EVENTS.len(), 20);
-        let mut names: Vec<_> = EVENTS.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<_> = EVENTS.iter().map(|s| s.name).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), 20);
         for g in GATING_EVENTS {
             assert!(names.contains(g));
         }
+        let blocking: Vec<_> = EVENTS.iter().filter(|s| s.blocking).map(|s| s.name).collect();
+        assert_eq!(blocking, GATING_EVENTS);
+        let others = EVENTS.iter().filter(|s| s.kind == EventKind::Other).count();
+        assert_eq!(others, 7);
     }
 
     #[test]
@@ -889,7 +908,8 @@ mod tests {
         let NativeEvent::UserPromptSubmit(p) = e else {
             panic!("wrong variant")
         };
-        assert_eq!(p.prompt.text(), "hello world");
+        assert_eq!(p.prompt.text(), "hello\nworld");
+        assert_eq!(p.prompt.matcher_text(), "hello world");
         let parts = p.prompt.parts().map(<[ContentPart]>::len);
         assert_eq!(parts, Some(3));
         assert!(p.prompt.has_non_text_parts());
@@ -951,7 +971,7 @@ mod tests {
         let keys: Vec<_> = e.extra().keys().cloned().collect();
         assert_eq!(keys, ["z_new", "a_new"]);
         assert_eq!(e.name(), "Stop");
-        assert_eq!(e.unified_kind_name(), "agent.stop");
+        assert_eq!(e.kind(), EventKind::Stop);
         assert!(e.is_gating());
     }
 
@@ -962,7 +982,7 @@ mod tests {
         assert_eq!(e.name(), "BrandNew");
         assert_eq!(e.session_id(), "s");
         assert_eq!(e.cwd(), "/p");
-        assert_eq!(e.unified_kind_name(), "other");
+        assert_eq!(e.kind(), EventKind::Other);
         assert!(!e.is_gating());
         assert_eq!(e.extra()["x"], Value::Bool(true));
     }

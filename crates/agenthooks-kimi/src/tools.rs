@@ -6,64 +6,55 @@
 //! `WriteFile`, `StrReplaceFile`, `SearchWeb`, `Task`; those names are classified too, since
 //! generated configs and consumers may meet either.
 
-/// The canonical class of a tool (the design's §3.3 `CanonicalTool`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ToolClass {
-    /// Runs shell commands.
-    Shell,
-    /// Reads a file.
-    FileRead,
-    /// Creates or overwrites a file.
-    FileWrite,
-    /// Edits a file in place.
-    FileEdit,
-    /// Searches files or the web.
-    Search,
-    /// Fetches a URL.
-    Fetch,
-    /// Delegates to a subagent.
-    Task,
-    /// An MCP server's tool.
-    Mcp,
-    /// Anything else.
-    Other,
-}
+use agenthooks_core::{CanonicalTool, McpCall, ToolCall};
+use serde_json::Value;
 
 /// Kimi's tool names with their classes: Kimi Code 2.x first, then the older `kimi-cli` names.
-pub const TOOL_CLASSES: &[(&str, ToolClass)] = &[
-    ("Bash", ToolClass::Shell),
-    ("Read", ToolClass::FileRead),
-    ("ReadMediaFile", ToolClass::FileRead),
-    ("Write", ToolClass::FileWrite),
-    ("Edit", ToolClass::FileEdit),
-    ("Glob", ToolClass::Search),
-    ("Grep", ToolClass::Search),
-    ("WebSearch", ToolClass::Search),
-    ("FetchURL", ToolClass::Fetch),
-    ("Agent", ToolClass::Task),
-    ("AgentSwarm", ToolClass::Task),
+pub const TOOL_CLASSES: &[(&str, CanonicalTool)] = &[
+    ("Bash", CanonicalTool::Shell),
+    ("Read", CanonicalTool::FileRead),
+    ("ReadMediaFile", CanonicalTool::FileRead),
+    ("Write", CanonicalTool::FileWrite),
+    ("Edit", CanonicalTool::FileEdit),
+    ("Glob", CanonicalTool::Search),
+    ("Grep", CanonicalTool::Search),
+    ("WebSearch", CanonicalTool::Fetch),
+    ("FetchURL", CanonicalTool::Fetch),
+    ("Agent", CanonicalTool::Task),
+    ("AgentSwarm", CanonicalTool::Task),
     // kimi-cli 1.x
-    ("Shell", ToolClass::Shell),
-    ("ReadFile", ToolClass::FileRead),
-    ("WriteFile", ToolClass::FileWrite),
-    ("StrReplaceFile", ToolClass::FileEdit),
-    ("SearchWeb", ToolClass::Search),
-    ("Task", ToolClass::Task),
+    ("Shell", CanonicalTool::Shell),
+    ("ReadFile", CanonicalTool::FileRead),
+    ("WriteFile", CanonicalTool::FileWrite),
+    ("StrReplaceFile", CanonicalTool::FileEdit),
+    ("SearchWeb", CanonicalTool::Fetch),
+    ("Task", CanonicalTool::Task),
 ];
 
 /// The prefix of MCP tool names.
 pub const MCP_PREFIX: &str = "mcp__";
 
 /// Classifies a Kimi tool name (exact, case-sensitive match as Kimi's names are).
-pub fn classify(name: &str) -> ToolClass {
+pub fn classify(name: &str) -> CanonicalTool {
     if name.starts_with(MCP_PREFIX) {
-        return ToolClass::Mcp;
+        return CanonicalTool::Mcp;
     }
     TOOL_CLASSES
         .iter()
         .find(|(n, _)| *n == name)
-        .map_or(ToolClass::Other, |(_, c)| *c)
+        .map_or(CanonicalTool::Other, |(_, c)| *c)
+}
+
+/// Builds the normalized [`ToolCall`] for a Kimi tool call: canonical class, MCP details for
+/// `mcp__…` names, the input normalized to an object (Kimi already sends `{}` for non-object
+/// arguments) and Kimi's own tool-call id.
+pub fn tool_call(name: &str, input: Value, id: &str, session: &str, turn: &str) -> ToolCall {
+    let id = (!id.is_empty()).then(|| id.to_owned());
+    let call = ToolCall::new(name, classify(name), input, id, session, turn);
+    match split_mcp(name) {
+        Some((server, tool)) => call.with_mcp(McpCall::new(server, tool)),
+        None => call,
+    }
 }
 
 /// Splits `mcp__<server>__<tool>` into `(server, tool)`.
@@ -88,17 +79,31 @@ mod tests {
 
     #[test]
     fn classifies_kimi_code_tools() {
-        assert_eq!(classify("Bash"), ToolClass::Shell);
-        assert_eq!(classify("Read"), ToolClass::FileRead);
-        assert_eq!(classify("Write"), ToolClass::FileWrite);
-        assert_eq!(classify("Edit"), ToolClass::FileEdit);
-        assert_eq!(classify("Grep"), ToolClass::Search);
-        assert_eq!(classify("FetchURL"), ToolClass::Fetch);
-        assert_eq!(classify("Agent"), ToolClass::Task);
-        assert_eq!(classify("mcp__github__create_issue"), ToolClass::Mcp);
-        assert_eq!(classify("TodoList"), ToolClass::Other);
-        assert_eq!(classify("bash"), ToolClass::Other);
-        assert_eq!(classify("StrReplaceFile"), ToolClass::FileEdit);
+        assert_eq!(classify("Bash"), CanonicalTool::Shell);
+        assert_eq!(classify("Read"), CanonicalTool::FileRead);
+        assert_eq!(classify("Write"), CanonicalTool::FileWrite);
+        assert_eq!(classify("Edit"), CanonicalTool::FileEdit);
+        assert_eq!(classify("Grep"), CanonicalTool::Search);
+        assert_eq!(classify("WebSearch"), CanonicalTool::Fetch);
+        assert_eq!(classify("FetchURL"), CanonicalTool::Fetch);
+        assert_eq!(classify("Agent"), CanonicalTool::Task);
+        assert_eq!(classify("mcp__github__create_issue"), CanonicalTool::Mcp);
+        assert_eq!(classify("TodoList"), CanonicalTool::Other);
+        assert_eq!(classify("bash"), CanonicalTool::Other);
+        assert_eq!(classify("StrReplaceFile"), CanonicalTool::FileEdit);
+    }
+
+    #[test]
+    fn builds_tool_calls() {
+        let t = tool_call("mcp__github__create_issue", serde_json::json!({"title": "x"}), "call_1", "s", "");
+        assert_eq!(t.canonical, CanonicalTool::Mcp);
+        let mcp = t.mcp.as_ref().map(|m| (m.server.as_str(), m.tool.as_str()));
+        assert_eq!(mcp, Some(("github", "create_issue")));
+        assert_eq!((t.id.as_str(), t.synthesized), ("call_1", false));
+        let t = tool_call("Bash", serde_json::json!({"command": "ls"}), "", "s", "");
+        assert!(t.synthesized && t.id.starts_with("hook_synth_"));
+        assert_eq!(t.command(), Some("ls"));
+        assert!(t.mcp.is_none());
     }
 
     #[test]

@@ -176,7 +176,7 @@ fn handmade_prompt_parts_keep_the_image() {
     };
     assert_eq!(
         p.prompt.text(),
-        "What is wrong with this layout? Fix it in src/checkout.css"
+        "What is wrong with this layout?\nFix it in src/checkout.css"
     );
     assert!(p.prompt.has_non_text_parts());
     let parts = p.prompt.parts().unwrap_or_default();

@@ -1,0 +1,162 @@
+//! Codex's hook tool names, their canonical classes, MCP names and the failure rule.
+//!
+//! Only three families of tools reach Codex's tool hooks (quirk #16): shell commands, which
+//! arrive as `tool_name: "Bash"` with `tool_input: {"command": "..."}` even though the model's
+//! tool is `exec_command` (or the older `shell` / `local_shell`); `apply_patch`, whose
+//! `tool_input.command` carries the patch text; and MCP tools named `mcp__<server>__<tool>`.
+
+use agenthooks_core::{CanonicalTool, McpCall};
+use serde_json::Value;
+
+/// The canonical class of a Codex hook tool name.
+///
+/// ```
+/// use agenthooks_codex::tools::canonical;
+/// use agenthooks_core::CanonicalTool;
+/// assert_eq!(canonical("Bash"), CanonicalTool::Shell);
+/// assert_eq!(canonical("apply_patch"), CanonicalTool::FileEdit);
+/// assert_eq!(canonical("mcp__github__create_issue"), CanonicalTool::Mcp);
+/// assert_eq!(canonical("web_search"), CanonicalTool::Other);
+/// ```
+pub fn canonical(tool_name: &str) -> CanonicalTool {
+    match tool_name {
+        "Bash" | "exec_command" | "shell" | "local_shell" | "unified_exec" | "container.exec" => CanonicalTool::Shell,
+        "apply_patch" => CanonicalTool::FileEdit,
+        name if mcp_call(name).is_some() => CanonicalTool::Mcp,
+        _ => CanonicalTool::Other,
+    }
+}
+
+/// Splits `mcp__<server>__<tool>` into server and tool (the server is everything up to the
+/// first `__` after the prefix; the tool keeps any further `__`). `None` for other names or an
+/// empty server or tool.
+///
+/// ```
+/// use agenthooks_codex::tools::mcp_call;
+/// let call = mcp_call("mcp__docs__search__v2").unwrap();
+/// assert_eq!((call.server.as_str(), call.tool.as_str()), ("docs", "search__v2"));
+/// assert!(mcp_call("mcp__docs").is_none());
+/// assert!(mcp_call("Bash").is_none());
+/// ```
+pub fn mcp_call(tool_name: &str) -> Option<McpCall> {
+    let rest = tool_name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then(|| McpCall::new(server, tool))
+}
+
+/// The failure a `PostToolUse` payload shows, if any (Codex has no failure event).
+///
+/// Codex folds failed tool calls into `PostToolUse`. The rule, applied to `tool_response`:
+///
+/// 1. an object with `isError: true` (an MCP `CallToolResult`): the error is the text of its
+///    `content` items, joined with newlines (or the whole result as JSON when it has no text);
+/// 2. an object with a non-zero integer `exit_code` / `exitCode`: the error is its `stderr`,
+///    `output` or `formatted_output` text, else `exit code N`;
+/// 3. an object with `success: false`: the error is its `error` / `message` text, else the whole
+///    response as JSON;
+/// 4. an object with a non-null, non-empty `error`: that error (a string, or JSON).
+///
+/// Anything else is a success. ⚠ Codex 0.171.0 reports a shell call's result as the bare output
+/// **string**, without its exit status, so a failed shell command is indistinguishable from a
+/// successful one and decodes as `tool.post`.
+///
+/// ```
+/// use agenthooks_codex::tools::failure;
+/// use serde_json::json;
+/// let mcp = json!({"content": [{"type": "text", "text": "403 Forbidden"}], "isError": true});
+/// assert_eq!(failure(&mcp).as_deref(), Some("403 Forbidden"));
+/// assert_eq!(failure(&json!({"exit_code": 2, "stderr": "no such file"})).as_deref(), Some("no such file"));
+/// assert_eq!(failure(&json!("plain output")), None);
+/// assert_eq!(failure(&json!({"content": [], "isError": false})), None);
+/// ```
+pub fn failure(tool_response: &Value) -> Option<String> {
+    let Value::Object(obj) = tool_response else {
+        return None;
+    };
+    if obj.get("isError").and_then(Value::as_bool) == Some(true) {
+        let texts: Vec<&str> = obj
+            .get("content")
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|item| item.get("text").and_then(Value::as_str))
+                    .filter(|t| !t.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        return Some(if texts.is_empty() {
+            tool_response.to_string()
+        } else {
+            texts.join("\n")
+        });
+    }
+    let exit = obj.get("exit_code").or_else(|| obj.get("exitCode")).and_then(Value::as_i64);
+    if let Some(code) = exit.filter(|code| *code != 0) {
+        let text = ["stderr", "output", "formatted_output", "aggregated_output"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(Value::as_str).filter(|t| !t.trim().is_empty()));
+        return Some(text.map_or_else(|| format!("exit code {code}"), str::to_owned));
+    }
+    if obj.get("success").and_then(Value::as_bool) == Some(false) {
+        let text = ["error", "message"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(Value::as_str).filter(|t| !t.trim().is_empty()));
+        return Some(text.map_or_else(|| tool_response.to_string(), str::to_owned));
+    }
+    match obj.get("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) if text.trim().is_empty() => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => Some(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn shell_aliases_are_shell() {
+        for name in ["Bash", "exec_command", "shell", "local_shell"] {
+            assert_eq!(canonical(name), CanonicalTool::Shell, "{name}");
+        }
+        assert_eq!(canonical("bash"), CanonicalTool::Other);
+    }
+
+    #[test]
+    fn mcp_names() {
+        let call = mcp_call("mcp__github__create_issue").unwrap();
+        assert_eq!(call.server, "github");
+        assert_eq!(call.tool, "create_issue");
+        assert!(mcp_call("mcp____x").is_none());
+        assert!(mcp_call("mcp__s__").is_none());
+        assert!(mcp_call("mcp_s_t").is_none());
+        assert_eq!(canonical("mcp__s"), CanonicalTool::Other);
+    }
+
+    #[test]
+    fn failure_rule() {
+        assert_eq!(
+            failure(&json!({"isError": true, "content": [{"type": "text", "text": "a"}, {"type": "image"}, {"type": "text", "text": "b"}]})).as_deref(),
+            Some("a\nb")
+        );
+        assert_eq!(
+            failure(&json!({"isError": true, "content": []})).as_deref(),
+            Some(r#"{"isError":true,"content":[]}"#)
+        );
+        assert_eq!(failure(&json!({"exitCode": 1})).as_deref(), Some("exit code 1"));
+        assert_eq!(failure(&json!({"exit_code": 0, "stderr": "warn"})), None);
+        assert_eq!(failure(&json!({"exit_code": 127, "output": "sh: nope: not found"})).as_deref(), Some("sh: nope: not found"));
+        assert_eq!(failure(&json!({"success": false, "error": "patch rejected"})).as_deref(), Some("patch rejected"));
+        assert_eq!(failure(&json!({"success": false})).as_deref(), Some(r#"{"success":false}"#));
+        assert_eq!(failure(&json!({"error": {"code": 5}})).as_deref(), Some(r#"{"code":5}"#));
+        assert_eq!(failure(&json!({"error": null, "result": 1})), None);
+        assert_eq!(failure(&json!({"error": ""})), None);
+        assert_eq!(failure(&json!("")), None);
+        assert_eq!(failure(&json!(null)), None);
+        assert_eq!(failure(&json!([{"isError": true}])), None);
+    }
+}

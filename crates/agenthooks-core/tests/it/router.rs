@@ -1,0 +1,312 @@
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use agenthooks_core::prelude::*;
+use agenthooks_core::{boxed, Envelope, Event, Handler, NativeEvent, RawPayload, StageType};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn tool_event(name: &str, cmd: &str) -> ToolPreEvent {
+    let env = Envelope::new(Provider::CLAUDE_CODE, NativeEvent::from_static("PreToolUse"), EventKind::ToolPre, RawPayload::from(b"{}".to_vec()));
+    let canonical = if name == "Bash" { CanonicalTool::Shell } else { CanonicalTool::Other };
+    ToolPreEvent::new(env, ToolCall::new(name, canonical, json!({"command": cmd}), Some("t1".into()), "s", ""))
+}
+
+fn cx() -> Context {
+    Context::default()
+}
+
+fn neutral(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    Ok(no_decision())
+}
+fn ctx_a(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    Ok(no_decision().with_context("a"))
+}
+fn ctx_b(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    Ok(no_decision().with_context("b").stop_agent("halt"))
+}
+fn deny_x(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    Ok(deny("x"))
+}
+fn allow_y(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    Ok(allow().with_context("y"))
+}
+fn fails(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    Err(HandlerError::msg("nope"))
+}
+
+fn decide(r: &Router, e: &ToolPreEvent) -> Result<Outcome, HandlerError> {
+    r.decide(Event::ToolPre(e.clone()))
+}
+
+#[test]
+fn stacking_table() {
+    let e = tool_event("Bash", "ls");
+    // (stages, expected kind, expected reason, expected context, expected stop)
+    type Stage = fn(&Context, &ToolPreEvent) -> Result<ToolPreDecision, HandlerError>;
+    let table: Vec<(Vec<Stage>, DecisionKind, Option<&str>, Vec<&str>, Option<&str>)> = vec![
+        (vec![], DecisionKind::NoDecision, None, vec![], None),
+        (vec![neutral], DecisionKind::NoDecision, None, vec![], None),
+        (vec![ctx_a, ctx_b], DecisionKind::NoDecision, None, vec!["a", "b"], Some("halt")),
+        (vec![ctx_a, deny_x, allow_y], DecisionKind::Deny, Some("x"), vec!["a"], None),
+        (vec![allow_y, deny_x], DecisionKind::Allow, None, vec!["y"], None),
+        (vec![ctx_b, allow_y], DecisionKind::Allow, None, vec!["b", "y"], Some("halt")),
+    ];
+    for (stages, kind, reason, ctx, stop) in table {
+        let mut r = Router::new();
+        for s in &stages {
+            r = r.on_tool_pre(*s);
+        }
+        let o = decide(&r, &e).unwrap();
+        assert_eq!(o.kind(), kind, "stages {}", stages.len());
+        assert_eq!(o.reason(), reason);
+        assert_eq!(o.context(), ctx.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+        assert_eq!(o.stop_reason(), stop);
+    }
+    // An error aborts the stack; later stages do not run.
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h2 = Arc::clone(&hits);
+    let r = Router::new().on_tool_pre(fails).on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
+        h2.fetch_add(1, Ordering::SeqCst);
+        Ok::<_, HandlerError>(no_decision())
+    });
+    assert!(decide(&r, &e).is_err());
+    assert_eq!(hits.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn all_runs_everything_and_joins_errors() {
+    let e = tool_event("Bash", "ls");
+    let o = all((allow_y, ctx_a, deny_x)).handle(&cx(), &e).unwrap();
+    assert_eq!(o.kind(), DecisionKind::Deny);
+    assert_eq!(o.context(), ["y", "a"]);
+    let err = all((fails, deny_x, fails)).handle(&cx(), &e).unwrap_err();
+    match err {
+        HandlerError::Joined(v) => assert_eq!(v.len(), 2),
+        other => panic!("expected joined errors, got {other}"),
+    }
+    // any short-circuits on the first conclusive decision
+    let o = agenthooks_core::any(vec![boxed(neutral), boxed(deny_x), boxed(fails)]).handle(&cx(), &e).unwrap();
+    assert_eq!(o.kind(), DecisionKind::Deny);
+}
+
+#[test]
+fn when_guards_by_matcher() {
+    let r = Router::new().on_tool_pre(when(match_tools(["Bash"]), deny_x));
+    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::Deny);
+    assert_eq!(decide(&r, &tool_event("Read", "ls")).unwrap().kind(), DecisionKind::NoDecision);
+    let r = Router::new().on_tool_pre(when(match_canonical([CanonicalTool::Shell]), deny_x));
+    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::Deny);
+    let r = Router::new().on_tool_pre(when(|t: &ToolCall| t.command() == Some("rm"), deny_x));
+    assert_eq!(decide(&r, &tool_event("Bash", "rm")).unwrap().kind(), DecisionKind::Deny);
+    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::NoDecision);
+}
+
+#[test]
+fn interceptors_order_short_circuit_and_observers() {
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    let (l1, l2, l3) = (Arc::clone(&log), Arc::clone(&log), Arc::clone(&log));
+    let r = Router::new()
+        .on_any(move |_: &Context, e: &Event| {
+            l3.lock().unwrap().push(format!("observe {}", e.kind()));
+            Ok(())
+        })
+        .on_any(|_: &Context, _: &Event| Err(HandlerError::msg("observer errors never gate")))
+        .layer(move |cx: &Context, ev: &mut Event, next: Next<'_>| {
+            l1.lock().unwrap().push("outer in".into());
+            // rewrite the projection; raw stays
+            if let Some(t) = ev.tool_mut() {
+                t.input.insert("command".into(), json!("rewritten"));
+            }
+            let o = next.run(cx, ev);
+            l1.lock().unwrap().push("outer out".into());
+            o
+        })
+        .layer(move |cx: &Context, ev: &mut Event, next: Next<'_>| {
+            l2.lock().unwrap().push("inner".into());
+            next.run(cx, ev)
+        })
+        .on_tool_pre(|_: &Context, e: &ToolPreEvent| {
+            Ok::<_, HandlerError>(if e.tool.command() == Some("rewritten") { deny("saw rewrite") } else { no_decision() })
+        });
+    let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
+    assert_eq!(o.reason(), Some("saw rewrite"));
+    assert_eq!(*log.lock().unwrap(), ["observe tool.pre", "outer in", "inner", "outer out"]);
+
+    // Short-circuit: the handler never runs.
+    let ran = Arc::new(AtomicUsize::new(0));
+    let ran2 = Arc::clone(&ran);
+    let r = Router::new()
+        .layer(|_: &Context, _: &mut Event, _next: Next<'_>| Ok(Outcome::from(deny("short"))))
+        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
+            ran2.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, HandlerError>(allow())
+        });
+    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().reason(), Some("short"));
+    assert_eq!(ran.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn panics_become_errors() {
+    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { panic!("kaboom") });
+    match decide(&r, &tool_event("Bash", "ls")) {
+        Err(HandlerError::Panicked { message }) => assert_eq!(message, "kaboom"),
+        other => panic!("expected a panic error, got {other:?}"),
+    }
+}
+
+#[test]
+fn walk_order_and_names() {
+    let r = Router::new()
+        .on_stop(|_: &Context, _: &StopEvent| Ok::<_, HandlerError>(finish()))
+        .on_tool_pre(deny_x)
+        .on_tool_pre(allow_y)
+        .on_other("TaskCreated", |_: &Context, _: &Event| Ok(()))
+        .layer(|cx: &Context, ev: &mut Event, next: Next<'_>| next.run(cx, ev))
+        .on_any(|_: &Context, _: &Event| Ok(()));
+    let mut seen = Vec::new();
+    r.walk(|s| seen.push((s.stage_type, s.kind, s.position, s.name.to_owned())));
+    let types: Vec<_> = seen.iter().map(|s| s.0).collect();
+    assert_eq!(
+        types,
+        [StageType::Observer, StageType::OtherObserver, StageType::Interceptor, StageType::Handler, StageType::Handler, StageType::Handler]
+    );
+    // typed handlers grouped by kind in EventKind order: tool.pre before agent.stop
+    assert_eq!(seen[3].1, Some(EventKind::ToolPre));
+    assert_eq!(seen[4].1, Some(EventKind::ToolPre));
+    assert_eq!(seen[4].2, 1);
+    assert_eq!(seen[5].1, Some(EventKind::Stop));
+    assert!(seen[3].3.ends_with("deny_x"), "{}", seen[3].3);
+    assert!(r.handles(EventKind::Stop) && !r.handles(EventKind::ToolPost));
+}
+
+#[test]
+fn other_events_reach_observers_only() {
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h = Arc::clone(&hits);
+    let r = Router::new().on_other("TaskCreated", move |_: &Context, e: &Event| {
+        assert_eq!(e.envelope().raw().as_bytes(), b"{\"x\":1}");
+        h.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    });
+    let env = Envelope::new(Provider::CLAUDE_CODE, NativeEvent::from_static("TaskCreated"), EventKind::Other, RawPayload::from(b"{\"x\":1}".to_vec()));
+    let o = r.decide(Event::Other(agenthooks_core::OtherEvent::new(env))).unwrap();
+    assert!(o.is_bare_neutral());
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+}
+
+// ---- model test: any/all against a plain fold ----
+
+#[derive(Debug, Clone, Copy)]
+enum Spec {
+    Neutral(Option<u8>),
+    Allow(Option<u8>),
+    Ask(Option<u8>),
+    Deny(u8, Option<u8>),
+    Fail,
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    let c = proptest::option::of(0u8..4);
+    prop_oneof![
+        c.clone().prop_map(Spec::Neutral),
+        c.clone().prop_map(Spec::Allow),
+        c.clone().prop_map(Spec::Ask),
+        (0u8..4, c).prop_map(|(r, c)| Spec::Deny(r, c)),
+        Just(Spec::Fail),
+    ]
+}
+
+fn realize(s: Spec) -> Result<ToolPreDecision, HandlerError> {
+    let ctx = |d: ToolPreDecision, c: Option<u8>| match c {
+        Some(c) => d.with_context(format!("c{c}")),
+        None => d,
+    };
+    match s {
+        Spec::Neutral(c) => Ok(ctx(no_decision(), c)),
+        Spec::Allow(c) => Ok(ctx(allow(), c)),
+        Spec::Ask(c) => Ok(ctx(ask_user("q"), c)),
+        Spec::Deny(r, c) => Ok(ctx(deny(format!("r{r}")), c)),
+        Spec::Fail => Err(HandlerError::msg("f")),
+    }
+}
+
+struct SpecHandler(Spec);
+impl Handler<ToolPreEvent> for SpecHandler {
+    fn handle(&self, _: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+        realize(self.0)
+    }
+}
+
+fn rank(k: DecisionKind) -> u8 {
+    match k {
+        DecisionKind::Deny => 3,
+        DecisionKind::Ask => 2,
+        DecisionKind::Allow => 1,
+        _ => 0,
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_matches_fold(specs in proptest::collection::vec(spec(), 0..6)) {
+        let e = tool_event("Bash", "ls");
+        let got = agenthooks_core::any(specs.iter().map(|s| SpecHandler(*s)).collect::<Vec<_>>()).handle(&cx(), &e);
+        // model: walk in order; error aborts; first conclusive wins with prior neutral contexts
+        let mut ctx: Vec<String> = Vec::new();
+        let mut expected: Option<Result<(DecisionKind, Option<String>, Vec<String>), ()>> = None;
+        for s in &specs {
+            match realize(*s) {
+                Err(_) => { expected = Some(Err(())); break; }
+                Ok(d) if d.kind() != DecisionKind::NoDecision => {
+                    let mut c = ctx.clone();
+                    c.extend(d.context().iter().cloned());
+                    expected = Some(Ok((d.kind(), d.reason().map(str::to_owned), c)));
+                    break;
+                }
+                Ok(d) => ctx.extend(d.context().iter().cloned()),
+            }
+        }
+        let expected = expected.unwrap_or(Ok((DecisionKind::NoDecision, None, ctx)));
+        match (got, expected) {
+            (Err(_), Err(())) => {}
+            (Ok(d), Ok((k, r, c))) => {
+                prop_assert_eq!(d.kind(), k);
+                prop_assert_eq!(d.reason().map(str::to_owned), r);
+                prop_assert_eq!(d.context().to_vec(), c);
+            }
+            (g, x) => prop_assert!(false, "got {:?}, expected {:?}", g, x),
+        }
+    }
+
+    #[test]
+    fn all_matches_fold(specs in proptest::collection::vec(spec(), 0..6)) {
+        let e = tool_event("Bash", "ls");
+        let got = all(specs.iter().map(|s| SpecHandler(*s)).collect::<Vec<_>>()).handle(&cx(), &e);
+        let results: Vec<_> = specs.iter().map(|s| realize(*s)).collect();
+        let errors = results.iter().filter(|r| r.is_err()).count();
+        if errors > 0 {
+            match got {
+                Err(HandlerError::Joined(v)) => prop_assert_eq!(v.len(), errors),
+                Err(_) => prop_assert_eq!(errors, 1),
+                Ok(d) => prop_assert!(false, "expected error, got {:?}", d),
+            }
+        } else {
+            let ds: Vec<ToolPreDecision> = results.into_iter().map(Result::unwrap).collect();
+            let mut best: Option<&ToolPreDecision> = None;
+            for d in &ds {
+                if best.is_none_or(|b| rank(d.kind()) > rank(b.kind())) { best = Some(d); }
+            }
+            let d = got.unwrap();
+            let all_ctx: Vec<String> = ds.iter().flat_map(|d| d.context().to_vec()).collect();
+            prop_assert_eq!(d.context().to_vec(), all_ctx);
+            match best {
+                None => prop_assert_eq!(d.kind(), DecisionKind::NoDecision),
+                Some(b) => {
+                    prop_assert_eq!(d.kind(), b.kind());
+                    prop_assert_eq!(d.reason(), b.reason());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Test codecs for process-level tests of the agenthooks runner (not published).
+//!
+//! - [`ALPHA`]: a Claude-like dialect (`hook_event_name` in the payload, `{}` no-op, exit 2 +
+//!   stderr to fail closed, stderr reserved so logs go to a file).
+//! - [`BETA`]: a Cursor-like dialect (`conversation_id`, an optional UTF-8 BOM, `{"permission":…}`
+//!   answers, stderr free for logs). Its payload sniffer recognises its shape with certainty, so a
+//!   BETA payload under `--provider=alpha` is answered in BETA's dialect.
+
+use std::time::Duration;
+
+use agenthooks_core::decision::DecisionKind;
+use agenthooks_core::{
+    CanonicalTool, CapSet, Capability, Codec, Confidence, DecodeError, EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation,
+    NativeEvent, NativeEventSpec, OtherEvent, Outcome, PromptEvent, Provider, StderrUse, StopEvent, Target, ToolCall, ToolPreEvent,
+    Variant, WireResponse,
+};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// The payload both test dialects share.
+#[derive(Debug, Deserialize)]
+struct Payload {
+    #[serde(default)]
+    hook_event_name: Option<String>,
+    #[serde(default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    conversation_id: Option<String>,
+    #[serde(default)]
+    tool_name: Option<String>,
+    #[serde(default)]
+    tool_input: Option<Value>,
+    #[serde(default)]
+    prompt: Option<String>,
+    #[serde(default)]
+    stop_hook_active: Option<bool>,
+    #[serde(flatten)]
+    #[allow(dead_code)]
+    extra: Map<String, Value>,
+}
+
+/// A test dialect.
+#[derive(Debug)]
+pub struct TestCodec {
+    name: &'static str,
+    cursor_like: bool,
+}
+
+/// Claude-like test codec (`--provider=alpha`).
+pub static ALPHA: TestCodec = TestCodec { name: "alpha", cursor_like: false };
+/// Cursor-like test codec (`--provider=beta`).
+pub static BETA: TestCodec = TestCodec { name: "beta", cursor_like: true };
+
+const EVENTS: &[NativeEventSpec] = &[
+    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
+    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
+];
+
+impl Codec for TestCodec {
+    fn provider(&self) -> Provider {
+        Provider::from_static(self.name)
+    }
+
+    fn native_events(&self) -> &'static [NativeEventSpec] {
+        EVENTS
+    }
+
+    fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
+        let p: Payload = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(inv.payload.json_bytes()))
+            .map_err(|e| DecodeError::from_path_error(self.provider(), e))?;
+        let native = p
+            .hook_event_name
+            .clone()
+            .or_else(|| inv.native_event.map(str::to_owned))
+            .unwrap_or_else(|| "Unknown".to_owned());
+        let kind = self.kind_of(&native);
+        let mut env = Envelope::new(self.provider(), NativeEvent::new(native), kind, inv.payload.clone());
+        env.session.id = p.session_id.clone().or(p.conversation_id.clone()).unwrap_or_default();
+        Ok(match kind {
+            EventKind::ToolPre => {
+                let tool = ToolCall::new(
+                    p.tool_name.unwrap_or_default(),
+                    CanonicalTool::Shell,
+                    p.tool_input.unwrap_or(Value::Null),
+                    None,
+                    &env.session.id,
+                    "",
+                );
+                Event::ToolPre(ToolPreEvent::new(env, tool))
+            }
+            EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, p.prompt.unwrap_or_default())),
+            EventKind::Stop => Event::Stop(StopEvent::new(env, p.stop_hook_active.unwrap_or(false), None, None)),
+            _ => Event::Other(OtherEvent::new(env)),
+        })
+    }
+
+    fn encode(&self, _event: &Event, o: &Outcome) -> Result<WireResponse, EncodeError> {
+        let mut m = Map::new();
+        let key = if self.cursor_like { "permission" } else { "decision" };
+        match o.kind() {
+            DecisionKind::NoDecision => {}
+            DecisionKind::Continue => {
+                m.insert(key.into(), "block".into());
+                m.insert("reason".into(), o.instruction().unwrap_or_default().into());
+            }
+            k => {
+                m.insert(key.into(), k.as_str().into());
+                if let Some(r) = o.reason() {
+                    m.insert("reason".into(), r.into());
+                }
+            }
+        }
+        if !o.context().is_empty() {
+            m.insert("context".into(), json!(o.context()));
+        }
+        Ok(WireResponse::json(&Value::Object(m)))
+    }
+
+    fn no_op(&self, _t: &Target) -> WireResponse {
+        WireResponse::stdout(b"{}".to_vec())
+    }
+
+    fn failure_response(&self, t: &Target, mode: FailMode, reason: &str) -> WireResponse {
+        let can_block = t.kind.is_some_and(EventKind::is_gating) || t.kind.is_none();
+        match mode {
+            FailMode::Closed if can_block => {
+                if self.cursor_like {
+                    WireResponse::json(&json!({"permission": "deny", "reason": reason}))
+                } else {
+                    WireResponse::exit(2, format!("{reason}\n"))
+                }
+            }
+            _ => self.no_op(t),
+        }
+    }
+
+    fn capabilities(&self, _v: &Variant, native: &str) -> CapSet {
+        match native {
+            "PreToolUse" => CapSet::of(&[Capability::Deny, Capability::Ask, Capability::Allow, Capability::AddContext]),
+            "UserPromptSubmit" => CapSet::of(&[Capability::Deny, Capability::AddContext]),
+            "Stop" => CapSet::of(&[Capability::ContinueAgent]),
+            _ => CapSet::EMPTY,
+        }
+    }
+
+    fn default_timeout(&self) -> Duration {
+        Duration::from_secs(5)
+    }
+
+    fn sniff_payload(&self, payload: &[u8], _env: &dyn Env) -> Option<Confidence> {
+        let has_bom = payload.starts_with(&[0xEF, 0xBB, 0xBF]);
+        let text = std::str::from_utf8(payload).ok()?;
+        let conv = text.contains("\"conversation_id\"");
+        match (self.cursor_like, conv || has_bom) {
+            (true, true) => Some(Confidence::Certain),
+            (false, false) if text.contains("\"hook_event_name\"") => Some(Confidence::Inferred),
+            _ => None,
+        }
+    }
+
+    fn stderr_use(&self) -> StderrUse {
+        if self.cursor_like {
+            StderrUse::Logs
+        } else {
+            StderrUse::Reserved
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Process-level tests: spawn the real `test-hook` binary (built on the runner) and assert the
+//! exact stdout bytes and exit code under fail-open and fail-closed, for bad input, panics,
+//! deadlines, stdout noise, a closed stdout and a payload from another agent.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Run {
+    stdout: Vec<u8>,
+    stderr: String,
+    code: i32,
+    elapsed: Duration,
+}
+
+fn state_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("agenthooks-edge-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(args: &[&str], env: &[(&str, &str)], stdin: &[u8], tag: &str) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_test-hook"));
+    cmd.arg("agenthooks").args(args).env("AGENTHOOKS_STATE_DIR", state_dir(tag)).env_remove("AGENTHOOKS_LOG");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let start = Instant::now();
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut sin = child.stdin.take().unwrap();
+    let _ = sin.write_all(stdin);
+    drop(sin);
+    let out = child.wait_with_output().unwrap();
+    Run {
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+        elapsed: start.elapsed(),
+    }
+}
+
+const PRE: &[u8] = br#"{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+fn both(args: &[&str], behavior: &str, stdin: &[u8], tag: &str) -> (Run, Run) {
+    let open = run(args, &[("TEST_BEHAVIOR", behavior), ("TEST_FAIL", "open")], stdin, &format!("{tag}-o"));
+    let closed = run(args, &[("TEST_BEHAVIOR", behavior), ("TEST_FAIL", "closed")], stdin, &format!("{tag}-c"));
+    (open, closed)
+}
+
+/// fail-open answers the no-op; fail-closed answers exit 2 with the reason on stderr (alpha).
+fn assert_failure_pair(open: &Run, closed: &Run, reason_part: &str) {
+    assert_eq!(open.stdout, b"{}", "fail-open stdout");
+    assert_eq!(open.code, 0);
+    assert_eq!(closed.stdout, b"", "fail-closed stdout must be empty");
+    assert_eq!(closed.code, 2);
+    assert!(closed.stderr.contains(reason_part), "stderr {:?} lacks {reason_part:?}", closed.stderr);
+}
+
+const ARGS: &[&str] = &["run", "--provider=alpha", "--event=PreToolUse"];
+
+#[test]
+fn decisions_reach_the_wire_exactly() {
+    let r = run(ARGS, &[("TEST_BEHAVIOR", "deny")], PRE, "deny");
+    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"blocked by test"}"#);
+    assert_eq!(r.code, 0);
+    let r = run(ARGS, &[("TEST_BEHAVIOR", "noop")], PRE, "noop");
+    assert_eq!(r.stdout, b"{}");
+    let r = run(ARGS, &[("TEST_BEHAVIOR", "context")], PRE, "ctx");
+    assert_eq!(r.stdout, br#"{"context":["ctx from test"]}"#);
+}
+
+#[test]
+fn empty_stdin() {
+    let (o, c) = both(ARGS, "deny", b"", "empty");
+    assert_failure_pair(&o, &c, "empty payload");
+}
+
+#[test]
+fn malformed_json() {
+    let (o, c) = both(ARGS, "deny", b"{\"hook_event_name\": ", "malformed");
+    assert_failure_pair(&o, &c, "syntax");
+}
+
+#[test]
+fn wrong_shape_names_the_path() {
+    let (o, c) = both(ARGS, "deny", br#"{"hook_event_name":"PreToolUse","tool_name":7}"#, "shape");
+    assert_failure_pair(&o, &c, "tool_name");
+}
+
+#[test]
+fn invalid_utf8() {
+    let (o, c) = both(ARGS, "deny", b"{\"a\":\"\xff\xfe\"}", "utf8");
+    assert_failure_pair(&o, &c, "UTF-8");
+}
+
+#[test]
+fn cap_plus_one_bytes() {
+    let cap = PRE.len() - 1;
+    let cap_s = cap.to_string();
+    let open = run(ARGS, &[("TEST_BEHAVIOR", "deny"), ("TEST_STDIN_CAP", &cap_s)], PRE, "cap-o");
+    let closed = run(ARGS, &[("TEST_BEHAVIOR", "deny"), ("TEST_FAIL", "closed"), ("TEST_STDIN_CAP", &cap_s)], PRE, "cap-c");
+    assert_failure_pair(&open, &closed, "cap");
+    // exactly at the cap is accepted
+    let at = (PRE.len()).to_string();
+    let r = run(ARGS, &[("TEST_BEHAVIOR", "deny"), ("TEST_STDIN_CAP", &at)], PRE, "cap-at");
+    assert!(r.stdout.starts_with(b"{\"decision\":\"deny\""));
+}
+
+#[test]
+fn handler_panic() {
+    let (o, c) = both(ARGS, "panic", PRE, "panic");
+    assert_failure_pair(&o, &c, "boom in handler");
+    assert!(!o.stderr.contains("panicked at"), "panic message leaked to stderr: {}", o.stderr);
+}
+
+#[test]
+fn handler_error() {
+    let (o, c) = both(ARGS, "error", PRE, "error");
+    assert_failure_pair(&o, &c, "handler failed on purpose");
+}
+
+#[test]
+fn handler_past_the_deadline() {
+    let args = ["run", "--provider=alpha", "--event=PreToolUse", "--timeout=1"];
+    let (o, c) = both(&args, "sleep", PRE, "sleep");
+    assert_failure_pair(&o, &c, "deadline");
+    for r in [&o, &c] {
+        assert!(r.elapsed < Duration::from_millis(1000), "answered after {:?}", r.elapsed);
+        assert!(r.elapsed >= Duration::from_millis(850), "answered too early {:?}", r.elapsed);
+    }
+}
+
+#[test]
+fn handler_println_cannot_corrupt_stdout() {
+    let r = run(ARGS, &[("TEST_BEHAVIOR", "println")], PRE, "println");
+    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"after noise"}"#);
+    assert_eq!(r.code, 0);
+    // alpha reserves stderr: the noise went to the log file, not stderr either
+    assert!(!r.stderr.contains("noise"));
+    // beta tolerates stderr: the noise goes there
+    let beta_payload = br#"{"conversation_id":"c1","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{}}"#;
+    let r = run(&["run", "--provider=beta"], &[("TEST_BEHAVIOR", "println")], beta_payload, "println-b");
+    assert_eq!(r.stdout, br#"{"permission":"deny","reason":"after noise"}"#);
+    assert!(r.stderr.contains("noise from a handler"));
+}
+
+#[test]
+fn closed_stdout_is_not_a_crash() {
+    for (fail, code) in [("open", 0), ("closed", 0)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_test-hook"))
+            .args(["agenthooks", "run", "--provider=alpha"])
+            .env("TEST_BEHAVIOR", "deny")
+            .env("TEST_FAIL", fail)
+            .env("AGENTHOOKS_STATE_DIR", state_dir("epipe"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away: writes get EPIPE
+        let mut sin = child.stdin.take().unwrap();
+        sin.write_all(PRE).unwrap();
+        drop(sin);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn payload_from_another_agent_is_answered_in_its_dialect() {
+    // A BOM-prefixed Cursor-like payload arriving under --provider=alpha.
+    let mut payload = vec![0xEF, 0xBB, 0xBF];
+    payload.extend_from_slice(br#"{"conversation_id":"c1","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}"#);
+    let r = run(&["run", "--provider=alpha"], &[("TEST_BEHAVIOR", "deny")], &payload, "mismatch");
+    assert_eq!(r.stdout, br#"{"permission":"deny","reason":"blocked by test"}"#);
+    assert_eq!(r.code, 0);
+}
+
+#[test]
+fn unknown_provider_and_usage() {
+    let r = run(&["run", "--provider=nope"], &[], PRE, "unknown");
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("not supported in this build"), "{}", r.stderr);
+    let r = run(&["fly"], &[], PRE, "usage");
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty());
+    let r = run(&["ping"], &[], b"", "ping");
+    assert_eq!(r.code, 0);
+    assert!(String::from_utf8_lossy(&r.stdout).contains("\"pong\""));
+}
+
+#[test]
+fn continuation_cap_holds_across_processes() {
+    let tag = "cont";
+    let dir = state_dir(tag);
+    let stop_first = br#"{"hook_event_name":"Stop","session_id":"s9","stop_hook_active":false}"#;
+    let stop_again = br#"{"hook_event_name":"Stop","session_id":"s9","stop_hook_active":true}"#;
+    let go = |payload: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_test-hook"))
+            .args(["agenthooks", "run", "--provider=alpha"])
+            .env("TEST_BEHAVIOR", "continue")
+            .env("AGENTHOOKS_STATE_DIR", &dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(payload).unwrap();
+        child.wait_with_output().unwrap().stdout
+    };
+    let cont = br#"{"decision":"block","reason":"keep going"}"#.to_vec();
+    assert_eq!(go(stop_first), cont);
+    for _ in 0..4 {
+        assert_eq!(go(stop_again), cont);
+    }
+    // default cap is 5: the sixth continuation in a row is refused
+    assert_eq!(go(stop_again), b"{}");
+    // a fresh turn resets the counter
+    assert_eq!(go(stop_first), cont);
+}
