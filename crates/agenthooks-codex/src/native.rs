@@ -852,6 +852,11 @@ pub fn from_value(value: Value) -> Result<NativeEvent, NativeError> {
 /// Decodes the legacy `notify` payload (the last argv argument Codex passes).
 pub fn decode_notify(arg: &str) -> Result<LegacyNotify, NativeError> {
     let value: Value = serde_json::from_str(arg).map_err(NativeError::Syntax)?;
+    notify_from_value(value)
+}
+
+/// [`decode_notify`] for an already parsed JSON value.
+pub fn notify_from_value(value: Value) -> Result<LegacyNotify, NativeError> {
     let Value::Object(map) = value else {
         return Err(NativeError::NotAnObject);
     };

@@ -19,6 +19,7 @@
 //! [`decode`] reads `hook_event_name` and dispatches to the matching struct; an event name this
 //! crate does not know decodes as [`NativeEvent::Other`] with the whole object kept.
 
+use agenthooks_core::{EventKind, NativeEventSpec};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -27,83 +28,29 @@ use serde_json::{Map, Value};
 // Event names and their unified kinds
 // ---------------------------------------------------------------------------------------------
 
-/// One native Gemini CLI hook event and the unified kind it maps to (design §3.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct EventInfo {
-    /// The native name, as sent in `hook_event_name` and used as the `settings.json` key.
-    pub name: &'static str,
-    /// The dotted unified kind (`tool.pre`, `model.request`, …).
-    ///
-    /// `AfterTool` is listed as `tool.post`; a payload whose `tool_response.error` is set is
-    /// reported as `tool.error` instead (see [`AfterTool::error`]).
-    pub kind: &'static str,
-    /// Whether Gemini CLI awaits the hook and honours a blocking decision for this event.
-    pub gate: bool,
-}
-
-/// The 11 native events of Gemini CLI's hook system, in the reference's order.
-pub const EVENTS: &[EventInfo] = &[
-    EventInfo {
-        name: SessionStart::NAME,
-        kind: "session.start",
-        gate: false,
-    },
-    EventInfo {
-        name: SessionEnd::NAME,
-        kind: "session.end",
-        gate: false,
-    },
-    EventInfo {
-        name: BeforeAgent::NAME,
-        kind: "prompt.submitted",
-        gate: true,
-    },
-    EventInfo {
-        name: AfterAgent::NAME,
-        kind: "agent.stop",
-        gate: true,
-    },
-    EventInfo {
-        name: BeforeTool::NAME,
-        kind: "tool.pre",
-        gate: true,
-    },
-    EventInfo {
-        name: AfterTool::NAME,
-        kind: "tool.post",
-        gate: true,
-    },
-    EventInfo {
-        name: BeforeModel::NAME,
-        kind: "model.request",
-        gate: true,
-    },
-    EventInfo {
-        name: AfterModel::NAME,
-        kind: "model.response",
-        gate: true,
-    },
-    EventInfo {
-        name: BeforeToolSelection::NAME,
-        kind: "model.request",
-        gate: true,
-    },
-    EventInfo {
-        name: PreCompress::NAME,
-        kind: "compact.pre",
-        gate: false,
-    },
-    EventInfo {
-        name: Notification::NAME,
-        kind: "notification",
-        gate: false,
-    },
+/// The 11 native events of Gemini CLI's hook system, in the reference's order, with their
+/// unified kinds (design §3.4), whether Gemini awaits the hook's answer, and whether the
+/// `settings.json` matcher is a tool-name regex.
+///
+/// `AfterTool` is listed as `tool.post`; a payload whose `tool_response.error` is set decodes as
+/// `tool.error` instead (see [`AfterTool::error`]).
+pub static NATIVE_EVENTS: &[NativeEventSpec] = &[
+    NativeEventSpec::new(SessionStart::NAME, EventKind::SessionStart, true, false),
+    NativeEventSpec::new(SessionEnd::NAME, EventKind::SessionEnd, false, false),
+    NativeEventSpec::new(BeforeAgent::NAME, EventKind::PromptSubmitted, true, false),
+    NativeEventSpec::new(AfterAgent::NAME, EventKind::Stop, true, false),
+    NativeEventSpec::new(BeforeTool::NAME, EventKind::ToolPre, true, true),
+    NativeEventSpec::new(AfterTool::NAME, EventKind::ToolPost, true, true),
+    NativeEventSpec::new(BeforeModel::NAME, EventKind::ModelRequest, true, false),
+    NativeEventSpec::new(AfterModel::NAME, EventKind::ModelResponse, true, false),
+    NativeEventSpec::new(BeforeToolSelection::NAME, EventKind::ModelRequest, true, false),
+    NativeEventSpec::new(PreCompress::NAME, EventKind::CompactPre, false, false),
+    NativeEventSpec::new(Notification::NAME, EventKind::Notification, false, false),
 ];
 
 /// Looks up a native event by its exact (case-sensitive) name.
-pub fn event_info(name: &str) -> Option<&'static EventInfo> {
-    EVENTS.iter().find(|e| e.name == name)
+pub fn event_info(name: &str) -> Option<&'static NativeEventSpec> {
+    NATIVE_EVENTS.iter().find(|e| e.name == name)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -686,13 +633,13 @@ impl NativeEvent {
         each_known!(self, e => e.hook_event_name.as_str(), m => map_str(m, "hook_event_name").unwrap_or(""))
     }
 
-    /// The unified kind of [`EVENTS`] (`tool.error` for a failed `AfterTool`, `other` when the
-    /// event is unknown).
-    pub fn kind(&self) -> &'static str {
+    /// The unified kind of [`NATIVE_EVENTS`] ([`EventKind::ToolError`] for a failed
+    /// `AfterTool`, [`EventKind::Other`] when the event is unknown).
+    pub fn kind(&self) -> EventKind {
         match self {
-            Self::AfterTool(e) if e.is_error() => "tool.error",
-            Self::Other(_) => "other",
-            _ => event_info(self.name()).map_or("other", |i| i.kind),
+            Self::AfterTool(e) if e.is_error() => EventKind::ToolError,
+            Self::Other(_) => EventKind::Other,
+            _ => event_info(self.name()).map_or(EventKind::Other, |i| i.kind),
         }
     }
 
@@ -773,22 +720,66 @@ impl NativeDecodeError {
 
 #[derive(Deserialize)]
 struct Probe {
+    #[serde(default)]
+    hook_event_name: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RequiredProbe {
+    #[allow(dead_code)]
     hook_event_name: String,
 }
 
-fn parse<T: DeserializeOwned>(bytes: &[u8], event: Option<&str>) -> Result<T, NativeDecodeError> {
-    let err = |path: String, source: serde_json::Error| NativeDecodeError::Invalid {
+fn invalid(event: Option<&str>, path: String, source: serde_json::Error) -> NativeDecodeError {
+    NativeDecodeError::Invalid {
         event: event.map(str::to_owned),
         path,
         source,
-    };
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        err(path, e.into_inner())
-    })?;
-    de.end().map_err(|e| err(".".to_owned(), e))?;
-    Ok(value)
+    }
+}
+
+/// Where a payload is parsed from: the received bytes, or a patched value.
+trait Source {
+    fn parse<T: DeserializeOwned>(&self, event: Option<&str>) -> Result<T, NativeDecodeError>;
+}
+
+impl Source for [u8] {
+    fn parse<T: DeserializeOwned>(&self, event: Option<&str>) -> Result<T, NativeDecodeError> {
+        let mut de = serde_json::Deserializer::from_slice(self);
+        let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            invalid(event, path, e.into_inner())
+        })?;
+        de.end().map_err(|e| invalid(event, ".".to_owned(), e))?;
+        Ok(value)
+    }
+}
+
+impl Source for Value {
+    fn parse<T: DeserializeOwned>(&self, event: Option<&str>) -> Result<T, NativeDecodeError> {
+        serde_path_to_error::deserialize(self.clone()).map_err(|e| {
+            let path = e.path().to_string();
+            invalid(event, path, e.into_inner())
+        })
+    }
+}
+
+fn dispatch<S: Source + ?Sized>(src: &S, name: &str) -> Result<NativeEvent, NativeDecodeError> {
+    let ev = Some(name);
+    Ok(match name {
+        SessionStart::NAME => NativeEvent::SessionStart(src.parse(ev)?),
+        SessionEnd::NAME => NativeEvent::SessionEnd(src.parse(ev)?),
+        BeforeAgent::NAME => NativeEvent::BeforeAgent(src.parse(ev)?),
+        AfterAgent::NAME => NativeEvent::AfterAgent(src.parse(ev)?),
+        BeforeTool::NAME => NativeEvent::BeforeTool(src.parse(ev)?),
+        AfterTool::NAME => NativeEvent::AfterTool(src.parse(ev)?),
+        BeforeModel::NAME => NativeEvent::BeforeModel(src.parse(ev)?),
+        AfterModel::NAME => NativeEvent::AfterModel(src.parse(ev)?),
+        BeforeToolSelection::NAME => NativeEvent::BeforeToolSelection(src.parse(ev)?),
+        PreCompress::NAME => NativeEvent::PreCompress(src.parse(ev)?),
+        Notification::NAME => NativeEvent::Notification(src.parse(ev)?),
+        _ => NativeEvent::Other(src.parse(ev)?),
+    })
 }
 
 /// Decodes one hook payload (the stdin bytes) into its typed native struct.
@@ -803,26 +794,35 @@ fn parse<T: DeserializeOwned>(bytes: &[u8], event: Option<&str>) -> Result<T, Na
 /// assert_eq!(e.prompt, "hi");
 /// assert_eq!(e.timestamp, "2026-11-30T11:59:25.552Z");
 /// assert_eq!(e.extra["new_field"], 1);
-/// assert_eq!(ev.kind(), "prompt.submitted");
+/// assert_eq!(ev.kind().as_str(), "prompt.submitted");
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<NativeEvent, NativeDecodeError> {
-    let probe: Probe = parse(bytes, None)?;
-    let name = probe.hook_event_name.as_str();
-    let ev = Some(name);
-    Ok(match name {
-        SessionStart::NAME => NativeEvent::SessionStart(parse(bytes, ev)?),
-        SessionEnd::NAME => NativeEvent::SessionEnd(parse(bytes, ev)?),
-        BeforeAgent::NAME => NativeEvent::BeforeAgent(parse(bytes, ev)?),
-        AfterAgent::NAME => NativeEvent::AfterAgent(parse(bytes, ev)?),
-        BeforeTool::NAME => NativeEvent::BeforeTool(parse(bytes, ev)?),
-        AfterTool::NAME => NativeEvent::AfterTool(parse(bytes, ev)?),
-        BeforeModel::NAME => NativeEvent::BeforeModel(parse(bytes, ev)?),
-        AfterModel::NAME => NativeEvent::AfterModel(parse(bytes, ev)?),
-        BeforeToolSelection::NAME => NativeEvent::BeforeToolSelection(parse(bytes, ev)?),
-        PreCompress::NAME => NativeEvent::PreCompress(parse(bytes, ev)?),
-        Notification::NAME => NativeEvent::Notification(parse(bytes, ev)?),
-        _ => NativeEvent::Other(parse(bytes, ev)?),
-    })
+    decode_with_hint(bytes, None)
+}
+
+/// Like [`decode`], but when the payload has no `hook_event_name` (Gemini always sends one;
+/// hand-made payloads may not) the `hint` — the generated config's `--event` — names the
+/// event and is added to the decoded struct. A payload that names its event wins over the
+/// hint.
+pub fn decode_with_hint(bytes: &[u8], hint: Option<&str>) -> Result<NativeEvent, NativeDecodeError> {
+    let probe: Probe = bytes.parse(None)?;
+    match (probe.hook_event_name, hint) {
+        (Some(name), _) => dispatch(bytes, &name),
+        (None, Some(hint)) => {
+            let mut map: Map<String, Value> = bytes.parse(None)?;
+            map.insert("hook_event_name".to_owned(), Value::from(hint));
+            dispatch(&Value::Object(map), hint)
+        }
+        (None, None) => {
+            // The precise error: a missing field, or `null` where a string belongs.
+            let _: RequiredProbe = bytes.parse(None)?;
+            Err(invalid(
+                None,
+                "hook_event_name".to_owned(),
+                serde::de::Error::custom("`hook_event_name` is missing"),
+            ))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -838,7 +838,7 @@ mod tests {
 
     #[test]
     fn events_table_lists_all_eleven_with_kinds() {
-        let names: Vec<_> = EVENTS.iter().map(|e| e.name).collect();
+        let names: Vec<_> = NATIVE_EVENTS.iter().map(|e| e.name).collect();
         assert_eq!(
             names,
             [
@@ -857,12 +857,16 @@ mod tests {
         );
         assert_eq!(
             event_info("BeforeToolSelection").map(|e| e.kind),
-            Some("model.request")
+            Some(EventKind::ModelRequest)
         );
-        assert_eq!(event_info("AfterAgent").map(|e| e.kind), Some("agent.stop"));
+        assert_eq!(event_info("AfterAgent").map(|e| e.kind), Some(EventKind::Stop));
         assert_eq!(
-            event_info("PreCompress").map(|e| (e.kind, e.gate)),
-            Some(("compact.pre", false))
+            event_info("PreCompress").map(|e| (e.kind, e.blocking, e.tool_matcher)),
+            Some((EventKind::CompactPre, false, false))
+        );
+        assert_eq!(
+            event_info("AfterTool").map(|e| (e.kind, e.blocking, e.tool_matcher)),
+            Some((EventKind::ToolPost, true, true))
         );
         assert!(event_info("beforetool").is_none());
     }
@@ -913,7 +917,7 @@ mod tests {
         for (name, rest, kind) in cases {
             let ev = decode(&payload(name, rest)).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(ev.name(), *name);
-            assert_eq!(ev.kind(), *kind, "{name}");
+            assert_eq!(ev.kind().as_str(), *kind, "{name}");
             assert_eq!(ev.timestamp(), Some("2026-11-30T11:59:25.376Z"));
             assert_eq!(ev.session_id(), Some("s1"));
             assert_eq!(ev.cwd(), Some("/p"));
@@ -988,7 +992,7 @@ mod tests {
             r#""tool_name":"run_shell_command","tool_input":{"command":"false"},"tool_response":{"llmContent":"x","returnDisplay":"y","error":{"type":"shell_execute_error","message":"exit 1"}}"#,
         ))
         .unwrap();
-        assert_eq!(ev.kind(), "tool.error");
+        assert_eq!(ev.kind(), EventKind::ToolError);
         let NativeEvent::AfterTool(t) = ev else {
             panic!("wrong variant")
         };
@@ -999,7 +1003,7 @@ mod tests {
             r#""tool_name":"x","tool_input":{},"tool_response":{"error":null}"#,
         ))
         .unwrap();
-        assert_eq!(null_err.kind(), "tool.post");
+        assert_eq!(null_err.kind(), EventKind::ToolPost);
 
         let str_err = decode(&payload(
             "AfterTool",
@@ -1030,7 +1034,7 @@ mod tests {
     fn unknown_event_is_other() {
         let ev = decode(&payload("AfterCompress", r#""trigger":"auto""#)).unwrap();
         assert_eq!(ev.name(), "AfterCompress");
-        assert_eq!(ev.kind(), "other");
+        assert_eq!(ev.kind(), EventKind::Other);
         assert_eq!(ev.timestamp(), Some("2026-11-30T11:59:25.376Z"));
         let NativeEvent::Other(m) = &ev else {
             panic!("wrong variant")
@@ -1079,6 +1083,6 @@ mod tests {
     fn trailing_whitespace_is_fine() {
         let mut b = payload("PreCompress", r#""trigger":"auto""#);
         b.extend_from_slice(b"\n");
-        assert_eq!(decode(&b).unwrap().kind(), "compact.pre");
+        assert_eq!(decode(&b).unwrap().kind(), EventKind::CompactPre);
     }
 }

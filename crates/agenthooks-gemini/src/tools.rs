@@ -7,29 +7,7 @@
 //! `replace {file_path, old_string, new_string, instruction, allow_multiple}`, …); no
 //! argument is renamed here.
 
-/// The canonical class of a tool (design §3.3): what kind of effect a call has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ToolClass {
-    /// Runs a shell command.
-    Shell,
-    /// Reads file contents.
-    FileRead,
-    /// Creates or overwrites a whole file.
-    FileWrite,
-    /// Edits part of a file.
-    FileEdit,
-    /// Finds files or searches their contents (glob, grep, directory listings).
-    Search,
-    /// Reaches the network (fetch a URL, web search).
-    Fetch,
-    /// Delegates to a subagent.
-    Task,
-    /// A tool served by an MCP server.
-    Mcp,
-    /// Anything else (todos, memory, skills, plan mode, questions, …).
-    Other,
-}
+use agenthooks_core::CanonicalTool;
 
 /// `run_shell_command`.
 pub const RUN_SHELL_COMMAND: &str = "run_shell_command";
@@ -55,56 +33,57 @@ pub const WEB_FETCH: &str = "web_fetch";
 pub const GOOGLE_WEB_SEARCH: &str = "google_web_search";
 
 /// Built-in tool names and their classes. Tools absent from this table classify as
-/// [`ToolClass::Other`] (or [`ToolClass::Mcp`] for MCP names).
-pub const BUILTIN_TOOLS: &[(&str, ToolClass)] = &[
-    (RUN_SHELL_COMMAND, ToolClass::Shell),
-    (READ_FILE, ToolClass::FileRead),
-    (READ_MANY_FILES, ToolClass::FileRead),
-    (WRITE_FILE, ToolClass::FileWrite),
-    (REPLACE, ToolClass::FileEdit),
+/// [`CanonicalTool::Other`] (or [`CanonicalTool::Mcp`] for MCP names).
+pub const BUILTIN_TOOLS: &[(&str, CanonicalTool)] = &[
+    (RUN_SHELL_COMMAND, CanonicalTool::Shell),
+    (READ_FILE, CanonicalTool::FileRead),
+    (READ_MANY_FILES, CanonicalTool::FileRead),
+    (WRITE_FILE, CanonicalTool::FileWrite),
+    (REPLACE, CanonicalTool::FileEdit),
     // Older releases' edit tool name.
-    ("edit", ToolClass::FileEdit),
-    (GLOB, ToolClass::Search),
-    (GREP_SEARCH, ToolClass::Search),
-    (SEARCH_FILE_CONTENT, ToolClass::Search),
-    ("grep", ToolClass::Search),
-    (LIST_DIRECTORY, ToolClass::Search),
-    (WEB_FETCH, ToolClass::Fetch),
-    (GOOGLE_WEB_SEARCH, ToolClass::Fetch),
+    ("edit", CanonicalTool::FileEdit),
+    (GLOB, CanonicalTool::Search),
+    (GREP_SEARCH, CanonicalTool::Search),
+    (SEARCH_FILE_CONTENT, CanonicalTool::Search),
+    ("grep", CanonicalTool::Search),
+    (LIST_DIRECTORY, CanonicalTool::Search),
+    (WEB_FETCH, CanonicalTool::Fetch),
+    (GOOGLE_WEB_SEARCH, CanonicalTool::Fetch),
     // Subagents run as tools named after the agent.
-    ("delegate_to_agent", ToolClass::Task),
-    ("invoke_agent", ToolClass::Task),
-    ("codebase_investigator", ToolClass::Task),
-    ("cli_help", ToolClass::Task),
-    ("write_todos", ToolClass::Other),
-    ("save_memory", ToolClass::Other),
-    ("activate_skill", ToolClass::Other),
-    ("ask_user", ToolClass::Other),
-    ("get_internal_docs", ToolClass::Other),
-    ("enter_plan_mode", ToolClass::Other),
-    ("exit_plan_mode", ToolClass::Other),
+    ("delegate_to_agent", CanonicalTool::Task),
+    ("invoke_agent", CanonicalTool::Task),
+    ("codebase_investigator", CanonicalTool::Task),
+    ("cli_help", CanonicalTool::Task),
+    ("write_todos", CanonicalTool::Other),
+    ("save_memory", CanonicalTool::Other),
+    ("activate_skill", CanonicalTool::Other),
+    ("ask_user", CanonicalTool::Other),
+    ("get_internal_docs", CanonicalTool::Other),
+    ("enter_plan_mode", CanonicalTool::Other),
+    ("exit_plan_mode", CanonicalTool::Other),
 ];
 
 /// Classifies a Gemini tool call by its name; `has_mcp_context` is whether the payload carried
 /// `mcp_context` (which marks an MCP tool whatever its name).
 ///
 /// ```
-/// use agenthooks_gemini::tools::{classify, ToolClass};
+/// use agenthooks_core::CanonicalTool;
+/// use agenthooks_gemini::tools::classify;
 ///
-/// assert_eq!(classify("run_shell_command", false), ToolClass::Shell);
-/// assert_eq!(classify("replace", false), ToolClass::FileEdit);
-/// assert_eq!(classify("mcp_github_create_issue", false), ToolClass::Mcp);
-/// assert_eq!(classify("create_issue", true), ToolClass::Mcp);
-/// assert_eq!(classify("write_todos", false), ToolClass::Other);
+/// assert_eq!(classify("run_shell_command", false), CanonicalTool::Shell);
+/// assert_eq!(classify("replace", false), CanonicalTool::FileEdit);
+/// assert_eq!(classify("mcp_github_create_issue", false), CanonicalTool::Mcp);
+/// assert_eq!(classify("create_issue", true), CanonicalTool::Mcp);
+/// assert_eq!(classify("write_todos", false), CanonicalTool::Other);
 /// ```
-pub fn classify(tool_name: &str, has_mcp_context: bool) -> ToolClass {
+pub fn classify(tool_name: &str, has_mcp_context: bool) -> CanonicalTool {
     if has_mcp_context || crate::mcp::is_mcp_tool_name(tool_name) {
-        return ToolClass::Mcp;
+        return CanonicalTool::Mcp;
     }
     BUILTIN_TOOLS
         .iter()
         .find(|(n, _)| *n == tool_name)
-        .map_or(ToolClass::Other, |(_, c)| *c)
+        .map_or(CanonicalTool::Other, |(_, c)| *c)
 }
 
 #[cfg(test)]
@@ -121,29 +100,29 @@ mod tests {
     #[test]
     fn brief_examples() {
         let expect = [
-            ("run_shell_command", ToolClass::Shell),
-            ("read_file", ToolClass::FileRead),
-            ("read_many_files", ToolClass::FileRead),
-            ("write_file", ToolClass::FileWrite),
-            ("replace", ToolClass::FileEdit),
-            ("glob", ToolClass::Search),
-            ("search_file_content", ToolClass::Search),
-            ("grep_search", ToolClass::Search),
-            ("grep", ToolClass::Search),
-            ("list_directory", ToolClass::Search),
-            ("web_fetch", ToolClass::Fetch),
-            ("google_web_search", ToolClass::Fetch),
-            ("codebase_investigator", ToolClass::Task),
-            ("mcp_fs_read_text_file", ToolClass::Mcp),
-            ("discovered_tool_deploy", ToolClass::Other),
-            ("Bash", ToolClass::Other),
-            ("", ToolClass::Other),
+            ("run_shell_command", CanonicalTool::Shell),
+            ("read_file", CanonicalTool::FileRead),
+            ("read_many_files", CanonicalTool::FileRead),
+            ("write_file", CanonicalTool::FileWrite),
+            ("replace", CanonicalTool::FileEdit),
+            ("glob", CanonicalTool::Search),
+            ("search_file_content", CanonicalTool::Search),
+            ("grep_search", CanonicalTool::Search),
+            ("grep", CanonicalTool::Search),
+            ("list_directory", CanonicalTool::Search),
+            ("web_fetch", CanonicalTool::Fetch),
+            ("google_web_search", CanonicalTool::Fetch),
+            ("codebase_investigator", CanonicalTool::Task),
+            ("mcp_fs_read_text_file", CanonicalTool::Mcp),
+            ("discovered_tool_deploy", CanonicalTool::Other),
+            ("Bash", CanonicalTool::Other),
+            ("", CanonicalTool::Other),
         ];
         for (name, class) in expect {
             assert_eq!(classify(name, false), class, "{name}");
         }
         // mcp_context marks MCP whatever the name.
-        assert_eq!(classify("read_file", true), ToolClass::Mcp);
+        assert_eq!(classify("read_file", true), CanonicalTool::Mcp);
     }
 
     #[test]

@@ -1,13 +1,91 @@
-//! Kimi Code codec for agenthooks (work in progress).
+//! Kimi Code codec for agenthooks.
 //!
-//! This crate serves Kimi Code 2.x (`@moonshot-ai/kimi-code`). So far it holds the native layer:
-//! [`native`] types every one of Kimi's 20 hook events field for field (unknown keys kept) and
-//! decodes stdin payloads; [`tools`] classifies Kimi's tool names. The codec that maps these onto
-//! the unified events and encodes decisions in Kimi's dialect lands with the core contract.
+//! Serves Kimi Code 2.x (`@moonshot-ai/kimi-code`, checked against the real 2.1.0 CLI and the
+//! `agent-core-v2` runtime source; not the older Python `kimi-cli`). The facade registers
+//! [`CODEC`]; hooks are configured as `[[hooks]]` tables in `$KIMI_CODE_HOME/config.toml`
+//! (`event`, `matcher`, `command`, `timeout` in seconds, default 30).
+//!
+//! # The dialect
+//!
+//! **Input.** One process per event; the payload is compact JSON on stdin with top-level
+//! `snake_case` keys (nested objects keep Kimi's camelCase): `hook_event_name`, `session_id`, `cwd`,
+//! `client_type`, `session_title` when the session has one, and the event's fields. No transcript
+//! path, no model on tool events, no permission mode. 20 events ([`native::EVENTS`]); the
+//! native structs in [`native`] type every field and keep unknown keys.
+//!
+//! **Output.** Only `PreToolUse`, `UserPromptSubmit` and `Stop` can change anything; every other
+//! event is fire-and-forget (its output is ignored).
+//!
+//! | decision | what the codec writes | exit |
+//! |---|---|---|
+//! | no decision (any event) | nothing | 0 |
+//! | `deny` on `PreToolUse` | `{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":R}}` | 0 |
+//! | `block_prompt` on `UserPromptSubmit` | the same deny, plus `"message": M` when a distinct block message was set | 0 |
+//! | context on `UserPromptSubmit` | `{"message":"line1\nline2"}` | 0 |
+//! | `continue_with` on `Stop` | the same deny, with the instruction as the reason | 0 |
+//!
+//! With [`BlockStyle::ExitCode`] ([`KimiCodec::with_block_style`]) blocks are exit 2 with the
+//! reason on stderr instead; both forms block on the real CLI. The default JSON form keeps stderr
+//! free, so logs may go there ([`agenthooks_core::StderrUse::Logs`]): Kimi reads stderr only on
+//! exit 2.
+//!
+//! **Capabilities** ([`KimiCodec::capabilities_of`]): `PreToolUse` {deny}; `UserPromptSubmit`
+//! {deny, add-context}; `Stop` {continue-agent}; everything else, `SessionStart` included, none.
+//! Allow, ask, input rewrites, system messages and stop-agent are not understood anywhere and are
+//! degraded by the runner's policy, never silently dropped (quirk #22).
+//!
+//! **Failure.** Kimi itself is hard fail-open: a crash, timeout or any exit other than 0/2 allows
+//! (quirk #21). Under a fail-closed policy the codec answers a failed handler on `PreToolUse` and
+//! `UserPromptSubmit` with a deny; on `Stop` it answers the no-op (a "blocked" stop would keep the
+//! agent going), and fire-and-forget events cannot block.
+//!
+//! **Timeouts.** Kimi's default is 30 s (`timeout`, 1–600 s); on timeout it sends SIGTERM to the
+//! hook's process group and SIGKILL 100 ms later.
+//!
+//! # Mapping
+//!
+//! `PreToolUse` → `tool.pre`, `PostToolUse` → `tool.post`, `PostToolUseFailure` → `tool.error`,
+//! `PermissionRequest` → `permission.request` (observation only), `UserPromptSubmit` →
+//! `prompt.submitted`, `Stop` → `agent.stop`, `SessionStart`/`SessionEnd` → `session.*`,
+//! `SubagentStart`/`SubagentStop` → `subagent.*`, `PreCompact`/`PostCompact` → `compact.*`,
+//! `Notification` → `notification`. `PermissionResult`, `UserPromptQueued`, `TurnStarted`,
+//! `StopFailure`, `Interrupt`, `SessionHeartbeat` and `TaskStarted` are `other` (reasons on
+//! [`native::EVENTS`]); [`view`] gives every event's native struct.
+//!
+//! Lossy projections:
+//! - ⚠ `tool.error`: [`ToolErrorEvent::error`](agenthooks_core::ToolErrorEvent) is the error
+//!   object's `message`; `code`, `retryable`, `details` and `cause` are only in the native view
+//!   (quirk #504).
+//! - ⚠ `prompt.submitted`: a content-part prompt becomes its text parts joined with `\n`;
+//!   images, audio and video parts are only in the native view ([`native::Prompt::parts`]).
+//! - ⚠ `tool.post`: the output is Kimi's text rendering, already cut to 2000 characters.
+//! - ⚠ `subagent.start`/`subagent.stop`: Kimi sends the subagent's name, not an id
+//!   ([`AgentInfo::agent_type`](agenthooks_core::AgentInfo) is the name, the id is empty).
+//! - ⚠ MCP tools: `mcp__server__tool` names are Kimi's sanitized ones, and names longer than 64
+//!   characters are cut and hashed ([`tools::split_mcp`]).
+//! - ⚠ A context attached to a blocked prompt is not delivered (the model is not called), and a
+//!   distinct block message is lost on `PreToolUse` and under [`BlockStyle::ExitCode`].
+//! - ⚠ `Stop` continues at most once per turn and `stop_hook_active` is always `false` (quirk
+//!   #24); `SessionEnd` does not fire under `kimi -p` (quirk #502); `SessionStart` output never
+//!   reaches the model (quirk #503).
+//!
+//! # Slow work on fire-and-forget events
+//!
+//! Kimi kills `PostToolUse`/`PostToolUseFailure` hooks ~15–100 ms after they start (quirk #501).
+//! [`detach`] is an opt-in helper that hands slow work to a detached copy of the hook binary.
+//!
+//! # Non-goals
+//!
+//! The Python `kimi-cli` 1.x (`~/.kimi/config.toml`, different events) is not served; its tool
+//! names are classified by [`tools`] only.
 
+pub mod codec;
 pub mod detach;
 pub mod native;
+pub mod quirks;
 pub mod tools;
+
+pub use codec::{view, BlockStyle, KimiCodec, CODEC, DEFAULT_TIMEOUT};
 
 /// The provider wire string (`--provider=kimi`).
 pub const PROVIDER: &str = "kimi";

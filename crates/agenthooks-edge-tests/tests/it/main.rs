@@ -221,3 +221,62 @@ fn continuation_cap_holds_across_processes() {
     // a fresh turn resets the counter
     assert_eq!(go(stop_first), cont);
 }
+
+mod serve {
+    use std::io::{BufReader, Write};
+    use std::sync::{Arc, Mutex};
+
+    use agenthooks_core::prelude::*;
+    use agenthooks_core::runner::{serve, RunOptions, Runner};
+    use agenthooks_core::ProcessEnv;
+    use serde_json::Value;
+
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+    impl Write for Sink {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn slow_deny(_: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+        if e.tool.command() == Some("slow") {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        Ok(deny(format!("no {}", e.tool.command().unwrap_or(""))))
+    }
+
+    #[test]
+    fn frames_errors_order_and_eof() {
+        let runner = Runner::new(Router::new().on_tool_pre(slow_deny), vec![&agenthooks_edge_tests::ALPHA]).with_options(RunOptions::default().with_stdin_cap(300));
+        let big = format!("{{\"seq\":9,\"pad\":\"{}\"}}", "x".repeat(400));
+        let input = format!(
+            "{}\n{}\nnot json\n{}\n\n{}\n",
+            r#"{"seq":1,"hook":"tool","hook_event_name":"PreToolUse","session_id":"A","tool_name":"Bash","tool_input":{"command":"slow"}}"#,
+            r#"{"seq":2,"hook":"tool","hook_event_name":"PreToolUse","session_id":"A","tool_name":"Bash","tool_input":{"command":"fast"}}"#,
+            big,
+            r#"{"seq":3,"hook":"tool","hook_event_name":"PreToolUse","session_id":"B","tool_name":"Bash","tool_input":{"command":"b"}}"#,
+        );
+        let sink = Sink::default();
+        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
+        serve(&runner, &agenthooks_edge_tests::ALPHA, &mut BufReader::new(input.as_bytes()), &out, &ProcessEnv);
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let frames: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(frames.len(), 5, "{text}");
+        let by_seq = |s: i64| frames.iter().find(|f| f["seq"] == s).cloned().unwrap();
+        assert_eq!(by_seq(1)["output"]["reason"], "no slow");
+        assert_eq!(by_seq(2)["output"]["reason"], "no fast");
+        assert_eq!(by_seq(3)["output"]["reason"], "no b");
+        let errors: Vec<&Value> = frames.iter().filter(|f| f.get("error").is_some()).collect();
+        assert_eq!(errors.len(), 2, "malformed and oversize frames get error frames: {text}");
+        // serialized within session A: 1 answers before 2 even though 1 is slow
+        let pos = |s: i64| frames.iter().position(|f| f["seq"] == s).unwrap();
+        assert!(pos(1) < pos(2));
+        // concurrent across sessions: B (fast) does not wait behind A's slow frame
+        assert!(pos(3) < pos(2) || pos(3) < pos(1), "{text}");
+    }
+}
