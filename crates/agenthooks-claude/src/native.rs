@@ -37,6 +37,7 @@
 //! # Ok::<(), serde_path_to_error::Error<serde_json::Error>>(())
 //! ```
 
+use agenthooks_core::{EventKind, NativeEventSpec};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Number, Value};
 
@@ -928,20 +929,10 @@ native_event! {
 // The event enum
 // ---------------------------------------------------------------------------------------------
 
-/// A native event's name and the unified kind this crate maps it to (dotted kind names of
-/// design §3.3; `other` for events with no unified kind).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct EventInfo {
-    /// The native event name (`hook_event_name`).
-    pub name: &'static str,
-    /// The unified kind, as its dotted name.
-    pub kind: &'static str,
-}
-
-// Declares `NativeEvent`, `EVENTS` and the name dispatch from one table.
+// Declares `NativeEvent`, `EVENTS`, the name dispatch and the `FromNative` impls from one
+// table: variant => (unified kind, blocking, tool matcher).
 macro_rules! native_events {
-    ($( $variant:ident => $kind:literal ),* $(,)?) => {
+    ($( $variant:ident => ($kind:ident, $blocking:literal, $matcher:literal) ),* $(,)?) => {
         /// A decoded Claude Code hook payload: one variant per native event of Claude Code
         /// 2.1.332, plus [`NativeEvent::Other`] for events this crate does not know.
         ///
@@ -961,10 +952,11 @@ macro_rules! native_events {
             Other(Extra),
         }
 
-        /// Every native event of Claude Code 2.1.332 with its unified kind, in reference
-        /// order.
-        pub const EVENTS: &[EventInfo] = &[
-            $( EventInfo { name: stringify!($variant), kind: $kind }, )*
+        /// Every native event of Claude Code 2.1.332, in reference order, with its unified
+        /// kind, whether Claude acts on the hook's answer (`blocking`: it can gate, inject
+        /// context or otherwise change what happens), and whether its matcher is a tool name.
+        pub const EVENTS: &[NativeEventSpec] = &[
+            $( NativeEventSpec::new(stringify!($variant), EventKind::$kind, $blocking, $matcher), )*
         ];
 
         impl NativeEvent {
@@ -1000,44 +992,67 @@ macro_rules! native_events {
                 }
             }
         }
+
+        $(
+            impl FromNative for $variant {
+                const NAME: &'static str = stringify!($variant);
+
+                fn from_native(event: &NativeEvent) -> Option<&Self> {
+                    match event {
+                        NativeEvent::$variant(ev) => Some(ev),
+                        _ => None,
+                    }
+                }
+            }
+        )*
     };
 }
 
+/// A native event struct that can be borrowed out of a [`NativeEvent`]: the typed views of
+/// [`crate::view_as`].
+pub trait FromNative: Sized + 'static {
+    /// The native event name.
+    const NAME: &'static str;
+
+    /// The struct, when `event` is this event.
+    fn from_native(event: &NativeEvent) -> Option<&Self>;
+}
+
 native_events! {
-    PreToolUse => "tool.pre",
-    PermissionRequest => "permission.request",
-    PermissionDenied => "other",
-    PostToolUse => "tool.post",
-    PostToolUseFailure => "tool.error",
-    PostToolBatch => "other",
-    UserPromptSubmit => "prompt.submitted",
-    UserPromptExpansion => "other",
-    PreSkillShellCommand => "tool.pre",
-    Stop => "agent.stop",
-    SubagentStop => "subagent.stop",
-    StopFailure => "other",
-    SessionStart => "session.start",
-    SessionEnd => "session.end",
-    Setup => "other",
-    SubagentStart => "subagent.start",
-    PreCompact => "compact.pre",
-    PostCompact => "compact.post",
-    PreModelSwitch => "other",
-    PostModelSwitch => "other",
-    Notification => "notification",
-    Elicitation => "other",
-    ElicitationResult => "other",
-    TeammateIdle => "other",
-    TaskCreated => "other",
-    TaskCompleted => "other",
-    ConfigChange => "other",
-    InstructionsLoaded => "other",
-    WorktreeCreate => "other",
-    WorktreeRemove => "other",
-    CwdChanged => "other",
-    FileChanged => "file.edited",
-    DirectoryAdded => "other",
-    MessageDisplay => "model.response",
+    PreToolUse => (ToolPre, true, true),
+    PermissionRequest => (Permission, true, true),
+    PermissionDenied => (Other, true, true),
+    PostToolUse => (ToolPost, true, true),
+    PostToolUseFailure => (ToolError, true, true),
+    PostToolBatch => (Other, true, false),
+    UserPromptSubmit => (PromptSubmitted, true, false),
+    UserPromptExpansion => (Other, true, false),
+    PreSkillShellCommand => (ToolPre, true, true),
+    Stop => (Stop, true, false),
+    SubagentStop => (SubagentStop, true, false),
+    StopFailure => (Other, false, false),
+    SessionStart => (SessionStart, true, false),
+    SessionEnd => (SessionEnd, false, false),
+    Setup => (Other, true, false),
+    SubagentStart => (SubagentStart, true, false),
+    PreCompact => (CompactPre, true, false),
+    PostCompact => (CompactPost, false, false),
+    PreModelSwitch => (Other, true, false),
+    PostModelSwitch => (Other, true, false),
+    Notification => (Notification, true, false),
+    Elicitation => (Other, true, false),
+    ElicitationResult => (Other, true, false),
+    TeammateIdle => (Other, true, false),
+    TaskCreated => (Other, true, false),
+    TaskCompleted => (Other, true, false),
+    ConfigChange => (Other, true, false),
+    InstructionsLoaded => (Other, false, false),
+    WorktreeCreate => (Other, true, false),
+    WorktreeRemove => (Other, false, false),
+    CwdChanged => (Other, true, false),
+    FileChanged => (FileEdited, true, false),
+    DirectoryAdded => (Other, false, false),
+    MessageDisplay => (ModelResponse, true, false),
 }
 
 /// Only the event name, read ahead of the full decode.
@@ -1101,8 +1116,8 @@ impl NativeEvent {
         }
     }
 
-    /// The unified kind's dotted name for this event (`other` for unknown events).
-    pub fn kind(&self) -> &'static str {
+    /// The unified kind of this event ([`EventKind::Other`] for unknown events).
+    pub fn kind(&self) -> EventKind {
         kind_of(self.name())
     }
 
@@ -1178,12 +1193,14 @@ fn finish(
         .map_err(|e| serde_path_to_error::Error::new(serde_path_to_error::Track::new().path(), e))
 }
 
-/// The unified kind's dotted name for a native event name (`other` when unknown).
-pub fn kind_of(name: &str) -> &'static str {
-    EVENTS
-        .iter()
-        .find(|info| info.name == name)
-        .map_or("other", |info| info.kind)
+/// The unified kind of a native event name ([`EventKind::Other`] when unknown).
+pub fn kind_of(name: &str) -> EventKind {
+    spec(name).map_or(EventKind::Other, |s| s.kind)
+}
+
+/// The spec of a native event this crate knows.
+pub fn spec(name: &str) -> Option<&'static NativeEventSpec> {
+    EVENTS.iter().find(|s| s.name == name)
 }
 
 #[cfg(test)]
@@ -1204,9 +1221,23 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), 34);
-        assert_eq!(kind_of("PreToolUse"), "tool.pre");
-        assert_eq!(kind_of("MessageDisplay"), "model.response");
-        assert_eq!(kind_of("SomethingNew"), "other");
+        assert_eq!(kind_of("PreToolUse"), EventKind::ToolPre);
+        assert_eq!(kind_of("PreSkillShellCommand"), EventKind::ToolPre);
+        assert_eq!(kind_of("MessageDisplay"), EventKind::ModelResponse);
+        assert_eq!(kind_of("FileChanged"), EventKind::FileEdited);
+        assert_eq!(kind_of("SomethingNew"), EventKind::Other);
+        let blocking: Vec<_> = EVENTS.iter().filter(|e| !e.blocking).map(|e| e.name).collect();
+        assert_eq!(
+            blocking,
+            [
+                "StopFailure",
+                "SessionEnd",
+                "PostCompact",
+                "InstructionsLoaded",
+                "WorktreeRemove",
+                "DirectoryAdded"
+            ]
+        );
     }
 
     #[test]
@@ -1217,7 +1248,7 @@ mod tests {
         );
         let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
         assert_eq!(ev.name(), "PreToolUse");
-        assert_eq!(ev.kind(), "tool.pre");
+        assert_eq!(ev.kind(), EventKind::ToolPre);
         assert_eq!(ev.prompt_id(), Some("p1"));
         assert_eq!(ev.session_id(), Some("s"));
         assert_eq!(ev.extra().len(), 1);
@@ -1241,7 +1272,7 @@ mod tests {
         };
         assert_eq!(map.len(), 5);
         assert_eq!(ev.name(), "BrandNewEvent");
-        assert_eq!(ev.kind(), "other");
+        assert_eq!(ev.kind(), EventKind::Other);
         assert_eq!(ev.cwd(), Some("/w"));
         let back = serde_json::to_vec(&ev).expect("serializes");
         assert_eq!(back, bytes);
@@ -1332,7 +1363,7 @@ mod tests {
         );
         let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
         assert!(matches!(&ev, NativeEvent::MessageDisplay(m) if m.is_final && m.delta == "hi"));
-        assert_eq!(ev.kind(), "model.response");
+        assert_eq!(ev.kind(), EventKind::ModelResponse);
         assert_eq!(serde_json::to_vec(&ev).expect("serializes"), bytes);
     }
 }

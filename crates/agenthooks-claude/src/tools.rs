@@ -10,35 +10,16 @@
 //! not), unlike the cross-provider lowercase table of the design.
 //!
 //! ```
-//! use agenthooks_claude::tools::{canonical_class, parse_mcp_name, class};
+//! use agenthooks_claude::tools::{canonical_class, parse_mcp_name};
+//! use agenthooks_core::CanonicalTool;
 //!
-//! assert_eq!(canonical_class("MultiEdit"), class::FILE_EDIT);
-//! assert_eq!(canonical_class("mcp__github__create_issue"), class::MCP);
+//! assert_eq!(canonical_class("MultiEdit"), CanonicalTool::FileEdit);
+//! assert_eq!(canonical_class("mcp__github__create_issue"), CanonicalTool::Mcp);
 //! let mcp = parse_mcp_name("mcp__github__create_issue").unwrap();
 //! assert_eq!((mcp.server, mcp.tool), ("github", Some("create_issue")));
 //! ```
 
-/// The canonical tool classes (design §3.2 `CanonicalTool`), as their wire names.
-pub mod class {
-    /// Runs a shell command (`Bash`, `PowerShell`).
-    pub const SHELL: &str = "shell";
-    /// Reads a file (`Read`).
-    pub const FILE_READ: &str = "file-read";
-    /// Creates or overwrites a whole file (`Write`).
-    pub const FILE_WRITE: &str = "file-write";
-    /// Edits part of a file (`Edit`, `MultiEdit`, `NotebookEdit`).
-    pub const FILE_EDIT: &str = "file-edit";
-    /// Searches or lists the workspace (`Glob`, `Grep`, `LS`).
-    pub const SEARCH: &str = "search";
-    /// Reaches the network for content (`WebFetch`, `WebSearch`).
-    pub const FETCH: &str = "fetch";
-    /// Delegates to a subagent (`Task`, renamed `Agent`).
-    pub const TASK: &str = "task";
-    /// Calls an MCP server (`mcp__<server>__<tool>` and the MCP resource tools).
-    pub const MCP: &str = "mcp";
-    /// Anything else (plan mode, todos, questions to the user, unknown tools).
-    pub const OTHER: &str = "other";
-}
+use agenthooks_core::CanonicalTool;
 
 /// Claude Code's built-in tools (2.1.x) and their classes.
 ///
@@ -53,62 +34,68 @@ pub mod class {
 ///   without a `command`.
 /// - `TaskCreate`/`TaskGet`/`TaskList`/`TaskUpdate` are the agent-team task list, not
 ///   subagents: `other`.
-pub const BUILTIN_TOOLS: &[(&str, &str)] = &[
-    ("Bash", class::SHELL),
-    ("PowerShell", class::SHELL),
-    ("Read", class::FILE_READ),
-    ("NotebookRead", class::FILE_READ),
-    ("Write", class::FILE_WRITE),
-    ("Edit", class::FILE_EDIT),
-    ("MultiEdit", class::FILE_EDIT),
-    ("NotebookEdit", class::FILE_EDIT),
-    ("Glob", class::SEARCH),
-    ("Grep", class::SEARCH),
-    ("LS", class::SEARCH),
-    ("WebFetch", class::FETCH),
-    ("WebSearch", class::FETCH),
-    ("Task", class::TASK),
-    ("Agent", class::TASK),
-    ("ListMcpResourcesTool", class::MCP),
-    ("ReadMcpResourceTool", class::MCP),
-    ("TodoWrite", class::OTHER),
-    ("TodoRead", class::OTHER),
-    ("BashOutput", class::OTHER),
-    ("TaskOutput", class::OTHER),
-    ("KillShell", class::OTHER),
-    ("KillBash", class::OTHER),
-    ("TaskStop", class::OTHER),
-    ("ExitPlanMode", class::OTHER),
-    ("EnterPlanMode", class::OTHER),
-    ("AskUserQuestion", class::OTHER),
-    ("Skill", class::OTHER),
-    ("SlashCommand", class::OTHER),
-    ("ToolSearch", class::OTHER),
-    ("TaskCreate", class::OTHER),
-    ("TaskGet", class::OTHER),
-    ("TaskList", class::OTHER),
-    ("TaskUpdate", class::OTHER),
-    ("SendMessage", class::OTHER),
-    ("TeamCreate", class::OTHER),
-    ("TeamDelete", class::OTHER),
-    ("EnterWorktree", class::OTHER),
-    ("ExitWorktree", class::OTHER),
-    ("CronCreate", class::OTHER),
-    ("CronDelete", class::OTHER),
-    ("CronList", class::OTHER),
-    ("LSP", class::OTHER),
+pub const BUILTIN_TOOLS: &[(&str, CanonicalTool)] = &[
+    ("Bash", CanonicalTool::Shell),
+    ("PowerShell", CanonicalTool::Shell),
+    ("Read", CanonicalTool::FileRead),
+    ("NotebookRead", CanonicalTool::FileRead),
+    ("Write", CanonicalTool::FileWrite),
+    ("Edit", CanonicalTool::FileEdit),
+    ("MultiEdit", CanonicalTool::FileEdit),
+    ("NotebookEdit", CanonicalTool::FileEdit),
+    ("Glob", CanonicalTool::Search),
+    ("Grep", CanonicalTool::Search),
+    ("LS", CanonicalTool::Search),
+    ("WebFetch", CanonicalTool::Fetch),
+    ("WebSearch", CanonicalTool::Fetch),
+    ("Task", CanonicalTool::Task),
+    ("Agent", CanonicalTool::Task),
+    ("ListMcpResourcesTool", CanonicalTool::Mcp),
+    ("ReadMcpResourceTool", CanonicalTool::Mcp),
+    ("TodoWrite", CanonicalTool::Other),
+    ("TodoRead", CanonicalTool::Other),
+    ("BashOutput", CanonicalTool::Other),
+    ("TaskOutput", CanonicalTool::Other),
+    ("KillShell", CanonicalTool::Other),
+    ("KillBash", CanonicalTool::Other),
+    ("TaskStop", CanonicalTool::Other),
+    ("ExitPlanMode", CanonicalTool::Other),
+    ("EnterPlanMode", CanonicalTool::Other),
+    ("AskUserQuestion", CanonicalTool::Other),
+    ("Skill", CanonicalTool::Other),
+    ("SlashCommand", CanonicalTool::Other),
+    ("ToolSearch", CanonicalTool::Other),
+    ("TaskCreate", CanonicalTool::Other),
+    ("TaskGet", CanonicalTool::Other),
+    ("TaskList", CanonicalTool::Other),
+    ("TaskUpdate", CanonicalTool::Other),
+    ("SendMessage", CanonicalTool::Other),
+    ("TeamCreate", CanonicalTool::Other),
+    ("TeamDelete", CanonicalTool::Other),
+    ("EnterWorktree", CanonicalTool::Other),
+    ("ExitWorktree", CanonicalTool::Other),
+    ("CronCreate", CanonicalTool::Other),
+    ("CronDelete", CanonicalTool::Other),
+    ("CronList", CanonicalTool::Other),
+    ("LSP", CanonicalTool::Other),
 ];
 
-/// The canonical class of a Claude tool name: `mcp` for `mcp__…` names, the
-/// [`BUILTIN_TOOLS`] entry for built-ins, `other` for anything else.
-pub fn canonical_class(tool_name: &str) -> &'static str {
+/// The canonical class of a Claude tool name: [`CanonicalTool::Mcp`] for `mcp__…` names, the
+/// [`BUILTIN_TOOLS`] entry for built-ins, [`CanonicalTool::Other`] for anything else.
+pub fn canonical_class(tool_name: &str) -> CanonicalTool {
     if parse_mcp_name(tool_name).is_some() {
-        return class::MCP;
+        return CanonicalTool::Mcp;
     }
     BUILTIN_TOOLS
         .iter()
         .find(|(name, _)| *name == tool_name)
-        .map_or(class::OTHER, |(_, class)| class)
+        .map_or(CanonicalTool::Other, |(_, class)| *class)
+}
+
+/// Whether the tool is one of Claude's MCP resource tools (`ListMcpResourcesTool`,
+/// `ReadMcpResourceTool`), which talk to an MCP server named by their `server` argument.
+pub fn is_mcp_resource_tool(tool_name: &str) -> bool {
+    matches!(tool_name, "ListMcpResourcesTool" | "ReadMcpResourceTool")
 }
 
 /// The parts of an MCP tool name `mcp__<server>__<tool>`.
@@ -178,7 +165,7 @@ mod tests {
             ("SomeFutureTool", "other"),
         ];
         for (name, want) in cases {
-            assert_eq!(canonical_class(name), want, "{name}");
+            assert_eq!(canonical_class(name).as_str(), want, "{name}");
         }
     }
 
@@ -202,8 +189,8 @@ mod tests {
         assert_eq!(p("mcp____tool"), None);
         assert_eq!(p("mcp_srv_tool"), None);
         assert_eq!(p("Bash"), None);
-        assert_eq!(canonical_class("mcp__srv__t"), "mcp");
-        assert_eq!(canonical_class("mcp____t"), "other");
+        assert_eq!(canonical_class("mcp__srv__t"), CanonicalTool::Mcp);
+        assert_eq!(canonical_class("mcp____t"), CanonicalTool::Other);
     }
 
     #[test]

@@ -619,8 +619,9 @@ pub struct LegacyNotify {
     /// The user messages that started the turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_messages: Option<Vec<String>>,
-    /// The turn's final assistant message (Codex writes `null` when there is none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The turn's final assistant message. Every known release writes the key, as `null` when
+    /// the turn produced no message, so it serialises back as `null` rather than being omitted.
+    #[serde(default)]
     pub last_assistant_message: Option<String>,
     /// Keys this version does not know, verbatim.
     #[serde(flatten)]
@@ -1011,6 +1012,15 @@ mod tests {
         assert_eq!(notify.input_messages, Some(vec!["Rename foo".to_owned()]));
         assert_eq!(notify.last_assistant_message, None);
         assert_eq!(notify.extra.get("new-key"), Some(&Value::Bool(true)));
+        // `null` survives a round trip; an absent key (no known release omits it) becomes `null`
+        let back = serde_json::to_value(&notify).unwrap();
+        assert_eq!(back["last-assistant-message"], Value::Null);
+        let absent = decode_notify(r#"{"type":"agent-turn-complete"}"#).unwrap();
+        assert_eq!(absent.last_assistant_message, None);
+        assert_eq!(
+            serde_json::to_string(&absent).unwrap(),
+            r#"{"type":"agent-turn-complete","last-assistant-message":null}"#
+        );
     }
 
     #[test]

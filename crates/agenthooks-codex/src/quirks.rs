@@ -69,7 +69,7 @@ pub static QUIRKS: &[Quirk] = &[
         208,
         &["codex"],
         "PermissionRequest accepts only allow or deny: updatedInput, updatedPermissions and interrupt:true are reserved and invalidate the result; there is no separate ask (the prompt about to be shown is the ask).",
-        "Capabilities: allow, deny, ask (encoded as no opinion plus the reason as systemMessage), system-message; no update-input.",
+        "Capabilities: allow, deny, system-message; no ask (it degrades per AskFallback; NoDecision lets Codex show its own prompt) and no update-input.",
     )
     .events(&["PermissionRequest"])
     .capabilities(&[C::Ask, C::UpdateInput])
@@ -78,7 +78,7 @@ pub static QUIRKS: &[Quirk] = &[
         209,
         &["codex"],
         "PostToolUse can replace only an MCP tool's output (updatedMCPToolOutput) in 0.171.0; for other tools the field is ignored.",
-        "ReplaceOutput on a non-MCP call is sent as decision:block feedback carrying the replacement (logged).",
+        "ReplaceOutput is not a PostToolUse capability (capabilities are per event): the core degrades it to decision:block feedback carrying the replacement; a direct encode for an MCP call writes updatedMCPToolOutput.",
     )
     .events(&["PostToolUse"])
     .capabilities(&[C::ReplaceOutput])
@@ -157,6 +157,8 @@ mod tests {
         assert_eq!(ids, sorted);
         assert!(ids.iter().all(|id| (200..300).contains(id)));
         assert!(QUIRKS.iter().all(|q| q.affects("codex") && !q.affects("claude-code")));
-        assert!(QUIRKS.iter().all(|q| !q.behaviour.is_empty() && !q.mitigation.is_empty() && !q.upstream.is_empty()));
+        assert!(QUIRKS
+            .iter()
+            .all(|q| !q.behaviour.is_empty() && !q.mitigation.is_empty() && !q.upstream.is_empty()));
     }
 }

@@ -91,7 +91,10 @@ pub fn failure(tool_response: &Value) -> Option<String> {
             texts.join("\n")
         });
     }
-    let exit = obj.get("exit_code").or_else(|| obj.get("exitCode")).and_then(Value::as_i64);
+    let exit = obj
+        .get("exit_code")
+        .or_else(|| obj.get("exitCode"))
+        .and_then(Value::as_i64);
     if let Some(code) = exit.filter(|code| *code != 0) {
         let text = ["stderr", "output", "formatted_output", "aggregated_output"]
             .iter()
@@ -149,10 +152,22 @@ mod tests {
         );
         assert_eq!(failure(&json!({"exitCode": 1})).as_deref(), Some("exit code 1"));
         assert_eq!(failure(&json!({"exit_code": 0, "stderr": "warn"})), None);
-        assert_eq!(failure(&json!({"exit_code": 127, "output": "sh: nope: not found"})).as_deref(), Some("sh: nope: not found"));
-        assert_eq!(failure(&json!({"success": false, "error": "patch rejected"})).as_deref(), Some("patch rejected"));
-        assert_eq!(failure(&json!({"success": false})).as_deref(), Some(r#"{"success":false}"#));
-        assert_eq!(failure(&json!({"error": {"code": 5}})).as_deref(), Some(r#"{"code":5}"#));
+        assert_eq!(
+            failure(&json!({"exit_code": 127, "output": "sh: nope: not found"})).as_deref(),
+            Some("sh: nope: not found")
+        );
+        assert_eq!(
+            failure(&json!({"success": false, "error": "patch rejected"})).as_deref(),
+            Some("patch rejected")
+        );
+        assert_eq!(
+            failure(&json!({"success": false})).as_deref(),
+            Some(r#"{"success":false}"#)
+        );
+        assert_eq!(
+            failure(&json!({"error": {"code": 5}})).as_deref(),
+            Some(r#"{"code":5}"#)
+        );
         assert_eq!(failure(&json!({"error": null, "result": 1})), None);
         assert_eq!(failure(&json!({"error": ""})), None);
         assert_eq!(failure(&json!("")), None);

@@ -4,12 +4,13 @@
 //! `toolArgs`, a **JSON-encoded string** in the documented examples and older releases and a
 //! plain **object** in 1.0.102; `permissionRequest` sends `toolInput`, always an object, and the
 //! PascalCase dialect sends `tool_input`, an object when Copilot could parse it. [`normalize`]
-//! turns any of these into an object and records the form it arrived in, so the raw value stays
-//! reachable and a rewrite can be sent back in the same form.
+//! turns any of these into an object (exactly as [`agenthooks_core::normalize_input`] does for
+//! [`agenthooks_core::ToolCall::input`]) and records the form it arrived in, so the raw value
+//! stays reachable.
 //!
 //! ⚠ Lossy cases: a string that is not JSON, JSON that is not an object, or a non-object value
-//! normalize to an **empty** object; the original is kept in [`ToolArgs::raw`] and the loss is
-//! visible in [`ToolArgs::form`].
+//! normalize to `{"value": <the raw value>}`; the original is kept in [`ToolArgs::raw`] (and in
+//! [`agenthooks_core::ToolCall::raw_input`]) and the case is visible in [`ToolArgs::form`].
 
 use serde_json::{Map, Value};
 
@@ -21,18 +22,18 @@ pub enum ArgsForm {
     Object,
     /// A string holding a JSON object (older `toolArgs`).
     EncodedObject,
-    /// A string holding JSON that is not an object (⚠ normalized to `{}`).
+    /// A string holding JSON that is not an object (⚠ wrapped as `{"value": …}`).
     EncodedNonObject,
-    /// A string that is not JSON (⚠ normalized to `{}`).
+    /// A string that is not JSON (⚠ wrapped as `{"value": …}`).
     Unparseable,
-    /// Some other JSON value: array, number, bool (⚠ normalized to `{}`).
+    /// Some other JSON value: array, number, bool (⚠ wrapped as `{"value": …}`).
     NonObject,
     /// No arguments key, or `null` (normalized to `{}`, no loss).
     Absent,
 }
 
 impl ArgsForm {
-    /// Whether the normalized object carries everything the raw form did.
+    /// Whether the normalized object is exactly the arguments the agent meant (no wrapping).
     pub const fn is_lossless(self) -> bool {
         matches!(self, Self::Object | Self::EncodedObject | Self::Absent)
     }
@@ -47,7 +48,7 @@ impl ArgsForm {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ToolArgs {
-    /// The arguments as an object (empty when the raw form was absent or not an object).
+    /// The arguments as an object.
     pub input: Map<String, Value>,
     /// How they arrived.
     pub form: ArgsForm,
@@ -55,34 +56,26 @@ pub struct ToolArgs {
     pub raw: Option<Value>,
 }
 
-/// Normalizes a `toolArgs` / `toolInput` / `tool_input` value (see the module docs).
-pub fn normalize(raw: Option<&Value>) -> ToolArgs {
-    let (input, form) = match raw {
-        None | Some(Value::Null) => (Map::new(), ArgsForm::Absent),
-        Some(Value::Object(m)) => (m.clone(), ArgsForm::Object),
+/// The form a raw arguments value arrived in.
+pub fn form_of(raw: Option<&Value>) -> ArgsForm {
+    match raw {
+        None | Some(Value::Null) => ArgsForm::Absent,
+        Some(Value::Object(_)) => ArgsForm::Object,
         Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
-            Ok(Value::Object(m)) => (m, ArgsForm::EncodedObject),
-            Ok(_) => (Map::new(), ArgsForm::EncodedNonObject),
-            Err(_) => (Map::new(), ArgsForm::Unparseable),
+            Ok(Value::Object(_)) => ArgsForm::EncodedObject,
+            Ok(_) => ArgsForm::EncodedNonObject,
+            Err(_) => ArgsForm::Unparseable,
         },
-        Some(_) => (Map::new(), ArgsForm::NonObject),
-    };
-    ToolArgs {
-        input,
-        form,
-        raw: raw.cloned(),
+        Some(_) => ArgsForm::NonObject,
     }
 }
 
-impl ToolArgs {
-    /// Renders replacement arguments in the form the agent used: a JSON-encoded string when it
-    /// sent a string, an object otherwise.
-    pub fn render_like(&self, args: &Map<String, Value>) -> Value {
-        if self.form.is_string() {
-            Value::String(Value::Object(args.clone()).to_string())
-        } else {
-            Value::Object(args.clone())
-        }
+/// Normalizes a `toolArgs` / `toolInput` / `tool_input` value (see the module docs).
+pub fn normalize(raw: Option<&Value>) -> ToolArgs {
+    ToolArgs {
+        input: raw.map_or_else(Map::new, agenthooks_core::normalize_input),
+        form: form_of(raw),
+        raw: raw.cloned(),
     }
 }
 
@@ -103,31 +96,22 @@ mod tests {
         assert_eq!(t.form, ArgsForm::EncodedObject);
         assert_eq!(t.input.get("command"), Some(&json!("git push --force origin main")));
         assert_eq!(t.raw.as_ref(), Some(&s), "raw form kept");
-        assert!(t.form.is_lossless());
+        assert!(t.form.is_lossless() && t.form.is_string());
 
         for (v, form) in [
             (json!("[1]"), ArgsForm::EncodedNonObject),
             (json!("ls -la"), ArgsForm::Unparseable),
             (json!([1, 2]), ArgsForm::NonObject),
-            (json!(null), ArgsForm::Absent),
         ] {
             let t = normalize(Some(&v));
             assert_eq!(t.form, form, "{v}");
-            assert!(t.input.is_empty());
+            assert!(!t.form.is_lossless());
+            assert_eq!(t.input.get("value"), Some(&v), "wrapped like the core does");
             assert_eq!(t.raw, Some(v));
         }
+        let t = normalize(Some(&Value::Null));
+        assert_eq!((t.form, t.input.len()), (ArgsForm::Absent, 0));
         let t = normalize(None);
-        assert_eq!((t.form, t.raw), (ArgsForm::Absent, None));
-        assert!(!ArgsForm::Unparseable.is_lossless());
-    }
-
-    #[test]
-    fn rewrites_mirror_the_received_form() {
-        let new = json!({"command": "ls"});
-        let Value::Object(new) = new else { panic!() };
-        let t = normalize(Some(&json!("{\"command\":\"rm -rf /\"}")));
-        assert_eq!(t.render_like(&new), json!("{\"command\":\"ls\"}"));
-        let t = normalize(Some(&json!({"command": "rm -rf /"})));
-        assert_eq!(t.render_like(&new), json!({"command": "ls"}));
+        assert_eq!((t.form, t.raw, t.input.len()), (ArgsForm::Absent, None, 0));
     }
 }

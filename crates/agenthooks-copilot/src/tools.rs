@@ -8,80 +8,58 @@
 //! (server names contain hyphens themselves: `github-mcp-server-list_issues`), so
 //! [`mcp_parts`] reports no server for it.
 
-/// The canonical class of a tool (mirrors the unified `CanonicalTool` set).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ToolClass {
-    /// Runs shell commands.
-    Shell,
-    /// Reads a file.
-    FileRead,
-    /// Creates / overwrites a file.
-    FileWrite,
-    /// Edits a file in place.
-    FileEdit,
-    /// Searches files by name or content.
-    Search,
-    /// Fetches or searches the web.
-    Fetch,
-    /// Spawns a subagent.
-    Task,
-    /// An MCP server tool.
-    Mcp,
-    /// Anything else.
-    Other,
-}
+use agenthooks_core::CanonicalTool;
 
 /// Known tool names and their classes.
-pub const TOOL_CLASSES: &[(&str, ToolClass)] = &[
+pub const TOOL_CLASSES: &[(&str, CanonicalTool)] = &[
     // Copilot CLI built-ins.
-    ("bash", ToolClass::Shell),
-    ("powershell", ToolClass::Shell),
-    ("write_bash", ToolClass::Shell),
-    ("write_powershell", ToolClass::Shell),
-    ("read_bash", ToolClass::Other),
-    ("stop_bash", ToolClass::Other),
-    ("list_bash", ToolClass::Other),
-    ("read_powershell", ToolClass::Other),
-    ("stop_powershell", ToolClass::Other),
-    ("list_powershell", ToolClass::Other),
-    ("view", ToolClass::FileRead),
-    ("create", ToolClass::FileWrite),
-    ("edit", ToolClass::FileEdit),
-    ("str_replace_editor", ToolClass::FileEdit),
-    ("apply_patch", ToolClass::FileEdit),
-    ("glob", ToolClass::Search),
-    ("grep", ToolClass::Search),
-    ("rg", ToolClass::Search),
-    ("web_fetch", ToolClass::Fetch),
-    ("web_search", ToolClass::Fetch),
-    ("task", ToolClass::Task),
+    ("bash", CanonicalTool::Shell),
+    ("powershell", CanonicalTool::Shell),
+    ("write_bash", CanonicalTool::Shell),
+    ("write_powershell", CanonicalTool::Shell),
+    ("read_bash", CanonicalTool::Other),
+    ("stop_bash", CanonicalTool::Other),
+    ("list_bash", CanonicalTool::Other),
+    ("read_powershell", CanonicalTool::Other),
+    ("stop_powershell", CanonicalTool::Other),
+    ("list_powershell", CanonicalTool::Other),
+    ("view", CanonicalTool::FileRead),
+    ("create", CanonicalTool::FileWrite),
+    ("edit", CanonicalTool::FileEdit),
+    ("str_replace_editor", CanonicalTool::FileEdit),
+    ("apply_patch", CanonicalTool::FileEdit),
+    ("glob", CanonicalTool::Search),
+    ("grep", CanonicalTool::Search),
+    ("rg", CanonicalTool::Search),
+    ("web_fetch", CanonicalTool::Fetch),
+    ("web_search", CanonicalTool::Fetch),
+    ("task", CanonicalTool::Task),
     // Claude names (Claude-format plugin hooks, PascalCase dialect).
-    ("Bash", ToolClass::Shell),
-    ("PowerShell", ToolClass::Shell),
-    ("Read", ToolClass::FileRead),
-    ("Write", ToolClass::FileWrite),
-    ("Edit", ToolClass::FileEdit),
-    ("MultiEdit", ToolClass::FileEdit),
-    ("NotebookEdit", ToolClass::FileEdit),
-    ("Glob", ToolClass::Search),
-    ("Grep", ToolClass::Search),
-    ("LS", ToolClass::Search),
-    ("WebFetch", ToolClass::Fetch),
-    ("WebSearch", ToolClass::Fetch),
-    ("Task", ToolClass::Task),
-    ("Agent", ToolClass::Task),
+    ("Bash", CanonicalTool::Shell),
+    ("PowerShell", CanonicalTool::Shell),
+    ("Read", CanonicalTool::FileRead),
+    ("Write", CanonicalTool::FileWrite),
+    ("Edit", CanonicalTool::FileEdit),
+    ("MultiEdit", CanonicalTool::FileEdit),
+    ("NotebookEdit", CanonicalTool::FileEdit),
+    ("Glob", CanonicalTool::Search),
+    ("Grep", CanonicalTool::Search),
+    ("LS", CanonicalTool::Search),
+    ("WebFetch", CanonicalTool::Fetch),
+    ("WebSearch", CanonicalTool::Fetch),
+    ("Task", CanonicalTool::Task),
+    ("Agent", CanonicalTool::Task),
 ];
 
 /// The class of a native tool name.
-pub fn classify(name: &str) -> ToolClass {
+pub fn classify(name: &str) -> CanonicalTool {
     if let Some((_, class)) = TOOL_CLASSES.iter().find(|(n, _)| *n == name) {
         return *class;
     }
     if mcp_parts(name).is_some() {
-        ToolClass::Mcp
+        CanonicalTool::Mcp
     } else {
-        ToolClass::Other
+        CanonicalTool::Other
     }
 }
 
@@ -122,18 +100,18 @@ mod tests {
 
     #[test]
     fn builtins_and_claude_names_classify() {
-        assert_eq!(classify("bash"), ToolClass::Shell);
-        assert_eq!(classify("powershell"), ToolClass::Shell);
-        assert_eq!(classify("Bash"), ToolClass::Shell);
-        assert_eq!(classify("view"), ToolClass::FileRead);
-        assert_eq!(classify("create"), ToolClass::FileWrite);
-        assert_eq!(classify("edit"), ToolClass::FileEdit);
-        assert_eq!(classify("glob"), ToolClass::Search);
-        assert_eq!(classify("web_fetch"), ToolClass::Fetch);
-        assert_eq!(classify("task"), ToolClass::Task);
-        assert_eq!(classify("read_bash"), ToolClass::Other);
-        assert_eq!(classify("report_intent"), ToolClass::Other);
-        assert_eq!(classify("BASH"), ToolClass::Other, "names are case-sensitive");
+        assert_eq!(classify("bash"), CanonicalTool::Shell);
+        assert_eq!(classify("powershell"), CanonicalTool::Shell);
+        assert_eq!(classify("Bash"), CanonicalTool::Shell);
+        assert_eq!(classify("view"), CanonicalTool::FileRead);
+        assert_eq!(classify("create"), CanonicalTool::FileWrite);
+        assert_eq!(classify("edit"), CanonicalTool::FileEdit);
+        assert_eq!(classify("glob"), CanonicalTool::Search);
+        assert_eq!(classify("web_fetch"), CanonicalTool::Fetch);
+        assert_eq!(classify("task"), CanonicalTool::Task);
+        assert_eq!(classify("read_bash"), CanonicalTool::Other);
+        assert_eq!(classify("report_intent"), CanonicalTool::Other);
+        assert_eq!(classify("BASH"), CanonicalTool::Other, "names are case-sensitive");
     }
 
     #[test]
@@ -145,10 +123,10 @@ mod tests {
                 tool: "get_issue".into()
             })
         );
-        assert_eq!(classify("github-mcp-server-list_issues"), ToolClass::Mcp);
+        assert_eq!(classify("github-mcp-server-list_issues"), CanonicalTool::Mcp);
         assert_eq!(mcp_parts("github-mcp-server-list_issues").and_then(|m| m.server), None);
         assert_eq!(mcp_parts("mcp__broken"), None);
         assert_eq!(mcp_parts("-x"), None);
-        assert_eq!(classify("mcp____"), ToolClass::Other);
+        assert_eq!(classify("mcp____"), CanonicalTool::Other);
     }
 }

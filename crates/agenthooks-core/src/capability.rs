@@ -37,11 +37,14 @@ pub enum Capability {
     StopAgent = 8,
     /// Show a message to the user.
     SystemMessage = 9,
+    /// Apply a rewritten input without an allow/ask verdict (`rewrite_input(..).no_decision()`).
+    /// Claude and Codex apply a rewrite only together with a verdict.
+    NeutralRewrite = 10,
 }
 
 impl Capability {
     /// Every capability.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::Deny,
         Self::Ask,
         Self::Allow,
@@ -52,6 +55,7 @@ impl Capability {
         Self::ContinueAgent,
         Self::StopAgent,
         Self::SystemMessage,
+        Self::NeutralRewrite,
     ];
 
     /// The stable kebab-case name.
@@ -67,6 +71,7 @@ impl Capability {
             Self::ContinueAgent => "continue-agent",
             Self::StopAgent => "stop-agent",
             Self::SystemMessage => "system-message",
+            Self::NeutralRewrite => "neutral-rewrite",
         }
     }
 }
@@ -367,8 +372,9 @@ pub struct UnsupportedError {
 /// | intent | missing | becomes |
 /// |---|---|---|
 /// | deny / block-prompt | `deny` | no-decision |
-/// | ask | `ask` | deny with the ask's reason if `ask_fallback = Deny` and `deny` is supported, else no-decision |
-/// | allow | `allow` | no-decision |
+/// | ask | `ask` | deny with the ask's reason if `ask_fallback = Deny` and `deny` is supported, else no-decision (a rewrite is kept) |
+/// | allow | `allow` | no-decision (a rewrite is kept) |
+/// | rewritten input without a verdict | `neutral-rewrite` | rewrite dropped |
 /// | rewritten input | `update-input` | rewrite dropped; an allow becomes no-decision (never allow an un-rewritten call) |
 /// | continue | `continue-agent` | finish |
 /// | replace-output | `replace-output` | flag-output with the replacement as the reason if `flag-output`, else observed |
@@ -418,12 +424,12 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 out.clear_updated_input();
             } else {
                 note(&out, Capability::Ask, DecisionKind::NoDecision, "ask unsupported; deferred to the agent", &mut log)?;
-                set_neutral(&mut out);
+                set_kind_neutral(&mut out);
             }
         }
         DecisionKind::Allow if !caps.contains(Capability::Allow) => {
             note(&out, Capability::Allow, DecisionKind::NoDecision, "allow unsupported; deferred to the agent", &mut log)?;
-            set_neutral(&mut out);
+            set_kind_neutral(&mut out);
         }
         DecisionKind::Continue if !caps.contains(Capability::ContinueAgent) => {
             note(&out, Capability::ContinueAgent, DecisionKind::NoDecision, "cannot continue here; finished", &mut log)?;
@@ -462,6 +468,10 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
     }
 
     // 2. Modifiers.
+    if out.updated_input().is_some() && out.kind() == DecisionKind::NoDecision && !caps.contains(Capability::NeutralRewrite) {
+        note(&out, Capability::NeutralRewrite, DecisionKind::NoDecision, "a rewrite needs an allow or ask verdict here; rewrite dropped", &mut log)?;
+        out.clear_updated_input();
+    }
     if out.updated_input().is_some() && !caps.contains(Capability::UpdateInput) {
         let to = if out.kind() == DecisionKind::Allow {
             DecisionKind::NoDecision
@@ -491,6 +501,14 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         outcome: out,
         degradations: log,
     })
+}
+
+/// Neutral kind, keeping a rewrite (checked separately against `update-input`).
+fn set_kind_neutral(out: &mut Outcome) {
+    let c = out.common_mut();
+    c.kind = DecisionKind::NoDecision;
+    c.reason = None;
+    c.block_reason = None;
 }
 
 fn set_neutral(out: &mut Outcome) {
@@ -542,8 +560,8 @@ mod tests {
         let src = PolicySource::per_event(|e| {
             if e.provider == Provider::CODEX { Policy::default().fail_closed() } else { Policy::default() }
         });
-        let codex = Envelope::new(Provider::CODEX, "Stop".into(), EventKind::Stop, Default::default());
-        let claude = Envelope::new(Provider::CLAUDE_CODE, "Stop".into(), EventKind::Stop, Default::default());
+        let codex = Envelope::new(Provider::CODEX, "Stop".into(), EventKind::Stop, crate::RawPayload::default());
+        let claude = Envelope::new(Provider::CLAUDE_CODE, "Stop".into(), EventKind::Stop, crate::RawPayload::default());
         assert_eq!(src.resolve(&codex).fail, FailMode::Closed);
         assert_eq!(src.resolve(&claude).fail, FailMode::Open);
         assert_eq!(PolicySource::default().resolve(&claude), Policy::default());

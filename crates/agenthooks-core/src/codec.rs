@@ -58,15 +58,21 @@ impl Env for ProcessEnv {
     }
 }
 
-impl Env for HashMap<String, String> {
+impl<S: std::hash::BuildHasher + Send + Sync> Env for HashMap<String, String, S> {
     fn var(&self, name: &str) -> Option<String> {
         self.get(name).cloned()
     }
 }
 
-impl Env for [(&str, &str)] {
+impl<const N: usize> Env for [(&str, &str); N] {
     fn var(&self, name: &str) -> Option<String> {
         self.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+    }
+}
+
+impl Env for Vec<(String, String)> {
+    fn var(&self, name: &str) -> Option<String> {
+        self.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
     }
 }
 
@@ -319,6 +325,14 @@ pub trait Codec: Send + Sync + 'static {
 
     /// What the agent honours for a native event in a variant.
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet;
+
+    /// What the agent honours for a decoded event. Defaults to
+    /// [`Codec::capabilities`] of its variant and native name; override to gate on what only the
+    /// event carries (e.g. the agent version in [`Envelope::agent_version`](crate::Envelope)).
+    fn event_capabilities(&self, event: &Event) -> CapSet {
+        let env = event.envelope();
+        self.capabilities(&env.variant, env.native.as_str())
+    }
 
     /// The agent's default hook timeout when the config states none.
     fn default_timeout(&self) -> Duration;

@@ -176,8 +176,8 @@ pub trait Decision: sealed::Sealed + fmt::Debug + Clone + Default + Send + Sync 
     #[doc(hidden)]
     fn __common_mut(&mut self) -> &mut Common;
     #[doc(hidden)]
-    /// Takes kind-specific fields from `other` (used when merging).
-    fn __take_specific(&mut self, other: &Self);
+    /// Fills kind-specific fields this decision lacks from `other` (used when merging neutrals).
+    fn __fill_specific(&mut self, other: &Self);
 }
 
 macro_rules! family {
@@ -201,8 +201,8 @@ macro_rules! family {
             fn block_reason(&self) -> Option<&str> { self.common.block_reason.as_deref() }
             fn __common(&self) -> &Common { &self.common }
             fn __common_mut(&mut self) -> &mut Common { &mut self.common }
-            fn __take_specific(&mut self, _other: &Self) {
-                $(self.$field = _other.$field.clone();)*
+            fn __fill_specific(&mut self, _other: &Self) {
+                $(if self.$field.is_none() { self.$field = _other.$field.clone(); })*
             }
         }
 
@@ -612,9 +612,11 @@ macro_rules! into_outcome {
 }
 into_outcome!(ToolPreDecision => ToolPre, PromptDecision => Prompt, StopDecision => Stop, ToolPostDecision => ToolPost, ContextDecision => Context);
 
-/// Merges neutral decisions of one family: contexts append in order, the first system message,
-/// block reason and stop reason win (stop-agent is sticky).
+/// Merges neutral decisions of one family: contexts append in order; the first system message,
+/// block reason, stop reason (stop-agent is sticky) and kind-specific payload (a neutral rewrite)
+/// win.
 pub(crate) fn merge_neutral<D: Decision>(acc: &mut D, next: &D) {
+    acc.__fill_specific(next);
     let n = next.__common().clone();
     let a = acc.__common_mut();
     a.context.extend(n.context);
@@ -643,7 +645,6 @@ pub(crate) fn merge_all<D: Decision>(decisions: &[D]) -> D {
         }
     }
     let mut out = winner.clone();
-    out.__take_specific(winner);
     let c = out.__common_mut();
     c.context = decisions
         .iter()
@@ -658,6 +659,7 @@ pub(crate) fn merge_all<D: Decision>(decisions: &[D]) -> D {
 }
 
 #[cfg(test)]
+#[allow(clippy::many_single_char_names)]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -131,7 +131,7 @@ impl DecodeCategory {
         }
     }
 
-    /// Classifies a serde_json error.
+    /// Classifies a `serde_json` error.
     pub fn of_json(e: &serde_json::Error) -> Self {
         use serde_json::error::Category;
         match e.classify() {
@@ -170,7 +170,7 @@ impl fmt::Display for DecodeCategory {
 /// assert!(e.to_string().contains("claude-code"));
 /// ```
 #[derive(Debug, thiserror::Error)]
-#[error("cannot decode {provider} payload ({category}){}: {message}", path_suffix(.path))]
+#[error("cannot decode {provider} payload ({category}){}: {message}", path_suffix(.path.as_deref()))]
 #[non_exhaustive]
 pub struct DecodeError {
     provider: Provider,
@@ -181,7 +181,7 @@ pub struct DecodeError {
     source: Option<Box<dyn StdError + Send + Sync>>,
 }
 
-fn path_suffix(p: &Option<String>) -> String {
+fn path_suffix(p: Option<&str>) -> String {
     match p {
         Some(p) if !p.is_empty() && p != "." => format!(" at `{p}`"),
         _ => String::new(),
@@ -262,6 +262,9 @@ pub enum EncodeCategory {
     WrongFamily,
     /// Serialization failed.
     Serialize,
+    /// The outcome carries an intent the dialect cannot express for this event (it should have
+    /// been degraded; codecs refuse rather than drop it).
+    Unsupported,
 }
 
 /// An outcome could not be encoded; the runner answers with the failure policy instead.

@@ -920,7 +920,8 @@ mod tests {
             let mut h = Sha256::new();
             h.update(b"|||{}");
             let d = h.finalize();
-            format!("hook_synth_{}", d[..8].iter().map(|b| format!("{b:02x}")).collect::<String>())
+            let hex: String = d[..8].iter().flat_map(|b| [b >> 4, b & 15]).map(|n| char::from_digit(u32::from(n), 16).unwrap()).collect();
+            format!("hook_synth_{hex}")
         });
     }
 

@@ -35,6 +35,7 @@ pub mod decision;
 pub mod error;
 pub mod event;
 pub mod kind;
+mod log;
 pub mod provider;
 pub mod quirks;
 pub mod router;

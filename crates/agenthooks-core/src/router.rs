@@ -256,7 +256,7 @@ fn first_conclusive<D: Decision>(
                 c.context = all;
             }
             if won.stop_reason().is_none() {
-                won.__common_mut().stop_agent = acc.__common().stop_agent.clone();
+                won.__common_mut().stop_agent.clone_from(&acc.__common().stop_agent);
             }
             result = Some(Ok(won));
             ControlFlow::Break(())

@@ -22,6 +22,7 @@
 
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -317,6 +318,9 @@ pub fn detect<'c>(
     Err(UsageError::NoProvider)
 }
 
+/// Called before inline dispatch with the target, policy and deadline.
+type ArmWatchdog<'a> = dyn Fn(&Target, &Policy, Instant) + 'a;
+
 /// The runner: a router plus the compiled-in codecs.
 #[derive(Debug, Clone)]
 pub struct Runner {
@@ -360,6 +364,21 @@ impl Runner {
     /// Runs one invocation in process: decode, dispatch under the deadline, degrade, encode.
     /// Never panics; every failure becomes the policy's failure response.
     pub fn invoke(&self, codec: &dyn Codec, inv: &Invocation<'_>, timeout: Option<Duration>, confidence: Confidence) -> Invoked {
+        self.invoke_impl(codec, inv, timeout, confidence, None)
+    }
+
+    /// With `inline`, handlers run on the calling thread and `inline` is called first with the
+    /// target, policy and deadline (the process edge arms a watchdog there, so the fast path
+    /// never waits on another thread); without it, handlers run on a worker thread and the
+    /// deadline is enforced here.
+    fn invoke_impl(
+        &self,
+        codec: &dyn Codec,
+        inv: &Invocation<'_>,
+        timeout: Option<Duration>,
+        confidence: Confidence,
+        inline: Option<&ArmWatchdog<'_>>,
+    ) -> Invoked {
         let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
         let started = Instant::now();
         let deadline = started + deadline_budget(timeout);
@@ -408,7 +427,7 @@ impl Runner {
         }
         let target = Target::of(&event);
         let policy = self.router.policy().resolve(event.envelope());
-        let caps = codec.capabilities(&event.envelope().variant, event.envelope().native.as_str());
+        let caps = codec.event_capabilities(&event);
         let cx = Context::new(caps, policy, Some(deadline));
 
         let state_dir = self.options.resolved_state_dir(inv.env);
@@ -422,26 +441,30 @@ impl Runner {
             }
         }
 
-        // Dispatch on a worker thread under the deadline.
-        let (tx, rx) = mpsc::channel();
-        let router = Arc::clone(&self.router);
-        let mut ev_for_worker = event.clone();
-        let cx_w = cx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("agenthooks-handler".into())
-            .spawn(move || {
+        let result = if let Some(arm) = inline {
+            arm(&target, &policy, deadline);
+            let mut ev = event.clone();
+            self.router.dispatch(&cx, &mut ev).map_err(Failure::Handler)
+        } else {
+            // Dispatch on a worker thread under the deadline.
+            let (tx, rx) = mpsc::channel();
+            let router = Arc::clone(&self.router);
+            let mut ev_for_worker = event.clone();
+            let cx_w = cx.clone();
+            let spawned = std::thread::Builder::new().name("agenthooks-handler".into()).spawn(move || {
                 let r = router.dispatch(&cx_w, &mut ev_for_worker);
                 let _ = tx.send(r);
             });
-        let result = match spawned {
-            Ok(_) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(r) => r.map_err(Failure::Handler),
-                Err(_) => Err(Failure::Deadline(timeout)),
-            },
-            // No thread available: run inline (no deadline enforcement possible).
-            Err(_) => {
-                let mut ev = event.clone();
-                self.router.dispatch(&cx, &mut ev).map_err(Failure::Handler)
+            match spawned {
+                Ok(_) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(r) => r.map_err(Failure::Handler),
+                    Err(_) => Err(Failure::Deadline(timeout)),
+                },
+                // No thread available: run inline (no deadline enforcement possible).
+                Err(_) => {
+                    let mut ev = event.clone();
+                    self.router.dispatch(&cx, &mut ev).map_err(Failure::Handler)
+                }
             }
         };
         out.event = Some(event);
@@ -487,7 +510,7 @@ impl Runner {
             }
         };
         for d in &degraded.degradations {
-            tracing::info!(provider = %provider, event = %target.native.as_ref().map_or("", NativeEvent::as_str), degradation = %d, "capability degradation");
+            tracing::warn!(provider = %provider, event = %target.native.as_ref().map_or("", NativeEvent::as_str), degradation = %d, "capability degradation");
         }
         out.degradations.extend(degraded.degradations);
         let event_ref = out.event.as_ref().expect("event set above");
@@ -548,7 +571,7 @@ impl Runner {
                 init_logging(codec.stderr_use(), &self.options.resolved_state_dir(&env), &env);
                 quiet_panics();
                 let stdin = io::stdin();
-                let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(io::stdout())));
+                let out: FrameSink = Arc::new(Mutex::new(Box::new(io::stdout())));
                 serve(self, codec, &mut stdin.lock(), &out, &env);
                 0
             }
@@ -600,7 +623,32 @@ impl Runner {
                     .with_variant(variant.as_ref())
                     .with_transport(transport)
                     .with_state_dir(Some(&state_dir));
-                let r = self.invoke(codec, &inv, cmd.timeout, confidence).response;
+                let answered = Arc::new(AtomicBool::new(false));
+                let watchdog_out = guard.clone_saved();
+                let arm = |target: &Target, policy: &Policy, deadline: Instant| {
+                    let late = codec.failure_response(target, policy.fail, "no decision before the deadline");
+                    let answered = Arc::clone(&answered);
+                    let out = watchdog_out.as_ref().and_then(|f| f.try_clone().ok());
+                    let _ = std::thread::Builder::new().name("agenthooks-watchdog".into()).spawn(move || {
+                        let now = Instant::now();
+                        if deadline > now {
+                            std::thread::sleep(deadline - now);
+                        }
+                        if answered.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
+                            tracing::warn!("handlers did not answer before the deadline; answering per failure policy");
+                            let code = StdoutGuard { saved: out }.finish(&late);
+                            #[allow(clippy::exit)]
+                            std::process::exit(code);
+                        }
+                    });
+                };
+                let r = self.invoke_impl(codec, &inv, cmd.timeout, confidence, Some(&arm)).response;
+                if answered.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+                    // The watchdog is answering; it exits the process.
+                    loop {
+                        std::thread::park();
+                    }
+                }
                 return guard.finish(&r);
             }
         };
@@ -653,7 +701,11 @@ impl Continuations {
         h.update(b"|");
         h.update(env.agent.as_ref().map_or("", |a| a.id.as_str()).as_bytes());
         let d = h.finalize();
-        let name: String = d[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let name = d[..8].iter().fold(String::with_capacity(16), |mut acc, b| {
+            use std::fmt::Write as _;
+            let _ = write!(acc, "{b:02x}");
+            acc
+        });
         Some(Self {
             path: dir.join("continuations").join(name),
         })
@@ -682,27 +734,36 @@ impl Continuations {
 }
 
 fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
-    use tracing_subscriber::EnvFilter;
-    let filter = env.var("AGENTHOOKS_LOG").unwrap_or_else(|| "warn".to_owned());
-    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("warn"));
+    use crate::log::{MiniSubscriber, Sink};
+    // `AGENTHOOKS_LOG` takes a level (`debug`) — served by a minimal subscriber, because subscriber
+    // start-up is on every hook invocation's path — or full env-filter directives, served by
+    // tracing-subscriber (slower to start; for debugging).
+    let spec = env.var("AGENTHOOKS_LOG").unwrap_or_default();
     let to_file = stderr_use == StderrUse::Reserved || env.var("AGENTHOOKS_LOG_FILE").is_some();
-    let result = if to_file {
-        let path = env
-            .var("AGENTHOOKS_LOG_FILE")
-            .map_or_else(|| state_dir.join("agenthooks.log"), PathBuf::from);
-        tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .with_ansi(false)
-            .with_writer(move || LazyFile(path.clone()))
-            .try_init()
-    } else {
-        tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .with_ansi(false)
-            .with_writer(io::stderr)
-            .try_init()
+    let path = env
+        .var("AGENTHOOKS_LOG_FILE")
+        .map_or_else(|| state_dir.join("agenthooks.log"), PathBuf::from);
+    let level = match spec.trim() {
+        "" => Some(tracing::Level::WARN),
+        "off" => None,
+        s => match s.parse::<tracing::Level>() {
+            Ok(l) => Some(l),
+            Err(_) => {
+                let filter = tracing_subscriber::EnvFilter::new(spec.clone());
+                let b = tracing_subscriber::fmt().with_ansi(false).with_env_filter(filter);
+                let _ = if to_file {
+                    b.with_writer(move || LazyFile(path.clone())).try_init()
+                } else {
+                    b.with_writer(io::stderr).try_init()
+                };
+                return;
+            }
+        },
     };
-    let _ = result;
+    if let Some(level) = level {
+        let sink = if to_file { Sink::File(path) } else { Sink::Stderr };
+        let _ = tracing::subscriber::set_global_default(MiniSubscriber::new(level, sink));
+    }
 }
 
 /// Routes panic messages to the log instead of stderr (some agents surface or parse stderr);
@@ -747,6 +808,11 @@ impl StdoutGuard {
         Self {
             saved: sys::redirect_stdout(stderr_use == StderrUse::Logs, &state_dir.join("handler-stdout.log")),
         }
+    }
+
+    /// A duplicate of the saved stdout, for the watchdog.
+    fn clone_saved(&self) -> Option<std::fs::File> {
+        self.saved.as_ref().and_then(|f| f.try_clone().ok())
     }
 
     /// Writes the response and returns the exit code. A closed stdout (EPIPE) is ignored.
@@ -817,13 +883,17 @@ mod sys {
     }
 }
 
+/// Where `serve` writes response frames (shared by the per-session workers).
+pub type FrameSink = Arc<Mutex<Box<dyn Write + Send>>>;
+
+type SessionWorker = (mpsc::Sender<(Value, Event)>, std::thread::JoinHandle<()>);
+
 /// `serve` mode: NDJSON frames `{seq, hook, …}` in, `{seq, output?, error?}` out. Concurrent
 /// across sessions, serialized within one; a malformed or oversize frame gets an error frame and
 /// the loop goes on; EOF ends cleanly after in-flight frames are answered.
-pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead, out: &Arc<Mutex<Box<dyn Write + Send>>>, env: &dyn Env) {
+pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead, out: &FrameSink, env: &dyn Env) {
     let conn = Arc::new(ConnState::default());
-    let mut workers: std::collections::HashMap<String, (mpsc::Sender<(Value, Event)>, std::thread::JoinHandle<()>)> =
-        std::collections::HashMap::new();
+    let mut workers: std::collections::HashMap<String, SessionWorker> = std::collections::HashMap::new();
     let cap = runner.options.stdin_cap;
     let mut line = Vec::new();
     loop {
@@ -865,7 +935,7 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
             let out = Arc::clone(out);
             let h = std::thread::spawn(move || {
                 for (seq, ev) in rx {
-                    let frame = serve_one(&runner, codec, ev, seq);
+                    let frame = serve_one(&runner, codec, &ev, seq);
                     write_frame(&out, &frame);
                 }
             });
@@ -880,16 +950,16 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
 }
 
 /// Dispatches one decoded frame event and builds the response frame.
-fn serve_one(runner: &Runner, codec: &dyn Codec, event: Event, seq: Value) -> Value {
-    let target = Target::of(&event);
+fn serve_one(runner: &Runner, codec: &dyn Codec, event: &Event, seq: Value) -> Value {
+    let target = Target::of(event);
     let policy = runner.router.policy().resolve(event.envelope());
-    let caps = codec.capabilities(&event.envelope().variant, event.envelope().native.as_str());
+    let caps = codec.event_capabilities(event);
     let cx = Context::new(caps, policy, None);
     let mut ev = event.clone();
     let wire = match runner.router.dispatch(&cx, &mut ev) {
         Ok(o) => match degrade(o, caps, &policy) {
             Ok(d) => codec
-                .encode(&event, &d.outcome)
+                .encode(event, &d.outcome)
                 .unwrap_or_else(|e| codec.failure_response(&target, policy.fail, &e.to_string())),
             Err(e) => codec.failure_response(&target, policy.fail, &e.to_string()),
         },
@@ -918,7 +988,7 @@ fn serve_one(runner: &Runner, codec: &dyn Codec, event: Event, seq: Value) -> Va
     Value::Object(frame)
 }
 
-fn write_frame(out: &Arc<Mutex<Box<dyn Write + Send>>>, v: &Value) {
+fn write_frame(out: &FrameSink, v: &Value) {
     if let Ok(mut w) = out.lock() {
         let mut bytes = serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec());
         bytes.push(b'\n');

@@ -122,7 +122,7 @@ impl Codec for TestCodec {
     }
 
     fn failure_response(&self, t: &Target, mode: FailMode, reason: &str) -> WireResponse {
-        let can_block = t.kind.is_some_and(EventKind::is_gating) || t.kind.is_none();
+        let can_block = t.kind.is_none_or(EventKind::is_gating);
         match mode {
             FailMode::Closed if can_block => {
                 if self.cursor_like {

@@ -197,10 +197,8 @@ mod tests {
 
     #[test]
     fn context_wins() {
-        let ctx: McpContext = serde_json::from_str(
-            r#"{"server_name":"my_server","tool_name":"create_issue","command":"node"}"#,
-        )
-        .unwrap();
+        let ctx: McpContext =
+            serde_json::from_str(r#"{"server_name":"my_server","tool_name":"create_issue","command":"node"}"#).unwrap();
         let n = resolve("mcp_my_server_create_issue", Some(&ctx)).unwrap();
         assert_eq!(
             (n.server.as_str(), n.tool.as_str(), n.source),

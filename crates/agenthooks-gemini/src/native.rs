@@ -119,11 +119,7 @@ pub struct ToolResponse {
     )]
     pub return_display: Option<Value>,
     /// Present when the tool failed: `{type, message}` (e.g. `shell_execute_error`).
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub error: Option<Value>,
     /// Unknown keys, kept verbatim.
     #[serde(flatten)]
@@ -141,11 +137,7 @@ pub struct LlmRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messages: Option<Vec<LlmMessage>>,
     /// Generation config (`temperature`, `topP`, `topK`, …), free shape.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub config: Option<Value>,
     /// Tool config (`mode` `AUTO|ANY|NONE`, `allowedFunctionNames`), free shape.
     #[serde(
@@ -168,11 +160,7 @@ pub struct LlmMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
     /// The message content: a string in 0.61.0, possibly parts in other versions.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub content: Option<Value>,
     /// Unknown keys, kept verbatim.
     #[serde(flatten)]
@@ -210,11 +198,7 @@ pub struct LlmCandidate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<LlmContent>,
     /// `STOP`, `MAX_TOKENS`, `SAFETY`, … (absent on intermediate chunks).
-    #[serde(
-        rename = "finishReason",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(rename = "finishReason", default, skip_serializing_if = "Option::is_none")]
     pub finish_reason: Option<String>,
     /// The candidate's index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -529,11 +513,7 @@ pub struct Notification {
     /// The alert text.
     pub message: String,
     /// Details of the alert (for `ToolPermission`: the confirmation details), free shape.
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
     /// Unknown keys, kept verbatim.
     #[serde(flatten)]
@@ -829,7 +809,8 @@ pub fn decode_with_hint(bytes: &[u8], hint: Option<&str>) -> Result<NativeEvent,
 mod tests {
     use super::*;
 
-    const BASE: &str = r#""session_id":"s1","transcript_path":"/t.jsonl","cwd":"/p","timestamp":"2026-11-30T11:59:25.376Z""#;
+    const BASE: &str =
+        r#""session_id":"s1","transcript_path":"/t.jsonl","cwd":"/p","timestamp":"2026-11-30T11:59:25.376Z""#;
 
     fn payload(event: &str, rest: &str) -> Vec<u8> {
         let sep = if rest.is_empty() { "" } else { "," };
@@ -1018,10 +999,7 @@ mod tests {
 
     #[test]
     fn unknown_keys_land_in_extra_and_round_trip() {
-        let bytes = payload(
-            "BeforeAgent",
-            r#""prompt":"p","future":{"a":[1,2]},"z":null"#,
-        );
+        let bytes = payload("BeforeAgent", r#""prompt":"p","future":{"a":[1,2]},"z":null"#);
         let ev = decode(&bytes).unwrap();
         assert_eq!(ev.extra().len(), 2);
         assert_eq!(ev.extra()["future"], serde_json::json!({"a": [1, 2]}));
@@ -1044,11 +1022,7 @@ mod tests {
 
     #[test]
     fn errors_carry_path_and_event() {
-        let e = decode(&payload(
-            "AfterAgent",
-            r#""prompt":"p","prompt_response":"r""#,
-        ))
-        .unwrap_err();
+        let e = decode(&payload("AfterAgent", r#""prompt":"p","prompt_response":"r""#)).unwrap_err();
         assert_eq!(e.event(), Some("AfterAgent"));
         assert!(e.to_string().contains("stop_hook_active"), "{e}");
         assert_eq!(e.classify(), serde_json::error::Category::Data);
@@ -1064,18 +1038,10 @@ mod tests {
         assert_eq!(e.event(), None);
         assert!(e.to_string().contains("hook_event_name"), "{e}");
 
-        for bad in [
-            &b""[..],
-            b"[]",
-            b"{",
-            b"null",
-            b"\xff",
-            br#"{"hook_event_name":1}"#,
-        ] {
+        for bad in [&b""[..], b"[]", b"{", b"null", b"\xff", br#"{"hook_event_name":1}"#] {
             assert!(decode(bad).is_err(), "{bad:?}");
         }
-        let e = decode(&[payload("BeforeAgent", r#""prompt":"p""#), b" x".to_vec()].concat())
-            .unwrap_err();
+        let e = decode(&[payload("BeforeAgent", r#""prompt":"p""#), b" x".to_vec()].concat()).unwrap_err();
         assert_eq!(e.classify(), serde_json::error::Category::Syntax);
     }
 

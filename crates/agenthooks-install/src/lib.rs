@@ -1,1 +1,196 @@
-//! Work in progress.
+//! # agenthooks-install
+//!
+//! One [`Manifest`] in; correct, trusted, idempotent hook configs out for Claude Code, Codex,
+//! Gemini CLI, Copilot CLI and Kimi Code — never clobbering what is already there.
+//!
+//! | function | does |
+//! |---|---|
+//! | [`render`] | the files a fresh install writes, in memory, **no I/O** |
+//! | [`diff`] | what [`install`] would change on disk (per file: before/after, fingerprints of our entries, a unified diff) |
+//! | [`install`] | merges our hooks into the files on disk (atomic writes) |
+//! | [`uninstall`] | removes exactly our entries |
+//! | [`preflight`] | what each agent will drop or degrade, from the codecs' capabilities |
+//! | [`doctor`] | where our hooks are, whether files parse, trust, duplicates, whether the command answers a ping |
+//!
+//! [`plan_install`] and [`plan_uninstall`] are the pure planners behind them, over any
+//! [`FsView`] ([`RealFs`], [`MemFs`]).
+//!
+//! ## What is generated
+//!
+//! Every hook command is the consumer's command plus
+//! `agenthooks run --provider=P --event=NATIVE --timeout=SECS`, each word quoted for POSIX `sh`
+//! (see [`shell_quote`]): paths with spaces, quotes, `$` and backticks reach the binary
+//! verbatim. The native event is always in argv (Copilot's payloads carry none).
+//!
+//! | agent | scopes | file | timeout unit | non-blocking | notes |
+//! |---|---|---|---|---|---|
+//! | Claude Code | user, project, plugin | `.claude/settings.json`; plugin `.claude-plugin/plugin.json` + `hooks/hooks.json` | s | `async: true` (⚠ not on `Stop`, #1) | `onFailure: "block"` for fail-closed gates |
+//! | Codex | user, project | `.codex/hooks.json` or inline `[hooks]` in `config.toml` | s | detached worker wrapper (#10) | `[hooks.state]` trusted hashes (#9); project trust reported |
+//! | Gemini CLI | user, project | `.gemini/settings.json` (comments kept) | ms (#14) | ⚠ runs synchronously | `name`/`description` per hook; folder trust reported |
+//! | Copilot CLI | user, project | `.github/hooks/<name>.json`, `~/.copilot/hooks/<name>.json` | s (`timeoutSec`) | ⚠ runs synchronously | never an empty matcher; camelCase events |
+//! | Kimi Code | user | `$KIMI_CODE_HOME/config.toml` `[[hooks]]` | s (1–600) | ⚠ awaited; fire-and-forget hooks killed early | only the four keys Kimi's strict schema allows |
+//!
+//! ## Ownership and safety
+//!
+//! - **Ours** means a handler whose command contains the manifest's quoted command followed by
+//!   ` agenthooks run --provider=` (at a word boundary). Everything else is foreign and is
+//!   never modified.
+//! - JSON files are edited **in place** (byte splices), so foreign keys, ordering, formatting
+//!   and (Gemini) comments stay byte-identical; TOML files are edited with `toml_edit`, which
+//!   keeps comments and formatting. Groups, event arrays and `hooks` objects that become empty
+//!   because our entries left are removed; a file that held only our entries is deleted.
+//! - A malformed existing file (syntax, or the wrong shape where we must edit) is an
+//!   [`InstallError::Malformed`] naming the file and position, and **nothing is written**:
+//!   every file is planned before any is written.
+//! - Writes are atomic (temp file in the same directory, fsync, rename, directory fsync) and
+//!   keep the file's permissions (and owner where allowed); symlinked configs are written
+//!   through.
+//! - Installing twice changes nothing: when our entries in a file already equal the rendered
+//!   ones ([`Fingerprint`]s), the file is left untouched.
+//!
+//! ## Matchers
+//!
+//! A [`ToolMatcher`] (names, canonical classes, MCP globs) compiles to each dialect where it
+//! can be expressed; otherwise the hook matches every tool and the runner filters in-process
+//! with [`ToolMatcher::matches`] (⚠ a process per tool call), unless
+//! [`MatcherFallback::Error`] asks to refuse instead.
+//!
+//! ## Non-goals
+//!
+//! Cursor, OpenCode and OpenClaw targets come with their own modules later (one module under
+//! `targets/` each). Windows shells (PowerShell quoting) are not generated.
+
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+mod diff;
+mod doctor;
+mod error;
+mod finding;
+mod fsys;
+mod jsonc;
+mod manifest;
+mod matcher;
+mod merge;
+mod plan;
+mod preflight;
+mod resolve;
+mod shell;
+mod target;
+mod targets;
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
+pub use error::InstallError;
+pub use finding::{Finding, FindingCode, Severity};
+pub use fsys::{FsView, MemFs, RealFs};
+pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest};
+pub use matcher::{McpGlob, MatcherFallback, ToolMatcher};
+pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
+pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
+pub use shell::{shell_join, shell_quote};
+pub use target::{known_targets, Scope, Target};
+pub use targets::{native_events_for, supported_providers};
+
+/// Codex per-hook trust: state keys and trusted hashes, exactly as Codex computes them.
+pub mod codex_trust {
+    pub use crate::targets::codex::trust::*;
+}
+
+/// One rendered file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct RenderedFile {
+    /// Where it goes.
+    pub path: PathBuf,
+    /// Its format.
+    pub format: FileFormat,
+    /// Its full text.
+    pub contents: String,
+}
+
+/// What a fresh install writes, in memory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Rendered {
+    /// The files.
+    pub files: Vec<RenderedFile>,
+    /// What the agent will drop or degrade, and trust to know about.
+    pub findings: Vec<Finding>,
+    /// Codex trust entries.
+    pub trust: Vec<TrustEntry>,
+}
+
+/// Renders a manifest for a target: the files a fresh install writes, with no I/O.
+///
+/// ```
+/// use agenthooks_core::{EventKind, Provider};
+/// use agenthooks_install::{render, HookSpec, Manifest, Target, ToolMatcher};
+/// let m = Manifest::new(["/opt/guard"], "guard").with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Bash"])));
+/// let r = render(&m, &Target::project(Provider::CLAUDE_CODE, "/work/repo", "/home/me")).unwrap();
+/// assert_eq!(r.files[0].path, std::path::Path::new("/work/repo/.claude/settings.json"));
+/// assert!(r.files[0].contents.contains(
+///     r#""command": "/opt/guard agenthooks run --provider=claude-code --event=PreToolUse --timeout=600""#));
+/// ```
+pub fn render(manifest: &Manifest, target: &Target) -> Result<Rendered, InstallError> {
+    let plan = plan_install(manifest, target, &fsys::EmptyFs)?;
+    Ok(Rendered {
+        files: plan
+            .files
+            .into_iter()
+            .filter_map(|f| {
+                Some(RenderedFile {
+                    path: f.path,
+                    format: f.format,
+                    contents: f.after?,
+                })
+            })
+            .collect(),
+        findings: plan.findings,
+        trust: plan.trust,
+    })
+}
+
+/// Plans an install against a file-system view (no writes).
+pub fn plan_install(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> Result<Plan, InstallError> {
+    manifest.validate()?;
+    let m = targets::module(&target.provider)?;
+    targets::check_scope(m, target)?;
+    let (hooks, findings) = resolve::resolve(manifest, target, m)?;
+    let mut cx = plan::Cx::new(manifest, target, fs);
+    m.install(&mut cx, &hooks)?;
+    Ok(cx.finish(findings))
+}
+
+/// Plans an uninstall against a file-system view (no writes).
+pub fn plan_uninstall(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> Result<Plan, InstallError> {
+    manifest.validate()?;
+    let m = targets::module(&target.provider)?;
+    targets::check_scope(m, target)?;
+    let mut cx = plan::Cx::new(manifest, target, fs);
+    m.uninstall(&mut cx)?;
+    Ok(cx.finish(Vec::new()))
+}
+
+/// What [`install`] would change on disk.
+pub fn diff(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    plan_install(manifest, target, &RealFs)
+}
+
+/// Installs: plans against the disk, then writes each changed file atomically. Returns the
+/// applied plan. On any planning error nothing is written.
+pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    let plan = plan_install(manifest, target, &RealFs)?;
+    plan.apply()?;
+    Ok(plan)
+}
+
+/// Uninstalls: removes exactly our entries (and Codex trust entries of ours). Returns the
+/// applied plan.
+pub fn uninstall(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    let plan = plan_uninstall(manifest, target, &RealFs)?;
+    plan.apply()?;
+    Ok(plan)
+}

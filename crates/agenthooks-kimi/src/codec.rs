@@ -3,12 +3,11 @@
 use std::time::Duration;
 
 use agenthooks_core::{
-    CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
-    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind,
-    FailMode, Invocation, NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent,
-    SubagentStartEvent, Target, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
-    WireResponse,
+    CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeCategory,
+    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation, NativeEventSpec,
+    NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, Target, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    Variant, WireResponse,
 };
 use serde_json::{Map, Value};
 
@@ -74,7 +73,7 @@ impl KimiCodec {
 
     /// The block response: JSON deny (exit 0) or exit 2 with the reason on stderr.
     /// `message` is the optional top-level `message` (what Kimi records for a blocked prompt).
-    fn block(&self, reason: &str, message: Option<&str>) -> WireResponse {
+    fn block(self, reason: &str, message: Option<&str>) -> WireResponse {
         match self.style {
             BlockStyle::ExitCode => WireResponse::exit(2, reason.as_bytes().to_vec()),
             BlockStyle::Json => {
@@ -107,19 +106,13 @@ fn provider() -> Provider {
 fn decode_error(e: NativeError) -> DecodeError {
     match e {
         NativeError::Syntax { source } => DecodeError::from_json(provider(), source),
-        NativeError::NotAnObject => {
-            DecodeError::new(provider(), DecodeCategory::Data, "payload is not a JSON object")
-        }
+        NativeError::NotAnObject => DecodeError::new(provider(), DecodeCategory::Data, "payload is not a JSON object"),
         NativeError::MissingEventName => DecodeError::new(
             provider(),
             DecodeCategory::UnknownEvent,
             "payload has no `hook_event_name` and no --event was given",
         ),
-        NativeError::Shape {
-            event,
-            path,
-            source,
-        } => DecodeError::new(
+        NativeError::Shape { event, path, source } => DecodeError::new(
             provider(),
             DecodeCategory::of_json(&source),
             format!("{event}: {source}"),
@@ -165,6 +158,16 @@ fn required(outcome: &Outcome) -> Vec<(Capability, &'static str)> {
     need
 }
 
+/// Events only Kimi Code sends (used by payload sniffing).
+const KIMI_ONLY: [&str; 6] = [
+    "PermissionResult",
+    "UserPromptQueued",
+    "TurnStarted",
+    "Interrupt",
+    "SessionHeartbeat",
+    "TaskStarted",
+];
+
 impl Codec for KimiCodec {
     fn provider(&self) -> Provider {
         provider()
@@ -177,8 +180,8 @@ impl Codec for KimiCodec {
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let value: Value = serde_path_to_error::deserialize(&mut de)
-            .map_err(|e| DecodeError::from_path_error(provider(), e))?;
+        let value: Value =
+            serde_path_to_error::deserialize(&mut de).map_err(|e| DecodeError::from_path_error(provider(), e))?;
         de.end().map_err(|e| DecodeError::from_json(provider(), e))?;
         let Value::Object(mut map) = value else {
             return Err(decode_error(NativeError::NotAnObject));
@@ -197,16 +200,11 @@ impl Codec for KimiCodec {
         let env = event.envelope();
         let native = env.native.as_str();
         let caps = Self::capabilities_of(native);
-        if let Some((_, what)) = required(outcome)
-            .into_iter()
-            .find(|(c, _)| !caps.contains(*c))
-        {
+        if let Some((_, what)) = required(outcome).into_iter().find(|(c, _)| !caps.contains(*c)) {
             return Err(unsupported(what, native));
         }
         match (native, outcome.kind()) {
-            ("PreToolUse", DecisionKind::Deny) => {
-                Ok(self.block(outcome.reason().unwrap_or_default(), None))
-            }
+            ("PreToolUse", DecisionKind::Deny) => Ok(self.block(outcome.reason().unwrap_or_default(), None)),
             ("UserPromptSubmit", DecisionKind::BlockPrompt) => {
                 // ⚠ Context cannot ride on a blocked prompt: the model is not called this turn.
                 if !outcome.context().is_empty() {
@@ -223,9 +221,7 @@ impl Codec for KimiCodec {
                 top.insert("message".into(), outcome.context().join("\n").into());
                 Ok(WireResponse::json(&Value::Object(top)))
             }
-            ("Stop", DecisionKind::Continue) => {
-                Ok(self.block(outcome.instruction().unwrap_or_default(), None))
-            }
+            ("Stop", DecisionKind::Continue) => Ok(self.block(outcome.instruction().unwrap_or_default(), None)),
             (_, DecisionKind::NoDecision) => Ok(WireResponse::empty()),
             (_, kind) => Err(EncodeError::new(
                 provider(),
@@ -243,13 +239,10 @@ impl Codec for KimiCodec {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }
-        let native = target.native.as_ref().map(|n| n.as_str());
+        let native = target.native.as_ref().map(agenthooks_core::NativeEvent::as_str);
         let blocks = match native {
             Some(n) => matches!(n, "PreToolUse" | "UserPromptSubmit"),
-            None => matches!(
-                target.kind,
-                Some(EventKind::ToolPre | EventKind::PromptSubmitted)
-            ),
+            None => matches!(target.kind, Some(EventKind::ToolPre | EventKind::PromptSubmitted)),
         };
         if blocks {
             let text = if reason.trim().is_empty() {
@@ -295,17 +288,7 @@ impl Codec for KimiCodec {
         if p.client_type.is_some_and(|c| c.is_string()) {
             return Some(Confidence::Certain);
         }
-        const KIMI_ONLY: [&str; 6] = [
-            "PermissionResult",
-            "UserPromptQueued",
-            "TurnStarted",
-            "Interrupt",
-            "SessionHeartbeat",
-            "TaskStarted",
-        ];
-        if KIMI_ONLY.contains(&name.as_str())
-            || (p.tool_call_id.is_some() && p.tool_use_id.is_none())
-        {
+        if KIMI_ONLY.contains(&name.as_str()) || (p.tool_call_id.is_some() && p.tool_use_id.is_none()) {
             return Some(Confidence::Inferred);
         }
         None
@@ -329,7 +312,7 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
     }
     let session_id = native.session_id().to_owned();
     env.session.id.clone_from(&session_id);
-    env.session.cwd = native.cwd().to_owned();
+    native.cwd().clone_into(&mut env.session.cwd);
     if !env.session.cwd.is_empty() {
         env.session.workspace_roots = vec![env.session.cwd.clone()];
     }
@@ -370,35 +353,17 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
     let event = match &native {
         NativeEvent::PreToolUse(e) => Event::ToolPre(ToolPreEvent::new(
             env,
-            tool_call(
-                &e.tool_name,
-                e.tool_input.clone(),
-                &e.tool_call_id,
-                &session_id,
-                &turn,
-            ),
+            tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
         )),
         NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::new(
             env,
-            tool_call(
-                &e.tool_name,
-                e.tool_input.clone(),
-                &e.tool_call_id,
-                &session_id,
-                &turn,
-            ),
+            tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
             Value::String(e.tool_output.clone()),
             None,
         )),
         NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::new(
             env,
-            tool_call(
-                &e.tool_name,
-                e.tool_input.clone(),
-                &e.tool_call_id,
-                &session_id,
-                &turn,
-            ),
+            tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
             e.error.message().to_owned(),
             false,
             None,
@@ -414,43 +379,14 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
             ),
             None,
         )),
-        NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(
-            env,
-            e.prompt.text().into_owned(),
-        )),
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::new(
-            env,
-            e.stop_hook_active,
-            None,
-            None,
-        )),
-        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::new(
-            env,
-            false,
-            None,
-            Some(e.response.clone()),
-        )),
-        NativeEvent::SubagentStart(_) => {
-            Event::SubagentStart(SubagentStartEvent::new(env))
-        }
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(
-            env,
-            Some(e.source.clone()),
-        )),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(
-            env,
-            Some(e.reason.clone()),
-        )),
-        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::new(
-            env,
-            Some(e.trigger.clone()),
-            None,
-        )),
-        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::new(
-            env,
-            Some(e.trigger.clone()),
-            None,
-        )),
+        NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt.text().into_owned())),
+        NativeEvent::Stop(e) => Event::Stop(StopEvent::new(env, e.stop_hook_active, None, None)),
+        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::new(env, false, None, Some(e.response.clone()))),
+        NativeEvent::SubagentStart(_) => Event::SubagentStart(SubagentStartEvent::new(env)),
+        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env, Some(e.source.clone()))),
+        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env, Some(e.reason.clone()))),
+        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::new(env, Some(e.trigger.clone()), None)),
+        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::new(env, Some(e.trigger.clone()), None)),
         NativeEvent::Notification(e) => Event::Notification(NotificationEvent::new(
             env,
             e.body.clone(),

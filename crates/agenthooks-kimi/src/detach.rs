@@ -5,7 +5,7 @@
 //! (SIGTERM, then SIGKILL 100 ms later) when that signal fires. On the real 2.1.0 CLI a
 //! `PostToolUse` hook is killed ~15–100 ms after it starts, because the tool call finishes. A
 //! handler that uploads telemetry, calls a server or writes a large file inline on those events is
-//! cut off part-way, silently.
+//! cut off part-way, silently (quirk #501).
 //!
 //! [`detach`] hands the work to a new process and returns at once, so the hook can answer and
 //! exit while the worker carries on:

@@ -95,7 +95,13 @@ mod tests {
 
     #[test]
     fn builds_tool_calls() {
-        let t = tool_call("mcp__github__create_issue", serde_json::json!({"title": "x"}), "call_1", "s", "");
+        let t = tool_call(
+            "mcp__github__create_issue",
+            serde_json::json!({"title": "x"}),
+            "call_1",
+            "s",
+            "",
+        );
         assert_eq!(t.canonical, CanonicalTool::Mcp);
         let mcp = t.mcp.as_ref().map(|m| (m.server.as_str(), m.tool.as_str()));
         assert_eq!(mcp, Some(("github", "create_issue")));

@@ -1,1 +1,84 @@
-//! Work in progress.
+//! # agenthooks-testkit
+//!
+//! Testing tools for agenthooks codecs and for hooks written with agenthooks (or in any other
+//! language). It is a product, not scaffolding: provider crates run its conformance suite, and
+//! consumers use the harnesses in their own CI.
+//!
+//! - **Fixture corpus** ([`fixture`]): `fixtures/<provider>/<agent version | docs>/<case>/` with
+//!   `input.json` (the payload exactly as the agent sent it), `meta.toml` (native event,
+//!   transport, variant, source, argv, `[env]`), the expected normalized event `event.json` and
+//!   the expected wire response per decision shape `responses/<shape>.json`. With
+//!   `AGENTHOOKS_BLESS=1` the expected files are (re)written; otherwise a difference fails with a
+//!   line diff ([`golden`]).
+//! - **Decision shapes** ([`shapes`]): the fixed list of decisions every fixture is encoded with.
+//! - **Conformance suite** ([`conformance`]): every fixture decodes, raw bytes are identical,
+//!   native event and kind match, `encode(neutral) == no_op`, unknown keys land in the native
+//!   view's extra map, and the normalized event and wire bytes match the expected files.
+//! - **In-process harness** ([`harness`]): [`invoke`] a router through a codec exactly as the
+//!   runner does (decode → dispatch → degrade → encode), then assert what the *agent* would do:
+//!   [`HookRun::assert_no_op`], [`HookRun::assert_denied`], [`HookRun::assert_context`].
+//! - **Fake agents** ([`fake`]): each agent's rules for reading a hook's exit code, stdout and
+//!   stderr, written from the agents' documented and observed behaviour and independent of our
+//!   encoders, into a [`Verdict`]; and a process spawner that runs any hook command the way the
+//!   agent does (payload transport, exported env vars, timeout unit and default, cwd).
+//! - **Agreement test** ([`agreement`]): for a codec, every native event × decision shape is
+//!   encoded with the real codec, interpreted by the fake agent, and compared with what
+//!   [`Codec::capabilities`](agenthooks_core::Codec::capabilities) promises: delivered where
+//!   promised, degraded per policy where not, never silently lost, never delivered unpromised.
+//!
+//! ## Using it from a codec crate
+//!
+//! ```no_run
+//! # fn main() {}
+//! # mod demo {
+//! # use agenthooks_core::Codec;
+//! # fn my_codec() -> &'static dyn Codec { unimplemented!() }
+//! #[test]
+//! fn conformance() {
+//!     let dir = agenthooks_testkit::fixtures_dir("claude-code");
+//!     agenthooks_testkit::conformance::Suite::new(my_codec(), dir)
+//!         // the native view's extra map, so the suite can check unknown keys land there
+//!         .with_extra(|env| None)
+//!         .run();
+//! }
+//! # }
+//! ```
+//!
+//! Non-goals: driving the real agent CLIs (see `e2e/`), and fuzzing (codecs own their proptests).
+
+#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+
+pub mod agreement;
+pub mod conformance;
+pub mod fake;
+pub mod fixture;
+pub mod golden;
+pub mod harness;
+pub mod shapes;
+
+use std::path::{Path, PathBuf};
+
+pub use fake::{Effect, FakeAgent, HookOutput, Verdict};
+pub use fixture::{Fixture, FixtureError, Meta};
+pub use harness::{assert_context, assert_denied, assert_no_op, invoke, HookRun};
+pub use shapes::Shape;
+
+/// The environment variable that turns on bless mode.
+pub const BLESS_ENV: &str = "AGENTHOOKS_BLESS";
+
+/// The environment variable that overrides the fixture root.
+pub const FIXTURES_ENV: &str = "AGENTHOOKS_FIXTURES";
+
+/// The workspace fixture root: `$AGENTHOOKS_FIXTURES`, else `fixtures/` at the root of the
+/// agenthooks workspace this crate was built from.
+pub fn fixtures_root() -> PathBuf {
+    match std::env::var_os(FIXTURES_ENV) {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"),
+    }
+}
+
+/// The fixture directory of one provider (`fixtures_root()/<provider>`).
+pub fn fixtures_dir(provider: &str) -> PathBuf {
+    fixtures_root().join(provider)
+}

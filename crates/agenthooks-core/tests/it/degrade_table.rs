@@ -43,10 +43,9 @@ fn expected(name: &str, o: &Outcome, caps: CapSet, p: &Policy) -> (DecisionKind,
     match kind {
         DecisionKind::Deny | DecisionKind::BlockPrompt if !has(C::Deny) => { kind = DecisionKind::NoDecision; input = false; }
         DecisionKind::Ask if !has(C::Ask) => {
-            if p.ask_fallback == AskFallback::Deny && has(C::Deny) { kind = DecisionKind::Deny; } else { kind = DecisionKind::NoDecision; }
-            input = false;
+            if p.ask_fallback == AskFallback::Deny && has(C::Deny) { kind = DecisionKind::Deny; input = false; } else { kind = DecisionKind::NoDecision; }
         }
-        DecisionKind::Allow if !has(C::Allow) => { kind = DecisionKind::NoDecision; input = false; }
+        DecisionKind::Allow if !has(C::Allow) => kind = DecisionKind::NoDecision,
         DecisionKind::Continue if !has(C::ContinueAgent) => kind = DecisionKind::NoDecision,
         DecisionKind::ReplaceOutput if !has(C::ReplaceOutput) => {
             kind = if has(C::FlagOutput) { DecisionKind::FlagOutput } else { DecisionKind::NoDecision };
@@ -58,6 +57,7 @@ fn expected(name: &str, o: &Outcome, caps: CapSet, p: &Policy) -> (DecisionKind,
         kind = DecisionKind::NoDecision;
     }
     // modifier rows
+    if input && kind == DecisionKind::NoDecision && !has(C::NeutralRewrite) { input = false; }
     if input && !has(C::UpdateInput) {
         input = false;
         if kind == DecisionKind::Allow { kind = DecisionKind::NoDecision; }
@@ -73,6 +73,7 @@ fn exhaustive_over_every_subset() {
     let p = Policy::default();
     let mut checked = 0;
     for bits in 0..=CapSet::ALL.bits() {
+        let bits: u16 = bits;
         let caps = CapSet::from_bits(bits);
         for (name, o) in shapes() {
             let d = degrade(o.clone(), caps, &p).unwrap();
@@ -84,12 +85,12 @@ fn exhaustive_over_every_subset() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 1024 * shapes().len());
+    assert_eq!(checked, 2048 * shapes().len());
 }
 
 proptest! {
     #[test]
-    fn policy_variants_agree(bits in 0u16..1024, idx in 0usize..15, ask_deny in any::<bool>(), strict in any::<bool>()) {
+    fn policy_variants_agree(bits in 0u16..2048, idx in 0usize..15, ask_deny in any::<bool>(), strict in any::<bool>()) {
         let caps = CapSet::from_bits(bits);
         let (name, o) = shapes().swap_remove(idx);
         let p = Policy::default()

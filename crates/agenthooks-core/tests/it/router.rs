@@ -75,6 +75,21 @@ fn stacking_table() {
 }
 
 #[test]
+fn neutral_rewrite_survives_stacking() {
+    let mut m = serde_json::Map::new();
+    m.insert("command".into(), json!("ls -la"));
+    let m2 = m.clone();
+    let r = Router::new()
+        .on_tool_pre(ctx_a)
+        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(rewrite_input(m2.clone()).no_decision()))
+        .on_tool_pre(neutral);
+    let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
+    assert_eq!(o.kind(), DecisionKind::NoDecision);
+    assert_eq!(o.updated_input(), Some(&m));
+    assert_eq!(o.context(), ["a"]);
+}
+
+#[test]
 fn all_runs_everything_and_joins_errors() {
     let e = tool_event("Bash", "ls");
     let o = all((allow_y, ctx_a, deny_x)).handle(&cx(), &e).unwrap();

@@ -30,6 +30,7 @@ fn tool_pre(_cx: &Context, _e: &ToolPreEvent) -> Result<ToolPreDecision, Handler
     }
 }
 
+#[allow(clippy::unnecessary_wraps)]
 fn stop(_cx: &Context, _e: &StopEvent) -> Result<StopDecision, HandlerError> {
     if behavior() == "continue" {
         Ok(continue_with("keep going"))

@@ -1,44 +1,18 @@
 //! Every fixture under `fixtures/gemini/` decodes into its typed native struct.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use agenthooks_gemini::native::{decode, event_info, NativeEvent};
+use agenthooks_gemini::native::{decode, event_info, NativeEvent, NATIVE_EVENTS};
 use serde_json::Value;
 
-fn fixtures_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/gemini")
-}
-
-/// `(case dir, input bytes, native_event from meta.toml)` for every fixture.
-fn cases() -> Vec<(PathBuf, Vec<u8>, String)> {
-    let mut out = Vec::new();
-    for version in fs::read_dir(fixtures_root()).expect("fixtures/gemini exists") {
-        let version = version.expect("readable dir").path();
-        if !version.is_dir() {
-            continue;
-        }
-        for case in fs::read_dir(&version).expect("readable version dir") {
-            let case = case.expect("readable case").path();
-            let input = fs::read(case.join("input.json")).expect("input.json");
-            let meta = fs::read_to_string(case.join("meta.toml")).expect("meta.toml");
-            let event = meta
-                .lines()
-                .find_map(|l| l.strip_prefix("native_event = "))
-                .map(|v| v.trim_matches('"').to_owned())
-                .expect("native_event in meta.toml");
-            out.push((case, input, event));
-        }
-    }
-    out.sort();
-    out
-}
+use crate::fixtures::{cases, fixtures_root};
 
 #[test]
 fn every_fixture_decodes_to_its_meta_event() {
     let cases = cases();
     assert!(cases.len() >= 11, "only {} fixtures", cases.len());
-    for (case, input, event) in &cases {
+    for c in &cases {
+        let (case, input, event) = (&c.dir, &c.input, &c.native_event);
         let ev = decode(input).unwrap_or_else(|e| panic!("{}: {e}", case.display()));
         assert_eq!(ev.name(), event, "{}", case.display());
         assert!(
@@ -48,18 +22,13 @@ fn every_fixture_decodes_to_its_meta_event() {
         );
         assert!(event_info(event).is_some(), "{}", case.display());
         // Every field in the corpus is a known field: nothing lands in `extra`.
-        assert!(
-            ev.extra().is_empty(),
-            "{}: extra {:?}",
-            case.display(),
-            ev.extra()
-        );
+        assert!(ev.extra().is_empty(), "{}: extra {:?}", case.display(), ev.extra());
         // The typed structs re-serialize to the same JSON value (key order included).
         let original: Value = serde_json::from_slice(input).expect("valid JSON");
         assert_eq!(ev.to_value(), original, "{}", case.display());
         // For real captures the field order is Gemini's own, so re-serializing the typed struct
         // reproduces the payload byte for byte.
-        if case.parent().and_then(Path::file_name) != Some("docs".as_ref()) {
+        if c.version != "docs" {
             let bytes = serde_json::to_vec(&ev).expect("serializes");
             assert_eq!(
                 String::from_utf8_lossy(&bytes),
@@ -68,23 +37,19 @@ fn every_fixture_decodes_to_its_meta_event() {
                 case.display()
             );
         }
-        assert!(
-            ev.timestamp().is_some_and(|t| t.ends_with('Z')),
-            "{}",
-            case.display()
-        );
+        assert!(ev.timestamp().is_some_and(|t| t.ends_with('Z')), "{}", case.display());
     }
 }
 
 #[test]
 fn every_event_has_a_docs_and_a_hand_made_fixture() {
     let cases = cases();
-    for info in agenthooks_gemini::native::EVENTS {
-        let n = cases.iter().filter(|(_, _, e)| e == info.name).count();
+    for info in NATIVE_EVENTS {
+        let n = cases.iter().filter(|c| c.native_event == info.name).count();
         assert!(n >= 1, "{} has no fixture", info.name);
-        let docs = cases.iter().any(|(c, _, e)| {
-            e == info.name && c.parent().and_then(Path::file_name) == Some("docs".as_ref())
-        });
+        let docs = cases
+            .iter()
+            .any(|c| c.native_event == info.name && c.version == "docs" && c.source == "docs");
         assert!(docs, "{} has no docs fixture", info.name);
     }
 }
@@ -97,10 +62,7 @@ fn captured_model_events_decode_typed() {
         panic!("not AfterModel")
     };
     assert_eq!(m.llm_request.model.as_deref(), Some("gemini-3.8-flash"));
-    assert_eq!(
-        m.llm_response.text.as_deref(),
-        Some("All done: marker written.")
-    );
+    assert_eq!(m.llm_response.text.as_deref(), Some("All done: marker written."));
     let cand = &m.llm_response.candidates.as_deref().expect("candidates")[0];
     assert_eq!(cand.finish_reason.as_deref(), Some("STOP"));
     assert_eq!(
@@ -116,8 +78,7 @@ fn captured_model_events_decode_typed() {
     assert!(!t.is_error());
     assert_eq!(t.tool_input["command"], "echo hi > marker.txt");
 
-    let input =
-        fs::read(fixtures_root().join("docs/after_tool-error/input.json")).expect("fixture");
+    let input = fs::read(fixtures_root().join("docs/after_tool-error/input.json")).expect("fixture");
     let ev = decode(&input).expect("decodes");
-    assert_eq!(ev.kind(), "tool.error");
+    assert_eq!(ev.kind().as_str(), "tool.error");
 }

@@ -1,0 +1,357 @@
+//! Every fixture decodes losslessly, and the unified projection of the key ones is exact.
+
+use std::collections::HashMap;
+
+use agenthooks_claude::native::{self, NativeEvent, EVENTS};
+use agenthooks_claude::{view, view_as, CODEC};
+use agenthooks_core::{
+    CanonicalTool, Codec, Confidence, Event, EventKind, FailMode, Invocation, Outcome, Provider, Target, Variant,
+};
+use serde_json::{json, Value};
+
+use crate::support::{case, cases, event};
+
+#[test]
+fn every_fixture_decodes_losslessly() {
+    let cases = cases();
+    assert!(cases.len() >= 34 + 5 + 36, "only {} fixtures", cases.len());
+    for case in &cases {
+        let name = case.name();
+        let ev = case.decode();
+        let env = ev.envelope();
+        assert_eq!(env.provider, Provider::CLAUDE_CODE, "{name}");
+        assert_eq!(env.native.as_str(), case.native_event, "{name}");
+        assert_eq!(ev.kind(), native::kind_of(&case.native_event), "{name}");
+        assert_eq!(env.variant.as_str(), case.variant, "{name}");
+        assert_eq!(env.confidence, Confidence::Certain, "{name}");
+        // The raw payload is the exact bytes received.
+        assert_eq!(env.raw().as_bytes(), case.input.as_slice(), "{name}: raw");
+        // The native view is the full typed payload, and it loses nothing.
+        let native = view(env).unwrap_or_else(|| panic!("{name}: no native view"));
+        assert_eq!(
+            native,
+            &NativeEvent::from_slice(&case.input, None).expect("decodes"),
+            "{name}"
+        );
+        let original: Value = serde_json::from_slice(&case.input).expect("valid JSON");
+        assert_eq!(
+            serde_json::to_value(native).expect("serializes"),
+            original,
+            "{name}: round trip"
+        );
+        let known = EVENTS.iter().any(|e| e.name == case.native_event);
+        assert_eq!(matches!(native, NativeEvent::Other(_)), !known, "{name}");
+        if known && !name.ends_with("unknown-fields") {
+            assert!(native.extra().is_empty(), "{name}: extra {:?}", native.extra());
+        }
+        // Session facts every payload carries.
+        assert_eq!(env.session.id, original["session_id"], "{name}");
+        assert_eq!(env.session.cwd, original["cwd"], "{name}");
+        assert_eq!(env.session.transcript_path, original["transcript_path"], "{name}");
+        assert_eq!(
+            env.session.turn_id,
+            original["prompt_id"].as_str().unwrap_or_default(),
+            "{name}: prompt_id is the turn id"
+        );
+        // Neutral answers are the explicit no-op (quirk #17), and fail-open is the same.
+        let target = Target::of(&ev);
+        let no_op = CODEC.no_op(&target);
+        let neutral = CODEC
+            .encode(&ev, &Outcome::neutral_for(ev.kind()))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(neutral, no_op, "{name}");
+        assert_eq!(CODEC.failure_response(&target, FailMode::Open, "boom"), no_op, "{name}");
+        assert_eq!(no_op.exit_code, 0, "{name}");
+        let expected: &[u8] = if case.native_event == "WorktreeCreate" {
+            b""
+        } else {
+            b"{}"
+        };
+        assert_eq!(no_op.stdout, expected, "{name}");
+    }
+}
+
+#[test]
+fn every_reference_event_has_a_docs_fixture() {
+    let all = cases();
+    for spec in EVENTS {
+        let found = all
+            .iter()
+            .any(|c| c.name().starts_with("docs/") && c.native_event == spec.name);
+        assert!(found, "no docs fixture for {}", spec.name);
+    }
+}
+
+#[test]
+fn variant_is_detected_from_env_without_a_flag() {
+    for case in cases() {
+        let inv = Invocation::new(case.input.clone(), &case.env);
+        let ev = CODEC.decode(&inv).expect("decodes");
+        assert_eq!(ev.envelope().variant.as_str(), case.variant, "{}", case.name());
+    }
+    // A --variant flag wins over the environment.
+    let case = case("docs/pre_tool_use-remote");
+    let flag = Variant::COWORK;
+    let inv = Invocation::new(case.input.clone(), &case.env).with_variant(Some(&flag));
+    assert_eq!(CODEC.decode(&inv).expect("decodes").envelope().variant, Variant::COWORK);
+}
+
+#[test]
+fn captured_pre_tool_use_normalizes() {
+    let ev = event("2.1.197/pre_tool_use-allow");
+    let Event::ToolPre(pre) = &ev else {
+        panic!("expected tool.pre, got {:?}", ev.kind())
+    };
+    let t = &pre.tool;
+    assert_eq!(t.name, "Bash");
+    assert_eq!(t.canonical, CanonicalTool::Shell);
+    assert_eq!((t.id.as_str(), t.synthesized), ("toolu_0002", false));
+    assert_eq!(t.command(), Some("echo hi > marker.txt"));
+    assert_eq!(
+        t.raw_input,
+        json!({"command": "echo hi > marker.txt", "description": "write marker file"})
+    );
+    assert!(t.mcp.is_none());
+    let s = &pre.envelope.session;
+    assert_eq!(s.turn_id, "d7429b73-b801-4373-a948-c9c8313c0e4d");
+    assert_eq!(s.permission_mode, "default");
+    assert_eq!(s.workspace_roots, ["/tmp/e2e/proj"]);
+    assert!(pre.envelope.agent.is_none());
+    assert_eq!(pre.envelope.variant, Variant::DEFAULT);
+    let native: &native::PreToolUse = view_as(&pre.envelope).expect("typed view");
+    assert_eq!(native.effort.as_ref().and_then(|e| e.level.as_deref()), Some("high"));
+    assert!(view_as::<native::Stop>(&pre.envelope).is_none());
+}
+
+#[test]
+fn mcp_calls_take_the_server_from_mcp_server() {
+    let ev = event("docs/pre_tool_use-reference-example");
+    let t = ev.tool().expect("tool");
+    assert_eq!(t.canonical, CanonicalTool::Mcp);
+    let mcp = t.mcp.as_ref().expect("mcp");
+    assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("github", "create_issue"));
+
+    // A plugin server: the name segment is normalized, `mcp_server.name` is the real name (#26).
+    let ev = event("docs/pre_tool_use-mcp-plugin");
+    let mcp = ev.tool().and_then(|t| t.mcp.as_ref()).expect("mcp");
+    assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("db", "query"));
+    let native: &native::PreToolUse = view_as(ev.envelope()).expect("view");
+    assert_eq!(
+        native.mcp_server.as_ref().and_then(|s| s.source.as_deref()),
+        Some("plugin")
+    );
+
+    // Without `mcp_server` (older builds), the name segment is the server.
+    let payload = br#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"mcp__linear__create_issue","tool_input":{},"tool_use_id":"toolu_9"}"#;
+    let env = HashMap::<String, String>::new();
+    let ev = CODEC.decode(&Invocation::new(payload.to_vec(), &env)).expect("decodes");
+    let mcp = ev.tool().and_then(|t| t.mcp.as_ref()).expect("mcp");
+    assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("linear", "create_issue"));
+}
+
+#[test]
+fn permission_request_synthesizes_an_id_and_keeps_suggestions() {
+    let ev = event("docs/permission_request");
+    let Event::Permission(p) = &ev else {
+        panic!("expected permission.request")
+    };
+    assert!(p.tool.synthesized && p.tool.id.starts_with("hook_synth_"));
+    assert_eq!(p.tool.canonical, CanonicalTool::Shell);
+    assert_eq!(
+        p.suggestions.as_ref().and_then(|s| s[0]["type"].as_str()),
+        Some("addRules")
+    );
+    // Deterministic: decoding twice gives the same id.
+    assert_eq!(
+        event("docs/permission_request").tool().map(|t| t.id.clone()),
+        Some(p.tool.id.clone())
+    );
+}
+
+#[test]
+fn post_tool_events_carry_output_error_and_duration() {
+    let Event::ToolPost(post) = event("docs/post_tool_use") else {
+        panic!("expected tool.post")
+    };
+    assert_eq!(post.tool.canonical, CanonicalTool::FileRead);
+    assert_eq!(post.tool.file_path(), Some("/home/dev/shop/package.json"));
+    assert_eq!(post.output["file"]["numLines"], 4);
+    assert_eq!(post.duration_ms, Some(3));
+
+    let Event::ToolError(err) = event("docs/post_tool_use_failure") else {
+        panic!("expected tool.error")
+    };
+    assert_eq!(err.error, "MCP error -32603: relation \"orders\" does not exist");
+    assert!(!err.interrupted);
+    assert_eq!(err.duration_ms, Some(212));
+    assert_eq!(err.tool.mcp.as_ref().map(|m| m.server.as_str()), Some("postgres"));
+
+    let Event::ToolError(err) = event("docs/post_tool_use_failure-reference-example") else {
+        panic!("expected tool.error")
+    };
+    assert_eq!(err.tool.command(), Some("npm test"));
+    assert_eq!(err.duration_ms, Some(8123));
+}
+
+#[test]
+fn stop_events_surface_the_loop_guard_and_subagent() {
+    let Event::Stop(stop) = event("docs/stop-loop-guard") else {
+        panic!("expected agent.stop")
+    };
+    assert!(stop.previously_continued);
+    assert_eq!(stop.continuation_count, None, "the runner counts, not the codec");
+    assert_eq!(
+        stop.last_message.as_deref(),
+        Some("I added the missing regression test as requested.")
+    );
+    let Event::Stop(stop) = event("2.1.197/stop-allow") else {
+        panic!("expected agent.stop")
+    };
+    assert!(!stop.previously_continued);
+
+    let Event::SubagentStop(sub) = event("docs/subagent_stop") else {
+        panic!("expected subagent.stop")
+    };
+    let agent = sub.envelope.agent.as_ref().expect("agent");
+    assert_eq!(
+        (agent.id.as_str(), agent.agent_type.as_str()),
+        ("a7c3e9f1b2d4", "Explore")
+    );
+    let native: &native::SubagentStop = view_as(&sub.envelope).expect("view");
+    assert!(native.agent_transcript_path.ends_with("agent-a7c3e9f1b2d4.jsonl"));
+
+    let ev = event("docs/pre_tool_use-subagent");
+    assert_eq!(
+        ev.envelope().agent.as_ref().map(|a| a.id.as_str()),
+        Some("a7c3e9f1b2d4")
+    );
+    assert_eq!(ev.tool().map(|t| t.canonical), Some(CanonicalTool::Search));
+
+    let Event::SubagentStart(start) = event("docs/subagent_start") else {
+        panic!("expected subagent.start")
+    };
+    assert_eq!(
+        start.envelope.agent.as_ref().map(|a| a.agent_type.as_str()),
+        Some("Explore")
+    );
+}
+
+#[test]
+fn lifecycle_and_other_events_project() {
+    let Event::SessionStart(start) = event("docs/session_start") else {
+        panic!("expected session.start")
+    };
+    assert_eq!(start.source.as_deref(), Some("startup"));
+    assert_eq!(start.envelope.session.model, "claude-sonnet-4-5");
+    assert!(start.envelope.agent.is_none(), "agent_type alone is not a subagent");
+
+    let Event::SessionEnd(end) = event("docs/session_end") else {
+        panic!("expected session.end")
+    };
+    assert_eq!(end.reason.as_deref(), Some("prompt_input_exit"));
+
+    let Event::PromptSubmitted(prompt) = event("2.1.197/user_prompt_submit-deny-json") else {
+        panic!("expected prompt.submitted")
+    };
+    assert_eq!(prompt.prompt, "Create marker.txt containing hi using the shell.");
+
+    let Event::CompactPre(pre) = event("docs/pre_compact") else {
+        panic!("expected compact.pre")
+    };
+    assert_eq!(
+        (pre.trigger.as_deref(), pre.instructions.as_deref()),
+        (Some("manual"), Some("Keep the decisions about the checkout timeout."))
+    );
+    let Event::CompactPost(post) = event("docs/post_compact") else {
+        panic!("expected compact.post")
+    };
+    assert!(post.summary.as_deref().is_some_and(|s| s.starts_with("The user asked")));
+
+    let Event::Notification(note) = event("docs/notification") else {
+        panic!("expected notification")
+    };
+    assert_eq!(note.notification_type.as_deref(), Some("permission_prompt"));
+    assert_eq!(note.title.as_deref(), Some("Claude Code"));
+
+    let Event::FileEdited(file) = event("docs/file_changed") else {
+        panic!("expected file.edited")
+    };
+    assert_eq!(file.path, "/home/dev/shop/.env");
+
+    let Event::ModelResponse(resp) = event("2.1.197/message_display-allow") else {
+        panic!("expected model.response")
+    };
+    assert_eq!(resp.text.as_deref(), Some("All done: marker written."));
+    assert_eq!(resp.response["final"], true);
+
+    let Event::ToolPre(pre) = event("docs/pre_skill_shell_command") else {
+        panic!("expected tool.pre")
+    };
+    assert_eq!(pre.tool.canonical, CanonicalTool::Shell);
+    assert_eq!(pre.tool.command(), Some("git log --oneline -20"));
+    let skill: &native::PreSkillShellCommand = view_as(&pre.envelope).expect("view");
+    assert_eq!(
+        (skill.command_name.as_str(), skill.invoked_by.as_str()),
+        ("changelog", "claude")
+    );
+
+    let ev = event("docs/pre_model_switch");
+    assert_eq!(ev.kind(), EventKind::Other);
+    assert_eq!(ev.envelope().session.model, "claude-opus-4-1");
+    let sw: &native::PreModelSwitch = view_as(ev.envelope()).expect("view");
+    assert_eq!(sw.requested_model, None);
+
+    let ev = event("2.1.197/post_tool_batch-deny-exit2");
+    assert_eq!(ev.kind(), EventKind::Other);
+    let batch: &native::PostToolBatch = view_as(ev.envelope()).expect("view");
+    assert!(batch.tool_calls[0]
+        .tool_response
+        .as_ref()
+        .and_then(Value::as_str)
+        .is_some_and(|r| r.contains("blocked by agenthooks probe")));
+}
+
+#[test]
+fn future_events_decode_as_other_with_raw_intact() {
+    let case = case("docs/future_event");
+    let ev = case.decode();
+    assert_eq!(ev.kind(), EventKind::Other);
+    assert_eq!(ev.envelope().native.as_str(), "PreWebRequest");
+    assert_eq!(ev.envelope().raw().as_bytes(), case.input.as_slice());
+    let Some(NativeEvent::Other(map)) = view(ev.envelope()) else {
+        panic!("expected NativeEvent::Other")
+    };
+    assert_eq!(map["url"], "https://registry.npmjs.org/left-pad");
+    assert_eq!(ev.envelope().session.turn_id, "5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f");
+}
+
+#[test]
+fn unknown_fields_land_in_extra() {
+    let ev = event("docs/pre_tool_use-unknown-fields");
+    let native = view(ev.envelope()).expect("view");
+    let keys: Vec<&str> = native.extra().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["sandbox", "attempt"]);
+    assert_eq!(native.extra()["sandbox"]["network"], "deny");
+}
+
+#[test]
+fn bad_payloads_are_typed_errors() {
+    use agenthooks_core::DecodeCategory;
+    let env = HashMap::<String, String>::new();
+    let decode = |bytes: &[u8]| CODEC.decode(&Invocation::new(bytes.to_vec(), &env));
+    assert_eq!(decode(b"").expect_err("empty").category(), DecodeCategory::Empty);
+    assert_eq!(decode(b"{\"a\":").expect_err("eof").category(), DecodeCategory::Syntax);
+    assert_eq!(decode(b"[1]").expect_err("array").category(), DecodeCategory::Data);
+    let err = decode(br#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#)
+        .expect_err("missing tool_use_id");
+    assert_eq!(err.category(), DecodeCategory::Data);
+    assert!(err.to_string().contains("tool_use_id"), "{err}");
+    let err = decode(br#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":1}]}"#)
+        .expect_err("wrong type");
+    assert_eq!(err.path(), Some("tool_calls[0].tool_name"));
+    // A BOM (as Cursor adds) is tolerated; the raw keeps it.
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(&case("docs/session_end").input);
+    let ev = decode(&bom).expect("decodes with a BOM");
+    assert_eq!(ev.envelope().raw().as_bytes(), bom.as_slice());
+}

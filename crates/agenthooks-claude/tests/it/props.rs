@@ -1,0 +1,81 @@
+//! Property: unknown keys land in `extra`, the raw stays byte-identical, and the neutral answer
+//! is the no-op, for every event of the corpus.
+
+use agenthooks_claude::{view, CODEC};
+use agenthooks_core::{Codec, Invocation, Outcome, Target};
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+use crate::support::{cases, Case};
+
+fn docs_cases() -> Vec<Case> {
+    cases()
+        .into_iter()
+        .filter(|c| c.name().starts_with("docs/") && !c.name().ends_with("unknown-fields"))
+        .collect()
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        "[ -~]{0,16}".prop_map(Value::String),
+        prop::collection::vec(any::<u8>().prop_map(Value::from), 0..3).prop_map(Value::Array),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn unknown_keys_land_in_extra_and_raw_is_kept(
+        index in any::<prop::sample::Index>(),
+        extras in prop::collection::btree_map("zz_[a-z0-9_]{1,12}", scalar(), 1..5),
+    ) {
+        let cases = docs_cases();
+        let case = &cases[index.index(cases.len())];
+        let mut obj: Map<String, Value> = serde_json::from_slice(&case.input).expect("object");
+        for (k, v) in &extras {
+            obj.insert(k.clone(), v.clone());
+        }
+        let bytes = serde_json::to_vec(&obj).expect("serializes");
+        let inv = Invocation::new(bytes.clone(), &case.env);
+        let ev = CODEC.decode(&inv).expect("decodes");
+        prop_assert_eq!(ev.envelope().raw().as_bytes(), bytes.as_slice());
+        let native = view(ev.envelope()).expect("native view");
+        for (k, v) in &extras {
+            prop_assert_eq!(native.extra().get(k), Some(v));
+        }
+        if native.name() != "PreWebRequest" {
+            prop_assert_eq!(native.extra().len(), extras.len());
+        }
+        let back = serde_json::to_value(native).expect("serializes");
+        prop_assert_eq!(back, Value::Object(obj));
+        let neutral = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).expect("encodes");
+        prop_assert_eq!(neutral, CODEC.no_op(&Target::of(&ev)));
+    }
+
+    #[test]
+    fn decode_never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let env = std::collections::HashMap::<String, String>::new();
+        let _ = CODEC.decode(&Invocation::new(bytes, &env));
+    }
+
+    #[test]
+    fn decode_never_panics_on_mutated_payloads(
+        index in any::<prop::sample::Index>(),
+        key in any::<prop::sample::Index>(),
+        value in scalar(),
+    ) {
+        let cases = docs_cases();
+        let case = &cases[index.index(cases.len())];
+        let mut obj: Map<String, Value> = serde_json::from_slice(&case.input).expect("object");
+        let k = obj.keys().nth(key.index(obj.len())).cloned().expect("a key");
+        obj.insert(k, value);
+        let bytes = serde_json::to_vec(&obj).expect("serializes");
+        if let Ok(ev) = CODEC.decode(&Invocation::new(bytes.clone(), &case.env)) {
+            prop_assert_eq!(ev.envelope().raw().as_bytes(), bytes.as_slice());
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The shared testkit: the conformance suite (golden `event.json` and `responses/*.json`,
+//! unknown keys), the can't-drift agreement test, and fake-agent verdicts through the runner.
+
+use agenthooks_claude::{view, NativeEvent, CODEC};
+use agenthooks_core::decision::{
+    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
+};
+use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPreEvent};
+use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect};
+use serde_json::{json, Map, Value};
+
+use crate::support::case;
+
+#[test]
+fn conformance_suite() {
+    let report = conformance::Suite::new(&CODEC, fixtures_dir("claude-code"))
+        .with_extra(|env| view(env).map(NativeEvent::extra))
+        .min_fixtures(80)
+        .run();
+    assert!(report.extra_checks >= 80 && report.responses >= 300, "{report}");
+}
+
+/// The decisions whose disagreement is a known gap of the core, not of this codec: a rewrite
+/// with no decision. The router's stacking rule drops `updated_input` from a neutral decision,
+/// and `degrade` has no way to say "this agent applies a rewrite only with a verdict" (#109).
+/// Remove once the core handles both.
+const KNOWN_CORE_GAP: &str = "rewrite_input.no_decision";
+
+#[test]
+fn agreement_with_the_fake_agent() {
+    let report = agreement::check(&CODEC, Some(&fixtures_dir("claude-code")));
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    assert!(
+        report.synthetic.is_empty(),
+        "events without a fixture: {:?}",
+        report.synthetic
+    );
+    assert!(report.cases.len() >= 150, "only {} cases", report.cases.len());
+    let unexpected: Vec<String> = report
+        .cases
+        .iter()
+        .filter(|c| !c.differences.is_empty() && !c.decision.starts_with(KNOWN_CORE_GAP))
+        .map(|c| format!("{} [{}]: {:?}", c.native, c.decision, c.differences))
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
+}
+
+fn input(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+#[test]
+fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
+    let payload = case("2.1.197/pre_tool_use-deny-json").input;
+    let run = |r: Router| invoke(&r, &CODEC, &payload, Some("PreToolUse"));
+
+    let r = run(Router::new()
+        .on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("blocked by agenthooks probe"))));
+    r.assert_denied("blocked by agenthooks probe").assert_well_behaved();
+
+    let r = run(Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow())));
+    r.assert_allowed().assert_well_behaved();
+
+    let r =
+        run(Router::new()
+            .on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("Write marker.txt?"))));
+    assert_eq!(
+        r.verdict().effect,
+        Effect::Asked {
+            reason: "Write marker.txt?".into()
+        }
+    );
+
+    let r = run(Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
+        let mut i = e.tool.input.clone();
+        i.insert("command".into(), json!("echo hi > /tmp/e2e/proj/marker.txt"));
+        Ok::<_, HandlerError>(rewrite_input(i).allow())
+    }));
+    let v = r.verdict();
+    assert_eq!(v.effect, Effect::Allowed);
+    assert_eq!(
+        v.input_rewritten,
+        Some(input(
+            json!({"command": "echo hi > /tmp/e2e/proj/marker.txt", "description": "write marker file"})
+        ))
+    );
+
+    let r = run(Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| {
+        Ok::<_, HandlerError>(no_decision().with_context("marker.txt is scratch space"))
+    }));
+    r.assert_context("marker.txt is scratch space").assert_well_behaved();
+    assert_eq!(r.verdict().effect, Effect::Proceed);
+
+    let r = run(Router::new()
+        .on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow().stop_agent("Budget exhausted"))));
+    assert_eq!(r.verdict().agent_stopped.as_deref(), Some("Budget exhausted"));
+
+    // No handler: the explicit no-op, never an allow (#17).
+    run(Router::new()).assert_no_op();
+}
+
+#[test]
+fn fake_agent_verdicts_on_prompt_and_stop() {
+    let prompt = case("2.1.197/user_prompt_submit-allow").input;
+    let r = invoke(
+        &Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
+            Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
+        }),
+        &CODEC,
+        &prompt,
+        None,
+    );
+    r.assert_context("Today is Monday.").assert_well_behaved();
+    let r = invoke(
+        &Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
+            Ok::<_, HandlerError>(block_prompt("No secrets, please."))
+        }),
+        &CODEC,
+        &prompt,
+        None,
+    );
+    r.assert_denied("No secrets, please.");
+
+    let stop = case("2.1.197/stop-allow").input;
+    let r = invoke(
+        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
+            Ok::<_, HandlerError>(if e.previously_continued {
+                finish()
+            } else {
+                continue_with("Run the tests first.")
+            })
+        }),
+        &CODEC,
+        &stop,
+        None,
+    );
+    r.assert_continued("Run the tests first.");
+    // The loop guard: after a continuation the handler finishes (#19).
+    let guarded = case("docs/stop-loop-guard").input;
+    let r = invoke(
+        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
+            Ok::<_, HandlerError>(if e.previously_continued {
+                finish()
+            } else {
+                continue_with("again")
+            })
+        }),
+        &CODEC,
+        &guarded,
+        None,
+    );
+    r.assert_no_op();
+}
+
+#[test]
+fn fake_agent_verdicts_on_failures() {
+    use agenthooks_core::{Policy, PolicySource};
+    let payload = case("2.1.197/pre_tool_use-allow").input;
+    let failing = |policy: Policy| {
+        Router::new()
+            .with_policy(PolicySource::from(policy))
+            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
+                Err::<agenthooks_core::decision::ToolPreDecision, _>(HandlerError::from("policy service unreachable"))
+            })
+    };
+    // Fail-open: the agent's own flow runs.
+    invoke(&failing(Policy::default()), &CODEC, &payload, None).assert_no_op();
+    // Fail-closed: Claude denies the call.
+    let r = invoke(&failing(Policy::default().fail_closed()), &CODEC, &payload, None);
+    assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
+    assert_eq!(r.response().exit_code, 0);
+}

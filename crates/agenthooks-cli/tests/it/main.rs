@@ -1,0 +1,3 @@
+//! Integration tests of the `agenthooks` command and the agreement of every compiled-in codec.
+
+mod agreement;

@@ -1,0 +1,870 @@
+//! The codec: decode every fixture, encode every decision shape for every event, failure and
+//! no-op answers, detection.
+
+use std::collections::HashMap;
+
+use agenthooks_codex::native::NativeEvent;
+use agenthooks_codex::{output, view, CODEC};
+use agenthooks_core::decision::{
+    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed,
+    replace_output, rewrite_input, ContextDecision, DEFAULT_BLOCK_REASON,
+};
+use agenthooks_core::{
+    degrade, AskFallback, CanonicalTool, Capability, Codec, Confidence, DecisionKind, Event, EventKind, FailMode,
+    Invocation, Outcome, Policy, Target, Transport, Variant, WireResponse,
+};
+use serde_json::{json, Map, Value};
+
+use crate::support::{cases, output_schema, Case};
+
+fn env() -> HashMap<String, String> {
+    HashMap::new()
+}
+
+fn decode_case(case: &Case) -> Event {
+    let env = env();
+    let transport = if case.transport == "argv" {
+        Transport::Argv
+    } else {
+        Transport::Stdin
+    };
+    let inv = Invocation::new(case.input.clone(), &env).with_transport(transport);
+    CODEC.decode(&inv).unwrap_or_else(|e| panic!("{}: {e}", case.id))
+}
+
+fn decode_id(id: &str) -> Event {
+    let case = cases()
+        .into_iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no fixture {id}"));
+    decode_case(&case)
+}
+
+fn decode_json(value: &Value) -> Event {
+    let env = env();
+    CODEC
+        .decode(&Invocation::new(serde_json::to_vec(value).unwrap(), &env))
+        .unwrap()
+}
+
+/// Checks a response is something Codex acts on: empty, or schema-valid JSON its parser accepts.
+pub(crate) fn assert_codex_accepts(native: &str, r: &WireResponse, what: &str) {
+    assert_eq!(r.exit_code, 0, "{what}: exit code");
+    assert!(r.stderr.is_empty(), "{what}: stderr {:?}", r.stderr_str());
+    if r.stdout.is_empty() {
+        return;
+    }
+    assert!(!r.stdout.ends_with(b"\n"), "{what}: trailing newline");
+    let value: Value = serde_json::from_slice(&r.stdout).unwrap_or_else(|e| panic!("{what}: not JSON: {e}"));
+    let schema = output_schema(native).unwrap_or_else(|| panic!("{what}: {native} reads no output, got {value}"));
+    if let Err(errors) = schema.validate(&value) {
+        panic!("{what}: {value} violates the {native} output schema: {errors:#?}");
+    }
+    let invalid = match native {
+        "PreToolUse" => serde_json::from_value::<output::PreToolUseOutput>(value.clone())
+            .unwrap()
+            .invalid_reason(),
+        "PermissionRequest" => serde_json::from_value::<output::PermissionRequestOutput>(value.clone())
+            .unwrap()
+            .invalid_reason(),
+        "PostToolUse" => serde_json::from_value::<output::PostToolUseOutput>(value.clone())
+            .unwrap()
+            .invalid_reason(),
+        "UserPromptSubmit" => serde_json::from_value::<output::UserPromptSubmitOutput>(value.clone())
+            .unwrap()
+            .invalid_reason(),
+        "Stop" => serde_json::from_value::<output::StopOutput>(value.clone())
+            .unwrap()
+            .invalid_reason(),
+        "SubagentStop" => serde_json::from_value::<output::SubagentStopOutput>(value.clone())
+            .unwrap()
+            .invalid_reason(),
+        _ => None,
+    };
+    assert_eq!(invalid, None, "{what}: Codex would reject {value}");
+}
+
+fn input(command: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("command".into(), json!(command));
+    m
+}
+
+/// Every decision shape of the family that serves `kind`.
+fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
+    match Outcome::neutral_for(kind) {
+        Outcome::ToolPre(_) => vec![
+            ("no_decision", no_decision().into()),
+            ("allow", allow().into()),
+            ("deny", deny("rm -rf is blocked").into()),
+            ("deny_empty_reason", deny("").into()),
+            ("ask", ask_user("confirm this").into()),
+            ("rewrite_allow", rewrite_input(input("ls -la")).allow().into()),
+            (
+                "rewrite_no_decision",
+                rewrite_input(input("ls -la")).no_decision().into(),
+            ),
+            ("rewrite_ask", rewrite_input(input("ls -la")).ask_user("check").into()),
+            (
+                "context",
+                no_decision().with_context("policy P-7").with_context("second").into(),
+            ),
+            (
+                "deny_full",
+                deny("rm")
+                    .with_context("c")
+                    .with_system_message("s")
+                    .with_block_reason(["Blocked by policy"])
+                    .stop_agent("halt")
+                    .into(),
+            ),
+            (
+                "deny_block_reason",
+                deny("rm").with_block_reason(["Blocked by policy"]).into(),
+            ),
+            ("allow_stop", allow().stop_agent("halt").with_system_message("m").into()),
+        ],
+        Outcome::Prompt(_) => vec![
+            ("accept", accept_prompt().into()),
+            ("block", block_prompt("contains a secret").into()),
+            ("block_empty", block_prompt("").into()),
+            ("context", accept_prompt().with_context("today is Monday").into()),
+            (
+                "block_full",
+                block_prompt("secret")
+                    .with_block_reason(["Prompt blocked"])
+                    .with_context("c")
+                    .with_system_message("m")
+                    .stop_agent("halt")
+                    .into(),
+            ),
+        ],
+        Outcome::Stop(_) => vec![
+            ("finish", finish().into()),
+            ("continue", continue_with("run the tests first").into()),
+            ("continue_empty", continue_with("").into()),
+            ("stop_agent", finish().stop_agent("halt").into()),
+            (
+                "continue_full",
+                continue_with("go on")
+                    .with_context("c")
+                    .with_system_message("m")
+                    .stop_agent("s")
+                    .into(),
+            ),
+        ],
+        Outcome::ToolPost(_) => vec![
+            ("observed", observed().into()),
+            ("flag", flag_output("secret in output").into()),
+            ("flag_empty", flag_output("").into()),
+            ("replace", replace_output(json!("[redacted]")).into()),
+            (
+                "replace_object",
+                replace_output(json!({"content": [{"type": "text", "text": "x"}]})).into(),
+            ),
+            (
+                "observed_full",
+                observed()
+                    .with_context("c")
+                    .with_system_message("m")
+                    .stop_agent("s")
+                    .into(),
+            ),
+        ],
+        _ => vec![
+            ("none", ContextDecision::none().into()),
+            ("context", ContextDecision::none().with_context("ctx").into()),
+            (
+                "system_message",
+                ContextDecision::none().with_system_message("m").into(),
+            ),
+            ("stop_agent", ContextDecision::none().stop_agent("halt").into()),
+            (
+                "full",
+                ContextDecision::none()
+                    .with_context("c")
+                    .with_system_message("m")
+                    .stop_agent("s")
+                    .into(),
+            ),
+        ],
+    }
+}
+
+/// One decoded event per distinct (native event, kind) in the corpus, plus MCP and non-MCP
+/// variants of the tool events.
+fn event_matrix() -> Vec<(String, Event)> {
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for case in cases() {
+        let event = decode_case(&case);
+        let key = (
+            event.envelope().native.to_string(),
+            event.kind(),
+            event.tool().map(|t| t.canonical),
+        );
+        if !seen.contains(&key) {
+            seen.push(key);
+            out.push((case.id.clone(), event));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_fixture_decodes_with_raw_bytes_and_native_view() {
+    for case in cases() {
+        let event = decode_case(&case);
+        let env = event.envelope();
+        assert_eq!(env.raw().as_bytes(), case.input.as_slice(), "{}: raw differs", case.id);
+        assert_eq!(env.provider, "codex");
+        assert_eq!(env.native.as_str(), case.native_event, "{}", case.id);
+        assert_eq!(event.kind(), env.kind, "{}: envelope kind", case.id);
+        let native = view(env).unwrap_or_else(|| panic!("{}: no native view", case.id));
+        assert_eq!(native.hook_event_name(), case.native_event);
+        // the native view is the lossless typed payload
+        assert_eq!(
+            serde_json::to_value(native).unwrap(),
+            serde_json::from_slice::<Value>(&case.input).unwrap(),
+            "{}",
+            case.id
+        );
+        // (the oldest notify shape has no thread-id)
+        assert_eq!(
+            env.session.id.is_empty(),
+            case.id.ends_with("-legacy"),
+            "{}: session id",
+            case.id
+        );
+        if case.transport == "stdin" {
+            let expected_kind = match (case.native_event.as_str(), case.id.contains("error")) {
+                ("PostToolUse", true) => EventKind::ToolError,
+                (name, _) => CODEC.kind_of(name),
+            };
+            assert_eq!(event.kind(), expected_kind, "{}", case.id);
+        } else {
+            assert_eq!(event.kind(), EventKind::Notification, "{}", case.id);
+        }
+    }
+}
+
+#[test]
+fn decode_then_neutral_encode_is_the_no_op() {
+    for case in cases() {
+        let event = decode_case(&case);
+        let neutral = Outcome::neutral_for(event.kind());
+        let r = CODEC.encode(&event, &neutral).unwrap();
+        assert_eq!(r, CODEC.no_op(&Target::of(&event)), "{}", case.id);
+        assert_eq!(r, WireResponse::empty(), "{}", case.id);
+    }
+}
+
+#[test]
+fn captured_pre_tool_use_projects_session_and_tool() {
+    let event = decode_id("0.171.0/pre_tool_use-deny-json");
+    let Event::ToolPre(pre) = &event else {
+        panic!("{event:?}")
+    };
+    let s = &pre.envelope.session;
+    assert_eq!(s.id, "01a22c52-57a0-7542-81cb-5a44176ff3fe");
+    assert_eq!(s.turn_id, "01a22c52-57b1-7e22-99a5-5e4cd3cebe15");
+    assert_eq!(s.cwd, "/tmp/e2e/proj");
+    assert_eq!(s.workspace_roots, ["/tmp/e2e/proj"]);
+    assert_eq!(s.model, "fake-model");
+    assert_eq!(s.permission_mode, "bypassPermissions");
+    assert!(s
+        .transcript_path
+        .ends_with("01a22c52-57a0-7542-81cb-5a44176ff3fe.jsonl"));
+    assert_eq!(pre.envelope.agent, None);
+    assert_eq!(pre.tool.name, "Bash");
+    assert_eq!(pre.tool.canonical, CanonicalTool::Shell);
+    assert_eq!(pre.tool.command(), Some("echo hi > marker.txt"));
+    assert_eq!((pre.tool.id.as_str(), pre.tool.synthesized), ("call_0003", false));
+    assert!(agenthooks_codex::pre_tool_use(&pre.envelope).is_some());
+    assert!(agenthooks_codex::stop(&pre.envelope).is_none());
+}
+
+#[test]
+fn tool_classes_mcp_and_subagents() {
+    let Event::ToolPre(patch) = decode_id("docs/pre_tool_use") else {
+        panic!()
+    };
+    assert_eq!(patch.tool.canonical, CanonicalTool::FileEdit);
+    assert!(patch.tool.command().unwrap().starts_with("*** Begin Patch"));
+
+    let Event::ToolPre(mcp) = decode_id("docs/pre_tool_use-mcp") else {
+        panic!()
+    };
+    assert_eq!(mcp.tool.canonical, CanonicalTool::Mcp);
+    let call = mcp.tool.mcp.as_ref().unwrap();
+    assert_eq!((call.server.as_str(), call.tool.as_str()), ("github", "create_issue"));
+    let agent = mcp.envelope.agent.as_ref().unwrap();
+    assert_eq!(agent.agent_type, "worker");
+    assert_eq!(agent.id, "019b0a12-0000-7111-8222-933344445555");
+
+    let Event::ToolPost(post) = decode_id("docs/post_tool_use-example") else {
+        panic!()
+    };
+    assert_eq!(post.output["content"][0]["text"], "3 results");
+    assert_eq!(post.envelope.agent.as_ref().unwrap().agent_type, "explorer");
+    assert_eq!(post.tool.id, "call_9XyA1b2C");
+
+    let Event::ToolPost(shell) = decode_id("0.171.0/post_tool_use-allow") else {
+        panic!()
+    };
+    assert_eq!(shell.output, json!(""));
+}
+
+#[test]
+fn failures_folded_into_post_tool_use_become_tool_error() {
+    let Event::ToolError(err) = decode_id("docs/post_tool_use-mcp-error") else {
+        panic!()
+    };
+    assert_eq!(err.error, "403 Forbidden: token lacks issues:write");
+    assert!(!err.interrupted);
+    assert_eq!(err.tool.canonical, CanonicalTool::Mcp);
+    assert_eq!(err.tool.id, "call_Mc9Qe2");
+    assert_eq!(err.envelope.native, "PostToolUse");
+    // the native payload is still reachable in full
+    let native = agenthooks_codex::post_tool_use(&err.envelope).unwrap();
+    assert_eq!(native.tool_response["isError"], json!(true));
+    // a tool.error answer is a context decision on PostToolUse
+    let r = CODEC
+        .encode(
+            &Event::ToolError(err),
+            &ContextDecision::none().with_context("retry with a token").into(),
+        )
+        .unwrap();
+    assert_eq!(
+        r.stdout_str(),
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"retry with a token"}}"#
+    );
+}
+
+#[test]
+fn permission_request_gets_a_synthesized_id() {
+    let Event::Permission(p) = decode_id("docs/permission_request-example") else {
+        panic!()
+    };
+    assert!(p.tool.synthesized && p.tool.id.starts_with("hook_synth_"));
+    assert_eq!(p.tool.command(), Some("network-access downloads.example.com"));
+    assert_eq!(p.tool.input["description"], "fetch dependencies");
+    let again = decode_id("docs/permission_request-example");
+    assert_eq!(again.tool().unwrap().id, p.tool.id, "synthesized ids are deterministic");
+}
+
+#[test]
+fn stop_events_project_loop_guard_and_message() {
+    let Event::Stop(stop) = decode_id("0.171.0/stop-allow") else {
+        panic!()
+    };
+    assert!(!stop.previously_continued);
+    assert_eq!(stop.last_message.as_deref(), Some("All done: marker written."));
+    let Event::Stop(null_msg) = decode_id("docs/stop") else {
+        panic!()
+    };
+    assert_eq!(null_msg.last_message, None);
+    let Event::SubagentStop(sub) = decode_id("docs/subagent_stop") else {
+        panic!()
+    };
+    assert!(sub.previously_continued);
+    assert_eq!(sub.envelope.agent.as_ref().unwrap().agent_type, "explorer");
+    let Event::SubagentStart(start) = decode_id("docs/subagent_start") else {
+        panic!()
+    };
+    assert_eq!(start.envelope.agent.as_ref().unwrap().agent_type, "explorer");
+}
+
+#[test]
+fn lifecycle_events_project_their_fields() {
+    let Event::SessionStart(start) = decode_id("docs/session_start") else {
+        panic!()
+    };
+    assert_eq!(start.source.as_deref(), Some("resume"));
+    assert_eq!(start.envelope.session.transcript_path, "", "null transcript_path");
+    let Event::SessionEnd(end) = decode_id("0.171.0/session_end-allow") else {
+        panic!()
+    };
+    assert_eq!(end.reason.as_deref(), Some("other"));
+    assert_eq!(end.envelope.session.turn_id, "");
+    let Event::PromptSubmitted(prompt) = decode_id("0.171.0/user_prompt_submit-allow") else {
+        panic!()
+    };
+    assert_eq!(prompt.prompt, "Create marker.txt containing hi using the shell.");
+    let Event::CompactPre(pre) = decode_id("docs/pre_compact") else {
+        panic!()
+    };
+    assert_eq!(pre.trigger.as_deref(), Some("manual"));
+    assert_eq!(
+        pre.envelope.session.permission_mode, "",
+        "PreCompact has no permission_mode"
+    );
+    let Event::CompactPost(post) = decode_id("docs/post_compact") else {
+        panic!()
+    };
+    assert_eq!(post.trigger.as_deref(), Some("auto"));
+    assert!(post.envelope.agent.is_some());
+    for (id, name) in [("docs/interrupt", "Interrupt"), ("docs/stop_failure", "StopFailure")] {
+        let Event::Other(other) = decode_id(id) else {
+            panic!("{id}")
+        };
+        assert_eq!(other.envelope.native, name);
+        assert_eq!(other.envelope.session.turn_id, "019b0a11-6f00-7a21-8b32-4c5d6e7f8091");
+    }
+    let Event::Other(failure) = decode_id("docs/stop_failure") else {
+        panic!()
+    };
+    let native = agenthooks_codex::stop_failure(&failure.envelope).unwrap();
+    assert_eq!(native.error, agenthooks_codex::native::ApiErrorKind::RateLimit);
+}
+
+#[test]
+fn legacy_notify_decodes_as_a_notification() {
+    let Event::Notification(n) = decode_id("docs/agent_turn_complete") else {
+        panic!()
+    };
+    assert_eq!(n.message, "Retries added; all 12 tests pass.");
+    assert_eq!(n.notification_type.as_deref(), Some("agent-turn-complete"));
+    assert_eq!(n.envelope.session.id, "019b0a11-5e55-7c10-9d2e-3f4a5b6c7d8e");
+    assert_eq!(n.envelope.session.cwd, "/home/dev/shop");
+    assert_eq!(
+        agenthooks_codex::legacy_notify(&n.envelope).unwrap().client.as_deref(),
+        Some("codex-tui")
+    );
+    let Event::Notification(old) = decode_id("docs/agent_turn_complete-legacy") else {
+        panic!()
+    };
+    assert_eq!(old.message, "");
+    assert_eq!(old.envelope.session.turn_id, "12345");
+    // a notify payload on stdin (no hook_event_name, a `type`) is recognised too
+    let env = env();
+    let bytes = br#"{"type":"agent-turn-complete","turn-id":"1","input-messages":[]}"#;
+    let e = CODEC.decode(&Invocation::new(bytes.to_vec(), &env)).unwrap();
+    assert_eq!(e.kind(), EventKind::Notification);
+    // nothing is answered
+    assert!(CODEC
+        .encode(&e, &ContextDecision::none().into())
+        .unwrap()
+        .stdout
+        .is_empty());
+    assert!(CODEC
+        .encode(&e, &ContextDecision::none().with_context("x").into())
+        .is_err());
+}
+
+#[test]
+fn unknown_events_decode_as_other_with_every_key() {
+    let value = json!({"session_id": "s", "turn_id": "t", "cwd": "/p", "hook_event_name": "TaskCreated",
+                       "agent_id": "a", "agent_type": "worker", "task": {"id": 3}});
+    let event = decode_json(&value);
+    let Event::Other(o) = &event else { panic!() };
+    assert_eq!(o.envelope.native, "TaskCreated");
+    assert_eq!(o.envelope.session.id, "s");
+    assert_eq!(o.envelope.agent.as_ref().unwrap().agent_type, "worker");
+    assert!(matches!(view(&o.envelope), Some(NativeEvent::Other(m)) if m["task"]["id"] == 3));
+    assert!(CODEC.capabilities(&Variant::default(), "TaskCreated").is_empty());
+}
+
+#[test]
+fn undecodable_payloads_are_typed_errors() {
+    let env = env();
+    let cases: [(&[u8], &str, Option<&str>); 6] = [
+        (b"", "empty", None),
+        (b"{not json", "syntax", None),
+        (b"[1,2]", "data", None),
+        (br#"{"session_id":"s"}"#, "unknown-event", Some("hook_event_name")),
+        (
+            br#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{}}"#,
+            "data",
+            Some("."),
+        ),
+        (
+            br#"{"session_id":"s","turn_id":5,"transcript_path":null,"cwd":"/p","hook_event_name":"Stop","model":"m","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}"#,
+            "data",
+            Some("turn_id"),
+        ),
+    ];
+    for (bytes, category, path) in cases {
+        let err = CODEC.decode(&Invocation::new(bytes.to_vec(), &env)).unwrap_err();
+        assert_eq!(err.category().as_str(), category, "{err}");
+        assert_eq!(err.path(), path, "{err}");
+        assert_eq!(err.provider(), &agenthooks_core::Provider::CODEX);
+    }
+    let missing = CODEC.decode(&Invocation::new(cases[4].0.to_vec(), &env)).unwrap_err();
+    assert!(missing.to_string().contains("tool_use_id"), "{missing}");
+    // argv transport with a non-object
+    let err = CODEC
+        .decode(&Invocation::new(b"\"x\"".to_vec(), &env).with_transport(Transport::Argv))
+        .unwrap_err();
+    assert_eq!(err.category().as_str(), "data");
+}
+
+#[test]
+fn every_shape_on_every_event_encodes_to_something_codex_accepts() {
+    let mut encoded = 0;
+    for (id, event) in event_matrix() {
+        let native = event.envelope().native.to_string();
+        let caps = CODEC.capabilities(&event.envelope().variant, &native);
+        for policy in [
+            Policy::default(),
+            Policy::default().with_ask_fallback(AskFallback::NoDecision),
+        ] {
+            for (shape, outcome) in shapes(event.kind()) {
+                let what = format!("{id} × {shape} ({:?})", policy.ask_fallback);
+                let degraded = degrade(outcome.clone(), caps, &policy).unwrap();
+                if shape == "continue_empty" {
+                    // Codex rejects a continuation without a prompt; there is no sensible default
+                    // instruction, so the encoder refuses and the runner answers per policy.
+                    let err = CODEC.encode(&event, &degraded.outcome).unwrap_err();
+                    assert!(err.to_string().contains("without an instruction"), "{what}: {err}");
+                    continue;
+                }
+                let r = CODEC
+                    .encode(&event, &degraded.outcome)
+                    .unwrap_or_else(|e| panic!("{what}: degraded outcome does not encode: {e}"));
+                assert_codex_accepts(&native, &r, &what);
+                // agreement: what the capabilities promise, the encoder expresses as is
+                if degraded.degradations.is_empty() {
+                    let direct = CODEC
+                        .encode(&event, &outcome)
+                        .unwrap_or_else(|e| panic!("{what}: within capabilities but not encodable: {e}"));
+                    assert_eq!(direct, r, "{what}");
+                } else {
+                    // and what they do not promise is refused, never dropped silently
+                    // (exceptions: an allow riding on a rewrite, which the encoder expresses as the
+                    // rewrite alone, see `rewrite_allow_on_codex`; a replacement of an MCP result,
+                    // which Codex honours but the per-event capabilities cannot promise)
+                    assert!(
+                        CODEC.encode(&event, &outcome).is_err()
+                            || degraded.degradations.iter().all(|d| matches!(
+                                d.capability,
+                                Capability::Ask | Capability::Allow | Capability::ReplaceOutput
+                            )),
+                        "{what}: an unsupported outcome encoded without error: {:?}",
+                        degraded.degradations
+                    );
+                }
+                // a blocking decision that survived degradation really blocks on the wire
+                if degraded.outcome.blocks() {
+                    assert!(!r.stdout.is_empty(), "{what}: a block encoded as no opinion");
+                }
+                encoded += 1;
+            }
+        }
+    }
+    assert!(encoded > 200, "only {encoded} encodings");
+}
+
+#[test]
+fn exact_bytes_for_the_key_shapes() {
+    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    assert_eq!(
+        enc(&pre, deny("rm -rf is blocked")),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}"#
+    );
+    assert_eq!(
+        enc(&pre, deny("")),
+        format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"{DEFAULT_BLOCK_REASON}"}}}}"#
+        )
+    );
+    assert_eq!(
+        enc(
+            &pre,
+            deny("rm")
+                .with_block_reason(["Blocked by policy"])
+                .with_context("see P-7")
+        ),
+        r#"{"systemMessage":"Blocked by policy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm","additionalContext":"see P-7"}}"#
+    );
+    assert_eq!(
+        enc(&pre, rewrite_input(input("echo hi > marker2.txt")).allow()),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo hi > marker2.txt"}}}"#
+    );
+    assert_eq!(
+        enc(&pre, rewrite_input(input("x")).no_decision()),
+        enc(&pre, rewrite_input(input("x")).allow())
+    );
+    assert_eq!(
+        enc(&pre, no_decision().with_context("a").with_context("b")),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"a\n\nb"}}"#
+    );
+    assert_eq!(
+        enc(&pre, no_decision().with_system_message("note")),
+        r#"{"systemMessage":"note"}"#
+    );
+    assert_eq!(enc(&pre, no_decision()), "");
+}
+
+fn enc(event: &Event, outcome: impl Into<Outcome>) -> String {
+    CODEC.encode(event, &outcome.into()).unwrap().stdout_str().into_owned()
+}
+
+#[test]
+fn exact_bytes_for_permission_and_post_tool_use() {
+    let perm = decode_id("docs/permission_request");
+    assert_eq!(
+        enc(&perm, allow()),
+        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#
+    );
+    assert_eq!(
+        enc(&perm, deny("no pushes to main")),
+        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no pushes to main"}}}"#
+    );
+    assert_eq!(
+        enc(&perm, deny("no pushes").with_block_reason(["Blocked by policy"])),
+        r#"{"systemMessage":"Blocked by policy","hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no pushes"}}}"#
+    );
+    assert!(CODEC.encode(&perm, &ask_user("double-check").into()).is_err());
+
+    let post_shell = decode_id("docs/post_tool_use");
+    let post_mcp = decode_id("docs/post_tool_use-example");
+    assert_eq!(
+        enc(&post_shell, flag_output("secret in output")),
+        r#"{"decision":"block","reason":"secret in output"}"#
+    );
+    assert_eq!(
+        enc(
+            &post_mcp,
+            replace_output(json!({"content": [{"type": "text", "text": "[redacted]"}]}))
+        ),
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"content":[{"type":"text","text":"[redacted]"}]}}}"#
+    );
+    assert_eq!(
+        enc(&post_mcp, replace_output(json!("[redacted]"))),
+        r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"content":[{"type":"text","text":"[redacted]"}]}}}"#
+    );
+    // not a PostToolUse capability: directly refused for a shell call, degraded to feedback
+    assert!(CODEC
+        .encode(&post_shell, &replace_output(json!("[redacted]")).into())
+        .is_err());
+    let caps = CODEC.capabilities(&Variant::default(), "PostToolUse");
+    let degraded = degrade(replace_output(json!("[redacted]")).into(), caps, &Policy::default()).unwrap();
+    assert_eq!(degraded.degradations[0].capability, Capability::ReplaceOutput);
+    assert_eq!(
+        CODEC.encode(&post_shell, &degraded.outcome).unwrap().stdout_str(),
+        r#"{"decision":"block","reason":"[redacted]"}"#
+    );
+    assert_eq!(
+        enc(&post_shell, observed().stop_agent("halt").with_context("c")),
+        r#"{"continue":false,"stopReason":"halt","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"c"}}"#
+    );
+}
+
+#[test]
+fn exact_bytes_for_prompt_stop_and_context_events() {
+    let prompt = decode_id("0.171.0/user_prompt_submit-allow");
+    assert_eq!(
+        enc(&prompt, block_prompt("contains a secret")),
+        r#"{"decision":"block","reason":"contains a secret"}"#
+    );
+    assert_eq!(
+        enc(&prompt, block_prompt("pii").with_block_reason(["Prompt blocked"])),
+        r#"{"systemMessage":"Prompt blocked","decision":"block","reason":"pii"}"#
+    );
+    assert_eq!(
+        enc(&prompt, accept_prompt().with_context("today is Monday")),
+        r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"today is Monday"}}"#
+    );
+
+    let stop = decode_id("0.171.0/stop-allow");
+    assert_eq!(
+        enc(&stop, continue_with("run the tests first")),
+        r#"{"decision":"block","reason":"run the tests first"}"#
+    );
+    assert_eq!(
+        enc(&stop, finish().stop_agent("halt")),
+        r#"{"continue":false,"stopReason":"halt"}"#
+    );
+    let sub = decode_id("docs/subagent_stop");
+    assert_eq!(
+        enc(&sub, continue_with("dig deeper")),
+        r#"{"decision":"block","reason":"dig deeper"}"#
+    );
+
+    let start = decode_id("0.171.0/session_start-allow");
+    assert_eq!(
+        enc(&start, ContextDecision::none().with_context("repo rules: …")),
+        r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"repo rules: …"}}"#
+    );
+    let sub_start = decode_id("docs/subagent_start");
+    assert_eq!(
+        enc(&sub_start, ContextDecision::none().with_context("be brief")),
+        r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"be brief"}}"#
+    );
+    let compact = decode_id("docs/pre_compact");
+    assert_eq!(
+        enc(&compact, ContextDecision::none().with_system_message("compacting")),
+        r#"{"systemMessage":"compacting"}"#
+    );
+    let interrupt = decode_id("docs/interrupt");
+    assert_eq!(
+        enc(&interrupt, ContextDecision::none().with_system_message("bye")),
+        r#"{"systemMessage":"bye"}"#
+    );
+    let end = decode_id("0.171.0/session_end-allow");
+    assert_eq!(enc(&end, ContextDecision::none()), "");
+}
+
+#[test]
+fn direct_encoding_refuses_what_codex_cannot_express() {
+    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    for outcome in [
+        Outcome::from(allow()),
+        ask_user("q").into(),
+        deny("x").stop_agent("s").into(),
+        continue_with("x").into(),
+    ] {
+        assert!(CODEC.encode(&pre, &outcome).is_err(), "{outcome:?}");
+    }
+    let perm = decode_id("docs/permission_request");
+    assert!(CODEC.encode(&perm, &rewrite_input(input("x")).allow().into()).is_err());
+    assert!(CODEC.encode(&perm, &allow().with_context("c").into()).is_err());
+    let stop = decode_id("0.171.0/stop-allow");
+    assert!(CODEC.encode(&stop, &continue_with("").into()).is_err());
+    assert!(CODEC.encode(&stop, &finish().with_context("c").into()).is_err());
+    let interrupt = decode_id("docs/interrupt");
+    assert!(CODEC
+        .encode(&interrupt, &ContextDecision::none().stop_agent("s").into())
+        .is_err());
+    let end = decode_id("0.171.0/session_end-allow");
+    assert!(CODEC
+        .encode(&end, &ContextDecision::none().with_system_message("m").into())
+        .is_err());
+    let compact = decode_id("docs/post_compact");
+    assert!(CODEC
+        .encode(&compact, &ContextDecision::none().with_context("c").into())
+        .is_err());
+}
+
+#[test]
+fn bare_allow_degrades_to_no_opinion_and_ask_to_deny() {
+    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    let caps = CODEC.capabilities(&Variant::default(), "PreToolUse");
+    let d = degrade(allow().into(), caps, &Policy::default()).unwrap();
+    assert_eq!(d.outcome.kind(), DecisionKind::NoDecision);
+    assert_eq!(d.degradations[0].capability, Capability::Allow);
+    assert!(CODEC.encode(&pre, &d.outcome).unwrap().stdout.is_empty());
+    let d = degrade(ask_user("sure?").into(), caps, &Policy::default()).unwrap();
+    assert_eq!(d.outcome.kind(), DecisionKind::Deny);
+    assert_eq!(
+        CODEC.encode(&pre, &d.outcome).unwrap().stdout_str(),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"sure?"}}"#
+    );
+}
+
+#[test]
+fn rewrite_allow_on_codex() {
+    // Codex has no bare allow, so `allow` is not a PreToolUse capability. A rewrite finished with
+    // `.no_decision()` is kept and encoded as Codex's allow + updatedInput; finished with
+    // `.allow()`, the core's degradation currently neutralises the allow *and* drops the rewrite
+    // (reported to core: keep the rewrite when only the allow is unsupported).
+    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    let caps = CODEC.capabilities(&Variant::default(), "PreToolUse");
+    let kept = degrade(
+        rewrite_input(input("ls")).no_decision().into(),
+        caps,
+        &Policy::default(),
+    )
+    .unwrap();
+    assert!(kept.degradations.is_empty());
+    assert_eq!(
+        CODEC.encode(&pre, &kept.outcome).unwrap().stdout_str(),
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#
+    );
+    let allowed = degrade(rewrite_input(input("ls")).allow().into(), caps, &Policy::default()).unwrap();
+    assert_eq!(allowed.degradations[0].capability, Capability::Allow);
+    let r = CODEC.encode(&pre, &allowed.outcome).unwrap();
+    if allowed.outcome.updated_input().is_some() {
+        assert_eq!(r, CODEC.encode(&pre, &kept.outcome).unwrap());
+    } else {
+        assert!(r.stdout.is_empty());
+    }
+}
+
+#[test]
+fn failure_responses() {
+    for (native, blocks) in [
+        ("PreToolUse", true),
+        ("PermissionRequest", true),
+        ("UserPromptSubmit", true),
+        ("PostToolUse", false),
+        ("Stop", false),
+        ("SubagentStop", false),
+        ("SessionStart", false),
+        ("SessionEnd", false),
+        ("PreCompact", false),
+        ("Interrupt", false),
+        ("agent-turn-complete", false),
+    ] {
+        let target = Target::new(Some(native.into()), Some(CODEC.kind_of(native)));
+        let open = CODEC.failure_response(&target, FailMode::Open, "handler timed out");
+        assert_eq!(open, WireResponse::empty(), "{native}");
+        let closed = CODEC.failure_response(&target, FailMode::Closed, "handler timed out");
+        assert_codex_accepts(native, &closed, native);
+        assert_eq!(!closed.stdout.is_empty(), blocks, "{native}: {}", closed.stdout_str());
+        if blocks {
+            assert!(closed.stdout_str().contains("handler timed out"), "{native}");
+        }
+        assert_eq!(CODEC.no_op(&target), WireResponse::empty());
+    }
+    let closed = CODEC.failure_response(
+        &Target::new(Some("PreToolUse".into()), Some(EventKind::ToolPre)),
+        FailMode::Closed,
+        "",
+    );
+    assert!(closed.stdout_str().contains(DEFAULT_BLOCK_REASON));
+    // only the kind known (undecodable payload with --event missing): still blocks tool.pre
+    let by_kind = CODEC.failure_response(
+        &Target::new(None, Some(EventKind::ToolPre)),
+        FailMode::Closed,
+        "bad payload",
+    );
+    assert_codex_accepts("PreToolUse", &by_kind, "by kind");
+    assert!(!by_kind.stdout.is_empty());
+    let unknown = CODEC.failure_response(&Target::new(None, None), FailMode::Closed, "x");
+    assert_eq!(unknown, WireResponse::empty());
+}
+
+#[test]
+fn codec_metadata() {
+    assert_eq!(CODEC.provider(), "codex");
+    assert_eq!(CODEC.default_timeout(), std::time::Duration::from_secs(600));
+    assert_eq!(CODEC.kind_of("PostToolUse"), EventKind::ToolPost);
+    assert_eq!(CODEC.kind_of("agent-turn-complete"), EventKind::Notification);
+    assert_eq!(CODEC.kind_of("Interrupt"), EventKind::Other);
+    assert_eq!(CODEC.native_events().len(), 14);
+    for (name, _) in agenthooks_codex::native::NATIVE_EVENTS {
+        assert!(CODEC.native_events().iter().any(|s| s.name == *name), "{name}");
+    }
+    let quirk_ids: Vec<u16> = CODEC.quirks().iter().map(|q| q.id).collect();
+    assert!(quirk_ids.contains(&201) && quirk_ids.contains(&204));
+    let all = agenthooks_core::quirks::registry([&CODEC as &dyn Codec]);
+    assert!(all.iter().any(|q| q.id == 8) && all.iter().any(|q| q.id == 209));
+}
+
+#[test]
+fn detection() {
+    let mut env = env();
+    assert_eq!(CODEC.sniff_env(&env), None);
+    env.insert("CODEX_HOME".into(), "/x".into());
+    assert_eq!(CODEC.sniff_env(&env), Some(Confidence::Guess));
+    env.insert("CODEX_MANAGED_BY_NPM".into(), "1".into());
+    assert_eq!(CODEC.sniff_env(&env), Some(Confidence::Inferred));
+
+    let none = HashMap::new();
+    for case in cases() {
+        let got = CODEC.sniff_payload(&case.input, &none);
+        let expected = match (case.transport.as_str(), case.native_event.as_str()) {
+            ("argv", _) if case.id.ends_with("legacy") => Some(Confidence::Certain),
+            ("argv", _) => Some(Confidence::Certain),
+            (_, "SessionStart" | "SessionEnd") => None,
+            _ => Some(Confidence::Inferred),
+        };
+        assert_eq!(got, expected, "{}", case.id);
+    }
+    // Claude's payloads are not claimed
+    let claude = br#"{"session_id":"x","transcript_path":"/t","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#;
+    assert_eq!(CODEC.sniff_payload(claude, &none), None);
+    assert_eq!(CODEC.sniff_payload(b"not json", &none), None);
+}

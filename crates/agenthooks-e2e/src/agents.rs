@@ -1,0 +1,459 @@
+//! The five agents: pinned versions, the model API each speaks, and how each is configured,
+//! trusted and run headless (the recipes of `shared/e2e/README.md`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agenthooks::{Codec, Provider};
+use agenthooks_install::{HookSpec, Manifest, Plan, Target};
+use serde_json::{json, Value};
+
+use crate::model::Api;
+
+/// The prompt of every run (the fake model answers with the scripted tool call regardless).
+pub const PROMPT: &str = "Create marker.txt by running: echo hi > marker.txt";
+/// The model name the agents are told to use.
+pub const MODEL: &str = "fake-model";
+/// The timeout rendered into every hook's config.
+pub const HOOK_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Which agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AgentId {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Gemini CLI.
+    Gemini,
+    /// GitHub Copilot CLI.
+    Copilot,
+    /// Kimi Code.
+    Kimi,
+}
+
+/// One agent under test.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct AgentSpec {
+    /// Which.
+    pub id: AgentId,
+    /// Display name.
+    pub name: &'static str,
+    /// The agenthooks provider (wire string).
+    pub provider: &'static str,
+    /// The npm package.
+    pub package: &'static str,
+    /// The pinned version (also the fixtures directory name).
+    pub version: &'static str,
+    /// The executable in `node_modules/.bin`.
+    pub bin: &'static str,
+    /// The model API its fake server speaks.
+    pub api: Api,
+    /// The shell tool as the model calls it.
+    pub tool: &'static str,
+    /// Native events that must arrive in a plain run, with the unified kind each must decode
+    /// to (design §3.4 and the reference; model-level events: presence, not counts).
+    pub expected: &'static [(&'static str, &'static str)],
+    /// Whether context added on session start reaches the model (Kimi discards SessionStart
+    /// output: there the suite asserts it does *not*, so a change is noticed).
+    pub session_context: bool,
+    /// Whether the agent applies a rewritten tool input (Kimi: no; the rewrite degrades and the
+    /// original command runs).
+    pub rewrite: bool,
+}
+
+const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
+    ("SessionStart", "session.start"),
+    ("UserPromptSubmit", "prompt.submitted"),
+    ("PreToolUse", "tool.pre"),
+    ("PostToolUse", "tool.post"),
+    ("Stop", "agent.stop"),
+    ("SessionEnd", "session.end"),
+];
+
+/// The agents, in table order.
+pub const AGENTS: [AgentSpec; 5] = [
+    AgentSpec {
+        id: AgentId::Claude,
+        name: "Claude Code",
+        provider: "claude-code",
+        package: "@anthropic-ai/claude-code",
+        version: "2.1.197",
+        bin: "claude",
+        api: Api::AnthropicMessages,
+        tool: "Bash",
+        expected: &[
+            ("SessionStart", "session.start"),
+            ("UserPromptSubmit", "prompt.submitted"),
+            ("PreToolUse", "tool.pre"),
+            ("PostToolUse", "tool.post"),
+            ("MessageDisplay", "model.response"),
+            ("Stop", "agent.stop"),
+            ("SessionEnd", "session.end"),
+        ],
+        session_context: true,
+        rewrite: true,
+    },
+    AgentSpec {
+        id: AgentId::Codex,
+        name: "Codex",
+        provider: "codex",
+        package: "@openai/codex",
+        version: "0.171.0",
+        bin: "codex",
+        api: Api::OpenAiResponses,
+        tool: "exec_command",
+        expected: CORE_EVENTS_CLAUDE,
+        session_context: true,
+        rewrite: true,
+    },
+    AgentSpec {
+        id: AgentId::Gemini,
+        name: "Gemini CLI",
+        provider: "gemini",
+        package: "@google/gemini-cli",
+        version: "0.61.0",
+        bin: "gemini",
+        api: Api::Gemini,
+        tool: "run_shell_command",
+        expected: &[
+            ("SessionStart", "session.start"),
+            ("BeforeAgent", "prompt.submitted"),
+            ("BeforeModel", "model.request"),
+            ("AfterModel", "model.response"),
+            ("BeforeTool", "tool.pre"),
+            ("AfterTool", "tool.post"),
+            ("AfterAgent", "agent.stop"),
+            ("SessionEnd", "session.end"),
+        ],
+        session_context: true,
+        rewrite: true,
+    },
+    AgentSpec {
+        id: AgentId::Copilot,
+        name: "Copilot CLI",
+        provider: "copilot",
+        package: "@github/copilot",
+        version: "1.0.102",
+        bin: "copilot",
+        api: Api::OpenAiChat,
+        tool: "bash",
+        expected: &[
+            ("sessionStart", "session.start"),
+            ("userPromptSubmitted", "prompt.submitted"),
+            ("preToolUse", "tool.pre"),
+            ("permissionRequest", "permission.request"),
+            ("postToolUse", "tool.post"),
+            ("agentStop", "agent.stop"),
+            ("sessionEnd", "session.end"),
+        ],
+        session_context: true,
+        rewrite: true,
+    },
+    AgentSpec {
+        id: AgentId::Kimi,
+        name: "Kimi Code",
+        provider: "kimi",
+        package: "@moonshot-ai/kimi-code",
+        version: "2.1.0",
+        bin: "kimi",
+        api: Api::OpenAiChat,
+        tool: "Bash",
+        expected: &[
+            ("SessionStart", "session.start"),
+            ("UserPromptSubmit", "prompt.submitted"),
+            ("PreToolUse", "tool.pre"),
+            ("Stop", "agent.stop"),
+        ],
+        session_context: false,
+        rewrite: false,
+    },
+];
+
+impl AgentSpec {
+    /// The agent's spec.
+    pub fn get(id: AgentId) -> &'static Self {
+        AGENTS.iter().find(|a| a.id == id).unwrap_or(&AGENTS[0])
+    }
+
+    /// Short id for filters and directory names (`claude`, `codex`, …).
+    pub const fn short(&self) -> &'static str {
+        match self.id {
+            AgentId::Claude => "claude",
+            AgentId::Codex => "codex",
+            AgentId::Gemini => "gemini",
+            AgentId::Copilot => "copilot",
+            AgentId::Kimi => "kimi",
+        }
+    }
+
+    /// The provider.
+    pub fn provider(&self) -> Provider {
+        Provider::new(self.provider)
+    }
+
+    /// The codec compiled into the facade.
+    pub fn codec(&self) -> Option<&'static dyn Codec> {
+        agenthooks::codecs().into_iter().find(|c| c.provider() == self.provider)
+    }
+
+    /// The scripted tool call's arguments in this agent's shell-tool shape.
+    pub fn tool_args(&self) -> Value {
+        let command = crate::hook::MARKER_COMMAND;
+        match self.id {
+            AgentId::Codex => json!({"cmd": command}),
+            AgentId::Copilot => json!({"command": command, "description": "write the marker file"}),
+            _ => json!({"command": command}),
+        }
+    }
+}
+
+/// Directories of one run.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Sandbox {
+    /// The run's root (canonical).
+    pub root: PathBuf,
+    /// The project (the agent's cwd).
+    pub project: PathBuf,
+    /// The isolated `$HOME`.
+    pub home: PathBuf,
+    /// The hook's JSONL log.
+    pub hook_log: PathBuf,
+}
+
+impl Sandbox {
+    /// Creates `<parent>/<name>` with `proj/`, `home/` and `tmp/`.
+    pub fn create(parent: &Path, name: &str) -> Result<Self, String> {
+        let root = parent.join(name);
+        let _ = std::fs::remove_dir_all(&root);
+        for d in ["proj", "home", "tmp", "state"] {
+            std::fs::create_dir_all(root.join(d)).map_err(|e| format!("creating {}: {e}", root.join(d).display()))?;
+        }
+        let root = std::fs::canonicalize(&root).map_err(|e| format!("resolving {}: {e}", root.display()))?;
+        Ok(Self {
+            project: root.join("proj"),
+            home: root.join("home"),
+            hook_log: root.join("hooks.jsonl"),
+            root,
+        })
+    }
+}
+
+/// How to start the agent for one run.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Launch {
+    /// The executable.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Env (the process env is cleared first).
+    pub env: Vec<(String, String)>,
+    /// What agenthooks-install wrote.
+    pub plan: Plan,
+}
+
+/// Tools shared by every run.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Toolchain {
+    /// Node's `bin` directory (first on `PATH`).
+    pub node_bin: PathBuf,
+    /// The agent's install prefix.
+    pub prefix: PathBuf,
+    /// The test hook binary.
+    pub hook_bin: PathBuf,
+    /// The shared XDG cache (Copilot's unpacked runtime).
+    pub xdg_cache: PathBuf,
+}
+
+/// The manifest: one hook per native event the codec knows, all blocking, [`HOOK_TIMEOUT`].
+pub fn manifest(spec: &AgentSpec, hook_bin: &Path) -> Manifest {
+    let mut m = Manifest::new([hook_bin.display().to_string()], "agenthooks-e2e");
+    if let Some(codec) = spec.codec() {
+        for ev in codec.native_events() {
+            m = m.with_hook(HookSpec::native(spec.provider(), ev.name).with_timeout(HOOK_TIMEOUT));
+        }
+    }
+    m
+}
+
+fn write_json(path: &Path, v: &Value) -> Result<(), String> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|e| format!("creating {}: {e}", p.display()))?;
+    }
+    let text = serde_json::to_string_pretty(v).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+fn write_text(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|e| format!("creating {}: {e}", p.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+fn install(m: &Manifest, t: &Target) -> Result<Plan, String> {
+    agenthooks_install::install(m, t).map_err(|e| format!("agenthooks-install ({}): {e}", t.provider))
+}
+
+/// Writes the agent's own config (provider, auth, trust), installs our hooks with
+/// agenthooks-install, and returns how to launch it.
+pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str) -> Result<Launch, String> {
+    let m = manifest(spec, &tc.hook_bin);
+    let project = sb.project.display().to_string();
+    let bin = tc.prefix.join("node_modules").join(".bin").join(spec.bin);
+    let s = |x: &str| x.to_owned();
+    let prompt = s(PROMPT);
+    let (args, env, plan): (Vec<String>, Vec<(String, String)>, Plan) = match spec.id {
+        AgentId::Claude => {
+            // Bypass-permissions is refused as root; an allow rule counts once the workspace is
+            // trusted. Written before the install so the installer merges into it.
+            write_json(&sb.project.join(".claude/settings.json"), &json!({"permissions": {"allow": ["Bash"]}}))?;
+            write_json(
+                &sb.home.join(".claude.json"),
+                &json!({"hasCompletedOnboarding": true, "projects": {project.clone(): {"hasTrustDialogAccepted": true}}}),
+            )?;
+            let plan = install(&m, &Target::project(Provider::CLAUDE_CODE, &sb.project, &sb.home).with_agent_version(spec.version))?;
+            let env = vec![
+                (s("ANTHROPIC_BASE_URL"), s(server_url)),
+                (s("ANTHROPIC_API_KEY"), s("fake-key")),
+                (s("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), s("1")),
+                (s("DISABLE_AUTOUPDATER"), s("1")),
+            ];
+            let args = vec![s("-p"), prompt, s("--output-format"), s("json"), s("--max-turns"), s("8")];
+            (args, env, plan)
+        }
+        AgentId::Codex => {
+            let codex_home = sb.home.join(".codex");
+            let mut doc = toml_edit::DocumentMut::new();
+            doc["model"] = toml_edit::value(MODEL);
+            doc["model_provider"] = toml_edit::value("fake");
+            doc["approval_policy"] = toml_edit::value("never");
+            doc["sandbox_mode"] = toml_edit::value("danger-full-access");
+            let mut p = toml_edit::Table::new();
+            p["name"] = toml_edit::value("fake");
+            p["base_url"] = toml_edit::value(format!("{server_url}/v1"));
+            p["wire_api"] = toml_edit::value("responses");
+            p["env_key"] = toml_edit::value("FAKE_OPENAI_API_KEY");
+            p["request_max_retries"] = toml_edit::value(0);
+            p["stream_max_retries"] = toml_edit::value(0);
+            let mut providers = toml_edit::Table::new();
+            providers.set_implicit(true);
+            providers["fake"] = toml_edit::Item::Table(p);
+            doc["model_providers"] = toml_edit::Item::Table(providers);
+            // Hermetic: no plugin, app or connector lookups on github.com / chatgpt.com.
+            let mut features = toml_edit::Table::new();
+            for f in ["plugins", "remote_plugin", "plugin_sharing", "apps", "tool_suggest"] {
+                features[f] = toml_edit::value(false);
+            }
+            doc["features"] = toml_edit::Item::Table(features);
+            write_text(&codex_home.join("config.toml"), &doc.to_string())?;
+            // Our computed hashes and the project trust, no --dangerously-bypass-hook-trust.
+            let target = Target::project(Provider::CODEX, &sb.project, &sb.home)
+                .with_agent_home(&codex_home)
+                .with_agent_version(spec.version)
+                .with_trust_project(true);
+            let plan = install(&m, &target)?;
+            let env = vec![
+                (s("CODEX_HOME"), codex_home.display().to_string()),
+                (s("FAKE_OPENAI_API_KEY"), s("fake-key")),
+            ];
+            (vec![s("exec"), s("--skip-git-repo-check"), s("--json"), prompt], env, plan)
+        }
+        AgentId::Gemini => {
+            let g = sb.home.join(".gemini");
+            write_json(
+                &g.join("settings.json"),
+                &json!({
+                    "security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                    "privacy": {"usageStatisticsEnabled": false},
+                    "telemetry": {"enabled": false},
+                }),
+            )?;
+            write_json(&g.join("trustedFolders.json"), &json!({project.clone(): "TRUST_FOLDER"}))?;
+            let plan = install(&m, &Target::project(Provider::GEMINI, &sb.project, &sb.home).with_agent_version(spec.version))?;
+            let env = vec![
+                (s("GEMINI_API_KEY"), s("fake-key")),
+                (s("GOOGLE_GEMINI_BASE_URL"), s(server_url)),
+            ];
+            // `-m` pins the model, which skips the router's flash-lite call.
+            let args = vec![s("-p"), prompt, s("-m"), s("gemini-2.5-pro"), s("--output-format"), s("json"), s("--approval-mode"), s("yolo")];
+            (args, env, plan)
+        }
+        AgentId::Copilot => {
+            let plan = install(&m, &Target::project(Provider::COPILOT, &sb.project, &sb.home).with_agent_version(spec.version))?;
+            let env = vec![
+                (s("COPILOT_PROVIDER_BASE_URL"), format!("{server_url}/v1")),
+                (s("COPILOT_PROVIDER_API_KEY"), s("fake-key")),
+                (s("COPILOT_MODEL"), s(MODEL)),
+                (s("COPILOT_OFFLINE"), s("true")),
+                (s("COPILOT_AUTO_UPDATE"), s("false")),
+                // The ~235 MB runtime unpacked on first start is shared between runs.
+                (s("XDG_CACHE_HOME"), tc.xdg_cache.display().to_string()),
+            ];
+            // Without --trust-folder repository hooks are silently not loaded.
+            let args = vec![s("-p"), prompt, s("--allow-all-tools"), s("--trust-folder"), s("--no-auto-update")];
+            (args, env, plan)
+        }
+        AgentId::Kimi => {
+            let kimi_home = sb.home.join(".kimi-code");
+            let mut doc = toml_edit::DocumentMut::new();
+            doc["default_model"] = toml_edit::value("fake");
+            let mut prov = toml_edit::Table::new();
+            prov["type"] = toml_edit::value("openai");
+            prov["base_url"] = toml_edit::value(format!("{server_url}/v1"));
+            prov["api_key"] = toml_edit::value("fake-key");
+            let mut providers = toml_edit::Table::new();
+            providers.set_implicit(true);
+            providers["fake"] = toml_edit::Item::Table(prov);
+            doc["providers"] = toml_edit::Item::Table(providers);
+            let mut model = toml_edit::Table::new();
+            model["provider"] = toml_edit::value("fake");
+            model["model"] = toml_edit::value(MODEL);
+            model["max_context_size"] = toml_edit::value(128_000);
+            model["capabilities"] = toml_edit::value(toml_edit::Array::new());
+            let mut models = toml_edit::Table::new();
+            models.set_implicit(true);
+            models["fake"] = toml_edit::Item::Table(model);
+            doc["models"] = toml_edit::Item::Table(models);
+            write_text(&kimi_home.join("config.toml"), &doc.to_string())?;
+            let plan = install(
+                &m,
+                &Target::user(Provider::KIMI, &sb.home)
+                    .with_agent_home(&kimi_home)
+                    .with_agent_version(spec.version),
+            )?;
+            let env = vec![
+                (s("KIMI_CODE_HOME"), kimi_home.display().to_string()),
+                (s("KIMI_CODE_NO_AUTO_UPDATE"), s("1")),
+            ];
+            // `-p` cannot be combined with `--yolo`.
+            (vec![s("-p"), prompt], env, plan)
+        }
+    };
+    Ok(Launch { program: bin, args, env, plan })
+}
+
+/// The environment every run starts from: isolated `HOME` and XDG dirs, Node first on `PATH`,
+/// no proxies, nothing inherited.
+pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
+    let h = |p: &str| sb.home.join(p).display().to_string();
+    vec![
+        ("PATH".into(), format!("{}:/usr/local/bin:/usr/bin:/bin", tc.node_bin.display())),
+        ("HOME".into(), sb.home.display().to_string()),
+        ("XDG_CONFIG_HOME".into(), h(".config")),
+        ("XDG_CACHE_HOME".into(), h(".cache")),
+        ("XDG_DATA_HOME".into(), h(".local/share")),
+        ("XDG_STATE_HOME".into(), h(".local/state")),
+        ("TMPDIR".into(), sb.root.join("tmp").display().to_string()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("TERM".into(), "dumb".into()),
+        ("NO_COLOR".into(), "1".into()),
+        ("AGENTHOOKS_STATE_DIR".into(), sb.root.join("state").display().to_string()),
+    ]
+}

@@ -1,0 +1,230 @@
+//! The e2e test hook: `agenthooks-e2e-hook agenthooks run --provider=P --event=E`.
+//!
+//! Behaviour is chosen by `AGENTHOOKS_E2E_MODE`; with `AGENTHOOKS_E2E_LOG` set the process
+//! taps every invocation into that JSONL log (see `agenthooks_e2e::hook`).
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use agenthooks::core::codec::{Env, NativeEventSpec, ProcessEnv, StderrUse, Target};
+use agenthooks::core::runner::{self, Runner};
+use agenthooks::core::{EncodeCategory, Quirk};
+use agenthooks::prelude::*;
+use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
+use agenthooks_e2e::hook::{
+    decoded_record, Mode, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV, MODE_ENV,
+    PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
+};
+use serde_json::{json, Value};
+
+/// Payloads larger than this are cut (the runner's own cap is 32 MiB).
+const PAYLOAD_CAP: u64 = 32 << 20;
+
+fn main() {
+    let mode = std::env::var(MODE_ENV)
+        .ok()
+        .and_then(|m| Mode::parse(&m))
+        .unwrap_or(Mode::None);
+    if let Ok(out) = std::env::var(CHILD_ENV) {
+        hook(mode, Some(out));
+    } else if let Ok(log) = std::env::var(LOG_ENV) {
+        let code = tap(&log, mode);
+        #[allow(clippy::exit)] // the hook's exit code is its answer to the agent
+        std::process::exit(code);
+    } else {
+        hook(mode, None);
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "usage: agenthooks-e2e-hook agenthooks run --provider=P --event=E (behaviour from {MODE_ENV}, log to {LOG_ENV})"
+    );
+    #[allow(clippy::exit)]
+    std::process::exit(2);
+}
+
+/// The real hook: the router for `mode` behind `agenthooks::main`, plus an observer that writes
+/// the decoded event to `decoded_out`.
+fn hook(mode: Mode, decoded_out: Option<String>) {
+    let mut router = Router::new();
+    if let Some(path) = decoded_out {
+        router = router.on_any(move |_cx: &Context, ev: &Event| {
+            let rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), ev.to_json(false));
+            std::fs::write(&path, rec.to_string()).map_err(|e| HandlerError::msg(format!("recording: {e}")))
+        });
+    }
+    router = match mode {
+        Mode::None => router,
+        Mode::Deny | Mode::DenyWrongDialect => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(deny(DENY_REASON))),
+        Mode::Context => router
+            .on_session_start(|_cx: &Context, _e: &SessionStartEvent| Ok(ContextDecision::default().with_context(SESSION_CONTEXT)))
+            .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| Ok(accept_prompt().with_context(PROMPT_CONTEXT))),
+        Mode::Continue => router
+            .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
+            .on_stop(|_cx: &Context, _e: &StopEvent| Ok(continue_with(CONTINUE_INSTRUCTION))),
+        // Rewrite and allow where the agent can skip its prompt (Claude applies a rewrite only
+        // together with an allow); elsewhere rewrite without a permission opinion (Gemini has no
+        // allow, and the core drops a rewrite whose allow degrades to no-decision).
+        Mode::Rewrite => router.on_tool_pre(|cx: &Context, e: &ToolPreEvent| {
+            let mut input = e.tool.input.clone();
+            let Some(key) = ["command", "cmd"].into_iter().find(|k| input.contains_key(*k)) else {
+                return Ok(no_decision());
+            };
+            input.insert(key.into(), REWRITTEN_COMMAND.into());
+            let rewrite = rewrite_input(input);
+            Ok(if cx.can(Capability::Allow) { rewrite.allow() } else { rewrite.no_decision() })
+        }),
+        _ => router,
+    };
+    if mode == Mode::DenyWrongDialect {
+        let argv: Vec<String> = std::env::args().collect();
+        let provider = runner::parse_args(&argv).ok().flatten().and_then(|c| c.provider);
+        let inner = provider.and_then(|p| agenthooks::codecs().into_iter().find(|c| c.provider() == p.as_str()));
+        if let Some(inner) = inner {
+            let wrong: &'static Misdirected = Box::leak(Box::new(Misdirected { inner }));
+            runner::main_with(&Runner::new(router, vec![wrong]));
+            return;
+        }
+    }
+    agenthooks::main(router);
+}
+
+/// Runs the hook as a child with the same argv, logs what went in and out, returns the child's
+/// exit code.
+fn tap(log: &str, mode: Mode) -> i32 {
+    let started = Instant::now();
+    let argv: Vec<String> = std::env::args().collect();
+    let mut payload = Vec::new();
+    let _ = std::io::stdin().take(PAYLOAD_CAP).read_to_end(&mut payload);
+    let cmd = runner::parse_args(&argv).ok().flatten();
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO).as_nanos();
+    let decoded_path = format!("{log}.{}-{nanos}.decoded", std::process::id());
+    let mut env_names: Vec<String> = std::env::vars_os().map(|(k, _)| k.to_string_lossy().into_owned()).collect();
+    env_names.sort();
+
+    let output = std::env::current_exe().and_then(|exe| {
+        let mut child = Command::new(exe)
+            .args(argv.iter().skip(1))
+            .env(CHILD_ENV, &decoded_path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let mut stdin = child.stdin.take();
+        let bytes = payload.clone();
+        let writer = std::thread::spawn(move || {
+            if let Some(s) = stdin.as_mut() {
+                let _ = s.write_all(&bytes);
+            }
+        });
+        let out = child.wait_with_output();
+        let _ = writer.join();
+        out
+    });
+    let decoded: Value = std::fs::read_to_string(&decoded_path)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null);
+    let _ = std::fs::remove_file(&decoded_path);
+    let (stdout, stderr, exit, spawn_error) = match &output {
+        Ok(o) => (o.stdout.clone(), o.stderr.clone(), o.status.code(), Value::Null),
+        Err(e) => (Vec::new(), Vec::new(), Some(0), Value::String(e.to_string())),
+    };
+    let record = json!({
+        "provider": cmd.as_ref().and_then(|c| c.provider.clone()),
+        "event_arg": cmd.as_ref().and_then(|c| c.event.clone()),
+        "mode": mode.as_str(),
+        "argv": argv,
+        "cwd": std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default(),
+        "env_names": env_names,
+        "payload": String::from_utf8_lossy(&payload),
+        "decoded": decoded,
+        "stdout": String::from_utf8_lossy(&stdout),
+        "stderr": String::from_utf8_lossy(&stderr),
+        "exit": exit,
+        "spawn_error": spawn_error,
+        "elapsed_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+    });
+    let mut line = record.to_string();
+    line.push('\n');
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+        let _ = f.write_all(line.as_bytes());
+    }
+    let _ = std::io::stdout().write_all(&stdout);
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().write_all(&stderr);
+    exit.unwrap_or(1)
+}
+
+/// A deliberately wrong codec: decodes with the agent's real codec, but answers a `tool.pre` in
+/// Claude Code's dialect (by re-expressing the event as a Claude `PreToolUse` and letting the
+/// Claude codec encode the decision). Everything else is delegated.
+#[derive(Debug)]
+struct Misdirected {
+    inner: &'static dyn Codec,
+}
+
+impl Misdirected {
+    fn as_claude(ev: &Event) -> Option<Event> {
+        let Event::ToolPre(e) = ev else { return None };
+        let s = &e.envelope.session;
+        let payload = json!({
+            "session_id": s.id, "transcript_path": s.transcript_path, "cwd": s.cwd,
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": e.tool.input, "tool_use_id": e.tool.id,
+        });
+        let env = ProcessEnv;
+        let inv = agenthooks::core::Invocation::new(payload.to_string().into_bytes(), &env).with_native_event(Some("PreToolUse"));
+        agenthooks::claude::CODEC.decode(&inv).ok()
+    }
+}
+
+impl Codec for Misdirected {
+    fn provider(&self) -> Provider {
+        self.inner.provider()
+    }
+    fn native_events(&self) -> &'static [NativeEventSpec] {
+        self.inner.native_events()
+    }
+    fn decode(&self, inv: &agenthooks::core::Invocation<'_>) -> Result<Event, DecodeError> {
+        self.inner.decode(inv)
+    }
+    fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
+        match Self::as_claude(event) {
+            Some(claude_event) => agenthooks::claude::CODEC.encode(&claude_event, outcome),
+            None if event.kind() == EventKind::ToolPre => Err(EncodeError::new(
+                self.provider(),
+                EncodeCategory::WrongFamily,
+                "could not re-express the event in Claude's dialect",
+            )),
+            None => self.inner.encode(event, outcome),
+        }
+    }
+    fn no_op(&self, target: &Target) -> WireResponse {
+        self.inner.no_op(target)
+    }
+    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+        self.inner.failure_response(target, mode, reason)
+    }
+    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
+        self.inner.capabilities(variant, native)
+    }
+    fn default_timeout(&self) -> Duration {
+        self.inner.default_timeout()
+    }
+    fn quirks(&self) -> &'static [Quirk] {
+        self.inner.quirks()
+    }
+    fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
+        self.inner.sniff_env(env)
+    }
+    fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
+        self.inner.sniff_payload(payload, env)
+    }
+    fn stderr_use(&self) -> StderrUse {
+        self.inner.stderr_use()
+    }
+    fn kind_of(&self, native: &str) -> EventKind {
+        self.inner.kind_of(native)
+    }
+}

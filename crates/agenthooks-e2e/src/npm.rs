@@ -1,0 +1,156 @@
+//! Pinned npm packages in a reusable cache directory.
+//!
+//! Layout under the cache root (default `$HOME/.cache/agenthooks-e2e`, or
+//! `$AGENTHOOKS_E2E_CACHE`):
+//!
+//! ```text
+//! npm/<name>@<version>/             an `npm install --prefix` of exactly that package
+//! npm/<name>@<version>/.complete    written last: a half-finished install is redone
+//! npm-cache/                        npm's own download cache (npm_config_cache)
+//! xdg-cache/                        shared XDG cache (Copilot unpacks ~235 MB there on first start)
+//! ```
+//!
+//! Installs go to a temporary sibling first and are renamed into place, so an interrupted run
+//! never leaves a directory that looks complete. A failed install is an error naming the
+//! package, the registry and npm's output: a registry outage fails the run visibly.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Env: the cache root.
+pub const CACHE_ENV: &str = "AGENTHOOKS_E2E_CACHE";
+
+/// The Node.js the agents run under (and that Kimi Code, which needs ≥ 22.19, requires): the
+/// registry package `node-linux-<arch>` at this version.
+pub const NODE_VERSION: &str = "24.22.3";
+
+/// The cache.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    root: PathBuf,
+}
+
+impl Cache {
+    /// The cache at `$AGENTHOOKS_E2E_CACHE`, else `$HOME/.cache/agenthooks-e2e`, else the temp dir.
+    pub fn from_env() -> Self {
+        let root = std::env::var_os(CACHE_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(|h| Path::new(&h).join(".cache/agenthooks-e2e"))
+            })
+            .unwrap_or_else(|| std::env::temp_dir().join("agenthooks-e2e-cache"));
+        Self { root }
+    }
+
+    /// A cache at `root`.
+    pub fn at(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The shared XDG cache directory.
+    pub fn xdg_cache(&self) -> PathBuf {
+        self.root.join("xdg-cache")
+    }
+
+    /// The install prefix of `name@version` (whether or not it is installed).
+    pub fn prefix(&self, name: &str, version: &str) -> PathBuf {
+        self.root.join("npm").join(format!("{}@{version}", name.replace('/', "+")))
+    }
+
+    /// Installs `name@version` unless already complete; returns the prefix.
+    pub fn ensure(&self, name: &str, version: &str) -> Result<PathBuf, String> {
+        let prefix = self.prefix(name, version);
+        if prefix.join(".complete").is_file() {
+            return Ok(prefix);
+        }
+        let npm = which("npm").ok_or_else(|| format!("cannot install {name}@{version}: `npm` is not on PATH"))?;
+        let parent = prefix.parent().unwrap_or(&self.root).to_path_buf();
+        std::fs::create_dir_all(&parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
+        let staging = parent.join(format!(".staging-{}-{}", std::process::id(), prefix.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()));
+        let _ = std::fs::remove_dir_all(&staging);
+        std::fs::create_dir_all(&staging).map_err(|e| format!("creating {}: {e}", staging.display()))?;
+        let spec = format!("{name}@{version}");
+        let out = crate::run::output_with_timeout(
+            Command::new(&npm)
+                .args(["install", "--prefix"])
+                .arg(&staging)
+                .args(["--no-audit", "--no-fund", "--no-save", "--no-package-lock", "--loglevel=error", "--no-update-notifier"])
+                .arg(&spec)
+                .env("npm_config_cache", self.root.join("npm-cache")),
+            Duration::from_secs(600),
+        )
+        .map_err(|e| format!("npm install {spec}: {e}"))?;
+        if !out.success {
+            let _ = std::fs::remove_dir_all(&staging);
+            let registry = std::env::var("npm_config_registry").unwrap_or_else(|_| "https://registry.npmjs.org/".into());
+            return Err(format!(
+                "npm install {spec} failed (registry {registry}, exit {:?}{}):\n{}{}",
+                out.code,
+                if out.timed_out { ", timed out" } else { "" },
+                out.stdout,
+                out.stderr
+            ));
+        }
+        std::fs::write(staging.join(".complete"), format!("{spec}\n")).map_err(|e| format!("marking {spec} complete: {e}"))?;
+        let _ = std::fs::remove_dir_all(&prefix);
+        std::fs::rename(&staging, &prefix).map_err(|e| format!("moving {spec} into place: {e}"))?;
+        Ok(prefix)
+    }
+
+    /// Installs the pinned Node.js and returns its `bin` directory (put it first on `PATH`).
+    pub fn node(&self) -> Result<PathBuf, String> {
+        let arch = match std::env::consts::ARCH {
+            "x86_64" => "x64",
+            "aarch64" => "arm64",
+            other => return Err(format!("no node-linux package for architecture {other}")),
+        };
+        let pkg = format!("node-linux-{arch}");
+        let prefix = self.ensure(&pkg, NODE_VERSION)?;
+        let bin = prefix.join("node_modules").join(&pkg).join("bin");
+        if bin.join("node").is_file() {
+            Ok(bin)
+        } else {
+            Err(format!("{pkg}@{NODE_VERSION} installed but {} has no `node`", bin.display()))
+        }
+    }
+}
+
+/// The first executable named `name` on `PATH`.
+pub fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout() {
+        let c = Cache::at("/c");
+        assert_eq!(c.prefix("@openai/codex", "0.171.0"), Path::new("/c/npm/@openai+codex@0.171.0"));
+        assert_eq!(c.xdg_cache(), Path::new("/c/xdg-cache"));
+    }
+
+    #[test]
+    fn complete_installs_are_not_redone() {
+        let dir = std::env::temp_dir().join(format!("agenthooks-e2e-npm-test-{}", std::process::id()));
+        let c = Cache::at(&dir);
+        let p = c.prefix("x", "1.0.0");
+        std::fs::create_dir_all(&p).expect("mkdir");
+        std::fs::write(p.join(".complete"), "x@1.0.0\n").expect("write");
+        assert_eq!(c.ensure("x", "1.0.0").expect("cached"), p);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

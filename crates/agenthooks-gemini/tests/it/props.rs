@@ -1,0 +1,96 @@
+//! Property: unknown keys added anywhere Gemini might add them land in `extra`, the raw bytes
+//! stay identical, the kind does not change, and `encode(no decision)` is still `{}`.
+
+use agenthooks_core::{Codec, Invocation, Outcome};
+use agenthooks_gemini::native::NativeEvent;
+use agenthooks_gemini::{view, CODEC};
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+use crate::fixtures::{cases, Case};
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "[a-z<>&\"\\\\ é]{0,12}".prop_map(Value::from),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    leaf().prop_recursive(2, 12, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn extras() -> impl Strategy<Value = Vec<(String, Value)>> {
+    prop::collection::btree_map("x_[a-z_]{1,10}", value(), 1..5).prop_map(|m| m.into_iter().collect())
+}
+
+fn with_extras(c: &Case, top: &[(String, Value)], nested: &[(String, Value)]) -> (Vec<u8>, Map<String, Value>) {
+    let mut obj: Map<String, Value> = serde_json::from_slice(&c.input).expect("object");
+    for (k, v) in top {
+        obj.insert(k.clone(), v.clone());
+    }
+    // Nested vendor objects collect unknown keys too.
+    for key in ["tool_response", "llm_request", "mcp_context"] {
+        if let Some(Value::Object(inner)) = obj.get_mut(key) {
+            for (k, v) in nested {
+                inner.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    (serde_json::to_vec(&obj).expect("serializes"), obj)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn unknown_keys_land_in_extra_and_raw_is_identical(
+        idx in any::<prop::sample::Index>(),
+        top in extras(),
+        nested in extras(),
+        pretty in any::<bool>(),
+    ) {
+        let all = cases();
+        let c = &all[idx.index(all.len())];
+        let (mut bytes, obj) = with_extras(c, &top, &nested);
+        if pretty {
+            bytes = serde_json::to_vec_pretty(&Value::Object(obj.clone())).expect("serializes");
+            bytes.extend_from_slice(b"\n");
+        }
+        let ev = CODEC.decode(&Invocation::new(bytes.clone(), &c.env)).expect("decodes");
+        prop_assert_eq!(ev.envelope().raw().as_bytes(), &bytes[..]);
+        let v = view(ev.envelope()).expect("view");
+        let extra = v.extra();
+        prop_assert_eq!(extra.len(), top.len());
+        for (k, val) in &top {
+            prop_assert_eq!(extra.get(k), Some(val));
+        }
+        match v {
+            NativeEvent::AfterTool(t) => {
+                for (k, val) in &nested {
+                    prop_assert_eq!(t.tool_response.extra.get(k), Some(val));
+                }
+            }
+            NativeEvent::BeforeModel(m) => {
+                for (k, val) in &nested {
+                    prop_assert_eq!(m.llm_request.extra.get(k), Some(val));
+                }
+            }
+            _ => {}
+        }
+        // The typed struct re-serializes to the same value: nothing dropped.
+        prop_assert_eq!(v.to_value(), Value::Object(obj));
+        let plain = CODEC.decode(&Invocation::new(c.input.clone(), &c.env)).expect("decodes");
+        prop_assert_eq!(ev.kind(), plain.kind());
+        prop_assert_eq!(ev.tool().map(|t| t.id.clone()), plain.tool().map(|t| t.id.clone()));
+        let r = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).expect("encodes");
+        prop_assert_eq!(r.stdout, b"{}".to_vec());
+    }
+}

@@ -1,0 +1,100 @@
+//! [`InstallError`]: everything `render`, `install`, `diff` and `uninstall` can fail with.
+
+use std::path::PathBuf;
+
+use agenthooks_core::Provider;
+
+use crate::target::Scope;
+
+/// Why a render, install, diff or uninstall did not happen. When any of these is returned by
+/// [`install`](crate::install) or [`uninstall`](crate::uninstall), **nothing was written**
+/// (except for [`InstallError::Io`] during the final writes, which names the file).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstallError {
+    /// The manifest is unusable (empty command, bad identity name, …).
+    #[error("invalid manifest: {0}")]
+    InvalidManifest(String),
+
+    /// No install target exists for this provider in this release.
+    #[error("no install target for provider `{0}` in this release")]
+    UnknownProvider(Provider),
+
+    /// The provider has no hooks at this scope.
+    #[error("{provider} has no {scope} hooks: {why}")]
+    UnsupportedScope {
+        /// The provider.
+        provider: Provider,
+        /// The scope asked for.
+        scope: Scope,
+        /// Where the agent does read hooks.
+        why: &'static str,
+    },
+
+    /// An existing config file does not parse, or does not have the shape the agent requires
+    /// where we need to edit it. Nothing was written.
+    #[error("{path}: malformed {format}: {message}", path = path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// `JSON`, `JSON with comments` or `TOML`.
+        format: &'static str,
+        /// What is wrong, with a position when known.
+        message: String,
+    },
+
+    /// A hook's tool matcher cannot be expressed in the agent's dialect and the manifest asked
+    /// for [`MatcherFallback::Error`](crate::MatcherFallback::Error).
+    #[error("hook #{hook}: its tool matcher cannot be expressed for {provider}: {why}")]
+    MatcherNotExpressible {
+        /// Index of the hook in the manifest.
+        hook: usize,
+        /// The provider.
+        provider: Provider,
+        /// What could not be expressed.
+        why: String,
+    },
+
+    /// The generated command contains text the agent substitutes before running it, which
+    /// would break the quoting.
+    #[error("{provider} substitutes `{token}` textually in hook commands; the command `{command}` contains it")]
+    UnsafeCommand {
+        /// The provider.
+        provider: Provider,
+        /// The token found.
+        token: &'static str,
+        /// The command.
+        command: String,
+    },
+
+    /// A file changed on disk between planning and writing; nothing more was written.
+    #[error("{path} changed while installing; run again", path = path.display())]
+    Conflict {
+        /// The file.
+        path: PathBuf,
+    },
+
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl InstallError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io { path: path.into(), source }
+    }
+
+    pub(crate) fn malformed(path: impl Into<PathBuf>, format: &'static str, message: impl Into<String>) -> Self {
+        Self::Malformed {
+            path: path.into(),
+            format,
+            message: message.into(),
+        }
+    }
+}

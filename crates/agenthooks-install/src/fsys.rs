@@ -1,0 +1,198 @@
+//! File access: the read-only [`FsView`] planning uses, and atomic writes.
+//!
+//! Planning never writes: it reads current contents through an [`FsView`] ([`RealFs`] for the
+//! disk, [`MemFs`] for tests and dry runs, an empty view for [`render`](crate::render)). Writing
+//! happens only in [`Plan::apply`](crate::Plan::apply), one file at a time, each atomically.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::error::InstallError;
+
+/// Read access to config files.
+pub trait FsView {
+    /// The file's text, or `None` if it does not exist.
+    fn read(&self, path: &Path) -> Result<Option<String>, InstallError>;
+
+    /// The canonical form of a path (symlinks resolved) as far as it exists; the rest is
+    /// appended lexically. Codex trust keys and project-trust keys use it.
+    fn canonical(&self, path: &Path) -> PathBuf {
+        normalize(path)
+    }
+}
+
+/// The real file system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RealFs;
+
+impl FsView for RealFs {
+    fn read(&self, path: &Path) -> Result<Option<String>, InstallError> {
+        match fs::read(path) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|e| InstallError::malformed(path, "text", format!("not UTF-8 ({e})"))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(InstallError::io(path, e)),
+        }
+    }
+
+    fn canonical(&self, path: &Path) -> PathBuf {
+        let path = normalize(path);
+        let mut existing = path.as_path();
+        let mut rest = Vec::new();
+        loop {
+            if let Ok(c) = fs::canonicalize(existing) {
+                let mut out = c;
+                for r in rest.iter().rev() {
+                    out.push(r);
+                }
+                return out;
+            }
+            match (existing.parent(), existing.file_name()) {
+                (Some(parent), Some(name)) => {
+                    rest.push(name.to_owned());
+                    existing = parent;
+                }
+                _ => return path,
+            }
+        }
+    }
+}
+
+/// An in-memory file system (tests, previews).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemFs {
+    /// Files by path.
+    pub files: BTreeMap<PathBuf, String>,
+}
+
+impl MemFs {
+    /// An empty file system.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file.
+    #[must_use]
+    pub fn with(mut self, path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
+        self.files.insert(path.into(), text.into());
+        self
+    }
+}
+
+impl FsView for MemFs {
+    fn read(&self, path: &Path) -> Result<Option<String>, InstallError> {
+        Ok(self.files.get(path).cloned())
+    }
+}
+
+/// A view with no files (used by `render`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct EmptyFs;
+
+impl FsView for EmptyFs {
+    fn read(&self, _: &Path) -> Result<Option<String>, InstallError> {
+        Ok(None)
+    }
+}
+
+/// Removes `.` and resolves `..` lexically.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory, written,
+/// flushed and fsynced, given the existing file's permissions (and owner, where allowed), then
+/// renamed over the target, and the directory fsynced. A symlink is followed: its target is
+/// replaced, the link stays.
+pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallError> {
+    let real = match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
+        _ => path.to_owned(),
+    };
+    let dir = real.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
+    let existing = fs::metadata(&real).ok();
+    let name = real.file_name().map_or_else(|| "config".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(
+        ".{name}.agenthooks-{}-{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| -> io::Result<()> {
+        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        if let Some(m) = &existing {
+            f.set_permissions(m.permissions())?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let (uid, gid) = (m.uid(), m.gid());
+                // Keep the owner when we may (e.g. root editing a user's file); ignore refusal.
+                let _ = std::os::unix::fs::fchown(&f, Some(uid), Some(gid));
+            }
+        }
+        f.write_all(contents.as_bytes())?;
+        f.flush()?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, &real)?;
+        sync_dir(dir);
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(InstallError::io(&real, e));
+    }
+    Ok(())
+}
+
+/// Removes a file and fsyncs its directory.
+pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
+    match fs::remove_file(path) {
+        Ok(()) => {
+            if let Some(dir) = path.parent() {
+                sync_dir(dir);
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(InstallError::io(path, e)),
+    }
+}
+
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes() {
+        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+        assert_eq!(normalize(Path::new("a/../../b")), PathBuf::from("../b"));
+    }
+}

@@ -1,0 +1,498 @@
+//! [`ToolMatcher`]: one tool filter, compiled to each agent's matcher dialect.
+//!
+//! A matcher is a union of native tool names, canonical classes ([`CanonicalTool`]) and MCP
+//! globs (`server/tool`, `*` and `?` wildcards). Each target compiles it to its dialect:
+//!
+//! | agent | dialect | example |
+//! |---|---|---|
+//! | Claude Code | exact list `A\|B` when every name is `[A-Za-z0-9_]`, else an anchored JS regex | `Bash\|Write` |
+//! | Codex | anchored Rust regex | `^(?:Bash\|apply_patch)$` |
+//! | Gemini CLI | anchored JS regex (literal fallback) | `^run_shell_command$` |
+//! | Copilot CLI | JS regex, anchored by Copilot itself | `bash\|powershell` |
+//! | Kimi Code | anchored JS regex (Kimi tests it unanchored) | `^(?:Bash\|Shell)$` |
+//!
+//! Where a part cannot be expressed (the `other` class; MCP tools on agents whose MCP naming is
+//! not a fixed prefix), the hook matches every tool and the runner filters in-process with
+//! [`ToolMatcher::matches`] — correctness over per-call process savings — unless the matcher
+//! asks for [`MatcherFallback::Error`] (the knob for hot paths). Classes an agent never fires
+//! tool hooks for (Codex has no file-read hook) compile to nothing and are reported.
+
+use agenthooks_core::{CanonicalTool, ToolCall};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// What to do when a matcher cannot be expressed in an agent's dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum MatcherFallback {
+    /// Match every tool in the config and filter in-process (never misses a call; spawns the
+    /// hook for every tool call).
+    #[default]
+    Broad,
+    /// Refuse to render (for hot paths where a process per tool call is too expensive).
+    Error,
+}
+
+/// An MCP tool glob: server and tool patterns with `*` and `?`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct McpGlob {
+    /// Server name pattern.
+    pub server: String,
+    /// Tool name pattern (as the MCP server names it).
+    pub tool: String,
+}
+
+impl McpGlob {
+    /// A glob.
+    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> Self {
+        Self {
+            server: server.into(),
+            tool: tool.into(),
+        }
+    }
+
+    /// Parses `server/tool` (or `server`, meaning every tool of it).
+    pub fn parse(s: &str) -> Self {
+        match s.split_once('/') {
+            Some((server, tool)) => Self::new(server, tool),
+            None => Self::new(s, "*"),
+        }
+    }
+
+    /// Whether it matches a server and tool.
+    pub fn matches(&self, server: &str, tool: &str) -> bool {
+        glob_match(&self.server, server) && glob_match(&self.tool, tool)
+    }
+}
+
+impl std::fmt::Display for McpGlob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.server, self.tool)
+    }
+}
+
+impl Serialize for McpGlob {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for McpGlob {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|s| Self::parse(&s))
+    }
+}
+
+/// `*` matches any run, `?` one character; everything else literally.
+pub(crate) fn glob_match(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) && p[pi] != '*' {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+/// A tool filter: native names ∪ canonical classes ∪ MCP globs. Empty means every tool.
+///
+/// ```
+/// use agenthooks_core::CanonicalTool;
+/// use agenthooks_install::{McpGlob, ToolMatcher};
+/// let m = ToolMatcher::names(["Bash"]).with_class(CanonicalTool::FileEdit).with_mcp(McpGlob::parse("github/create_*"));
+/// assert!(!m.is_any());
+/// assert!(ToolMatcher::default().is_any());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ToolMatcher {
+    /// Native tool names, exactly as the agent sends them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Canonical classes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "classes_serde")]
+    pub classes: Vec<CanonicalTool>,
+    /// MCP globs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp: Vec<McpGlob>,
+    /// What to do when the agent's dialect cannot express it.
+    #[serde(default, skip_serializing_if = "is_default_fallback")]
+    pub fallback: MatcherFallback,
+}
+
+fn is_default_fallback(f: &MatcherFallback) -> bool {
+    *f == MatcherFallback::Broad
+}
+
+mod classes_serde {
+    use agenthooks_core::CanonicalTool;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(v: &[CanonicalTool], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|c| c.as_str()))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<CanonicalTool>, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        names
+            .iter()
+            .map(|n| {
+                CanonicalTool::ALL
+                    .into_iter()
+                    .find(|c| c.as_str() == n)
+                    .ok_or_else(|| serde::de::Error::custom(format!("unknown tool class `{n}`")))
+            })
+            .collect()
+    }
+}
+
+impl ToolMatcher {
+    /// Every tool.
+    pub fn any() -> Self {
+        Self::default()
+    }
+
+    /// These native tool names.
+    pub fn names<I, S>(names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self {
+            names: names.into_iter().map(Into::into).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// One canonical class.
+    pub fn class(c: CanonicalTool) -> Self {
+        Self::default().with_class(c)
+    }
+
+    /// Adds a class.
+    #[must_use]
+    pub fn with_class(mut self, c: CanonicalTool) -> Self {
+        if !self.classes.contains(&c) {
+            self.classes.push(c);
+        }
+        self
+    }
+
+    /// Adds a native name.
+    #[must_use]
+    pub fn with_name(mut self, n: impl Into<String>) -> Self {
+        let n = n.into();
+        if !self.names.contains(&n) {
+            self.names.push(n);
+        }
+        self
+    }
+
+    /// Adds an MCP glob.
+    #[must_use]
+    pub fn with_mcp(mut self, g: McpGlob) -> Self {
+        if !self.mcp.contains(&g) {
+            self.mcp.push(g);
+        }
+        self
+    }
+
+    /// Sets the fallback.
+    #[must_use]
+    pub fn with_fallback(mut self, f: MatcherFallback) -> Self {
+        self.fallback = f;
+        self
+    }
+
+    /// Whether it matches every tool.
+    pub fn is_any(&self) -> bool {
+        self.names.is_empty() && self.classes.is_empty() && self.mcp.is_empty()
+    }
+
+    /// The in-process filter: whether a decoded tool call is selected (the runner-side half of
+    /// a broadened matcher).
+    pub fn matches(&self, tool: &ToolCall) -> bool {
+        if self.is_any() || self.names.iter().any(|n| *n == tool.name) || self.classes.contains(&tool.canonical) {
+            return true;
+        }
+        tool.mcp.as_ref().is_some_and(|m| self.mcp.iter().any(|g| g.matches(&m.server, &m.tool)))
+    }
+
+    /// The union of two matchers (either matching every tool makes the union match every tool;
+    /// the stricter fallback wins).
+    #[must_use]
+    pub fn union(&self, other: &Self) -> Self {
+        if self.is_any() || other.is_any() {
+            return Self::any().with_fallback(self.fallback.max_strict(other.fallback));
+        }
+        let mut out = self.clone();
+        for n in &other.names {
+            out = out.with_name(n.clone());
+        }
+        for c in &other.classes {
+            out = out.with_class(*c);
+        }
+        for g in &other.mcp {
+            out = out.with_mcp(g.clone());
+        }
+        out.fallback = self.fallback.max_strict(other.fallback);
+        out
+    }
+}
+
+impl MatcherFallback {
+    fn max_strict(self, o: Self) -> Self {
+        if self == Self::Error || o == Self::Error {
+            Self::Error
+        } else {
+            Self::Broad
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dialects
+
+/// How an agent spells matchers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Syntax {
+    /// Claude: `A|B` exact list when every name is `[A-Za-z0-9_]`, else `^(?:…)$`.
+    ClaudeList,
+    /// `^(?:…)$` (Codex, Gemini, Kimi).
+    Anchored,
+    /// `a|b`; the agent anchors it itself (Copilot).
+    ImplicitlyAnchored,
+}
+
+/// One agent's matcher knowledge.
+#[derive(Debug)]
+pub(crate) struct Dialect {
+    /// Native tool names per canonical class. A class absent from the table cannot be
+    /// expressed; a class with an empty list never fires tool hooks on this agent.
+    pub(crate) classes: &'static [(CanonicalTool, &'static [&'static str])],
+    /// MCP tool naming: prefix and server/tool separator (`mcp__`, `__`); `None` when the
+    /// agent's MCP names are not a fixed pattern.
+    pub(crate) mcp_naming: Option<(&'static str, &'static str)>,
+    /// Built-in tools the codec classes as MCP (Claude's `ListMcpResourcesTool`).
+    pub(crate) mcp_builtins: &'static [&'static str],
+    /// The syntax.
+    pub(crate) syntax: Syntax,
+}
+
+/// The result of compiling a matcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Compiled {
+    /// Every tool (no matcher in the config).
+    All,
+    /// This matcher string.
+    Pattern(String),
+    /// Nothing this agent fires tool hooks for can match: the hook is not rendered.
+    Never,
+}
+
+/// A compiled matcher and what was lost on the way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Compilation {
+    pub(crate) result: Compiled,
+    /// Parts that could not be expressed (the result is then [`Compiled::All`]).
+    pub(crate) inexpressible: Vec<String>,
+    /// Parts that can never match on this agent.
+    pub(crate) unreachable: Vec<String>,
+}
+
+enum Alt {
+    Lit(String),
+    Re(String),
+}
+
+/// Escapes regex syntax characters (valid in both JS and Rust regex syntax).
+pub(crate) fn regex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn glob_regex(g: &str) -> String {
+    let mut out = String::new();
+    for c in g.chars() {
+        match c {
+            '*' => out.push_str(".*"),
+            '?' => out.push('.'),
+            c => out.push_str(&regex_escape(&c.to_string())),
+        }
+    }
+    out
+}
+
+impl Dialect {
+    /// Compiles a matcher.
+    pub(crate) fn compile(&self, m: &ToolMatcher) -> Compilation {
+        let mut c = Compilation {
+            result: Compiled::All,
+            inexpressible: Vec::new(),
+            unreachable: Vec::new(),
+        };
+        if m.is_any() {
+            return c;
+        }
+        let mut alts: Vec<Alt> = m.names.iter().map(|n| Alt::Lit(n.clone())).collect();
+        for class in &m.classes {
+            if *class == CanonicalTool::Mcp {
+                match self.mcp_naming {
+                    Some((prefix, _)) => {
+                        alts.push(Alt::Re(format!("{}.*", regex_escape(prefix))));
+                        alts.extend(self.mcp_builtins.iter().map(|b| Alt::Lit((*b).to_owned())));
+                    }
+                    None => c.inexpressible.push("the `mcp` class (MCP tool names have no fixed pattern here)".into()),
+                }
+                continue;
+            }
+            match self.classes.iter().find(|(k, _)| k == class) {
+                Some((_, [])) => c.unreachable.push(format!("the `{class}` class")),
+                Some((_, names)) => alts.extend(names.iter().map(|n| Alt::Lit((*n).to_owned()))),
+                None => c.inexpressible.push(format!("the `{class}` class")),
+            }
+        }
+        for g in &m.mcp {
+            match self.mcp_naming {
+                Some((prefix, sep)) => alts.push(Alt::Re(format!(
+                    "{}{}{}{}",
+                    regex_escape(prefix),
+                    glob_regex(&g.server),
+                    regex_escape(sep),
+                    glob_regex(&g.tool)
+                ))),
+                None => c.inexpressible.push(format!("the MCP glob `{g}`")),
+            }
+        }
+        if !c.inexpressible.is_empty() {
+            return c;
+        }
+        // Dedupe, keeping order.
+        let mut seen = std::collections::HashSet::new();
+        alts.retain(|a| {
+            seen.insert(match a {
+                Alt::Lit(s) => format!("l:{s}"),
+                Alt::Re(s) => format!("r:{s}"),
+            })
+        });
+        if alts.is_empty() {
+            c.result = Compiled::Never;
+            return c;
+        }
+        let simple = alts
+            .iter()
+            .all(|a| matches!(a, Alt::Lit(s) if !s.is_empty() && s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')));
+        let joined = alts
+            .iter()
+            .map(|a| match a {
+                Alt::Lit(s) => regex_escape(s),
+                Alt::Re(r) => r.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join("|");
+        let pattern = match self.syntax {
+            Syntax::ClaudeList if simple => joined,
+            Syntax::ImplicitlyAnchored => joined,
+            Syntax::ClaudeList | Syntax::Anchored if alts.len() == 1 => format!("^{joined}$"),
+            Syntax::ClaudeList | Syntax::Anchored => format!("^(?:{joined})$"),
+        };
+        c.result = Compiled::Pattern(pattern);
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agenthooks_core::McpCall;
+    use serde_json::json;
+
+    const D: Dialect = Dialect {
+        classes: &[(CanonicalTool::Shell, &["Bash"]), (CanonicalTool::FileRead, &[])],
+        mcp_naming: Some(("mcp__", "__")),
+        mcp_builtins: &["ListMcpResourcesTool"],
+        syntax: Syntax::ClaudeList,
+    };
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("create_*", "create_issue"));
+        assert!(glob_match("*", ""));
+        assert!(glob_match("a?c", "abc"));
+        assert!(!glob_match("a?c", "ac"));
+        assert!(glob_match("*x*y", "axxby"));
+        assert!(!glob_match("gh", "github"));
+    }
+
+    #[test]
+    fn compiles_claude() {
+        let c = D.compile(&ToolMatcher::names(["Bash", "Write"]));
+        assert_eq!(c.result, Compiled::Pattern("Bash|Write".into()));
+        let c = D.compile(&ToolMatcher::names(["my-tool"]));
+        assert_eq!(c.result, Compiled::Pattern("^my-tool$".into()));
+        let c = D.compile(&ToolMatcher::class(CanonicalTool::Shell).with_mcp(McpGlob::parse("git.hub/create_*")));
+        assert_eq!(c.result, Compiled::Pattern("^(?:Bash|mcp__git\\.hub__create_.*)$".into()));
+        let c = D.compile(&ToolMatcher::class(CanonicalTool::Mcp));
+        assert_eq!(c.result, Compiled::Pattern("^(?:mcp__.*|ListMcpResourcesTool)$".into()));
+        let c = D.compile(&ToolMatcher::class(CanonicalTool::FileRead));
+        assert_eq!(c.result, Compiled::Never);
+        assert_eq!(c.unreachable.len(), 1);
+        let c = D.compile(&ToolMatcher::class(CanonicalTool::Other).with_name("Bash"));
+        assert_eq!(c.result, Compiled::All);
+        assert_eq!(c.inexpressible, vec!["the `other` class".to_owned()]);
+        assert_eq!(D.compile(&ToolMatcher::any()).result, Compiled::All);
+    }
+
+    #[test]
+    fn in_process_filter() {
+        let call = ToolCall::new("mcp__github__create_issue", CanonicalTool::Mcp, json!({}), None, "s", "t")
+            .with_mcp(McpCall::new("github", "create_issue"));
+        assert!(ToolMatcher::default().with_mcp(McpGlob::parse("git*/create_*")).matches(&call));
+        assert!(!ToolMatcher::names(["Bash"]).matches(&call));
+        assert!(ToolMatcher::class(CanonicalTool::Mcp).matches(&call));
+        let bash = ToolCall::new("Bash", CanonicalTool::Shell, json!({}), None, "s", "t");
+        assert!(ToolMatcher::names(["Bash"]).matches(&bash));
+        assert!(ToolMatcher::class(CanonicalTool::Shell).matches(&bash));
+        assert!(!ToolMatcher::class(CanonicalTool::FileRead).matches(&bash));
+    }
+
+    #[test]
+    fn unions() {
+        let a = ToolMatcher::names(["A"]);
+        let b = ToolMatcher::names(["B", "A"]).with_fallback(MatcherFallback::Error);
+        let u = a.union(&b);
+        assert_eq!(u.names, vec!["A".to_owned(), "B".to_owned()]);
+        assert_eq!(u.fallback, MatcherFallback::Error);
+        assert!(a.union(&ToolMatcher::any()).is_any());
+    }
+
+    #[test]
+    fn serde() {
+        let m: ToolMatcher = serde_json::from_value(json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x"]})).unwrap();
+        assert_eq!(m.classes, vec![CanonicalTool::FileEdit]);
+        assert_eq!(m.mcp, vec![McpGlob::new("gh", "*"), McpGlob::new("x", "*")]);
+        assert_eq!(serde_json::to_value(&m).unwrap(), json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x/*"]}));
+        assert!(serde_json::from_value::<ToolMatcher>(json!({"classes": ["nope"]})).is_err());
+    }
+}

@@ -1,0 +1,80 @@
+//! TOML helpers over `toml_edit` (which keeps comments, order and formatting of everything we
+//! do not touch).
+
+use std::path::Path;
+
+use serde_json::Value;
+use toml_edit::{DocumentMut, Item, Table, TableLike};
+
+use crate::error::InstallError;
+
+/// Parses a document, mapping errors to [`InstallError::Malformed`].
+pub(crate) fn parse(path: &Path, text: &str) -> Result<DocumentMut, InstallError> {
+    text.parse::<DocumentMut>()
+        .map_err(|e| InstallError::malformed(path, "TOML", e.to_string().trim_end().to_owned()))
+}
+
+/// Converts a TOML item to JSON (datetimes become strings).
+pub(crate) fn to_json(item: &Item) -> Value {
+    match item {
+        Item::None => Value::Null,
+        Item::Value(v) => value_to_json(v),
+        Item::Table(t) => table_json(t),
+        Item::ArrayOfTables(a) => Value::Array(a.iter().map(|t| table_json(t)).collect()),
+    }
+}
+
+/// Converts a table-like to a JSON object.
+pub(crate) fn table_json(t: &dyn TableLike) -> Value {
+    let mut m = serde_json::Map::new();
+    for (k, v) in t.iter() {
+        m.insert(k.to_owned(), to_json(v));
+    }
+    Value::Object(m)
+}
+
+fn value_to_json(v: &toml_edit::Value) -> Value {
+    use toml_edit::Value as V;
+    match v {
+        V::String(s) => Value::String(s.value().clone()),
+        V::Integer(i) => Value::from(*i.value()),
+        V::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number),
+        V::Boolean(b) => Value::Bool(*b.value()),
+        V::Datetime(d) => Value::String(d.value().to_string()),
+        V::Array(a) => Value::Array(a.iter().map(value_to_json).collect()),
+        V::InlineTable(t) => table_json(t),
+    }
+}
+
+/// The string under `key` of a table-like item.
+pub(crate) fn str_of<'a>(t: &'a dyn TableLike, key: &str) -> Option<&'a str> {
+    t.get(key).and_then(Item::as_str)
+}
+
+/// A new implicit table (no `[header]` of its own when it only holds sub-tables).
+pub(crate) fn implicit_table() -> Table {
+    let mut t = Table::new();
+    t.set_implicit(true);
+    t
+}
+
+/// Whether a document holds nothing but whitespace and comments.
+pub(crate) fn is_blank(doc: &DocumentMut) -> bool {
+    doc.as_table().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts() {
+        let doc = parse(Path::new("x.toml"), "a = 1\nb = [true, 'x']\n[t]\nc = { d = 1.5 }\n[[arr]]\ne = 1979-05-27\n").unwrap();
+        assert_eq!(
+            to_json(doc.as_item()),
+            serde_json::json!({"a": 1, "b": [true, "x"], "t": {"c": {"d": 1.5}}, "arr": [{"e": "1979-05-27"}]})
+        );
+        let e = parse(Path::new("/x/c.toml"), "a = ").unwrap_err();
+        assert!(e.to_string().starts_with("/x/c.toml: malformed TOML"));
+    }
+}

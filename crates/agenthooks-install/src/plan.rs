@@ -1,0 +1,345 @@
+//! Plans: what `install` or `uninstall` would write, computed without writing.
+//!
+//! A [`Plan`] holds, per file, the text before and after and the entries of ours found in each
+//! (their [`Fingerprint`]s make `diff` cheap to read). [`render`](crate::render) is a plan
+//! against an empty file system; [`install`](crate::install) is a plan against the disk,
+//! applied.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::error::InstallError;
+use crate::finding::Finding;
+use crate::fsys::{self, FsView};
+use crate::manifest::Manifest;
+use crate::shell::Owner;
+use crate::target::Target;
+
+/// A config file's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum FileFormat {
+    /// Strict JSON.
+    Json,
+    /// JSON with `//` and `/* */` comments (Gemini settings).
+    Jsonc,
+    /// TOML.
+    Toml,
+}
+
+impl FileFormat {
+    /// A human name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Json => "JSON",
+            Self::Jsonc => "JSON with comments",
+            Self::Toml => "TOML",
+        }
+    }
+}
+
+/// What applying a [`FileChange`] does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ChangeStatus {
+    /// Nothing.
+    Unchanged,
+    /// Creates the file.
+    Create,
+    /// Rewrites the file.
+    Update,
+    /// Deletes the file (it held only our entries).
+    Delete,
+}
+
+/// A SHA-256 over our entries in a file (canonical JSON, keys sorted), `sha256:<hex>`.
+/// Equal fingerprints mean our hooks there are exactly the same.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Fingerprint(pub String);
+
+impl Fingerprint {
+    /// The fingerprint of a list of entries.
+    pub fn of(entries: &[Value]) -> Self {
+        let text = canonical_json(&Value::Array(entries.to_vec()));
+        Self(format!("sha256:{}", hex(&Sha256::digest(text.as_bytes()))))
+    }
+}
+
+impl std::fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Compact JSON with object keys sorted recursively (serde_json escaping, no spaces).
+pub(crate) fn canonical_json(v: &Value) -> String {
+    fn sort(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let mut out = serde_json::Map::new();
+                for k in keys {
+                    out.insert(k.clone(), sort(&m[k]));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sort).collect()),
+            other => other.clone(),
+        }
+    }
+    serde_json::to_string(&sort(v)).unwrap_or_default()
+}
+
+/// One file a plan touches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct FileChange {
+    /// The path.
+    pub path: PathBuf,
+    /// Its format.
+    pub format: FileFormat,
+    /// The text now (`None`: the file does not exist).
+    pub before: Option<String>,
+    /// The text after (`None`: the file is deleted / stays absent).
+    pub after: Option<String>,
+    /// Our entries in `before`, canonical form.
+    pub ours_before: Vec<Value>,
+    /// Our entries in `after`.
+    pub ours_after: Vec<Value>,
+}
+
+impl FileChange {
+    /// What applying it does.
+    pub fn status(&self) -> ChangeStatus {
+        match (&self.before, &self.after) {
+            (None, None) => ChangeStatus::Unchanged,
+            (a, b) if a == b => ChangeStatus::Unchanged,
+            (None, Some(_)) => ChangeStatus::Create,
+            (Some(_), None) => ChangeStatus::Delete,
+            (Some(_), Some(_)) => ChangeStatus::Update,
+        }
+    }
+
+    /// The fingerprint of our entries before.
+    pub fn fingerprint_before(&self) -> Fingerprint {
+        Fingerprint::of(&self.ours_before)
+    }
+
+    /// The fingerprint of our entries after.
+    pub fn fingerprint_after(&self) -> Fingerprint {
+        Fingerprint::of(&self.ours_after)
+    }
+
+    /// A unified diff of the change (empty when unchanged).
+    pub fn unified_diff(&self) -> String {
+        if self.status() == ChangeStatus::Unchanged {
+            return String::new();
+        }
+        let name = self.path.display();
+        let a = self.before.as_deref().unwrap_or("");
+        let b = self.after.as_deref().unwrap_or("");
+        let mut out = format!(
+            "--- {}\n+++ {}\n",
+            if self.before.is_some() { format!("a{name}") } else { "/dev/null".into() },
+            if self.after.is_some() { format!("b{name}") } else { "/dev/null".into() }
+        );
+        out.push_str(&crate::diff::unified(a, b, 3));
+        out
+    }
+}
+
+/// What an install or uninstall would do on one target.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Plan {
+    /// The target.
+    #[serde(skip)]
+    pub target: Target,
+    /// The files it touches, in a stable order.
+    pub files: Vec<FileChange>,
+    /// What the agent will drop or degrade, and trust to know about.
+    pub findings: Vec<Finding>,
+    /// Codex per-hook trust entries written (`[hooks.state."<key>"] trusted_hash`).
+    pub trust: Vec<TrustEntry>,
+}
+
+/// One Codex trust entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct TrustEntry {
+    /// The native event.
+    pub native_event: String,
+    /// The state key (`<hooks file>:<event_label>:<group>:<handler>`).
+    pub key: String,
+    /// The trusted hash (`sha256:<hex>`).
+    pub hash: String,
+    /// The config file holding `[hooks.state]`.
+    pub config: PathBuf,
+}
+
+impl Plan {
+    /// Whether applying changes nothing.
+    pub fn is_noop(&self) -> bool {
+        self.files.iter().all(|f| f.status() == ChangeStatus::Unchanged)
+    }
+
+    /// The files that change.
+    pub fn changes(&self) -> impl Iterator<Item = &FileChange> {
+        self.files.iter().filter(|f| f.status() != ChangeStatus::Unchanged)
+    }
+
+    /// Writes the plan to disk: each changed file atomically, after checking that it still
+    /// holds what the plan read (else [`InstallError::Conflict`] and the remaining files are
+    /// not written).
+    pub fn apply(&self) -> Result<(), InstallError> {
+        for f in self.changes() {
+            let now = crate::fsys::RealFs.read(&f.path)?;
+            if now != f.before {
+                return Err(InstallError::Conflict { path: f.path.clone() });
+            }
+            match &f.after {
+                Some(text) => fsys::atomic_write(&f.path, text)?,
+                None => fsys::remove(&f.path)?,
+            }
+            tracing::debug!(path = %f.path.display(), status = ?f.status(), "agenthooks-install wrote");
+        }
+        Ok(())
+    }
+
+    /// A unified diff of every change.
+    pub fn unified_diff(&self) -> String {
+        self.changes().map(FileChange::unified_diff).collect()
+    }
+}
+
+/// The planning context a target module writes into.
+pub(crate) struct Cx<'a> {
+    pub(crate) manifest: &'a Manifest,
+    pub(crate) target: &'a Target,
+    pub(crate) owner: Owner,
+    fs: &'a dyn FsView,
+    files: Vec<FileChange>,
+    pub(crate) trust: Vec<TrustEntry>,
+}
+
+impl<'a> Cx<'a> {
+    pub(crate) fn new(manifest: &'a Manifest, target: &'a Target, fs: &'a dyn FsView) -> Self {
+        Self {
+            manifest,
+            target,
+            owner: Owner::new(&manifest.command),
+            fs,
+            files: Vec::new(),
+            trust: Vec::new(),
+        }
+    }
+
+    fn slot(&mut self, path: &Path, format: FileFormat) -> Result<&mut FileChange, InstallError> {
+        if let Some(i) = self.files.iter().position(|f| f.path == path) {
+            return Ok(&mut self.files[i]);
+        }
+        let before = self.fs.read(path)?;
+        self.files.push(FileChange {
+            path: path.to_owned(),
+            format,
+            after: before.clone(),
+            before,
+            ours_before: Vec::new(),
+            ours_after: Vec::new(),
+        });
+        let last = self.files.len() - 1;
+        Ok(&mut self.files[last])
+    }
+
+    /// The file's planned text so far (its current text on first access).
+    pub(crate) fn text(&mut self, path: &Path, format: FileFormat) -> Result<Option<String>, InstallError> {
+        Ok(self.slot(path, format)?.after.clone())
+    }
+
+    /// Sets the planned text.
+    pub(crate) fn set_text(&mut self, path: &Path, format: FileFormat, text: Option<String>) -> Result<(), InstallError> {
+        self.slot(path, format)?.after = text;
+        Ok(())
+    }
+
+    /// Records our entries before (only the first call counts) and after.
+    pub(crate) fn set_ours(&mut self, path: &Path, format: FileFormat, before: Vec<Value>, after: Vec<Value>) -> Result<(), InstallError> {
+        let f = self.slot(path, format)?;
+        if f.ours_before.is_empty() {
+            f.ours_before = before;
+        }
+        f.ours_after = after;
+        Ok(())
+    }
+
+    /// The canonical path (symlinks resolved as far as they exist).
+    pub(crate) fn canonical(&self, path: &Path) -> PathBuf {
+        self.fs.canonical(path)
+    }
+
+    pub(crate) fn finish(self, findings: Vec<Finding>) -> Plan {
+        let mut files = self.files;
+        files.retain(|f| f.before.is_some() || f.after.is_some());
+        Plan {
+            target: self.target.clone(),
+            files,
+            findings,
+            trust: self.trust,
+        }
+    }
+}
+
+/// Adds a final newline to a newly created file.
+pub(crate) fn with_newline(mut s: String) -> String {
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_sorts_keys() {
+        assert_eq!(canonical_json(&json!({"b": 1, "a": {"d": [1, {"z": 0, "y": "<>"}], "c": null}})), r#"{"a":{"c":null,"d":[1,{"y":"<>","z":0}]},"b":1}"#);
+        let f = Fingerprint::of(&[]);
+        assert!(f.0.starts_with("sha256:") && f.0.len() == 7 + 64);
+    }
+
+    #[test]
+    fn statuses() {
+        let mut c = FileChange {
+            path: "/x".into(),
+            format: FileFormat::Json,
+            before: None,
+            after: Some("{}".into()),
+            ours_before: vec![],
+            ours_after: vec![],
+        };
+        assert_eq!(c.status(), ChangeStatus::Create);
+        assert!(c.unified_diff().starts_with("--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+{}"));
+        c.before = Some("{}".into());
+        assert_eq!(c.status(), ChangeStatus::Unchanged);
+        assert_eq!(c.unified_diff(), "");
+        c.after = None;
+        assert_eq!(c.status(), ChangeStatus::Delete);
+    }
+}

@@ -1,0 +1,234 @@
+//! From manifest hooks to one entry per native event for a target: kinds mapped to native
+//! events, hooks on the same native event merged (so nothing fires twice), matchers compiled,
+//! timeouts converted, commands built — and every loss reported as a [`Finding`].
+
+use std::time::Duration;
+
+use agenthooks_core::EventKind;
+
+use crate::error::InstallError;
+use crate::finding::{Finding, FindingCode, Severity};
+use crate::manifest::{HookOn, Manifest};
+use crate::matcher::{Compiled, MatcherFallback, ToolMatcher};
+use crate::shell;
+use crate::target::Target;
+use crate::targets::TargetModule;
+
+/// One hook entry to render on a target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ResolvedHook {
+    /// Indexes of the manifest hooks merged into it.
+    pub(crate) specs: Vec<usize>,
+    /// The native event.
+    pub(crate) native: String,
+    /// Its unified kind.
+    pub(crate) kind: EventKind,
+    /// The compiled matcher (`None` = every tool / no matcher).
+    pub(crate) matcher: Option<String>,
+    /// Whether any merged hook is blocking.
+    pub(crate) blocking: bool,
+    /// The timeout in the agent's unit.
+    pub(crate) timeout_value: u64,
+    /// The timeout as a duration (what `--timeout` says).
+    pub(crate) timeout: Duration,
+    /// The command line (before any agent-specific wrapper).
+    pub(crate) command: String,
+}
+
+struct Acc {
+    specs: Vec<usize>,
+    native: String,
+    kind: EventKind,
+    tool_matcher: bool,
+    tools: Option<ToolMatcher>,
+    blocking: bool,
+    timeout: Option<Duration>,
+}
+
+/// Resolves a manifest for a target.
+pub(crate) fn resolve(manifest: &Manifest, target: &Target, m: &dyn TargetModule) -> Result<(Vec<ResolvedHook>, Vec<Finding>), InstallError> {
+    let provider = m.provider();
+    let mut findings = Vec::new();
+    let mut accs: Vec<Acc> = Vec::new();
+    for (i, spec) in manifest.hooks.iter().enumerate() {
+        let natives: Vec<(String, EventKind, bool)> = match &spec.on {
+            HookOn::Kind(k) => {
+                let Some((_, natives)) = m.kinds().iter().find(|(kk, _)| kk == k) else {
+                    findings.push(
+                        Finding::new(Severity::Dropped, FindingCode::EventUnavailable, &provider, format!("{provider} has no event for `{k}`"))
+                            .with_hook(i),
+                    );
+                    continue;
+                };
+                natives
+                    .iter()
+                    .map(|n| {
+                        let row = m.event(n);
+                        let row_kind = row.map_or(*k, |r| r.kind);
+                        if row_kind != *k {
+                            findings.push(
+                                Finding::new(
+                                    Severity::Info,
+                                    FindingCode::EventFolded,
+                                    &provider,
+                                    format!("`{k}` arrives on {n} (together with `{row_kind}`); the codec tells them apart"),
+                                )
+                                .with_hook(i)
+                                .with_native(*n),
+                            );
+                        }
+                        ((*n).to_owned(), row_kind, row.is_some_and(|r| r.tool_matcher))
+                    })
+                    .collect()
+            }
+            HookOn::Native { provider: p, event } => {
+                if *p != provider {
+                    continue;
+                }
+                match m.event(event) {
+                    Some(row) => vec![(event.clone(), row.kind, row.tool_matcher)],
+                    None => {
+                        findings.push(
+                            Finding::new(
+                                Severity::Info,
+                                FindingCode::UnknownNativeEvent,
+                                &provider,
+                                format!("{event} is not a {provider} event this release knows; rendered as given"),
+                            )
+                            .with_hook(i)
+                            .with_native(event.clone()),
+                        );
+                        vec![(event.clone(), EventKind::Other, !spec.tools.is_any())]
+                    }
+                }
+            }
+        };
+        for (native, kind, tool_matcher) in natives {
+            let tools = if tool_matcher { Some(spec.tools.clone()) } else { None };
+            if !tool_matcher && !spec.tools.is_any() {
+                findings.push(
+                    Finding::new(
+                        Severity::Info,
+                        FindingCode::MatcherIgnored,
+                        &provider,
+                        format!("{native} has no tool matcher; the hook's tool filter does not apply"),
+                    )
+                    .with_hook(i)
+                    .with_native(native.clone()),
+                );
+            }
+            if let Some(acc) = accs.iter_mut().find(|a| a.native == native) {
+                acc.specs.push(i);
+                acc.blocking |= spec.blocking;
+                acc.timeout = match (acc.timeout, spec.timeout) {
+                    (Some(a), Some(b)) => Some(a.max(b)),
+                    (a, b) => a.or(b),
+                };
+                acc.tools = match (&acc.tools, tools) {
+                    (Some(a), Some(b)) => Some(a.union(&b)),
+                    (a, b) => a.clone().or(b),
+                };
+            } else {
+                accs.push(Acc {
+                    specs: vec![i],
+                    native,
+                    kind,
+                    tool_matcher,
+                    tools,
+                    blocking: spec.blocking,
+                    timeout: spec.timeout,
+                });
+            }
+        }
+    }
+
+    let mut out = Vec::new();
+    for acc in accs {
+        let first = acc.specs[0];
+        let mut matcher = None;
+        if let (true, Some(tools)) = (acc.tool_matcher, &acc.tools) {
+            let c = m.dialect().compile(tools);
+            if !c.unreachable.is_empty() {
+                findings.push(
+                    Finding::new(
+                        Severity::Dropped,
+                        FindingCode::MatcherUnreachable,
+                        &provider,
+                        format!("{provider} fires no tool hooks for {}", c.unreachable.join(", ")),
+                    )
+                    .with_hook(first)
+                    .with_native(acc.native.clone()),
+                );
+            }
+            if !c.inexpressible.is_empty() {
+                if tools.fallback == MatcherFallback::Error {
+                    return Err(InstallError::MatcherNotExpressible {
+                        hook: first,
+                        provider,
+                        why: c.inexpressible.join(", "),
+                    });
+                }
+                findings.push(
+                    Finding::new(
+                        Severity::Degraded,
+                        FindingCode::MatcherBroadened,
+                        &provider,
+                        format!(
+                            "cannot express {} in {provider}'s matcher: the hook runs for every tool and the runner filters in-process",
+                            c.inexpressible.join(", ")
+                        ),
+                    )
+                    .with_hook(first)
+                    .with_native(acc.native.clone()),
+                );
+            }
+            match c.result {
+                Compiled::All => {}
+                Compiled::Pattern(p) => matcher = Some(p),
+                Compiled::Never => {
+                    findings.push(
+                        Finding::new(
+                            Severity::Dropped,
+                            FindingCode::MatcherUnreachable,
+                            &provider,
+                            "no tool this matcher selects fires hooks here: the hook is not rendered",
+                        )
+                        .with_hook(first)
+                        .with_native(acc.native.clone()),
+                    );
+                    continue;
+                }
+            }
+        }
+        let t = m.timeout(&acc.native, acc.timeout);
+        if let Some(note) = &t.note {
+            findings.push(
+                Finding::new(Severity::Degraded, FindingCode::TimeoutAdjusted, &provider, format!("timeout {note}"))
+                    .with_hook(first)
+                    .with_native(acc.native.clone()),
+            );
+        }
+        let command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);
+        for token in m.substituted_tokens() {
+            if command.contains(token) {
+                return Err(InstallError::UnsafeCommand {
+                    provider,
+                    token,
+                    command,
+                });
+            }
+        }
+        out.push(ResolvedHook {
+            specs: acc.specs,
+            native: acc.native,
+            kind: acc.kind,
+            matcher,
+            blocking: acc.blocking,
+            timeout_value: t.value,
+            timeout: t.effective,
+            command,
+        });
+    }
+    findings.extend(m.notes(target, manifest, &out));
+    Ok((out, findings))
+}

@@ -1,0 +1,149 @@
+//! POSIX shell quoting and the generated hook command line.
+//!
+//! Every agent here runs a hook's `command` through a POSIX shell (`sh -c` / `bash -c`), so each
+//! word is quoted for POSIX `sh`: words made only of `[A-Za-z0-9_@%+=:,./-]` stay bare (the
+//! first word additionally without `=`, which would make it an assignment); everything else is
+//! single-quoted, with `'` written as `'\''`. Inside single quotes the shell expands nothing:
+//! spaces, `"`, `$`, backticks, `\`, `*`, `~`, `;` and newlines reach the program verbatim.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use agenthooks_core::Provider;
+
+/// Quotes one word for a POSIX shell.
+///
+/// ```
+/// use agenthooks_install::shell_quote;
+/// assert_eq!(shell_quote("/usr/bin/guard"), "/usr/bin/guard");
+/// assert_eq!(shell_quote("/opt/my tools/it's $HOME"), r"'/opt/my tools/it'\''s $HOME'");
+/// assert_eq!(shell_quote(""), "''");
+/// ```
+pub fn shell_quote(word: &str) -> Cow<'_, str> {
+    quote_word(word, false)
+}
+
+fn is_safe(c: char, first: bool) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '%' | '+' | ':' | ',' | '.' | '/' | '-') || (c == '=' && !first)
+}
+
+fn quote_word(word: &str, first: bool) -> Cow<'_, str> {
+    if !word.is_empty() && word.chars().all(|c| is_safe(c, first)) {
+        return Cow::Borrowed(word);
+    }
+    let mut out = String::with_capacity(word.len() + 2);
+    out.push('\'');
+    for c in word.chars() {
+        if c == '\'' {
+            out.push_str("'\\''");
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    Cow::Owned(out)
+}
+
+/// Quotes a whole argv (the first word is never read as an assignment).
+pub fn shell_join<S: AsRef<str>>(argv: &[S]) -> String {
+    argv.iter()
+        .enumerate()
+        .map(|(i, w)| quote_word(w.as_ref(), i == 0))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Formats seconds for `--timeout`: whole seconds bare, else up to millisecond precision.
+pub(crate) fn format_secs(d: Duration) -> String {
+    let ms = d.as_millis();
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+        s.trim_end_matches('0').to_owned()
+    }
+}
+
+/// The words after the consumer's command: `agenthooks run --provider=P --event=E --timeout=T`.
+pub(crate) fn run_args(provider: &Provider, native: &str, timeout: Duration) -> Vec<String> {
+    vec![
+        "agenthooks".to_owned(),
+        "run".to_owned(),
+        format!("--provider={provider}"),
+        format!("--event={native}"),
+        format!("--timeout={}", format_secs(timeout)),
+    ]
+}
+
+/// The full hook command line for one native event.
+pub(crate) fn hook_command(prefix: &[String], provider: &Provider, native: &str, timeout: Duration) -> String {
+    let mut argv: Vec<String> = prefix.to_vec();
+    argv.extend(run_args(provider, native, timeout));
+    shell_join(&argv)
+}
+
+/// Recognizes the commands a manifest generated: they contain the quoted command prefix
+/// followed by ` agenthooks run --provider=`, starting at a word boundary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Owner {
+    needle: String,
+}
+
+impl Owner {
+    pub(crate) fn new(prefix: &[String]) -> Self {
+        Self {
+            needle: format!("{} agenthooks run --provider=", shell_join(prefix)),
+        }
+    }
+
+    /// Whether `command` is one of ours.
+    pub(crate) fn owns(&self, command: &str) -> bool {
+        command.match_indices(&self.needle).any(|(i, _)| {
+            i == 0
+                || command[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_whitespace() || matches!(c, '(' | ';' | '&' | '|' | '{'))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes() {
+        assert_eq!(shell_quote("a'b"), r"'a'\''b'");
+        assert_eq!(shell_quote("`id`"), "'`id`'");
+        assert_eq!(shell_quote("$(x)"), "'$(x)'");
+        assert_eq!(shell_quote("a\nb"), "'a\nb'");
+        assert_eq!(shell_quote("--k=v"), "--k=v");
+        assert_eq!(shell_join(&["A=b", "c=d"]), "'A=b' c=d");
+        assert_eq!(shell_quote("~"), "'~'");
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(format_secs(Duration::from_secs(30)), "30");
+        assert_eq!(format_secs(Duration::from_millis(1500)), "1.5");
+        assert_eq!(format_secs(Duration::from_millis(1)), "0.001");
+        assert_eq!(format_secs(Duration::from_millis(60_250)), "60.25");
+    }
+
+    #[test]
+    fn commands_and_ownership() {
+        let prefix = vec!["/opt/my tools/guard".to_owned(), "--cfg".to_owned()];
+        let c = hook_command(&prefix, &Provider::CLAUDE_CODE, "PreToolUse", Duration::from_secs(30));
+        assert_eq!(c, "'/opt/my tools/guard' --cfg agenthooks run --provider=claude-code --event=PreToolUse --timeout=30");
+        let o = Owner::new(&prefix);
+        assert!(o.owns(&c));
+        assert!(o.owns(&format!("x=1; ( {c} ) &")));
+        assert!(!o.owns("'/opt/my tools/guard' --cfg agenthooks ping"));
+        let other = Owner::new(&["/opt/my tools/g".to_owned()]);
+        assert!(!other.owns(&c));
+        let suffix = Owner::new(&["guard".to_owned(), "--cfg".to_owned()]);
+        assert!(!suffix.owns("/usr/bin/guard --cfg agenthooks run --provider=x"));
+        assert!(suffix.owns("guard --cfg agenthooks run --provider=x"));
+    }
+}

@@ -1,0 +1,216 @@
+//! [`Target`]: which agent, which scope, and where on disk.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use agenthooks_core::Provider;
+use serde::{Deserialize, Serialize};
+
+/// Where hooks are installed for an agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Scope {
+    /// The user's own config (every project).
+    User,
+    /// One project's config (checked into the repository).
+    Project,
+    /// A plugin directory (Claude Code's `.claude-plugin` layout).
+    Plugin,
+}
+
+impl Scope {
+    /// The stable kebab-case name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Project => "project",
+            Self::Plugin => "plugin",
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Scope {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "user" => Ok(Self::User),
+            "project" => Ok(Self::Project),
+            "plugin" => Ok(Self::Plugin),
+            other => Err(format!("unknown scope `{other}` (expected user, project or plugin)")),
+        }
+    }
+}
+
+/// An install target: an agent, a scope and the directories that locate its config files.
+///
+/// ```
+/// use agenthooks_core::Provider;
+/// use agenthooks_install::{Scope, Target};
+/// let t = Target::project(Provider::CLAUDE_CODE, "/work/repo", "/home/me");
+/// assert_eq!(t.scope, Scope::Project);
+/// let c = Target::user(Provider::CODEX, "/home/me").with_agent_home("/opt/codex-home");
+/// assert_eq!(c.agent_home.as_deref(), Some(std::path::Path::new("/opt/codex-home")));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Target {
+    /// The agent.
+    pub provider: Provider,
+    /// The scope.
+    pub scope: Scope,
+    /// The project root (project scope) or the plugin directory (plugin scope). Unused for
+    /// user scope. Should be absolute: Codex trust keys embed it.
+    pub root: PathBuf,
+    /// The user's home directory.
+    pub home: PathBuf,
+    /// The agent's own home when it is not the default under [`Target::home`]
+    /// (`$CODEX_HOME`, `$KIMI_CODE_HOME`).
+    pub agent_home: Option<PathBuf>,
+    /// The agent's version, when known (gates version-dependent keys such as Claude's
+    /// `onFailure`). `None` means "a current release".
+    pub agent_version: Option<String>,
+    /// Codex: declare hooks inline in `config.toml` (`[[hooks.<Event>]]`) instead of
+    /// `hooks.json`.
+    pub inline_toml: bool,
+    /// Codex: also mark the project trusted (`[projects."<root>"] trust_level = "trusted"`).
+    /// Off by default: project trust is the user's decision, and it is reported instead.
+    pub trust_project: bool,
+}
+
+impl Target {
+    /// A target from its parts.
+    pub fn new(provider: Provider, scope: Scope, root: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        Self {
+            provider,
+            scope,
+            root: root.into(),
+            home: home.into(),
+            agent_home: None,
+            agent_version: None,
+            inline_toml: false,
+            trust_project: false,
+        }
+    }
+
+    /// Project scope.
+    pub fn project(provider: Provider, root: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        Self::new(provider, Scope::Project, root, home)
+    }
+
+    /// User scope.
+    pub fn user(provider: Provider, home: impl Into<PathBuf>) -> Self {
+        let home = home.into();
+        Self::new(provider, Scope::User, home.clone(), home)
+    }
+
+    /// Plugin scope (`dir` is the plugin's root directory).
+    pub fn plugin(provider: Provider, dir: impl Into<PathBuf>, home: impl Into<PathBuf>) -> Self {
+        Self::new(provider, Scope::Plugin, dir, home)
+    }
+
+    /// Sets the agent's home (`$CODEX_HOME`, `$KIMI_CODE_HOME`).
+    #[must_use]
+    pub fn with_agent_home(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.agent_home = Some(dir.into());
+        self
+    }
+
+    /// Sets the agent version.
+    #[must_use]
+    pub fn with_agent_version(mut self, v: impl Into<String>) -> Self {
+        self.agent_version = Some(v.into());
+        self
+    }
+
+    /// Codex: hooks inline in `config.toml`.
+    #[must_use]
+    pub fn with_inline_toml(mut self, yes: bool) -> Self {
+        self.inline_toml = yes;
+        self
+    }
+
+    /// Codex: also write project trust.
+    #[must_use]
+    pub fn with_trust_project(mut self, yes: bool) -> Self {
+        self.trust_project = yes;
+        self
+    }
+
+    /// The agent home, or `default` under the user's home.
+    pub(crate) fn agent_home_or(&self, default: &str) -> PathBuf {
+        self.agent_home.clone().unwrap_or_else(|| self.home.join(default))
+    }
+
+    /// Whether the agent version is known to be older than `min` (dotted numbers).
+    pub(crate) fn version_below(&self, min: &str) -> bool {
+        self.agent_version.as_deref().is_some_and(|v| version_lt(v, min))
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({}", self.provider, self.scope)?;
+        if self.scope != Scope::User {
+            write!(f, " {}", self.root.display())?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// `a < b` for dotted version strings, comparing numeric components (`1.0.9 < 1.0.10`);
+/// non-numeric suffixes are ignored.
+pub(crate) fn version_lt(a: &str, b: &str) -> bool {
+    fn parts(v: &str) -> Vec<u64> {
+        v.trim_start_matches('v')
+            .split(['.', '-', '+'])
+            .map_while(|p| p.parse::<u64>().ok())
+            .collect()
+    }
+    let (a, b) = (parts(a), parts(b));
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (a.get(i).copied().unwrap_or(0), b.get(i).copied().unwrap_or(0));
+        if x != y {
+            return x < y;
+        }
+    }
+    false
+}
+
+/// Every target this release knows for a project root and a home directory: each provider at
+/// user scope, and at project scope where the provider has one (for `doctor`).
+pub fn known_targets(root: impl AsRef<Path>, home: impl AsRef<Path>) -> Vec<Target> {
+    let (root, home) = (root.as_ref(), home.as_ref());
+    let mut out = Vec::new();
+    for m in crate::targets::all() {
+        for scope in m.scopes() {
+            match scope {
+                Scope::User => out.push(Target::user(m.provider(), home)),
+                Scope::Project => out.push(Target::project(m.provider(), root, home)),
+                Scope::Plugin => {}
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare() {
+        assert!(version_lt("2.1.197", "2.1.332"));
+        assert!(!version_lt("2.1.332", "2.1.332"));
+        assert!(version_lt("1.0.9", "1.0.10"));
+        assert!(!version_lt("v3", "2.9"));
+        assert!(version_lt("0.171.0-nightly", "0.172"));
+    }
+}

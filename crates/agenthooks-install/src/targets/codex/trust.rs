@@ -1,0 +1,142 @@
+//! Codex per-hook trust (quirk #9): the state key and trusted hash, computed exactly as Codex
+//! does (reference: Codex "Trust — exact algorithm"; vectors verified against codex 0.171.0).
+//!
+//! Codex runs a non-managed hook only if `[hooks.state."<key>"].trusted_hash` in the user's
+//! `config.toml` equals the hook's current hash; otherwise it skips the hook **silently**.
+//!
+//! - **State key**: `<source>:<event_label>:<group_index>:<handler_index>`, where `source` is
+//!   the absolute canonical path of the `hooks.json`/`config.toml` that declares the hook.
+//! - **Hash**: `sha256:` + lowercase hex SHA-256 of the identity
+//!   `{"event_name", "matcher"?, "hooks": [normalized handler]}` serialized as compact JSON with
+//!   keys sorted recursively. The normalized handler is `type: "command"`, `command`,
+//!   `timeout` always present (`unwrap_or(600).max(1)`; SessionEnd `unwrap_or(1)` clamped to
+//!   1–3), `async` always present, `statusMessage` only when set. The matcher is dropped for
+//!   `UserPromptSubmit` and `Stop` and kept verbatim (even `""`) elsewhere when present.
+//!
+//! ```
+//! use agenthooks_install::codex_trust::{hook_hash, identity, state_key};
+//! use serde_json::json;
+//! let handler = json!({"type": "command", "command": "guard"});
+//! let id = identity("PreToolUse", Some(&json!("Bash")), &handler).unwrap();
+//! assert_eq!(id, r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"guard","timeout":600,"type":"command"}],"matcher":"Bash"}"#);
+//! assert!(hook_hash("PreToolUse", Some(&json!("Bash")), &handler).unwrap().starts_with("sha256:"));
+//! assert_eq!(state_key("/p/.codex/hooks.json", "pre_tool_use", 0, 1), "/p/.codex/hooks.json:pre_tool_use:0:1");
+//! ```
+
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::plan::{canonical_json, hex};
+
+/// Native event name → the label Codex uses in state keys and identities.
+pub const EVENT_LABELS: &[(&str, &str)] = &[
+    ("PreToolUse", "pre_tool_use"),
+    ("PermissionRequest", "permission_request"),
+    ("PostToolUse", "post_tool_use"),
+    ("PreCompact", "pre_compact"),
+    ("PostCompact", "post_compact"),
+    ("SessionStart", "session_start"),
+    ("SessionEnd", "session_end"),
+    ("UserPromptSubmit", "user_prompt_submit"),
+    ("SubagentStart", "subagent_start"),
+    ("SubagentStop", "subagent_stop"),
+    ("Stop", "stop"),
+    ("Interrupt", "interrupt"),
+];
+
+/// Codex's default hook timeout, seconds.
+pub const DEFAULT_TIMEOUT: u64 = 600;
+
+/// The event label of a native event (`PreToolUse` → `pre_tool_use`).
+pub fn event_label(native: &str) -> Option<&'static str> {
+    EVENT_LABELS.iter().find(|(n, _)| *n == native).map(|(_, l)| *l)
+}
+
+/// The state key of a hook.
+pub fn state_key(source: &str, label: &str, group: usize, handler: usize) -> String {
+    format!("{source}:{label}:{group}:{handler}")
+}
+
+/// The timeout Codex materializes in the identity for a handler's configured timeout.
+pub fn effective_timeout(native: &str, configured: Option<u64>) -> u64 {
+    if native == "SessionEnd" {
+        configured.unwrap_or(1).clamp(1, 3)
+    } else {
+        configured.unwrap_or(DEFAULT_TIMEOUT).max(1)
+    }
+}
+
+/// The canonical identity bytes of one command handler, or `None` for an unknown event or a
+/// handler Codex does not run (not `type: "command"`, no `command` string).
+pub fn identity(native: &str, matcher: Option<&Value>, handler: &Value) -> Option<String> {
+    let label = event_label(native)?;
+    let h = handler.as_object()?;
+    if h.get("type").and_then(Value::as_str) != Some("command") {
+        return None;
+    }
+    let command = h.get("command").and_then(Value::as_str)?;
+    let mut norm = Map::new();
+    norm.insert("type".into(), Value::from("command"));
+    norm.insert("command".into(), Value::from(command));
+    norm.insert(
+        "timeout".into(),
+        Value::from(effective_timeout(native, h.get("timeout").and_then(Value::as_u64))),
+    );
+    norm.insert("async".into(), Value::Bool(h.get("async").and_then(Value::as_bool).unwrap_or(false)));
+    if let Some(s) = h.get("statusMessage").and_then(Value::as_str) {
+        norm.insert("statusMessage".into(), Value::from(s));
+    }
+    let mut id = Map::new();
+    id.insert("event_name".into(), Value::from(label));
+    if !matches!(label, "user_prompt_submit" | "stop") {
+        if let Some(m) = matcher.filter(|m| !m.is_null()) {
+            id.insert("matcher".into(), m.clone());
+        }
+    }
+    id.insert("hooks".into(), Value::Array(vec![Value::Object(norm)]));
+    Some(canonical_json(&Value::Object(id)))
+}
+
+/// `sha256:<hex>` of identity bytes.
+pub fn trusted_hash(identity: &str) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(identity.as_bytes())))
+}
+
+/// The trusted hash of one handler (see [`identity`]).
+pub fn hook_hash(native: &str, matcher: Option<&Value>, handler: &Value) -> Option<String> {
+    identity(native, matcher, handler).map(|id| trusted_hash(&id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reference_example() {
+        let id = identity("PreToolUse", Some(&json!("Bash")), &json!({"type": "command", "command": "guard"})).unwrap();
+        assert_eq!(
+            id,
+            r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"guard","timeout":600,"type":"command"}],"matcher":"Bash"}"#
+        );
+    }
+
+    #[test]
+    fn normalization_rules() {
+        let h = json!({"type": "command", "command": "c", "timeout": 0, "async": true, "statusMessage": "s", "commandWindows": "w"});
+        assert_eq!(
+            identity("Stop", Some(&json!("x")), &h).unwrap(),
+            r#"{"event_name":"stop","hooks":[{"async":true,"command":"c","statusMessage":"s","timeout":1,"type":"command"}]}"#
+        );
+        assert!(identity("SessionEnd", None, &json!({"type": "command", "command": "c", "timeout": 30}))
+            .unwrap()
+            .contains("\"timeout\":3"));
+        assert!(identity("SessionEnd", None, &json!({"type": "command", "command": "c"})).unwrap().contains("\"timeout\":1,"));
+        assert!(identity("PreToolUse", Some(&json!("")), &json!({"type": "command", "command": "c"})).unwrap().ends_with(",\"matcher\":\"\"}"));
+        assert_eq!(identity("PreToolUse", None, &json!({"type": "prompt", "command": "c"})), None);
+        assert_eq!(identity("Nope", None, &json!({"type": "command", "command": "c"})), None);
+        // serde_json escaping: no HTML escaping, quotes and backslashes escaped
+        let id = identity("PreToolUse", None, &json!({"type": "command", "command": "a \"b\" <c> \\ é"})).unwrap();
+        assert!(id.contains(r#""command":"a \"b\" <c> \\ é""#));
+    }
+}

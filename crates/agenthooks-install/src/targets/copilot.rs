@@ -1,0 +1,244 @@
+//! GitHub Copilot CLI: one file of ours, `.github/hooks/<name>.json` (project) or
+//! `~/.copilot/hooks/<name>.json` (user), `{"version": 1, "hooks": {"<event>": [entry]}}`.
+//!
+//! - camelCase event keys (the camelCase payload dialect); the native event is baked into argv
+//!   (`--event=preToolUse`) since camelCase payloads carry no event name.
+//! - Only `command` is written (Copilot copies it into `bash` and `powershell`), never `exec`.
+//! - Timeouts in **seconds** as `timeoutSec` (default 30).
+//! - **Never an empty matcher** (a validation error for the whole file): a match-all hook has
+//!   no `matcher` key. Matchers are regexes Copilot anchors itself.
+//! - No async, no fail-closed knob: Copilot fixes the posture per event (`preToolUse` denies
+//!   when the hook errors, allows on timeout; everything else fails open).
+//! - `{{project_dir}}`-style template variables are substituted: a command containing `{{` is
+//!   refused.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use serde_json::{json, Value};
+
+use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use crate::error::InstallError;
+use crate::finding::{Finding, FindingCode, Severity};
+use crate::manifest::{FailurePolicy, Manifest};
+use crate::matcher::{Dialect, Syntax};
+use crate::merge::json::{JsonHooksFile, Shape};
+use crate::plan::{Cx, FileFormat};
+use crate::resolve::ResolvedHook;
+use crate::target::{Scope, Target};
+
+/// The Copilot CLI target.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Copilot;
+
+const EVENTS: &[EventRow] = &[
+    row("sessionStart", EventKind::SessionStart, false),
+    row("sessionEnd", EventKind::SessionEnd, false),
+    row("userPromptSubmitted", EventKind::PromptSubmitted, false),
+    row("userPromptTransformed", EventKind::Other, false),
+    row("preToolUse", EventKind::ToolPre, true),
+    row("preMcpToolCall", EventKind::Other, false),
+    row("postToolUse", EventKind::ToolPost, true),
+    row("postToolUseFailure", EventKind::ToolError, true),
+    row("permissionRequest", EventKind::Permission, true),
+    row("agentStop", EventKind::Stop, false),
+    row("subagentStart", EventKind::SubagentStart, false),
+    row("subagentStop", EventKind::SubagentStop, false),
+    row("preCompact", EventKind::CompactPre, false),
+    row("errorOccurred", EventKind::Other, false),
+    row("notification", EventKind::Notification, false),
+];
+
+const KINDS: &[(EventKind, &[&str])] = &[
+    (EventKind::SessionStart, &["sessionStart"]),
+    (EventKind::SessionEnd, &["sessionEnd"]),
+    (EventKind::PromptSubmitted, &["userPromptSubmitted"]),
+    (EventKind::ToolPre, &["preToolUse"]),
+    (EventKind::ToolPost, &["postToolUse"]),
+    (EventKind::ToolError, &["postToolUseFailure"]),
+    (EventKind::Permission, &["permissionRequest"]),
+    (EventKind::Stop, &["agentStop"]),
+    (EventKind::SubagentStart, &["subagentStart"]),
+    (EventKind::SubagentStop, &["subagentStop"]),
+    (EventKind::CompactPre, &["preCompact"]),
+    (EventKind::Notification, &["notification"]),
+];
+
+static DIALECT: Dialect = Dialect {
+    classes: &[
+        (CanonicalTool::Shell, &["bash", "powershell", "write_bash", "write_powershell"]),
+        (CanonicalTool::FileRead, &["view"]),
+        (CanonicalTool::FileWrite, &["create"]),
+        (CanonicalTool::FileEdit, &["edit", "str_replace_editor", "apply_patch"]),
+        (CanonicalTool::Search, &["glob", "grep", "rg"]),
+        (CanonicalTool::Fetch, &["web_fetch", "web_search"]),
+        (CanonicalTool::Task, &["task"]),
+    ],
+    mcp_naming: None,
+    mcp_builtins: &[],
+    syntax: Syntax::ImplicitlyAnchored,
+};
+
+const TIMEOUT: TimeoutRule = TimeoutRule {
+    unit_ms: 1000,
+    default: 30,
+    min: 1,
+    max: None,
+};
+
+pub(crate) fn hooks_path(target: &Target, manifest: &Manifest) -> PathBuf {
+    let file = format!("{}.json", manifest.identity.name);
+    match target.scope {
+        Scope::User => target.home.join(".copilot").join("hooks").join(file),
+        _ => target.root.join(".github").join("hooks").join(file),
+    }
+}
+
+fn entry(h: &ResolvedHook) -> Value {
+    let mut e = json!({"type": "command", "command": h.command});
+    // Never write an empty matcher: it invalidates the file.
+    if let Some(m) = h.matcher.as_deref().filter(|m| !m.is_empty()) {
+        e["matcher"] = Value::from(m);
+    }
+    e["timeoutSec"] = Value::from(h.timeout_value);
+    e
+}
+
+impl TargetModule for Copilot {
+    fn provider(&self) -> Provider {
+        Provider::COPILOT
+    }
+
+    fn scopes(&self) -> &'static [Scope] {
+        &[Scope::User, Scope::Project]
+    }
+
+    fn scope_hint(&self) -> &'static str {
+        "Copilot CLI reads .github/hooks/*.json (project) and ~/.copilot/hooks/*.json (user)"
+    }
+
+    fn events(&self) -> &'static [EventRow] {
+        EVENTS
+    }
+
+    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
+        KINDS
+    }
+
+    fn dialect(&self) -> &'static Dialect {
+        &DIALECT
+    }
+
+    fn timeout(&self, _native: &str, requested: Option<Duration>) -> TimeoutPlan {
+        TIMEOUT.plan(requested)
+    }
+
+    fn substituted_tokens(&self) -> &'static [&'static str] {
+        &["{{"]
+    }
+
+    fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
+        let p = self.provider();
+        let mut out = Vec::new();
+        for h in hooks {
+            let first = h.specs[0];
+            if !h.blocking {
+                out.push(
+                    Finding::new(
+                        Severity::Degraded,
+                        FindingCode::AsyncUnsupported,
+                        &p,
+                        "Copilot has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            }
+            if h.native == "preToolUse" {
+                out.push(
+                    Finding::new(
+                        Severity::Info,
+                        FindingCode::FailClosedNative,
+                        &p,
+                        "Copilot denies the tool when a preToolUse hook errors, whatever the policy; a timeout allows it",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            } else if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
+                out.push(
+                    Finding::new(
+                        Severity::Degraded,
+                        FindingCode::FailClosedUnsupported,
+                        &p,
+                        "Copilot has no fail-closed setting here: a crash or timeout of the hook binary fails open",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            }
+        }
+        if target.scope == Scope::Project {
+            out.push(Finding::new(
+                Severity::Info,
+                FindingCode::ProjectTrust,
+                &p,
+                "Copilot loads repository hooks only in trusted folders (accept the trust prompt or pass --trust-folder; in -p mode the folder must already be trusted)",
+            ));
+        }
+        out
+    }
+
+    fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
+        let path = hooks_path(cx.target, cx.manifest);
+        let entries: Vec<(String, Value)> = hooks.iter().map(|h| (h.native.clone(), entry(h))).collect();
+        JsonHooksFile {
+            path: &path,
+            format: FileFormat::Json,
+            shape: Shape::Flat,
+            create_keys: &[("version", Value::from(1))],
+            residue: &["version"],
+        }
+        .install(cx, &entries)
+    }
+
+    fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
+        let path = hooks_path(cx.target, cx.manifest);
+        JsonHooksFile {
+            path: &path,
+            format: FileFormat::Json,
+            shape: Shape::Flat,
+            create_keys: &[],
+            residue: &["version"],
+        }
+        .uninstall(cx)
+    }
+
+    fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
+        let p = self.provider();
+        let mut out = Vec::new();
+        if cx.target.scope == Scope::Project {
+            let config = cx.target.home.join(".copilot").join("config.json");
+            let root = cx.canonical(&cx.target.root);
+            let listed = cx
+                .text(&config, FileFormat::Jsonc)?
+                .and_then(|t| crate::jsonc::parse(&t, true).ok().map(|n| n.to_value(&t)))
+                .and_then(|v| v.get("trusted_folders").and_then(Value::as_array).cloned())
+                .is_some_and(|dirs| dirs.iter().filter_map(Value::as_str).any(|d| root.starts_with(d)));
+            if !listed {
+                out.push(Finding::new(
+                    Severity::Degraded,
+                    FindingCode::ProjectTrust,
+                    &p,
+                    format!(
+                        "{} is not listed in trusted_folders of {}: Copilot loads repository hooks only in trusted folders (or with --trust-folder)",
+                        root.display(),
+                        config.display()
+                    ),
+                ));
+            }
+        }
+        Ok(out)
+    }
+}

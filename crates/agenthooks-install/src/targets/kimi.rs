@@ -1,0 +1,324 @@
+//! Kimi Code: `[[hooks]]` tables in `$KIMI_CODE_HOME/config.toml` (default
+//! `~/.kimi-code/config.toml`), user scope only, edited with `toml_edit` so comments and
+//! formatting survive.
+//!
+//! - Exactly the four keys Kimi's strict schema allows: `event`, `matcher` (only when the hook
+//!   narrows tools), `command`, `timeout`. Any other key, or an unknown event, makes Kimi refuse
+//!   the whole config, so neither is ever written.
+//! - Timeouts in **seconds**, 1–600 (default 30).
+//! - Matchers: Kimi tests the regex unanchored, so they are anchored here.
+//! - No async and no fail-closed: hooks are fail-open; fire-and-forget hooks are killed about
+//!   100 ms after what triggered them ends (use `agenthooks_kimi::detach` for slow work).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use serde_json::{json, Value};
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
+
+use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use crate::error::InstallError;
+use crate::finding::{Finding, FindingCode, Severity};
+use crate::manifest::{FailurePolicy, Manifest};
+use crate::matcher::{Dialect, Syntax};
+use crate::merge::toml as tm;
+use crate::plan::{Cx, FileFormat};
+use crate::resolve::ResolvedHook;
+use crate::shell::Owner;
+use crate::target::{Scope, Target};
+
+/// The Kimi Code target.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Kimi;
+
+const EVENTS: &[EventRow] = &[
+    row("PreToolUse", EventKind::ToolPre, true),
+    row("PostToolUse", EventKind::ToolPost, true),
+    row("PostToolUseFailure", EventKind::ToolError, true),
+    row("PermissionRequest", EventKind::Permission, true),
+    row("PermissionResult", EventKind::Other, true),
+    row("UserPromptSubmit", EventKind::PromptSubmitted, false),
+    row("UserPromptQueued", EventKind::Other, false),
+    row("TurnStarted", EventKind::Other, false),
+    row("Stop", EventKind::Stop, false),
+    row("StopFailure", EventKind::Other, false),
+    row("Interrupt", EventKind::Other, false),
+    row("SessionStart", EventKind::SessionStart, false),
+    row("SessionEnd", EventKind::SessionEnd, false),
+    row("SessionHeartbeat", EventKind::Other, false),
+    row("SubagentStart", EventKind::SubagentStart, false),
+    row("SubagentStop", EventKind::SubagentStop, false),
+    row("TaskStarted", EventKind::Other, false),
+    row("PreCompact", EventKind::CompactPre, false),
+    row("PostCompact", EventKind::CompactPost, false),
+    row("Notification", EventKind::Notification, false),
+];
+
+const KINDS: &[(EventKind, &[&str])] = &[
+    (EventKind::SessionStart, &["SessionStart"]),
+    (EventKind::SessionEnd, &["SessionEnd"]),
+    (EventKind::PromptSubmitted, &["UserPromptSubmit"]),
+    (EventKind::ToolPre, &["PreToolUse"]),
+    (EventKind::ToolPost, &["PostToolUse"]),
+    (EventKind::ToolError, &["PostToolUseFailure"]),
+    (EventKind::Permission, &["PermissionRequest"]),
+    (EventKind::Stop, &["Stop"]),
+    (EventKind::SubagentStart, &["SubagentStart"]),
+    (EventKind::SubagentStop, &["SubagentStop"]),
+    (EventKind::CompactPre, &["PreCompact"]),
+    (EventKind::CompactPost, &["PostCompact"]),
+    (EventKind::Notification, &["Notification"]),
+];
+
+/// Events Kimi awaits (the rest are fire-and-forget and killed early).
+const AWAITED: &[&str] = &["PreToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "SubagentStart"];
+
+static DIALECT: Dialect = Dialect {
+    classes: &[
+        (CanonicalTool::Shell, &["Bash", "Shell"]),
+        (CanonicalTool::FileRead, &["Read", "ReadMediaFile", "ReadFile"]),
+        (CanonicalTool::FileWrite, &["Write", "WriteFile"]),
+        (CanonicalTool::FileEdit, &["Edit", "StrReplaceFile"]),
+        (CanonicalTool::Search, &["Glob", "Grep"]),
+        (CanonicalTool::Fetch, &["WebSearch", "FetchURL", "SearchWeb"]),
+        (CanonicalTool::Task, &["Agent", "AgentSwarm", "Task"]),
+    ],
+    mcp_naming: Some(("mcp__", "__")),
+    mcp_builtins: &[],
+    syntax: Syntax::Anchored,
+};
+
+const TIMEOUT: TimeoutRule = TimeoutRule {
+    unit_ms: 1000,
+    default: 30,
+    min: 1,
+    max: Some(600),
+};
+
+pub(crate) fn config_path(target: &Target) -> PathBuf {
+    target.agent_home_or(".kimi-code").join("config.toml")
+}
+
+fn entry(h: &ResolvedHook) -> Value {
+    let mut e = json!({"event": h.native});
+    if let Some(m) = &h.matcher {
+        e["matcher"] = Value::from(m.clone());
+    }
+    e["command"] = Value::from(h.command.clone());
+    e["timeout"] = Value::from(h.timeout_value);
+    e
+}
+
+fn table(h: &ResolvedHook) -> Table {
+    let mut t = Table::new();
+    t.insert("event", toml_edit::value(h.native.clone()));
+    if let Some(m) = &h.matcher {
+        t.insert("matcher", toml_edit::value(m.clone()));
+    }
+    t.insert("command", toml_edit::value(h.command.clone()));
+    t.insert("timeout", toml_edit::value(i64::try_from(h.timeout_value).unwrap_or(600)));
+    t
+}
+
+fn owns(t: &dyn TableLike, owner: &Owner) -> bool {
+    tm::str_of(t, "command").is_some_and(|c| owner.owns(c))
+}
+
+const SHAPE_ERR: &str = "`hooks` must be an array of tables ([[hooks]])";
+
+/// Our entries in the document.
+fn ours(doc: &DocumentMut, owner: &Owner) -> Result<Vec<Value>, String> {
+    match doc.get("hooks") {
+        None => Ok(Vec::new()),
+        Some(Item::ArrayOfTables(aot)) => Ok(aot.iter().filter(|t| owns(*t, owner)).map(|t| tm::table_json(t)).collect()),
+        Some(Item::Value(toml_edit::Value::Array(arr))) => Ok(arr
+            .iter()
+            .filter_map(toml_edit::Value::as_inline_table)
+            .filter(|t| owns(*t, owner))
+            .map(|t| tm::table_json(t))
+            .collect()),
+        Some(_) => Err(SHAPE_ERR.into()),
+    }
+}
+
+/// Removes our entries; returns how many.
+fn strip(doc: &mut DocumentMut, owner: &Owner) -> Result<usize, String> {
+    let removed;
+    let emptied;
+    match doc.get_mut("hooks") {
+        None => return Ok(0),
+        Some(Item::ArrayOfTables(aot)) => {
+            let n = aot.len();
+            aot.retain(|t| !owns(t, owner));
+            removed = n - aot.len();
+            emptied = aot.is_empty();
+        }
+        Some(Item::Value(toml_edit::Value::Array(arr))) => {
+            let n = arr.len();
+            arr.retain(|v| !v.as_inline_table().is_some_and(|t| owns(t, owner)));
+            removed = n - arr.len();
+            emptied = arr.is_empty();
+        }
+        Some(_) => return Err(SHAPE_ERR.into()),
+    }
+    if removed > 0 && emptied {
+        doc.remove("hooks");
+    }
+    Ok(removed)
+}
+
+fn add(doc: &mut DocumentMut, hooks: &[ResolvedHook]) -> Result<(), String> {
+    if hooks.is_empty() {
+        return Ok(());
+    }
+    match doc.get_mut("hooks") {
+        None => {
+            let mut aot = ArrayOfTables::new();
+            for h in hooks {
+                aot.push(table(h));
+            }
+            doc.insert("hooks", Item::ArrayOfTables(aot));
+        }
+        Some(Item::ArrayOfTables(aot)) => {
+            for h in hooks {
+                aot.push(table(h));
+            }
+        }
+        Some(Item::Value(toml_edit::Value::Array(arr))) => {
+            for h in hooks {
+                arr.push(table(h).into_inline_table());
+            }
+        }
+        Some(_) => return Err(SHAPE_ERR.into()),
+    }
+    Ok(())
+}
+
+impl TargetModule for Kimi {
+    fn provider(&self) -> Provider {
+        Provider::KIMI
+    }
+
+    fn scopes(&self) -> &'static [Scope] {
+        &[Scope::User]
+    }
+
+    fn scope_hint(&self) -> &'static str {
+        "Kimi Code reads hooks only from $KIMI_CODE_HOME/config.toml (user scope)"
+    }
+
+    fn events(&self) -> &'static [EventRow] {
+        EVENTS
+    }
+
+    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
+        KINDS
+    }
+
+    fn dialect(&self) -> &'static Dialect {
+        &DIALECT
+    }
+
+    fn timeout(&self, _native: &str, requested: Option<Duration>) -> TimeoutPlan {
+        TIMEOUT.plan(requested)
+    }
+
+    fn notes(&self, _target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
+        let p = self.provider();
+        let mut out = Vec::new();
+        for h in hooks {
+            let first = h.specs[0];
+            if !AWAITED.contains(&h.native.as_str()) {
+                out.push(
+                    Finding::new(
+                        Severity::Info,
+                        FindingCode::KilledEarly,
+                        &p,
+                        "Kimi kills fire-and-forget hooks ~100 ms after what triggered them ends: detach slow work (agenthooks_kimi::detach)",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            } else if !h.blocking {
+                out.push(
+                    Finding::new(
+                        Severity::Degraded,
+                        FindingCode::AsyncUnsupported,
+                        &p,
+                        "Kimi has no async hooks: this non-blocking hook is awaited (keep it fast)",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            }
+            if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
+                out.push(
+                    Finding::new(
+                        Severity::Degraded,
+                        FindingCode::FailClosedUnsupported,
+                        &p,
+                        "Kimi hooks are hard fail-open: a crash or timeout of the hook binary allows the action",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            }
+        }
+        out
+    }
+
+    fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
+        if let Some(h) = hooks.iter().find(|h| self.event(&h.native).is_none()) {
+            return Err(InstallError::InvalidManifest(format!(
+                "Kimi's strict config schema rejects unknown events; `{}` is not one this release knows",
+                h.native
+            )));
+        }
+        let path = config_path(cx.target);
+        let malformed = |m: String| InstallError::malformed(&path, "TOML", m);
+        let desired: Vec<Value> = hooks.iter().map(entry).collect();
+        let before = cx.text(&path, FileFormat::Toml)?;
+        let (found, after) = match &before {
+            Some(text) => {
+                let mut doc = tm::parse(&path, text)?;
+                let found = ours(&doc, &cx.owner).map_err(malformed)?;
+                if found == desired {
+                    (found, Some(text.clone()))
+                } else {
+                    strip(&mut doc, &cx.owner).map_err(malformed)?;
+                    add(&mut doc, hooks).map_err(malformed)?;
+                    (found, Some(doc.to_string()))
+                }
+            }
+            None if hooks.is_empty() => (Vec::new(), None),
+            None => {
+                let mut doc = DocumentMut::new();
+                add(&mut doc, hooks).map_err(malformed)?;
+                (Vec::new(), Some(doc.to_string()))
+            }
+        };
+        cx.set_text(&path, FileFormat::Toml, after)?;
+        cx.set_ours(&path, FileFormat::Toml, found, desired)
+    }
+
+    fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
+        let path = config_path(cx.target);
+        let Some(text) = cx.text(&path, FileFormat::Toml)? else {
+            return Ok(());
+        };
+        let malformed = |m: String| InstallError::malformed(&path, "TOML", m);
+        let mut doc = tm::parse(&path, &text)?;
+        let found = ours(&doc, &cx.owner).map_err(malformed)?;
+        let removed = strip(&mut doc, &cx.owner).map_err(malformed)?;
+        let after = if removed == 0 {
+            Some(text)
+        } else if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
+            None
+        } else {
+            Some(doc.to_string())
+        };
+        cx.set_text(&path, FileFormat::Toml, after)?;
+        cx.set_ours(&path, FileFormat::Toml, found, Vec::new())
+    }
+}

@@ -1,0 +1,273 @@
+//! GitHub Copilot CLI, as documented in `reference/providers/copilot.md` (docs, changelog to
+//! 1.0.102, SDK types) and verified on 1.0.102.
+//!
+//! - stdout fields are **top-level** (`permissionDecision`, `additionalContext`, …); the
+//!   Claude-shaped nested `hookSpecificOutput` and plain-text stdout are silently ignored;
+//! - empty stdout is no decision on every event;
+//! - `preToolUse`: exit 2 denies; any other hook error denies ("hook errored"); a timeout allows;
+//! - `permissionRequest`: exit 2 denies (stderr ignored); other errors are skipped;
+//! - `postToolUseFailure`: exit 2 returns stderr to the model as recovery guidance;
+//! - every other event: a non-zero exit or timeout is logged and skipped (fail-open).
+//!
+//! Event names are the camelCase config keys (`preToolUse`); the PascalCase (VS Code) names are
+//! accepted as aliases.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::{parse_stdout, path_str, str_field, Effect, FakeAgent, HookOutput, Parsed, Verdict};
+
+/// The Copilot CLI fake agent.
+#[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
+pub struct Copilot;
+
+const EVENTS: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "userPromptTransformed",
+    "preToolUse",
+    "preMcpToolCall",
+    "postToolUse",
+    "postToolUseFailure",
+    "permissionRequest",
+    "agentStop",
+    "subagentStart",
+    "subagentStop",
+    "preCompact",
+    "errorOccurred",
+    "notification",
+];
+
+/// The camelCase name of a (possibly PascalCase) event name.
+fn camel(event: &str) -> &str {
+    match event {
+        "SessionStart" => "sessionStart",
+        "SessionEnd" => "sessionEnd",
+        "UserPromptSubmit" => "userPromptSubmitted",
+        "UserPromptTransformed" => "userPromptTransformed",
+        "PreToolUse" => "preToolUse",
+        "PostToolUse" => "postToolUse",
+        "PostToolUseFailure" => "postToolUseFailure",
+        "PermissionRequest" => "permissionRequest",
+        "Stop" => "agentStop",
+        "SubagentStart" => "subagentStart",
+        "SubagentStop" => "subagentStop",
+        "PreCompact" => "preCompact",
+        "ErrorOccurred" => "errorOccurred",
+        "Notification" => "notification",
+        "PreMcpToolCall" => "preMcpToolCall",
+        other => other,
+    }
+}
+
+fn takes_context(event: &str) -> bool {
+    matches!(
+        event,
+        "preToolUse" | "postToolUse" | "postToolUseFailure" | "userPromptSubmitted" | "sessionStart" | "subagentStart" | "notification"
+    )
+}
+
+impl Copilot {
+    fn interpret_json(v: &mut Verdict, event: &str, o: &Map<String, Value>) {
+        if o.contains_key("hookSpecificOutput") {
+            v.ignore("the nested `hookSpecificOutput` form is ignored");
+        }
+        if let Some(c) = str_field(o, "additionalContext") {
+            if takes_context(event) {
+                v.add_context(c);
+            } else {
+                v.ignore(format!("additionalContext is ignored on {event}"));
+            }
+        }
+        match event {
+            "preToolUse" => {
+                let reason = str_field(o, "permissionDecisionReason").unwrap_or_default().to_owned();
+                match str_field(o, "permissionDecision") {
+                    Some("allow") => v.effect = Effect::Allowed,
+                    Some("deny") => v.effect = Effect::Denied { reason },
+                    Some("ask") => v.effect = Effect::Asked { reason },
+                    Some(other) => v.ignore(format!("unknown permissionDecision {other:?}")),
+                    None => {}
+                }
+                let rewrite = o.get("modifiedArgs").or_else(|| o.get("updatedInput"));
+                if let Some(m) = rewrite.and_then(Value::as_object) {
+                    if !matches!(v.effect, Effect::Denied { .. }) {
+                        v.input_rewritten = Some(m.clone());
+                    }
+                }
+            }
+            "permissionRequest" => {
+                match str_field(o, "behavior") {
+                    Some("allow") => v.effect = Effect::Allowed,
+                    Some("deny") => {
+                        v.effect = Effect::Denied {
+                            reason: str_field(o, "message").unwrap_or_default().to_owned(),
+                        };
+                        if o.get("interrupt") == Some(&Value::Bool(true)) {
+                            v.agent_stopped = Some(String::new());
+                        }
+                    }
+                    Some(other) => v.ignore(format!("unknown behavior {other:?}")),
+                    None => {}
+                }
+            }
+            "agentStop" | "subagentStop" => match str_field(o, "decision") {
+                Some("block") => {
+                    v.effect = Effect::Continued {
+                        instruction: str_field(o, "reason").unwrap_or_default().to_owned(),
+                    };
+                }
+                Some("allow") | None => {}
+                Some(other) => v.ignore(format!("unknown decision {other:?}")),
+            },
+            "userPromptSubmitted" => {
+                if str_field(o, "decision") == Some("block") {
+                    v.effect = Effect::Denied {
+                        reason: str_field(o, "reason").unwrap_or_default().to_owned(),
+                    };
+                    if !v.context.is_empty() {
+                        v.context.clear();
+                        v.ignore("the prompt is blocked: its additionalContext never reaches the model");
+                    }
+                }
+                if o.contains_key("modifiedPrompt") {
+                    v.ignore("whether a command hook's modifiedPrompt is honoured is unverified");
+                }
+            }
+            "postToolUse" => {
+                if o.contains_key("modifiedResult") {
+                    v.ignore("modifiedResult is SDK-only");
+                }
+            }
+            _ => {}
+        }
+        for k in ["systemMessage", "continue", "stopReason", "decision"] {
+            if o.contains_key(k) && !(k == "decision" && matches!(event, "agentStop" | "subagentStop" | "userPromptSubmitted")) {
+                v.ignore(format!("`{k}` is not a Copilot field on {event}"));
+            }
+        }
+    }
+}
+
+impl FakeAgent for Copilot {
+    fn provider(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn events(&self) -> &'static [&'static str] {
+        EVENTS
+    }
+
+    fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {
+        let event = camel(native_event);
+        let mut v = Verdict::proceed();
+        if out.timed_out {
+            v.problem("timed out: logged and skipped (timeouts allow, also on preToolUse)");
+            return v;
+        }
+        let parsed = parse_stdout(&out.stdout);
+        match out.exit_code {
+            Some(0) => {}
+            Some(2) if event == "preToolUse" => {
+                v.effect = Effect::Denied {
+                    reason: out.stderr_str().trim().to_owned(),
+                };
+                return v;
+            }
+            Some(2) if event == "permissionRequest" => {
+                // stdout merged with {"behavior":"deny"}; stderr ignored.
+                let message = match &parsed {
+                    Parsed::Object(o) => str_field(o, "message").unwrap_or_default().to_owned(),
+                    _ => String::new(),
+                };
+                v.effect = Effect::Denied { reason: message };
+                return v;
+            }
+            Some(2) if event == "postToolUseFailure" => {
+                v.add_context(out.stderr_str().trim());
+                return v;
+            }
+            code if event == "preToolUse" => {
+                v.problem(format!("exit {code:?}: the hook errored"));
+                v.effect = Effect::Denied {
+                    reason: "Denied by preToolUse hook (hook errored)".to_owned(),
+                };
+                return v;
+            }
+            code => {
+                v.problem(format!("exit {code:?}: logged and skipped"));
+                return v;
+            }
+        }
+        match parsed {
+            Parsed::Empty => {}
+            Parsed::Object(o) => Self::interpret_json(&mut v, event, &o),
+            Parsed::Text(_) => v.ignore("plain-text stdout is ignored"),
+            Parsed::OtherJson(_) | Parsed::BrokenJson(_) => {
+                v.problem("stdout is not a JSON object");
+                if event == "preToolUse" {
+                    v.effect = Effect::Denied {
+                        reason: "Denied by preToolUse hook (hook errored)".to_owned(),
+                    };
+                }
+            }
+        }
+        v
+    }
+
+    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
+        Duration::from_secs(configured.unwrap_or(30))
+    }
+
+    fn hook_env(&self, _native_event: &str, _payload: &Value, cwd: &Path) -> Vec<(String, String)> {
+        let dir = path_str(cwd);
+        vec![
+            ("COPILOT_CLI".to_owned(), "1".to_owned()),
+            ("COPILOT_CLI_BINARY_VERSION".to_owned(), "1.0.102".to_owned()),
+            ("COPILOT_PROJECT_DIR".to_owned(), dir.clone()),
+            ("COPILOT_HOOK_DIR".to_owned(), path_str(&cwd.join(".github/hooks"))),
+            ("CLAUDE_PROJECT_DIR".to_owned(), dir),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
+        Copilot.interpret(event, b"{}", &HookOutput::new(code, stdout, stderr))
+    }
+
+    #[test]
+    fn pre_tool_use_fails_closed_on_errors() {
+        assert!(run("preToolUse", 0, "", "").is_no_op());
+        assert_eq!(run("preToolUse", 2, "", "no").effect, Effect::Denied { reason: "no".into() });
+        let v = run("preToolUse", 1, "", "crash");
+        assert!(v.misbehaved() && matches!(v.effect, Effect::Denied { .. }));
+        let v = Copilot.interpret("preToolUse", b"{}", &HookOutput::timed_out("", ""));
+        assert_eq!(v.effect, Effect::Proceed);
+        let v = run("sessionStart", 1, "", "");
+        assert!(v.misbehaved() && v.is_no_op());
+    }
+
+    #[test]
+    fn top_level_fields_only() {
+        let v = run("preToolUse", 0, r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#, "");
+        assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
+        let v = run("userPromptSubmitted", 0, r#"{"hookSpecificOutput":{"additionalContext":"c"}}"#, "");
+        assert!(v.context.is_empty());
+        let v = run("UserPromptSubmit", 0, r#"{"additionalContext":"c"}"#, "");
+        assert_eq!(v.context, ["c"]);
+        let v = run("agentStop", 0, r#"{"decision":"block","reason":"more"}"#, "");
+        assert_eq!(v.effect, Effect::Continued { instruction: "more".into() });
+        let v = run("preToolUse", 0, r#"{"permissionDecision":"allow","modifiedArgs":{"command":"ls"}}"#, "");
+        assert_eq!((v.effect, v.input_rewritten.is_some()), (Effect::Allowed, true));
+        let v = run("permissionRequest", 2, r#"{"message":"m"}"#, "ignored");
+        assert_eq!(v.effect, Effect::Denied { reason: "m".into() });
+    }
+}

@@ -1,0 +1,455 @@
+//! Fake agents: each agent's own rules for reading a hook's result, and a process spawner that
+//! runs a hook command the way the agent does.
+//!
+//! The rules are written from the agents' documented and observed behaviour
+//! (`reference/providers/*.md`, `e2e/README.md`), **not** from our encoders, so that the
+//! agreement test catches encoder bugs: Codex rejects a bare `allow` and unknown keys; Gemini
+//! reads stderr when stdout is empty and blocks on any non-zero exit but 1 when there is text;
+//! Copilot denies `preToolUse` on any hook error; Kimi only gates `PreToolUse`,
+//! `UserPromptSubmit` and `Stop`; Claude blocks on exit 2 with stderr as the reason; Cursor
+//! treats empty stdout as a failure and blocks permission hooks on invalid JSON.
+//!
+//! ```
+//! use agenthooks_testkit::fake::{self, Effect, HookOutput};
+//! let codex = fake::agent("codex").unwrap();
+//! let bare_allow = HookOutput::new(0, br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, b"");
+//! let v = codex.interpret("PreToolUse", b"{}", &bare_allow);
+//! assert_eq!(v.effect, Effect::Proceed);
+//! assert!(v.misbehaved(), "Codex marks a bare allow as a failed hook run");
+//!
+//! let claude = fake::agent("claude-code").unwrap();
+//! let v = claude.interpret("PreToolUse", b"{}", &HookOutput::new(2, b"", b"no rm -rf"));
+//! assert_eq!(v.effect, Effect::Denied { reason: "no rm -rf".into() });
+//! ```
+
+mod claude;
+mod codex;
+mod copilot;
+mod cursor;
+mod gemini;
+mod kimi;
+mod spawn;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agenthooks_core::{Transport, WireResponse};
+use serde_json::{Map, Value};
+
+pub use claude::Claude;
+pub use codex::Codex;
+pub use copilot::Copilot;
+pub use cursor::Cursor;
+pub use gemini::Gemini;
+pub use kimi::Kimi;
+pub use spawn::{run, shell_join, HookCommand, SpawnError, SpawnOptions, Spawned};
+
+/// What a hook process produced.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct HookOutput {
+    /// The exit code (`None` when killed by a signal or the timeout).
+    pub exit_code: Option<i32>,
+    /// Everything written to stdout.
+    pub stdout: Vec<u8>,
+    /// Everything written to stderr.
+    pub stderr: Vec<u8>,
+    /// Whether the agent's timeout killed the hook.
+    pub timed_out: bool,
+}
+
+impl HookOutput {
+    /// An exited process.
+    pub fn new(exit_code: i32, stdout: impl Into<Vec<u8>>, stderr: impl Into<Vec<u8>>) -> Self {
+        Self {
+            exit_code: Some(exit_code),
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            timed_out: false,
+        }
+    }
+
+    /// A process the agent killed at its timeout (with whatever it wrote until then).
+    pub fn timed_out(stdout: impl Into<Vec<u8>>, stderr: impl Into<Vec<u8>>) -> Self {
+        Self {
+            exit_code: None,
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            timed_out: true,
+        }
+    }
+
+    /// stdout as text (lossy).
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// stderr as text (lossy).
+    pub fn stderr_str(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+}
+
+impl From<&WireResponse> for HookOutput {
+    fn from(r: &WireResponse) -> Self {
+        Self::new(r.exit_code, r.stdout.clone(), r.stderr.clone())
+    }
+}
+
+impl From<WireResponse> for HookOutput {
+    fn from(r: WireResponse) -> Self {
+        Self::from(&r)
+    }
+}
+
+/// The main effect of a hook result on the agent.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub enum Effect {
+    /// Nothing decided: the agent's own flow runs (also what an ignored result means).
+    #[default]
+    Proceed,
+    /// The permission prompt is skipped (the action runs).
+    Allowed,
+    /// The action (tool call, prompt, …) is prevented; the reason the agent reads from the hook.
+    Denied {
+        /// The reason as the hook gave it.
+        reason: String,
+    },
+    /// A confirmation prompt is forced.
+    Asked {
+        /// The reason shown in the prompt.
+        reason: String,
+    },
+    /// The agent keeps going with the instruction as its next input.
+    Continued {
+        /// The instruction.
+        instruction: String,
+    },
+    /// A note about the tool output is fed to the model.
+    OutputFlagged {
+        /// The note.
+        reason: String,
+    },
+    /// The tool output the model sees is replaced.
+    OutputReplaced {
+        /// What the model sees instead.
+        output: Value,
+    },
+}
+
+impl Effect {
+    /// A stable kebab-case name.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Proceed => "proceed",
+            Self::Allowed => "allowed",
+            Self::Denied { .. } => "denied",
+            Self::Asked { .. } => "asked",
+            Self::Continued { .. } => "continued",
+            Self::OutputFlagged { .. } => "output-flagged",
+            Self::OutputReplaced { .. } => "output-replaced",
+        }
+    }
+
+    /// The reason, instruction or replacement text, when there is one.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            Self::Proceed | Self::Allowed => None,
+            Self::Denied { reason } | Self::Asked { reason } | Self::OutputFlagged { reason } => Some(reason.clone()),
+            Self::Continued { instruction } => Some(instruction.clone()),
+            Self::OutputReplaced { output } => Some(output.as_str().map_or_else(|| output.to_string(), str::to_owned)),
+        }
+    }
+}
+
+/// How an agent reads one hook result: its effect plus everything else it does with it.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Verdict {
+    /// The main effect.
+    pub effect: Effect,
+    /// The tool input as the agent will run it, when the hook rewrote it.
+    pub input_rewritten: Option<Map<String, Value>>,
+    /// Context the model receives, in order.
+    pub context: Vec<String>,
+    /// A message shown to the user.
+    pub system_message: Option<String>,
+    /// The whole agent stops (with the reason, possibly empty).
+    pub agent_stopped: Option<String>,
+    /// Things in the result the agent ignores, with why.
+    pub ignored: Vec<String>,
+    /// Ways the hook misbehaved in the agent's eyes (invalid output, error exit, timeout).
+    pub problems: Vec<String>,
+}
+
+impl Verdict {
+    /// The agent's own flow runs; nothing else.
+    pub fn proceed() -> Self {
+        Self::default()
+    }
+
+    /// A verdict with an effect.
+    pub fn with_effect(effect: Effect) -> Self {
+        Self {
+            effect,
+            ..Self::default()
+        }
+    }
+
+    /// Whether the agent considers the hook to have misbehaved.
+    pub fn misbehaved(&self) -> bool {
+        !self.problems.is_empty()
+    }
+
+    /// Whether the result has no effect at all (the agent proceeds as if no hook ran).
+    pub fn is_no_op(&self) -> bool {
+        self.effect == Effect::Proceed
+            && self.input_rewritten.is_none()
+            && self.context.is_empty()
+            && self.system_message.is_none()
+            && self.agent_stopped.is_none()
+    }
+
+    /// The verdict as JSON (stable field names: `effect`, `reason`/`instruction`/`output`,
+    /// `input_rewritten`, `context`, `system_message`, `agent_stopped`, `ignored`, `problems`).
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("effect".into(), self.effect.name().into());
+        match &self.effect {
+            Effect::Denied { reason } | Effect::Asked { reason } | Effect::OutputFlagged { reason } => {
+                m.insert("reason".into(), reason.clone().into());
+            }
+            Effect::Continued { instruction } => {
+                m.insert("instruction".into(), instruction.clone().into());
+            }
+            Effect::OutputReplaced { output } => {
+                m.insert("output".into(), output.clone());
+            }
+            Effect::Proceed | Effect::Allowed => {}
+        }
+        m.insert("input_rewritten".into(), self.input_rewritten.clone().map_or(Value::Null, Value::Object));
+        m.insert("context".into(), self.context.clone().into());
+        m.insert("system_message".into(), self.system_message.clone().into());
+        m.insert("agent_stopped".into(), self.agent_stopped.clone().into());
+        m.insert("ignored".into(), self.ignored.clone().into());
+        m.insert("problems".into(), self.problems.clone().into());
+        Value::Object(m)
+    }
+
+    pub(crate) fn ignore(&mut self, why: impl Into<String>) {
+        self.ignored.push(why.into());
+    }
+
+    pub(crate) fn problem(&mut self, why: impl Into<String>) {
+        self.problems.push(why.into());
+    }
+
+    pub(crate) fn add_context(&mut self, text: &str) {
+        if !text.is_empty() {
+            self.context.push(text.to_owned());
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        match &self.effect {
+            Effect::Proceed => parts.push("no effect: the agent's own flow runs".to_owned()),
+            Effect::Allowed => parts.push("allowed".to_owned()),
+            Effect::Denied { reason } => parts.push(format!("denied: {reason:?}")),
+            Effect::Asked { reason } => parts.push(format!("asked: {reason:?}")),
+            Effect::Continued { instruction } => parts.push(format!("continued: {instruction:?}")),
+            Effect::OutputFlagged { reason } => parts.push(format!("output flagged: {reason:?}")),
+            Effect::OutputReplaced { output } => parts.push(format!("output replaced: {output}")),
+        }
+        if let Some(i) = &self.input_rewritten {
+            parts.push(format!("input rewritten: {}", Value::Object(i.clone())));
+        }
+        for c in &self.context {
+            parts.push(format!("context added: {c:?}"));
+        }
+        if let Some(s) = &self.system_message {
+            parts.push(format!("system message: {s:?}"));
+        }
+        if let Some(s) = &self.agent_stopped {
+            parts.push(format!("agent stopped: {s:?}"));
+        }
+        for i in &self.ignored {
+            parts.push(format!("ignored: {i}"));
+        }
+        for p in &self.problems {
+            parts.push(format!("hook misbehaved: {p}"));
+        }
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// The unit an agent's config states hook timeouts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TimeoutUnit {
+    /// Seconds (Claude, Codex, Copilot, Kimi, Cursor).
+    Seconds,
+    /// Milliseconds (Gemini).
+    Milliseconds,
+}
+
+impl TimeoutUnit {
+    /// A config value in this unit as a duration.
+    pub fn to_duration(self, value: u64) -> Duration {
+        match self {
+            Self::Seconds => Duration::from_secs(value),
+            Self::Milliseconds => Duration::from_millis(value),
+        }
+    }
+}
+
+/// One agent's rules: how it reads a hook result and how it runs a hook process.
+pub trait FakeAgent: Send + Sync + 'static {
+    /// The provider wire string.
+    fn provider(&self) -> &'static str;
+
+    /// The native events this agent fires hooks for (documented names).
+    fn events(&self) -> &'static [&'static str];
+
+    /// Interprets a hook result for a native event. `payload` is what the hook received (some
+    /// rules depend on it, e.g. MCP-only output replacement, Cursor `subagentStop` status).
+    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict;
+
+    /// The unit of the config's `timeout` field.
+    fn timeout_unit(&self) -> TimeoutUnit {
+        TimeoutUnit::Seconds
+    }
+
+    /// The timeout when the config states none (and clamps, e.g. Codex `SessionEnd`).
+    fn timeout(&self, native_event: &str, configured: Option<u64>) -> Duration;
+
+    /// Env vars the agent exports to the hook on top of its own environment.
+    fn hook_env(&self, native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)>;
+
+    /// How the payload reaches the hook for an event.
+    fn transport(&self, native_event: &str) -> Transport {
+        let _ = native_event;
+        Transport::Stdin
+    }
+
+    /// The working directory the agent gives the hook (from the payload), when it has one.
+    fn cwd(&self, payload: &Value) -> Option<PathBuf> {
+        payload.get("cwd").and_then(Value::as_str).map(PathBuf::from)
+    }
+
+    /// The shell the agent runs a configured command string with.
+    fn shell(&self) -> &'static [&'static str] {
+        &["sh", "-c"]
+    }
+}
+
+impl fmt::Debug for dyn FakeAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FakeAgent({})", self.provider())
+    }
+}
+
+static CLAUDE: Claude = Claude;
+static CODEX: Codex = Codex;
+static GEMINI: Gemini = Gemini;
+static COPILOT: Copilot = Copilot;
+static KIMI: Kimi = Kimi;
+static CURSOR: Cursor = Cursor::new();
+
+/// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor.
+pub fn agents() -> [&'static dyn FakeAgent; 6] {
+    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR]
+}
+
+/// The fake agent of a provider.
+pub fn agent(provider: &str) -> Option<&'static dyn FakeAgent> {
+    agents().into_iter().find(|a| a.provider() == provider)
+}
+
+/// Interprets a hook result with the fake agent of `provider` (`None`: no fake agent).
+pub fn interpret(provider: &str, native_event: &str, payload: &[u8], out: &HookOutput) -> Option<Verdict> {
+    agent(provider).map(|a| a.interpret(native_event, payload, out))
+}
+
+// ---- helpers shared by the agents ----
+
+/// How stdout parsed.
+pub(crate) enum Parsed {
+    /// Nothing (only whitespace).
+    Empty,
+    /// A JSON object.
+    Object(Map<String, Value>),
+    /// JSON, but not an object.
+    OtherJson(Value),
+    /// Starts like JSON (`{` or `[`) but does not parse.
+    BrokenJson(String),
+    /// Plain text.
+    Text(String),
+}
+
+pub(crate) fn parse_stdout(bytes: &[u8]) -> Parsed {
+    let text = String::from_utf8_lossy(bytes);
+    let t = text.trim();
+    if t.is_empty() {
+        return Parsed::Empty;
+    }
+    match serde_json::from_str::<Value>(t) {
+        Ok(Value::Object(m)) => Parsed::Object(m),
+        Ok(v) => Parsed::OtherJson(v),
+        Err(e) if t.starts_with('{') || t.starts_with('[') => Parsed::BrokenJson(e.to_string()),
+        Err(_) => Parsed::Text(t.to_owned()),
+    }
+}
+
+pub(crate) fn payload_value(payload: &[u8]) -> Value {
+    let b = payload.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(payload);
+    serde_json::from_slice(b).unwrap_or(Value::Null)
+}
+
+pub(crate) fn str_field<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
+    m.get(k).and_then(Value::as_str)
+}
+
+pub(crate) fn path_str(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdict_renders() {
+        let mut v = Verdict::with_effect(Effect::Denied { reason: "no".into() });
+        v.add_context("c");
+        v.ignore("x");
+        assert_eq!(v.to_string(), "denied: \"no\"; context added: \"c\"; ignored: x");
+        let j = v.to_json();
+        assert_eq!(j["effect"], "denied");
+        assert_eq!(j["reason"], "no");
+        assert_eq!(j["context"][0], "c");
+        assert!(!v.misbehaved() && !v.is_no_op());
+        assert!(Verdict::proceed().is_no_op());
+    }
+
+    #[test]
+    fn agents_are_registered() {
+        let names: Vec<&str> = agents().iter().map(|a| a.provider()).collect();
+        assert_eq!(names, ["claude-code", "codex", "gemini", "copilot", "kimi", "cursor"]);
+        assert!(agent("opencode").is_none());
+        assert!(agents().iter().all(|a| !a.events().is_empty()));
+    }
+
+    #[test]
+    fn stdout_parsing() {
+        assert!(matches!(parse_stdout(b"  \n"), Parsed::Empty));
+        assert!(matches!(parse_stdout(b"{}\n"), Parsed::Object(_)));
+        assert!(matches!(parse_stdout(b"[1]"), Parsed::OtherJson(_)));
+        assert!(matches!(parse_stdout(b"{oops"), Parsed::BrokenJson(_)));
+        assert!(matches!(parse_stdout(b"hello"), Parsed::Text(_)));
+    }
+}
