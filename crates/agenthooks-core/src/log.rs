@@ -4,8 +4,7 @@
 //! `tracing-subscriber`'s registry allocates sharded slabs and its `EnvFilter` compiles regexes,
 //! which together cost more than a whole hand-written hook. This subscriber filters by level,
 //! keeps no span state, and formats events as one line (`LEVEL target: message key=value …`) to
-//! stderr or to a log file opened only when something is logged. Full `tracing-subscriber`
-//! directives remain available through `AGENTHOOKS_LOG` (see the runner docs).
+//! stderr or to a log file opened only when something is logged.
 
 use std::fmt::Write as _;
 use std::io::Write as _;

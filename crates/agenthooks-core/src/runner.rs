@@ -735,30 +735,22 @@ impl Continuations {
 
 fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
     use crate::log::{MiniSubscriber, Sink};
-    // `AGENTHOOKS_LOG` takes a level (`debug`) — served by a minimal subscriber, because subscriber
-    // start-up is on every hook invocation's path — or full env-filter directives, served by
-    // tracing-subscriber (slower to start; for debugging).
+    // A minimal subscriber: subscriber start-up is on every hook invocation's path.
     let spec = env.var("AGENTHOOKS_LOG").unwrap_or_default();
     let to_file = stderr_use == StderrUse::Reserved || env.var("AGENTHOOKS_LOG_FILE").is_some();
     let path = env
         .var("AGENTHOOKS_LOG_FILE")
         .map_or_else(|| state_dir.join("agenthooks.log"), PathBuf::from);
+    // A level, or env-filter style directives (`agenthooks=debug,warn`): the most verbose level
+    // named wins (per-target filtering is not worth its start-up cost in a hook process).
     let level = match spec.trim() {
         "" => Some(tracing::Level::WARN),
         "off" => None,
-        s => match s.parse::<tracing::Level>() {
-            Ok(l) => Some(l),
-            Err(_) => {
-                let filter = tracing_subscriber::EnvFilter::new(spec.clone());
-                let b = tracing_subscriber::fmt().with_ansi(false).with_env_filter(filter);
-                let _ = if to_file {
-                    b.with_writer(move || LazyFile(path.clone())).try_init()
-                } else {
-                    b.with_writer(io::stderr).try_init()
-                };
-                return;
-            }
-        },
+        s => s
+            .split(',')
+            .filter_map(|d| d.rsplit('=').next()?.trim().parse::<tracing::Level>().ok())
+            .max()
+            .or(Some(tracing::Level::WARN)),
     };
     if let Some(level) = level {
         let sink = if to_file { Sink::File(path) } else { Sink::Stderr };
@@ -772,22 +764,6 @@ fn quiet_panics() {
     std::panic::set_hook(Box::new(|info| {
         tracing::error!(panic = %info, "handler panicked");
     }));
-}
-
-/// Opens the log file only when something is logged.
-struct LazyFile(PathBuf);
-
-impl Write for LazyFile {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if let Some(p) = self.0.parent() {
-            let _ = std::fs::create_dir_all(p);
-        }
-        std::fs::OpenOptions::new().create(true).append(true).open(&self.0)?.write_all(buf)?;
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
 
 /// Points fd 1 away from the real stdout while handlers run and writes the response to the

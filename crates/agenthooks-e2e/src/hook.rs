@@ -206,6 +206,6 @@ mod tests {
         assert_eq!((r.native_name(), r.kind.as_deref(), r.exit), ("Stop", Some("agent.stop"), Some(0)));
         assert_eq!(r.payload_json(), Some(json!({})));
         let bare = HookRecord::from_value(json!({"event_arg": "BeforeTool", "decoded": null}));
-        assert_eq!((bare.native_name(), bare.kind, bare.exit), ("BeforeTool", None, None));
+        assert_eq!((bare.native_name(), bare.kind.as_deref(), bare.exit), ("BeforeTool", None, None));
     }
 }

@@ -8,6 +8,8 @@
 //! - `tool.post`: output that contains a credential is flagged to the model.
 //! - Every event is logged through an observer (tracing; stderr or the log file, never stdout).
 
+pub mod demo;
+
 use std::sync::LazyLock;
 
 use agenthooks::prelude::*;

@@ -145,6 +145,23 @@ pub(crate) fn resolve(manifest: &Manifest, target: &Target, m: &dyn TargetModule
     let mut out = Vec::new();
     for acc in accs {
         let first = acc.specs[0];
+        if acc.specs.len() > 1 {
+            let list: Vec<String> = acc.specs.iter().map(|i| format!("#{i}")).collect();
+            findings.push(
+                Finding::new(
+                    Severity::Info,
+                    FindingCode::EventFolded,
+                    &provider,
+                    format!(
+                        "hooks {} share {}: one entry (tool filters united, blocking if any is, the longest timeout)",
+                        list.join(", "),
+                        acc.native
+                    ),
+                )
+                .with_hook(first)
+                .with_native(acc.native.clone()),
+            );
+        }
         let mut matcher = None;
         if let (true, Some(tools)) = (acc.tool_matcher, &acc.tools) {
             let c = m.dialect().compile(tools);

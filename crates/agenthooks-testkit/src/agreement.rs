@@ -14,9 +14,9 @@
 //!    see a misbehaving hook;
 //! 4. everything the handler decided but the runner did not send is reported as a
 //!    degradation — never silently lost;
-//! 5. a capability the codec does *not* promise must not be delivered by its encoder either (the
-//!    undegraded decision is encoded directly and interpreted): otherwise the capability table
-//!    under-promises, which is drift too;
+//! 5. a capability the codec does *not* promise should not be delivered by its encoder either
+//!    (the undegraded decision is encoded directly and interpreted): otherwise the capability
+//!    table under-promises — reported on each [`Case`], and failing [`Report::strict_ok`];
 //! 6. the failure responses are honest: fail-open is a no-op for the agent, fail-closed denies
 //!    where the event can deny.
 //!
@@ -132,6 +132,9 @@ pub fn needed(o: &Outcome) -> CapSet {
     };
     if o.updated_input().is_some() {
         s = s.with(Capability::UpdateInput);
+        if o.kind() == DecisionKind::NoDecision {
+            s = s.with(Capability::NeutralRewrite);
+        }
     }
     if !o.context().is_empty() {
         s = s.with(Capability::AddContext);
@@ -165,6 +168,9 @@ pub struct Case {
     pub verdict: Verdict,
     /// Differences found (empty: agreement).
     pub differences: Vec<String>,
+    /// Set when the encoder, handed the undegraded decision, delivers a capability the codec
+    /// does not promise (the table under-promises). Reported; fails only [`Report::strict_ok`].
+    pub under_promised: Option<String>,
     /// The known gap that excused this case's differences, if any.
     pub known_gap: Option<String>,
 }
@@ -232,9 +238,15 @@ impl Report {
         self.cases.iter().filter(|c| c.known_gap.is_some())
     }
 
-    /// Whether everything agreed.
+    /// Whether everything agreed: every promise kept, nothing lost silently, honest failure
+    /// responses.
     pub fn ok(&self) -> bool {
         self.errors.is_empty() && self.cases.iter().all(|c| c.differences.is_empty())
+    }
+
+    /// [`Report::ok`], and the capability table does not under-promise either.
+    pub fn strict_ok(&self) -> bool {
+        self.ok() && self.cases.iter().all(|c| c.under_promised.is_none())
     }
 
     /// Every failure, one line each.
@@ -275,6 +287,9 @@ impl fmt::Display for Report {
             self.synthetic.len(),
             failures.len()
         )?;
+        for c in self.cases.iter().filter(|c| c.under_promised.is_some()) {
+            write!(f, "\n! {} [{}]: {}", c.native, c.decision, c.under_promised.as_deref().unwrap_or_default())?;
+        }
         for c in self.excused() {
             write!(f, "\n~ known gap {} [{}]: {}", c.native, c.decision, c.known_gap.as_deref().unwrap_or_default())?;
         }
@@ -353,7 +368,7 @@ pub fn check_with(codec: &'static dyn Codec, agent: &dyn FakeAgent, fixtures: Op
 fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fixture>, event: &Event, source: &str, report: &mut Report) {
     let env = event.envelope();
     let native = env.native.as_str().to_owned();
-    let caps = codec.capabilities(&env.variant, &native);
+    let caps = codec.event_capabilities(event);
     let payload: Vec<u8> = fx.map_or_else(|| env.raw().as_bytes().to_vec(), |f| f.input.clone());
     let policy = Policy::default();
     let target = Target::of(event);
@@ -390,6 +405,7 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
             };
             let verdict = agent.interpret(&native, &payload, &HookOutput::from(&response));
             let mut differences = Vec::new();
+            let mut under = None;
             if let Some(f) = failure {
                 differences.push(format!("the runner answered with the failure response: {f}"));
             }
@@ -409,7 +425,9 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
                     for c in needed(&decided).iter().filter(|c| !caps.contains(*c)) {
                         let reported = degradations.iter().any(|d| d.capability == c)
                             || (c == Capability::UpdateInput
-                                && degradations.iter().any(|d| matches!(d.capability, Capability::Allow | Capability::Ask | Capability::Deny)));
+                                && degradations.iter().any(|d| {
+                                    matches!(d.capability, Capability::Allow | Capability::Ask | Capability::Deny | Capability::NeutralRewrite)
+                                }));
                         if !reported {
                             differences.push(format!("lost silently: the decision needed `{c}`, which the event lacks, and no degradation reports it"));
                         }
@@ -421,7 +439,7 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
                     let missing: Vec<Capability> = needed(&decided).iter().filter(|c| !caps.contains(*c)).collect();
                     if !missing.is_empty() {
                         if let Some(d) = under_promised(codec, agent, event, &native, &payload, &decided) {
-                            differences.push(format!("capabilities do not promise {missing:?}, but the encoder delivers it ({d})"));
+                            under = Some(format!("capabilities do not promise {missing:?}, but the encoder delivers it ({d})"));
                         }
                     }
                 }
@@ -435,6 +453,7 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
                 response,
                 verdict,
                 differences,
+                under_promised: under,
                 known_gap: None,
             });
         }

@@ -4,7 +4,7 @@
 //! 1. the payload decodes;
 //! 2. [`Envelope::raw`] is byte-identical to `input.json`;
 //! 3. the envelope's native event equals `meta.native_event` and the event's kind equals
-//!    `codec.kind_of(native_event)`;
+//!    `meta.kind` when given, else `codec.kind_of(native_event)`;
 //! 4. `encode(event, neutral)` equals `codec.no_op(Target::of(event))`;
 //! 5. the normalized event (`Event::to_json(false)`, pretty) equals `event.json`;
 //! 6. for each [`Shape`] that fits the event's kind, the wire response produced through
@@ -190,7 +190,7 @@ impl Suite {
         if env.native.as_str() != fx.meta.native_event {
             fail(format!("native event is {:?}, meta.toml says {:?}", env.native.as_str(), fx.meta.native_event));
         }
-        let want_kind = codec.kind_of(&fx.meta.native_event);
+        let want_kind = fx.meta.kind.unwrap_or_else(|| codec.kind_of(&fx.meta.native_event));
         if event.kind() != want_kind || env.kind != event.kind() {
             fail(format!(
                 "kind is {} (envelope {}), expected {} for {:?}",

@@ -5,7 +5,7 @@
 //! | file | content |
 //! |---|---|
 //! | `input.json` | the payload exactly as the agent sent it (bytes, not re-serialized) |
-//! | `meta.toml` | `native_event`, `transport` (`stdin`/`argv`/`frame`), `variant`, `source`, optional `argv = [...]`, `[env]` table |
+//! | `meta.toml` | `native_event`, `transport` (`stdin`/`argv`/`frame`), `variant`, `source`, optional `argv = [...]`, optional `kind` (the unified kind when the payload decides it, e.g. `"tool.error"`), `[env]` table |
 //! | `event.json` | expected normalized event (`Event::to_json(false)`, pretty-printed); written by bless mode |
 //! | `responses/<shape>.json` | expected wire response per [`Shape`](crate::Shape): `{"exit_code", "stdout", "stderr"}`; written by bless mode |
 //!
@@ -27,7 +27,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::{Codec, DecodeError, Event, Invocation, Transport, Variant};
+use agenthooks_core::{Codec, DecodeError, Event, EventKind, Invocation, Transport, Variant};
 
 use crate::shapes::Shape;
 
@@ -78,6 +78,9 @@ pub struct Meta {
     pub source: String,
     /// The hook's argv as the generated config would give it (may be empty).
     pub argv: Vec<String>,
+    /// The expected unified kind, when it is not simply the codec's kind of the native event
+    /// (a payload-dependent mapping, such as a failed call reported on a post-tool event).
+    pub kind: Option<EventKind>,
     /// Environment variables the hook saw.
     pub env: BTreeMap<String, String>,
 }
@@ -127,6 +130,10 @@ impl Meta {
                     .collect::<Result<Vec<_>, _>>()?
             }
         };
+        let kind = match string("kind", false)?.as_str() {
+            "" => None,
+            k => Some(k.parse::<EventKind>().map_err(|e| bad("kind", &e.to_string()))?),
+        };
         let mut env = BTreeMap::new();
         if let Some(item) = doc.get("env") {
             let table = item.as_table_like().ok_or_else(|| bad("env", "expected a table"))?;
@@ -141,6 +148,7 @@ impl Meta {
             variant,
             source,
             argv,
+            kind,
             env,
         })
     }
@@ -310,6 +318,11 @@ COPILOT_CLI = "1"
         assert_eq!(m.variant, "cowork");
         assert_eq!(m.argv.len(), 4);
         assert_eq!(m.env["COPILOT_CLI"], "1");
+        assert_eq!(m.kind, None);
+        let m = Meta::parse("native_event = \"PostToolUse\"\nkind = \"tool.error\"", Path::new("m.toml")).unwrap();
+        assert_eq!(m.kind, Some(EventKind::ToolError));
+        let e = Meta::parse("native_event = \"a\"\nkind = \"tool.later\"", Path::new("m.toml")).unwrap_err();
+        assert_eq!(e.to_string(), "m.toml: `kind`: unknown event kind `tool.later`");
     }
 
     #[test]

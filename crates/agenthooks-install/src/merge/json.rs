@@ -278,11 +278,6 @@ pub(crate) fn set_keys(text: &str, keys: &[(&str, Value)], comments: bool) -> Re
     Ok(text)
 }
 
-/// Whether the document is an object with no keys except `residue` ones.
-pub(crate) fn only_residue(text: &str, residue: &[&str], comments: bool) -> bool {
-    parse(text, comments).is_ok_and(|root| root.members().unwrap_or(&[]).iter().all(|m| residue.contains(&m.key.as_str())))
-}
-
 /// How a target's hooks file is edited.
 pub(crate) struct JsonHooksFile<'a> {
     pub(crate) path: &'a Path,
@@ -290,8 +285,6 @@ pub(crate) struct JsonHooksFile<'a> {
     pub(crate) shape: Shape,
     /// Top-level keys written first when the file is created (Copilot `version`).
     pub(crate) create_keys: &'a [(&'a str, Value)],
-    /// Keys that alone do not justify keeping a file we emptied.
-    pub(crate) residue: &'a [&'a str],
 }
 
 impl JsonHooksFile<'_> {
@@ -346,11 +339,10 @@ impl JsonHooksFile<'_> {
             .map(Found::entry)
             .collect();
         let (stripped, removed) = strip(&text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
-        let after = if removed > 0 && only_residue(&stripped, self.residue, self.comments()) {
-            None
-        } else {
-            Some(stripped)
-        };
+        // Delete the file only when what is left is exactly what a file we created leaves
+        // (so a user's own `{}` survives).
+        let fresh = with_newline(set_keys("{}", self.create_keys, false).map_err(|e| self.malformed(e))?);
+        let after = if removed > 0 && stripped == fresh { None } else { Some(stripped) };
         cx.set_text(self.path, self.format, after)?;
         cx.set_ours(self.path, self.format, found, Vec::new())
     }
@@ -416,7 +408,5 @@ mod tests {
         let (out, n) = strip(&text, Shape::Flat, &owner(), false).unwrap();
         assert_eq!(n, 1);
         assert_eq!(out, "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"x\"}]}}");
-        assert!(only_residue("{\"version\": 1}", &["version"], false));
-        assert!(!only_residue(&out, &["version"], false));
     }
 }

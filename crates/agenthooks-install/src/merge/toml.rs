@@ -58,6 +58,14 @@ pub(crate) fn implicit_table() -> Table {
     t
 }
 
+/// Keeps the original's final-newline state (`toml_edit` ends what it writes with one).
+pub(crate) fn keep_final_newline(before: &str, mut after: String) -> String {
+    if !before.is_empty() && !before.ends_with('\n') && after.ends_with('\n') {
+        after.pop();
+    }
+    after
+}
+
 /// Whether a document holds nothing but whitespace and comments.
 pub(crate) fn is_blank(doc: &DocumentMut) -> bool {
     doc.as_table().is_empty()

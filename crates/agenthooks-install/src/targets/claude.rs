@@ -298,7 +298,6 @@ impl TargetModule for Claude {
             format,
             shape: Shape::Grouped,
             create_keys: &[],
-            residue: &[],
         }
         .install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
@@ -323,7 +322,6 @@ impl TargetModule for Claude {
             format,
             shape: Shape::Grouped,
             create_keys: &[],
-            residue: &[],
         }
         .uninstall(cx)?;
         if cx.target.scope == Scope::Plugin {

@@ -198,7 +198,6 @@ impl TargetModule for Copilot {
             format: FileFormat::Json,
             shape: Shape::Flat,
             create_keys: &[("version", Value::from(1))],
-            residue: &["version"],
         }
         .install(cx, &entries)
     }
@@ -210,7 +209,6 @@ impl TargetModule for Copilot {
             format: FileFormat::Json,
             shape: Shape::Flat,
             create_keys: &[],
-            residue: &["version"],
         }
         .uninstall(cx)
     }

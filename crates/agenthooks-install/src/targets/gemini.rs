@@ -119,7 +119,6 @@ fn file(path: &Path) -> JsonHooksFile<'_> {
         format: FileFormat::Jsonc,
         shape: Shape::Grouped,
         create_keys: &[],
-        residue: &[],
     }
 }
 

@@ -1,1 +1,7 @@
-//! Integration tests.
+//! Integration tests for agenthooks-install.
+
+mod common;
+mod golden;
+mod trust;
+mod exec;
+mod props;

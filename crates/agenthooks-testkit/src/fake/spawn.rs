@@ -187,7 +187,7 @@ pub fn run(agent: &dyn FakeAgent, cmd: &HookCommand, native_event: &str, payload
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
-        // Its own process group, so a timeout kills the shell and everything it started.
+        // Its own process group, like Kimi (and a terminal's job control) gives hooks.
         command.process_group(0);
     }
     let started = Instant::now();
@@ -268,16 +268,9 @@ pub fn run(agent: &dyn FakeAgent, cmd: &HookCommand, native_event: &str, payload
 }
 
 fn kill_tree(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    {
-        // The child leads its own process group: kill the group.
-        let _ = Command::new("kill")
-            .arg("-KILL")
-            .arg(format!("-{}", child.id()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
+    // Only the hook process itself: std has no process-group kill, and external `kill -PGID`
+    // is not safe everywhere (procps-ng 4.0.2 mis-parses negative ids). Processes the hook
+    // started may outlive it; their output is cut off at the deadline.
     let _ = child.kill();
 }
 

@@ -148,7 +148,6 @@ fn json_file(path: &Path) -> JsonHooksFile<'_> {
         format: FileFormat::Json,
         shape: Shape::Grouped,
         create_keys: &[],
-        residue: &[],
     }
 }
 

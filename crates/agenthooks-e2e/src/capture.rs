@@ -1,0 +1,220 @@
+//! Capture mode (`AGENTHOOKS_E2E_CAPTURE=1`): the payloads the real agents sent become fixtures,
+//! so the corpus tracks real agent versions.
+//!
+//! Each hook call of a run is written to `<fixtures>/<provider>/<agent version>/<case>/` as
+//! `input.json` (the payload as the agent sent it, with the run's temp directory rewritten to
+//! `/tmp/e2e`) and `meta.toml` (native event, transport, source, argv, the agent's env var
+//! names with placeholder values). The case is `<snake_event>-e2e-<scenario>`. A payload whose
+//! shape (keys and value types, recursively) equals one already in the version directory for
+//! the same event is skipped, and existing cases are never overwritten. `<fixtures>` is
+//! `$AGENTHOOKS_E2E_FIXTURES`, else the workspace's `fixtures/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::agents::AgentSpec;
+use crate::hook::HookRecord;
+use crate::scenario::Scenario;
+
+/// Env: turn capture on.
+pub const CAPTURE_ENV: &str = "AGENTHOOKS_E2E_CAPTURE";
+/// Env: where fixtures go.
+pub const FIXTURES_ENV: &str = "AGENTHOOKS_E2E_FIXTURES";
+
+/// Whether capture mode is on.
+pub fn enabled() -> bool {
+    std::env::var(CAPTURE_ENV).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
+}
+
+/// The fixtures root.
+pub fn fixtures_root() -> PathBuf {
+    std::env::var_os(FIXTURES_ENV)
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), PathBuf::from)
+}
+
+/// `preToolUse` / `PreToolUse` → `pre_tool_use`.
+pub fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out
+}
+
+/// The shape of a JSON value: keys and value types, recursively (arrays by their first item).
+pub fn shape(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::Number(_) => "number".into(),
+        Value::String(_) => "string".into(),
+        Value::Array(a) => format!("[{}]", a.first().map(shape).unwrap_or_default()),
+        Value::Object(m) => {
+            let sorted: BTreeMap<&String, String> = m.iter().map(|(k, v)| (k, shape(v))).collect();
+            let inner: Vec<String> = sorted.into_iter().map(|(k, s)| format!("{k}:{s}")).collect();
+            format!("{{{}}}", inner.join(","))
+        }
+    }
+}
+
+/// The env var names worth keeping for a provider (the agent's own), with placeholder values.
+fn env_table(agent: &AgentSpec, names: &[String]) -> Vec<(String, String)> {
+    let prefixes: &[&str] = match agent.provider {
+        "claude-code" => &["CLAUDE", "ANTHROPIC"],
+        "codex" => &["CODEX"],
+        "gemini" => &["GEMINI", "GOOGLE_GEMINI", "CLAUDE_PROJECT_DIR"],
+        "copilot" => &["COPILOT", "CLAUDE_PROJECT_DIR"],
+        "kimi" => &["KIMI"],
+        _ => &[],
+    };
+    names
+        .iter()
+        .filter(|n| prefixes.iter().any(|p| n.starts_with(p)))
+        .map(|n| {
+            let v = match n.as_str() {
+                "COPILOT_CLI_BINARY_VERSION" => agent.version.to_owned(),
+                n if n.ends_with("_PROJECT_DIR") || n == "GEMINI_CWD" => "/tmp/e2e/proj".to_owned(),
+                n if n.ends_with("_HOME") => "/tmp/e2e/home".to_owned(),
+                n if n.ends_with("_BASE_URL") => "http://127.0.0.1:8765".to_owned(),
+                n if n.ends_with("_KEY") => "placeholder".to_owned(),
+                _ => "1".to_owned(),
+            };
+            (n.clone(), v)
+        })
+        .collect()
+}
+
+/// Writes the run's payloads as fixtures; returns the case directories written.
+pub fn capture(agent: &AgentSpec, scenario: Scenario, records: &[HookRecord], run_root: &Path, fixtures: &Path) -> Result<Vec<PathBuf>, String> {
+    let dir = fixtures.join(agent.provider).join(agent.version);
+    let mut seen: Vec<(String, String)> = existing_shapes(&dir);
+    let root = run_root.display().to_string();
+    let mut written = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let native = r.native_name().to_owned();
+        if native.is_empty() {
+            continue;
+        }
+        let text = r.payload.trim_end().replace(&root, "/tmp/e2e");
+        let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+        let sig = shape(&v);
+        if seen.iter().any(|(n, s)| *n == native && *s == sig) {
+            continue;
+        }
+        let case = dir.join(format!("{}-e2e-{}", snake(&native), scenario.name()));
+        if case.exists() {
+            continue;
+        }
+        std::fs::create_dir_all(&case).map_err(|e| format!("creating {}: {e}", case.display()))?;
+        std::fs::write(case.join("input.json"), &text).map_err(|e| format!("writing {}: {e}", case.display()))?;
+        let mut meta = toml_edit::DocumentMut::new();
+        meta["native_event"] = toml_edit::value(native.as_str());
+        meta["transport"] = toml_edit::value("stdin");
+        meta["variant"] = toml_edit::value("");
+        meta["source"] = toml_edit::value(format!(
+            "agenthooks-e2e capture: {} {}, scenario {}, hook call {}",
+            agent.name,
+            agent.version,
+            scenario.name(),
+            i + 1
+        ));
+        let argv: Vec<String> = r
+            .line
+            .get("argv")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().skip(1).filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mut arr = toml_edit::Array::new();
+        for a in argv {
+            arr.push(a);
+        }
+        meta["argv"] = toml_edit::value(arr);
+        let mut env = toml_edit::Table::new();
+        for (k, v) in env_table(agent, &r.env_names) {
+            env[k.as_str()] = toml_edit::value(v);
+        }
+        meta["env"] = toml_edit::Item::Table(env);
+        std::fs::write(case.join("meta.toml"), meta.to_string()).map_err(|e| format!("writing {}: {e}", case.display()))?;
+        seen.push((native, sig));
+        written.push(case);
+    }
+    Ok(written)
+}
+
+/// `(native event, shape)` of every case already in a version directory.
+fn existing_shapes(dir: &Path) -> Vec<(String, String)> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let meta = std::fs::read_to_string(e.path().join("meta.toml")).ok()?;
+            let doc: toml_edit::DocumentMut = meta.parse().ok()?;
+            let native = doc.get("native_event")?.as_str()?.to_owned();
+            let input: Value = serde_json::from_str(&std::fs::read_to_string(e.path().join("input.json")).ok()?).ok()?;
+            Some((native, shape(&input)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn snake_case_names() {
+        assert_eq!(snake("PreToolUse"), "pre_tool_use");
+        assert_eq!(snake("preToolUse"), "pre_tool_use");
+        assert_eq!(snake("userPromptSubmitted"), "user_prompt_submitted");
+        assert_eq!(snake("BeforeToolSelection"), "before_tool_selection");
+    }
+
+    #[test]
+    fn shapes_ignore_values_not_keys() {
+        assert_eq!(shape(&json!({"b": 1, "a": ["x"]})), shape(&json!({"a": ["y", "z"], "b": 2})));
+        assert_ne!(shape(&json!({"a": 1})), shape(&json!({"a": "1"})));
+        assert_ne!(shape(&json!({"a": 1})), shape(&json!({"a": 1, "b": null})));
+    }
+
+    #[test]
+    fn writes_new_shapes_once_and_never_overwrites() {
+        let tmp = std::env::temp_dir().join(format!("agenthooks-e2e-capture-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let agent = crate::agents::AgentSpec::get(crate::agents::AgentId::Copilot);
+        let rec = |payload: &str| {
+            HookRecord::from_value(json!({
+                "provider": "copilot", "event_arg": "preToolUse", "payload": payload,
+                "argv": ["/x/hook", "agenthooks", "run", "--provider=copilot", "--event=preToolUse"],
+                "env_names": ["COPILOT_CLI_BINARY_VERSION", "PATH", "AGENTHOOKS_E2E_MODE"],
+                "decoded": {"native": "preToolUse", "kind": "tool.pre"},
+            }))
+        };
+        let root = Path::new("/tmp/run-1");
+        let records = [rec(r#"{"cwd":"/tmp/run-1/proj","toolName":"bash"}"#), rec(r#"{"cwd":"/other","toolName":"x"}"#)];
+        let written = capture(agent, Scenario::Deny, &records, root, &tmp).expect("capture");
+        assert_eq!(written.len(), 1, "the second payload has the same shape");
+        let case = tmp.join("copilot/1.0.102/pre_tool_use-e2e-deny");
+        assert_eq!(written[0], case);
+        assert_eq!(std::fs::read_to_string(case.join("input.json")).expect("input"), r#"{"cwd":"/tmp/e2e/proj","toolName":"bash"}"#);
+        let meta = std::fs::read_to_string(case.join("meta.toml")).expect("meta");
+        assert!(meta.contains("native_event = \"preToolUse\""), "{meta}");
+        assert!(meta.contains("argv = [\"agenthooks\", \"run\", \"--provider=copilot\", \"--event=preToolUse\"]"), "{meta}");
+        assert!(meta.contains("COPILOT_CLI_BINARY_VERSION = \"1.0.102\""), "{meta}");
+        assert!(!meta.contains("PATH") && !meta.contains("AGENTHOOKS_E2E_MODE"), "{meta}");
+        // A rerun finds the shape on disk and writes nothing.
+        assert!(capture(agent, Scenario::Context, &records, root, &tmp).expect("capture").is_empty());
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+}

@@ -1,0 +1,534 @@
+//! Scenarios: one headless agent turn each, and the assertions on what happened.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::agents::{self, AgentId, AgentSpec, Sandbox, Toolchain};
+use crate::hook::{self, HookRecord, Mode};
+use crate::model::{FakeModel, RecordedRequest, Script};
+use crate::run::{output_with_timeout, ProcOutput};
+
+/// The hard timeout of one agent run.
+pub const AGENT_TIMEOUT: Duration = Duration::from_secs(180);
+/// How long a fake model server lives at most.
+pub const SERVER_LIFETIME: Duration = Duration::from_secs(300);
+
+/// One scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Scenario {
+    /// No decision anywhere: the agent's own flow runs; every event arrives and decodes.
+    NoDecision,
+    /// Deny on tool.pre: the tool does not run and the model sees the reason.
+    Deny,
+    /// Context on session start and prompt submission reaches the model.
+    Context,
+    /// Continue-with on stop: exactly one more model turn (the continuation cap holds).
+    ContinueWith,
+    /// Rewrite the tool input: the rewritten command runs (or, where unsupported, the original).
+    Rewrite,
+    /// A deliberately wrong encoder (Claude-dialect deny): the deny assertions must catch it.
+    WrongEncoder,
+    /// Codex only: `codex app-server` `hooks/list` reports our hooks trusted with our hashes.
+    TrustHashes,
+}
+
+impl Scenario {
+    /// The scenarios every agent runs.
+    pub const STANDARD: [Self; 5] = [Self::NoDecision, Self::Deny, Self::Context, Self::ContinueWith, Self::Rewrite];
+
+    /// The table name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::NoDecision => "no-decision",
+            Self::Deny => "deny",
+            Self::Context => "context",
+            Self::ContinueWith => "continue-with",
+            Self::Rewrite => "rewrite",
+            Self::WrongEncoder => "wrong-encoder-caught",
+            Self::TrustHashes => "trust-hashes",
+        }
+    }
+
+    /// The hook mode it runs with.
+    pub const fn mode(self) -> Mode {
+        match self {
+            Self::NoDecision | Self::TrustHashes => Mode::None,
+            Self::Deny => Mode::Deny,
+            Self::Context => Mode::Context,
+            Self::ContinueWith => Mode::Continue,
+            Self::Rewrite => Mode::Rewrite,
+            Self::WrongEncoder => Mode::DenyWrongDialect,
+        }
+    }
+}
+
+/// One assertion.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Check {
+    /// What was asserted.
+    pub what: String,
+    /// Whether it held.
+    pub ok: bool,
+    /// Evidence.
+    pub detail: String,
+}
+
+impl Check {
+    fn new(what: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+        Self {
+            what: what.into(),
+            ok,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The outcome of one agent × scenario.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct RunReport {
+    /// The agent.
+    pub agent: &'static AgentSpec,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The assertions.
+    pub checks: Vec<Check>,
+    /// What the hook saw.
+    pub records: Vec<HookRecord>,
+    /// What the model saw.
+    pub requests: Vec<RecordedRequest>,
+    /// The agent process.
+    pub proc: Option<ProcOutput>,
+    /// The run's directory (kept on failure).
+    pub sandbox: Option<Sandbox>,
+    /// A setup error (install, config), when the run could not happen.
+    pub error: Option<String>,
+}
+
+impl RunReport {
+    /// A row for a scenario that could not run because the agent could not be installed.
+    pub(crate) fn install_failed(agent: &'static AgentSpec, scenario: Scenario, error: String) -> Self {
+        Self::failed_setup(agent, scenario, error, None)
+    }
+
+    fn failed_setup(agent: &'static AgentSpec, scenario: Scenario, error: String, sandbox: Option<Sandbox>) -> Self {
+        Self {
+            agent,
+            scenario,
+            checks: Vec::new(),
+            records: Vec::new(),
+            requests: Vec::new(),
+            proc: None,
+            sandbox,
+            error: Some(error),
+        }
+    }
+
+    /// Whether every assertion held.
+    pub fn passed(&self) -> bool {
+        self.error.is_none() && !self.checks.is_empty() && self.checks.iter().all(|c| c.ok)
+    }
+
+    /// A one-line reason for a failure.
+    pub fn summary(&self) -> String {
+        if let Some(e) = &self.error {
+            return e.lines().next().unwrap_or_default().to_owned();
+        }
+        self.checks
+            .iter()
+            .filter(|c| !c.ok)
+            .map(|c| format!("{} ({})", c.what, c.detail))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// Everything worth reading when the run failed.
+    pub fn diagnostics(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "--- {} {} / {}", self.agent.name, self.agent.version, self.scenario.name());
+        if let Some(e) = &self.error {
+            let _ = writeln!(s, "setup error: {e}");
+        }
+        for c in &self.checks {
+            let _ = writeln!(s, "  [{}] {}: {}", if c.ok { "ok" } else { "FAIL" }, c.what, c.detail);
+        }
+        if let Some(sb) = &self.sandbox {
+            let _ = writeln!(s, "  sandbox: {}", sb.root.display());
+        }
+        if let Some(p) = &self.proc {
+            let _ = writeln!(s, "  agent exit {:?} after {:?}{}", p.code, p.elapsed, if p.timed_out { " (TIMED OUT)" } else { "" });
+            let _ = writeln!(s, "  agent stdout (tail): {}", tail(&p.stdout, 1500));
+            let _ = writeln!(s, "  agent stderr (tail): {}", tail(&p.stderr, 1500));
+        }
+        for r in &self.records {
+            let _ = writeln!(
+                s,
+                "  hook {} → kind {:?} exit {:?} stdout {} stderr {}",
+                r.native_name(),
+                r.kind,
+                r.exit,
+                tail(&r.stdout, 300),
+                tail(&r.stderr, 300)
+            );
+        }
+        for r in &self.requests {
+            let _ = writeln!(s, "  model {} {} → {:?} ({} bytes)", r.method, r.path, r.served, r.body.len());
+        }
+        s
+    }
+}
+
+fn tail(s: &str, n: usize) -> String {
+    let t = s.trim();
+    let start = t.len().saturating_sub(n);
+    let start = (start..=t.len()).find(|i| t.is_char_boundary(*i)).unwrap_or(t.len());
+    t[start..].replace('\n', "⏎")
+}
+
+/// Runs one scenario for one agent under `work` (a directory for sandboxes).
+pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: &Path) -> RunReport {
+    let sb = match Sandbox::create(work, &format!("{}-{}", agent.short(), scenario.name())) {
+        Ok(s) => s,
+        Err(e) => return RunReport::failed_setup(agent, scenario, e, None),
+    };
+    let script = Script::tool_then_text(agent.tool, agent.tool_args(), "All done.").with_model(agents::MODEL);
+    let server = match FakeModel::start_with_lifetime(agent.api, script, SERVER_LIFETIME) {
+        Ok(s) => s,
+        Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting the fake model: {e}"), Some(sb)),
+    };
+    let launch = match agents::prepare(agent, &sb, tc, &server.base_url()) {
+        Ok(l) => l,
+        Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+    };
+    if scenario == Scenario::TrustHashes {
+        let checks = codex_trust_checks(&launch, &sb, tc);
+        return RunReport {
+            agent,
+            scenario,
+            checks,
+            records: Vec::new(),
+            requests: server.requests(),
+            proc: None,
+            sandbox: Some(sb),
+            error: None,
+        };
+    }
+    let mut env = agents::base_env(&sb, tc);
+    env.extend(launch.env.iter().cloned());
+    env.push((hook::MODE_ENV.into(), scenario.mode().as_str().into()));
+    env.push((hook::LOG_ENV.into(), sb.hook_log.display().to_string()));
+    let mut cmd = Command::new(&launch.program);
+    cmd.args(&launch.args)
+        .env_clear()
+        .envs(env)
+        .current_dir(&sb.project)
+        .stdin(Stdio::null());
+    let proc = match output_with_timeout(&mut cmd, AGENT_TIMEOUT) {
+        Ok(p) => p,
+        Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting {}: {e}", launch.program.display()), Some(sb)),
+    };
+    let records = hook::read_log(&sb.hook_log);
+    let requests = server.requests();
+    drop(server);
+    let mut report = RunReport {
+        agent,
+        scenario,
+        checks: Vec::new(),
+        records,
+        requests,
+        proc: Some(proc),
+        sandbox: Some(sb),
+        error: None,
+    };
+    report.checks = evaluate(&report);
+    report
+}
+
+/// The assertions for a finished run.
+pub fn evaluate(r: &RunReport) -> Vec<Check> {
+    let mut checks = common_checks(r);
+    let Some(sb) = &r.sandbox else { return checks };
+    let marker = sb.project.join(hook::MARKER_FILE).exists();
+    let turns: Vec<&RecordedRequest> = r.requests.iter().filter(|q| q.is_turn()).collect();
+    let first_turn = turns.first();
+    let count_kind = |k: &str| r.records.iter().filter(|x| x.kind.as_deref() == Some(k)).count();
+    match r.scenario {
+        Scenario::NoDecision => {
+            let missing: Vec<String> = r
+                .agent
+                .expected
+                .iter()
+                .filter(|(n, k)| !r.records.iter().any(|x| x.native_name() == *n && x.kind.as_deref() == Some(*k)))
+                .map(|(n, k)| format!("{n}→{k}"))
+                .collect();
+            checks.push(Check::new(
+                "expected events arrived with their kinds",
+                missing.is_empty(),
+                if missing.is_empty() { format!("{} hook calls", r.records.len()) } else { format!("missing {}", missing.join(", ")) },
+            ));
+            checks.push(Check::new("the tool ran (marker present)", marker, marker_detail(marker)));
+            checks.push(Check::new("the tool result went back to the model", turns.len() >= 2, format!("{} model turns", turns.len())));
+        }
+        Scenario::Deny | Scenario::WrongEncoder => {
+            let deny = deny_checks(marker, &turns, count_kind("tool.pre"));
+            if r.scenario == Scenario::Deny {
+                checks.extend(deny);
+            } else {
+                let claude_dialect = r.records.iter().any(|x| {
+                    x.kind.as_deref() == Some("tool.pre") && x.stdout.contains("hookSpecificOutput") && x.stdout.contains("\"permissionDecision\":\"deny\"")
+                });
+                checks.push(Check::new(
+                    "the wrong encoder answered tool.pre in Claude's dialect",
+                    claude_dialect,
+                    r.records
+                        .iter()
+                        .find(|x| x.kind.as_deref() == Some("tool.pre"))
+                        .map_or_else(|| "no tool.pre call".to_owned(), |x| format!("stdout {}", tail(&x.stdout, 200))),
+                ));
+                let failed: Vec<String> = deny.iter().filter(|c| !c.ok).map(|c| c.what.clone()).collect();
+                checks.push(Check::new(
+                    "the deny assertions caught it",
+                    !failed.is_empty(),
+                    if failed.is_empty() { "every deny assertion passed: the suite cannot tell a wrong encoder".to_owned() } else { format!("failed as they must: {}", failed.join("; ")) },
+                ));
+            }
+        }
+        Scenario::Context => {
+            let prompt_ok = first_turn.is_some_and(|q| q.contains(hook::PROMPT_CONTEXT));
+            checks.push(Check::new("prompt context reached the model's first request", prompt_ok, present(first_turn.is_some(), prompt_ok)));
+            if r.agent.session_context {
+                let ok = first_turn.is_some_and(|q| q.contains(hook::SESSION_CONTEXT));
+                checks.push(Check::new("session-start context reached the model's first request", ok, present(first_turn.is_some(), ok)));
+            } else {
+                let leaked = r.requests.iter().any(|q| q.contains(hook::SESSION_CONTEXT));
+                checks.push(Check::new(
+                    "session-start output is discarded by this agent (documented; a change is drift)",
+                    !leaked,
+                    if leaked { "the session context reached the model" } else { "not in any request" },
+                ));
+            }
+            checks.push(Check::new("context does not block (marker present)", marker, marker_detail(marker)));
+        }
+        Scenario::ContinueWith => {
+            let stops = count_kind("agent.stop");
+            let with_token = turns.iter().filter(|q| q.contains(hook::CONTINUE_TOKEN)).count();
+            checks.push(Check::new("the stop hook was asked", stops >= 1, format!("{stops} stop calls")));
+            checks.push(Check::new(
+                "exactly one more model turn (continuation reached the model, cap held)",
+                with_token == 1,
+                format!("{with_token} model turns carry the continuation; {} turns in all", turns.len()),
+            ));
+            if r.agent.id == AgentId::Kimi {
+                checks.push(Check::new("Kimi runs Stop once per turn", stops == 1, format!("{stops} stop calls")));
+            } else {
+                checks.push(Check::new("the stop hook ran again and was capped", stops >= 2, format!("{stops} stop calls")));
+            }
+        }
+        Scenario::Rewrite => {
+            let rewritten = std::fs::read_to_string(sb.project.join(hook::REWRITTEN_FILE)).unwrap_or_default();
+            if r.agent.rewrite {
+                checks.push(Check::new("the rewritten command ran", rewritten.trim() == "rewritten", format!("{} = {:?}", hook::REWRITTEN_FILE, rewritten.trim())));
+                checks.push(Check::new("the original command did not run", !marker, marker_detail(marker)));
+            } else {
+                checks.push(Check::new(
+                    "rewrite unsupported: degraded, the original command ran",
+                    marker && rewritten.is_empty(),
+                    format!("{}; {} {}", marker_detail(marker), hook::REWRITTEN_FILE, if rewritten.is_empty() { "absent" } else { "present" }),
+                ));
+            }
+        }
+        Scenario::TrustHashes => {}
+    }
+    checks
+}
+
+fn deny_checks(marker: bool, turns: &[&RecordedRequest], pre_calls: usize) -> Vec<Check> {
+    let reason_at = turns.iter().position(|q| q.contains(hook::DENY_TOKEN));
+    vec![
+        Check::new("the tool.pre hook was asked", pre_calls >= 1, format!("{pre_calls} tool.pre calls")),
+        Check::new("the denied tool did not run (marker absent)", !marker, marker_detail(marker)),
+        Check::new(
+            "the deny reason reached the model in the next request",
+            reason_at.is_some_and(|i| i >= 1),
+            match reason_at {
+                Some(i) => format!("first seen in model turn {}", i + 1),
+                None => format!("not in any of {} model turns", turns.len()),
+            },
+        ),
+    ]
+}
+
+fn common_checks(r: &RunReport) -> Vec<Check> {
+    let mut checks = Vec::new();
+    if let Some(p) = &r.proc {
+        checks.push(Check::new(
+            "the agent finished before the hard timeout",
+            !p.timed_out,
+            format!("{:.1}s, exit {:?}", p.elapsed.as_secs_f64(), p.code),
+        ));
+    }
+    checks.push(Check::new("hooks ran", !r.records.is_empty(), format!("{} hook calls", r.records.len())));
+    let undecoded: Vec<String> = r
+        .records
+        .iter()
+        .filter(|x| x.kind.is_none())
+        .map(|x| format!("{} ({})", x.native_name(), tail(&x.stderr, 160)))
+        .collect();
+    checks.push(Check::new(
+        "every payload decoded",
+        undecoded.is_empty(),
+        if undecoded.is_empty() { "all".to_owned() } else { undecoded.join(", ") },
+    ));
+    if let Some(codec) = r.agent.codec() {
+        let odd: Vec<String> = r
+            .records
+            .iter()
+            .filter_map(|x| {
+                let native = x.native.as_deref()?;
+                let kind = x.kind.as_deref()?;
+                let want = codec.kind_of(native);
+                (want.as_str() != kind || native != x.event_arg).then(|| format!("{}: config {} decoded {native}→{kind}, table {want}", x.native_name(), x.event_arg))
+            })
+            .collect();
+        checks.push(Check::new(
+            "decoded event and kind agree with the config and the codec's table",
+            odd.is_empty(),
+            if odd.is_empty() { "all".to_owned() } else { odd.join(", ") },
+        ));
+    }
+    checks
+}
+
+fn marker_detail(marker: bool) -> String {
+    format!("{} {}", hook::MARKER_FILE, if marker { "present" } else { "absent" })
+}
+
+fn present(had_request: bool, found: bool) -> String {
+    match (had_request, found) {
+        (false, _) => "no model request".to_owned(),
+        (true, true) => "present".to_owned(),
+        (true, false) => "absent".to_owned(),
+    }
+}
+
+/// Codex: asks `codex app-server` (`hooks/list`) whether the hooks agenthooks-install wrote
+/// are trusted, and compares Codex's hashes with ours.
+fn codex_trust_checks(launch: &agents::Launch, sb: &Sandbox, tc: &Toolchain) -> Vec<Check> {
+    let ours: Vec<(String, String)> = launch.plan.trust.iter().map(|t| (t.key.clone(), t.hash.clone())).collect();
+    let mut checks = vec![Check::new("agenthooks-install wrote trust entries", !ours.is_empty(), format!("{} entries", ours.len()))];
+    let mut env = agents::base_env(sb, tc);
+    env.extend(launch.env.iter().cloned());
+    let listed = match app_server_hooks_list(&launch.program, &env, &sb.project) {
+        Ok(v) => v,
+        Err(e) => {
+            checks.push(Check::new("codex app-server answered hooks/list", false, e));
+            return checks;
+        }
+    };
+    let hooks: Vec<&Value> = listed
+        .pointer("/result/data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.get("hooks").and_then(Value::as_array))
+        .flatten()
+        .collect();
+    checks.push(Check::new("codex app-server answered hooks/list", !hooks.is_empty(), format!("{} hooks listed", hooks.len())));
+    let mut problems = Vec::new();
+    for (key, hash) in &ours {
+        match hooks.iter().find(|h| h.get("key").and_then(Value::as_str) == Some(key)) {
+            None => problems.push(format!("{key}: not listed")),
+            Some(h) => {
+                let status = h.get("trustStatus").and_then(Value::as_str).unwrap_or_default();
+                let current = h.get("currentHash").and_then(Value::as_str).unwrap_or_default();
+                if status != "trusted" || current != hash {
+                    problems.push(format!("{key}: {status}, codex {current} vs ours {hash}"));
+                }
+            }
+        }
+    }
+    let foreign: Vec<&str> = hooks
+        .iter()
+        .filter_map(|h| h.get("key").and_then(Value::as_str))
+        .filter(|k| !ours.iter().any(|(o, _)| o == k))
+        .collect();
+    checks.push(Check::new(
+        "Codex calls every hook we installed trusted, with our hash",
+        problems.is_empty() && foreign.is_empty(),
+        if problems.is_empty() && foreign.is_empty() {
+            format!("{} of {} trusted", ours.len(), hooks.len())
+        } else {
+            format!("{}{}", problems.join("; "), if foreign.is_empty() { String::new() } else { format!("; listed without a trust entry: {}", foreign.join(", ")) })
+        },
+    ));
+    checks
+}
+
+/// `initialize`, `initialized`, `hooks/list {cwds:[project]}` over stdio JSON-RPC; returns the
+/// `hooks/list` response.
+pub fn app_server_hooks_list(codex: &Path, env: &[(String, String)], project: &Path) -> Result<Value, String> {
+    use std::io::{BufRead, Write};
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new(codex)
+        .arg("app-server")
+        .env_clear()
+        .envs(env.iter().cloned())
+        .current_dir(project)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| format!("starting codex app-server: {e}"))?;
+    let pgid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    if let Some(out) = child.stdout.take() {
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    let requests = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"clientInfo": {"name": "agenthooks-e2e", "version": env!("CARGO_PKG_VERSION")}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": {"cwds": [project.display().to_string()]}}),
+    ];
+    let mut stdin = child.stdin.take();
+    let mut result = Err("no hooks/list response within 30 s".to_owned());
+    if let Some(s) = stdin.as_mut() {
+        for r in &requests {
+            let _ = writeln!(s, "{r}");
+        }
+        let _ = s.flush();
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
+        let Ok(v) = serde_json::from_str::<Value>(&line) else { continue };
+        if v.get("id") == Some(&Value::from(2)) {
+            result = if v.get("error").is_some() { Err(format!("hooks/list error: {}", v["error"])) } else { Ok(v) };
+            break;
+        }
+    }
+    drop(stdin);
+    crate::run::kill_group(pgid);
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
+
+/// Where sandboxes go: `$AGENTHOOKS_E2E_WORK`, else a fresh directory under the temp dir.
+pub fn work_dir() -> PathBuf {
+    std::env::var_os("AGENTHOOKS_E2E_WORK")
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| std::env::temp_dir().join(format!("agenthooks-e2e-{}", std::process::id())), PathBuf::from)
+}

@@ -1,0 +1,82 @@
+//! Golden tests: the rendered files of every target and scope, byte for byte.
+//! `AGENTHOOKS_BLESS=1` rewrites them.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use agenthooks_install::render;
+
+use crate::common::{cases, manifest};
+
+const ROOT: &str = "/work/repo";
+const HOME: &str = "/home/user";
+const COMMAND: &[&str] = &["/opt/My Tools/guard's", "--config=$HOME/.guard.toml"];
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("golden")
+}
+
+fn bless() -> bool {
+    std::env::var_os("AGENTHOOKS_BLESS").is_some_and(|v| v == "1")
+}
+
+/// `/work/repo/.claude/settings.json` → `ROOT/.claude/settings.json`.
+fn logical(path: &Path) -> String {
+    let s = path.display().to_string();
+    s.replacen(ROOT, "ROOT", 1).replacen(HOME, "HOME", 1)
+}
+
+#[test]
+fn rendered_files_match_goldens() {
+    let m = manifest(COMMAND);
+    let mut failures = Vec::new();
+    for (name, target) in cases(Path::new(ROOT), Path::new(HOME)) {
+        let r = render(&m, &target).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let dir = golden_dir().join(name);
+        let mut expected: Vec<(PathBuf, String)> = r.files.iter().map(|f| (dir.join(logical(&f.path)), f.contents.clone())).collect();
+        let mut report = String::new();
+        for f in &r.findings {
+            let _ = writeln!(report, "{f}");
+        }
+        for t in &r.trust {
+            let _ = writeln!(report, "trust {} {} = {}", t.native_event, logical(Path::new(&t.key)), t.hash);
+        }
+        expected.push((dir.join("findings.txt"), report));
+        if bless() {
+            let _ = std::fs::remove_dir_all(&dir);
+            for (path, text) in &expected {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            continue;
+        }
+        for (path, text) in &expected {
+            match std::fs::read_to_string(path) {
+                Ok(g) if g == *text => {}
+                Ok(g) => failures.push(format!("{}: differs\n--- golden\n{g}\n--- rendered\n{text}", path.display())),
+                Err(_) => failures.push(format!("{}: missing (run with AGENTHOOKS_BLESS=1)", path.display())),
+            }
+        }
+        // No stray golden files.
+        let mut on_disk = Vec::new();
+        walk(&dir, &mut on_disk);
+        for p in on_disk {
+            if !expected.iter().any(|(e, _)| *e == p) {
+                failures.push(format!("{}: golden file not rendered any more", p.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}

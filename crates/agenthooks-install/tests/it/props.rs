@@ -1,0 +1,438 @@
+//! Property tests: installing into arbitrary existing JSON/TOML configs keeps every foreign key,
+//! hook, ordering and comment; install is idempotent; uninstall ∘ install is the identity (byte
+//! for byte); reinstalling a changed manifest replaces only our entries.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs, Plan, Target, ToolMatcher};
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+const ROOT: &str = "/p";
+const HOME: &str = "/h";
+
+fn m1() -> Manifest {
+    Manifest::new(["/opt/my guard/bin", "--x"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::class(CanonicalTool::Shell)))
+        .with_hook(HookSpec::kind(EventKind::Stop))
+        .with_hook(HookSpec::kind(EventKind::SessionStart).non_blocking())
+}
+
+fn m2() -> Manifest {
+    Manifest::new(["/opt/my guard/bin", "--x"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_timeout(Duration::from_secs(7)))
+        .with_hook(HookSpec::kind(EventKind::PromptSubmitted))
+}
+
+fn after(plan: &Plan, path: &Path) -> Option<String> {
+    plan.files.iter().find(|f| f.path == path).and_then(|f| f.after.clone())
+}
+
+fn is_ours(cmd: &str) -> bool {
+    cmd.contains("agenthooks run --provider=")
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+fn text_strategy() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9 _.\"'\\\\$`é/<>{}\\[\\]:,\n\t-]{0,12}"
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(Value::from),
+        (-1.0e6f64..1.0e6).prop_map(|f| Value::from((f * 100.0).round() / 100.0 + 0.5)),
+        text_strategy().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(2, 12, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+            prop::collection::vec((text_strategy(), inner), 0..3).prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+fn foreign_handler(flat: bool) -> impl Strategy<Value = Value> {
+    (text_strategy(), prop::option::of(1u32..1000), prop::option::of(json_value())).prop_map(move |(cmd, timeout, extra)| {
+        let mut h = Map::new();
+        h.insert("type".into(), "command".into());
+        h.insert("command".into(), Value::String(format!("theirs {cmd}")));
+        if let Some(t) = timeout {
+            h.insert(if flat { "timeoutSec" } else { "timeout" }.into(), t.into());
+        }
+        if let Some(e) = extra {
+            h.insert("x-extra".into(), e);
+        }
+        Value::Object(h)
+    })
+}
+
+fn foreign_group() -> impl Strategy<Value = Value> {
+    (prop::option::of(text_strategy()), prop::collection::vec(foreign_handler(false), 1..3)).prop_map(|(matcher, hooks)| {
+        let mut g = Map::new();
+        if let Some(m) = matcher {
+            g.insert("matcher".into(), m.into());
+        }
+        g.insert("hooks".into(), Value::Array(hooks));
+        Value::Object(g)
+    })
+}
+
+const EVENTS: &[&str] = &["PreToolUse", "Stop", "SessionStart", "BeforeTool", "preToolUse", "agentStop", "Custom"];
+
+fn hooks_object(flat: bool) -> impl Strategy<Value = Value> {
+    let items = if flat {
+        prop::collection::vec(foreign_handler(true), 1..3).boxed()
+    } else {
+        prop::collection::vec(foreign_group(), 1..3).boxed()
+    };
+    prop::collection::vec((prop::sample::select(EVENTS), items), 1..4).prop_map(|evs| {
+        let mut m = Map::new();
+        for (e, items) in evs {
+            m.insert(e.to_owned(), Value::Array(items));
+        }
+        Value::Object(m)
+    })
+}
+
+/// A foreign document and a formatting style.
+fn json_doc(flat: bool) -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(("[a-z]{1,6}", json_value()), 0..4),
+        prop::option::of(hooks_object(flat)),
+        any::<prop::sample::Index>(),
+        0usize..4,
+        any::<bool>(),
+    )
+        .prop_map(|(keys, hooks, pos, style, newline)| {
+            let mut entries: Vec<(String, Value)> = keys.into_iter().filter(|(k, _)| k != "hooks").collect();
+            if let Some(h) = hooks {
+                let at = pos.index(entries.len() + 1);
+                entries.insert(at, ("hooks".into(), h));
+            }
+            let v = Value::Object(entries.into_iter().collect());
+            let mut s = match style {
+                0 => serde_json::to_string(&v).unwrap(),
+                1 => serde_json::to_string_pretty(&v).unwrap(),
+                _ => {
+                    let indent: &[u8] = if style == 2 { b"    " } else { b"\t" };
+                    let mut buf = Vec::new();
+                    let mut ser = serde_json::Serializer::with_formatter(&mut buf, serde_json::ser::PrettyFormatter::with_indent(indent));
+                    serde::Serialize::serialize(&v, &mut ser).unwrap();
+                    String::from_utf8(buf).unwrap()
+                }
+            };
+            if newline {
+                s.push('\n');
+            }
+            s
+        })
+}
+
+/// Removes our handlers from a parsed document, pruning what they leave empty.
+fn strip_ours(v: &Value, flat: bool) -> Value {
+    let mut v = v.clone();
+    let Some(hooks) = v.get_mut("hooks").and_then(Value::as_object_mut) else {
+        return v;
+    };
+    let mut out = Map::new();
+    for (ev, items) in hooks.iter() {
+        let Some(items) = items.as_array() else { continue };
+        let mut kept = Vec::new();
+        for item in items {
+            if flat {
+                if !item.get("command").and_then(Value::as_str).is_some_and(is_ours) {
+                    kept.push(item.clone());
+                }
+            } else {
+                let hs: Vec<Value> = item["hooks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|h| !h.get("command").and_then(Value::as_str).is_some_and(is_ours))
+                    .cloned()
+                    .collect();
+                if !hs.is_empty() {
+                    let mut g = item.clone();
+                    g["hooks"] = Value::Array(hs);
+                    kept.push(g);
+                }
+            }
+        }
+        if !kept.is_empty() {
+            out.insert(ev.clone(), Value::Array(kept));
+        }
+    }
+    if out.is_empty() {
+        v.as_object_mut().unwrap().remove("hooks");
+    } else {
+        v["hooks"] = Value::Object(out);
+    }
+    v
+}
+
+fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Result<(), TestCaseError> {
+    let fs = MemFs::new().with(path, original);
+    let plan = plan_install(&m1(), target, &fs).unwrap();
+    let installed = after(&plan, path).unwrap();
+    let parsed: Value = serde_json::from_str(&installed).map_err(|e| TestCaseError::fail(format!("{e}: {installed}")))?;
+    let orig_v: Value = serde_json::from_str(original).unwrap();
+    // Every foreign key, hook and ordering kept (compared with order-sensitive serialization).
+    prop_assert_eq!(serde_json::to_string(&strip_ours(&parsed, flat)).unwrap(), serde_json::to_string(&orig_v).unwrap());
+    // Ours are there.
+    let mut cmds = Vec::new();
+    crate::common::json_commands(&parsed, &mut cmds);
+    prop_assert_eq!(cmds.iter().filter(|c| is_ours(c)).count(), 3);
+    // Idempotent.
+    let fs2 = MemFs::new().with(path, installed.clone());
+    let again = plan_install(&m1(), target, &fs2).unwrap();
+    prop_assert!(again.files.iter().filter(|f| f.path == path).all(|f| f.after.as_deref() == Some(installed.as_str())));
+    // uninstall ∘ install = identity, byte for byte.
+    let un = plan_uninstall(&m1(), target, &fs2).unwrap();
+    let restored = after(&un, path);
+    prop_assert_eq!(restored.as_deref(), Some(original));
+    // A changed manifest replaces only ours.
+    let re = plan_install(&m2(), target, &fs2).unwrap();
+    let direct = plan_install(&m2(), target, &fs).unwrap();
+    prop_assert_eq!(after(&re, path), after(&direct, path));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn claude_settings_json(doc in json_doc(false)) {
+        let t = Target::project(Provider::CLAUDE_CODE, ROOT, HOME);
+        check_json(&t, Path::new("/p/.claude/settings.json"), &doc, false)?;
+    }
+
+    #[test]
+    fn gemini_settings_json(doc in json_doc(false)) {
+        let t = Target::project(Provider::GEMINI, ROOT, HOME);
+        check_json(&t, Path::new("/p/.gemini/settings.json"), &doc, false)?;
+    }
+
+    #[test]
+    fn codex_hooks_json(doc in json_doc(false)) {
+        let t = Target::project(Provider::CODEX, ROOT, HOME);
+        check_json(&t, Path::new("/p/.codex/hooks.json"), &doc, false)?;
+    }
+
+    #[test]
+    fn copilot_hooks_json(doc in json_doc(true)) {
+        let t = Target::project(Provider::COPILOT, ROOT, HOME);
+        check_json(&t, Path::new("/p/.github/hooks/guard.json"), &doc, true)?;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TOML
+
+fn comment() -> impl Strategy<Value = String> {
+    "[a-zA-Z0-9 _.'\"$`#=\\[\\]-]{0,16}".prop_map(|c| format!("# {c}"))
+}
+
+fn toml_scalar() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<i32>().prop_map(|i| i.to_string()),
+        any::<bool>().prop_map(|b| b.to_string()),
+        "[a-zA-Z0-9 _.'$`-]{0,10}".prop_map(|s| format!("{s:?}")),
+        "[a-zA-Z0-9 _.\"$`-]{0,10}".prop_map(|s| format!("'{s}'")),
+        prop::collection::vec(any::<i16>(), 0..3).prop_map(|v| format!("{v:?}")),
+    ]
+}
+
+/// Key-value lines, each optionally preceded by a comment and followed by an inline comment.
+fn kv_lines(prefix: &'static str) -> impl Strategy<Value = Vec<String>> {
+    prop::collection::btree_map("[a-z]{1,6}", (toml_scalar(), prop::option::of(comment()), prop::option::of(comment())), 0..3).prop_map(move |kvs| {
+        let mut out = Vec::new();
+        for (k, (v, above, inline)) in kvs {
+            if let Some(c) = above {
+                out.push(c);
+            }
+            let k = format!("{prefix}{k}");
+            out.push(match inline {
+                Some(c) => format!("{k} = {v} {c}"),
+                None => format!("{k} = {v}"),
+            });
+        }
+        out
+    })
+}
+
+#[derive(Debug, Clone)]
+enum Section {
+    Table(Vec<String>),
+    KimiHook(Vec<String>),
+    CodexGroup(Vec<String>),
+    Trust(Vec<String>),
+    Project(Vec<String>),
+    Blank,
+}
+
+fn section() -> impl Strategy<Value = Section> {
+    prop_oneof![
+        ("[a-z]{1,6}", kv_lines(""), prop::option::of(comment())).prop_map(|(name, kvs, c)| {
+            let mut l: Vec<String> = c.into_iter().collect();
+            l.push(format!("[t_{name}]"));
+            l.extend(kvs);
+            Section::Table(l)
+        }),
+        (prop::sample::select(&["PreToolUse", "Stop", "SessionStart"][..]), "[a-z '$`]{0,10}", prop::option::of(comment()), prop::option::of(1u32..600))
+            .prop_map(|(ev, cmd, c, timeout)| {
+                let mut l: Vec<String> = c.into_iter().collect();
+                l.push("[[hooks]]".into());
+                l.push(format!("event = \"{ev}\""));
+                l.push(format!("command = {:?}", format!("theirs {cmd}")));
+                if let Some(t) = timeout {
+                    l.push(format!("timeout = {t}"));
+                }
+                Section::KimiHook(l)
+            }),
+        (prop::sample::select(&["PreToolUse", "Stop", "SessionStart"][..]), "[a-z '$`]{0,10}", prop::option::of(comment()), prop::option::of("[A-Za-z|]{1,8}"))
+            .prop_map(|(ev, cmd, c, matcher)| {
+                let mut l: Vec<String> = c.into_iter().collect();
+                l.push(format!("[[hooks.{ev}]]"));
+                if let Some(m) = matcher {
+                    l.push(format!("matcher = {m:?}"));
+                }
+                l.push(format!("[[hooks.{ev}.hooks]]"));
+                l.push("type = \"command\"".into());
+                l.push(format!("command = {:?}", format!("theirs {cmd}")));
+                Section::CodexGroup(l)
+            }),
+        ("[a-z/.:]{1,16}", "[0-9a-f]{8}", prop::option::of(comment())).prop_map(|(k, h, c)| {
+            let mut l: Vec<String> = c.into_iter().collect();
+            l.push(format!("[hooks.state.\"/foreign/{k}\"]"));
+            l.push(format!("trusted_hash = \"sha256:{h}\""));
+            Section::Trust(l)
+        }),
+        ("[a-z/]{1,12}", prop::option::of(comment())).prop_map(|(p, c)| {
+            let mut l: Vec<String> = c.into_iter().collect();
+            l.push(format!("[projects.\"/{p}\"]"));
+            l.push("trust_level = \"untrusted\"".into());
+            Section::Project(l)
+        }),
+        Just(Section::Blank),
+    ]
+}
+
+/// A TOML document built from root key-values and sections of the kinds `allowed` lets in.
+fn toml_doc(allowed: fn(&Section) -> bool) -> impl Strategy<Value = String> {
+    (
+        prop::option::of(comment()),
+        kv_lines(""),
+        prop::collection::vec(section(), 0..6),
+        prop::option::of(comment()),
+        any::<bool>(),
+    )
+        .prop_map(move |(head, root, sections, tail, newline)| {
+            let mut lines: Vec<String> = head.into_iter().collect();
+            lines.extend(root);
+            let mut names = BTreeSet::new();
+            for s in sections.into_iter().filter(|s| allowed(s)) {
+                match s {
+                    Section::Blank => lines.push(String::new()),
+                    Section::Table(l) | Section::Trust(l) | Section::Project(l) => {
+                        let header = l.iter().find(|x| x.starts_with('[')).cloned().unwrap_or_default();
+                        if names.insert(header) {
+                            lines.extend(l);
+                        }
+                    }
+                    Section::KimiHook(l) | Section::CodexGroup(l) => lines.extend(l),
+                }
+            }
+            lines.extend(tail);
+            let mut s = lines.join("\n");
+            if newline && !s.is_empty() {
+                s.push('\n');
+            }
+            s
+        })
+        .prop_filter("valid TOML", |s| s.parse::<toml_edit::DocumentMut>().is_ok())
+}
+
+fn comments(text: &str) -> Vec<String> {
+    text.lines().filter_map(|l| l.find("# ").map(|i| l[i..].to_owned())).collect()
+}
+
+fn check_toml(target: &Target, path: &Path, original: &str, fs_extra: &[(PathBuf, String)]) -> Result<(), TestCaseError> {
+    let mut fs = MemFs::new().with(path, original);
+    for (p, t) in fs_extra {
+        fs = fs.with(p, t.clone());
+    }
+    let plan = plan_install(&m1(), target, &fs).unwrap();
+    let installed = after(&plan, path).unwrap();
+    installed.parse::<toml_edit::DocumentMut>().map_err(|e| TestCaseError::fail(format!("{e}\n{installed}")))?;
+    // Every comment kept, in order (we add none).
+    prop_assert_eq!(comments(&installed), comments(original), "{}", installed);
+    // Every foreign line kept.
+    for line in original.lines().filter(|l| !l.trim().is_empty()) {
+        prop_assert!(installed.lines().any(|l| l == line), "lost `{}` in\n{}", line, installed);
+    }
+    let mut fs2 = fs.clone();
+    for f in &plan.files {
+        match &f.after {
+            Some(t) => {
+                fs2.files.insert(f.path.clone(), t.clone());
+            }
+            None => {
+                fs2.files.remove(&f.path);
+            }
+        }
+    }
+    // Idempotent.
+    let again = plan_install(&m1(), target, &fs2).unwrap();
+    prop_assert!(again.is_noop(), "{:?}", again.changes().map(|c| c.unified_diff()).collect::<Vec<_>>());
+    // uninstall ∘ install = identity, byte for byte.
+    let un = plan_uninstall(&m1(), target, &fs2).unwrap();
+    let restored = after(&un, path);
+    prop_assert_eq!(restored.as_deref(), Some(original));
+    // A changed manifest replaces only ours.
+    let re = plan_install(&m2(), target, &fs2).unwrap();
+    let direct = plan_install(&m2(), target, &fs).unwrap();
+    prop_assert_eq!(after(&re, path), after(&direct, path));
+    Ok(())
+}
+
+fn kimi_sections(s: &Section) -> bool {
+    matches!(s, Section::Table(_) | Section::KimiHook(_) | Section::Blank)
+}
+
+fn codex_sections(s: &Section) -> bool {
+    matches!(s, Section::Table(_) | Section::CodexGroup(_) | Section::Trust(_) | Section::Project(_) | Section::Blank)
+}
+
+fn trust_sections(s: &Section) -> bool {
+    matches!(s, Section::Table(_) | Section::Trust(_) | Section::Project(_) | Section::Blank)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn kimi_config_toml(doc in toml_doc(kimi_sections)) {
+        let t = Target::user(Provider::KIMI, HOME);
+        check_toml(&t, Path::new("/h/.kimi-code/config.toml"), &doc, &[])?;
+    }
+
+    #[test]
+    fn codex_trust_config_toml(doc in toml_doc(trust_sections)) {
+        let t = Target::project(Provider::CODEX, ROOT, HOME);
+        check_toml(&t, Path::new("/h/.codex/config.toml"), &doc, &[])?;
+    }
+
+    #[test]
+    fn codex_inline_config_toml(doc in toml_doc(codex_sections)) {
+        // User scope inline: hooks and trust share one file.
+        let t = Target::user(Provider::CODEX, HOME).with_inline_toml(true);
+        check_toml(&t, Path::new("/h/.codex/config.toml"), &doc, &[])?;
+    }
+}

@@ -1,0 +1,229 @@
+//! A small codec speaking a subset of the Claude Code dialect, with a configurable capability
+//! table, so the testkit can be tested against a codec whose promises we control.
+
+use std::time::Duration;
+
+use agenthooks_core::decision::DecisionKind;
+use agenthooks_core::{
+    CanonicalTool, CapSet, Capability, Codec, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Envelope, Event, EventKind,
+    FailMode, Invocation, NativeEvent, NativeEventSpec, Outcome, PromptEvent, Provider, SessionStartEvent, StopEvent, Target, ToolCall,
+    ToolPreEvent, Variant, WireResponse,
+};
+use serde_json::{json, Map, Value};
+
+/// The native view: the event name plus everything else, kept.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct ToyNative {
+    pub hook_event_name: String,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+pub fn extra(env: &Envelope) -> Option<&Map<String, Value>> {
+    env.native_view::<ToyNative>().map(|n| &n.extra)
+}
+
+const EVENTS: &[NativeEventSpec] = &[
+    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
+    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
+    NativeEventSpec::new("SessionStart", EventKind::SessionStart, true, false),
+];
+
+/// What the toy encoder really supports (Claude's rules, minus `ask`).
+pub const PRE_TOOL: CapSet = CapSet::of(&[
+    Capability::Deny,
+    Capability::Allow,
+    Capability::UpdateInput,
+    Capability::AddContext,
+    Capability::SystemMessage,
+    Capability::StopAgent,
+]);
+pub const PROMPT: CapSet = CapSet::of(&[Capability::Deny, Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
+pub const STOP: CapSet = CapSet::of(&[Capability::ContinueAgent, Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
+pub const SESSION: CapSet = CapSet::of(&[Capability::AddContext, Capability::SystemMessage]);
+
+#[derive(Debug)]
+pub struct Toy {
+    pub pre_tool: CapSet,
+    pub session: CapSet,
+}
+
+/// Capabilities that match the encoder.
+pub static GOOD: Toy = Toy {
+    pre_tool: PRE_TOOL,
+    session: SESSION,
+};
+/// One entry changed without the encoder: promises `ask` on PreToolUse.
+pub static OVER: Toy = Toy {
+    pre_tool: PRE_TOOL.with(Capability::Ask),
+    session: SESSION,
+};
+/// One entry changed without the encoder: stops promising context on SessionStart.
+pub static UNDER: Toy = Toy {
+    pre_tool: PRE_TOOL,
+    session: SESSION.without(Capability::AddContext),
+};
+
+fn err(m: impl Into<String>) -> DecodeError {
+    DecodeError::new(Provider::CLAUDE_CODE, DecodeCategory::Data, m)
+}
+
+fn s(m: &Map<String, Value>, k: &str) -> String {
+    m.get(k).and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+impl Codec for Toy {
+    fn provider(&self) -> Provider {
+        Provider::CLAUDE_CODE
+    }
+
+    fn native_events(&self) -> &'static [NativeEventSpec] {
+        EVENTS
+    }
+
+    fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
+        let native: ToyNative = serde_json::from_slice(inv.payload.json_bytes()).map_err(|e| DecodeError::from_json(Provider::CLAUDE_CODE, e))?;
+        let m = &native.extra;
+        let name = native.hook_event_name.clone();
+        let kind = self.kind_of(&name);
+        let mut env = Envelope::new(Provider::CLAUDE_CODE, NativeEvent::new(name.clone()), kind, inv.payload.clone());
+        env.session.id = s(m, "session_id");
+        env.session.cwd = s(m, "cwd");
+        if let Some(v) = inv.variant {
+            env.variant = v.clone();
+        }
+        let view = native.clone();
+        env.set_native_view(view);
+        Ok(match kind {
+            EventKind::ToolPre => {
+                let tool = ToolCall::new(
+                    s(m, "tool_name"),
+                    CanonicalTool::Shell,
+                    m.get("tool_input").cloned().unwrap_or(Value::Null),
+                    m.get("tool_use_id").and_then(Value::as_str).map(str::to_owned),
+                    &s(m, "session_id"),
+                    "",
+                );
+                Event::ToolPre(ToolPreEvent::new(env, tool))
+            }
+            EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, s(m, "prompt"))),
+            EventKind::Stop => Event::Stop(StopEvent::new(env, m.get("stop_hook_active") == Some(&Value::Bool(true)), None, None)),
+            EventKind::SessionStart => Event::SessionStart(SessionStartEvent::new(env, m.get("source").and_then(Value::as_str).map(str::to_owned))),
+            _ => return Err(err(format!("unknown event {name}"))),
+        })
+    }
+
+    fn encode(&self, event: &Event, o: &Outcome) -> Result<WireResponse, EncodeError> {
+        let native = event.envelope().native.as_str().to_owned();
+        let mut top = Map::new();
+        let mut hso = Map::new();
+        match (o.kind(), event.kind()) {
+            (DecisionKind::NoDecision, _) => {}
+            (DecisionKind::Allow, EventKind::ToolPre) => {
+                hso.insert("permissionDecision".into(), "allow".into());
+            }
+            (DecisionKind::Deny, EventKind::ToolPre) => {
+                hso.insert("permissionDecision".into(), "deny".into());
+                hso.insert("permissionDecisionReason".into(), o.reason().unwrap_or_default().into());
+            }
+            (DecisionKind::BlockPrompt, EventKind::PromptSubmitted) | (DecisionKind::Continue, EventKind::Stop) => {
+                top.insert("decision".into(), "block".into());
+                top.insert("reason".into(), o.reason().unwrap_or_default().into());
+            }
+            (k, _) => {
+                return Err(EncodeError::new(Provider::CLAUDE_CODE, EncodeCategory::Unsupported, format!("toy cannot encode {k} on {native}")));
+            }
+        }
+        if let Some(i) = o.updated_input() {
+            if o.kind() != DecisionKind::Allow {
+                return Err(EncodeError::new(Provider::CLAUDE_CODE, EncodeCategory::Unsupported, "a rewrite needs an allow"));
+            }
+            hso.insert("updatedInput".into(), Value::Object(i.clone()));
+        }
+        if !o.context().is_empty() {
+            hso.insert("additionalContext".into(), o.context().join("\n").into());
+        }
+        if let Some(m) = o.system_message() {
+            top.insert("systemMessage".into(), m.into());
+        }
+        if let Some(r) = o.stop_reason() {
+            top.insert("continue".into(), false.into());
+            top.insert("stopReason".into(), r.into());
+        }
+        if !hso.is_empty() {
+            hso.insert("hookEventName".into(), native.into());
+            top.insert("hookSpecificOutput".into(), Value::Object(hso));
+        }
+        Ok(WireResponse::json(&Value::Object(top)))
+    }
+
+    fn no_op(&self, _target: &Target) -> WireResponse {
+        WireResponse::json(&json!({}))
+    }
+
+    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+        match (mode, target.kind) {
+            (FailMode::Closed, Some(EventKind::ToolPre | EventKind::PromptSubmitted)) => WireResponse::exit(2, reason.as_bytes().to_vec()),
+            _ => self.no_op(target),
+        }
+    }
+
+    fn capabilities(&self, _variant: &Variant, native: &str) -> CapSet {
+        match native {
+            "PreToolUse" => self.pre_tool,
+            "UserPromptSubmit" => PROMPT,
+            "Stop" => STOP,
+            "SessionStart" => self.session,
+            _ => CapSet::EMPTY,
+        }
+    }
+
+    fn default_timeout(&self) -> Duration {
+        Duration::from_secs(600)
+    }
+}
+
+pub const PRE_TOOL_USE: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /","description":"clean"},"tool_use_id":"toolu_1"}"#;
+pub const PROMPT_SUBMIT: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"hello"}"#;
+pub const STOP_EVENT: &str = "{\"session_id\":\"s1\",\"cwd\":\"/tmp\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}\n";
+pub const SESSION_START: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"SessionStart","source":"startup"}"#;
+
+/// Writes a fixture corpus for the toy codec under `root/claude-code/docs/`.
+pub fn write_fixtures(root: &std::path::Path) {
+    for (case, native, input) in [
+        ("pre_tool_use", "PreToolUse", PRE_TOOL_USE),
+        ("user_prompt_submit", "UserPromptSubmit", PROMPT_SUBMIT),
+        ("stop", "Stop", STOP_EVENT),
+        ("session_start", "SessionStart", SESSION_START),
+    ] {
+        let dir = root.join("claude-code/docs").join(case);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("input.json"), input).unwrap();
+        std::fs::write(
+            dir.join("meta.toml"),
+            format!("native_event = \"{native}\"\ntransport = \"stdin\"\nvariant = \"\"\nsource = \"testkit\"\n\n[env]\nCLAUDECODE = \"1\"\n"),
+        )
+        .unwrap();
+    }
+}
+
+/// A fresh temp directory (removed on drop).
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> Self {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let p = std::env::temp_dir().join(format!("agenthooks-testkit-it-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Self(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
