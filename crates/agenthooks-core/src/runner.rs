@@ -241,7 +241,8 @@ impl RunOptions {
 pub struct Invoked {
     /// The exact response.
     pub response: WireResponse,
-    /// The decoded event, when decoding succeeded.
+    /// The decoded event as the handlers left it (interceptors may change its projection), when
+    /// decoding succeeded and the handlers answered.
     pub event: Option<Event>,
     /// The router's winning decision, before degradation.
     pub decided: Option<Outcome>,
@@ -441,33 +442,29 @@ impl Runner {
             }
         }
 
-        let result = if let Some(arm) = inline {
+        // Handlers see (and interceptors may change) the event's projection; no copy is made.
+        let (result, event) = if let Some(arm) = inline {
             arm(&target, &policy, deadline);
-            let mut ev = event.clone();
-            self.router.dispatch(&cx, &mut ev).map_err(Failure::Handler)
+            let r = self.router.dispatch(&cx, &mut event).map_err(Failure::Handler);
+            (r, Some(event))
         } else {
-            // Dispatch on a worker thread under the deadline.
+            // Dispatch on a worker thread under the deadline; the event travels there and back.
             let (tx, rx) = mpsc::channel();
             let router = Arc::clone(&self.router);
-            let mut ev_for_worker = event.clone();
             let cx_w = cx.clone();
             let spawned = std::thread::Builder::new().name("agenthooks-handler".into()).spawn(move || {
-                let r = router.dispatch(&cx_w, &mut ev_for_worker);
-                let _ = tx.send(r);
+                let r = router.dispatch(&cx_w, &mut event);
+                let _ = tx.send((r, event));
             });
             match spawned {
                 Ok(_) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                    Ok(r) => r.map_err(Failure::Handler),
-                    Err(_) => Err(Failure::Deadline(timeout)),
+                    Ok((r, ev)) => (r.map_err(Failure::Handler), Some(ev)),
+                    Err(_) => (Err(Failure::Deadline(timeout)), None),
                 },
-                // No thread available: run inline (no deadline enforcement possible).
-                Err(_) => {
-                    let mut ev = event.clone();
-                    self.router.dispatch(&cx, &mut ev).map_err(Failure::Handler)
-                }
+                Err(e) => (Err(Failure::Handler(HandlerError::new(e))), None),
             }
         };
-        out.event = Some(event);
+        out.event = event;
         let decided = match result {
             Ok(o) => o,
             Err(f) => {
@@ -513,7 +510,9 @@ impl Runner {
             tracing::warn!(provider = %provider, event = %target.native.as_ref().map_or("", NativeEvent::as_str), degradation = %d, "capability degradation");
         }
         out.degradations.extend(degraded.degradations);
-        let event_ref = out.event.as_ref().expect("event set above");
+        let Some(event_ref) = out.event.as_ref() else {
+            return out;
+        };
         match codec.encode(event_ref, &degraded.outcome) {
             Ok(r) => out.response = r,
             Err(e) => {

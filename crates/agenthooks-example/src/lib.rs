@@ -1,7 +1,7 @@
 //! A secret guard built on agenthooks, written once for every agent.
 //!
 //! - `tool.pre` / `permission.request`: when the tool input contains a credential (AWS access
-//!   keys, private keys, GitHub/GitLab/Slack/OpenAI/Anthropic/Google tokens, JWTs), the guard
+//!   keys and secret keys, private keys, GitHub/GitLab/Slack/OpenAI/Anthropic/Google tokens), the guard
 //!   **asks the user**, with context explaining why. Where an agent cannot ask, the policy's
 //!   `AskFallback::Deny` turns the ask into a deny — the handler never branches on the provider.
 //! - `prompt.submitted`: a prompt carrying a credential is blocked (a prompt cannot be "asked").
@@ -10,35 +10,115 @@
 
 pub mod demo;
 
-use std::sync::LazyLock;
-
 use agenthooks::prelude::*;
-use regex::RegexSet;
 
-/// The kinds of credential the guard recognises, with their patterns (compiled once).
-pub const DETECTORS: &[(&str, &str)] = &[
-    ("AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-    ("AWS secret access key", r#"(?i)aws_?secret_?access_?key["'\s:=]+[A-Za-z0-9/+=]{40}"#),
-    ("private key", r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY-----"),
-    ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"),
-    ("GitLab token", r"\bglpat-[A-Za-z0-9_\-]{20}\b"),
-    ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),
-    ("OpenAI API key", r"\bsk-(?:proj-)?[A-Za-z0-9_\-]{32,}\b"),
-    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_\-]{32,}\b"),
-    ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
-    ("JSON Web Token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b"),
+/// A credential detector: a literal prefix, then a body of allowed characters of bounded length.
+/// Hand-written rather than a `RegexSet`: a hook process starts for every tool call, and compiling
+/// a regex set costs more time and memory than the whole rest of the hook.
+struct Detector {
+    name: &'static str,
+    prefixes: &'static [&'static str],
+    body: fn(u8) -> bool,
+    min: usize,
+    max: usize,
+}
+
+fn upper_digit(b: u8) -> bool {
+    b.is_ascii_uppercase() || b.is_ascii_digit()
+}
+fn alnum(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+fn token(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+fn any_byte(_: u8) -> bool {
+    true
+}
+
+/// The credentials the guard recognises.
+const DETECTORS: &[Detector] = &[
+    Detector { name: "AWS access key id", prefixes: &["AKIA", "ASIA", "ABIA", "ACCA"], body: upper_digit, min: 16, max: 16 },
+    Detector { name: "private key", prefixes: &["-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----", "-----BEGIN DSA PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PGP PRIVATE KEY", "-----BEGIN ENCRYPTED PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----"], body: any_byte, min: 0, max: 0 },
+    Detector { name: "GitHub token", prefixes: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], body: alnum, min: 36, max: 255 },
+    Detector { name: "GitHub token", prefixes: &["github_pat_"], body: token, min: 22, max: 255 },
+    Detector { name: "GitLab token", prefixes: &["glpat-"], body: token, min: 20, max: 20 },
+    Detector { name: "Slack token", prefixes: &["xoxb-", "xoxa-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"], body: token, min: 10, max: 255 },
+    Detector { name: "Anthropic API key", prefixes: &["sk-ant-"], body: token, min: 32, max: 255 },
+    Detector { name: "OpenAI API key", prefixes: &["sk-proj-", "sk-"], body: token, min: 32, max: 255 },
+    Detector { name: "Google API key", prefixes: &["AIza"], body: token, min: 35, max: 35 },
 ];
 
-static SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(DETECTORS.iter().map(|(_, p)| *p)).expect("detector patterns compile"));
+fn boundary_before(text: &[u8], at: usize) -> bool {
+    at == 0 || !token(text[at - 1])
+}
 
-/// The names of the credentials found in `text` (empty when none).
+fn detect(d: &Detector, text: &[u8]) -> bool {
+    for p in d.prefixes {
+        let pb = p.as_bytes();
+        let mut from = 0;
+        while let Some(i) = find(&text[from..], pb).map(|i| i + from) {
+            let body_start = i + pb.len();
+            let n = text[body_start..].iter().take(d.max.max(1)).take_while(|b| (d.body)(**b)).count();
+            let n = if d.max == 0 { 0 } else { n };
+            let after = body_start + n;
+            let ends_clean = d.max == 0 || after == text.len() || !token(text[after]);
+            if boundary_before(text, i) && n >= d.min && ends_clean {
+                // "sk-ant-…" also starts with "sk-": the more specific detector reports it.
+                if !(d.name == "OpenAI API key" && text[body_start..].starts_with(b"ant-")) {
+                    return true;
+                }
+            }
+            from = i + 1;
+        }
+    }
+    false
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The names of the credentials found in `text` (empty when none), deduplicated, in a stable order.
 ///
 /// ```
 /// assert_eq!(agenthooks_example::find_secrets("export K=AKIAIOSFODNN7EXAMPLE"), vec!["AWS access key id"]);
 /// assert!(agenthooks_example::find_secrets("ls -la").is_empty());
 /// ```
 pub fn find_secrets(text: &str) -> Vec<&'static str> {
-    SET.matches(text).iter().map(|i| DETECTORS[i].0).collect()
+    let bytes = text.as_bytes();
+    let mut found: Vec<&'static str> = Vec::new();
+    for d in DETECTORS {
+        if !found.contains(&d.name) && detect(d, bytes) {
+            found.push(d.name);
+        }
+    }
+    if !found.contains(&"AWS secret access key") && aws_secret(text) {
+        found.push("AWS secret access key");
+    }
+    found
+}
+
+/// `aws_secret_access_key = <40 chars>` in any case, with `=`, `:` or quotes between.
+fn aws_secret(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let orig = text.as_bytes();
+    for key in ["aws_secret_access_key", "aws_secretaccesskey", "awssecretaccesskey", "aws_secret_accesskey"] {
+        let mut from = 0;
+        while let Some(i) = find(&b[from..], key.as_bytes()).map(|i| i + from) {
+            let mut j = i + key.len();
+            while j < b.len() && matches!(b[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
+                j += 1;
+            }
+            let n = orig[j..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=').count();
+            if n >= 40 {
+                return true;
+            }
+            from = i + 1;
+        }
+    }
+    false
 }
 
 fn scan_tool(t: &ToolCall) -> Vec<&'static str> {
@@ -119,10 +199,16 @@ mod tests {
             ("xoxb-123456789012-abcdefghij", "Slack token"),
             ("AIzaSyA1234567890abcdefghijklmnopqrstuv", "Google API key"),
             ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret access key"),
+            ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", "Anthropic API key"),
+            ("glpat-abcdefghij0123456789", "GitLab token"),
         ];
         for (text, name) in cases {
             assert_eq!(find_secrets(text), vec![name], "{text}");
         }
         assert!(find_secrets("echo hi > marker.txt").is_empty());
+        // boundaries: a longer word containing the prefix is not a key
+        assert!(find_secrets("XAKIAIOSFODNN7EXAMPLE").is_empty());
+        assert!(find_secrets("AKIAIOSFODNN7EXAMPLEX").is_empty());
+        assert!(find_secrets("task-1234567890abcdefghijklmnopqrstuvwxyz").is_empty());
     }
 }

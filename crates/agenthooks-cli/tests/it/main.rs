@@ -1,3 +1,4 @@
 //! Integration tests of the `agenthooks` command and the agreement of every compiled-in codec.
 
 mod agreement;
+mod cli;

@@ -288,7 +288,7 @@ impl TargetModule for Kimi {
                 } else {
                     strip(&mut doc, &cx.owner).map_err(malformed)?;
                     add(&mut doc, hooks).map_err(malformed)?;
-                    (found, Some(doc.to_string()))
+                    (found, Some(tm::keep_final_newline(text, doc.to_string())))
                 }
             }
             None if hooks.is_empty() => (Vec::new(), None),
@@ -316,7 +316,7 @@ impl TargetModule for Kimi {
         } else if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
             None
         } else {
-            Some(doc.to_string())
+            Some(tm::keep_final_newline(&text, doc.to_string()))
         };
         cx.set_text(&path, FileFormat::Toml, after)?;
         cx.set_ours(&path, FileFormat::Toml, found, Vec::new())

@@ -128,7 +128,9 @@ fn json_doc(flat: bool) -> impl Strategy<Value = String> {
                     String::from_utf8(buf).unwrap()
                 }
             };
-            if newline {
+            // `{}` + newline is exactly what a file we created leaves after uninstall, so
+            // uninstall deletes it (documented); every other empty form is kept.
+            if newline && s != "{}" {
                 s.push('\n');
             }
             s
@@ -356,7 +358,9 @@ fn toml_doc(allowed: fn(&Section) -> bool) -> impl Strategy<Value = String> {
             }
             s
         })
-        .prop_filter("valid TOML", |s| s.parse::<toml_edit::DocumentMut>().is_ok())
+        // A blank file is what our own file leaves after uninstall, so uninstall deletes it
+        // (documented); comment-only files are kept.
+        .prop_filter("valid, non-blank TOML", |s| !s.trim().is_empty() && s.parse::<toml_edit::DocumentMut>().is_ok())
 }
 
 fn comments(text: &str) -> Vec<String> {
@@ -395,10 +399,26 @@ fn check_toml(target: &Target, path: &Path, original: &str, fs_extra: &[(PathBuf
     let un = plan_uninstall(&m1(), target, &fs2).unwrap();
     let restored = after(&un, path);
     prop_assert_eq!(restored.as_deref(), Some(original));
-    // A changed manifest replaces only ours.
+    // A changed manifest replaces only ours: our entries equal a direct install's, and
+    // uninstalling them gives the original back.
     let re = plan_install(&m2(), target, &fs2).unwrap();
     let direct = plan_install(&m2(), target, &fs).unwrap();
-    prop_assert_eq!(after(&re, path), after(&direct, path));
+    let ours = |p: &Plan| p.files.iter().find(|f| f.path == path).map(|f| f.ours_after.clone());
+    prop_assert_eq!(ours(&re), ours(&direct));
+    let mut fs3 = fs2.clone();
+    for f in &re.files {
+        match &f.after {
+            Some(t) => {
+                fs3.files.insert(f.path.clone(), t.clone());
+            }
+            None => {
+                fs3.files.remove(&f.path);
+            }
+        }
+    }
+    let un2 = plan_uninstall(&m2(), target, &fs3).unwrap();
+    let restored2 = after(&un2, path);
+    prop_assert_eq!(restored2.as_deref(), Some(original));
     Ok(())
 }
 

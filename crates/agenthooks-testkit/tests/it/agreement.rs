@@ -12,8 +12,9 @@ fn a_consistent_codec_agrees() {
     let report = agreement::check(&toy::GOOD, Some(&dir.0.join("claude-code")));
     assert!(report.strict_ok(), "{report}");
     assert!(report.synthetic.is_empty());
-    // 4 events: PreToolUse 7 constructors, prompt 2, stop 2, session 1, with their modifiers.
-    assert_eq!(report.cases.len(), 31 + 9 + 8 + 4, "{report}");
+    // 4 events × constructors × modifiers (none, context, system message, stop agent, and the
+    // block reason on blocking decisions): PreToolUse 7×4+1, prompt 2×4+1, stop 2×4, session 1×4.
+    assert_eq!(report.cases.len(), 29 + 9 + 8 + 4, "{report}");
     let deny = report.cases.iter().find(|c| c.native == "PreToolUse" && c.decision == "deny+with_context").unwrap();
     assert_eq!(deny.verdict.context, ["agenthooks-testkit: context"]);
     // Without fixtures the same codec is checked on synthetic events.
@@ -51,7 +52,10 @@ fn withdrawing_a_capability_the_encoder_delivers_is_reported() {
 #[test]
 fn known_gaps_excuse_and_cannot_go_stale() {
     let mut report = agreement::check(&toy::OVER, None);
-    report.apply_known_gaps(&[KnownGap::new("PreToolUse", "ask_user", "toy cannot ask")]);
+    report.apply_known_gaps(&[
+        KnownGap::new("PreToolUse", "ask_user", "toy cannot ask"),
+        KnownGap::new("PreToolUse", "rewrite_input.ask_user", "toy cannot ask"),
+    ]);
     assert!(report.ok(), "{report}");
     assert!(report.excused().count() >= 4);
     assert!(report.to_string().contains("~ known gap PreToolUse [ask_user]"));

@@ -41,7 +41,7 @@ pub const PRE_TOOL: CapSet = CapSet::of(&[
 ]);
 pub const PROMPT: CapSet = CapSet::of(&[Capability::Deny, Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
 pub const STOP: CapSet = CapSet::of(&[Capability::ContinueAgent, Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
-pub const SESSION: CapSet = CapSet::of(&[Capability::AddContext, Capability::SystemMessage]);
+pub const SESSION: CapSet = CapSet::of(&[Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
 
 #[derive(Debug)]
 pub struct Toy {

@@ -342,7 +342,11 @@ impl Codex {
                 before.clone()
             } else {
                 toml_add(&mut doc, entries).map_err(malformed)?;
-                Some(doc.to_string())
+                if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
+                    None
+                } else {
+                    Some(tm::keep_final_newline(before.as_deref().unwrap_or(""), doc.to_string()))
+                }
             }
         };
         cx.set_text(path, FileFormat::Toml, after)?;
@@ -466,10 +470,10 @@ impl Codex {
         }
         let after_text = if !changed {
             text.clone()
-        } else if text.is_none() && tm::is_blank(&doc) {
+        } else if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
             None
         } else {
-            Some(doc.to_string())
+            Some(tm::keep_final_newline(text.as_deref().unwrap_or(""), doc.to_string()))
         };
         let ours_after: Vec<Value> = new_ours.iter().map(|(k, h, _)| json!({"key": k, "trusted_hash": h})).collect();
         for (k, h, ev) in &new_ours {

@@ -1,0 +1,323 @@
+//! The `agenthooks` binary: decode, replay, capabilities, quirks, exit statuses.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use agenthooks_testkit::conformance::Suite;
+use agenthooks_testkit::fixture::{self, Fixture};
+use agenthooks_testkit::fixtures_dir;
+use serde_json::Value;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_agenthooks"));
+    // Hermetic: only what a test passes (plus PATH for the hooks' shell).
+    c.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default());
+    c
+}
+
+fn run(c: &mut Command) -> Output {
+    c.stdin(Stdio::null()).output().expect("agenthooks runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("agenthooks-cli-it-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Self(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One fixture case of a provider with its expected event; when the corpus has no blessed
+/// `event.json` yet, the provider's fixtures are copied to `tmp` and blessed there.
+fn blessed_case(provider: &str, case: &str, tmp: &Path) -> Fixture {
+    let fx = Fixture::load(&fixtures_dir(provider).join(case)).expect("fixture exists");
+    if fx.event_path().is_file() {
+        return fx;
+    }
+    let dst = tmp.join(provider).join(case);
+    std::fs::create_dir_all(&dst).unwrap();
+    for f in ["input.json", "meta.toml"] {
+        std::fs::copy(fx.dir.join(f), dst.join(f)).unwrap();
+    }
+    let codec = agenthooks_cli::codec(provider).unwrap();
+    Suite::new(codec, &dst).bless(true).check();
+    Fixture::load(&dst).unwrap()
+}
+
+fn expected_event(fx: &Fixture) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(fx.event_path()).unwrap()).unwrap()
+}
+
+#[test]
+fn decode_of_a_fixture_equals_its_expected_event() {
+    let tmp = TempDir::new("decode");
+    for (provider, case) in [
+        ("claude-code", "2.1.197/pre_tool_use-deny-json"),
+        ("codex", "0.171.0/pre_tool_use-deny-json"),
+        ("gemini", "gemini-cli-0.61.0/before_tool-deny-json"),
+        ("copilot", "1.0.102/pre_tool_use-deny-json"),
+        ("kimi", "2.1.0/pre_tool_use-deny-json"),
+    ] {
+        let fx = blessed_case(provider, case, &tmp.0);
+        // As a hook author would: the payload file, the event and the env the agent gave.
+        let mut c = bin();
+        c.args(["decode", "--provider", provider, "--event", &fx.meta.native_event]);
+        for (k, v) in &fx.meta.env {
+            c.arg("--env").arg(format!("{k}={v}"));
+        }
+        c.arg(fx.dir.join("input.json"));
+        let out = run(&mut c);
+        assert_eq!(out.status.code(), Some(0), "{provider}: {}", text(&out.stderr));
+        let mut got: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let raw = got.as_object_mut().unwrap().remove("raw").expect("raw is printed");
+        assert_eq!(raw, serde_json::from_slice::<Value>(&fx.input).unwrap(), "{provider}: raw");
+        assert_eq!(got, expected_event(&fx), "{provider}: {case}");
+
+        // The same through `--fixture`, byte for byte with `--no-raw`.
+        let out = run(bin().args(["decode", "--provider", provider, "--no-raw", "--fixture"]).arg(&fx.dir));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), std::fs::read_to_string(fx.event_path()).unwrap(), "{provider}: {case}");
+    }
+}
+
+#[test]
+fn decode_reads_stdin() {
+    let tmp = TempDir::new("stdin");
+    let fx = blessed_case("claude-code", "docs/stop", &tmp.0);
+    let mut c = bin();
+    c.args(["decode", "--provider", "claude-code", "--no-raw", "-"]);
+    for (k, v) in &fx.meta.env {
+        c.env(k, v);
+    }
+    let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &fx.input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(serde_json::from_slice::<Value>(&out.stdout).unwrap(), expected_event(&fx));
+}
+
+#[test]
+fn every_fixture_decodes_in_process_to_its_expected_event() {
+    let mut checked = 0;
+    for provider in ["claude-code", "codex", "gemini", "copilot", "kimi"] {
+        for fx in fixture::load_all(&fixtures_dir(provider)).unwrap() {
+            if !fx.event_path().is_file() {
+                continue;
+            }
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let dir = fx.dir.display().to_string();
+            let code = agenthooks_cli::run(
+                ["agenthooks", "decode", "--provider", provider, "--no-raw", "--fixture", &dir],
+                &mut std::io::empty(),
+                &mut out,
+                &mut err,
+            );
+            assert_eq!(code, 0, "{}: {}", fx.id(), text(&err));
+            assert_eq!(text(&out), std::fs::read_to_string(fx.event_path()).unwrap(), "{}", fx.id());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 200, "only {checked} blessed fixtures");
+}
+
+#[test]
+fn decode_errors_name_the_file_and_json_path() {
+    let tmp = TempDir::new("decode-err");
+    let bad = tmp.0.join("bad.json");
+    std::fs::write(&bad, r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"t","cwd":"/","tool_name":7,"tool_input":{},"tool_use_id":"x"}"#).unwrap();
+    let out = run(bin().args(["decode", "--provider", "claude-code"]).arg(&bad));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains(&bad.display().to_string()), "{err}");
+    assert!(err.contains("at `tool_name`"), "{err}");
+
+    let out = run(bin().args(["decode", "--provider", "claude-code", "/nonexistent/payload.json"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/nonexistent/payload.json"));
+    let out = run(bin().args(["decode", "--provider", "opencode-9000", "x.json"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown provider `opencode-9000`"));
+    let out = run(bin().args(["decode"]));
+    assert_eq!(out.status.code(), Some(2), "clap usage error");
+}
+
+const GUARD: &str = r#"#!/usr/bin/env bash
+# A PreToolUse guard written in bash, in Claude's dialect.
+payload=$(cat)
+if [[ "$payload" == *'rm -rf'* ]]; then
+  printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm -rf here"}}'
+elif [[ "$payload" == *'sudo'* ]]; then
+  echo "sudo? really?" >&2
+  exit 2
+elif [[ "$payload" == *'curl'* ]]; then
+  echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse",'
+else
+  printf '{}'
+fi
+"#;
+
+fn payload(dir: &Path, command: &str) -> PathBuf {
+    let p = dir.join(format!("payload-{}.json", command.len()));
+    let body = serde_json::json!({
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": dir.display().to_string(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1",
+    });
+    std::fs::write(&p, body.to_string()).unwrap();
+    p
+}
+
+#[test]
+fn replay_drives_a_bash_hook() {
+    let tmp = TempDir::new("replay");
+    let hook = tmp.0.join("guard.sh");
+    std::fs::write(&hook, GUARD).unwrap();
+    let replay = |cmd: &str, json: bool| {
+        let mut c = bin();
+        c.args(["replay", "--provider", "claude-code", "--event", "PreToolUse", "--payload"]).arg(payload(&tmp.0, cmd));
+        if json {
+            c.arg("--json");
+        }
+        c.arg("--").arg("bash").arg(&hook);
+        run(&mut c)
+    };
+
+    let out = replay("rm -rf /", false);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let line = text(&out.stdout);
+    assert!(line.starts_with("claude-code PreToolUse: denied: \"no rm -rf here\""), "{line}");
+
+    let out = replay("rm -rf /", true);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"]["effect"], "denied");
+    assert_eq!(v["verdict"]["reason"], "no rm -rf here");
+    assert_eq!(v["exit_code"], 0);
+    assert_eq!(v["argv"][0], "sh");
+    assert_eq!(v["cwd"], tmp.0.display().to_string());
+
+    let out = replay("sudo ls", true);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["verdict"]["effect"].as_str(), v["verdict"]["reason"].as_str()), (Some("denied"), Some("sudo? really?")));
+
+    let out = replay("ls", false);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("no effect"), "{}", text(&out.stdout));
+
+    // Broken JSON on a stdout Claude parses: the hook misbehaved.
+    let out = replay("curl example.com", true);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["verdict"]["problems"][0].as_str().unwrap().contains("does not parse"), "{v}");
+}
+
+#[test]
+fn replay_applies_each_agents_rules() {
+    let tmp = TempDir::new("replay-rules");
+    let p = tmp.0.join("p.json");
+    std::fs::write(&p, r#"{"session_id":"s","cwd":"/","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#).unwrap();
+    let replay = |provider: &str, event: &str, cmd: &str| {
+        run(bin().args(["replay", "--provider", provider, "--event", event, "--json", "--payload"]).arg(&p).arg("--").arg(cmd))
+    };
+    // Gemini: plain text on stderr with exit 3 is a deny.
+    let out = replay("gemini", "BeforeTool", "echo nope >&2; exit 3");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"]["effect"], "denied");
+    assert_eq!(out.status.code(), Some(1), "exit 3 is still a misbehaving hook");
+    // Codex: a bare allow fails the run.
+    let out = replay("codex", "PreToolUse", r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"]["effect"], "proceed");
+    // Cursor: empty stdout is a failure; fail-closed turns it into a deny.
+    let out = replay("cursor", "preToolUse", "true");
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(bin()
+        .args(["replay", "--provider", "cursor", "--fail-closed", "--event", "preToolUse", "--json", "--payload"])
+        .arg(&p)
+        .args(["--", "true"]));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"]["effect"], "denied");
+    // Timeouts in the agent's unit (Gemini: milliseconds).
+    let out = run(bin()
+        .args(["replay", "--provider", "gemini", "--event", "BeforeTool", "--timeout", "200", "--json", "--payload"])
+        .arg(&p)
+        .args(["--", "sleep 3"]));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["timed_out"].as_bool(), v["timeout_ms"].as_u64()), (Some(true), Some(200)));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn replay_usage_errors() {
+    let tmp = TempDir::new("replay-usage");
+    let p = tmp.0.join("p.json");
+    std::fs::write(&p, "{\"a\":\n  oops}").unwrap();
+    let out = run(bin().args(["replay", "--provider", "claude-code", "--event", "PreToolUse", "--payload"]).arg(&p).args(["--", "true"]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains(&p.display().to_string()) && err.contains("line 2"), "{err}");
+    let out = run(bin().args(["replay", "--provider", "claude-code", "--event", "Nope", "--payload"]).arg(&p).args(["--", "true"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`Nope` is not a claude-code event"));
+    let out = run(bin().args(["replay", "--provider", "claude-code", "--event", "PreToolUse", "--payload"]).arg(&p));
+    assert_eq!(out.status.code(), Some(2), "the hook command is required");
+    let out = run(bin().args(["replay", "--provider", "opencode", "--event", "x", "--payload"]).arg(&p).args(["--", "true"]));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn capabilities_and_quirks() {
+    let out = run(bin().args(["capabilities", "--provider", "codex", "--json"]));
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pre = v["codex"].as_array().unwrap().iter().find(|r| r["event"] == "PreToolUse").unwrap();
+    let caps: Vec<&str> = pre["capabilities"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(caps.contains(&"deny") && !caps.contains(&"ask"), "{caps:?}");
+    assert_eq!(pre["kind"], "tool.pre");
+
+    let out = run(bin().args(["capabilities"]));
+    let t = text(&out.stdout);
+    for p in ["claude-code\n", "codex\n", "gemini\n", "copilot\n", "kimi\n"] {
+        assert!(t.contains(p), "{t}");
+    }
+
+    let out = run(bin().args(["quirks", "--json"]));
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<u64> = v.as_array().unwrap().iter().filter_map(|q| q["id"].as_u64()).collect();
+    assert!(ids.contains(&8) && ids.contains(&11) && ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    let out = run(bin().args(["quirks", "--provider", "gemini"]));
+    let t = text(&out.stdout);
+    assert!(t.contains("#11 [gemini]") && !t.contains("#8 [codex]"), "{t}");
+
+    let out = run(bin().args(["--help"]));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("replay"));
+}
+
+#[test]
+fn agreement_command() {
+    let out = run(bin().args(["agreement", "--provider", "kimi", "--verbose"]));
+    let t = text(&out.stdout);
+    assert!(t.contains("✓ kimi PreToolUse [deny] → denied"), "{t}");
+    assert!(t.contains("kimi: "), "{t}");
+    assert_eq!(out.status.code(), Some(0), "{t}");
+}
