@@ -22,6 +22,7 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
+use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -56,7 +57,11 @@ pub fn codec(provider: &str) -> Option<&'static dyn Codec> {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "agenthooks", version, about = "Decode agent hook payloads, replay hooks against fake agents, inspect capabilities and quirks.")]
+#[command(
+    name = "agenthooks",
+    version,
+    about = "Decode agent hook payloads, replay hooks against fake agents, inspect capabilities and quirks."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -190,7 +195,11 @@ where
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
             let text = e.render().to_string();
-            let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
+            let _ = if e.use_stderr() {
+                err.write_all(text.as_bytes())
+            } else {
+                out.write_all(text.as_bytes())
+            };
             return code;
         }
     };
@@ -252,14 +261,18 @@ struct Overlay<'a> {
 
 impl Env for Overlay<'_> {
     fn var(&self, name: &str) -> Option<String> {
-        self.vars.get(name).cloned().or_else(|| self.base.and_then(|b| b.var(name)))
+        self.vars
+            .get(name)
+            .cloned()
+            .or_else(|| self.base.and_then(|b| b.var(name)))
     }
 }
 
 fn write_json(out: &mut dyn Write, v: &Value) -> Result<(), Fail> {
     let mut s = serde_json::to_string_pretty(v).map_err(|e| Fail(EXIT_MISBEHAVED, e.to_string()))?;
     s.push('\n');
-    out.write_all(s.as_bytes()).map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))
+    out.write_all(s.as_bytes())
+        .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))
 }
 
 fn decode(a: &DecodeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, Fail> {
@@ -276,7 +289,8 @@ fn decode(a: &DecodeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
             fx.meta.variant.clone_from(v);
         }
         fx.meta.env.extend(overrides);
-        fx.decode(codec).map_err(|e| Fail(EXIT_MISBEHAVED, format!("{name}: {e}")))?
+        fx.decode(codec)
+            .map_err(|e| Fail(EXIT_MISBEHAVED, format!("{name}: {e}")))?
     } else {
         let (bytes, name) = read_input(a.file.as_deref(), stdin)?;
         let env = Overlay {
@@ -288,7 +302,9 @@ fn decode(a: &DecodeArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
             .with_native_event(a.event.as_deref())
             .with_variant(variant.as_ref())
             .with_transport(Transport::Stdin);
-        codec.decode(&inv).map_err(|e| Fail(EXIT_MISBEHAVED, format!("{name}: {e}")))?
+        codec
+            .decode(&inv)
+            .map_err(|e| Fail(EXIT_MISBEHAVED, format!("{name}: {e}")))?
     };
     write_json(out, &event.to_json(!a.no_raw))?;
     Ok(EXIT_OK)
@@ -301,7 +317,11 @@ fn replay(a: &ReplayArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
     } else {
         fake::agent(&a.provider).ok_or_else(|| {
             let list: Vec<&str> = fake::agents().iter().map(|g| g.provider()).collect();
-            usage(format!("no fake agent for provider `{}` (known: {})", a.provider, list.join(", ")))
+            usage(format!(
+                "no fake agent for provider `{}` (known: {})",
+                a.provider,
+                list.join(", ")
+            ))
         })?
     };
     if !agent.events().contains(&a.event.as_str()) {
@@ -315,7 +335,11 @@ fn replay(a: &ReplayArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
     let (payload, name) = read_input(Some(&a.payload), stdin)?;
     let body = payload.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&payload);
     if let Err(e) = serde_json::from_slice::<Value>(body) {
-        return Err(usage(format!("{name}: not JSON (line {}, column {}): {e}", e.line(), e.column())));
+        return Err(usage(format!(
+            "{name}: not JSON (line {}, column {}): {e}",
+            e.line(),
+            e.column()
+        )));
     }
     let mut opts = SpawnOptions::default();
     opts.timeout = a.timeout;
@@ -325,7 +349,8 @@ fn replay(a: &ReplayArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
         opts.transport = Some(Transport::Argv);
     }
     let cmd = HookCommand::from_args(&a.command);
-    let spawned = fake::run(agent, &cmd, &a.event, &payload, &opts).map_err(|e| Fail(EXIT_MISBEHAVED, e.to_string()))?;
+    let spawned =
+        fake::run(agent, &cmd, &a.event, &payload, &opts).map_err(|e| Fail(EXIT_MISBEHAVED, e.to_string()))?;
     let v = &spawned.verdict;
     if a.json {
         let o = &spawned.output;
@@ -350,7 +375,8 @@ fn replay(a: &ReplayArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
         let status = if o.timed_out {
             format!("killed at the {:?} timeout", spawned.timeout)
         } else {
-            o.exit_code.map_or_else(|| "killed by a signal".to_owned(), |c| format!("exit {c}"))
+            o.exit_code
+                .map_or_else(|| "killed by a signal".to_owned(), |c| format!("exit {c}"))
         };
         let text = format!(
             "{} {}: {v}\n  ({status} after {} ms; {} bytes on stdout, {} on stderr)\n",
@@ -360,7 +386,8 @@ fn replay(a: &ReplayArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i
             o.stdout.len(),
             o.stderr.len()
         );
-        out.write_all(text.as_bytes()).map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
+        out.write_all(text.as_bytes())
+            .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     }
     Ok(if v.misbehaved() { EXIT_MISBEHAVED } else { EXIT_OK })
 }
@@ -378,16 +405,25 @@ fn capabilities(a: &CapabilitiesArgs, out: &mut dyn Write) -> Result<i32, Fail> 
     let mut text = String::new();
     for c in selected(a.provider.as_deref())? {
         let mut rows = Vec::new();
-        text.push_str(&format!("{}\n", c.provider()));
+        let _ = writeln!(text, "{}", c.provider());
         for spec in c.native_events() {
-            let caps: Vec<&str> = c.capabilities(&variant, spec.name).iter().map(|x| x.as_str()).collect();
-            text.push_str(&format!(
-                "  {:<24} {:<18} {:<8} {}\n",
+            let caps: Vec<&str> = c
+                .capabilities(&variant, spec.name)
+                .iter()
+                .map(agenthooks_core::Capability::as_str)
+                .collect();
+            let _ = writeln!(
+                text,
+                "  {:<24} {:<18} {:<8} {}",
                 spec.name,
                 spec.kind.as_str(),
                 if spec.blocking { "blocking" } else { "" },
-                if caps.is_empty() { "-".to_owned() } else { caps.join(", ") }
-            ));
+                if caps.is_empty() {
+                    "-".to_owned()
+                } else {
+                    caps.join(", ")
+                }
+            );
             rows.push(json!({
                 "event": spec.name,
                 "kind": spec.kind.as_str(),
@@ -401,7 +437,8 @@ fn capabilities(a: &CapabilitiesArgs, out: &mut dyn Write) -> Result<i32, Fail> 
     if a.json {
         write_json(out, &Value::Object(all))?;
     } else {
-        out.write_all(text.as_bytes()).map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
+        out.write_all(text.as_bytes())
+            .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     }
     Ok(EXIT_OK)
 }
@@ -411,7 +448,10 @@ fn quirks(a: &QuirksArgs, out: &mut dyn Write) -> Result<i32, Fail> {
         known_codec(p)?;
     }
     let reg = registry(codecs());
-    let chosen: Vec<_> = reg.into_iter().filter(|q| a.provider.as_deref().is_none_or(|p| q.affects(p))).collect();
+    let chosen: Vec<_> = reg
+        .into_iter()
+        .filter(|q| a.provider.as_deref().is_none_or(|p| q.affects(p)))
+        .collect();
     if a.json {
         let rows: Vec<Value> = chosen
             .iter()
@@ -434,17 +474,19 @@ fn quirks(a: &QuirksArgs, out: &mut dyn Write) -> Result<i32, Fail> {
     } else {
         let mut text = String::new();
         for q in chosen {
-            text.push_str(&format!(
-                "#{} [{}] ({}, {}) {}\n    → {}\n",
+            let _ = writeln!(
+                text,
+                "#{} [{}] ({}, {}) {}\n    → {}",
                 q.id,
                 q.providers.join(","),
                 format!("{:?}", q.status).to_lowercase(),
                 q.versions,
                 q.behaviour,
                 q.mitigation
-            ));
+            );
         }
-        out.write_all(text.as_bytes()).map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
+        out.write_all(text.as_bytes())
+            .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     }
     Ok(EXIT_OK)
 }
@@ -460,11 +502,19 @@ fn agreement(a: &AgreementArgs, out: &mut dyn Write) -> Result<i32, Fail> {
         if a.verbose {
             for case in &report.cases {
                 let mark = if case.differences.is_empty() { "✓" } else { "✗" };
-                text.push_str(&format!("{mark} {} {} [{}] → {}\n", c.provider(), case.native, case.decision, case.verdict));
+                let _ = writeln!(
+                    text,
+                    "{mark} {} {} [{}] → {}",
+                    c.provider(),
+                    case.native,
+                    case.decision,
+                    case.verdict
+                );
             }
         }
-        text.push_str(&format!("{report}\n"));
+        let _ = writeln!(text, "{report}");
     }
-    out.write_all(text.as_bytes()).map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
+    out.write_all(text.as_bytes())
+        .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     Ok(if ok { EXIT_OK } else { EXIT_MISBEHAVED })
 }

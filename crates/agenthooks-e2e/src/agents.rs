@@ -56,7 +56,7 @@ pub struct AgentSpec {
     /// Native events that must arrive in a plain run, with the unified kind each must decode
     /// to (design §3.4 and the reference; model-level events: presence, not counts).
     pub expected: &'static [(&'static str, &'static str)],
-    /// Whether context added on session start reaches the model (Kimi discards SessionStart
+    /// Whether context added on session start reaches the model (Kimi discards `SessionStart`
     /// output: there the suite asserts it does *not*, so a change is noticed).
     pub session_context: bool,
     /// Whether the agent applies a rewritten tool input (Kimi: no; the rewrite degrades and the
@@ -312,19 +312,32 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
         AgentId::Claude => {
             // Bypass-permissions is refused as root; an allow rule counts once the workspace is
             // trusted. Written before the install so the installer merges into it.
-            write_json(&sb.project.join(".claude/settings.json"), &json!({"permissions": {"allow": ["Bash"]}}))?;
+            write_json(
+                &sb.project.join(".claude/settings.json"),
+                &json!({"permissions": {"allow": ["Bash"]}}),
+            )?;
             write_json(
                 &sb.home.join(".claude.json"),
                 &json!({"hasCompletedOnboarding": true, "projects": {project.clone(): {"hasTrustDialogAccepted": true}}}),
             )?;
-            let plan = install(&m, &Target::project(Provider::CLAUDE_CODE, &sb.project, &sb.home).with_agent_version(spec.version))?;
+            let plan = install(
+                &m,
+                &Target::project(Provider::CLAUDE_CODE, &sb.project, &sb.home).with_agent_version(spec.version),
+            )?;
             let env = vec![
                 (s("ANTHROPIC_BASE_URL"), s(server_url)),
                 (s("ANTHROPIC_API_KEY"), s("fake-key")),
                 (s("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), s("1")),
                 (s("DISABLE_AUTOUPDATER"), s("1")),
             ];
-            let args = vec![s("-p"), prompt, s("--output-format"), s("json"), s("--max-turns"), s("8")];
+            let args = vec![
+                s("-p"),
+                prompt,
+                s("--output-format"),
+                s("json"),
+                s("--max-turns"),
+                s("8"),
+            ];
             (args, env, plan)
         }
         AgentId::Codex => {
@@ -362,7 +375,11 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 (s("CODEX_HOME"), codex_home.display().to_string()),
                 (s("FAKE_OPENAI_API_KEY"), s("fake-key")),
             ];
-            (vec![s("exec"), s("--skip-git-repo-check"), s("--json"), prompt], env, plan)
+            (
+                vec![s("exec"), s("--skip-git-repo-check"), s("--json"), prompt],
+                env,
+                plan,
+            )
         }
         AgentId::Gemini => {
             let g = sb.home.join(".gemini");
@@ -375,18 +392,36 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                     "telemetry": {"enabled": false},
                 }),
             )?;
-            write_json(&g.join("trustedFolders.json"), &json!({project.clone(): "TRUST_FOLDER"}))?;
-            let plan = install(&m, &Target::project(Provider::GEMINI, &sb.project, &sb.home).with_agent_version(spec.version))?;
+            write_json(
+                &g.join("trustedFolders.json"),
+                &json!({project.clone(): "TRUST_FOLDER"}),
+            )?;
+            let plan = install(
+                &m,
+                &Target::project(Provider::GEMINI, &sb.project, &sb.home).with_agent_version(spec.version),
+            )?;
             let env = vec![
                 (s("GEMINI_API_KEY"), s("fake-key")),
                 (s("GOOGLE_GEMINI_BASE_URL"), s(server_url)),
             ];
             // `-m` pins the model, which skips the router's flash-lite call.
-            let args = vec![s("-p"), prompt, s("-m"), s("gemini-2.5-pro"), s("--output-format"), s("json"), s("--approval-mode"), s("yolo")];
+            let args = vec![
+                s("-p"),
+                prompt,
+                s("-m"),
+                s("gemini-2.5-pro"),
+                s("--output-format"),
+                s("json"),
+                s("--approval-mode"),
+                s("yolo"),
+            ];
             (args, env, plan)
         }
         AgentId::Copilot => {
-            let plan = install(&m, &Target::project(Provider::COPILOT, &sb.project, &sb.home).with_agent_version(spec.version))?;
+            let plan = install(
+                &m,
+                &Target::project(Provider::COPILOT, &sb.project, &sb.home).with_agent_version(spec.version),
+            )?;
             let env = vec![
                 (s("COPILOT_PROVIDER_BASE_URL"), format!("{server_url}/v1")),
                 (s("COPILOT_PROVIDER_API_KEY"), s("fake-key")),
@@ -397,7 +432,13 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 (s("XDG_CACHE_HOME"), tc.xdg_cache.display().to_string()),
             ];
             // Without --trust-folder repository hooks are silently not loaded.
-            let args = vec![s("-p"), prompt, s("--allow-all-tools"), s("--trust-folder"), s("--no-auto-update")];
+            let args = vec![
+                s("-p"),
+                prompt,
+                s("--allow-all-tools"),
+                s("--trust-folder"),
+                s("--no-auto-update"),
+            ];
             (args, env, plan)
         }
         AgentId::Kimi => {
@@ -436,7 +477,12 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
             (vec![s("-p"), prompt], env, plan)
         }
     };
-    Ok(Launch { program: bin, args, env, plan })
+    Ok(Launch {
+        program: bin,
+        args,
+        env,
+        plan,
+    })
 }
 
 /// The environment every run starts from: isolated `HOME` and XDG dirs, Node first on `PATH`,
@@ -444,7 +490,10 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
 pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
     let h = |p: &str| sb.home.join(p).display().to_string();
     vec![
-        ("PATH".into(), format!("{}:/usr/local/bin:/usr/bin:/bin", tc.node_bin.display())),
+        (
+            "PATH".into(),
+            format!("{}:/usr/local/bin:/usr/bin:/bin", tc.node_bin.display()),
+        ),
         ("HOME".into(), sb.home.display().to_string()),
         ("XDG_CONFIG_HOME".into(), h(".config")),
         ("XDG_CACHE_HOME".into(), h(".cache")),
@@ -454,6 +503,9 @@ pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
         ("LANG".into(), "C.UTF-8".into()),
         ("TERM".into(), "dumb".into()),
         ("NO_COLOR".into(), "1".into()),
-        ("AGENTHOOKS_STATE_DIR".into(), sb.root.join("state").display().to_string()),
+        (
+            "AGENTHOOKS_STATE_DIR".into(),
+            sb.root.join("state").display().to_string(),
+        ),
     ]
 }

@@ -30,9 +30,10 @@ pub fn enabled() -> bool {
 
 /// The fixtures root.
 pub fn fixtures_root() -> PathBuf {
-    std::env::var_os(FIXTURES_ENV)
-        .filter(|v| !v.is_empty())
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), PathBuf::from)
+    std::env::var_os(FIXTURES_ENV).filter(|v| !v.is_empty()).map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"),
+        PathBuf::from,
+    )
 }
 
 /// `preToolUse` / `PreToolUse` → `pre_tool_use`.
@@ -97,7 +98,13 @@ fn env_table(agent: &AgentSpec, names: &[String]) -> Vec<(String, String)> {
 }
 
 /// Writes the run's payloads as fixtures; returns the case directories written.
-pub fn capture(agent: &AgentSpec, scenario: Scenario, records: &[HookRecord], run_root: &Path, fixtures: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn capture(
+    agent: &AgentSpec,
+    scenario: Scenario,
+    records: &[HookRecord],
+    run_root: &Path,
+    fixtures: &Path,
+) -> Result<Vec<PathBuf>, String> {
     let dir = fixtures.join(agent.provider).join(agent.version);
     let mut seen: Vec<(String, String)> = existing_shapes(&dir);
     let root = run_root.display().to_string();
@@ -108,7 +115,9 @@ pub fn capture(agent: &AgentSpec, scenario: Scenario, records: &[HookRecord], ru
             continue;
         }
         let text = r.payload.trim_end().replace(&root, "/tmp/e2e");
-        let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
         let sig = shape(&v);
         if seen.iter().any(|(n, s)| *n == native && *s == sig) {
             continue;
@@ -146,7 +155,8 @@ pub fn capture(agent: &AgentSpec, scenario: Scenario, records: &[HookRecord], ru
             env[k.as_str()] = toml_edit::value(v);
         }
         meta["env"] = toml_edit::Item::Table(env);
-        std::fs::write(case.join("meta.toml"), meta.to_string()).map_err(|e| format!("writing {}: {e}", case.display()))?;
+        std::fs::write(case.join("meta.toml"), meta.to_string())
+            .map_err(|e| format!("writing {}: {e}", case.display()))?;
         seen.push((native, sig));
         written.push(case);
     }
@@ -155,14 +165,17 @@ pub fn capture(agent: &AgentSpec, scenario: Scenario, records: &[HookRecord], ru
 
 /// `(native event, shape)` of every case already in a version directory.
 fn existing_shapes(dir: &Path) -> Vec<(String, String)> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
     entries
         .filter_map(Result::ok)
         .filter_map(|e| {
             let meta = std::fs::read_to_string(e.path().join("meta.toml")).ok()?;
             let doc: toml_edit::DocumentMut = meta.parse().ok()?;
             let native = doc.get("native_event")?.as_str()?.to_owned();
-            let input: Value = serde_json::from_str(&std::fs::read_to_string(e.path().join("input.json")).ok()?).ok()?;
+            let input: Value =
+                serde_json::from_str(&std::fs::read_to_string(e.path().join("input.json")).ok()?).ok()?;
             Some((native, shape(&input)))
         })
         .collect()
@@ -183,7 +196,10 @@ mod tests {
 
     #[test]
     fn shapes_ignore_values_not_keys() {
-        assert_eq!(shape(&json!({"b": 1, "a": ["x"]})), shape(&json!({"a": ["y", "z"], "b": 2})));
+        assert_eq!(
+            shape(&json!({"b": 1, "a": ["x"]})),
+            shape(&json!({"a": ["y", "z"], "b": 2}))
+        );
         assert_ne!(shape(&json!({"a": 1})), shape(&json!({"a": "1"})));
         assert_ne!(shape(&json!({"a": 1})), shape(&json!({"a": 1, "b": null})));
     }
@@ -202,19 +218,33 @@ mod tests {
             }))
         };
         let root = Path::new("/tmp/run-1");
-        let records = [rec(r#"{"cwd":"/tmp/run-1/proj","toolName":"bash"}"#), rec(r#"{"cwd":"/other","toolName":"x"}"#)];
+        let records = [
+            rec(r#"{"cwd":"/tmp/run-1/proj","toolName":"bash"}"#),
+            rec(r#"{"cwd":"/other","toolName":"x"}"#),
+        ];
         let written = capture(agent, Scenario::Deny, &records, root, &tmp).expect("capture");
         assert_eq!(written.len(), 1, "the second payload has the same shape");
         let case = tmp.join("copilot/1.0.102/pre_tool_use-e2e-deny");
         assert_eq!(written[0], case);
-        assert_eq!(std::fs::read_to_string(case.join("input.json")).expect("input"), r#"{"cwd":"/tmp/e2e/proj","toolName":"bash"}"#);
+        assert_eq!(
+            std::fs::read_to_string(case.join("input.json")).expect("input"),
+            r#"{"cwd":"/tmp/e2e/proj","toolName":"bash"}"#
+        );
         let meta = std::fs::read_to_string(case.join("meta.toml")).expect("meta");
         assert!(meta.contains("native_event = \"preToolUse\""), "{meta}");
-        assert!(meta.contains("argv = [\"agenthooks\", \"run\", \"--provider=copilot\", \"--event=preToolUse\"]"), "{meta}");
+        assert!(
+            meta.contains("argv = [\"agenthooks\", \"run\", \"--provider=copilot\", \"--event=preToolUse\"]"),
+            "{meta}"
+        );
         assert!(meta.contains("COPILOT_CLI_BINARY_VERSION = \"1.0.102\""), "{meta}");
-        assert!(!meta.contains("PATH") && !meta.contains("AGENTHOOKS_E2E_MODE"), "{meta}");
+        assert!(
+            !meta.contains("PATH") && !meta.contains("AGENTHOOKS_E2E_MODE"),
+            "{meta}"
+        );
         // A rerun finds the shape on disk and writes nothing.
-        assert!(capture(agent, Scenario::Context, &records, root, &tmp).expect("capture").is_empty());
+        assert!(capture(agent, Scenario::Context, &records, root, &tmp)
+            .expect("capture")
+            .is_empty());
         let _ = std::fs::remove_dir_all(&tmp);
     }
 }

@@ -182,7 +182,7 @@ pub fn read_log(path: &Path) -> Vec<HookRecord> {
 }
 
 /// The record the inner process's observer writes for a decoded event.
-pub fn decoded_record(native: &str, kind: &str, event: Value) -> Value {
+pub fn decoded_record(native: &str, kind: &str, event: &Value) -> Value {
     json!({"native": native, "kind": kind, "event": event})
 }
 
@@ -201,11 +201,17 @@ mod tests {
     #[test]
     fn records_parse_leniently() {
         let v = json!({"provider": "kimi", "event_arg": "Stop", "mode": "none", "payload": "{}", "env_names": ["A"],
-            "decoded": decoded_record("Stop", "agent.stop", json!({"kind": "agent.stop"})), "stdout": "", "stderr": "", "exit": 0});
+            "decoded": decoded_record("Stop", "agent.stop", &json!({"kind": "agent.stop"})), "stdout": "", "stderr": "", "exit": 0});
         let r = HookRecord::from_value(v);
-        assert_eq!((r.native_name(), r.kind.as_deref(), r.exit), ("Stop", Some("agent.stop"), Some(0)));
+        assert_eq!(
+            (r.native_name(), r.kind.as_deref(), r.exit),
+            ("Stop", Some("agent.stop"), Some(0))
+        );
         assert_eq!(r.payload_json(), Some(json!({})));
         let bare = HookRecord::from_value(json!({"event_arg": "BeforeTool", "decoded": null}));
-        assert_eq!((bare.native_name(), bare.kind.as_deref(), bare.exit), ("BeforeTool", None, None));
+        assert_eq!(
+            (bare.native_name(), bare.kind.as_deref(), bare.exit),
+            ("BeforeTool", None, None)
+        );
     }
 }

@@ -40,6 +40,7 @@
 //! | `AGENTHOOKS_E2E_KEEP` | `1` keeps every sandbox (failed runs' sandboxes are always kept) |
 //! | `AGENTHOOKS_E2E_WORK` | where sandboxes go (default a fresh temp directory) |
 //! | `AGENTHOOKS_E2E_CAPTURE` | `1` writes the received payloads into `fixtures/` |
+//! | `AGENTHOOKS_E2E_VERBOSE` | `1` prints every row's assertions, hook calls and model requests |
 //!
 //! Non-goals: OpenCode and OpenClaw (plugin bridges, their own issues), Cursor (not installable
 //! here; covered by fixtures and the fake-agent harness).
@@ -68,7 +69,12 @@ pub fn enabled() -> bool {
 
 fn list_env(name: &str) -> Option<Vec<String>> {
     let v = std::env::var(name).ok().filter(|v| !v.trim().is_empty())?;
-    Some(v.split(',').map(|s| s.trim().to_ascii_lowercase()).filter(|s| !s.is_empty()).collect())
+    Some(
+        v.split(',')
+            .map(|s| s.trim().to_ascii_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    )
 }
 
 /// The agents selected by `AGENTHOOKS_E2E_AGENTS` (all by default).
@@ -76,8 +82,17 @@ pub fn selected_agents() -> Vec<&'static AgentSpec> {
     let filter = list_env("AGENTHOOKS_E2E_AGENTS");
     AGENTS
         .iter()
-        .filter(|a| filter.as_ref().is_none_or(|f| f.iter().any(|x| x == a.short() || x == a.provider)))
+        .filter(|a| {
+            filter
+                .as_ref()
+                .is_none_or(|f| f.iter().any(|x| x == a.short() || x == a.provider))
+        })
         .collect()
+}
+
+/// Whether `AGENTHOOKS_E2E_VERBOSE=1`: print every row's diagnostics, not only failures.
+pub fn verbose() -> bool {
+    std::env::var("AGENTHOOKS_E2E_VERBOSE").is_ok_and(|v| v == "1")
 }
 
 /// Whether `AGENTHOOKS_E2E_SCENARIOS` selects a scenario (all by default).
@@ -91,7 +106,10 @@ pub fn toolchain(cache: &npm::Cache, agent: &AgentSpec, hook_bin: &Path) -> Resu
     let prefix = cache.ensure(agent.package, agent.version)?;
     let bin = prefix.join("node_modules/.bin").join(agent.bin);
     if !bin.exists() {
-        return Err(format!("{}@{} installed but has no `{}` executable", agent.package, agent.version, agent.bin));
+        return Err(format!(
+            "{}@{} installed but has no `{}` executable",
+            agent.package, agent.version, agent.bin
+        ));
     }
     let xdg_cache = cache.xdg_cache();
     std::fs::create_dir_all(&xdg_cache).map_err(|e| format!("creating {}: {e}", xdg_cache.display()))?;
@@ -106,7 +124,12 @@ pub fn toolchain(cache: &npm::Cache, agent: &AgentSpec, hook_bin: &Path) -> Resu
 /// Runs the scenarios for the agents: installs each agent (an install failure becomes a failed
 /// row naming the package and npm's error), runs, captures when asked, removes passing
 /// sandboxes unless `AGENTHOOKS_E2E_KEEP=1`.
-pub fn run_suite(agents: &[&'static AgentSpec], scenarios: &[Scenario], hook_bin: &Path, work: &Path) -> Vec<RunReport> {
+pub fn run_suite(
+    agents: &[&'static AgentSpec],
+    scenarios: &[Scenario],
+    hook_bin: &Path,
+    work: &Path,
+) -> Vec<RunReport> {
     let cache = npm::Cache::from_env();
     let keep = std::env::var("AGENTHOOKS_E2E_KEEP").is_ok_and(|v| v == "1");
     let mut reports = Vec::new();
@@ -149,6 +172,7 @@ pub fn run_suite(agents: &[&'static AgentSpec], scenarios: &[Scenario], hook_bin
 
 /// The result table: agent, version, scenario, pass/fail, time, and why a row failed.
 pub fn table(reports: &[RunReport]) -> String {
+    use std::fmt::Write;
     let mut rows: Vec<[String; 6]> = vec![[
         "agent".into(),
         "version".into(),
@@ -158,7 +182,10 @@ pub fn table(reports: &[RunReport]) -> String {
         "notes".into(),
     ]];
     for r in reports {
-        let time = r.proc.as_ref().map_or_else(|| "-".to_owned(), |p| format!("{:.1}s", p.elapsed.as_secs_f64()));
+        let time = r
+            .proc
+            .as_ref()
+            .map_or_else(|| "-".to_owned(), |p| format!("{:.1}s", p.elapsed.as_secs_f64()));
         let notes = if r.passed() { String::new() } else { r.summary() };
         rows.push([
             r.agent.name.into(),
@@ -169,12 +196,14 @@ pub fn table(reports: &[RunReport]) -> String {
             notes,
         ]);
     }
-    let widths: Vec<usize> = (0..5).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..5)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
     let mut out = String::new();
     for (n, r) in rows.iter().enumerate() {
         let mut line = String::new();
         for (i, w) in widths.iter().enumerate() {
-            line.push_str(&format!("{:<w$}  ", r[i], w = *w));
+            let _ = write!(line, "{:<w$}  ", r[i], w = *w);
         }
         line.push_str(&r[5]);
         out.push_str(line.trim_end());
@@ -185,6 +214,6 @@ pub fn table(reports: &[RunReport]) -> String {
         }
     }
     let passed = reports.iter().filter(|r| r.passed()).count();
-    out.push_str(&format!("{passed}/{} passed\n", reports.len()));
+    let _ = writeln!(out, "{passed}/{} passed", reports.len());
     out
 }

@@ -63,7 +63,9 @@ impl Cache {
 
     /// The install prefix of `name@version` (whether or not it is installed).
     pub fn prefix(&self, name: &str, version: &str) -> PathBuf {
-        self.root.join("npm").join(format!("{}@{version}", name.replace('/', "+")))
+        self.root
+            .join("npm")
+            .join(format!("{}@{version}", name.replace('/', "+")))
     }
 
     /// Installs `name@version` unless already complete; returns the prefix.
@@ -75,7 +77,14 @@ impl Cache {
         let npm = which("npm").ok_or_else(|| format!("cannot install {name}@{version}: `npm` is not on PATH"))?;
         let parent = prefix.parent().unwrap_or(&self.root).to_path_buf();
         std::fs::create_dir_all(&parent).map_err(|e| format!("creating {}: {e}", parent.display()))?;
-        let staging = parent.join(format!(".staging-{}-{}", std::process::id(), prefix.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()));
+        let staging = parent.join(format!(
+            ".staging-{}-{}",
+            std::process::id(),
+            prefix
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        ));
         let _ = std::fs::remove_dir_all(&staging);
         std::fs::create_dir_all(&staging).map_err(|e| format!("creating {}: {e}", staging.display()))?;
         let spec = format!("{name}@{version}");
@@ -83,7 +92,14 @@ impl Cache {
             Command::new(&npm)
                 .args(["install", "--prefix"])
                 .arg(&staging)
-                .args(["--no-audit", "--no-fund", "--no-save", "--no-package-lock", "--loglevel=error", "--no-update-notifier"])
+                .args([
+                    "--no-audit",
+                    "--no-fund",
+                    "--no-save",
+                    "--no-package-lock",
+                    "--loglevel=error",
+                    "--no-update-notifier",
+                ])
                 .arg(&spec)
                 .env("npm_config_cache", self.root.join("npm-cache")),
             Duration::from_secs(600),
@@ -91,7 +107,8 @@ impl Cache {
         .map_err(|e| format!("npm install {spec}: {e}"))?;
         if !out.success {
             let _ = std::fs::remove_dir_all(&staging);
-            let registry = std::env::var("npm_config_registry").unwrap_or_else(|_| "https://registry.npmjs.org/".into());
+            let registry =
+                std::env::var("npm_config_registry").unwrap_or_else(|_| "https://registry.npmjs.org/".into());
             return Err(format!(
                 "npm install {spec} failed (registry {registry}, exit {:?}{}):\n{}{}",
                 out.code,
@@ -100,7 +117,8 @@ impl Cache {
                 out.stderr
             ));
         }
-        std::fs::write(staging.join(".complete"), format!("{spec}\n")).map_err(|e| format!("marking {spec} complete: {e}"))?;
+        std::fs::write(staging.join(".complete"), format!("{spec}\n"))
+            .map_err(|e| format!("marking {spec} complete: {e}"))?;
         let _ = std::fs::remove_dir_all(&prefix);
         std::fs::rename(&staging, &prefix).map_err(|e| format!("moving {spec} into place: {e}"))?;
         Ok(prefix)
@@ -119,7 +137,10 @@ impl Cache {
         if bin.join("node").is_file() {
             Ok(bin)
         } else {
-            Err(format!("{pkg}@{NODE_VERSION} installed but {} has no `node`", bin.display()))
+            Err(format!(
+                "{pkg}@{NODE_VERSION} installed but {} has no `node`",
+                bin.display()
+            ))
         }
     }
 }
@@ -127,9 +148,7 @@ impl Cache {
 /// The first executable named `name` on `PATH`.
 pub fn which(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 #[cfg(test)]
@@ -139,7 +158,10 @@ mod tests {
     #[test]
     fn layout() {
         let c = Cache::at("/c");
-        assert_eq!(c.prefix("@openai/codex", "0.171.0"), Path::new("/c/npm/@openai+codex@0.171.0"));
+        assert_eq!(
+            c.prefix("@openai/codex", "0.171.0"),
+            Path::new("/c/npm/@openai+codex@0.171.0")
+        );
         assert_eq!(c.xdg_cache(), Path::new("/c/xdg-cache"));
     }
 

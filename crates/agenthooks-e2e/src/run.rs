@@ -104,7 +104,11 @@ mod tests {
 
     #[test]
     fn captures_output_and_code() {
-        let o = output_with_timeout(Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]), Duration::from_secs(10)).expect("run");
+        let o = output_with_timeout(
+            Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]),
+            Duration::from_secs(10),
+        )
+        .expect("run");
         assert_eq!((o.code, o.success, o.timed_out), (Some(3), false, false));
         assert_eq!((o.stdout.as_str(), o.stderr.as_str()), ("out\n", "err\n"));
     }
@@ -113,7 +117,11 @@ mod tests {
     fn kills_the_whole_group_on_timeout() {
         let t = Instant::now();
         // The grandchild keeps the pipes open: only a group kill ends the run.
-        let o = output_with_timeout(Command::new("sh").args(["-c", "sleep 30 & sleep 30; echo never"]), Duration::from_millis(300)).expect("run");
+        let o = output_with_timeout(
+            Command::new("sh").args(["-c", "sleep 30 & sleep 30; echo never"]),
+            Duration::from_millis(300),
+        )
+        .expect("run");
         assert!(o.timed_out);
         assert!(!o.stdout.contains("never"));
         assert!(t.elapsed() < Duration::from_secs(10), "took {:?}", t.elapsed());

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use agenthooks::core::codec::Target;
+use agenthooks::NativeEvent;
 use serde_json::Value;
 
 use crate::agents::{self, AgentId, AgentSpec, Sandbox, Toolchain};
@@ -38,7 +40,13 @@ pub enum Scenario {
 
 impl Scenario {
     /// The scenarios every agent runs.
-    pub const STANDARD: [Self; 5] = [Self::NoDecision, Self::Deny, Self::Context, Self::ContinueWith, Self::Rewrite];
+    pub const STANDARD: [Self; 5] = [
+        Self::NoDecision,
+        Self::Deny,
+        Self::Context,
+        Self::ContinueWith,
+        Self::Rewrite,
+    ];
 
     /// The table name.
     pub const fn name(self) -> &'static str {
@@ -151,7 +159,13 @@ impl RunReport {
     pub fn diagnostics(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();
-        let _ = writeln!(s, "--- {} {} / {}", self.agent.name, self.agent.version, self.scenario.name());
+        let _ = writeln!(
+            s,
+            "--- {} {} / {}",
+            self.agent.name,
+            self.agent.version,
+            self.scenario.name()
+        );
         if let Some(e) = &self.error {
             let _ = writeln!(s, "setup error: {e}");
         }
@@ -162,7 +176,13 @@ impl RunReport {
             let _ = writeln!(s, "  sandbox: {}", sb.root.display());
         }
         if let Some(p) = &self.proc {
-            let _ = writeln!(s, "  agent exit {:?} after {:?}{}", p.code, p.elapsed, if p.timed_out { " (TIMED OUT)" } else { "" });
+            let _ = writeln!(
+                s,
+                "  agent exit {:?} after {:?}{}",
+                p.code,
+                p.elapsed,
+                if p.timed_out { " (TIMED OUT)" } else { "" }
+            );
             let _ = writeln!(s, "  agent stdout (tail): {}", tail(&p.stdout, 1500));
             let _ = writeln!(s, "  agent stderr (tail): {}", tail(&p.stderr, 1500));
         }
@@ -178,7 +198,14 @@ impl RunReport {
             );
         }
         for r in &self.requests {
-            let _ = writeln!(s, "  model {} {} → {:?} ({} bytes)", r.method, r.path, r.served, r.body.len());
+            let _ = writeln!(
+                s,
+                "  model {} {} → {:?} ({} bytes)",
+                r.method,
+                r.path,
+                r.served,
+                r.body.len()
+            );
         }
         s
     }
@@ -231,7 +258,14 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         .stdin(Stdio::null());
     let proc = match output_with_timeout(&mut cmd, AGENT_TIMEOUT) {
         Ok(p) => p,
-        Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting {}: {e}", launch.program.display()), Some(sb)),
+        Err(e) => {
+            return RunReport::failed_setup(
+                agent,
+                scenario,
+                format!("starting {}: {e}", launch.program.display()),
+                Some(sb),
+            )
+        }
     };
     let records = hook::read_log(&sb.hook_log);
     let requests = server.requests();
@@ -264,16 +298,54 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 .agent
                 .expected
                 .iter()
-                .filter(|(n, k)| !r.records.iter().any(|x| x.native_name() == *n && x.kind.as_deref() == Some(*k)))
+                .filter(|(n, k)| {
+                    !r.records
+                        .iter()
+                        .any(|x| x.native_name() == *n && x.kind.as_deref() == Some(*k))
+                })
                 .map(|(n, k)| format!("{n}→{k}"))
                 .collect();
             checks.push(Check::new(
                 "expected events arrived with their kinds",
                 missing.is_empty(),
-                if missing.is_empty() { format!("{} hook calls", r.records.len()) } else { format!("missing {}", missing.join(", ")) },
+                if missing.is_empty() {
+                    format!("{} hook calls", r.records.len())
+                } else {
+                    format!("missing {}", missing.join(", "))
+                },
             ));
-            checks.push(Check::new("the tool ran (marker present)", marker, marker_detail(marker)));
-            checks.push(Check::new("the tool result went back to the model", turns.len() >= 2, format!("{} model turns", turns.len())));
+            checks.push(Check::new(
+                "the tool ran (marker present)",
+                marker,
+                marker_detail(marker),
+            ));
+            checks.push(Check::new(
+                "the tool result went back to the model",
+                turns.len() >= 2,
+                format!("{} model turns", turns.len()),
+            ));
+            if let Some(codec) = r.agent.codec() {
+                let off: Vec<String> = r
+                    .records
+                    .iter()
+                    .filter(|x| {
+                        let native = x.native_name();
+                        let target = Target::new(Some(NativeEvent::from(native)), Some(codec.kind_of(native)));
+                        let want = codec.no_op(&target);
+                        x.exit != Some(want.exit_code) || x.stdout.as_bytes() != want.stdout.as_slice()
+                    })
+                    .map(|x| format!("{}: exit {:?} stdout {}", x.native_name(), x.exit, tail(&x.stdout, 80)))
+                    .collect();
+                checks.push(Check::new(
+                    "every answer was the codec's no-op",
+                    off.is_empty(),
+                    if off.is_empty() {
+                        "all".to_owned()
+                    } else {
+                        off.join(", ")
+                    },
+                ));
+            }
         }
         Scenario::Deny | Scenario::WrongEncoder => {
             let deny = deny_checks(marker, &turns, count_kind("tool.pre"));
@@ -281,7 +353,9 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 checks.extend(deny);
             } else {
                 let claude_dialect = r.records.iter().any(|x| {
-                    x.kind.as_deref() == Some("tool.pre") && x.stdout.contains("hookSpecificOutput") && x.stdout.contains("\"permissionDecision\":\"deny\"")
+                    x.kind.as_deref() == Some("tool.pre")
+                        && x.stdout.contains("hookSpecificOutput")
+                        && x.stdout.contains("\"permissionDecision\":\"deny\"")
                 });
                 checks.push(Check::new(
                     "the wrong encoder answered tool.pre in Claude's dialect",
@@ -289,57 +363,108 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                     r.records
                         .iter()
                         .find(|x| x.kind.as_deref() == Some("tool.pre"))
-                        .map_or_else(|| "no tool.pre call".to_owned(), |x| format!("stdout {}", tail(&x.stdout, 200))),
+                        .map_or_else(
+                            || "no tool.pre call".to_owned(),
+                            |x| format!("stdout {}", tail(&x.stdout, 200)),
+                        ),
                 ));
                 let failed: Vec<String> = deny.iter().filter(|c| !c.ok).map(|c| c.what.clone()).collect();
                 checks.push(Check::new(
                     "the deny assertions caught it",
                     !failed.is_empty(),
-                    if failed.is_empty() { "every deny assertion passed: the suite cannot tell a wrong encoder".to_owned() } else { format!("failed as they must: {}", failed.join("; ")) },
+                    if failed.is_empty() {
+                        "every deny assertion passed: the suite cannot tell a wrong encoder".to_owned()
+                    } else {
+                        format!("failed as they must: {}", failed.join("; "))
+                    },
                 ));
             }
         }
         Scenario::Context => {
             let prompt_ok = first_turn.is_some_and(|q| q.contains(hook::PROMPT_CONTEXT));
-            checks.push(Check::new("prompt context reached the model's first request", prompt_ok, present(first_turn.is_some(), prompt_ok)));
+            checks.push(Check::new(
+                "prompt context reached the model's first request",
+                prompt_ok,
+                present(first_turn.is_some(), prompt_ok),
+            ));
             if r.agent.session_context {
                 let ok = first_turn.is_some_and(|q| q.contains(hook::SESSION_CONTEXT));
-                checks.push(Check::new("session-start context reached the model's first request", ok, present(first_turn.is_some(), ok)));
+                checks.push(Check::new(
+                    "session-start context reached the model's first request",
+                    ok,
+                    present(first_turn.is_some(), ok),
+                ));
             } else {
                 let leaked = r.requests.iter().any(|q| q.contains(hook::SESSION_CONTEXT));
                 checks.push(Check::new(
                     "session-start output is discarded by this agent (documented; a change is drift)",
                     !leaked,
-                    if leaked { "the session context reached the model" } else { "not in any request" },
+                    if leaked {
+                        "the session context reached the model"
+                    } else {
+                        "not in any request"
+                    },
                 ));
             }
-            checks.push(Check::new("context does not block (marker present)", marker, marker_detail(marker)));
+            checks.push(Check::new(
+                "context does not block (marker present)",
+                marker,
+                marker_detail(marker),
+            ));
         }
         Scenario::ContinueWith => {
             let stops = count_kind("agent.stop");
             let with_token = turns.iter().filter(|q| q.contains(hook::CONTINUE_TOKEN)).count();
-            checks.push(Check::new("the stop hook was asked", stops >= 1, format!("{stops} stop calls")));
+            checks.push(Check::new(
+                "the stop hook was asked",
+                stops >= 1,
+                format!("{stops} stop calls"),
+            ));
             checks.push(Check::new(
                 "exactly one more model turn (continuation reached the model, cap held)",
                 with_token == 1,
-                format!("{with_token} model turns carry the continuation; {} turns in all", turns.len()),
+                format!(
+                    "{with_token} model turns carry the continuation; {} turns in all",
+                    turns.len()
+                ),
             ));
             if r.agent.id == AgentId::Kimi {
-                checks.push(Check::new("Kimi runs Stop once per turn", stops == 1, format!("{stops} stop calls")));
+                checks.push(Check::new(
+                    "Kimi runs Stop once per turn",
+                    stops == 1,
+                    format!("{stops} stop calls"),
+                ));
             } else {
-                checks.push(Check::new("the stop hook ran again and was capped", stops >= 2, format!("{stops} stop calls")));
+                checks.push(Check::new(
+                    "the stop hook ran again and was capped",
+                    stops >= 2,
+                    format!("{stops} stop calls"),
+                ));
             }
         }
         Scenario::Rewrite => {
             let rewritten = std::fs::read_to_string(sb.project.join(hook::REWRITTEN_FILE)).unwrap_or_default();
             if r.agent.rewrite {
-                checks.push(Check::new("the rewritten command ran", rewritten.trim() == "rewritten", format!("{} = {:?}", hook::REWRITTEN_FILE, rewritten.trim())));
-                checks.push(Check::new("the original command did not run", !marker, marker_detail(marker)));
+                checks.push(Check::new(
+                    "the rewritten command ran",
+                    rewritten.trim() == "rewritten",
+                    format!("{} = {:?}", hook::REWRITTEN_FILE, rewritten.trim()),
+                ));
+                checks.push(Check::new(
+                    "the original command did not run",
+                    !marker,
+                    marker_detail(marker),
+                ));
             } else {
                 checks.push(Check::new(
                     "rewrite unsupported: degraded, the original command ran",
                     marker && rewritten.is_empty(),
-                    format!("{}; {} {}", marker_detail(marker), hook::REWRITTEN_FILE, if rewritten.is_empty() { "absent" } else { "present" }),
+                    format!(
+                        "{}; {} {}",
+                        marker_detail(marker),
+                        hook::REWRITTEN_FILE,
+                        if rewritten.is_empty() { "absent" } else { "present" }
+                    ),
                 ));
             }
         }
@@ -351,8 +476,16 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
 fn deny_checks(marker: bool, turns: &[&RecordedRequest], pre_calls: usize) -> Vec<Check> {
     let reason_at = turns.iter().position(|q| q.contains(hook::DENY_TOKEN));
     vec![
-        Check::new("the tool.pre hook was asked", pre_calls >= 1, format!("{pre_calls} tool.pre calls")),
-        Check::new("the denied tool did not run (marker absent)", !marker, marker_detail(marker)),
+        Check::new(
+            "the tool.pre hook was asked",
+            pre_calls >= 1,
+            format!("{pre_calls} tool.pre calls"),
+        ),
+        Check::new(
+            "the denied tool did not run (marker absent)",
+            !marker,
+            marker_detail(marker),
+        ),
         Check::new(
             "the deny reason reached the model in the next request",
             reason_at.is_some_and(|i| i >= 1),
@@ -373,7 +506,11 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
             format!("{:.1}s, exit {:?}", p.elapsed.as_secs_f64(), p.code),
         ));
     }
-    checks.push(Check::new("hooks ran", !r.records.is_empty(), format!("{} hook calls", r.records.len())));
+    checks.push(Check::new(
+        "hooks ran",
+        !r.records.is_empty(),
+        format!("{} hook calls", r.records.len()),
+    ));
     let undecoded: Vec<String> = r
         .records
         .iter()
@@ -383,7 +520,11 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
     checks.push(Check::new(
         "every payload decoded",
         undecoded.is_empty(),
-        if undecoded.is_empty() { "all".to_owned() } else { undecoded.join(", ") },
+        if undecoded.is_empty() {
+            "all".to_owned()
+        } else {
+            undecoded.join(", ")
+        },
     ));
     if let Some(codec) = r.agent.codec() {
         let odd: Vec<String> = r
@@ -393,13 +534,23 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
                 let native = x.native.as_deref()?;
                 let kind = x.kind.as_deref()?;
                 let want = codec.kind_of(native);
-                (want.as_str() != kind || native != x.event_arg).then(|| format!("{}: config {} decoded {native}→{kind}, table {want}", x.native_name(), x.event_arg))
+                (want.as_str() != kind || native != x.event_arg).then(|| {
+                    format!(
+                        "{}: config {} decoded {native}→{kind}, table {want}",
+                        x.native_name(),
+                        x.event_arg
+                    )
+                })
             })
             .collect();
         checks.push(Check::new(
             "decoded event and kind agree with the config and the codec's table",
             odd.is_empty(),
-            if odd.is_empty() { "all".to_owned() } else { odd.join(", ") },
+            if odd.is_empty() {
+                "all".to_owned()
+            } else {
+                odd.join(", ")
+            },
         ));
     }
     checks
@@ -420,8 +571,17 @@ fn present(had_request: bool, found: bool) -> String {
 /// Codex: asks `codex app-server` (`hooks/list`) whether the hooks agenthooks-install wrote
 /// are trusted, and compares Codex's hashes with ours.
 fn codex_trust_checks(launch: &agents::Launch, sb: &Sandbox, tc: &Toolchain) -> Vec<Check> {
-    let ours: Vec<(String, String)> = launch.plan.trust.iter().map(|t| (t.key.clone(), t.hash.clone())).collect();
-    let mut checks = vec![Check::new("agenthooks-install wrote trust entries", !ours.is_empty(), format!("{} entries", ours.len()))];
+    let ours: Vec<(String, String)> = launch
+        .plan
+        .trust
+        .iter()
+        .map(|t| (t.key.clone(), t.hash.clone()))
+        .collect();
+    let mut checks = vec![Check::new(
+        "agenthooks-install wrote trust entries",
+        !ours.is_empty(),
+        format!("{} entries", ours.len()),
+    )];
     let mut env = agents::base_env(sb, tc);
     env.extend(launch.env.iter().cloned());
     let listed = match app_server_hooks_list(&launch.program, &env, &sb.project) {
@@ -439,7 +599,11 @@ fn codex_trust_checks(launch: &agents::Launch, sb: &Sandbox, tc: &Toolchain) -> 
         .filter_map(|d| d.get("hooks").and_then(Value::as_array))
         .flatten()
         .collect();
-    checks.push(Check::new("codex app-server answered hooks/list", !hooks.is_empty(), format!("{} hooks listed", hooks.len())));
+    checks.push(Check::new(
+        "codex app-server answered hooks/list",
+        !hooks.is_empty(),
+        format!("{} hooks listed", hooks.len()),
+    ));
     let mut problems = Vec::new();
     for (key, hash) in &ours {
         match hooks.iter().find(|h| h.get("key").and_then(Value::as_str) == Some(key)) {
@@ -464,7 +628,15 @@ fn codex_trust_checks(launch: &agents::Launch, sb: &Sandbox, tc: &Toolchain) -> 
         if problems.is_empty() && foreign.is_empty() {
             format!("{} of {} trusted", ours.len(), hooks.len())
         } else {
-            format!("{}{}", problems.join("; "), if foreign.is_empty() { String::new() } else { format!("; listed without a trust entry: {}", foreign.join(", ")) })
+            format!(
+                "{}{}",
+                problems.join("; "),
+                if foreign.is_empty() {
+                    String::new()
+                } else {
+                    format!("; listed without a trust entry: {}", foreign.join(", "))
+                }
+            )
         },
     ));
     checks
@@ -513,9 +685,15 @@ pub fn app_server_hooks_list(codex: &Path, env: &[(String, String)], project: &P
     }
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
-        let Ok(v) = serde_json::from_str::<Value>(&line) else { continue };
+        let Ok(v) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
         if v.get("id") == Some(&Value::from(2)) {
-            result = if v.get("error").is_some() { Err(format!("hooks/list error: {}", v["error"])) } else { Ok(v) };
+            result = if v.get("error").is_some() {
+                Err(format!("hooks/list error: {}", v["error"]))
+            } else {
+                Ok(v)
+            };
             break;
         }
     }
@@ -530,5 +708,8 @@ pub fn app_server_hooks_list(codex: &Path, env: &[(String, String)], project: &P
 pub fn work_dir() -> PathBuf {
     std::env::var_os("AGENTHOOKS_E2E_WORK")
         .filter(|v| !v.is_empty())
-        .map_or_else(|| std::env::temp_dir().join(format!("agenthooks-e2e-{}", std::process::id())), PathBuf::from)
+        .map_or_else(
+            || std::env::temp_dir().join(format!("agenthooks-e2e-{}", std::process::id())),
+            PathBuf::from,
+        )
 }

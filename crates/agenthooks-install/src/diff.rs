@@ -12,97 +12,101 @@ enum Op {
 /// Above this many cells the diff falls back to "everything replaced".
 const MAX_CELLS: usize = 4_000_000;
 
-fn script(a: &[&str], b: &[&str]) -> Vec<Op> {
-    let (n, m) = (a.len(), b.len());
-    if n.saturating_mul(m) > MAX_CELLS {
-        let mut ops = vec![Op::Del; n];
-        ops.extend(std::iter::repeat_n(Op::Ins, m));
+fn script(old: &[&str], new: &[&str]) -> Vec<Op> {
+    let (rows, cols) = (old.len(), new.len());
+    if rows.saturating_mul(cols) > MAX_CELLS {
+        let mut ops = vec![Op::Del; rows];
+        ops.extend(std::iter::repeat_n(Op::Ins, cols));
         return ops;
     }
-    // lcs[i][j] = LCS length of a[i..], b[j..]
-    let mut lcs = vec![0u32; (n + 1) * (m + 1)];
-    let at = |i: usize, j: usize| i * (m + 1) + j;
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[at(i, j)] = if a[i] == b[j] {
-                lcs[at(i + 1, j + 1)] + 1
+    // lcs[at(r, c)] = LCS length of old[r..], new[c..]
+    let mut lcs = vec![0u32; (rows + 1) * (cols + 1)];
+    let at = |r: usize, c: usize| r * (cols + 1) + c;
+    for r in (0..rows).rev() {
+        for c in (0..cols).rev() {
+            lcs[at(r, c)] = if old[r] == new[c] {
+                lcs[at(r + 1, c + 1)] + 1
             } else {
-                lcs[at(i + 1, j)].max(lcs[at(i, j + 1)])
+                lcs[at(r + 1, c)].max(lcs[at(r, c + 1)])
             };
         }
     }
-    let (mut i, mut j) = (0, 0);
-    let mut ops = Vec::with_capacity(n + m);
-    while i < n || j < m {
-        if i < n && j < m && a[i] == b[j] {
+    let (mut r, mut c) = (0, 0);
+    let mut ops = Vec::with_capacity(rows + cols);
+    while r < rows || c < cols {
+        if r < rows && c < cols && old[r] == new[c] {
             ops.push(Op::Eq);
-            i += 1;
-            j += 1;
-        } else if i < n && (j == m || lcs[at(i + 1, j)] >= lcs[at(i, j + 1)]) {
+            r += 1;
+            c += 1;
+        } else if r < rows && (c == cols || lcs[at(r + 1, c)] >= lcs[at(r, c + 1)]) {
             ops.push(Op::Del);
-            i += 1;
+            r += 1;
         } else {
             ops.push(Op::Ins);
-            j += 1;
+            c += 1;
         }
     }
     ops
 }
 
 /// Unified-diff hunks (without the `---`/`+++` header) with `context` lines of context.
-pub(crate) fn unified(a: &str, b: &str, context: usize) -> String {
-    let al: Vec<&str> = a.lines().collect();
-    let bl: Vec<&str> = b.lines().collect();
-    let ops = script(&al, &bl);
-    // Positions (line in a, line in b) before each op.
+pub(crate) fn unified(before: &str, after: &str, context: usize) -> String {
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let ops = script(&old, &new);
+    // Line positions (in old, in new) before each op.
     let mut pos = Vec::with_capacity(ops.len() + 1);
-    let (mut i, mut j) = (0usize, 0usize);
+    let (mut line_old, mut line_new) = (0usize, 0usize);
     for op in &ops {
-        pos.push((i, j));
+        pos.push((line_old, line_new));
         match op {
             Op::Eq => {
-                i += 1;
-                j += 1;
+                line_old += 1;
+                line_new += 1;
             }
-            Op::Del => i += 1,
-            Op::Ins => j += 1,
+            Op::Del => line_old += 1,
+            Op::Ins => line_new += 1,
         }
     }
-    pos.push((i, j));
-    let changed: Vec<usize> = ops.iter().enumerate().filter(|(_, o)| **o != Op::Eq).map(|(k, _)| k).collect();
+    pos.push((line_old, line_new));
+    let changed: Vec<usize> = ops
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| **o != Op::Eq)
+        .map(|(idx, _)| idx)
+        .collect();
     let mut out = String::new();
-    let mut k = 0;
-    while k < changed.len() {
-        let start = changed[k].saturating_sub(context);
-        let mut end = changed[k] + 1;
-        while k + 1 < changed.len() && changed[k + 1] <= end + 2 * context {
-            k += 1;
-            end = changed[k] + 1;
+    let mut next = 0;
+    while next < changed.len() {
+        let first = changed[next].saturating_sub(context);
+        let mut last = changed[next] + 1;
+        while next + 1 < changed.len() && changed[next + 1] <= last + 2 * context {
+            next += 1;
+            last = changed[next] + 1;
         }
-        let end = (end + context).min(ops.len());
-        let (a0, b0) = pos[start];
-        let (a1, b1) = pos[end];
-        let range = |s: usize, len: usize| match len {
-            0 => format!("{s},0"),
-            1 => format!("{}", s + 1),
-            _ => format!("{},{len}", s + 1),
+        let last = (last + context).min(ops.len());
+        let (old_from, new_from) = pos[first];
+        let (old_to, new_to) = pos[last];
+        let range = |from: usize, len: usize| match len {
+            0 => format!("{from},0"),
+            1 => format!("{}", from + 1),
+            _ => format!("{},{len}", from + 1),
         };
-        let _ = writeln!(out, "@@ -{} +{} @@", range(a0, a1 - a0), range(b0, b1 - b0));
-        for idx in start..end {
-            let (x, y) = pos[idx];
-            match ops[idx] {
-                Op::Eq => {
-                    let _ = writeln!(out, " {}", al[x]);
-                }
-                Op::Del => {
-                    let _ = writeln!(out, "-{}", al[x]);
-                }
-                Op::Ins => {
-                    let _ = writeln!(out, "+{}", bl[y]);
-                }
-            }
+        let _ = writeln!(
+            out,
+            "@@ -{} +{} @@",
+            range(old_from, old_to - old_from),
+            range(new_from, new_to - new_from)
+        );
+        for idx in first..last {
+            let (in_old, in_new) = pos[idx];
+            let _ = match ops[idx] {
+                Op::Eq => writeln!(out, " {}", old[in_old]),
+                Op::Del => writeln!(out, "-{}", old[in_old]),
+                Op::Ins => writeln!(out, "+{}", new[in_new]),
+            };
         }
-        k += 1;
+        next += 1;
     }
     out
 }

@@ -167,7 +167,12 @@ fn health(manifest: &Manifest, target: &Target) -> TargetHealth {
         Ok(plan) => {
             th.up_to_date = plan.is_noop();
             if th.installed.is_empty() {
-                th.findings.push(Finding::new(Severity::Info, FindingCode::NotInstalled, &p, format!("no hooks of ours for {target}")));
+                th.findings.push(Finding::new(
+                    Severity::Info,
+                    FindingCode::NotInstalled,
+                    &p,
+                    format!("no hooks of ours for {target}"),
+                ));
             } else if !th.up_to_date {
                 let files: Vec<String> = plan
                     .files
@@ -179,7 +184,10 @@ fn health(manifest: &Manifest, target: &Target) -> TargetHealth {
                     Severity::Degraded,
                     FindingCode::Outdated,
                     &p,
-                    format!("installed hooks differ from the manifest; install would change {}", files.join(", ")),
+                    format!(
+                        "installed hooks differ from the manifest; install would change {}",
+                        files.join(", ")
+                    ),
                 ));
             }
         }
@@ -206,7 +214,9 @@ fn resolve_program(program: &str, path: Option<&OsString>) -> Option<PathBuf> {
         return is_executable(&p).then_some(p);
     }
     let path = path.cloned().or_else(|| std::env::var_os("PATH"))?;
-    std::env::split_paths(&path).map(|d| d.join(program)).find(|p| is_executable(p))
+    std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| is_executable(p))
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -287,7 +297,11 @@ fn command_health(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions)
     }
     match ping(&resolved, &manifest.command[1..], opts.ping_timeout) {
         Ok(v) => {
-            let providers: Vec<&str> = v.get("providers").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let providers: Vec<&str> = v
+                .get("providers")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
             let mut seen = Vec::new();
             for t in targets {
                 if !providers.is_empty() && !providers.contains(&t.provider.as_str()) && !seen.contains(&t.provider) {
@@ -296,7 +310,11 @@ fn command_health(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions)
                         Severity::Error,
                         FindingCode::Command,
                         &t.provider,
-                        format!("the binary has no {} codec compiled in (it knows {})", t.provider, providers.join(", ")),
+                        format!(
+                            "the binary has no {} codec compiled in (it knows {})",
+                            t.provider,
+                            providers.join(", ")
+                        ),
                     ));
                 }
             }
@@ -322,10 +340,18 @@ pub fn doctor(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions) -> 
     for h in &healths {
         for f in &h.installed {
             for e in &f.entries {
-                let Some(ev) = e.get("event").and_then(Value::as_str) else { continue };
-                if let Some((_, _, other)) = seen.iter().find(|(p, n, path)| *p == h.provider && n == ev && *path != f.path) {
+                let Some(ev) = e.get("event").and_then(Value::as_str) else {
+                    continue;
+                };
+                if let Some((_, _, other)) = seen
+                    .iter()
+                    .find(|(p, n, path)| *p == h.provider && n == ev && *path != f.path)
+                {
                     let (severity, why) = if h.provider == Provider::CLAUDE_CODE {
-                        (Severity::Info, "Claude runs identical commands once, different ones both")
+                        (
+                            Severity::Info,
+                            "Claude runs identical commands once, different ones both",
+                        )
                     } else {
                         (Severity::Degraded, "it fires twice")
                     };
@@ -334,7 +360,11 @@ pub fn doctor(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions) -> 
                             severity,
                             FindingCode::Duplicate,
                             &h.provider,
-                            format!("{ev} is installed in both {} and {}: {why}", other.display(), f.path.display()),
+                            format!(
+                                "{ev} is installed in both {} and {}: {why}",
+                                other.display(),
+                                f.path.display()
+                            ),
                         )
                         .with_native(ev),
                     );

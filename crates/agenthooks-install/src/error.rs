@@ -87,7 +87,10 @@ pub enum InstallError {
 
 impl InstallError {
     pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Self::Io { path: path.into(), source }
+        Self::Io {
+            path: path.into(),
+            source,
+        }
     }
 
     pub(crate) fn malformed(path: impl Into<PathBuf>, format: &'static str, message: impl Into<String>) -> Self {

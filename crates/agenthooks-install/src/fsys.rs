@@ -127,10 +127,15 @@ pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallErr
         Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
         _ => path.to_owned(),
     };
-    let dir = real.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = real
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(|e| InstallError::io(dir, e))?;
     let existing = fs::metadata(&real).ok();
-    let name = real.file_name().map_or_else(|| "config".into(), |n| n.to_string_lossy().into_owned());
+    let name = real
+        .file_name()
+        .map_or_else(|| "config".into(), |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(
         ".{name}.agenthooks-{}-{}.tmp",
         std::process::id(),

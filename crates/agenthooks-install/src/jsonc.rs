@@ -519,7 +519,13 @@ fn detect_style(text: &str, root: &Node) -> Style {
     }
 }
 
-fn detect_walk(text: &str, node: &Node, unit: &mut Option<String>, colon: &mut Option<&'static str>, comma: &mut Option<&'static str>) {
+fn detect_walk(
+    text: &str,
+    node: &Node,
+    unit: &mut Option<String>,
+    colon: &mut Option<&'static str>,
+    comma: &mut Option<&'static str>,
+) {
     if unit.is_some() && colon.is_some() && comma.is_some() {
         return;
     }
@@ -603,7 +609,7 @@ fn line_comment_before(text: &str, pos: usize) -> bool {
     while i < b.len() {
         match (in_str, b[i]) {
             (true, b'\\') => i += 1,
-            (true, b'"') | (false, b'"') => in_str = !in_str,
+            (_, b'"') => in_str = !in_str,
             (false, b'/') if b.get(i + 1) == Some(&b'/') => return true,
             _ => {}
         }
@@ -662,7 +668,11 @@ pub(crate) fn remove_child(text: &str, root: &Node, path: &[Seg<'_>], index: usi
         // Never join what follows onto a line that ends in a `//` comment.
         let rest_of_line = text[end..].split('\n').next().unwrap_or("");
         let keep_break = text[q..start].contains('\n') && line_comment_before(text, q) && !only_ws(rest_of_line);
-        let with = if keep_break { format!("\n{}", line_indent(text, c.start)) } else { String::new() };
+        let with = if keep_break {
+            format!("\n{}", line_indent(text, c.start))
+        } else {
+            String::new()
+        };
         edits.push((q, end, with));
         edits.push((comma, comma + 1, String::new()));
     }
@@ -677,7 +687,13 @@ pub(crate) fn remove_member(text: &str, root: &Node, path: &[Seg<'_>], key: &str
 
 /// Appends a child to the container at `path`: an element (`key = None`) to an array, or a
 /// member to an object.
-pub(crate) fn append_child(text: &str, root: &Node, path: &[Seg<'_>], key: Option<&str>, value: &Value) -> Option<String> {
+pub(crate) fn append_child(
+    text: &str,
+    root: &Node,
+    path: &[Seg<'_>],
+    key: Option<&str>,
+    value: &Value,
+) -> Option<String> {
     let c = find(root, path)?;
     match (&c.kind, key) {
         (Kind::Object(_), Some(_)) | (Kind::Array(_), None) => {}
@@ -685,7 +701,10 @@ pub(crate) fn append_child(text: &str, root: &Node, path: &[Seg<'_>], key: Optio
     }
     let style = detect_style(text, root);
     let container_indent = line_indent(text, c.start).to_owned();
-    let key_text = |colon: &str| key.map(|k| format!("{}{colon}", compact(&Value::String(k.to_owned())))).unwrap_or_default();
+    let key_text = |colon: &str| {
+        key.map(|k| format!("{}{colon}", compact(&Value::String(k.to_owned()))))
+            .unwrap_or_default()
+    };
     let close = c.end - 1;
     let n = c.child_count();
     let mut edits = Vec::new();
@@ -702,7 +721,11 @@ pub(crate) fn append_child(text: &str, root: &Node, path: &[Seg<'_>], key: Optio
             } else {
                 format!("{container_indent}{}", style.unit)
             };
-            format!("\n{child_indent}{}{}", key_text(": "), pretty(value, &child_indent, &style.unit))
+            format!(
+                "\n{child_indent}{}{}",
+                key_text(": "),
+                pretty(value, &child_indent, &style.unit)
+            )
         } else {
             format!("{}{}{}", style.comma, key_text(style.colon), compact(value))
         };
@@ -727,7 +750,12 @@ pub(crate) fn append_child(text: &str, root: &Node, path: &[Seg<'_>], key: Optio
             // Only comments inside: keep them, add after.
             let at = after_last_non_ws(text, close);
             let mut item = String::new();
-            let _ = write!(item, "\n{child_indent}{}{}", key_text(": "), pretty(value, &child_indent, &style.unit));
+            let _ = write!(
+                item,
+                "\n{child_indent}{}{}",
+                key_text(": "),
+                pretty(value, &child_indent, &style.unit)
+            );
             if !text[at..close].contains('\n') {
                 item.push('\n');
                 item.push_str(&container_indent);
@@ -794,8 +822,15 @@ mod tests {
             let v = json!({"hooks": [{"command": "x y"}]});
             let added = append_child(t, &root, &[Seg::Key("a")], None, &v).unwrap();
             let r2 = p(&added);
-            assert_eq!(r2.get("a").unwrap().items().unwrap().len(), root.get("a").unwrap().items().unwrap().len() + 1, "{added}");
-            assert_eq!(r2.get("a").unwrap().items().unwrap().last().unwrap().to_value(&added), v);
+            assert_eq!(
+                r2.get("a").unwrap().items().unwrap().len(),
+                root.get("a").unwrap().items().unwrap().len() + 1,
+                "{added}"
+            );
+            assert_eq!(
+                r2.get("a").unwrap().items().unwrap().last().unwrap().to_value(&added),
+                v
+            );
             let n = r2.get("a").unwrap().items().unwrap().len();
             let removed = remove_child(&added, &r2, &[Seg::Key("a")], n - 1).unwrap();
             assert_eq!(removed, t);
@@ -807,7 +842,10 @@ mod tests {
         let t = "{\n    \"a\": 1\n}";
         let root = p(t);
         let out = append_child(t, &root, &[], Some("b"), &json!({"c": [1]})).unwrap();
-        assert_eq!(out, "{\n    \"a\": 1,\n    \"b\": {\n        \"c\": [\n            1\n        ]\n    }\n}");
+        assert_eq!(
+            out,
+            "{\n    \"a\": 1,\n    \"b\": {\n        \"c\": [\n            1\n        ]\n    }\n}"
+        );
         let t = "{}";
         let out = append_child(t, &p(t), &[], Some("b"), &json!([1])).unwrap();
         assert_eq!(out, "{\n  \"b\": [\n    1\n  ]\n}");

@@ -87,7 +87,7 @@ pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
 pub use fsys::{FsView, MemFs, RealFs};
 pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest};
-pub use matcher::{McpGlob, MatcherFallback, ToolMatcher};
+pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
 pub use shell::{shell_join, shell_quote};

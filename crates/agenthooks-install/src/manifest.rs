@@ -96,7 +96,9 @@ impl Manifest {
         let name = &self.identity.name;
         if name.is_empty()
             || name.starts_with(['.', '-'])
-            || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
         {
             return bad(format!(
                 "identity name `{name}` must be non-empty ASCII letters, digits, `.`, `_` or `-`, not starting with `.` or `-`"
@@ -418,7 +420,10 @@ mod tests {
         let bad = r#"{"command":["x"],"identity":{"name":"x"},"hooks":[{"kind":"tool.pre","native":"X"}]}"#;
         assert!(serde_json::from_str::<Manifest>(bad).is_err());
         let bad = r#"{"command":["x"],"identity":{"name":"x"},"hooks":[{"kind":"tool.pre","uses":["fly"]}]}"#;
-        assert!(serde_json::from_str::<Manifest>(bad).unwrap_err().to_string().contains("fly"));
+        assert!(serde_json::from_str::<Manifest>(bad)
+            .unwrap_err()
+            .to_string()
+            .contains("fly"));
     }
 
     #[test]
@@ -426,6 +431,9 @@ mod tests {
         assert!(default_uses(EventKind::ToolPre).contains(Capability::Ask));
         assert!(default_uses(EventKind::Notification).is_empty());
         let h = HookSpec::kind(EventKind::Stop);
-        assert_eq!(h.effective_uses(EventKind::Stop), CapSet::of(&[Capability::ContinueAgent]));
+        assert_eq!(
+            h.effective_uses(EventKind::Stop),
+            CapSet::of(&[Capability::ContinueAgent])
+        );
     }
 }

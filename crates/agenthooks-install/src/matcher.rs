@@ -135,6 +135,7 @@ pub struct ToolMatcher {
     pub fallback: MatcherFallback,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_default_fallback(f: &MatcherFallback) -> bool {
     *f == MatcherFallback::Broad
 }
@@ -227,10 +228,12 @@ impl ToolMatcher {
     /// The in-process filter: whether a decoded tool call is selected (the runner-side half of
     /// a broadened matcher).
     pub fn matches(&self, tool: &ToolCall) -> bool {
-        if self.is_any() || self.names.iter().any(|n| *n == tool.name) || self.classes.contains(&tool.canonical) {
+        if self.is_any() || self.names.contains(&tool.name) || self.classes.contains(&tool.canonical) {
             return true;
         }
-        tool.mcp.as_ref().is_some_and(|m| self.mcp.iter().any(|g| g.matches(&m.server, &m.tool)))
+        tool.mcp
+            .as_ref()
+            .is_some_and(|m| self.mcp.iter().any(|g| g.matches(&m.server, &m.tool)))
     }
 
     /// The union of two matchers (either matching every tool makes the union match every tool;
@@ -324,7 +327,10 @@ enum Alt {
 pub(crate) fn regex_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if matches!(c, '\\' | '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}') {
+        if matches!(
+            c,
+            '\\' | '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}'
+        ) {
             out.push('\\');
         }
         out.push(c);
@@ -363,7 +369,9 @@ impl Dialect {
                         alts.push(Alt::Re(format!("{}.*", regex_escape(prefix))));
                         alts.extend(self.mcp_builtins.iter().map(|b| Alt::Lit((*b).to_owned())));
                     }
-                    None => c.inexpressible.push("the `mcp` class (MCP tool names have no fixed pattern here)".into()),
+                    None => c
+                        .inexpressible
+                        .push("the `mcp` class (MCP tool names have no fixed pattern here)".into()),
                 }
                 continue;
             }
@@ -452,7 +460,10 @@ mod tests {
         let c = D.compile(&ToolMatcher::names(["my-tool"]));
         assert_eq!(c.result, Compiled::Pattern("^my-tool$".into()));
         let c = D.compile(&ToolMatcher::class(CanonicalTool::Shell).with_mcp(McpGlob::parse("git.hub/create_*")));
-        assert_eq!(c.result, Compiled::Pattern("^(?:Bash|mcp__git\\.hub__create_.*)$".into()));
+        assert_eq!(
+            c.result,
+            Compiled::Pattern("^(?:Bash|mcp__git\\.hub__create_.*)$".into())
+        );
         let c = D.compile(&ToolMatcher::class(CanonicalTool::Mcp));
         assert_eq!(c.result, Compiled::Pattern("^(?:mcp__.*|ListMcpResourcesTool)$".into()));
         let c = D.compile(&ToolMatcher::class(CanonicalTool::FileRead));
@@ -466,9 +477,18 @@ mod tests {
 
     #[test]
     fn in_process_filter() {
-        let call = ToolCall::new("mcp__github__create_issue", CanonicalTool::Mcp, json!({}), None, "s", "t")
-            .with_mcp(McpCall::new("github", "create_issue"));
-        assert!(ToolMatcher::default().with_mcp(McpGlob::parse("git*/create_*")).matches(&call));
+        let call = ToolCall::new(
+            "mcp__github__create_issue",
+            CanonicalTool::Mcp,
+            json!({}),
+            None,
+            "s",
+            "t",
+        )
+        .with_mcp(McpCall::new("github", "create_issue"));
+        assert!(ToolMatcher::default()
+            .with_mcp(McpGlob::parse("git*/create_*"))
+            .matches(&call));
         assert!(!ToolMatcher::names(["Bash"]).matches(&call));
         assert!(ToolMatcher::class(CanonicalTool::Mcp).matches(&call));
         let bash = ToolCall::new("Bash", CanonicalTool::Shell, json!({}), None, "s", "t");
@@ -489,10 +509,14 @@ mod tests {
 
     #[test]
     fn serde() {
-        let m: ToolMatcher = serde_json::from_value(json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x"]})).unwrap();
+        let m: ToolMatcher =
+            serde_json::from_value(json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x"]})).unwrap();
         assert_eq!(m.classes, vec![CanonicalTool::FileEdit]);
         assert_eq!(m.mcp, vec![McpGlob::new("gh", "*"), McpGlob::new("x", "*")]);
-        assert_eq!(serde_json::to_value(&m).unwrap(), json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x/*"]}));
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x/*"]})
+        );
         assert!(serde_json::from_value::<ToolMatcher>(json!({"classes": ["nope"]})).is_err());
     }
 }

@@ -85,7 +85,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// Compact JSON with object keys sorted recursively (serde_json escaping, no spaces).
+/// Compact JSON with object keys sorted recursively (`serde_json` escaping, no spaces).
 pub(crate) fn canonical_json(v: &Value) -> String {
     fn sort(v: &Value) -> Value {
         match v {
@@ -155,8 +155,16 @@ impl FileChange {
         let b = self.after.as_deref().unwrap_or("");
         let mut out = format!(
             "--- {}\n+++ {}\n",
-            if self.before.is_some() { format!("a{name}") } else { "/dev/null".into() },
-            if self.after.is_some() { format!("b{name}") } else { "/dev/null".into() }
+            if self.before.is_some() {
+                format!("a{name}")
+            } else {
+                "/dev/null".into()
+            },
+            if self.after.is_some() {
+                format!("b{name}")
+            } else {
+                "/dev/null".into()
+            }
         );
         out.push_str(&crate::diff::unified(a, b, 3));
         out
@@ -272,13 +280,24 @@ impl<'a> Cx<'a> {
     }
 
     /// Sets the planned text.
-    pub(crate) fn set_text(&mut self, path: &Path, format: FileFormat, text: Option<String>) -> Result<(), InstallError> {
+    pub(crate) fn set_text(
+        &mut self,
+        path: &Path,
+        format: FileFormat,
+        text: Option<String>,
+    ) -> Result<(), InstallError> {
         self.slot(path, format)?.after = text;
         Ok(())
     }
 
     /// Records our entries before (only the first call counts) and after.
-    pub(crate) fn set_ours(&mut self, path: &Path, format: FileFormat, before: Vec<Value>, after: Vec<Value>) -> Result<(), InstallError> {
+    pub(crate) fn set_ours(
+        &mut self,
+        path: &Path,
+        format: FileFormat,
+        before: Vec<Value>,
+        after: Vec<Value>,
+    ) -> Result<(), InstallError> {
         let f = self.slot(path, format)?;
         if f.ours_before.is_empty() {
             f.ours_before = before;
@@ -304,6 +323,17 @@ impl<'a> Cx<'a> {
     }
 }
 
+/// Whether two lists of our entries are the same set (the order of different events does not
+/// matter to any agent; each event has at most one entry of ours).
+pub(crate) fn same_entries(a: &[Value], b: &[Value]) -> bool {
+    let key = |v: &[Value]| {
+        let mut k: Vec<String> = v.iter().map(canonical_json).collect();
+        k.sort();
+        k
+    };
+    a.len() == b.len() && key(a) == key(b)
+}
+
 /// Adds a final newline to a newly created file.
 pub(crate) fn with_newline(mut s: String) -> String {
     if !s.ends_with('\n') {
@@ -319,7 +349,10 @@ mod tests {
 
     #[test]
     fn canonical_sorts_keys() {
-        assert_eq!(canonical_json(&json!({"b": 1, "a": {"d": [1, {"z": 0, "y": "<>"}], "c": null}})), r#"{"a":{"c":null,"d":[1,{"y":"<>","z":0}]},"b":1}"#);
+        assert_eq!(
+            canonical_json(&json!({"b": 1, "a": {"d": [1, {"z": 0, "y": "<>"}], "c": null}})),
+            r#"{"a":{"c":null,"d":[1,{"y":"<>","z":0}]},"b":1}"#
+        );
         let f = Fingerprint::of(&[]);
         assert!(f.0.starts_with("sha256:") && f.0.len() == 7 + 64);
     }
@@ -335,7 +368,9 @@ mod tests {
             ours_after: vec![],
         };
         assert_eq!(c.status(), ChangeStatus::Create);
-        assert!(c.unified_diff().starts_with("--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+{}"));
+        assert!(c
+            .unified_diff()
+            .starts_with("--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+{}"));
         c.before = Some("{}".into());
         assert_eq!(c.status(), ChangeStatus::Unchanged);
         assert_eq!(c.unified_diff(), "");

@@ -109,7 +109,11 @@ fn minus(a: CapSet, b: CapSet) -> CapSet {
 /// assert!(h.missing.contains(Capability::Ask));
 /// assert!(!h.missing.contains(Capability::Deny));
 /// ```
-pub fn preflight(manifest: &Manifest, targets: &[Target], capabilities: &dyn Fn(&Provider, &str) -> CapSet) -> Preflight {
+pub fn preflight(
+    manifest: &Manifest,
+    targets: &[Target],
+    capabilities: &dyn Fn(&Provider, &str) -> CapSet,
+) -> Preflight {
     let out = targets
         .iter()
         .map(|t| {
@@ -144,9 +148,15 @@ pub fn preflight(manifest: &Manifest, targets: &[Target], capabilities: &dyn Fn(
                     HookOn::Kind(k) => *k,
                     HookOn::Native { event, .. } => m.event(event).map_or(EventKind::Other, |r| r.kind),
                 };
-                let caps = mine.iter().fold(CapSet::EMPTY, |acc, h| acc.union(capabilities(&t.provider, &h.native)));
+                let caps = mine
+                    .iter()
+                    .fold(CapSet::EMPTY, |acc, h| acc.union(capabilities(&t.provider, &h.native)));
                 let uses = spec.effective_uses(kind);
-                let missing = if spec.blocking && !mine.is_empty() { minus(uses, caps) } else { CapSet::EMPTY };
+                let missing = if spec.blocking && !mine.is_empty() {
+                    minus(uses, caps)
+                } else {
+                    CapSet::EMPTY
+                };
                 if !missing.is_empty() {
                     let names: Vec<&str> = missing.iter().map(Capability::as_str).collect();
                     let natives: Vec<&str> = mine.iter().map(|h| h.native.as_str()).collect();

@@ -46,7 +46,11 @@ struct Acc {
 }
 
 /// Resolves a manifest for a target.
-pub(crate) fn resolve(manifest: &Manifest, target: &Target, m: &dyn TargetModule) -> Result<(Vec<ResolvedHook>, Vec<Finding>), InstallError> {
+pub(crate) fn resolve(
+    manifest: &Manifest,
+    target: &Target,
+    m: &dyn TargetModule,
+) -> Result<(Vec<ResolvedHook>, Vec<Finding>), InstallError> {
     let provider = m.provider();
     let mut findings = Vec::new();
     let mut accs: Vec<Acc> = Vec::new();
@@ -55,8 +59,13 @@ pub(crate) fn resolve(manifest: &Manifest, target: &Target, m: &dyn TargetModule
             HookOn::Kind(k) => {
                 let Some((_, natives)) = m.kinds().iter().find(|(kk, _)| kk == k) else {
                     findings.push(
-                        Finding::new(Severity::Dropped, FindingCode::EventUnavailable, &provider, format!("{provider} has no event for `{k}`"))
-                            .with_hook(i),
+                        Finding::new(
+                            Severity::Dropped,
+                            FindingCode::EventUnavailable,
+                            &provider,
+                            format!("{provider} has no event for `{k}`"),
+                        )
+                        .with_hook(i),
                     );
                     continue;
                 };
@@ -71,7 +80,9 @@ pub(crate) fn resolve(manifest: &Manifest, target: &Target, m: &dyn TargetModule
                                     Severity::Info,
                                     FindingCode::EventFolded,
                                     &provider,
-                                    format!("`{k}` arrives on {n} (together with `{row_kind}`); the codec tells them apart"),
+                                    format!(
+                                        "`{k}` arrives on {n} (together with `{row_kind}`); the codec tells them apart"
+                                    ),
                                 )
                                 .with_hook(i)
                                 .with_native(*n),
@@ -220,9 +231,14 @@ pub(crate) fn resolve(manifest: &Manifest, target: &Target, m: &dyn TargetModule
         let t = m.timeout(&acc.native, acc.timeout);
         if let Some(note) = &t.note {
             findings.push(
-                Finding::new(Severity::Degraded, FindingCode::TimeoutAdjusted, &provider, format!("timeout {note}"))
-                    .with_hook(first)
-                    .with_native(acc.native.clone()),
+                Finding::new(
+                    Severity::Degraded,
+                    FindingCode::TimeoutAdjusted,
+                    &provider,
+                    format!("timeout {note}"),
+                )
+                .with_hook(first)
+                .with_native(acc.native.clone()),
             );
         }
         let command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);

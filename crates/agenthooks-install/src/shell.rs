@@ -24,7 +24,9 @@ pub fn shell_quote(word: &str) -> Cow<'_, str> {
 }
 
 fn is_safe(c: char, first: bool) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '%' | '+' | ':' | ',' | '.' | '/' | '-') || (c == '=' && !first)
+    c.is_ascii_alphanumeric()
+        || matches!(c, '_' | '@' | '%' | '+' | ':' | ',' | '.' | '/' | '-')
+        || (c == '=' && !first)
 }
 
 fn quote_word(word: &str, first: bool) -> Cow<'_, str> {
@@ -135,7 +137,10 @@ mod tests {
     fn commands_and_ownership() {
         let prefix = vec!["/opt/my tools/guard".to_owned(), "--cfg".to_owned()];
         let c = hook_command(&prefix, &Provider::CLAUDE_CODE, "PreToolUse", Duration::from_secs(30));
-        assert_eq!(c, "'/opt/my tools/guard' --cfg agenthooks run --provider=claude-code --event=PreToolUse --timeout=30");
+        assert_eq!(
+            c,
+            "'/opt/my tools/guard' --cfg agenthooks run --provider=claude-code --event=PreToolUse --timeout=30"
+        );
         let o = Owner::new(&prefix);
         assert!(o.owns(&c));
         assert!(o.owns(&format!("x=1; ( {c} ) &")));

@@ -27,10 +27,10 @@ use std::path::Path;
 
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
-    degrade, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Envelope, Event, EventKind, FailMode,
-    FileEditedEvent, ModelRequestEvent, ModelResponseEvent, NativeEvent, NotificationEvent, OtherEvent, Outcome, PermissionEvent, Policy,
-    PromptEvent, RawPayload, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent, Target, ToolCall, ToolErrorEvent,
-    ToolPostEvent, ToolPreEvent, WireResponse,
+    degrade, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Envelope, Event, EventKind,
+    FailMode, FileEditedEvent, ModelRequestEvent, ModelResponseEvent, NativeEvent, NotificationEvent, OtherEvent,
+    Outcome, PermissionEvent, Policy, PromptEvent, RawPayload, SessionEndEvent, SessionStartEvent, StopEvent,
+    SubagentStartEvent, Target, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde_json::json;
 
@@ -88,7 +88,10 @@ pub fn compare(expected: &Verdict, actual: &Verdict, block_message: Option<&str>
         return d;
     }
     if expected.effect != actual.effect {
-        d.push(format!("effect: expected {:?}, the agent does {:?}", expected.effect, actual.effect));
+        d.push(format!(
+            "effect: expected {:?}, the agent does {:?}",
+            expected.effect, actual.effect
+        ));
     }
     if expected.input_rewritten != actual.input_rewritten {
         d.push(format!(
@@ -97,10 +100,15 @@ pub fn compare(expected: &Verdict, actual: &Verdict, block_message: Option<&str>
         ));
     }
     if lines(&expected.context) != lines(&actual.context) {
-        d.push(format!("context: expected {:?}, the model gets {:?}", expected.context, actual.context));
+        d.push(format!(
+            "context: expected {:?}, the model gets {:?}",
+            expected.context, actual.context
+        ));
     }
     let sys_ok = expected.system_message == actual.system_message
-        || (expected.system_message.is_none() && actual.system_message.is_some() && actual.system_message.as_deref() == block_message);
+        || (expected.system_message.is_none()
+            && actual.system_message.is_some()
+            && actual.system_message.as_deref() == block_message);
     if !sys_ok {
         d.push(format!(
             "system message: expected {:?}, the user sees {:?}",
@@ -113,7 +121,10 @@ pub fn compare(expected: &Verdict, actual: &Verdict, block_message: Option<&str>
         _ => false,
     };
     if !stop_ok {
-        d.push(format!("agent stop: expected {:?}, the agent does {:?}", expected.agent_stopped, actual.agent_stopped));
+        d.push(format!(
+            "agent stop: expected {:?}, the agent does {:?}",
+            expected.agent_stopped, actual.agent_stopped
+        ));
     }
     d
 }
@@ -192,7 +203,11 @@ pub struct KnownGap {
 impl KnownGap {
     /// A known gap.
     pub const fn new(native: &'static str, decision: &'static str, reason: &'static str) -> Self {
-        Self { native, decision, reason }
+        Self {
+            native,
+            decision,
+            reason,
+        }
     }
 
     fn matches(&self, c: &Case) -> bool {
@@ -219,7 +234,11 @@ impl Report {
     pub fn apply_known_gaps(&mut self, gaps: &[KnownGap]) {
         for g in gaps {
             let mut used = false;
-            for c in self.cases.iter_mut().filter(|c| g.matches(c) && !c.differences.is_empty()) {
+            for c in self
+                .cases
+                .iter_mut()
+                .filter(|c| g.matches(c) && !c.differences.is_empty())
+            {
                 used = true;
                 c.known_gap = Some(format!("{} (was: {})", g.reason, c.differences.join("; ")));
                 c.differences.clear();
@@ -288,10 +307,22 @@ impl fmt::Display for Report {
             failures.len()
         )?;
         for c in self.cases.iter().filter(|c| c.under_promised.is_some()) {
-            write!(f, "\n! {} [{}]: {}", c.native, c.decision, c.under_promised.as_deref().unwrap_or_default())?;
+            write!(
+                f,
+                "\n! {} [{}]: {}",
+                c.native,
+                c.decision,
+                c.under_promised.as_deref().unwrap_or_default()
+            )?;
         }
         for c in self.excused() {
-            write!(f, "\n~ known gap {} [{}]: {}", c.native, c.decision, c.known_gap.as_deref().unwrap_or_default())?;
+            write!(
+                f,
+                "\n~ known gap {} [{}]: {}",
+                c.native,
+                c.decision,
+                c.known_gap.as_deref().unwrap_or_default()
+            )?;
         }
         for x in failures {
             write!(f, "\n✗ {x}")?;
@@ -365,7 +396,14 @@ pub fn check_with(codec: &'static dyn Codec, agent: &dyn FakeAgent, fixtures: Op
     report
 }
 
-fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fixture>, event: &Event, source: &str, report: &mut Report) {
+fn check_event(
+    codec: &'static dyn Codec,
+    agent: &dyn FakeAgent,
+    fx: Option<&Fixture>,
+    event: &Event,
+    source: &str,
+    report: &mut Report,
+) {
     let env = event.envelope();
     let native = env.native.as_str().to_owned();
     let caps = codec.event_capabilities(event);
@@ -388,10 +426,20 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
                 Some(f) => {
                     let router = router_for(&decided);
                     let inv = f.with_invocation(&f.input, |inv| invoke_with(&router, codec, inv));
-                    (inv.response, inv.sent, inv.degradations, inv.failure.map(|e| e.to_string()))
+                    (
+                        inv.response,
+                        inv.sent,
+                        inv.degradations,
+                        inv.failure.map(|e| e.to_string()),
+                    )
                 }
                 None => match degrade(decided.clone(), caps, &policy) {
-                    Err(e) => (codec.failure_response(&target, policy.fail, &e.to_string()), None, Vec::new(), Some(e.to_string())),
+                    Err(e) => (
+                        codec.failure_response(&target, policy.fail, &e.to_string()),
+                        None,
+                        Vec::new(),
+                        Some(e.to_string()),
+                    ),
                     Ok(d) => match codec.encode(event, &d.outcome) {
                         Ok(r) => (r, Some(d.outcome), d.degradations, None),
                         Err(e) => (
@@ -419,27 +467,41 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
                             differences.push(format!("sent a decision needing unpromised capabilities {over:?}"));
                         }
                     }
-                    differences.extend(compare(&expected_verdict(sent), &verdict, decided.block_message().filter(|_| decided.blocks())));
+                    differences.extend(compare(
+                        &expected_verdict(sent),
+                        &verdict,
+                        decided.block_message().filter(|_| decided.blocks()),
+                    ));
                     // Never silently lost: every capability the decision needed and the event
                     // lacks is reported.
                     for c in needed(&decided).iter().filter(|c| !caps.contains(*c)) {
                         let reported = degradations.iter().any(|d| d.capability == c)
                             || (c == Capability::UpdateInput
                                 && degradations.iter().any(|d| {
-                                    matches!(d.capability, Capability::Allow | Capability::Ask | Capability::Deny | Capability::NeutralRewrite)
+                                    matches!(
+                                        d.capability,
+                                        Capability::Allow
+                                            | Capability::Ask
+                                            | Capability::Deny
+                                            | Capability::NeutralRewrite
+                                    )
                                 }));
                         if !reported {
                             differences.push(format!("lost silently: the decision needed `{c}`, which the event lacks, and no degradation reports it"));
                         }
                     }
                     if *sent != decided && degradations.is_empty() {
-                        differences.push(format!("the decision changed without a degradation: decided {decided:?}, sent {sent:?}"));
+                        differences.push(format!(
+                            "the decision changed without a degradation: decided {decided:?}, sent {sent:?}"
+                        ));
                     }
                     // Under-promise: the encoder delivers something the capabilities deny.
                     let missing: Vec<Capability> = needed(&decided).iter().filter(|c| !caps.contains(*c)).collect();
                     if !missing.is_empty() {
                         if let Some(d) = under_promised(codec, agent, event, &native, &payload, &decided) {
-                            under = Some(format!("capabilities do not promise {missing:?}, but the encoder delivers it ({d})"));
+                            under = Some(format!(
+                                "capabilities do not promise {missing:?}, but the encoder delivers it ({d})"
+                            ));
                         }
                     }
                 }
@@ -461,8 +523,17 @@ fn check_event(codec: &'static dyn Codec, agent: &dyn FakeAgent, fx: Option<&Fix
     check_failure_responses(codec, agent, &target, &native, &payload, caps, report);
 }
 
-fn under_promised(codec: &dyn Codec, agent: &dyn FakeAgent, event: &Event, native: &str, payload: &[u8], decided: &Outcome) -> Option<String> {
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| codec.encode(event, decided))).ok()?.ok()?;
+fn under_promised(
+    codec: &dyn Codec,
+    agent: &dyn FakeAgent,
+    event: &Event,
+    native: &str,
+    payload: &[u8],
+    decided: &Outcome,
+) -> Option<String> {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| codec.encode(event, decided)))
+        .ok()?
+        .ok()?;
     let v = agent.interpret(native, payload, &HookOutput::from(&r));
     let expected = expected_verdict(decided);
     compare(&expected, &v, decided.block_message().filter(|_| decided.blocks()))
@@ -470,16 +541,30 @@ fn under_promised(codec: &dyn Codec, agent: &dyn FakeAgent, event: &Event, nativ
         .then(|| format!("verdict: {v}"))
 }
 
-fn check_failure_responses(codec: &dyn Codec, agent: &dyn FakeAgent, target: &Target, native: &str, payload: &[u8], caps: CapSet, report: &mut Report) {
+fn check_failure_responses(
+    codec: &dyn Codec,
+    agent: &dyn FakeAgent,
+    target: &Target,
+    native: &str,
+    payload: &[u8],
+    caps: CapSet,
+    report: &mut Report,
+) {
     let open = codec.failure_response(target, FailMode::Open, "agenthooks-testkit: failure");
     let v = agent.interpret(native, payload, &HookOutput::from(&open));
     if !v.is_no_op() || v.misbehaved() {
-        report
-            .errors
-            .push(format!("{} {native}: the fail-open response is not a no-op for the agent: {v}", codec.provider()));
+        report.errors.push(format!(
+            "{} {native}: the fail-open response is not a no-op for the agent: {v}",
+            codec.provider()
+        ));
     }
     let kind = target.kind.unwrap_or(EventKind::Other);
-    if caps.contains(Capability::Deny) && matches!(kind, EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted) {
+    if caps.contains(Capability::Deny)
+        && matches!(
+            kind,
+            EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted
+        )
+    {
         let closed = codec.failure_response(target, FailMode::Closed, "agenthooks-testkit: failure");
         let v = agent.interpret(native, payload, &HookOutput::from(&closed));
         if !matches!(v.effect, Effect::Denied { .. }) {
@@ -493,9 +578,15 @@ fn check_failure_responses(codec: &dyn Codec, agent: &dyn FakeAgent, target: &Ta
 
 /// A minimal event of a kind, for native events without a fixture (raw payload `{}`).
 pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Event {
-    let mut env = Envelope::new(codec.provider(), NativeEvent::new(native), kind, RawPayload::from(b"{}".to_vec()));
-    env.session.id = "agenthooks-testkit-session".to_owned();
-    env.session.cwd = "/tmp".to_owned();
+    use EventKind as K;
+    let mut env = Envelope::new(
+        codec.provider(),
+        NativeEvent::new(native),
+        kind,
+        RawPayload::from(b"{}".to_vec()),
+    );
+    "agenthooks-testkit-session".clone_into(&mut env.session.id);
+    "/tmp".clone_into(&mut env.session.cwd);
     let tool = || {
         ToolCall::new(
             "Bash",
@@ -506,7 +597,6 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
             "",
         )
     };
-    use EventKind as K;
     match kind {
         K::SessionStart => Event::SessionStart(SessionStartEvent::new(env, Some("startup".to_owned()))),
         K::SessionEnd => Event::SessionEnd(SessionEndEvent::new(env, None)),

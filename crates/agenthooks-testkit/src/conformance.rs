@@ -55,6 +55,7 @@ impl fmt::Debug for Suite {
             .field("dir", &self.dir)
             .field("extra", &self.extra.is_some())
             .field("bless", &self.bless)
+            .field("min_fixtures", &self.min_fixtures)
             .finish()
     }
 }
@@ -188,7 +189,11 @@ impl Suite {
         }
         // 3. native event and kind
         if env.native.as_str() != fx.meta.native_event {
-            fail(format!("native event is {:?}, meta.toml says {:?}", env.native.as_str(), fx.meta.native_event));
+            fail(format!(
+                "native event is {:?}, meta.toml says {:?}",
+                env.native.as_str(),
+                fx.meta.native_event
+            ));
         }
         let want_kind = fx.meta.kind.unwrap_or_else(|| codec.kind_of(&fx.meta.native_event));
         if event.kind() != want_kind || env.kind != event.kind() {
@@ -220,7 +225,9 @@ impl Suite {
         // 6. responses per shape
         let shapes = Shape::for_kind(event.kind());
         for shape in &shapes {
-            let Some(outcome) = shape.decision(&event) else { continue };
+            let Some(outcome) = shape.decision(&event) else {
+                continue;
+            };
             report.responses += 1;
             let router = router_for(&outcome);
             let invoked = fx.with_invocation(&fx.input, |inv| invoke_with(&router, codec, inv));
@@ -249,7 +256,9 @@ impl Suite {
         if let Some(injected) = inject_extra(&fx.input) {
             report.extra_checks += 1;
             match fx.with_invocation(&injected, |inv| codec.decode(inv)) {
-                Err(e) => report.failures.push(format!("{id}: with an unknown key injected, does not decode: {e}")),
+                Err(e) => report
+                    .failures
+                    .push(format!("{id}: with an unknown key injected, does not decode: {e}")),
                 Ok(ev) => self.check_extra(&id, &ev, &injected, report),
             }
         }
@@ -258,14 +267,20 @@ impl Suite {
     fn check_extra(&self, id: &str, ev: &Event, injected: &[u8], report: &mut Report) {
         let env = ev.envelope();
         if env.raw().as_bytes() != injected {
-            report.failures.push(format!("{id}: with an unknown key injected, raw differs from the injected bytes"));
+            report.failures.push(format!(
+                "{id}: with an unknown key injected, raw differs from the injected bytes"
+            ));
         }
         if let Some(f) = &self.extra {
             match f(env) {
-                None => report.failures.push(format!("{id}: with an unknown key injected, the native view has no extra map")),
+                None => report.failures.push(format!(
+                    "{id}: with an unknown key injected, the native view has no extra map"
+                )),
                 Some(m) => match m.get(EXTRA_KEY) {
                     Some(v) if *v == extra_value() => {}
-                    Some(v) => report.failures.push(format!("{id}: extra[{EXTRA_KEY:?}] is {v}, expected {}", extra_value())),
+                    Some(v) => report
+                        .failures
+                        .push(format!("{id}: extra[{EXTRA_KEY:?}] is {v}, expected {}", extra_value())),
                     None => report.failures.push(format!(
                         "{id}: the unknown key {EXTRA_KEY:?} did not land in the native view's extra map (keys: {:?})",
                         m.keys().collect::<Vec<_>>()

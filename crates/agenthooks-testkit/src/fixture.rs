@@ -112,14 +112,21 @@ impl Meta {
             "" | "stdin" => Transport::Stdin,
             "argv" => Transport::Argv,
             "frame" => Transport::Frame,
-            other => return Err(bad("transport", &format!("unknown transport `{other}` (stdin, argv or frame)"))),
+            other => {
+                return Err(bad(
+                    "transport",
+                    &format!("unknown transport `{other}` (stdin, argv or frame)"),
+                ))
+            }
         };
         let variant = string("variant", false)?;
         let source = string("source", false)?;
         let argv = match doc.get("argv") {
             None => Vec::new(),
             Some(item) => {
-                let arr = item.as_array().ok_or_else(|| bad("argv", "expected an array of strings"))?;
+                let arr = item
+                    .as_array()
+                    .ok_or_else(|| bad("argv", "expected an array of strings"))?;
                 arr.iter()
                     .enumerate()
                     .map(|(i, v)| {
@@ -138,7 +145,9 @@ impl Meta {
         if let Some(item) = doc.get("env") {
             let table = item.as_table_like().ok_or_else(|| bad("env", "expected a table"))?;
             for (k, v) in table.iter() {
-                let v = v.as_str().ok_or_else(|| bad(&format!("env.{k}"), "expected a string"))?;
+                let v = v
+                    .as_str()
+                    .ok_or_else(|| bad(&format!("env.{k}"), "expected a string"))?;
                 env.insert(k.to_owned(), v.to_owned());
             }
         }
@@ -180,7 +189,9 @@ fn read(path: &Path) -> Result<Vec<u8>, FixtureError> {
 }
 
 fn name_of(p: &Path) -> String {
-    p.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    p.file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 impl Fixture {
@@ -319,7 +330,11 @@ COPILOT_CLI = "1"
         assert_eq!(m.argv.len(), 4);
         assert_eq!(m.env["COPILOT_CLI"], "1");
         assert_eq!(m.kind, None);
-        let m = Meta::parse("native_event = \"PostToolUse\"\nkind = \"tool.error\"", Path::new("m.toml")).unwrap();
+        let m = Meta::parse(
+            "native_event = \"PostToolUse\"\nkind = \"tool.error\"",
+            Path::new("m.toml"),
+        )
+        .unwrap();
         assert_eq!(m.kind, Some(EventKind::ToolError));
         let e = Meta::parse("native_event = \"a\"\nkind = \"tool.later\"", Path::new("m.toml")).unwrap_err();
         assert_eq!(e.to_string(), "m.toml: `kind`: unknown event kind `tool.later`");
@@ -333,7 +348,10 @@ COPILOT_CLI = "1"
         assert_eq!(e.to_string(), "m.toml: `argv[0]`: expected a string");
         let e = Meta::parse("native_event = \"a\"\ntransport = \"pigeon\"", Path::new("m.toml")).unwrap_err();
         assert!(e.to_string().contains("unknown transport `pigeon`"));
-        assert!(matches!(Meta::parse("native_event = ", Path::new("m.toml")), Err(FixtureError::Toml { .. })));
+        assert!(matches!(
+            Meta::parse("native_event = ", Path::new("m.toml")),
+            Err(FixtureError::Toml { .. })
+        ));
     }
 
     #[test]

@@ -25,7 +25,8 @@ pub fn check(path: &Path, actual: &str, bless: bool) -> Result<(), String> {
             return Ok(());
         }
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: cannot create directory: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("{}: cannot create directory: {e}", parent.display()))?;
         }
         return std::fs::write(path, actual).map_err(|e| format!("{}: cannot write: {e}", path.display()));
     }
@@ -45,6 +46,7 @@ pub fn check(path: &Path, actual: &str, bless: bool) -> Result<(), String> {
 
 /// A line diff of two texts: unchanged lines prefixed `"  "`, removed `"- "`, added `"+ "`.
 /// Long unchanged runs are elided to three lines of context around each change.
+#[allow(clippy::many_single_char_names)]
 pub fn line_diff(expected: &str, actual: &str) -> String {
     let a: Vec<&str> = expected.lines().collect();
     let b: Vec<&str> = actual.lines().collect();
@@ -92,10 +94,16 @@ enum Op<'a> {
     Add(&'a str),
 }
 
+#[allow(clippy::many_single_char_names)]
 fn diff_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<Op<'a>> {
     // Common prefix and suffix first, then an LCS table on the middle (bounded size).
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suf = a[pre..].iter().rev().zip(b[pre..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let suf = a[pre..]
+        .iter()
+        .rev()
+        .zip(b[pre..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
     let am = &a[pre..a.len() - suf];
     let bm = &b[pre..b.len() - suf];
     let mut ops: Vec<Op<'a>> = a[..pre].iter().map(|l| Op::Same(l)).collect();
@@ -148,10 +156,15 @@ mod tests {
 
     #[test]
     fn diff_shows_changes_with_context() {
-        let a: String = (1..=20).map(|i| format!("l{i}\n")).collect();
+        let a: String = (1..=20)
+            .flat_map(|i| ["l".to_owned(), i.to_string(), "\n".to_owned()])
+            .collect();
         let b = a.replace("l10\n", "L10\nextra\n");
         let d = line_diff(&a, &b);
-        assert_eq!(d, "  …\n  l7\n  l8\n  l9\n- l10\n+ L10\n+ extra\n  l11\n  l12\n  l13\n  …\n");
+        assert_eq!(
+            d,
+            "  …\n  l7\n  l8\n  l9\n- l10\n+ L10\n+ extra\n  l11\n  l12\n  l13\n  …\n"
+        );
         assert_eq!(line_diff("x", "x\n"), "  (the files differ in their final newline)\n");
     }
 

@@ -17,7 +17,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use agenthooks_core::runner::{Invoked, RunOptions, Runner};
-use agenthooks_core::{Codec, Confidence, Env, Event, Invocation, Outcome, Router, Target, Transport, Variant, WireResponse};
+use agenthooks_core::{
+    Codec, Confidence, Env, Event, Invocation, Outcome, Router, Target, Transport, Variant, WireResponse,
+};
 
 use crate::fake::{self, Effect, HookOutput, Verdict};
 
@@ -58,14 +60,20 @@ impl Drop for TempState {
 /// Runs `inv` through `Runner::invoke` with `router`, in a fresh state directory.
 pub fn invoke_with(router: &Router, codec: &'static dyn Codec, inv: &Invocation<'_>) -> Invoked {
     let state = TempState::new();
-    let runner = Runner::new(router.clone(), vec![codec]).with_options(RunOptions::default().with_state_dir(state.path()));
+    let runner =
+        Runner::new(router.clone(), vec![codec]).with_options(RunOptions::default().with_state_dir(state.path()));
     runner.invoke(codec, inv, None, Confidence::Certain)
 }
 
 /// Runs one payload through `router` and `codec` in process, exactly as the runner would for a
 /// stdin hook (`native_event` is the `--event` hint, needed by agents whose payload does not
 /// name its event, such as Copilot). The process environment is not consulted.
-pub fn invoke(router: &Router, codec: &'static dyn Codec, payload: impl AsRef<[u8]>, native_event: Option<&str>) -> HookRun {
+pub fn invoke(
+    router: &Router,
+    codec: &'static dyn Codec,
+    payload: impl AsRef<[u8]>,
+    native_event: Option<&str>,
+) -> HookRun {
     let payload = payload.as_ref().to_vec();
     let env: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let inv = Invocation::new(payload.clone(), &env as &dyn Env)
@@ -144,8 +152,12 @@ impl HookRun {
         match fake::interpret(provider.as_str(), &self.native_event(), &self.payload, &out) {
             Some(v) => v,
             None => {
-                let mut v = self.sent().map_or_else(Verdict::proceed, crate::agreement::expected_verdict);
-                v.ignored.push(format!("no fake agent for {provider}: verdict derived from the decision sent"));
+                let mut v = self
+                    .sent()
+                    .map_or_else(Verdict::proceed, crate::agreement::expected_verdict);
+                v.ignored.push(format!(
+                    "no fake agent for {provider}: verdict derived from the decision sent"
+                ));
                 v
             }
         }

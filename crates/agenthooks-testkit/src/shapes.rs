@@ -28,13 +28,13 @@
 use std::fmt;
 
 use agenthooks_core::decision::{
-    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed, replace_output,
-    rewrite_input, ContextDecision,
+    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed,
+    replace_output, rewrite_input, ContextDecision,
 };
 use agenthooks_core::{
-    CompactPostEvent, CompactPreEvent, Context, Event, EventKind, FileEditedEvent, HandlerError, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Router, SessionEndEvent, SessionStartEvent, StopEvent,
-    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    CompactPostEvent, CompactPreEvent, Context, Event, EventKind, FileEditedEvent, HandlerError, ModelRequestEvent,
+    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Router, SessionEndEvent,
+    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 use serde_json::{Map, Value};
 
@@ -182,7 +182,10 @@ impl fmt::Display for Shape {
 /// input has no command. Keys are never removed, so merge-only dialects can express it.
 pub fn rewritten_input(tool: Option<&ToolCall>) -> Map<String, Value> {
     let mut m = tool.map(|t| t.input.clone()).unwrap_or_default();
-    if let Some(key) = ["command", "cmd"].into_iter().find(|k| m.get(*k).is_some_and(Value::is_string)) {
+    if let Some(key) = ["command", "cmd"]
+        .into_iter()
+        .find(|k| m.get(*k).is_some_and(Value::is_string))
+    {
         m.insert(key.to_owned(), REWRITTEN_COMMAND.into());
     } else {
         m.insert("agenthooks_testkit".to_owned(), Value::Bool(true));
@@ -211,7 +214,13 @@ pub const BLOCK_MESSAGE: &str = "agenthooks-testkit: blocked (user-facing)";
 
 impl Modifier {
     /// Every modifier.
-    pub const ALL: [Self; 5] = [Self::None, Self::Context, Self::SystemMessage, Self::StopAgent, Self::BlockReason];
+    pub const ALL: [Self; 5] = [
+        Self::None,
+        Self::Context,
+        Self::SystemMessage,
+        Self::StopAgent,
+        Self::BlockReason,
+    ];
 
     /// A short name.
     pub const fn name(self) -> &'static str {
@@ -245,11 +254,19 @@ pub fn modify(outcome: Outcome, m: Modifier) -> Outcome {
     }
     match outcome {
         Outcome::ToolPre(d) => {
-            let d = if m == Modifier::BlockReason { d.with_block_reason([BLOCK_MESSAGE]) } else { d };
+            let d = if m == Modifier::BlockReason {
+                d.with_block_reason([BLOCK_MESSAGE])
+            } else {
+                d
+            };
             Outcome::ToolPre(apply!(d))
         }
         Outcome::Prompt(d) => {
-            let d = if m == Modifier::BlockReason { d.with_block_reason([BLOCK_MESSAGE]) } else { d };
+            let d = if m == Modifier::BlockReason {
+                d.with_block_reason([BLOCK_MESSAGE])
+            } else {
+                d
+            };
             Outcome::Prompt(apply!(d))
         }
         Outcome::Stop(d) => Outcome::Stop(apply!(d)),
@@ -271,12 +288,21 @@ pub fn constructors(event: &Event) -> Vec<(&'static str, Outcome)> {
                 ("deny", deny(DENY_REASON).into()),
                 ("ask_user", ask_user(ASK_REASON).into()),
                 ("rewrite_input.allow", rewrite_input(input.clone()).allow().into()),
-                ("rewrite_input.ask_user", rewrite_input(input.clone()).ask_user(ASK_REASON).into()),
+                (
+                    "rewrite_input.ask_user",
+                    rewrite_input(input.clone()).ask_user(ASK_REASON).into(),
+                ),
                 ("rewrite_input.no_decision", rewrite_input(input).no_decision().into()),
             ]
         }
-        K::PromptSubmitted => vec![("accept_prompt", accept_prompt().into()), ("block_prompt", block_prompt(BLOCK_REASON).into())],
-        K::Stop | K::SubagentStop => vec![("finish", finish().into()), ("continue_with", continue_with(INSTRUCTION).into())],
+        K::PromptSubmitted => vec![
+            ("accept_prompt", accept_prompt().into()),
+            ("block_prompt", block_prompt(BLOCK_REASON).into()),
+        ],
+        K::Stop | K::SubagentStop => vec![
+            ("finish", finish().into()),
+            ("continue_with", continue_with(INSTRUCTION).into()),
+        ],
         K::ToolPost => vec![
             ("observed", observed().into()),
             ("flag_output", flag_output(FLAG_REASON).into()),
@@ -301,7 +327,9 @@ fn build(outcome: &Outcome) -> Router {
             r.on_tool_pre(move |_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(d.clone()))
                 .on_permission(move |_: &Context, _: &PermissionEvent| Ok::<_, HandlerError>(d2.clone()))
         }
-        Outcome::Prompt(d) => r.on_prompt_submitted(move |_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(d.clone())),
+        Outcome::Prompt(d) => {
+            r.on_prompt_submitted(move |_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(d.clone()))
+        }
         Outcome::Stop(d) => {
             let d2 = d.clone();
             r.on_stop(move |_: &Context, _: &StopEvent| Ok::<_, HandlerError>(d.clone()))
@@ -368,7 +396,14 @@ mod tests {
 
     #[test]
     fn rewrite_keeps_keys() {
-        let t = ToolCall::new("Bash", agenthooks_core::CanonicalTool::Shell, serde_json::json!({"command": "ls", "timeout": 5}), None, "", "");
+        let t = ToolCall::new(
+            "Bash",
+            agenthooks_core::CanonicalTool::Shell,
+            serde_json::json!({"command": "ls", "timeout": 5}),
+            None,
+            "",
+            "",
+        );
         let m = rewritten_input(Some(&t));
         assert_eq!(m["command"], REWRITTEN_COMMAND);
         assert_eq!(m["timeout"], 5);

@@ -83,13 +83,23 @@ fn decode_of_a_fixture_equals_its_expected_event() {
         assert_eq!(out.status.code(), Some(0), "{provider}: {}", text(&out.stderr));
         let mut got: Value = serde_json::from_slice(&out.stdout).unwrap();
         let raw = got.as_object_mut().unwrap().remove("raw").expect("raw is printed");
-        assert_eq!(raw, serde_json::from_slice::<Value>(&fx.input).unwrap(), "{provider}: raw");
+        assert_eq!(
+            raw,
+            serde_json::from_slice::<Value>(&fx.input).unwrap(),
+            "{provider}: raw"
+        );
         assert_eq!(got, expected_event(&fx), "{provider}: {case}");
 
         // The same through `--fixture`, byte for byte with `--no-raw`.
-        let out = run(bin().args(["decode", "--provider", provider, "--no-raw", "--fixture"]).arg(&fx.dir));
+        let out = run(bin()
+            .args(["decode", "--provider", provider, "--no-raw", "--fixture"])
+            .arg(&fx.dir));
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        assert_eq!(text(&out.stdout), std::fs::read_to_string(fx.event_path()).unwrap(), "{provider}: {case}");
+        assert_eq!(
+            text(&out.stdout),
+            std::fs::read_to_string(fx.event_path()).unwrap(),
+            "{provider}: {case}"
+        );
     }
 }
 
@@ -102,11 +112,19 @@ fn decode_reads_stdin() {
     for (k, v) in &fx.meta.env {
         c.env(k, v);
     }
-    let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = c
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), &fx.input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(serde_json::from_slice::<Value>(&out.stdout).unwrap(), expected_event(&fx));
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        expected_event(&fx)
+    );
 }
 
 #[test]
@@ -120,13 +138,26 @@ fn every_fixture_decodes_in_process_to_its_expected_event() {
             let (mut out, mut err) = (Vec::new(), Vec::new());
             let dir = fx.dir.display().to_string();
             let code = agenthooks_cli::run(
-                ["agenthooks", "decode", "--provider", provider, "--no-raw", "--fixture", &dir],
+                [
+                    "agenthooks",
+                    "decode",
+                    "--provider",
+                    provider,
+                    "--no-raw",
+                    "--fixture",
+                    &dir,
+                ],
                 &mut std::io::empty(),
                 &mut out,
                 &mut err,
             );
             assert_eq!(code, 0, "{}: {}", fx.id(), text(&err));
-            assert_eq!(text(&out), std::fs::read_to_string(fx.event_path()).unwrap(), "{}", fx.id());
+            assert_eq!(
+                text(&out),
+                std::fs::read_to_string(fx.event_path()).unwrap(),
+                "{}",
+                fx.id()
+            );
             checked += 1;
         }
     }
@@ -191,7 +222,15 @@ fn replay_drives_a_bash_hook() {
     std::fs::write(&hook, GUARD).unwrap();
     let replay = |cmd: &str, json: bool| {
         let mut c = bin();
-        c.args(["replay", "--provider", "claude-code", "--event", "PreToolUse", "--payload"]).arg(payload(&tmp.0, cmd));
+        c.args([
+            "replay",
+            "--provider",
+            "claude-code",
+            "--event",
+            "PreToolUse",
+            "--payload",
+        ])
+        .arg(payload(&tmp.0, cmd));
         if json {
             c.arg("--json");
         }
@@ -202,7 +241,10 @@ fn replay_drives_a_bash_hook() {
     let out = replay("rm -rf /", false);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let line = text(&out.stdout);
-    assert!(line.starts_with("claude-code PreToolUse: denied: \"no rm -rf here\""), "{line}");
+    assert!(
+        line.starts_with("claude-code PreToolUse: denied: \"no rm -rf here\""),
+        "{line}"
+    );
 
     let out = replay("rm -rf /", true);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -215,7 +257,10 @@ fn replay_drives_a_bash_hook() {
     let out = replay("sudo ls", true);
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["verdict"]["effect"].as_str(), v["verdict"]["reason"].as_str()), (Some("denied"), Some("sudo? really?")));
+    assert_eq!(
+        (v["verdict"]["effect"].as_str(), v["verdict"]["reason"].as_str()),
+        (Some("denied"), Some("sudo? really?"))
+    );
 
     let out = replay("ls", false);
     assert_eq!(out.status.code(), Some(0));
@@ -225,7 +270,10 @@ fn replay_drives_a_bash_hook() {
     let out = replay("curl example.com", true);
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(v["verdict"]["problems"][0].as_str().unwrap().contains("does not parse"), "{v}");
+    assert!(
+        v["verdict"]["problems"][0].as_str().unwrap().contains("does not parse"),
+        "{v}"
+    );
 }
 
 #[test]
@@ -234,7 +282,19 @@ fn replay_applies_each_agents_rules() {
     let p = tmp.0.join("p.json");
     std::fs::write(&p, r#"{"session_id":"s","cwd":"/","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#).unwrap();
     let replay = |provider: &str, event: &str, cmd: &str| {
-        run(bin().args(["replay", "--provider", provider, "--event", event, "--json", "--payload"]).arg(&p).arg("--").arg(cmd))
+        run(bin()
+            .args([
+                "replay",
+                "--provider",
+                provider,
+                "--event",
+                event,
+                "--json",
+                "--payload",
+            ])
+            .arg(&p)
+            .arg("--")
+            .arg(cmd))
     };
     // Gemini: plain text on stderr with exit 3 is a deny.
     let out = replay("gemini", "BeforeTool", "echo nope >&2; exit 3");
@@ -242,7 +302,11 @@ fn replay_applies_each_agents_rules() {
     assert_eq!(v["verdict"]["effect"], "denied");
     assert_eq!(out.status.code(), Some(1), "exit 3 is still a misbehaving hook");
     // Codex: a bare allow fails the run.
-    let out = replay("codex", "PreToolUse", r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#);
+    let out = replay(
+        "codex",
+        "PreToolUse",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#,
+    );
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"]["effect"], "proceed");
@@ -250,18 +314,40 @@ fn replay_applies_each_agents_rules() {
     let out = replay("cursor", "preToolUse", "true");
     assert_eq!(out.status.code(), Some(1));
     let out = run(bin()
-        .args(["replay", "--provider", "cursor", "--fail-closed", "--event", "preToolUse", "--json", "--payload"])
+        .args([
+            "replay",
+            "--provider",
+            "cursor",
+            "--fail-closed",
+            "--event",
+            "preToolUse",
+            "--json",
+            "--payload",
+        ])
         .arg(&p)
         .args(["--", "true"]));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"]["effect"], "denied");
     // Timeouts in the agent's unit (Gemini: milliseconds).
     let out = run(bin()
-        .args(["replay", "--provider", "gemini", "--event", "BeforeTool", "--timeout", "200", "--json", "--payload"])
+        .args([
+            "replay",
+            "--provider",
+            "gemini",
+            "--event",
+            "BeforeTool",
+            "--timeout",
+            "200",
+            "--json",
+            "--payload",
+        ])
         .arg(&p)
         .args(["--", "sleep 3"]));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["timed_out"].as_bool(), v["timeout_ms"].as_u64()), (Some(true), Some(200)));
+    assert_eq!(
+        (v["timed_out"].as_bool(), v["timeout_ms"].as_u64()),
+        (Some(true), Some(200))
+    );
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -270,16 +356,44 @@ fn replay_usage_errors() {
     let tmp = TempDir::new("replay-usage");
     let p = tmp.0.join("p.json");
     std::fs::write(&p, "{\"a\":\n  oops}").unwrap();
-    let out = run(bin().args(["replay", "--provider", "claude-code", "--event", "PreToolUse", "--payload"]).arg(&p).args(["--", "true"]));
+    let out = run(bin()
+        .args([
+            "replay",
+            "--provider",
+            "claude-code",
+            "--event",
+            "PreToolUse",
+            "--payload",
+        ])
+        .arg(&p)
+        .args(["--", "true"]));
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains(&p.display().to_string()) && err.contains("line 2"), "{err}");
-    let out = run(bin().args(["replay", "--provider", "claude-code", "--event", "Nope", "--payload"]).arg(&p).args(["--", "true"]));
+    assert!(
+        err.contains(&p.display().to_string()) && err.contains("line 2"),
+        "{err}"
+    );
+    let out = run(bin()
+        .args(["replay", "--provider", "claude-code", "--event", "Nope", "--payload"])
+        .arg(&p)
+        .args(["--", "true"]));
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`Nope` is not a claude-code event"));
-    let out = run(bin().args(["replay", "--provider", "claude-code", "--event", "PreToolUse", "--payload"]).arg(&p));
+    let out = run(bin()
+        .args([
+            "replay",
+            "--provider",
+            "claude-code",
+            "--event",
+            "PreToolUse",
+            "--payload",
+        ])
+        .arg(&p));
     assert_eq!(out.status.code(), Some(2), "the hook command is required");
-    let out = run(bin().args(["replay", "--provider", "opencode", "--event", "x", "--payload"]).arg(&p).args(["--", "true"]));
+    let out = run(bin()
+        .args(["replay", "--provider", "opencode", "--event", "x", "--payload"])
+        .arg(&p)
+        .args(["--", "true"]));
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -288,8 +402,18 @@ fn capabilities_and_quirks() {
     let out = run(bin().args(["capabilities", "--provider", "codex", "--json"]));
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let pre = v["codex"].as_array().unwrap().iter().find(|r| r["event"] == "PreToolUse").unwrap();
-    let caps: Vec<&str> = pre["capabilities"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let pre = v["codex"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["event"] == "PreToolUse")
+        .unwrap();
+    let caps: Vec<&str> = pre["capabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     assert!(caps.contains(&"deny") && !caps.contains(&"ask"), "{caps:?}");
     assert_eq!(pre["kind"], "tool.pre");
 
@@ -303,7 +427,10 @@ fn capabilities_and_quirks() {
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let ids: Vec<u64> = v.as_array().unwrap().iter().filter_map(|q| q["id"].as_u64()).collect();
-    assert!(ids.contains(&8) && ids.contains(&11) && ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    assert!(
+        ids.contains(&8) && ids.contains(&11) && ids.windows(2).all(|w| w[0] < w[1]),
+        "{ids:?}"
+    );
     let out = run(bin().args(["quirks", "--provider", "gemini"]));
     let t = text(&out.stdout);
     assert!(t.contains("#11 [gemini]") && !t.contains("#8 [codex]"), "{t}");

@@ -49,31 +49,33 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
     let mut router = Router::new();
     if let Some(path) = decoded_out {
         router = router.on_any(move |_cx: &Context, ev: &Event| {
-            let rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), ev.to_json(false));
+            let rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
             std::fs::write(&path, rec.to_string()).map_err(|e| HandlerError::msg(format!("recording: {e}")))
         });
     }
     router = match mode {
-        Mode::None => router,
-        Mode::Deny | Mode::DenyWrongDialect => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(deny(DENY_REASON))),
+        Mode::Deny | Mode::DenyWrongDialect => {
+            router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(deny(DENY_REASON)))
+        }
         Mode::Context => router
-            .on_session_start(|_cx: &Context, _e: &SessionStartEvent| Ok(ContextDecision::default().with_context(SESSION_CONTEXT)))
+            .on_session_start(|_cx: &Context, _e: &SessionStartEvent| {
+                Ok(ContextDecision::default().with_context(SESSION_CONTEXT))
+            })
             .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| Ok(accept_prompt().with_context(PROMPT_CONTEXT))),
         Mode::Continue => router
             .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
             .on_stop(|_cx: &Context, _e: &StopEvent| Ok(continue_with(CONTINUE_INSTRUCTION))),
-        // Rewrite and allow where the agent can skip its prompt (Claude applies a rewrite only
-        // together with an allow); elsewhere rewrite without a permission opinion (Gemini has no
-        // allow, and the core drops a rewrite whose allow degrades to no-decision).
-        Mode::Rewrite => router.on_tool_pre(|cx: &Context, e: &ToolPreEvent| {
+        // Rewrite and allow: the intent a hook author writes; where the agent has no allow the
+        // core degrades the verdict and keeps the rewrite.
+        Mode::Rewrite => router.on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
             let mut input = e.tool.input.clone();
             let Some(key) = ["command", "cmd"].into_iter().find(|k| input.contains_key(*k)) else {
                 return Ok(no_decision());
             };
             input.insert(key.into(), REWRITTEN_COMMAND.into());
-            let rewrite = rewrite_input(input);
-            Ok(if cx.can(Capability::Allow) { rewrite.allow() } else { rewrite.no_decision() })
+            Ok(rewrite_input(input).allow())
         }),
+        // `none`, and modes a newer suite adds: record only.
         _ => router,
     };
     if mode == Mode::DenyWrongDialect {
@@ -97,9 +99,14 @@ fn tap(log: &str, mode: Mode) -> i32 {
     let mut payload = Vec::new();
     let _ = std::io::stdin().take(PAYLOAD_CAP).read_to_end(&mut payload);
     let cmd = runner::parse_args(&argv).ok().flatten();
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO).as_nanos();
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_nanos();
     let decoded_path = format!("{log}.{}-{nanos}.decoded", std::process::id());
-    let mut env_names: Vec<String> = std::env::vars_os().map(|(k, _)| k.to_string_lossy().into_owned()).collect();
+    let mut env_names: Vec<String> = std::env::vars_os()
+        .map(|(k, _)| k.to_string_lossy().into_owned())
+        .collect();
     env_names.sort();
 
     let output = std::env::current_exe().and_then(|exe| {
@@ -174,7 +181,8 @@ impl Misdirected {
             "tool_name": "Bash", "tool_input": e.tool.input, "tool_use_id": e.tool.id,
         });
         let env = ProcessEnv;
-        let inv = agenthooks::core::Invocation::new(payload.to_string().into_bytes(), &env).with_native_event(Some("PreToolUse"));
+        let inv = agenthooks::core::Invocation::new(payload.to_string().into_bytes(), &env)
+            .with_native_event(Some("PreToolUse"));
         agenthooks::claude::CODEC.decode(&inv).ok()
     }
 }

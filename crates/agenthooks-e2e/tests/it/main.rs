@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use agenthooks_e2e::agents::{AgentId, AgentSpec};
-use agenthooks_e2e::scenario::{Scenario, RunReport};
+use agenthooks_e2e::scenario::{RunReport, Scenario};
 use agenthooks_e2e::{run_suite, scenario, selected_agents, table};
 
 const HOOK_BIN: &str = env!("CARGO_BIN_EXE_agenthooks-e2e-hook");
@@ -24,10 +24,13 @@ fn gate(test: &str) -> bool {
 fn finish(title: &str, reports: &[RunReport]) {
     println!("\n== {title}\n{}", table(reports));
     let failed: Vec<&RunReport> = reports.iter().filter(|r| !r.passed()).collect();
-    for r in &failed {
+    for r in reports.iter().filter(|r| !r.passed() || agenthooks_e2e::verbose()) {
         println!("{}", r.diagnostics());
     }
-    assert!(!reports.is_empty(), "{title}: nothing ran (check AGENTHOOKS_E2E_AGENTS / AGENTHOOKS_E2E_SCENARIOS)");
+    assert!(
+        !reports.is_empty(),
+        "{title}: nothing ran (check AGENTHOOKS_E2E_AGENTS / AGENTHOOKS_E2E_SCENARIOS)"
+    );
     assert!(
         failed.is_empty(),
         "{title}: {} of {} rows failed: {}",
@@ -35,7 +38,13 @@ fn finish(title: &str, reports: &[RunReport]) {
         reports.len(),
         failed
             .iter()
-            .map(|r| format!("{} {} / {}: {}", r.agent.name, r.agent.version, r.scenario.name(), r.summary()))
+            .map(|r| format!(
+                "{} {} / {}: {}",
+                r.agent.name,
+                r.agent.version,
+                r.scenario.name(),
+                r.summary()
+            ))
             .collect::<Vec<_>>()
             .join(" | ")
     );

@@ -55,13 +55,20 @@ pub(crate) fn entry(event: &str, matcher: Option<&Value>, handler: &Value) -> Va
 /// The canonical entry of a group or flat handler we render.
 pub(crate) fn rendered_entry(shape: Shape, event: &str, v: &Value) -> Value {
     match shape {
-        Shape::Grouped => entry(event, v.get("matcher"), v.get("hooks").and_then(|h| h.get(0)).unwrap_or(&Value::Null)),
+        Shape::Grouped => entry(
+            event,
+            v.get("matcher"),
+            v.get("hooks").and_then(|h| h.get(0)).unwrap_or(&Value::Null),
+        ),
         Shape::Flat => entry(event, None, v),
     }
 }
 
 fn command_of(handler: &Node) -> Option<&str> {
-    handler.get("command").and_then(Node::as_str).or_else(|| handler.get("bash").and_then(Node::as_str))
+    handler
+        .get("command")
+        .and_then(Node::as_str)
+        .or_else(|| handler.get("bash").and_then(Node::as_str))
 }
 
 fn parse(text: &str, comments: bool) -> Result<Node, String> {
@@ -139,14 +146,19 @@ pub(crate) fn scan(text: &str, shape: Shape, owner: &Owner, comments: bool) -> R
     Ok(out)
 }
 
-enum Action {
-    RemoveHooksKey,
-    RemoveEvent(String),
-    RemoveItem(String, usize),
-    RemoveHandler(String, usize, usize),
+/// The next removal `strip` makes.
+enum Removal {
+    /// The whole `hooks` member.
+    HooksKey,
+    /// One event's member.
+    Event(String),
+    /// One group (grouped) or handler (flat).
+    Item(String, usize),
+    /// One handler inside a group.
+    Handler(String, usize, usize),
 }
 
-fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<Action> {
+fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<Removal> {
     let hooks = root.get("hooks")?;
     let members = active_members(hooks);
     let n_members = members.len();
@@ -174,15 +186,15 @@ fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<A
             all_ours &= item_all_ours;
             if !item_all_ours {
                 if let (Shape::Grouped, Some(&last)) = (shape, ours_idx.last()) {
-                    return Some(Action::RemoveHandler(m.key.clone(), g, last));
+                    return Some(Removal::Handler(m.key.clone(), g, last));
                 }
             }
         }
         if all_ours {
             return Some(if n_members == 1 {
-                Action::RemoveHooksKey
+                Removal::HooksKey
             } else {
-                Action::RemoveEvent(m.key.clone())
+                Removal::Event(m.key.clone())
             });
         }
         // Remove all-ours items from the end.
@@ -195,7 +207,7 @@ fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<A
                 }
             };
             if item_all_ours {
-                return Some(Action::RemoveItem(m.key.clone(), g));
+                return Some(Removal::Item(m.key.clone(), g));
             }
         }
     }
@@ -214,12 +226,15 @@ pub(crate) fn strip(text: &str, shape: Shape, owner: &Owner, comments: bool) -> 
             break;
         };
         let edited = match &action {
-            Action::RemoveHooksKey => jsonc::remove_member(&text, &root, &[], "hooks"),
-            Action::RemoveEvent(ev) => jsonc::remove_member(&text, &root, &[Seg::Key("hooks")], ev),
-            Action::RemoveItem(ev, g) => jsonc::remove_child(&text, &root, &[Seg::Key("hooks"), Seg::Key(ev)], *g),
-            Action::RemoveHandler(ev, g, h) => {
-                jsonc::remove_child(&text, &root, &[Seg::Key("hooks"), Seg::Key(ev), Seg::Index(*g), Seg::Key("hooks")], *h)
-            }
+            Removal::HooksKey => jsonc::remove_member(&text, &root, &[], "hooks"),
+            Removal::Event(ev) => jsonc::remove_member(&text, &root, &[Seg::Key("hooks")], ev),
+            Removal::Item(ev, g) => jsonc::remove_child(&text, &root, &[Seg::Key("hooks"), Seg::Key(ev)], *g),
+            Removal::Handler(ev, g, h) => jsonc::remove_child(
+                &text,
+                &root,
+                &[Seg::Key("hooks"), Seg::Key(ev), Seg::Index(*g), Seg::Key("hooks")],
+                *h,
+            ),
         };
         text = edited.ok_or("could not edit the document")?;
     }
@@ -245,7 +260,8 @@ pub(crate) fn add(text: &str, entries: &[(String, Value)], comments: bool) -> Re
         for (ev, vs) in grouped {
             obj.insert(ev, Value::Array(vs));
         }
-        return jsonc::append_child(&text, &root, &[], Some("hooks"), &Value::Object(obj)).ok_or_else(|| "could not edit the document".into());
+        return jsonc::append_child(&text, &root, &[], Some("hooks"), &Value::Object(obj))
+            .ok_or_else(|| "could not edit the document".into());
     }
     for (ev, vs) in grouped {
         let root = parse(&text, comments)?;
@@ -257,7 +273,8 @@ pub(crate) fn add(text: &str, entries: &[(String, Value)], comments: bool) -> Re
                     .ok_or_else(|| format!("`hooks.{ev}` must be an array"))?;
             }
         } else {
-            text = jsonc::append_child(&text, &root, &[Seg::Key("hooks")], Some(&ev), &Value::Array(vs)).ok_or("could not edit the document")?;
+            text = jsonc::append_child(&text, &root, &[Seg::Key("hooks")], Some(&ev), &Value::Array(vs))
+                .ok_or("could not edit the document")?;
         }
     }
     Ok(text)
@@ -309,10 +326,11 @@ impl JsonHooksFile<'_> {
                     .filter(|f| f.ours)
                     .map(Found::entry)
                     .collect();
-                if found == desired {
+                if crate::plan::same_entries(&found, &desired) {
                     (found, Some(text.clone()))
                 } else {
-                    let (stripped, _) = strip(text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
+                    let (stripped, _) =
+                        strip(text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
                     let added = add(&stripped, entries, self.comments()).map_err(|e| self.malformed(e))?;
                     (found, Some(added))
                 }
@@ -320,7 +338,10 @@ impl JsonHooksFile<'_> {
             None if entries.is_empty() => (Vec::new(), None),
             None => {
                 let base = set_keys("{}", self.create_keys, false).map_err(|e| self.malformed(e))?;
-                (Vec::new(), Some(with_newline(add(&base, entries, false).map_err(|e| self.malformed(e))?)))
+                (
+                    Vec::new(),
+                    Some(with_newline(add(&base, entries, false).map_err(|e| self.malformed(e))?)),
+                )
             }
         };
         cx.set_text(self.path, self.format, after)?;
@@ -338,11 +359,16 @@ impl JsonHooksFile<'_> {
             .filter(|f| f.ours)
             .map(Found::entry)
             .collect();
-        let (stripped, removed) = strip(&text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
+        let (stripped, removed) =
+            strip(&text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
         // Delete the file only when what is left is exactly what a file we created leaves
         // (so a user's own `{}` survives).
         let fresh = with_newline(set_keys("{}", self.create_keys, false).map_err(|e| self.malformed(e))?);
-        let after = if removed > 0 && stripped == fresh { None } else { Some(stripped) };
+        let after = if removed > 0 && stripped == fresh {
+            None
+        } else {
+            Some(stripped)
+        };
         cx.set_text(self.path, self.format, after)?;
         cx.set_ours(self.path, self.format, found, Vec::new())
     }
@@ -384,7 +410,15 @@ mod tests {
     fn add_then_strip_is_identity() {
         let text = "{\n  \"model\": \"x\"\n}\n";
         let group = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": OURS}]});
-        let added = add(text, &[("PreToolUse".into(), group.clone()), ("Stop".into(), json!({"hooks": [{"command": OURS}]}))], false).unwrap();
+        let added = add(
+            text,
+            &[
+                ("PreToolUse".into(), group.clone()),
+                ("Stop".into(), json!({"hooks": [{"command": OURS}]})),
+            ],
+            false,
+        )
+        .unwrap();
         assert!(added.contains("\"PreToolUse\": ["));
         let found = scan(&added, Shape::Grouped, &owner(), false).unwrap();
         assert_eq!(found.len(), 2);
@@ -396,17 +430,35 @@ mod tests {
 
     #[test]
     fn structure_errors() {
-        assert!(scan("[]", Shape::Grouped, &owner(), false).unwrap_err().contains("top level"));
-        assert!(scan("{\"hooks\": []}", Shape::Grouped, &owner(), false).unwrap_err().contains("`hooks` must be an object"));
-        assert!(scan("{\"hooks\": {\"Stop\": {}}}", Shape::Grouped, &owner(), false).unwrap_err().contains("hooks.Stop"));
-        assert!(scan("{\"hooks\": {\"Stop\": [1, {\"hooks\": 2}]}}", Shape::Grouped, &owner(), false).unwrap().is_empty());
+        assert!(scan("[]", Shape::Grouped, &owner(), false)
+            .unwrap_err()
+            .contains("top level"));
+        assert!(scan("{\"hooks\": []}", Shape::Grouped, &owner(), false)
+            .unwrap_err()
+            .contains("`hooks` must be an object"));
+        assert!(scan("{\"hooks\": {\"Stop\": {}}}", Shape::Grouped, &owner(), false)
+            .unwrap_err()
+            .contains("hooks.Stop"));
+        assert!(scan(
+            "{\"hooks\": {\"Stop\": [1, {\"hooks\": 2}]}}",
+            Shape::Grouped,
+            &owner(),
+            false
+        )
+        .unwrap()
+        .is_empty());
     }
 
     #[test]
     fn flat_shape() {
-        let text = format!("{{\"version\": 1, \"hooks\": {{\"preToolUse\": [{{\"command\": \"x\"}}, {{\"command\": \"{OURS}\"}}]}}}}");
+        let text = format!(
+            "{{\"version\": 1, \"hooks\": {{\"preToolUse\": [{{\"command\": \"x\"}}, {{\"command\": \"{OURS}\"}}]}}}}"
+        );
         let (out, n) = strip(&text, Shape::Flat, &owner(), false).unwrap();
         assert_eq!(n, 1);
-        assert_eq!(out, "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"x\"}]}}");
+        assert_eq!(
+            out,
+            "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"command\": \"x\"}]}}"
+        );
     }
 }

@@ -77,7 +77,11 @@ mod tests {
 
     #[test]
     fn converts() {
-        let doc = parse(Path::new("x.toml"), "a = 1\nb = [true, 'x']\n[t]\nc = { d = 1.5 }\n[[arr]]\ne = 1979-05-27\n").unwrap();
+        let doc = parse(
+            Path::new("x.toml"),
+            "a = 1\nb = [true, 'x']\n[t]\nc = { d = 1.5 }\n[[arr]]\ne = 1979-05-27\n",
+        )
+        .unwrap();
         assert_eq!(
             to_json(doc.as_item()),
             serde_json::json!({"a": 1, "b": [true, "x"], "t": {"c": {"d": 1.5}}, "arr": [{"e": "1979-05-27"}]})

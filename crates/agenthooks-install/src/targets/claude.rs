@@ -292,7 +292,10 @@ impl TargetModule for Claude {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        let entries: Vec<(String, Value)> = hooks.iter().map(|h| (h.native.clone(), group(cx.target, cx.manifest, h))).collect();
+        let entries: Vec<(String, Value)> = hooks
+            .iter()
+            .map(|h| (h.native.clone(), group(cx.target, cx.manifest, h)))
+            .collect();
         JsonHooksFile {
             path: &path,
             format,
@@ -305,10 +308,16 @@ impl TargetModule for Claude {
             let keys = plugin_manifest(cx.manifest);
             let before = cx.text(&path, FileFormat::Json)?;
             let after = match &before {
-                Some(text) => jmerge::set_keys(text, &keys, false).map_err(|e| InstallError::malformed(&path, "JSON", e))?,
-                None => with_newline(jmerge::set_keys("{}", &keys, false).map_err(|e| InstallError::malformed(&path, "JSON", e))?),
+                Some(text) => {
+                    jmerge::set_keys(text, &keys, false).map_err(|e| InstallError::malformed(&path, "JSON", e))?
+                }
+                None => with_newline(
+                    jmerge::set_keys("{}", &keys, false).map_err(|e| InstallError::malformed(&path, "JSON", e))?,
+                ),
             };
-            let ours = vec![Value::Object(keys.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())];
+            let ours = vec![Value::Object(
+                keys.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect(),
+            )];
             cx.set_text(&path, FileFormat::Json, Some(after))?;
             cx.set_ours(&path, FileFormat::Json, Vec::new(), ours)?;
         }
@@ -328,7 +337,12 @@ impl TargetModule for Claude {
             // The plugin manifest goes only when it is exactly what we would write.
             let path = plugin_manifest_path(cx.target);
             if let Some(text) = cx.text(&path, FileFormat::Json)? {
-                let expected: Value = Value::Object(plugin_manifest(cx.manifest).into_iter().map(|(k, v)| (k.to_owned(), v)).collect());
+                let expected: Value = Value::Object(
+                    plugin_manifest(cx.manifest)
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                );
                 let is_ours = crate::jsonc::parse(&text, false).is_ok_and(|n| n.to_value(&text) == expected);
                 if is_ours {
                     cx.set_text(&path, FileFormat::Json, None)?;

@@ -67,7 +67,10 @@ const KINDS: &[(EventKind, &[&str])] = &[
 
 static DIALECT: Dialect = Dialect {
     classes: &[
-        (CanonicalTool::Shell, &["bash", "powershell", "write_bash", "write_powershell"]),
+        (
+            CanonicalTool::Shell,
+            &["bash", "powershell", "write_bash", "write_powershell"],
+        ),
         (CanonicalTool::FileRead, &["view"]),
         (CanonicalTool::FileWrite, &["create"]),
         (CanonicalTool::FileEdit, &["edit", "str_replace_editor", "apply_patch"]),
@@ -103,6 +106,16 @@ fn entry(h: &ResolvedHook) -> Value {
     }
     e["timeoutSec"] = Value::from(h.timeout_value);
     e
+}
+
+/// Our file: created as `{"version": 1, "hooks": …}`; deleted when only `version` is left.
+fn file<'a>(path: &'a std::path::Path, keys: &'a [(&'a str, Value)]) -> JsonHooksFile<'a> {
+    JsonHooksFile {
+        path,
+        format: FileFormat::Json,
+        shape: Shape::Flat,
+        create_keys: keys,
+    }
 }
 
 impl TargetModule for Copilot {
@@ -193,24 +206,14 @@ impl TargetModule for Copilot {
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let path = hooks_path(cx.target, cx.manifest);
         let entries: Vec<(String, Value)> = hooks.iter().map(|h| (h.native.clone(), entry(h))).collect();
-        JsonHooksFile {
-            path: &path,
-            format: FileFormat::Json,
-            shape: Shape::Flat,
-            create_keys: &[("version", Value::from(1))],
-        }
-        .install(cx, &entries)
+        let keys = [("version", Value::from(1))];
+        file(&path, &keys).install(cx, &entries)
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let path = hooks_path(cx.target, cx.manifest);
-        JsonHooksFile {
-            path: &path,
-            format: FileFormat::Json,
-            shape: Shape::Flat,
-            create_keys: &[],
-        }
-        .uninstall(cx)
+        let keys = [("version", Value::from(1))];
+        file(&path, &keys).uninstall(cx)
     }
 
     fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {

@@ -66,9 +66,15 @@ static DIALECT: Dialect = Dialect {
         (CanonicalTool::FileRead, &["read_file", "read_many_files"]),
         (CanonicalTool::FileWrite, &["write_file"]),
         (CanonicalTool::FileEdit, &["replace", "edit"]),
-        (CanonicalTool::Search, &["glob", "grep_search", "search_file_content", "grep", "list_directory"]),
+        (
+            CanonicalTool::Search,
+            &["glob", "grep_search", "search_file_content", "grep", "list_directory"],
+        ),
         (CanonicalTool::Fetch, &["web_fetch", "google_web_search"]),
-        (CanonicalTool::Task, &["delegate_to_agent", "invoke_agent", "codebase_investigator", "cli_help"]),
+        (
+            CanonicalTool::Task,
+            &["delegate_to_agent", "invoke_agent", "codebase_investigator", "cli_help"],
+        ),
     ],
     mcp_naming: Some(("mcp_", "_")),
     mcp_builtins: &[],
@@ -232,7 +238,10 @@ impl TargetModule for Gemini {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let path = settings_path(cx.target);
-        let entries: Vec<(String, Value)> = hooks.iter().map(|h| (h.native.clone(), group(cx.manifest, h))).collect();
+        let entries: Vec<(String, Value)> = hooks
+            .iter()
+            .map(|h| (h.native.clone(), group(cx.manifest, h)))
+            .collect();
         file(&path).install(cx, &entries)
     }
 
@@ -316,7 +325,8 @@ mod tests {
 
     #[test]
     fn trust_rules() {
-        let rules = json!({"/work": "TRUST_FOLDER", "/work/secret": "DO_NOT_TRUST", "/home/me/proj/sub": "TRUST_PARENT"});
+        let rules =
+            json!({"/work": "TRUST_FOLDER", "/work/secret": "DO_NOT_TRUST", "/home/me/proj/sub": "TRUST_PARENT"});
         assert_eq!(folder_trusted(&rules, Path::new("/work/a")), Some(true));
         assert_eq!(folder_trusted(&rules, Path::new("/work/secret/x")), Some(false));
         assert_eq!(folder_trusted(&rules, Path::new("/home/me/proj")), Some(true));

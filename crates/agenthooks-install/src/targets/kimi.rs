@@ -72,7 +72,14 @@ const KINDS: &[(EventKind, &[&str])] = &[
 ];
 
 /// Events Kimi awaits (the rest are fire-and-forget and killed early).
-const AWAITED: &[&str] = &["PreToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "SubagentStart"];
+const AWAITED: &[&str] = &[
+    "PreToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SessionStart",
+    "SessionEnd",
+    "SubagentStart",
+];
 
 static DIALECT: Dialect = Dialect {
     classes: &[
@@ -117,7 +124,10 @@ fn table(h: &ResolvedHook) -> Table {
         t.insert("matcher", toml_edit::value(m.clone()));
     }
     t.insert("command", toml_edit::value(h.command.clone()));
-    t.insert("timeout", toml_edit::value(i64::try_from(h.timeout_value).unwrap_or(600)));
+    t.insert(
+        "timeout",
+        toml_edit::value(i64::try_from(h.timeout_value).unwrap_or(600)),
+    );
     t
 }
 
@@ -131,7 +141,11 @@ const SHAPE_ERR: &str = "`hooks` must be an array of tables ([[hooks]])";
 fn ours(doc: &DocumentMut, owner: &Owner) -> Result<Vec<Value>, String> {
     match doc.get("hooks") {
         None => Ok(Vec::new()),
-        Some(Item::ArrayOfTables(aot)) => Ok(aot.iter().filter(|t| owns(*t, owner)).map(|t| tm::table_json(t)).collect()),
+        Some(Item::ArrayOfTables(aot)) => Ok(aot
+            .iter()
+            .filter(|t| owns(*t, owner))
+            .map(|t| tm::table_json(t))
+            .collect()),
         Some(Item::Value(toml_edit::Value::Array(arr))) => Ok(arr
             .iter()
             .filter_map(toml_edit::Value::as_inline_table)
@@ -283,7 +297,7 @@ impl TargetModule for Kimi {
             Some(text) => {
                 let mut doc = tm::parse(&path, text)?;
                 let found = ours(&doc, &cx.owner).map_err(malformed)?;
-                if found == desired {
+                if crate::plan::same_entries(&found, &desired) {
                     (found, Some(text.clone()))
                 } else {
                     strip(&mut doc, &cx.owner).map_err(malformed)?;

@@ -73,7 +73,7 @@ impl TimeoutRule {
                 let ms = u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
                 let v = ms.div_ceil(self.unit_ms);
                 if v.saturating_mul(self.unit_ms) != ms {
-                    note = Some(format!("{} ms rounded up to {v}{unit}", ms));
+                    note = Some(format!("{ms} ms rounded up to {v}{unit}"));
                 }
                 v
             }
@@ -147,7 +147,13 @@ pub(crate) trait TargetModule: Sync {
 
 /// Every target module, in a stable order.
 pub(crate) fn all() -> [&'static dyn TargetModule; 5] {
-    [&claude::Claude, &codex::Codex, &gemini::Gemini, &copilot::Copilot, &kimi::Kimi]
+    [
+        &claude::Claude,
+        &codex::Codex,
+        &gemini::Gemini,
+        &copilot::Copilot,
+        &kimi::Kimi,
+    ]
 }
 
 /// The module for a provider.
@@ -224,8 +230,14 @@ mod tests {
         for m in all() {
             for (kind, natives) in m.kinds() {
                 for n in *natives {
-                    let row = m.event(n).unwrap_or_else(|| panic!("{} {n} missing from events()", m.provider()));
-                    assert!(row.kind == *kind || matches!(kind, EventKind::ToolError), "{} {n}", m.provider());
+                    let row = m
+                        .event(n)
+                        .unwrap_or_else(|| panic!("{} {n} missing from events()", m.provider()));
+                    assert!(
+                        row.kind == *kind || matches!(kind, EventKind::ToolError),
+                        "{} {n}",
+                        m.provider()
+                    );
                 }
             }
             // each native appears once

@@ -8,20 +8,28 @@ use agenthooks_core::{CanonicalTool, EventKind, Provider};
 use agenthooks_install::{FailurePolicy, HookSpec, Identity, Manifest, McpGlob, Target, ToolMatcher};
 
 /// A fresh empty directory under the target's tmp dir.
-pub fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     static N: AtomicU64 = AtomicU64::new(0);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("agenthooks-install-it")
-        .join(format!("{name}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        .join(format!(
+            "{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
 /// The manifest used by goldens and most tests.
-pub fn manifest(command: &[&str]) -> Manifest {
+pub(crate) fn manifest(command: &[&str]) -> Manifest {
     Manifest::new(command.iter().copied(), "guard")
-        .with_identity(Identity::new("guard").with_version("1.2.3").with_description("Blocks dangerous commands"))
+        .with_identity(
+            Identity::new("guard")
+                .with_version("1.2.3")
+                .with_description("Blocks dangerous commands"),
+        )
         .with_failure(FailurePolicy::Closed)
         .with_hook(
             HookSpec::kind(EventKind::ToolPre)
@@ -30,23 +38,41 @@ pub fn manifest(command: &[&str]) -> Manifest {
         )
         .with_hook(HookSpec::kind(EventKind::ToolPost).non_blocking())
         .with_hook(HookSpec::kind(EventKind::ToolError))
-        .with_hook(HookSpec::kind(EventKind::Permission).with_tools(ToolMatcher::default().with_mcp(McpGlob::parse("github/create_*"))))
+        .with_hook(
+            HookSpec::kind(EventKind::Permission)
+                .with_tools(ToolMatcher::default().with_mcp(McpGlob::parse("github/create_*"))),
+        )
         .with_hook(HookSpec::kind(EventKind::PromptSubmitted))
         .with_hook(HookSpec::kind(EventKind::Stop).non_blocking())
         .with_hook(HookSpec::kind(EventKind::SessionStart).with_timeout(Duration::from_millis(1500)))
-        .with_hook(HookSpec::kind(EventKind::SessionEnd).non_blocking().with_timeout(Duration::from_secs(30)))
+        .with_hook(
+            HookSpec::kind(EventKind::SessionEnd)
+                .non_blocking()
+                .with_timeout(Duration::from_secs(30)),
+        )
         .with_hook(HookSpec::native(Provider::CLAUDE_CODE, "PostToolBatch"))
 }
 
 /// Every (case name, target) pair the goldens and the executed test cover.
-pub fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
+pub(crate) fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
     vec![
         ("claude-code-user", Target::user(Provider::CLAUDE_CODE, home)),
-        ("claude-code-project", Target::project(Provider::CLAUDE_CODE, root, home)),
-        ("claude-code-plugin", Target::plugin(Provider::CLAUDE_CODE, root.join("plugin"), home)),
+        (
+            "claude-code-project",
+            Target::project(Provider::CLAUDE_CODE, root, home),
+        ),
+        (
+            "claude-code-plugin",
+            Target::plugin(Provider::CLAUDE_CODE, root.join("plugin"), home),
+        ),
         ("codex-user", Target::user(Provider::CODEX, home)),
         ("codex-project", Target::project(Provider::CODEX, root, home)),
-        ("codex-project-inline-trusted", Target::project(Provider::CODEX, root, home).with_inline_toml(true).with_trust_project(true)),
+        (
+            "codex-project-inline-trusted",
+            Target::project(Provider::CODEX, root, home)
+                .with_inline_toml(true)
+                .with_trust_project(true),
+        ),
         ("gemini-user", Target::user(Provider::GEMINI, home)),
         ("gemini-project", Target::project(Provider::GEMINI, root, home)),
         ("copilot-user", Target::user(Provider::COPILOT, home)),
@@ -56,7 +82,7 @@ pub fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
 }
 
 /// Every string under a `command` key, recursively (JSON).
-pub fn json_commands(v: &serde_json::Value, out: &mut Vec<String>) {
+pub(crate) fn json_commands(v: &serde_json::Value, out: &mut Vec<String>) {
     match v {
         serde_json::Value::Object(m) => {
             for (k, v) in m {
@@ -74,7 +100,7 @@ pub fn json_commands(v: &serde_json::Value, out: &mut Vec<String>) {
 }
 
 /// Every `command` string in a rendered file (JSON or TOML).
-pub fn commands_in(path: &Path, text: &str) -> Vec<String> {
+pub(crate) fn commands_in(path: &Path, text: &str) -> Vec<String> {
     let v: serde_json::Value = if path.extension().is_some_and(|e| e == "toml") {
         toml_json(&text.parse::<toml_edit::DocumentMut>().unwrap())
     } else {
@@ -95,7 +121,10 @@ fn toml_json(doc: &toml_edit::DocumentMut) -> serde_json::Value {
         }
     }
     fn table(t: &dyn toml_edit::TableLike) -> serde_json::Value {
-        t.iter().map(|(k, v)| (k.to_owned(), item(v))).collect::<serde_json::Map<_, _>>().into()
+        t.iter()
+            .map(|(k, v)| (k.to_owned(), item(v)))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
     }
     fn value(v: &toml_edit::Value) -> serde_json::Value {
         match v {

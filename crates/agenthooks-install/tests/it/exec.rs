@@ -24,7 +24,11 @@ fn wait_for(path: &Path) -> Vec<u8> {
         if let Ok(b) = std::fs::read(path) {
             return b;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "{} never appeared", path.display());
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{} never appeared",
+            path.display()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -70,11 +74,20 @@ fn rendered_commands_reach_the_binary_with_the_intended_argv() {
                 let status = child.wait().unwrap();
                 assert!(status.success(), "{name}: `{cmd}` exited {status}");
                 let argv_bytes = wait_for(&out);
-                let argv: Vec<String> = argv_bytes.split(|b| *b == 0).map(|s| String::from_utf8(s.to_vec()).unwrap()).collect();
+                let argv: Vec<String> = argv_bytes
+                    .split(|b| *b == 0)
+                    .map(|s| String::from_utf8(s.to_vec()).unwrap())
+                    .collect();
                 // printf '%s\0' ends with a NUL: drop the trailing empty field.
                 let argv = &argv[..argv.len() - 1];
                 let event = cmd.split("--event=").nth(1).unwrap().split(' ').next().unwrap();
-                let timeout = cmd.split("--timeout=").nth(1).unwrap().split([' ', '<']).next().unwrap();
+                let timeout = cmd
+                    .split("--timeout=")
+                    .nth(1)
+                    .unwrap()
+                    .split([' ', '<'])
+                    .next()
+                    .unwrap();
                 let mut expected: Vec<String> = command.iter().map(|s| (*s).to_owned()).collect();
                 expected.extend([
                     "agenthooks".to_owned(),
@@ -90,5 +103,8 @@ fn rendered_commands_reach_the_binary_with_the_intended_argv() {
         }
     }
     assert!(ran >= 60, "only {ran} commands ran");
-    assert!(!weird.join("pwned").exists() && !base.join("pwned").exists(), "command substitution happened");
+    assert!(
+        !weird.join("pwned").exists() && !base.join("pwned").exists(),
+        "command substitution happened"
+    );
 }

@@ -33,13 +33,23 @@ fn rendered_files_match_goldens() {
     for (name, target) in cases(Path::new(ROOT), Path::new(HOME)) {
         let r = render(&m, &target).unwrap_or_else(|e| panic!("{name}: {e}"));
         let dir = golden_dir().join(name);
-        let mut expected: Vec<(PathBuf, String)> = r.files.iter().map(|f| (dir.join(logical(&f.path)), f.contents.clone())).collect();
+        let mut expected: Vec<(PathBuf, String)> = r
+            .files
+            .iter()
+            .map(|f| (dir.join(logical(&f.path)), f.contents.clone()))
+            .collect();
         let mut report = String::new();
         for f in &r.findings {
             let _ = writeln!(report, "{f}");
         }
         for t in &r.trust {
-            let _ = writeln!(report, "trust {} {} = {}", t.native_event, logical(Path::new(&t.key)), t.hash);
+            let _ = writeln!(
+                report,
+                "trust {} {} = {}",
+                t.native_event,
+                logical(Path::new(&t.key)),
+                t.hash
+            );
         }
         expected.push((dir.join("findings.txt"), report));
         if bless() {
@@ -53,7 +63,10 @@ fn rendered_files_match_goldens() {
         for (path, text) in &expected {
             match std::fs::read_to_string(path) {
                 Ok(g) if g == *text => {}
-                Ok(g) => failures.push(format!("{}: differs\n--- golden\n{g}\n--- rendered\n{text}", path.display())),
+                Ok(g) => failures.push(format!(
+                    "{}: differs\n--- golden\n{g}\n--- rendered\n{text}",
+                    path.display()
+                )),
                 Err(_) => failures.push(format!("{}: missing (run with AGENTHOOKS_BLESS=1)", path.display())),
             }
         }

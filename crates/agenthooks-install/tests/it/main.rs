@@ -1,7 +1,9 @@
 //! Integration tests for agenthooks-install.
 
 mod common;
-mod golden;
-mod trust;
+mod doctor;
 mod exec;
+mod golden;
+mod install;
 mod props;
+mod trust;

@@ -53,38 +53,56 @@ fn json_value() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(2, 12, 3, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
-            prop::collection::vec((text_strategy(), inner), 0..3).prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            prop::collection::vec((text_strategy(), inner), 0..3)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
         ]
     })
 }
 
 fn foreign_handler(flat: bool) -> impl Strategy<Value = Value> {
-    (text_strategy(), prop::option::of(1u32..1000), prop::option::of(json_value())).prop_map(move |(cmd, timeout, extra)| {
-        let mut h = Map::new();
-        h.insert("type".into(), "command".into());
-        h.insert("command".into(), Value::String(format!("theirs {cmd}")));
-        if let Some(t) = timeout {
-            h.insert(if flat { "timeoutSec" } else { "timeout" }.into(), t.into());
-        }
-        if let Some(e) = extra {
-            h.insert("x-extra".into(), e);
-        }
-        Value::Object(h)
-    })
+    (
+        text_strategy(),
+        prop::option::of(1u32..1000),
+        prop::option::of(json_value()),
+    )
+        .prop_map(move |(cmd, timeout, extra)| {
+            let mut h = Map::new();
+            h.insert("type".into(), "command".into());
+            h.insert("command".into(), Value::String(format!("theirs {cmd}")));
+            if let Some(t) = timeout {
+                h.insert(if flat { "timeoutSec" } else { "timeout" }.into(), t.into());
+            }
+            if let Some(e) = extra {
+                h.insert("x-extra".into(), e);
+            }
+            Value::Object(h)
+        })
 }
 
 fn foreign_group() -> impl Strategy<Value = Value> {
-    (prop::option::of(text_strategy()), prop::collection::vec(foreign_handler(false), 1..3)).prop_map(|(matcher, hooks)| {
-        let mut g = Map::new();
-        if let Some(m) = matcher {
-            g.insert("matcher".into(), m.into());
-        }
-        g.insert("hooks".into(), Value::Array(hooks));
-        Value::Object(g)
-    })
+    (
+        prop::option::of(text_strategy()),
+        prop::collection::vec(foreign_handler(false), 1..3),
+    )
+        .prop_map(|(matcher, hooks)| {
+            let mut g = Map::new();
+            if let Some(m) = matcher {
+                g.insert("matcher".into(), m.into());
+            }
+            g.insert("hooks".into(), Value::Array(hooks));
+            Value::Object(g)
+        })
 }
 
-const EVENTS: &[&str] = &["PreToolUse", "Stop", "SessionStart", "BeforeTool", "preToolUse", "agentStop", "Custom"];
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "Stop",
+    "SessionStart",
+    "BeforeTool",
+    "preToolUse",
+    "agentStop",
+    "Custom",
+];
 
 fn hooks_object(flat: bool) -> impl Strategy<Value = Value> {
     let items = if flat {
@@ -123,7 +141,10 @@ fn json_doc(flat: bool) -> impl Strategy<Value = String> {
                 _ => {
                     let indent: &[u8] = if style == 2 { b"    " } else { b"\t" };
                     let mut buf = Vec::new();
-                    let mut ser = serde_json::Serializer::with_formatter(&mut buf, serde_json::ser::PrettyFormatter::with_indent(indent));
+                    let mut ser = serde_json::Serializer::with_formatter(
+                        &mut buf,
+                        serde_json::ser::PrettyFormatter::with_indent(indent),
+                    );
                     serde::Serialize::serialize(&v, &mut ser).unwrap();
                     String::from_utf8(buf).unwrap()
                 }
@@ -183,10 +204,14 @@ fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Resul
     let fs = MemFs::new().with(path, original);
     let plan = plan_install(&m1(), target, &fs).unwrap();
     let installed = after(&plan, path).unwrap();
-    let parsed: Value = serde_json::from_str(&installed).map_err(|e| TestCaseError::fail(format!("{e}: {installed}")))?;
+    let parsed: Value =
+        serde_json::from_str(&installed).map_err(|e| TestCaseError::fail(format!("{e}: {installed}")))?;
     let orig_v: Value = serde_json::from_str(original).unwrap();
     // Every foreign key, hook and ordering kept (compared with order-sensitive serialization).
-    prop_assert_eq!(serde_json::to_string(&strip_ours(&parsed, flat)).unwrap(), serde_json::to_string(&orig_v).unwrap());
+    prop_assert_eq!(
+        serde_json::to_string(&strip_ours(&parsed, flat)).unwrap(),
+        serde_json::to_string(&orig_v).unwrap()
+    );
     // Ours are there.
     let mut cmds = Vec::new();
     crate::common::json_commands(&parsed, &mut cmds);
@@ -194,7 +219,11 @@ fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Resul
     // Idempotent.
     let fs2 = MemFs::new().with(path, installed.clone());
     let again = plan_install(&m1(), target, &fs2).unwrap();
-    prop_assert!(again.files.iter().filter(|f| f.path == path).all(|f| f.after.as_deref() == Some(installed.as_str())));
+    prop_assert!(again
+        .files
+        .iter()
+        .filter(|f| f.path == path)
+        .all(|f| f.after.as_deref() == Some(installed.as_str())));
     // uninstall ∘ install = identity, byte for byte.
     let un = plan_uninstall(&m1(), target, &fs2).unwrap();
     let restored = after(&un, path);
@@ -207,7 +236,7 @@ fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Resul
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn claude_settings_json(doc in json_doc(false)) {
@@ -253,7 +282,12 @@ fn toml_scalar() -> impl Strategy<Value = String> {
 
 /// Key-value lines, each optionally preceded by a comment and followed by an inline comment.
 fn kv_lines(prefix: &'static str) -> impl Strategy<Value = Vec<String>> {
-    prop::collection::btree_map("[a-z]{1,6}", (toml_scalar(), prop::option::of(comment()), prop::option::of(comment())), 0..3).prop_map(move |kvs| {
+    prop::collection::btree_map(
+        "[a-z]{1,6}",
+        (toml_scalar(), prop::option::of(comment()), prop::option::of(comment())),
+        0..3,
+    )
+    .prop_map(move |kvs| {
         let mut out = Vec::new();
         for (k, (v, above, inline)) in kvs {
             if let Some(c) = above {
@@ -287,7 +321,12 @@ fn section() -> impl Strategy<Value = Section> {
             l.extend(kvs);
             Section::Table(l)
         }),
-        (prop::sample::select(&["PreToolUse", "Stop", "SessionStart"][..]), "[a-z '$`]{0,10}", prop::option::of(comment()), prop::option::of(1u32..600))
+        (
+            prop::sample::select(&["PreToolUse", "Stop", "SessionStart"][..]),
+            "[a-z '$`]{0,10}",
+            prop::option::of(comment()),
+            prop::option::of(1u32..600)
+        )
             .prop_map(|(ev, cmd, c, timeout)| {
                 let mut l: Vec<String> = c.into_iter().collect();
                 l.push("[[hooks]]".into());
@@ -298,7 +337,12 @@ fn section() -> impl Strategy<Value = Section> {
                 }
                 Section::KimiHook(l)
             }),
-        (prop::sample::select(&["PreToolUse", "Stop", "SessionStart"][..]), "[a-z '$`]{0,10}", prop::option::of(comment()), prop::option::of("[A-Za-z|]{1,8}"))
+        (
+            prop::sample::select(&["PreToolUse", "Stop", "SessionStart"][..]),
+            "[a-z '$`]{0,10}",
+            prop::option::of(comment()),
+            prop::option::of("[A-Za-z|]{1,8}")
+        )
             .prop_map(|(ev, cmd, c, matcher)| {
                 let mut l: Vec<String> = c.into_iter().collect();
                 l.push(format!("[[hooks.{ev}]]"));
@@ -339,7 +383,7 @@ fn toml_doc(allowed: fn(&Section) -> bool) -> impl Strategy<Value = String> {
             let mut lines: Vec<String> = head.into_iter().collect();
             lines.extend(root);
             let mut names = BTreeSet::new();
-            for s in sections.into_iter().filter(|s| allowed(s)) {
+            for s in sections.into_iter().filter(allowed) {
                 match s {
                     Section::Blank => lines.push(String::new()),
                     Section::Table(l) | Section::Trust(l) | Section::Project(l) => {
@@ -360,26 +404,42 @@ fn toml_doc(allowed: fn(&Section) -> bool) -> impl Strategy<Value = String> {
         })
         // A blank file is what our own file leaves after uninstall, so uninstall deletes it
         // (documented); comment-only files are kept.
-        .prop_filter("valid, non-blank TOML", |s| !s.trim().is_empty() && s.parse::<toml_edit::DocumentMut>().is_ok())
+        .prop_filter("valid, non-blank TOML", |s| {
+            !s.trim().is_empty() && s.parse::<toml_edit::DocumentMut>().is_ok()
+        })
 }
 
 fn comments(text: &str) -> Vec<String> {
-    text.lines().filter_map(|l| l.find("# ").map(|i| l[i..].to_owned())).collect()
+    text.lines()
+        .filter_map(|l| l.find("# ").map(|i| l[i..].to_owned()))
+        .collect()
 }
 
-fn check_toml(target: &Target, path: &Path, original: &str, fs_extra: &[(PathBuf, String)]) -> Result<(), TestCaseError> {
+fn check_toml(
+    target: &Target,
+    path: &Path,
+    original: &str,
+    fs_extra: &[(PathBuf, String)],
+) -> Result<(), TestCaseError> {
     let mut fs = MemFs::new().with(path, original);
     for (p, t) in fs_extra {
         fs = fs.with(p, t.clone());
     }
     let plan = plan_install(&m1(), target, &fs).unwrap();
     let installed = after(&plan, path).unwrap();
-    installed.parse::<toml_edit::DocumentMut>().map_err(|e| TestCaseError::fail(format!("{e}\n{installed}")))?;
+    installed
+        .parse::<toml_edit::DocumentMut>()
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{installed}")))?;
     // Every comment kept, in order (we add none).
     prop_assert_eq!(comments(&installed), comments(original), "{}", installed);
     // Every foreign line kept.
     for line in original.lines().filter(|l| !l.trim().is_empty()) {
-        prop_assert!(installed.lines().any(|l| l == line), "lost `{}` in\n{}", line, installed);
+        prop_assert!(
+            installed.lines().any(|l| l == line),
+            "lost `{}` in\n{}",
+            line,
+            installed
+        );
     }
     let mut fs2 = fs.clone();
     for f in &plan.files {
@@ -394,7 +454,14 @@ fn check_toml(target: &Target, path: &Path, original: &str, fs_extra: &[(PathBuf
     }
     // Idempotent.
     let again = plan_install(&m1(), target, &fs2).unwrap();
-    prop_assert!(again.is_noop(), "{:?}", again.changes().map(|c| c.unified_diff()).collect::<Vec<_>>());
+    prop_assert!(
+        again.is_noop(),
+        "{:?}",
+        again
+            .changes()
+            .map(agenthooks_install::FileChange::unified_diff)
+            .collect::<Vec<_>>()
+    );
     // uninstall ∘ install = identity, byte for byte.
     let un = plan_uninstall(&m1(), target, &fs2).unwrap();
     let restored = after(&un, path);
@@ -427,15 +494,21 @@ fn kimi_sections(s: &Section) -> bool {
 }
 
 fn codex_sections(s: &Section) -> bool {
-    matches!(s, Section::Table(_) | Section::CodexGroup(_) | Section::Trust(_) | Section::Project(_) | Section::Blank)
+    matches!(
+        s,
+        Section::Table(_) | Section::CodexGroup(_) | Section::Trust(_) | Section::Project(_) | Section::Blank
+    )
 }
 
 fn trust_sections(s: &Section) -> bool {
-    matches!(s, Section::Table(_) | Section::Trust(_) | Section::Project(_) | Section::Blank)
+    matches!(
+        s,
+        Section::Table(_) | Section::Trust(_) | Section::Project(_) | Section::Blank
+    )
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn kimi_config_toml(doc in toml_doc(kimi_sections)) {

@@ -10,7 +10,10 @@ use serde_json::Value;
 
 #[test]
 fn every_vector_of_codex_0_171_0() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codex-trust-hash-vectors-0.171.0.json")).unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/codex-trust-hash-vectors-0.171.0.json"),
+    )
+    .unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
     let vectors = v["vectors"].as_array().unwrap();
     assert_eq!(vectors.len(), 11);
@@ -21,8 +24,17 @@ fn every_vector_of_codex_0_171_0() {
         let id = identity(native, group.get("matcher"), handler).unwrap();
         assert_eq!(id, vec["identity_bytes"].as_str().unwrap(), "{native}");
         assert_eq!(trusted_hash(&id), vec["trusted_hash"].as_str().unwrap(), "{native}");
-        assert_eq!(hook_hash(native, group.get("matcher"), handler).as_deref(), vec["trusted_hash"].as_str(), "{native}");
-        let key = state_key("/tmp/tmp.x6OSpM0dRy/proj/.codex/hooks.json", event_label(native).unwrap(), 0, 0);
+        assert_eq!(
+            hook_hash(native, group.get("matcher"), handler).as_deref(),
+            vec["trusted_hash"].as_str(),
+            "{native}"
+        );
+        let key = state_key(
+            "/tmp/tmp.x6OSpM0dRy/proj/.codex/hooks.json",
+            event_label(native).unwrap(),
+            0,
+            0,
+        );
         assert_eq!(key, vec["state_key"].as_str().unwrap(), "{native}");
     }
 }
@@ -43,22 +55,61 @@ fn install_writes_hashes_matching_the_file_positions() {
     // A foreign PreToolUse group precedes ours: ours lands at group 1.
     let foreign = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "theirs", "timeout": 5}]}]}}"#;
     let theirs_key = format!("{HOOKS}:pre_tool_use:0:0");
-    let theirs_hash = hook_hash("PreToolUse", Some(&"Bash".into()), &serde_json::json!({"type": "command", "command": "theirs", "timeout": 5})).unwrap();
-    let config = format!("# my codex config\nmodel = \"o4\"\n\n[hooks.state.\"{theirs_key}\"]\ntrusted_hash = \"{theirs_hash}\"\n");
+    let theirs_hash = hook_hash(
+        "PreToolUse",
+        Some(&"Bash".into()),
+        &serde_json::json!({"type": "command", "command": "theirs", "timeout": 5}),
+    )
+    .unwrap();
+    let config = format!(
+        "# my codex config\nmodel = \"o4\"\n\n[hooks.state.\"{theirs_key}\"]\ntrusted_hash = \"{theirs_hash}\"\n"
+    );
     let fs = MemFs::new().with(HOOKS, foreign).with(CONFIG, config.clone());
     let plan = plan_install(&m(), &target(), &fs).unwrap();
     assert_eq!(plan.trust.len(), 1);
     let ours = &plan.trust[0];
     assert_eq!(ours.key, format!("{HOOKS}:pre_tool_use:1:0"));
-    let hooks_after: Value = serde_json::from_str(plan.files.iter().find(|f| f.path == Path::new(HOOKS)).unwrap().after.as_ref().unwrap()).unwrap();
+    let hooks_after: Value = serde_json::from_str(
+        plan.files
+            .iter()
+            .find(|f| f.path == Path::new(HOOKS))
+            .unwrap()
+            .after
+            .as_ref()
+            .unwrap(),
+    )
+    .unwrap();
     let group = &hooks_after["hooks"]["PreToolUse"][1];
-    assert_eq!(ours.hash, hook_hash("PreToolUse", group.get("matcher"), &group["hooks"][0]).unwrap());
-    let cfg = plan.files.iter().find(|f| f.path == Path::new(CONFIG)).unwrap().after.clone().unwrap();
+    assert_eq!(
+        ours.hash,
+        hook_hash("PreToolUse", group.get("matcher"), &group["hooks"][0]).unwrap()
+    );
+    let cfg = plan
+        .files
+        .iter()
+        .find(|f| f.path == Path::new(CONFIG))
+        .unwrap()
+        .after
+        .clone()
+        .unwrap();
     assert!(cfg.starts_with(&config), "foreign config kept verbatim:\n{cfg}");
-    assert!(cfg.ends_with(&format!("\n[hooks.state.\"{HOOKS}:pre_tool_use:1:0\"]\ntrusted_hash = \"{}\"\n", ours.hash)), "{cfg}");
+    assert!(
+        cfg.ends_with(&format!(
+            "\n[hooks.state.\"{HOOKS}:pre_tool_use:1:0\"]\ntrusted_hash = \"{}\"\n",
+            ours.hash
+        )),
+        "{cfg}"
+    );
 
     // Uninstall restores both files exactly.
-    let hooks_text = plan.files.iter().find(|f| f.path == Path::new(HOOKS)).unwrap().after.clone().unwrap();
+    let hooks_text = plan
+        .files
+        .iter()
+        .find(|f| f.path == Path::new(HOOKS))
+        .unwrap()
+        .after
+        .clone()
+        .unwrap();
     let fs2 = MemFs::new().with(HOOKS, hooks_text).with(CONFIG, cfg.clone());
     let un = plan_uninstall(&m(), &target(), &fs2).unwrap();
     for f in &un.files {
@@ -75,15 +126,30 @@ fn foreign_trust_moves_with_a_shifted_hook() {
     let text = format!(
         r#"{{"hooks": {{"PreToolUse": [{{"hooks": [{{"type": "command", "command": "{ours_cmd}", "timeout": 600}}]}}, {{"hooks": [{{"type": "command", "command": "theirs"}}]}}]}}}}"#
     );
-    let theirs_hash = hook_hash("PreToolUse", None, &serde_json::json!({"type": "command", "command": "theirs"})).unwrap();
+    let theirs_hash = hook_hash(
+        "PreToolUse",
+        None,
+        &serde_json::json!({"type": "command", "command": "theirs"}),
+    )
+    .unwrap();
     let config = format!(
         "[hooks.state.\"{HOOKS}:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:old-ours\"\n\n[hooks.state.\"{HOOKS}:pre_tool_use:1:0\"]\ntrusted_hash = \"{theirs_hash}\"\n"
     );
     let fs = MemFs::new().with(HOOKS, text).with(CONFIG, config);
     let un = plan_uninstall(&m(), &target(), &fs).unwrap();
-    let cfg = un.files.iter().find(|f| f.path == Path::new(CONFIG)).unwrap().after.clone().unwrap();
+    let cfg = un
+        .files
+        .iter()
+        .find(|f| f.path == Path::new(CONFIG))
+        .unwrap()
+        .after
+        .clone()
+        .unwrap();
     let doc: toml_edit::DocumentMut = cfg.parse().unwrap();
     let state = doc["hooks"]["state"].as_table_like().unwrap();
     assert_eq!(state.len(), 1, "{cfg}");
-    assert_eq!(state.get(&format!("{HOOKS}:pre_tool_use:0:0")).unwrap()["trusted_hash"].as_str(), Some(theirs_hash.as_str()));
+    assert_eq!(
+        state.get(&format!("{HOOKS}:pre_tool_use:0:0")).unwrap()["trusted_hash"].as_str(),
+        Some(theirs_hash.as_str())
+    );
 }

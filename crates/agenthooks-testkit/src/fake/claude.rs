@@ -74,8 +74,15 @@ enum Block {
 
 fn block_meaning(event: &str) -> Block {
     match event {
-        "PreToolUse" | "PermissionRequest" | "UserPromptSubmit" | "UserPromptExpansion" | "PreSkillShellCommand" | "PreCompact"
-        | "ConfigChange" | "PreModelSwitch" | "Elicitation" => Block::Deny,
+        "PreToolUse"
+        | "PermissionRequest"
+        | "UserPromptSubmit"
+        | "UserPromptExpansion"
+        | "PreSkillShellCommand"
+        | "PreCompact"
+        | "ConfigChange"
+        | "PreModelSwitch"
+        | "Elicitation" => Block::Deny,
         "Stop" | "SubagentStop" | "TeammateIdle" | "TaskCreated" | "TaskCompleted" => Block::Continue,
         "PostToolUse" | "PostToolBatch" => Block::Feedback,
         "PostToolUseFailure" => Block::Context,
@@ -105,7 +112,10 @@ fn takes_context(event: &str) -> bool {
 
 /// Events whose plain-text stdout becomes context.
 fn text_is_context(event: &str) -> bool {
-    matches!(event, "UserPromptSubmit" | "UserPromptExpansion" | "SessionStart" | "Setup")
+    matches!(
+        event,
+        "UserPromptSubmit" | "UserPromptExpansion" | "SessionStart" | "Setup"
+    )
 }
 
 fn apply_block(v: &mut Verdict, event: &str, reason: String) {
@@ -146,7 +156,13 @@ impl Claude {
             for k in o.keys() {
                 if !matches!(
                     k.as_str(),
-                    "continue" | "stopReason" | "suppressOutput" | "systemMessage" | "decision" | "reason" | "terminalSequence"
+                    "continue"
+                        | "stopReason"
+                        | "suppressOutput"
+                        | "systemMessage"
+                        | "decision"
+                        | "reason"
+                        | "terminalSequence"
                 ) {
                     v.ignore(format!("unknown key `{k}`"));
                 }
@@ -160,7 +176,9 @@ impl Claude {
         match str_field(h, "hookEventName") {
             Some(n) if n == event => {}
             other => {
-                v.problem(format!("`hookSpecificOutput.hookEventName` is {other:?}, expected {event:?}; the output is rejected"));
+                v.problem(format!(
+                    "`hookSpecificOutput.hookEventName` is {other:?}, expected {event:?}; the output is rejected"
+                ));
                 return;
             }
         }
@@ -219,7 +237,10 @@ impl Claude {
                 if let Some(out) = h.get("updatedToolOutput") {
                     v.effect = Effect::OutputReplaced { output: out.clone() };
                 } else if let Some(out) = h.get("updatedMCPToolOutput") {
-                    let mcp = payload.get("tool_name").and_then(Value::as_str).is_some_and(|n| n.starts_with("mcp__"));
+                    let mcp = payload
+                        .get("tool_name")
+                        .and_then(Value::as_str)
+                        .is_some_and(|n| n.starts_with("mcp__"));
                     if mcp {
                         v.effect = Effect::OutputReplaced { output: out.clone() };
                     } else {
@@ -229,7 +250,10 @@ impl Claude {
             }
             _ => {}
         }
-        if matches!(event, "UserPromptSubmit" | "UserPromptExpansion") && matches!(v.effect, Effect::Denied { .. }) && !v.context.is_empty() {
+        if matches!(event, "UserPromptSubmit" | "UserPromptExpansion")
+            && matches!(v.effect, Effect::Denied { .. })
+            && !v.context.is_empty()
+        {
             v.context.clear();
             v.ignore("the prompt is blocked and erased: its additionalContext never reaches the model");
         }
@@ -261,7 +285,9 @@ impl FakeAgent for Claude {
                 return v;
             }
             code => {
-                v.problem(format!("exit {code:?}: a non-blocking error (stderr shown to the user), the action proceeds"));
+                v.problem(format!(
+                    "exit {code:?}: a non-blocking error (stderr shown to the user), the action proceeds"
+                ));
                 return v;
             }
         }
@@ -277,7 +303,9 @@ impl FakeAgent for Claude {
                 if text_is_context(native_event) {
                     v.add_context(&t);
                 } else {
-                    v.ignore(format!("plain-text stdout on {native_event} goes to the transcript only"));
+                    v.ignore(format!(
+                        "plain-text stdout on {native_event} goes to the transcript only"
+                    ));
                 }
             }
         }
@@ -310,15 +338,30 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Claude.interpret(event, br#"{"tool_name":"Bash"}"#, &HookOutput::new(code, stdout, stderr))
+        Claude.interpret(
+            event,
+            br#"{"tool_name":"Bash"}"#,
+            &HookOutput::new(code, stdout, stderr),
+        )
     }
 
     #[test]
     fn exit_codes() {
         assert!(run("PreToolUse", 0, "", "").is_no_op());
-        assert_eq!(run("PreToolUse", 2, "{}", "nope").effect, Effect::Denied { reason: "nope".into() });
-        assert_eq!(run("Stop", 2, "", "go on").effect, Effect::Continued { instruction: "go on".into() });
-        assert_eq!(run("PostToolUse", 2, "", "bad").effect, Effect::OutputFlagged { reason: "bad".into() });
+        assert_eq!(
+            run("PreToolUse", 2, "{}", "nope").effect,
+            Effect::Denied { reason: "nope".into() }
+        );
+        assert_eq!(
+            run("Stop", 2, "", "go on").effect,
+            Effect::Continued {
+                instruction: "go on".into()
+            }
+        );
+        assert_eq!(
+            run("PostToolUse", 2, "", "bad").effect,
+            Effect::OutputFlagged { reason: "bad".into() }
+        );
         let v = run("SessionEnd", 2, "", "x");
         assert!(v.is_no_op() && !v.ignored.is_empty());
         let v = run("PreToolUse", 1, "", "boom");
@@ -335,15 +378,36 @@ mod tests {
         );
         assert_eq!(v.effect, Effect::Allowed);
         assert_eq!(v.input_rewritten.unwrap()["command"], "ls");
-        assert_eq!((v.context, v.system_message, v.agent_stopped), (vec!["c".to_owned()], Some("m".to_owned()), Some("s".to_owned())));
-        let v = run("PreToolUse", 0, r#"{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}"#, "");
+        assert_eq!(
+            (v.context, v.system_message, v.agent_stopped),
+            (vec!["c".to_owned()], Some("m".to_owned()), Some("s".to_owned()))
+        );
+        let v = run(
+            "PreToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"Stop","permissionDecision":"deny"}}"#,
+            "",
+        );
         assert!(v.misbehaved() && v.effect == Effect::Proceed);
         let v = run("UserPromptSubmit", 0, "today is Monday", "");
         assert_eq!(v.context, ["today is Monday"]);
-        let v = run("PostToolUse", 0, r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"x"}}"#, "");
+        let v = run(
+            "PostToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"x"}}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Proceed);
-        let v = run("PermissionRequest", 0, r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"m","interrupt":true}}}"#, "");
-        assert_eq!((v.effect, v.agent_stopped), (Effect::Denied { reason: "m".into() }, Some(String::new())));
+        let v = run(
+            "PermissionRequest",
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"m","interrupt":true}}}"#,
+            "",
+        );
+        assert_eq!(
+            (v.effect, v.agent_stopped),
+            (Effect::Denied { reason: "m".into() }, Some(String::new()))
+        );
         assert!(run("PreToolUse", 0, "{nope", "").misbehaved());
     }
 }

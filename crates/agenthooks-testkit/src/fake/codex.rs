@@ -43,14 +43,23 @@ fn schema(event: &str) -> Option<(&'static [&'static str], Option<&'static [&'st
     Some(match event {
         "PreToolUse" => (
             &["decision", "reason", "hookSpecificOutput"],
-            Some(&["hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"]),
+            Some(&[
+                "hookEventName",
+                "permissionDecision",
+                "permissionDecisionReason",
+                "updatedInput",
+                "additionalContext",
+            ]),
         ),
         "PermissionRequest" => (&["hookSpecificOutput"], Some(&["hookEventName", "decision"])),
         "PostToolUse" => (
             &["decision", "reason", "hookSpecificOutput"],
             Some(&["hookEventName", "additionalContext", "updatedMCPToolOutput"]),
         ),
-        "UserPromptSubmit" => (&["decision", "reason", "hookSpecificOutput"], Some(&["hookEventName", "additionalContext"])),
+        "UserPromptSubmit" => (
+            &["decision", "reason", "hookSpecificOutput"],
+            Some(&["hookEventName", "additionalContext"]),
+        ),
         "Stop" | "SubagentStop" => (&["decision", "reason"], None),
         "SessionStart" | "SubagentStart" => (&["hookSpecificOutput"], Some(&["hookEventName", "additionalContext"])),
         "PreCompact" | "PostCompact" => (&[], None),
@@ -58,7 +67,7 @@ fn schema(event: &str) -> Option<(&'static [&'static str], Option<&'static [&'st
     })
 }
 
-fn invalid(v: &mut Verdict, why: String) {
+fn invalid(v: &mut Verdict, why: impl std::fmt::Display) {
     v.problem(format!("invalid hook output, the run fails and has no effect: {why}"));
 }
 
@@ -66,7 +75,7 @@ impl Codex {
     #[allow(clippy::too_many_lines)]
     fn interpret_json(v: &mut Verdict, event: &str, payload: &[u8], o: &Map<String, Value>) {
         if event == "Interrupt" {
-            for k in o.keys().filter(|k| *k != "systemMessage") {
+            if let Some(k) = o.keys().find(|k| *k != "systemMessage") {
                 return invalid(v, format!("unknown key `{k}` on Interrupt"));
             }
             if let Some(s) = str_field(o, "systemMessage") {
@@ -92,7 +101,9 @@ impl Codex {
                 return invalid(v, format!("`stopReason` is not allowed on {event}"));
             }
         }
-        if o.get("suppressOutput") == Some(&Value::Bool(true)) && matches!(event, "PreToolUse" | "PermissionRequest" | "PostToolUse") {
+        if o.get("suppressOutput") == Some(&Value::Bool(true))
+            && matches!(event, "PreToolUse" | "PermissionRequest" | "PostToolUse")
+        {
             return invalid(v, format!("`suppressOutput` is not allowed on {event}"));
         }
         let hso = match o.get("hookSpecificOutput") {
@@ -107,22 +118,30 @@ impl Codex {
                 }
                 Some(h)
             }
-            Some(_) => return invalid(v, "`hookSpecificOutput` is not an object".to_owned()),
+            Some(_) => return invalid(v, "`hookSpecificOutput` is not an object"),
         };
         let decision = str_field(o, "decision");
         let reason = str_field(o, "reason").unwrap_or_default();
         if o.contains_key("reason") && decision.is_none() {
-            return invalid(v, "`reason` without `decision`".to_owned());
+            return invalid(v, "`reason` without `decision`");
         }
         let mut effect = Effect::Proceed;
         match (event, decision) {
             (_, None) => {}
-            ("PreToolUse", Some("approve")) => return invalid(v, "legacy `decision: approve`".to_owned()),
-            (_, Some("block")) if reason.trim().is_empty() => return invalid(v, "`decision: block` needs a non-empty reason".to_owned()),
-            ("PreToolUse" | "UserPromptSubmit", Some("block")) => {
-                effect = Effect::Denied { reason: reason.to_owned() };
+            ("PreToolUse", Some("approve")) => return invalid(v, "legacy `decision: approve`"),
+            (_, Some("block")) if reason.trim().is_empty() => {
+                return invalid(v, "`decision: block` needs a non-empty reason")
             }
-            ("PostToolUse", Some("block")) => effect = Effect::OutputFlagged { reason: reason.to_owned() },
+            ("PreToolUse" | "UserPromptSubmit", Some("block")) => {
+                effect = Effect::Denied {
+                    reason: reason.to_owned(),
+                };
+            }
+            ("PostToolUse", Some("block")) => {
+                effect = Effect::OutputFlagged {
+                    reason: reason.to_owned(),
+                }
+            }
             ("Stop" | "SubagentStop", Some("block")) => {
                 effect = Effect::Continued {
                     instruction: reason.to_owned(),
@@ -140,22 +159,24 @@ impl Codex {
                     let pr = str_field(h, "permissionDecisionReason");
                     let ui = h.get("updatedInput").filter(|u| !u.is_null());
                     match pd {
-                        None if pr.is_some() => return invalid(v, "`permissionDecisionReason` without a decision".to_owned()),
-                        None if ui.is_some() => return invalid(v, "`updatedInput` without `permissionDecision: allow`".to_owned()),
+                        None if pr.is_some() => return invalid(v, "`permissionDecisionReason` without a decision"),
+                        None if ui.is_some() => {
+                            return invalid(v, "`updatedInput` without `permissionDecision: allow`")
+                        }
                         None => {}
-                        Some("ask") => return invalid(v, "`permissionDecision: ask` is not supported".to_owned()),
+                        Some("ask") => return invalid(v, "`permissionDecision: ask` is not supported"),
                         Some("deny") => {
                             let r = pr.unwrap_or_default();
                             if r.trim().is_empty() {
-                                return invalid(v, "`deny` needs a non-empty permissionDecisionReason".to_owned());
+                                return invalid(v, "`deny` needs a non-empty permissionDecisionReason");
                             }
                             if ui.is_some() {
-                                return invalid(v, "`updatedInput` with `deny`".to_owned());
+                                return invalid(v, "`updatedInput` with `deny`");
                             }
                             effect = Effect::Denied { reason: r.to_owned() };
                         }
                         Some("allow") => match ui {
-                            None => return invalid(v, "a bare `allow` (without updatedInput) is not supported".to_owned()),
+                            None => return invalid(v, "a bare `allow` (without updatedInput) is not supported"),
                             // allow is only the vehicle of a rewrite: Codex's approval flow still runs.
                             Some(Value::Object(m)) => rewritten = Some(m.clone()),
                             Some(other) => rewritten = Some(agenthooks_core::normalize_input(other)),
@@ -166,9 +187,14 @@ impl Codex {
                 "PermissionRequest" => {
                     if let Some(d) = h.get("decision").filter(|d| !d.is_null()) {
                         let Some(d) = d.as_object() else {
-                            return invalid(v, "`decision` is not an object".to_owned());
+                            return invalid(v, "`decision` is not an object");
                         };
-                        if let Some(k) = d.keys().find(|k| !matches!(k.as_str(), "behavior" | "message" | "interrupt" | "updatedInput" | "updatedPermissions")) {
+                        if let Some(k) = d.keys().find(|k| {
+                            !matches!(
+                                k.as_str(),
+                                "behavior" | "message" | "interrupt" | "updatedInput" | "updatedPermissions"
+                            )
+                        }) {
                             return invalid(v, format!("unknown key `decision.{k}`"));
                         }
                         if d.get("updatedInput").is_some_and(|x| !x.is_null())
@@ -318,24 +344,48 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Codex.interpret(event, br#"{"tool_name":"Bash"}"#, &HookOutput::new(code, stdout, stderr))
+        Codex.interpret(
+            event,
+            br#"{"tool_name":"Bash"}"#,
+            &HookOutput::new(code, stdout, stderr),
+        )
     }
 
     #[test]
     fn strict_parser() {
         assert!(run("PreToolUse", 0, "", "").is_no_op());
         assert!(run("PreToolUse", 0, "{}", "").is_no_op());
-        let v = run("PreToolUse", 0, r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"q"}}"#, "");
+        let v = run(
+            "PreToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"q"}}"#,
+            "",
+        );
         assert!(v.misbehaved() && v.effect == Effect::Proceed);
         let v = run("PreToolUse", 0, r#"{"extra":1}"#, "");
         assert!(v.misbehaved());
-        let v = run("PreToolUse", 0, r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#, "");
+        let v = run(
+            "PreToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Denied { reason: "no".into() });
-        let v = run("PreToolUse", 0, r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#, "");
+        let v = run(
+            "PreToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Proceed);
         assert_eq!(v.input_rewritten.unwrap()["command"], "ls");
         let v = run("Stop", 0, r#"{"decision":"block","reason":"more"}"#, "");
-        assert_eq!(v.effect, Effect::Continued { instruction: "more".into() });
+        assert_eq!(
+            v.effect,
+            Effect::Continued {
+                instruction: "more".into()
+            }
+        );
         assert!(run("PreToolUse", 0, r#"{"continue":false}"#, "").misbehaved());
         let v = run("UserPromptSubmit", 0, r#"{"continue":false,"stopReason":"s"}"#, "");
         assert_eq!(v.agent_stopped.as_deref(), Some("s"));
@@ -343,7 +393,10 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        assert_eq!(run("PreToolUse", 2, "", "no").effect, Effect::Denied { reason: "no".into() });
+        assert_eq!(
+            run("PreToolUse", 2, "", "no").effect,
+            Effect::Denied { reason: "no".into() }
+        );
         let v = run("PreToolUse", 2, "", "");
         assert!(v.misbehaved() && v.effect == Effect::Proceed);
         assert!(run("PreToolUse", 1, "", "x").misbehaved());

@@ -67,7 +67,13 @@ fn camel(event: &str) -> &str {
 fn takes_context(event: &str) -> bool {
     matches!(
         event,
-        "preToolUse" | "postToolUse" | "postToolUseFailure" | "userPromptSubmitted" | "sessionStart" | "subagentStart" | "notification"
+        "preToolUse"
+            | "postToolUse"
+            | "postToolUseFailure"
+            | "userPromptSubmitted"
+            | "sessionStart"
+            | "subagentStart"
+            | "notification"
     )
 }
 
@@ -100,21 +106,19 @@ impl Copilot {
                     }
                 }
             }
-            "permissionRequest" => {
-                match str_field(o, "behavior") {
-                    Some("allow") => v.effect = Effect::Allowed,
-                    Some("deny") => {
-                        v.effect = Effect::Denied {
-                            reason: str_field(o, "message").unwrap_or_default().to_owned(),
-                        };
-                        if o.get("interrupt") == Some(&Value::Bool(true)) {
-                            v.agent_stopped = Some(String::new());
-                        }
+            "permissionRequest" => match str_field(o, "behavior") {
+                Some("allow") => v.effect = Effect::Allowed,
+                Some("deny") => {
+                    v.effect = Effect::Denied {
+                        reason: str_field(o, "message").unwrap_or_default().to_owned(),
+                    };
+                    if o.get("interrupt") == Some(&Value::Bool(true)) {
+                        v.agent_stopped = Some(String::new());
                     }
-                    Some(other) => v.ignore(format!("unknown behavior {other:?}")),
-                    None => {}
                 }
-            }
+                Some(other) => v.ignore(format!("unknown behavior {other:?}")),
+                None => {}
+            },
             "agentStop" | "subagentStop" => match str_field(o, "decision") {
                 Some("block") => {
                     v.effect = Effect::Continued {
@@ -138,15 +142,13 @@ impl Copilot {
                     v.ignore("whether a command hook's modifiedPrompt is honoured is unverified");
                 }
             }
-            "postToolUse" => {
-                if o.contains_key("modifiedResult") {
-                    v.ignore("modifiedResult is SDK-only");
-                }
-            }
+            "postToolUse" if o.contains_key("modifiedResult") => v.ignore("modifiedResult is SDK-only"),
             _ => {}
         }
         for k in ["systemMessage", "continue", "stopReason", "decision"] {
-            if o.contains_key(k) && !(k == "decision" && matches!(event, "agentStop" | "subagentStop" | "userPromptSubmitted")) {
+            if o.contains_key(k)
+                && !(k == "decision" && matches!(event, "agentStop" | "subagentStop" | "userPromptSubmitted"))
+            {
                 v.ignore(format!("`{k}` is not a Copilot field on {event}"));
             }
         }
@@ -246,7 +248,10 @@ mod tests {
     #[test]
     fn pre_tool_use_fails_closed_on_errors() {
         assert!(run("preToolUse", 0, "", "").is_no_op());
-        assert_eq!(run("preToolUse", 2, "", "no").effect, Effect::Denied { reason: "no".into() });
+        assert_eq!(
+            run("preToolUse", 2, "", "no").effect,
+            Effect::Denied { reason: "no".into() }
+        );
         let v = run("preToolUse", 1, "", "crash");
         assert!(v.misbehaved() && matches!(v.effect, Effect::Denied { .. }));
         let v = Copilot.interpret("preToolUse", b"{}", &HookOutput::timed_out("", ""));
@@ -257,15 +262,35 @@ mod tests {
 
     #[test]
     fn top_level_fields_only() {
-        let v = run("preToolUse", 0, r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#, "");
+        let v = run(
+            "preToolUse",
+            0,
+            r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
-        let v = run("userPromptSubmitted", 0, r#"{"hookSpecificOutput":{"additionalContext":"c"}}"#, "");
+        let v = run(
+            "userPromptSubmitted",
+            0,
+            r#"{"hookSpecificOutput":{"additionalContext":"c"}}"#,
+            "",
+        );
         assert!(v.context.is_empty());
         let v = run("UserPromptSubmit", 0, r#"{"additionalContext":"c"}"#, "");
         assert_eq!(v.context, ["c"]);
         let v = run("agentStop", 0, r#"{"decision":"block","reason":"more"}"#, "");
-        assert_eq!(v.effect, Effect::Continued { instruction: "more".into() });
-        let v = run("preToolUse", 0, r#"{"permissionDecision":"allow","modifiedArgs":{"command":"ls"}}"#, "");
+        assert_eq!(
+            v.effect,
+            Effect::Continued {
+                instruction: "more".into()
+            }
+        );
+        let v = run(
+            "preToolUse",
+            0,
+            r#"{"permissionDecision":"allow","modifiedArgs":{"command":"ls"}}"#,
+            "",
+        );
         assert_eq!((v.effect, v.input_rewritten.is_some()), (Effect::Allowed, true));
         let v = run("permissionRequest", 2, r#"{"message":"m"}"#, "ignored");
         assert_eq!(v.effect, Effect::Denied { reason: "m".into() });

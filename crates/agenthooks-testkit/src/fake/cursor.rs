@@ -4,7 +4,7 @@
 //!
 //! - output keys are snake_case; stdout is parsed trimmed, and when it fails but ends in `}`,
 //!   the last parseable `{…}` suffix is used;
-//! - exit 0 with **empty** stdout is a failure ("empty_stdout"): ignored (fail-open) unless the
+//! - exit 0 with **empty** stdout is a failure (`empty_stdout`): ignored (fail-open) unless the
 //!   entry sets `failClosed`; `{}` is the safe no-op;
 //! - invalid JSON on a permission hook blocks; on other hooks it is dropped;
 //! - exit 2: permission hooks deny with stderr; `beforeSubmitPrompt` blocks the prompt;
@@ -66,7 +66,12 @@ const EVENTS: &[&str] = &[
 fn permission_hook(event: &str) -> bool {
     matches!(
         event,
-        "preToolUse" | "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "beforeTabFileRead" | "subagentStart"
+        "preToolUse"
+            | "beforeShellExecution"
+            | "beforeMCPExecution"
+            | "beforeReadFile"
+            | "beforeTabFileRead"
+            | "subagentStart"
     )
 }
 
@@ -88,11 +93,9 @@ fn parse(text: &str) -> Option<Map<String, Value>> {
 }
 
 impl Cursor {
-    fn failure(&self, v: &mut Verdict, event: &str, why: &str) {
+    fn failure(self, v: &mut Verdict, event: &str, why: &str) {
         v.problem(why.to_owned());
-        if self.fail_closed && permission_hook(event) {
-            v.effect = Effect::Denied { reason: why.to_owned() };
-        } else if self.fail_closed && event == "beforeSubmitPrompt" {
+        if self.fail_closed && (permission_hook(event) || event == "beforeSubmitPrompt") {
             v.effect = Effect::Denied { reason: why.to_owned() };
         }
     }
@@ -102,7 +105,12 @@ impl Cursor {
         let agent = str_field(o, "agent_message").map(str::to_owned);
         let reason = || agent.clone().or_else(|| user.clone()).unwrap_or_default();
         match event {
-            "preToolUse" | "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" | "beforeTabFileRead" | "subagentStart" => {
+            "preToolUse"
+            | "beforeShellExecution"
+            | "beforeMCPExecution"
+            | "beforeReadFile"
+            | "beforeTabFileRead"
+            | "subagentStart" => {
                 match str_field(o, "permission") {
                     Some("allow") => v.effect = Effect::Allowed,
                     Some("deny") => v.effect = Effect::Denied { reason: reason() },
@@ -122,7 +130,7 @@ impl Cursor {
                     }
                 }
                 if user.is_some() && !matches!(v.effect, Effect::Denied { .. }) {
-                    v.system_message = user.clone();
+                    v.system_message.clone_from(&user);
                 }
             }
             "postToolUse" | "afterMCPExecution" => {
@@ -131,7 +139,10 @@ impl Cursor {
                 }
                 if let Some(out) = o.get("updated_mcp_tool_output").filter(|x| !x.is_null()) {
                     let mcp = event == "afterMCPExecution"
-                        || payload.get("tool_name").and_then(Value::as_str).is_some_and(|n| n.starts_with("MCP:"));
+                        || payload
+                            .get("tool_name")
+                            .and_then(Value::as_str)
+                            .is_some_and(|n| n.starts_with("MCP:"));
                     if mcp {
                         v.effect = Effect::OutputReplaced { output: out.clone() };
                     } else {
@@ -145,11 +156,13 @@ impl Cursor {
                         reason: user.clone().unwrap_or_default(),
                     };
                 }
-                let ctx = str_field(o, "additional_context").or_else(|| str_field(o, "additionalContext")).or_else(|| {
-                    o.get("hookSpecificOutput")
-                        .and_then(Value::as_object)
-                        .and_then(|h| str_field(h, "additionalContext"))
-                });
+                let ctx = str_field(o, "additional_context")
+                    .or_else(|| str_field(o, "additionalContext"))
+                    .or_else(|| {
+                        o.get("hookSpecificOutput")
+                            .and_then(Value::as_object)
+                            .and_then(|h| str_field(h, "additionalContext"))
+                    });
                 if let Some(c) = ctx {
                     if matches!(v.effect, Effect::Denied { .. }) {
                         v.ignore("the prompt is blocked: its additional_context never reaches the model");
@@ -171,9 +184,15 @@ impl Cursor {
             }
             "stop" | "subagentStop" => {
                 if let Some(f) = str_field(o, "followup_message") {
-                    let completed = event == "stop" || payload.get("status").and_then(Value::as_str).is_none_or(|s| s == "completed");
+                    let completed = event == "stop"
+                        || payload
+                            .get("status")
+                            .and_then(Value::as_str)
+                            .is_none_or(|s| s == "completed");
                     if completed {
-                        v.effect = Effect::Continued { instruction: f.to_owned() };
+                        v.effect = Effect::Continued {
+                            instruction: f.to_owned(),
+                        };
                     } else {
                         v.ignore("subagentStop follow-ups only apply when status is completed");
                     }
@@ -181,7 +200,7 @@ impl Cursor {
             }
             "preCompact" => {
                 if user.is_some() {
-                    v.system_message = user.clone();
+                    v.system_message.clone_from(&user);
                 }
             }
             _ => {
@@ -228,7 +247,11 @@ impl FakeAgent for Cursor {
         }
         let text = out.stdout_str();
         if text.trim().is_empty() {
-            self.failure(&mut v, native_event, "empty stdout is a failure on Cursor (`{}` is the no-op)");
+            self.failure(
+                &mut v,
+                native_event,
+                "empty stdout is a failure on Cursor (`{}` is the no-op)",
+            );
             return v;
         }
         let Some(o) = parse(&text) else {
@@ -250,7 +273,10 @@ impl FakeAgent for Cursor {
 
     fn hook_env(&self, _native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)> {
         let dir = path_str(cwd);
-        let mut env = vec![("CURSOR_PROJECT_DIR".to_owned(), dir.clone()), ("CLAUDE_PROJECT_DIR".to_owned(), dir)];
+        let mut env = vec![
+            ("CURSOR_PROJECT_DIR".to_owned(), dir.clone()),
+            ("CLAUDE_PROJECT_DIR".to_owned(), dir),
+        ];
         if let Some(v) = payload.get("cursor_version").and_then(Value::as_str) {
             env.push(("CURSOR_VERSION".to_owned(), v.to_owned()));
         }
@@ -280,7 +306,11 @@ mod tests {
     use super::*;
 
     fn run(c: Cursor, event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        c.interpret(event, br#"{"tool_name":"Shell","status":"completed"}"#, &HookOutput::new(code, stdout, stderr))
+        c.interpret(
+            event,
+            br#"{"tool_name":"Shell","status":"completed"}"#,
+            &HookOutput::new(code, stdout, stderr),
+        )
     }
 
     #[test]
@@ -294,20 +324,52 @@ mod tests {
 
     #[test]
     fn permissions_and_followups() {
-        let v = run(Cursor::new(), "preToolUse", 0, r#"{"permission":"deny","user_message":"u","agent_message":"a"}"#, "");
+        let v = run(
+            Cursor::new(),
+            "preToolUse",
+            0,
+            r#"{"permission":"deny","user_message":"u","agent_message":"a"}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Denied { reason: "a".into() });
         let v = run(Cursor::new(), "preToolUse", 0, r#"{"permission":"ask"}"#, "");
         assert_eq!(v.effect, Effect::Proceed);
-        let v = run(Cursor::new(), "beforeShellExecution", 0, r#"{"permission":"ask","agent_message":"q"}"#, "");
+        let v = run(
+            Cursor::new(),
+            "beforeShellExecution",
+            0,
+            r#"{"permission":"ask","agent_message":"q"}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Asked { reason: "q".into() });
-        let v = run(Cursor::new(), "preToolUse", 0, "log line\n{\"permission\":\"allow\"}", "");
+        let v = run(
+            Cursor::new(),
+            "preToolUse",
+            0,
+            "log line\n{\"permission\":\"allow\"}",
+            "",
+        );
         assert_eq!(v.effect, Effect::Allowed);
         let v = run(Cursor::new(), "preToolUse", 0, "garbage", "");
         assert!(v.misbehaved() && matches!(v.effect, Effect::Denied { .. }));
         let v = run(Cursor::new(), "stop", 0, r#"{"followup_message":"go"}"#, "");
-        assert_eq!(v.effect, Effect::Continued { instruction: "go".into() });
-        assert_eq!(run(Cursor::new(), "beforeShellExecution", 2, "", "no").effect, Effect::Denied { reason: "no".into() });
-        let v = run(Cursor::new(), "beforeSubmitPrompt", 0, r#"{"continue":false,"user_message":"no"}"#, "");
+        assert_eq!(
+            v.effect,
+            Effect::Continued {
+                instruction: "go".into()
+            }
+        );
+        assert_eq!(
+            run(Cursor::new(), "beforeShellExecution", 2, "", "no").effect,
+            Effect::Denied { reason: "no".into() }
+        );
+        let v = run(
+            Cursor::new(),
+            "beforeSubmitPrompt",
+            0,
+            r#"{"continue":false,"user_message":"no"}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Denied { reason: "no".into() });
     }
 }

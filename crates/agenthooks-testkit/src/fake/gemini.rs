@@ -76,7 +76,11 @@ impl Gemini {
                 }
                 if let Some(ti) = hso.and_then(|h| h.get("tool_input")).and_then(Value::as_object) {
                     // Object.assign into the original arguments: a shallow merge.
-                    let mut merged = payload.get("tool_input").and_then(Value::as_object).cloned().unwrap_or_default();
+                    let mut merged = payload
+                        .get("tool_input")
+                        .and_then(Value::as_object)
+                        .cloned()
+                        .unwrap_or_default();
                     for (k, x) in ti {
                         merged.insert(k.clone(), x.clone());
                     }
@@ -247,19 +251,29 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Gemini.interpret(event, br#"{"tool_input":{"command":"ls","dir":"."}}"#, &HookOutput::new(code, stdout, stderr))
+        Gemini.interpret(
+            event,
+            br#"{"tool_input":{"command":"ls","dir":"."}}"#,
+            &HookOutput::new(code, stdout, stderr),
+        )
     }
 
     #[test]
     fn exit_codes_and_streams() {
         assert!(run("BeforeTool", 0, "{}", "").is_no_op());
         assert!(run("BeforeTool", 0, "", "").is_no_op());
-        assert_eq!(run("BeforeTool", 2, "", "nope").effect, Effect::Denied { reason: "nope".into() });
+        assert_eq!(
+            run("BeforeTool", 2, "", "nope").effect,
+            Effect::Denied { reason: "nope".into() }
+        );
         let v = run("BeforeTool", 3, "", "x");
         assert_eq!(v.effect, Effect::Denied { reason: "x".into() });
         assert!(v.misbehaved());
         let v = run("BeforeTool", 1, "", "careful");
-        assert_eq!((v.effect, v.system_message.as_deref()), (Effect::Proceed, Some("Warning: careful")));
+        assert_eq!(
+            (v.effect, v.system_message.as_deref()),
+            (Effect::Proceed, Some("Warning: careful"))
+        );
         // JSON wins over the exit code, also from stderr
         let v = run("BeforeTool", 2, "", r#"{"decision":"allow"}"#);
         assert_eq!(v.effect, Effect::Proceed);
@@ -272,17 +286,40 @@ mod tests {
 
     #[test]
     fn fields() {
-        let v = run("BeforeTool", 0, r#"{"hookSpecificOutput":{"tool_input":{"command":"pwd"}}}"#, "");
+        let v = run(
+            "BeforeTool",
+            0,
+            r#"{"hookSpecificOutput":{"tool_input":{"command":"pwd"}}}"#,
+            "",
+        );
         let m = v.input_rewritten.unwrap();
         assert_eq!((m["command"].as_str(), m["dir"].as_str()), (Some("pwd"), Some(".")));
         let v = run("AfterTool", 0, r#"{"decision":"deny","reason":"r"}"#, "");
-        assert_eq!(v.effect, Effect::OutputReplaced { output: "Tool result blocked: r".into() });
-        let v = run("AfterTool", 0, r#"{"hookSpecificOutput":{"additionalContext":"<b>"}}"#, "");
+        assert_eq!(
+            v.effect,
+            Effect::OutputReplaced {
+                output: "Tool result blocked: r".into()
+            }
+        );
+        let v = run(
+            "AfterTool",
+            0,
+            r#"{"hookSpecificOutput":{"additionalContext":"<b>"}}"#,
+            "",
+        );
         assert_eq!(v.context, ["&lt;b&gt;"]);
         let v = run("AfterAgent", 0, r#"{"decision":"deny","reason":"again"}"#, "");
-        assert_eq!(v.effect, Effect::Continued { instruction: "again".into() });
+        assert_eq!(
+            v.effect,
+            Effect::Continued {
+                instruction: "again".into()
+            }
+        );
         let v = run("BeforeTool", 0, r#"{"continue":false,"stopReason":"halt"}"#, "");
         assert_eq!(v.agent_stopped.as_deref(), Some("halt"));
-        assert_eq!(run("BeforeTool", 0, r#"{"decision":"ask","reason":"q"}"#, "").effect, Effect::Asked { reason: "q".into() });
+        assert_eq!(
+            run("BeforeTool", 0, r#"{"decision":"ask","reason":"q"}"#, "").effect,
+            Effect::Asked { reason: "q".into() }
+        );
     }
 }

@@ -100,17 +100,27 @@ impl FakeAgent for Kimi {
                 let deny = h
                     .filter(|h| str_field(h, "permissionDecision") == Some("deny"))
                     .map(|h| str_field(h, "permissionDecisionReason").unwrap_or_default().to_owned());
-                if let Some(d) = h.and_then(|h| str_field(h, "permissionDecision")).filter(|d| *d != "deny") {
+                if let Some(d) = h
+                    .and_then(|h| str_field(h, "permissionDecision"))
+                    .filter(|d| *d != "deny")
+                {
                     v.ignore(format!("permissionDecision {d:?} is ignored (only deny is read)"));
                 }
-                let message = str_field(&o, "message").or_else(|| h.and_then(|h| str_field(h, "message"))).map(str::to_owned);
-                for k in o.keys().filter(|k| !matches!(k.as_str(), "message" | "hookSpecificOutput")) {
+                let message = str_field(&o, "message")
+                    .or_else(|| h.and_then(|h| str_field(h, "message")))
+                    .map(str::to_owned);
+                for k in o
+                    .keys()
+                    .filter(|k| !matches!(k.as_str(), "message" | "hookSpecificOutput"))
+                {
                     v.ignore(format!("`{k}` is not read by Kimi"));
                 }
                 (deny, message)
             }
             Parsed::BrokenJson(e) => {
-                v.problem(format!("stdout looks like JSON but does not parse ({e}); Kimi takes it as plain text"));
+                v.problem(format!(
+                    "stdout looks like JSON but does not parse ({e}); Kimi takes it as plain text"
+                ));
                 (None, Some(out.stdout_str().trim().to_owned()))
             }
             Parsed::OtherJson(_) | Parsed::Text(_) => (None, Some(out.stdout_str().trim().to_owned())),
@@ -160,10 +170,25 @@ mod tests {
 
     #[test]
     fn gating_events_only() {
-        assert_eq!(run("PreToolUse", 2, "", "").effect, Effect::Denied { reason: "Blocked by PreToolUse hook".into() });
-        assert_eq!(run("Stop", 2, "", "again").effect, Effect::Continued { instruction: "again".into() });
+        assert_eq!(
+            run("PreToolUse", 2, "", "").effect,
+            Effect::Denied {
+                reason: "Blocked by PreToolUse hook".into()
+            }
+        );
+        assert_eq!(
+            run("Stop", 2, "", "again").effect,
+            Effect::Continued {
+                instruction: "again".into()
+            }
+        );
         assert!(run("PostToolUse", 2, "", "x").is_no_op());
-        let v = run("PreToolUse", 0, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r"}}"#, "");
+        let v = run(
+            "PreToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r"}}"#,
+            "",
+        );
         assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
         let v = run("UserPromptSubmit", 0, "today is Monday", "");
         assert_eq!(v.context, ["today is Monday"]);
@@ -172,6 +197,12 @@ mod tests {
         assert!(run("SessionStart", 0, r#"{"message":"m"}"#, "").is_no_op());
         let v = run("PreToolUse", 1, "", "");
         assert!(v.misbehaved() && v.is_no_op());
-        assert!(run("PreToolUse", 0, r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#, "").is_no_op());
+        assert!(run(
+            "PreToolUse",
+            0,
+            r#"{"hookSpecificOutput":{"permissionDecision":"allow"}}"#,
+            ""
+        )
+        .is_no_op());
     }
 }

@@ -229,7 +229,10 @@ impl Verdict {
             }
             Effect::Proceed | Effect::Allowed => {}
         }
-        m.insert("input_rewritten".into(), self.input_rewritten.clone().map_or(Value::Null, Value::Object));
+        m.insert(
+            "input_rewritten".into(),
+            self.input_rewritten.clone().map_or(Value::Null, Value::Object),
+        );
         m.insert("context".into(), self.context.clone().into());
         m.insert("system_message".into(), self.system_message.clone().into());
         m.insert("agent_stopped".into(), self.agent_stopped.clone().into());

@@ -41,7 +41,10 @@ pub fn shell_join(words: &[String]) -> String {
     words
         .iter()
         .map(|w| {
-            if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c)) {
+            if !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c))
+            {
                 w.clone()
             } else {
                 format!("'{}'", w.replace('\'', r"'\''"))
@@ -135,7 +138,13 @@ pub enum SpawnError {
 /// Runs `cmd` as `agent` runs a hook for `native_event` with `payload`: through the agent's
 /// shell, payload on stdin (or appended to argv for argv transports), the agent's env vars, its
 /// working directory and its timeout; then interprets the result by the agent's rules.
-pub fn run(agent: &dyn FakeAgent, cmd: &HookCommand, native_event: &str, payload: &[u8], opts: &SpawnOptions) -> Result<Spawned, SpawnError> {
+pub fn run(
+    agent: &dyn FakeAgent,
+    cmd: &HookCommand,
+    native_event: &str,
+    payload: &[u8],
+    opts: &SpawnOptions,
+) -> Result<Spawned, SpawnError> {
     let pv = payload_value(payload);
     let cwd = match &opts.cwd {
         Some(d) => d.clone(),
@@ -176,7 +185,11 @@ pub fn run(agent: &dyn FakeAgent, cmd: &HookCommand, native_event: &str, payload
     command
         .args(args)
         .current_dir(&cwd)
-        .stdin(if transport == Transport::Argv { Stdio::null() } else { Stdio::piped() })
+        .stdin(if transport == Transport::Argv {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if opts.clear_env {
@@ -280,7 +293,10 @@ mod tests {
 
     #[test]
     fn from_args_quotes() {
-        assert_eq!(HookCommand::from_args(&["./hook --x".into()]), HookCommand::Shell("./hook --x".into()));
+        assert_eq!(
+            HookCommand::from_args(&["./hook --x".into()]),
+            HookCommand::Shell("./hook --x".into())
+        );
         assert_eq!(
             HookCommand::from_args(&["bash".into(), "-c".into(), "echo $X".into()]),
             HookCommand::Shell("bash -c 'echo $X'".into())

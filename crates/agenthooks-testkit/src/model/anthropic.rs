@@ -37,9 +37,11 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
 
 /// How many assistant messages the history holds.
 pub(super) fn assistant_turns(body: &Map<String, Value>) -> usize {
-    body.get("messages")
-        .and_then(Value::as_array)
-        .map_or(0, |m| m.iter().filter(|x| x.get("role").and_then(Value::as_str) == Some("assistant")).count())
+    body.get("messages").and_then(Value::as_array).map_or(0, |m| {
+        m.iter()
+            .filter(|x| x.get("role").and_then(Value::as_str) == Some("assistant"))
+            .count()
+    })
 }
 
 fn usage() -> Value {
@@ -71,7 +73,10 @@ fn sse(turn: &Turn, model: &str, seq: usize) -> Response {
             json!({"type": "tool_use", "id": block["id"], "name": name, "input": {}}),
             json!({"type": "input_json_delta", "partial_json": args_text(args)}),
         ),
-        Turn::Text(t) => (json!({"type": "text", "text": ""}), json!({"type": "text_delta", "text": t})),
+        Turn::Text(t) => (
+            json!({"type": "text", "text": ""}),
+            json!({"type": "text_delta", "text": t}),
+        ),
     };
     let start = json!({"type": "message_start", "message": {
         "id": format!("msg_fake_{seq:04}"), "type": "message", "role": "assistant", "model": model,
@@ -80,8 +85,14 @@ fn sse(turn: &Turn, model: &str, seq: usize) -> Response {
     }});
     let events = [
         ("message_start", start),
-        ("content_block_start", json!({"type": "content_block_start", "index": 0, "content_block": start_block})),
-        ("content_block_delta", json!({"type": "content_block_delta", "index": 0, "delta": delta})),
+        (
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": start_block}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        ),
         ("content_block_stop", json!({"type": "content_block_stop", "index": 0})),
         (
             "message_delta",
@@ -121,8 +132,10 @@ mod tests {
     #[test]
     fn first_turn_streams_a_tool_call() {
         let (r, served) = respond(
-            &post(&json!({"model": "claude-x", "stream": true, "tools": [{"name": "Bash"}],
-                "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "go"}]})),
+            &post(
+                &json!({"model": "claude-x", "stream": true, "tools": [{"name": "Bash"}],
+                "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "go"}]}),
+            ),
             &script(),
             3,
         );
@@ -131,11 +144,19 @@ mod tests {
         let types: Vec<&str> = ev.iter().filter_map(|e| e["type"].as_str()).collect();
         assert_eq!(
             types,
-            ["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]
+            [
+                "message_start",
+                "content_block_start",
+                "content_block_delta",
+                "content_block_stop",
+                "message_delta",
+                "message_stop"
+            ]
         );
         assert_eq!(ev[1]["content_block"]["name"], "Bash");
         assert_eq!(ev[1]["content_block"]["id"], "toolu_fake_0003");
-        let args: Value = serde_json::from_str(ev[2]["delta"]["partial_json"].as_str().unwrap_or_default()).unwrap_or_default();
+        let args: Value =
+            serde_json::from_str(ev[2]["delta"]["partial_json"].as_str().unwrap_or_default()).unwrap_or_default();
         assert_eq!(args, json!({"command": "echo hi > marker.txt"}));
         assert_eq!(ev[4]["delta"]["stop_reason"], "tool_use");
         assert!(String::from_utf8_lossy(&r.body).starts_with("event: message_start\ndata: "));
@@ -162,7 +183,11 @@ mod tests {
 
     #[test]
     fn side_requests_and_non_streaming() {
-        let (r, served) = respond(&post(&json!({"messages": [{"role": "user", "content": "title?"}]})), &script(), 1);
+        let (r, served) = respond(
+            &post(&json!({"messages": [{"role": "user", "content": "title?"}]})),
+            &script(),
+            1,
+        );
         assert_eq!(served, Served::Side);
         let v: Value = serde_json::from_slice(&r.body).unwrap_or_default();
         assert_eq!(v["content"][0], json!({"type": "text", "text": "ok"}));

@@ -56,9 +56,11 @@ fn parse_path(path: &str) -> Option<(&str, &str)> {
 
 /// How many model turns the history holds.
 pub(super) fn assistant_turns(body: &Map<String, Value>) -> usize {
-    body.get("contents")
-        .and_then(Value::as_array)
-        .map_or(0, |c| c.iter().filter(|x| x.get("role").and_then(Value::as_str) == Some("model")).count())
+    body.get("contents").and_then(Value::as_array).map_or(0, |c| {
+        c.iter()
+            .filter(|x| x.get("role").and_then(Value::as_str) == Some("model"))
+            .count()
+    })
 }
 
 fn structured_output(body: &Map<String, Value>) -> Option<Value> {
@@ -94,7 +96,12 @@ fn sample(schema: &Value, depth: usize) -> Value {
     }
     let ty = match schema.get("type") {
         Some(Value::String(s)) => s.to_ascii_lowercase(),
-        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).find(|t| *t != "null").unwrap_or("null").to_ascii_lowercase(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("null")
+            .to_ascii_lowercase(),
         _ if schema.get("properties").is_some() => "object".to_owned(),
         _ => "string".to_owned(),
     };
@@ -144,11 +151,21 @@ mod tests {
     fn stream_function_call_then_text() {
         let path = "/v1beta/models/gemini-2.5-pro:streamGenerateContent";
         let tools = json!([{"functionDeclarations": [{"name": "run_shell_command"}]}]);
-        let (r, served) = respond(&post(path, &json!({"tools": tools, "contents": [{"role": "user", "parts": [{"text": "go"}]}]})), &script(), 0);
+        let (r, served) = respond(
+            &post(
+                path,
+                &json!({"tools": tools, "contents": [{"role": "user", "parts": [{"text": "go"}]}]}),
+            ),
+            &script(),
+            0,
+        );
         assert_eq!(served, Served::Turn(0));
         assert_eq!(r.content_type, "text/event-stream");
         let c = chunk(&r);
-        assert_eq!(c["candidates"][0]["content"]["parts"][0]["functionCall"], json!({"name": "run_shell_command", "args": {"command": "echo hi > marker.txt"}}));
+        assert_eq!(
+            c["candidates"][0]["content"]["parts"][0]["functionCall"],
+            json!({"name": "run_shell_command", "args": {"command": "echo hi > marker.txt"}})
+        );
         assert_eq!(c["modelVersion"], "gemini-2.5-pro");
 
         let history = json!({"tools": tools, "contents": [
@@ -165,17 +182,29 @@ mod tests {
         let body = json!({"contents": [], "generationConfig": {"responseJsonSchema": {"type": "object",
             "properties": {"reasoning": {"type": "string"}, "model_choice": {"type": "string", "enum": ["flash", "pro"]},
                            "n": {"type": ["integer", "null"]}, "tags": {"type": "array"}}}}});
-        let (r, served) = respond(&post("/v1beta/models/gemini-2.5-flash-lite:generateContent", &body), &script(), 0);
+        let (r, served) = respond(
+            &post("/v1beta/models/gemini-2.5-flash-lite:generateContent", &body),
+            &script(),
+            0,
+        );
         assert_eq!(served, Served::Side);
         let c: Value = serde_json::from_slice(&r.body).unwrap_or_default();
-        let text = c["candidates"][0]["content"]["parts"][0]["text"].as_str().unwrap_or_default();
+        let text = c["candidates"][0]["content"]["parts"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
         let v: Value = serde_json::from_str(text).unwrap_or_default();
-        assert_eq!(v, json!({"reasoning": "fake", "model_choice": "flash", "n": 0, "tags": []}));
+        assert_eq!(
+            v,
+            json!({"reasoning": "fake", "model_choice": "flash", "n": 0, "tags": []})
+        );
     }
 
     #[test]
     fn paths() {
-        assert_eq!(parse_path("/v1beta/models/m:generateContent"), Some(("m", "generateContent")));
+        assert_eq!(
+            parse_path("/v1beta/models/m:generateContent"),
+            Some(("m", "generateContent"))
+        );
         assert_eq!(parse_path("/v1beta/other"), None);
         let (_, served) = respond(&post("/v1beta/models/m:countTokens", &json!({})), &script(), 0);
         assert_eq!(served, Served::Meta(200));

@@ -138,7 +138,11 @@ impl<'a> Conn<'a> {
                     self.buf.extend_from_slice(&chunk[..n]);
                     return Ok(n);
                 }
-                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted) => {}
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+                    ) => {}
                 Err(_) => return Err(HttpError::Io),
             }
         }
@@ -227,7 +231,9 @@ impl<'a> Conn<'a> {
                 .parse()
                 .map_err(|_| HttpError::Bad(format!("bad content-length `{len}`")))?;
             if n > MAX_BODY {
-                return Err(HttpError::Bad(format!("body of {n} bytes exceeds the {MAX_BODY}-byte cap")));
+                return Err(HttpError::Bad(format!(
+                    "body of {n} bytes exceeds the {MAX_BODY}-byte cap"
+                )));
             }
             req.body = self.take_exact(n)?;
         }
@@ -240,7 +246,8 @@ impl<'a> Conn<'a> {
             let line = self.take_until(b"\r\n", 1024)?;
             let text = String::from_utf8_lossy(&line[..line.len() - 2]).into_owned();
             let size_hex = text.split(';').next().unwrap_or_default().trim();
-            let size = usize::from_str_radix(size_hex, 16).map_err(|_| HttpError::Bad(format!("bad chunk size `{text}`")))?;
+            let size =
+                usize::from_str_radix(size_hex, 16).map_err(|_| HttpError::Bad(format!("bad chunk size `{text}`")))?;
             if body.len().saturating_add(size) > MAX_BODY {
                 return Err(HttpError::Bad(format!("body exceeds the {MAX_BODY}-byte cap")));
             }
@@ -322,8 +329,12 @@ mod tests {
 
     #[test]
     fn content_length_body() {
-        let r = roundtrip(b"POST /v1/messages?beta=true HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\n\r\n{\"a\":1}").expect("request");
-        assert_eq!((r.method.as_str(), r.path.as_str(), r.query.as_deref()), ("POST", "/v1/messages", Some("beta=true")));
+        let r = roundtrip(b"POST /v1/messages?beta=true HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
+            .expect("request");
+        assert_eq!(
+            (r.method.as_str(), r.path.as_str(), r.query.as_deref()),
+            ("POST", "/v1/messages", Some("beta=true"))
+        );
         assert_eq!(r.body, b"{\"a\":1}");
         assert_eq!(r.header("HOST"), Some("x"));
     }
@@ -337,9 +348,18 @@ mod tests {
     #[test]
     fn malformed_requests_are_errors_not_panics() {
         assert!(matches!(roundtrip(b"garbage\r\n\r\n"), Err(HttpError::Bad(_))));
-        assert!(matches!(roundtrip(b"POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n"), Err(HttpError::Bad(_))));
-        assert!(matches!(roundtrip(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"), Err(HttpError::Bad(_))));
-        assert!(matches!(roundtrip(b"POST / HTTP/1.1\r\nContent-Length: 999999999999\r\n\r\n"), Err(HttpError::Bad(_))));
+        assert!(matches!(
+            roundtrip(b"POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n"),
+            Err(HttpError::Bad(_))
+        ));
+        assert!(matches!(
+            roundtrip(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
+            Err(HttpError::Bad(_))
+        ));
+        assert!(matches!(
+            roundtrip(b"POST / HTTP/1.1\r\nContent-Length: 999999999999\r\n\r\n"),
+            Err(HttpError::Bad(_))
+        ));
         assert!(matches!(roundtrip(b""), Err(HttpError::Closed)));
     }
 

@@ -33,7 +33,7 @@
 //! `Content-Length` or `Transfer-Encoding: chunked`, and complete responses (JSON, or a
 //! `text/event-stream` body of server-sent events) with `Connection: close`. No TLS (the agents
 //! are pointed at `http://127.0.0.1`), no HTTP/2, no keep-alive, no streaming back-pressure. A
-//! well-kept server crate (hyper, axum, tiny_http) would bring an async runtime or a dozen
+//! well-kept server crate (hyper, axum, `tiny_http`) would bring an async runtime or a dozen
 //! transitive crates into every consumer's dev-dependencies and into CI builds, for a few hundred
 //! lines of code that are easy to test here (`http.rs`). This module therefore uses only `std`
 //! and `serde_json`, with every read bounded (head and body size caps, a shutdown poll, a
@@ -125,7 +125,10 @@ pub enum Turn {
 impl Turn {
     /// A tool call.
     pub fn tool_call(name: impl Into<String>, args: Value) -> Self {
-        Self::ToolCall { name: name.into(), args }
+        Self::ToolCall {
+            name: name.into(),
+            args,
+        }
     }
 
     /// A final text answer.
@@ -401,7 +404,8 @@ impl FakeModel {
         if let Some(h) = self.acceptor.take() {
             let _ = h.join();
         }
-        let workers: Vec<JoinHandle<()>> = std::mem::take(&mut *self.shared.workers.lock().unwrap_or_else(PoisonError::into_inner));
+        let workers: Vec<JoinHandle<()>> =
+            std::mem::take(&mut *self.shared.workers.lock().unwrap_or_else(PoisonError::into_inner));
         for w in workers {
             let _ = w.join();
         }
@@ -494,7 +498,10 @@ fn route(api: Api, req: &http::Request, script: &Script, seq: usize) -> (http::R
 /// Parses a POST body as a JSON object, or answers 400.
 fn json_body(req: &http::Request) -> Result<serde_json::Map<String, Value>, (http::Response, Served)> {
     if req.method != "POST" {
-        return Err((http::Response::error(405, "only POST is served here"), Served::Error(405)));
+        return Err((
+            http::Response::error(405, "only POST is served here"),
+            Served::Error(405),
+        ));
     }
     match serde_json::from_slice::<Value>(&req.body) {
         Ok(Value::Object(m)) => Ok(m),
@@ -519,7 +526,9 @@ fn not_found(req: &http::Request) -> (http::Response, Served) {
 /// Whether a request declares tools (`tools` is a non-empty array). Requests without tools are
 /// side requests.
 fn declares_tools(body: &serde_json::Map<String, Value>) -> bool {
-    body.get("tools").and_then(Value::as_array).is_some_and(|a| !a.is_empty())
+    body.get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
 }
 
 /// Tool-call arguments as the JSON text most APIs carry.

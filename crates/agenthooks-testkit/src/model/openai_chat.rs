@@ -49,7 +49,10 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
                 json!({"tool_calls": [{"index": 0, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}]}),
                 Value::Null,
             ));
-            data.push(chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": args_text(args)}}]}), Value::Null));
+            data.push(chunk(
+                json!({"tool_calls": [{"index": 0, "function": {"arguments": args_text(args)}}]}),
+                Value::Null,
+            ));
             "tool_calls"
         }
         Turn::Text(t) => {
@@ -66,9 +69,11 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
 
 /// How many assistant messages the history holds.
 pub(super) fn assistant_turns(body: &Map<String, Value>) -> usize {
-    body.get("messages")
-        .and_then(Value::as_array)
-        .map_or(0, |m| m.iter().filter(|x| x.get("role").and_then(Value::as_str) == Some("assistant")).count())
+    body.get("messages").and_then(Value::as_array).map_or(0, |m| {
+        m.iter()
+            .filter(|x| x.get("role").and_then(Value::as_str) == Some("assistant"))
+            .count()
+    })
 }
 
 #[cfg(test)]
@@ -86,7 +91,11 @@ mod tests {
     }
 
     fn script() -> Script {
-        Script::tool_then_text("bash", json!({"command": "echo hi > marker.txt", "description": "write marker"}), "Done.")
+        Script::tool_then_text(
+            "bash",
+            json!({"command": "echo hi > marker.txt", "description": "write marker"}),
+            "Done.",
+        )
     }
 
     fn data(r: &Response) -> Vec<String> {
@@ -110,7 +119,12 @@ mod tests {
         assert_eq!(v[0]["choices"][0]["delta"]["role"], "assistant");
         assert_eq!(v[1]["choices"][0]["delta"]["tool_calls"][0]["id"], "call_fake_0002");
         assert_eq!(v[1]["choices"][0]["delta"]["tool_calls"][0]["function"]["name"], "bash");
-        let args: Value = serde_json::from_str(v[2]["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"].as_str().unwrap_or_default()).unwrap_or_default();
+        let args: Value = serde_json::from_str(
+            v[2]["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"]
+                .as_str()
+                .unwrap_or_default(),
+        )
+        .unwrap_or_default();
         assert_eq!(args["command"], "echo hi > marker.txt");
         assert_eq!(v[3]["choices"][0]["finish_reason"], "tool_calls");
         assert_eq!(v[4]["choices"], json!([]));
@@ -126,7 +140,11 @@ mod tests {
         assert_eq!(served, Served::Turn(1));
         let v: Value = serde_json::from_str(&data(&r)[1]).unwrap_or_default();
         assert_eq!(v["choices"][0]["delta"]["content"], "Done.");
-        let (r, served) = respond(&post(&json!({"messages": [{"role": "user", "content": "title"}]})), &script(), 0);
+        let (r, served) = respond(
+            &post(&json!({"messages": [{"role": "user", "content": "title"}]})),
+            &script(),
+            0,
+        );
         assert_eq!(served, Served::Side);
         let v: Value = serde_json::from_slice(&r.body).unwrap_or_default();
         assert_eq!(v["choices"][0]["message"]["content"], "ok");

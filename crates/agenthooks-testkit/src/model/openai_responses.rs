@@ -24,7 +24,10 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
     let item = output_item(&turn, seq);
     let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(true);
     if !stream {
-        return (Response::json(200, &response_object(model, seq, "completed", &[item])), served);
+        return (
+            Response::json(200, &response_object(model, seq, "completed", &[item])),
+            served,
+        );
     }
     let mut events = vec![
         json!({"type": "response.created", "response": response_object(model, seq, "in_progress", &[])}),
@@ -35,10 +38,7 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
     }
     events.push(json!({"type": "response.output_item.done", "output_index": 0, "item": item}));
     events.push(json!({"type": "response.completed", "response": response_object(model, seq, "completed", std::slice::from_ref(&item))}));
-    let framed: Vec<(Option<&str>, String)> = events
-        .iter()
-        .map(|e| (e["type"].as_str(), e.to_string()))
-        .collect();
+    let framed: Vec<(Option<&str>, String)> = events.iter().map(|e| (e["type"].as_str(), e.to_string())).collect();
     (Response::sse(&framed), served)
 }
 
@@ -127,7 +127,12 @@ mod tests {
         let types: Vec<&str> = ev.iter().filter_map(|e| e["type"].as_str()).collect();
         assert_eq!(
             types,
-            ["response.created", "response.output_item.added", "response.output_item.done", "response.completed"]
+            [
+                "response.created",
+                "response.output_item.added",
+                "response.output_item.done",
+                "response.completed"
+            ]
         );
         assert_eq!(ev[2]["item"]["name"], "exec_command");
         assert_eq!(ev[2]["item"]["call_id"], "call_fake_0007");

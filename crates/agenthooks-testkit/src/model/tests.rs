@@ -22,7 +22,11 @@ fn send(addr: SocketAddr, raw: &[u8]) -> (u16, String, Vec<u8>) {
 
 fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, String, Vec<u8>) {
     let b = serde_json::to_vec(body).expect("json");
-    let mut raw = format!("POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", b.len()).into_bytes();
+    let mut raw = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        b.len()
+    )
+    .into_bytes();
     raw.extend_from_slice(&b);
     send(addr, &raw)
 }
@@ -53,7 +57,10 @@ fn anthropic_round_trip_is_recorded() {
     assert_eq!(reqs[1].path, "/v1/messages");
     assert_eq!(reqs[1].query.as_deref(), Some("beta=true"));
     assert_eq!(reqs[1].served, Served::Turn(0));
-    assert!(reqs[1].contains("CTX-\"quoted\"-TOKEN"), "JSON-escaped needles are found");
+    assert!(
+        reqs[1].contains("CTX-\"quoted\"-TOKEN"),
+        "JSON-escaped needles are found"
+    );
     assert!(!reqs[1].contains("absent"));
     assert_eq!(server.turn_requests().len(), 1);
     assert!(server.any_request_contains("CTX-"));
@@ -64,7 +71,8 @@ fn chunked_upload_to_chat_completions() {
     let server = FakeModel::start(Api::OpenAiChat, Script::new([Turn::text("hello")]).with_model("m1")).expect("start");
     let body = br#"{"stream":false,"tools":[{"type":"function"}],"messages":[]}"#;
     let (a, b) = body.split_at(10);
-    let mut raw = b"POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n".to_vec();
+    let mut raw =
+        b"POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n".to_vec();
     raw.extend_from_slice(format!("{:x}\r\n", a.len()).as_bytes());
     raw.extend_from_slice(a);
     raw.extend_from_slice(format!("\r\n{:x}\r\n", b.len()).as_bytes());
@@ -80,7 +88,10 @@ fn chunked_upload_to_chat_completions() {
     assert_eq!(r.json().expect("json")["stream"], false);
     let (status, _, body) = send(server.addr(), b"GET /v1/models HTTP/1.1\r\n\r\n");
     assert_eq!(status, 200);
-    assert_eq!(serde_json::from_slice::<Value>(&body).expect("json")["data"][0]["id"], "m1");
+    assert_eq!(
+        serde_json::from_slice::<Value>(&body).expect("json")["data"][0]["id"],
+        "m1"
+    );
 }
 
 #[test]
@@ -90,7 +101,11 @@ fn responses_and_gemini_over_the_socket() {
         Script::tool_then_text("exec_command", json!({"cmd": "true"}), "Done."),
     )
     .expect("start");
-    let (status, _, body) = post(codex.addr(), "/v1/responses", &json!({"stream": true, "tools": [{}], "input": []}));
+    let (status, _, body) = post(
+        codex.addr(),
+        "/v1/responses",
+        &json!({"stream": true, "tools": [{}], "input": []}),
+    );
     assert_eq!(status, 200);
     assert!(String::from_utf8_lossy(&body).contains("event: response.completed"));
 
@@ -116,7 +131,10 @@ fn malformed_requests_get_400_and_are_not_recorded() {
     assert_eq!(status, 400);
     let (status, _, _) = post(server.addr(), "/v1/nowhere", &json!({}));
     assert_eq!(status, 404);
-    let (status, _, body) = send(server.addr(), b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc");
+    let (status, _, body) = send(
+        server.addr(),
+        b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
+    );
     assert_eq!(status, 400);
     assert!(String::from_utf8_lossy(&body).contains("not a JSON object"));
     let served: Vec<Served> = server.requests().iter().map(|r| r.served).collect();
@@ -134,7 +152,8 @@ fn stops_on_drop() {
 
 #[test]
 fn stops_after_its_lifetime() {
-    let mut server = FakeModel::start_with_lifetime(Api::OpenAiChat, Script::new([]), Duration::from_millis(300)).expect("start");
+    let mut server =
+        FakeModel::start_with_lifetime(Api::OpenAiChat, Script::new([]), Duration::from_millis(300)).expect("start");
     std::thread::sleep(Duration::from_millis(600));
     assert!(!server.is_running());
     // The acceptor has exited on its own, so its listener is closed.

@@ -15,7 +15,11 @@ fn a_consistent_codec_agrees() {
     // 4 events × constructors × modifiers (none, context, system message, stop agent, and the
     // block reason on blocking decisions): PreToolUse 7×4+1, prompt 2×4+1, stop 2×4, session 1×4.
     assert_eq!(report.cases.len(), 29 + 9 + 8 + 4, "{report}");
-    let deny = report.cases.iter().find(|c| c.native == "PreToolUse" && c.decision == "deny+with_context").unwrap();
+    let deny = report
+        .cases
+        .iter()
+        .find(|c| c.native == "PreToolUse" && c.decision == "deny+with_context")
+        .unwrap();
     assert_eq!(deny.verdict.context, ["agenthooks-testkit: context"]);
     // Without fixtures the same codec is checked on synthetic events.
     let synthetic = agreement::check(&toy::GOOD, None);
@@ -29,11 +33,21 @@ fn promising_a_capability_the_encoder_lacks_fails() {
     assert!(!report.ok());
     let failures = report.failures();
     assert!(
-        failures.iter().all(|f| f.contains("PreToolUse") && f.contains("ask_user")),
+        failures
+            .iter()
+            .all(|f| f.contains("PreToolUse") && f.contains("ask_user")),
         "only the changed entry fails: {failures:#?}"
     );
-    assert!(failures.iter().any(|f| f.contains("the runner answered with the failure response")), "{failures:#?}");
-    assert!(failures.iter().any(|f| f.contains("effect: expected Asked")), "{failures:#?}");
+    assert!(
+        failures
+            .iter()
+            .any(|f| f.contains("the runner answered with the failure response")),
+        "{failures:#?}"
+    );
+    assert!(
+        failures.iter().any(|f| f.contains("effect: expected Asked")),
+        "{failures:#?}"
+    );
     let r = std::panic::catch_unwind(|| agreement::run(&toy::OVER, None));
     assert!(r.is_err(), "agreement::run panics on drift");
 }
@@ -46,7 +60,11 @@ fn withdrawing_a_capability_the_encoder_delivers_is_reported() {
     let under: Vec<_> = report.cases.iter().filter(|c| c.under_promised.is_some()).collect();
     assert!(!under.is_empty());
     assert!(under.iter().all(|c| c.native == "SessionStart"));
-    assert!(under[0].under_promised.as_deref().unwrap().contains(&format!("{:?}", Capability::AddContext)));
+    assert!(under[0]
+        .under_promised
+        .as_deref()
+        .unwrap()
+        .contains(&format!("{:?}", Capability::AddContext)));
 }
 
 #[test]

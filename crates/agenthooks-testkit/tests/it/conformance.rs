@@ -17,15 +17,24 @@ fn bless_then_check() {
     // Without expected files every check of 5 and 6 fails, naming the file.
     let report = Suite::new(&toy::GOOD, &corpus).bless(false).check();
     assert_eq!(report.fixtures, 4);
-    assert!(report.failures.iter().all(|f| f.contains("expected file is missing")), "{report}");
+    assert!(
+        report.failures.iter().all(|f| f.contains("expected file is missing")),
+        "{report}"
+    );
 
-    let blessed = Suite::new(&toy::GOOD, &corpus).with_extra(toy::extra).bless(true).check();
+    let blessed = Suite::new(&toy::GOOD, &corpus)
+        .with_extra(toy::extra)
+        .bless(true)
+        .check();
     assert!(blessed.failures.is_empty(), "{blessed}");
     // PreToolUse 8 shapes, prompt 5, stop 5, session 4.
     assert_eq!(blessed.responses, 22);
     assert_eq!(blessed.extra_checks, 4);
 
-    let report = Suite::new(&toy::GOOD, &corpus).with_extra(toy::extra).bless(false).run();
+    let report = Suite::new(&toy::GOOD, &corpus)
+        .with_extra(toy::extra)
+        .bless(false)
+        .run();
     assert!(report.failures.is_empty());
 
     // The files hold exactly the documented shapes.
@@ -39,7 +48,10 @@ fn bless_then_check() {
     assert_eq!(deny["stderr"], "");
     // ask is not promised: degraded to a deny (ask_fallback) exactly as in production.
     let ask: Value = serde_json::from_str(&std::fs::read_to_string(pre.join("responses/ask.json")).unwrap()).unwrap();
-    assert!(ask["stdout"].as_str().unwrap().contains("agenthooks-testkit: please confirm"));
+    assert!(ask["stdout"]
+        .as_str()
+        .unwrap()
+        .contains("agenthooks-testkit: please confirm"));
     let event: Value = serde_json::from_str(&std::fs::read_to_string(pre.join("event.json")).unwrap()).unwrap();
     assert_eq!(event["kind"], "tool.pre");
     assert_eq!(event["detail"]["tool"]["id"], "toolu_1");
@@ -58,8 +70,14 @@ fn bless_then_check() {
     let report = Suite::new(&toy::GOOD, &corpus).bless(false).check();
     assert_eq!(report.failures.len(), 2, "{report}");
     assert!(report.failures[0].contains("deny.json: differs"), "{report}");
-    assert!(report.failures[0].contains("-   \"exit_code\": 2,\n+   \"exit_code\": 0,"), "{report}");
-    assert!(report.failures[1].contains("continue.json is not a shape of kind tool.pre"), "{report}");
+    assert!(
+        report.failures[0].contains("-   \"exit_code\": 2,\n+   \"exit_code\": 0,"),
+        "{report}"
+    );
+    assert!(
+        report.failures[1].contains("continue.json is not a shape of kind tool.pre"),
+        "{report}"
+    );
     // Blessing repairs both.
     Suite::new(&toy::GOOD, &corpus).bless(true).run();
     assert!(!pre.join("responses/continue.json").exists());
@@ -78,9 +96,18 @@ fn decode_failures_and_wrong_metadata_are_reported() {
     std::fs::write(broken.join("meta.toml"), "native_event = \"Stop\"\n").unwrap();
     let report = Suite::new(&toy::GOOD, dir.0.join("claude-code")).bless(true).check();
     let joined = report.failures.join("\n");
-    assert!(joined.contains("claude-code/docs/broken: does not decode: cannot decode claude-code payload"), "{joined}");
-    assert!(joined.contains("claude-code/docs/stop: native event is \"Stop\", meta.toml says \"SubagentStop\""), "{joined}");
-    assert!(joined.contains("kind is agent.stop (envelope agent.stop), expected other"), "{joined}");
+    assert!(
+        joined.contains("claude-code/docs/broken: does not decode: cannot decode claude-code payload"),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("claude-code/docs/stop: native event is \"Stop\", meta.toml says \"SubagentStop\""),
+        "{joined}"
+    );
+    assert!(
+        joined.contains("kind is agent.stop (envelope agent.stop), expected other"),
+        "{joined}"
+    );
 }
 
 #[test]
@@ -89,11 +116,14 @@ fn extra_keys_must_land_in_the_native_view() {
     toy::write_fixtures(&dir.0);
     // An accessor that looks at the wrong map fails the check.
     let report = Suite::new(&toy::GOOD, dir.0.join("claude-code"))
-        .with_extra(|env| env.native_view::<serde_json::Map<String, Value>>())
+        .with_extra(agenthooks_core::Envelope::native_view::<serde_json::Map<String, Value>>)
         .bless(true)
         .check();
     assert_eq!(report.failures.len(), 4, "{report}");
-    assert!(report.failures[0].contains("the native view has no extra map"), "{report}");
+    assert!(
+        report.failures[0].contains("the native view has no extra map"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -139,7 +169,7 @@ proptest! {
         }
         prop_assert!(v.get(EXTRA_KEY).is_some());
         let close = input.rfind('}').unwrap();
-        prop_assert!(out.starts_with(input[..close].as_bytes()));
-        prop_assert!(out.ends_with(input[close..].as_bytes()));
+        prop_assert!(out.starts_with(&input.as_bytes()[..close]));
+        prop_assert!(out.ends_with(&input.as_bytes()[close..]));
     }
 }

@@ -6,6 +6,7 @@ use agenthooks_testkit::{assert_context, assert_denied, assert_no_op, invoke, Ef
 
 use crate::toy;
 
+#[allow(clippy::unnecessary_wraps)] // the handler signature
 fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<agenthooks_core::decision::ToolPreDecision, HandlerError> {
     Ok(if e.tool.command().is_some_and(|c| c.contains("rm -rf")) {
         deny("destructive command")
@@ -28,7 +29,9 @@ fn assertions_read_the_agent_verdict() {
     run.assert_no_op();
     assert_no_op(&run);
 
-    let r = Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(accept_prompt().with_context("today is Monday")));
+    let r = Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
+        Ok::<_, HandlerError>(accept_prompt().with_context("today is Monday"))
+    });
     let run = invoke(&r, &toy::GOOD, toy::PROMPT_SUBMIT, None);
     run.assert_context("Monday");
     assert_context(&run, "today is Monday");
@@ -56,7 +59,12 @@ fn failed_assertions_explain_themselves() {
 
 #[test]
 fn undecodable_payloads_get_the_failure_response() {
-    let run = invoke(&Router::new().on_tool_pre(guard), &toy::GOOD, "not json", Some("PreToolUse"));
+    let run = invoke(
+        &Router::new().on_tool_pre(guard),
+        &toy::GOOD,
+        "not json",
+        Some("PreToolUse"),
+    );
     assert!(run.event().is_none());
     assert!(run.invoked.failure.is_some());
     // fail-open: the no-op, and the agent proceeds

@@ -5,21 +5,21 @@ use std::time::Duration;
 
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
-    CanonicalTool, CapSet, Capability, Codec, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Envelope, Event, EventKind,
-    FailMode, Invocation, NativeEvent, NativeEventSpec, Outcome, PromptEvent, Provider, SessionStartEvent, StopEvent, Target, ToolCall,
-    ToolPreEvent, Variant, WireResponse,
+    CanonicalTool, CapSet, Capability, Codec, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Envelope,
+    Event, EventKind, FailMode, Invocation, NativeEvent, NativeEventSpec, Outcome, PromptEvent, Provider,
+    SessionStartEvent, StopEvent, Target, ToolCall, ToolPreEvent, Variant, WireResponse,
 };
 use serde_json::{json, Map, Value};
 
 /// The native view: the event name plus everything else, kept.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-pub struct ToyNative {
-    pub hook_event_name: String,
+pub(crate) struct ToyNative {
+    pub(crate) hook_event_name: String,
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub(crate) extra: Map<String, Value>,
 }
 
-pub fn extra(env: &Envelope) -> Option<&Map<String, Value>> {
+pub(crate) fn extra(env: &Envelope) -> Option<&Map<String, Value>> {
     env.native_view::<ToyNative>().map(|n| &n.extra)
 }
 
@@ -31,7 +31,7 @@ const EVENTS: &[NativeEventSpec] = &[
 ];
 
 /// What the toy encoder really supports (Claude's rules, minus `ask`).
-pub const PRE_TOOL: CapSet = CapSet::of(&[
+pub(crate) const PRE_TOOL: CapSet = CapSet::of(&[
     Capability::Deny,
     Capability::Allow,
     Capability::UpdateInput,
@@ -39,28 +39,39 @@ pub const PRE_TOOL: CapSet = CapSet::of(&[
     Capability::SystemMessage,
     Capability::StopAgent,
 ]);
-pub const PROMPT: CapSet = CapSet::of(&[Capability::Deny, Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
-pub const STOP: CapSet = CapSet::of(&[Capability::ContinueAgent, Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
-pub const SESSION: CapSet = CapSet::of(&[Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
+pub(crate) const PROMPT: CapSet = CapSet::of(&[
+    Capability::Deny,
+    Capability::AddContext,
+    Capability::SystemMessage,
+    Capability::StopAgent,
+]);
+pub(crate) const STOP: CapSet = CapSet::of(&[
+    Capability::ContinueAgent,
+    Capability::AddContext,
+    Capability::SystemMessage,
+    Capability::StopAgent,
+]);
+pub(crate) const SESSION: CapSet =
+    CapSet::of(&[Capability::AddContext, Capability::SystemMessage, Capability::StopAgent]);
 
 #[derive(Debug)]
-pub struct Toy {
-    pub pre_tool: CapSet,
-    pub session: CapSet,
+pub(crate) struct Toy {
+    pub(crate) pre_tool: CapSet,
+    pub(crate) session: CapSet,
 }
 
 /// Capabilities that match the encoder.
-pub static GOOD: Toy = Toy {
+pub(crate) static GOOD: Toy = Toy {
     pre_tool: PRE_TOOL,
     session: SESSION,
 };
-/// One entry changed without the encoder: promises `ask` on PreToolUse.
-pub static OVER: Toy = Toy {
+/// One entry changed without the encoder: promises `ask` on `PreToolUse`.
+pub(crate) static OVER: Toy = Toy {
     pre_tool: PRE_TOOL.with(Capability::Ask),
     session: SESSION,
 };
-/// One entry changed without the encoder: stops promising context on SessionStart.
-pub static UNDER: Toy = Toy {
+/// One entry changed without the encoder: stops promising context on `SessionStart`.
+pub(crate) static UNDER: Toy = Toy {
     pre_tool: PRE_TOOL,
     session: SESSION.without(Capability::AddContext),
 };
@@ -83,11 +94,17 @@ impl Codec for Toy {
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
-        let native: ToyNative = serde_json::from_slice(inv.payload.json_bytes()).map_err(|e| DecodeError::from_json(Provider::CLAUDE_CODE, e))?;
+        let native: ToyNative = serde_json::from_slice(inv.payload.json_bytes())
+            .map_err(|e| DecodeError::from_json(Provider::CLAUDE_CODE, e))?;
         let m = &native.extra;
         let name = native.hook_event_name.clone();
         let kind = self.kind_of(&name);
-        let mut env = Envelope::new(Provider::CLAUDE_CODE, NativeEvent::new(name.clone()), kind, inv.payload.clone());
+        let mut env = Envelope::new(
+            Provider::CLAUDE_CODE,
+            NativeEvent::new(name.clone()),
+            kind,
+            inv.payload.clone(),
+        );
         env.session.id = s(m, "session_id");
         env.session.cwd = s(m, "cwd");
         if let Some(v) = inv.variant {
@@ -108,8 +125,16 @@ impl Codec for Toy {
                 Event::ToolPre(ToolPreEvent::new(env, tool))
             }
             EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, s(m, "prompt"))),
-            EventKind::Stop => Event::Stop(StopEvent::new(env, m.get("stop_hook_active") == Some(&Value::Bool(true)), None, None)),
-            EventKind::SessionStart => Event::SessionStart(SessionStartEvent::new(env, m.get("source").and_then(Value::as_str).map(str::to_owned))),
+            EventKind::Stop => Event::Stop(StopEvent::new(
+                env,
+                m.get("stop_hook_active") == Some(&Value::Bool(true)),
+                None,
+                None,
+            )),
+            EventKind::SessionStart => Event::SessionStart(SessionStartEvent::new(
+                env,
+                m.get("source").and_then(Value::as_str).map(str::to_owned),
+            )),
             _ => return Err(err(format!("unknown event {name}"))),
         })
     }
@@ -132,12 +157,20 @@ impl Codec for Toy {
                 top.insert("reason".into(), o.reason().unwrap_or_default().into());
             }
             (k, _) => {
-                return Err(EncodeError::new(Provider::CLAUDE_CODE, EncodeCategory::Unsupported, format!("toy cannot encode {k} on {native}")));
+                return Err(EncodeError::new(
+                    Provider::CLAUDE_CODE,
+                    EncodeCategory::Unsupported,
+                    format!("toy cannot encode {k} on {native}"),
+                ));
             }
         }
         if let Some(i) = o.updated_input() {
             if o.kind() != DecisionKind::Allow {
-                return Err(EncodeError::new(Provider::CLAUDE_CODE, EncodeCategory::Unsupported, "a rewrite needs an allow"));
+                return Err(EncodeError::new(
+                    Provider::CLAUDE_CODE,
+                    EncodeCategory::Unsupported,
+                    "a rewrite needs an allow",
+                ));
             }
             hso.insert("updatedInput".into(), Value::Object(i.clone()));
         }
@@ -164,7 +197,9 @@ impl Codec for Toy {
 
     fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
         match (mode, target.kind) {
-            (FailMode::Closed, Some(EventKind::ToolPre | EventKind::PromptSubmitted)) => WireResponse::exit(2, reason.as_bytes().to_vec()),
+            (FailMode::Closed, Some(EventKind::ToolPre | EventKind::PromptSubmitted)) => {
+                WireResponse::exit(2, reason.as_bytes().to_vec())
+            }
             _ => self.no_op(target),
         }
     }
@@ -184,13 +219,16 @@ impl Codec for Toy {
     }
 }
 
-pub const PRE_TOOL_USE: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /","description":"clean"},"tool_use_id":"toolu_1"}"#;
-pub const PROMPT_SUBMIT: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"hello"}"#;
-pub const STOP_EVENT: &str = "{\"session_id\":\"s1\",\"cwd\":\"/tmp\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}\n";
-pub const SESSION_START: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"SessionStart","source":"startup"}"#;
+pub(crate) const PRE_TOOL_USE: &str = r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /","description":"clean"},"tool_use_id":"toolu_1"}"#;
+pub(crate) const PROMPT_SUBMIT: &str =
+    r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"hello"}"#;
+pub(crate) const STOP_EVENT: &str =
+    "{\"session_id\":\"s1\",\"cwd\":\"/tmp\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}\n";
+pub(crate) const SESSION_START: &str =
+    r#"{"session_id":"s1","cwd":"/tmp","hook_event_name":"SessionStart","source":"startup"}"#;
 
 /// Writes a fixture corpus for the toy codec under `root/claude-code/docs/`.
-pub fn write_fixtures(root: &std::path::Path) {
+pub(crate) fn write_fixtures(root: &std::path::Path) {
     for (case, native, input) in [
         ("pre_tool_use", "PreToolUse", PRE_TOOL_USE),
         ("user_prompt_submit", "UserPromptSubmit", PROMPT_SUBMIT),
@@ -209,10 +247,10 @@ pub fn write_fixtures(root: &std::path::Path) {
 }
 
 /// A fresh temp directory (removed on drop).
-pub struct TempDir(pub std::path::PathBuf);
+pub(crate) struct TempDir(pub std::path::PathBuf);
 
 impl TempDir {
-    pub fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str) -> Self {
         static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let p = std::env::temp_dir().join(format!("agenthooks-testkit-it-{name}-{}-{n}", std::process::id()));

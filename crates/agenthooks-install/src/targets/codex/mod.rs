@@ -73,7 +73,17 @@ const KINDS: &[(EventKind, &[&str])] = &[
 
 static DIALECT: Dialect = Dialect {
     classes: &[
-        (CanonicalTool::Shell, &["Bash", "exec_command", "shell", "local_shell", "unified_exec", "container.exec"]),
+        (
+            CanonicalTool::Shell,
+            &[
+                "Bash",
+                "exec_command",
+                "shell",
+                "local_shell",
+                "unified_exec",
+                "container.exec",
+            ],
+        ),
         (CanonicalTool::FileEdit, &["apply_patch"]),
         (CanonicalTool::FileRead, &[]),
         (CanonicalTool::FileWrite, &[]),
@@ -129,7 +139,11 @@ pub(crate) fn detached(command: &str) -> String {
 }
 
 fn handler(h: &ResolvedHook) -> Value {
-    let command = if h.blocking { h.command.clone() } else { detached(&h.command) };
+    let command = if h.blocking {
+        h.command.clone()
+    } else {
+        detached(&h.command)
+    };
     json!({"type": "command", "command": command, "timeout": h.timeout_value})
 }
 
@@ -193,7 +207,11 @@ fn owns(t: &dyn TableLike, owner: &Owner) -> bool {
 }
 
 fn event_keys(hooks: &dyn TableLike) -> Vec<String> {
-    hooks.iter().map(|(k, _)| k.to_owned()).filter(|k| k != "state").collect()
+    hooks
+        .iter()
+        .map(|(k, _)| k.to_owned())
+        .filter(|k| k != "state")
+        .collect()
 }
 
 fn toml_scan(doc: &DocumentMut, owner: &Owner) -> Result<Vec<Found>, String> {
@@ -238,7 +256,9 @@ fn toml_strip(doc: &mut DocumentMut, owner: &Owner) -> Result<usize, String> {
         let mut removed_here = 0;
         for g in (0..n).rev() {
             let Some(group) = list_get_mut(groups, g) else { continue };
-            let Some(handlers) = group.get_mut("hooks") else { continue };
+            let Some(handlers) = group.get_mut("hooks") else {
+                continue;
+            };
             let mut removed = 0;
             for h in (0..list_len(handlers).unwrap_or(0)).rev() {
                 if list_get(handlers, h).is_some_and(|t| owns(t, owner)) {
@@ -320,21 +340,35 @@ impl Codex {
                 let doc = tm::parse(path, &text)?;
                 toml_scan(&doc, &cx.owner).map_err(|e| InstallError::malformed(path, "TOML", e))
             }
-            _ => jmerge::scan(&text, Shape::Grouped, &cx.owner, false).map_err(|e| InstallError::malformed(path, "JSON", e)),
+            _ => jmerge::scan(&text, Shape::Grouped, &cx.owner, false)
+                .map_err(|e| InstallError::malformed(path, "JSON", e)),
         }
     }
 
-    fn write_toml_hooks(cx: &mut Cx<'_>, path: &Path, entries: &[(String, Value)], remove_only: bool) -> Result<(), InstallError> {
+    fn write_toml_hooks(
+        cx: &mut Cx<'_>,
+        path: &Path,
+        entries: &[(String, Value)],
+        remove_only: bool,
+    ) -> Result<(), InstallError> {
         let malformed = |m: String| InstallError::malformed(path, "TOML", m);
-        let desired: Vec<Value> = entries.iter().map(|(e, v)| jmerge::rendered_entry(Shape::Grouped, e, v)).collect();
+        let desired: Vec<Value> = entries
+            .iter()
+            .map(|(e, v)| jmerge::rendered_entry(Shape::Grouped, e, v))
+            .collect();
         let before = cx.text(path, FileFormat::Toml)?;
         let mut doc = match &before {
             Some(t) => tm::parse(path, t)?,
             None if entries.is_empty() => return Ok(()),
             None => DocumentMut::new(),
         };
-        let found: Vec<Value> = toml_scan(&doc, &cx.owner).map_err(malformed)?.iter().filter(|f| f.ours).map(Found::entry).collect();
-        let after = if !remove_only && before.is_some() && found == desired {
+        let found: Vec<Value> = toml_scan(&doc, &cx.owner)
+            .map_err(malformed)?
+            .iter()
+            .filter(|f| f.ours)
+            .map(Found::entry)
+            .collect();
+        let after = if !remove_only && before.is_some() && crate::plan::same_entries(&found, &desired) {
             before.clone()
         } else {
             let removed = toml_strip(&mut doc, &cx.owner).map_err(malformed)?;
@@ -350,7 +384,12 @@ impl Codex {
             }
         };
         cx.set_text(path, FileFormat::Toml, after)?;
-        cx.set_ours(path, FileFormat::Toml, found, if remove_only { Vec::new() } else { desired })
+        cx.set_ours(
+            path,
+            FileFormat::Toml,
+            found,
+            if remove_only { Vec::new() } else { desired },
+        )
     }
 
     /// Rewrites `[hooks.state]` (and project trust) after the hooks file changed from
@@ -361,7 +400,13 @@ impl Codex {
         let new_ours: Vec<(String, String, String)> = after
             .iter()
             .filter(|f| f.ours)
-            .filter_map(|f| Some((key(f)?, trust::hook_hash(&f.event, f.matcher.as_ref(), &f.value)?, f.event.clone())))
+            .filter_map(|f| {
+                Some((
+                    key(f)?,
+                    trust::hook_hash(&f.event, f.matcher.as_ref(), &f.value)?,
+                    f.event.clone(),
+                ))
+            })
             .collect();
         let mut moves: Vec<(String, String)> = Vec::new();
         let mut events: Vec<&str> = before.iter().chain(after).map(|f| f.event.as_str()).collect();
@@ -388,7 +433,10 @@ impl Codex {
             None => DocumentMut::new(),
         };
         let malformed = |m: &str| InstallError::malformed(&path, "TOML", m.to_owned());
-        let had_state = doc.get("hooks").and_then(|h| h.as_table_like()).is_some_and(|h| h.contains_key("state"));
+        let had_state = doc
+            .get("hooks")
+            .and_then(|h| h.as_table_like())
+            .is_some_and(|h| h.contains_key("state"));
         let had_hooks = doc.contains_key("hooks");
         let mut found_before = Vec::new();
         let mut changed = false;
@@ -396,13 +444,23 @@ impl Codex {
             if !had_hooks {
                 doc.insert("hooks", Item::Table(tm::implicit_table()));
             }
-            let hooks = doc.get_mut("hooks").and_then(Item::as_table_like_mut).ok_or_else(|| malformed("`hooks` must be a table"))?;
+            let hooks = doc
+                .get_mut("hooks")
+                .and_then(Item::as_table_like_mut)
+                .ok_or_else(|| malformed("`hooks` must be a table"))?;
             if !hooks.contains_key("state") {
                 hooks.insert("state", Item::Table(tm::implicit_table()));
             }
-            let state = hooks.get_mut("state").and_then(Item::as_table_like_mut).ok_or_else(|| malformed("`hooks.state` must be a table"))?;
+            let state = hooks
+                .get_mut("state")
+                .and_then(Item::as_table_like_mut)
+                .ok_or_else(|| malformed("`hooks.state` must be a table"))?;
             for k in &old_ours {
-                if let Some(h) = state.get(k).and_then(Item::as_table_like).and_then(|t| tm::str_of(t, "trusted_hash")) {
+                if let Some(h) = state
+                    .get(k)
+                    .and_then(Item::as_table_like)
+                    .and_then(|t| tm::str_of(t, "trusted_hash"))
+                {
                     found_before.push(json!({"key": k, "trusted_hash": h}));
                 }
             }
@@ -449,7 +507,10 @@ impl Codex {
             if doc.get("projects").is_none() {
                 doc.insert("projects", Item::Table(tm::implicit_table()));
             }
-            let projects = doc.get_mut("projects").and_then(Item::as_table_like_mut).ok_or_else(|| malformed("`projects` must be a table"))?;
+            let projects = doc
+                .get_mut("projects")
+                .and_then(Item::as_table_like_mut)
+                .ok_or_else(|| malformed("`projects` must be a table"))?;
             let already = projects
                 .get(&root)
                 .and_then(Item::as_table_like)
@@ -475,7 +536,10 @@ impl Codex {
         } else {
             Some(tm::keep_final_newline(text.as_deref().unwrap_or(""), doc.to_string()))
         };
-        let ours_after: Vec<Value> = new_ours.iter().map(|(k, h, _)| json!({"key": k, "trusted_hash": h})).collect();
+        let ours_after: Vec<Value> = new_ours
+            .iter()
+            .map(|(k, h, _)| json!({"key": k, "trusted_hash": h}))
+            .collect();
         for (k, h, ev) in &new_ours {
             cx.trust.push(TrustEntry {
                 native_event: ev.clone(),
@@ -523,7 +587,12 @@ impl TargetModule for Codex {
     }
 
     fn substituted_tokens(&self) -> &'static [&'static str] {
-        &["${PLUGIN_ROOT}", "${PLUGIN_DATA}", "${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"]
+        &[
+            "${PLUGIN_ROOT}",
+            "${PLUGIN_DATA}",
+            "${CLAUDE_PLUGIN_ROOT}",
+            "${CLAUDE_PLUGIN_DATA}",
+        ]
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
@@ -638,7 +707,10 @@ impl TargetModule for Codex {
                 .map(str::to_owned)
         };
         for f in found.iter().filter(|f| f.ours) {
-            let (Some(label), Some(hash)) = (trust::event_label(&f.event), trust::hook_hash(&f.event, f.matcher.as_ref(), &f.value)) else {
+            let (Some(label), Some(hash)) = (
+                trust::event_label(&f.event),
+                trust::hook_hash(&f.event, f.matcher.as_ref(), &f.value),
+            ) else {
                 continue;
             };
             let key = trust::state_key(&source, label, f.group, f.handler);
@@ -666,29 +738,49 @@ impl TargetModule for Codex {
         }
         if cx.target.scope == Scope::Project {
             let root = cx.canonical(&cx.target.root).display().to_string();
-            let trusted = doc
-                .as_ref()
-                .and_then(|d| d.get("projects")?.as_table_like()?.get(&root)?.as_table_like().and_then(|t| tm::str_of(t, "trust_level")).map(str::to_owned));
+            let trusted = doc.as_ref().and_then(|d| {
+                d.get("projects")?
+                    .as_table_like()?
+                    .get(&root)?
+                    .as_table_like()
+                    .and_then(|t| tm::str_of(t, "trust_level"))
+                    .map(str::to_owned)
+            });
             if trusted.as_deref() != Some("trusted") {
                 out.push(Finding::new(
                     Severity::Error,
                     FindingCode::ProjectTrust,
                     &p,
-                    format!("{root} is not a trusted project in {}: Codex will not load its hooks", config.display()),
+                    format!(
+                        "{root} is not a trusted project in {}: Codex will not load its hooks",
+                        config.display()
+                    ),
                 ));
             }
         }
         // Both files in one layer load together (Codex warns).
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let other = if format == FileFormat::Toml { dir.join("hooks.json") } else { dir.join("config.toml") };
-        let other_format = if format == FileFormat::Toml { FileFormat::Json } else { FileFormat::Toml };
+        let other = if format == FileFormat::Toml {
+            dir.join("hooks.json")
+        } else {
+            dir.join("config.toml")
+        };
+        let other_format = if format == FileFormat::Toml {
+            FileFormat::Json
+        } else {
+            FileFormat::Toml
+        };
         if let Ok(other_found) = Self::scan(cx, &other, other_format) {
             if other_found.iter().any(|f| f.ours) {
                 out.push(Finding::new(
                     Severity::Degraded,
                     FindingCode::Duplicate,
                     &p,
-                    format!("hooks of ours are declared in both {} and {}: both load", path.display(), other.display()),
+                    format!(
+                        "hooks of ours are declared in both {} and {}: both load",
+                        path.display(),
+                        other.display()
+                    ),
                 ));
             }
         }

@@ -9,7 +9,7 @@
 //! - **Hash**: `sha256:` + lowercase hex SHA-256 of the identity
 //!   `{"event_name", "matcher"?, "hooks": [normalized handler]}` serialized as compact JSON with
 //!   keys sorted recursively. The normalized handler is `type: "command"`, `command`,
-//!   `timeout` always present (`unwrap_or(600).max(1)`; SessionEnd `unwrap_or(1)` clamped to
+//!   `timeout` always present (`unwrap_or(600).max(1)`; `SessionEnd` `unwrap_or(1)` clamped to
 //!   1–3), `async` always present, `statusMessage` only when set. The matcher is dropped for
 //!   `UserPromptSubmit` and `Stop` and kept verbatim (even `""`) elsewhere when present.
 //!
@@ -82,7 +82,10 @@ pub fn identity(native: &str, matcher: Option<&Value>, handler: &Value) -> Optio
         "timeout".into(),
         Value::from(effective_timeout(native, h.get("timeout").and_then(Value::as_u64))),
     );
-    norm.insert("async".into(), Value::Bool(h.get("async").and_then(Value::as_bool).unwrap_or(false)));
+    norm.insert(
+        "async".into(),
+        Value::Bool(h.get("async").and_then(Value::as_bool).unwrap_or(false)),
+    );
     if let Some(s) = h.get("statusMessage").and_then(Value::as_str) {
         norm.insert("statusMessage".into(), Value::from(s));
     }
@@ -114,7 +117,12 @@ mod tests {
 
     #[test]
     fn reference_example() {
-        let id = identity("PreToolUse", Some(&json!("Bash")), &json!({"type": "command", "command": "guard"})).unwrap();
+        let id = identity(
+            "PreToolUse",
+            Some(&json!("Bash")),
+            &json!({"type": "command", "command": "guard"}),
+        )
+        .unwrap();
         assert_eq!(
             id,
             r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"guard","timeout":600,"type":"command"}],"matcher":"Bash"}"#
@@ -128,15 +136,40 @@ mod tests {
             identity("Stop", Some(&json!("x")), &h).unwrap(),
             r#"{"event_name":"stop","hooks":[{"async":true,"command":"c","statusMessage":"s","timeout":1,"type":"command"}]}"#
         );
-        assert!(identity("SessionEnd", None, &json!({"type": "command", "command": "c", "timeout": 30}))
-            .unwrap()
-            .contains("\"timeout\":3"));
-        assert!(identity("SessionEnd", None, &json!({"type": "command", "command": "c"})).unwrap().contains("\"timeout\":1,"));
-        assert!(identity("PreToolUse", Some(&json!("")), &json!({"type": "command", "command": "c"})).unwrap().ends_with(",\"matcher\":\"\"}"));
-        assert_eq!(identity("PreToolUse", None, &json!({"type": "prompt", "command": "c"})), None);
-        assert_eq!(identity("Nope", None, &json!({"type": "command", "command": "c"})), None);
+        assert!(identity(
+            "SessionEnd",
+            None,
+            &json!({"type": "command", "command": "c", "timeout": 30})
+        )
+        .unwrap()
+        .contains("\"timeout\":3"));
+        assert!(
+            identity("SessionEnd", None, &json!({"type": "command", "command": "c"}))
+                .unwrap()
+                .contains("\"timeout\":1,")
+        );
+        assert!(identity(
+            "PreToolUse",
+            Some(&json!("")),
+            &json!({"type": "command", "command": "c"})
+        )
+        .unwrap()
+        .ends_with(",\"matcher\":\"\"}"));
+        assert_eq!(
+            identity("PreToolUse", None, &json!({"type": "prompt", "command": "c"})),
+            None
+        );
+        assert_eq!(
+            identity("Nope", None, &json!({"type": "command", "command": "c"})),
+            None
+        );
         // serde_json escaping: no HTML escaping, quotes and backslashes escaped
-        let id = identity("PreToolUse", None, &json!({"type": "command", "command": "a \"b\" <c> \\ é"})).unwrap();
+        let id = identity(
+            "PreToolUse",
+            None,
+            &json!({"type": "command", "command": "a \"b\" <c> \\ é"}),
+        )
+        .unwrap();
         assert!(id.contains(r#""command":"a \"b\" <c> \\ é""#));
     }
 }
