@@ -114,7 +114,13 @@ pub fn capture(
         if native.is_empty() {
             continue;
         }
-        let text = r.payload.trim_end().replace(&root, "/tmp/e2e");
+        // The run's temp root, also in the slug form agents derive from paths
+        // (`-tmp-…-proj` in Claude's transcript directory).
+        let text = r
+            .payload
+            .trim_end()
+            .replace(&root, "/tmp/e2e")
+            .replace(&root.replace('/', "-"), "-tmp-e2e");
         let Ok(v) = serde_json::from_str::<Value>(&text) else {
             continue;
         };
@@ -219,8 +225,8 @@ mod tests {
         };
         let root = Path::new("/tmp/run-1");
         let records = [
-            rec(r#"{"cwd":"/tmp/run-1/proj","toolName":"bash"}"#),
-            rec(r#"{"cwd":"/other","toolName":"x"}"#),
+            rec(r#"{"cwd":"/tmp/run-1/proj","toolName":"bash","t":"/h/-tmp-run-1-proj/s.jsonl"}"#),
+            rec(r#"{"cwd":"/other","toolName":"x","t":"y"}"#),
         ];
         let written = capture(agent, Scenario::Deny, &records, root, &tmp).expect("capture");
         assert_eq!(written.len(), 1, "the second payload has the same shape");
@@ -228,7 +234,7 @@ mod tests {
         assert_eq!(written[0], case);
         assert_eq!(
             std::fs::read_to_string(case.join("input.json")).expect("input"),
-            r#"{"cwd":"/tmp/e2e/proj","toolName":"bash"}"#
+            r#"{"cwd":"/tmp/e2e/proj","toolName":"bash","t":"/h/-tmp-e2e-proj/s.jsonl"}"#
         );
         let meta = std::fs::read_to_string(case.join("meta.toml")).expect("meta");
         assert!(meta.contains("native_event = \"preToolUse\""), "{meta}");

@@ -48,6 +48,9 @@
 pub mod agents;
 pub mod capture;
 pub mod hook;
+// The fake model servers are agenthooks-testkit's `model` module (a product: consumers use them
+// in their own CI), compiled here from source until the testkit exports it. Their doc examples
+// name `agenthooks_testkit::model` and run in the testkit: this crate sets `doctest = false`.
 #[path = "../../agenthooks-testkit/src/model/mod.rs"]
 pub mod model;
 pub mod npm;
@@ -153,10 +156,19 @@ pub fn run_suite(
             }
         };
         for s in wanted {
-            let report = scenario::run(agent, s, &tc, work);
+            let mut report = scenario::run(agent, s, &tc, work);
             if capture::enabled() {
                 if let Some(sb) = &report.sandbox {
-                    let _ = capture::capture(agent, s, &report.records, &sb.root, &capture::fixtures_root());
+                    let root = capture::fixtures_root();
+                    let check = match capture::capture(agent, s, &report.records, &sb.root, &root) {
+                        Ok(cases) => scenario::Check::new(
+                            "capture wrote new payload shapes as fixtures",
+                            true,
+                            format!("{} new cases", cases.len()),
+                        ),
+                        Err(e) => scenario::Check::new("capture wrote new payload shapes as fixtures", false, e),
+                    };
+                    report.checks.push(check);
                 }
             }
             if report.passed() && !keep {
@@ -167,6 +179,8 @@ pub fn run_suite(
             reports.push(report);
         }
     }
+    // Only removes the work directory when every sandbox in it was removed.
+    let _ = std::fs::remove_dir(work);
     reports
 }
 

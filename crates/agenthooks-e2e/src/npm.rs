@@ -107,14 +107,26 @@ impl Cache {
         .map_err(|e| format!("npm install {spec}: {e}"))?;
         if !out.success {
             let _ = std::fs::remove_dir_all(&staging);
-            let registry =
-                std::env::var("npm_config_registry").unwrap_or_else(|_| "https://registry.npmjs.org/".into());
+            let registry = crate::run::output_with_timeout(
+                Command::new(&npm).args(["config", "get", "registry"]),
+                Duration::from_secs(30),
+            )
+            .map(|o| o.stdout.trim().to_owned())
+            .unwrap_or_default();
+            let output = format!("{}{}", out.stdout, out.stderr);
+            let headline = output
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("no output")
+                .to_owned();
+            let how = if out.timed_out {
+                "timed out".to_owned()
+            } else {
+                out.code.map_or_else(|| "killed".to_owned(), |c| format!("exit {c}"))
+            };
             return Err(format!(
-                "npm install {spec} failed (registry {registry}, exit {:?}{}):\n{}{}",
-                out.code,
-                if out.timed_out { ", timed out" } else { "" },
-                out.stdout,
-                out.stderr
+                "npm install {spec} failed (registry {registry}, {how}): {headline}\n{output}"
             ));
         }
         std::fs::write(staging.join(".complete"), format!("{spec}\n"))

@@ -87,7 +87,8 @@ pub struct Check {
 }
 
 impl Check {
-    fn new(what: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
+    /// An assertion and its evidence.
+    pub fn new(what: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
         Self {
             what: what.into(),
             ok,

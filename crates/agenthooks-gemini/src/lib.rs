@@ -75,9 +75,9 @@
 //!   core's `degrade` turns `flag_output(r)` into context `r` — appended to the result inside
 //!   `<hook_context>`, HTML-escaped, and logged as a degradation.
 //! - ⚠ **Allow does not exist on `BeforeTool`**: Gemini has no "skip the confirmation"
-//!   decision (`allow`/`approve` change nothing), so `allow()` degrades to no decision — and the
-//!   core's `degrade` then also drops a rewrite made with `rewrite_input(m).allow()`. Rewrite
-//!   with `rewrite_input(m).no_decision()` or `.ask_user(…)` instead.
+//!   decision (`allow`/`approve` change nothing), so `allow()` degrades to no decision; a rewrite
+//!   made with `rewrite_input(m).allow()` is still delivered (as `tool_input` without a verdict,
+//!   which Gemini applies: capability `neutral-rewrite`).
 //! - ⚠ **One reason for two audiences**: `reason` goes to the model (and is shown in the tool
 //!   display); a distinct user-facing `with_block_reason` is sent as `systemMessage`.
 //! - ⚠ **Tool-call ids are synthesized** (Gemini sends none): `hook_synth_…` from session, tool

@@ -50,6 +50,8 @@ pub(crate) struct Member {
     pub(crate) key: String,
     /// Offset of the key's opening quote.
     pub(crate) key_start: usize,
+    /// Offset just past the key's closing quote.
+    pub(crate) key_end: usize,
     /// The value.
     pub(crate) value: Node,
 }
@@ -297,6 +299,7 @@ impl Parser<'_> {
             }
             let key_start = self.i;
             let key = self.string()?;
+            let key_end = self.i;
             self.skip_ws()?;
             if self.peek() != Some(b':') {
                 return Err(self.error("expected `:` after an object key"));
@@ -304,7 +307,12 @@ impl Parser<'_> {
             self.i += 1;
             self.skip_ws()?;
             let value = self.value()?;
-            members.push(Member { key, key_start, value });
+            members.push(Member {
+                key,
+                key_start,
+                key_end,
+                value,
+            });
             self.skip_ws()?;
             match self.peek() {
                 Some(b',') => {
@@ -536,8 +544,7 @@ fn detect_walk(
     if let Kind::Object(members) = &node.kind {
         if colon.is_none() {
             let m = &members[0];
-            let key_end = m.key_start + serde_json::to_string(&m.key).map_or(0, |s| s.len());
-            let between = text.get(key_end..m.value.start).unwrap_or(":");
+            let between = text.get(m.key_end..m.value.start).unwrap_or(":");
             *colon = Some(if between.contains(' ') { ": " } else { ":" });
         }
     }
@@ -868,6 +875,48 @@ mod tests {
         assert_eq!(remove_member(t, &p(t), &[], "a").unwrap(), "{}");
         let t = "[1, // keep\n 2]";
         assert_eq!(remove_child(t, &p(t), &[], 1).unwrap(), "[1 // keep\n]");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics_and_agrees_with_serde_json(s in "[\\[\\]{}\",:0-9a-z .eE+\\-\\\\/*\n]{0,40}") {
+            let ours = parse(&s, false);
+            let theirs = serde_json::from_str::<Value>(&s);
+            proptest::prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}", s);
+            if let (Ok(n), Ok(v)) = (ours, theirs) {
+                proptest::prop_assert_eq!(n.to_value(&s), v);
+            }
+            let _ = parse(&s, true);
+        }
+
+        #[test]
+        fn round_trips_serde_output(v in json_values(), pretty in proptest::bool::ANY) {
+            let text = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { serde_json::to_string(&v).unwrap() };
+            let n = parse(&text, false).unwrap();
+            // (compared with serde_json's own parse: its float parsing is not round-trip exact)
+            proptest::prop_assert_eq!(n.to_value(&text), serde_json::from_str::<Value>(&text).unwrap());
+            proptest::prop_assert_eq!((n.start, n.end), (0, text.len()));
+        }
+    }
+
+    fn json_values() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            ".{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((".{0,6}", inner), 0..4)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
     }
 
     #[test]

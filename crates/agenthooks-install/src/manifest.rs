@@ -82,6 +82,44 @@ impl Manifest {
         self
     }
 
+    /// Parses a manifest file in TOML (then validates it).
+    ///
+    /// ```
+    /// use agenthooks_install::Manifest;
+    /// let m = Manifest::from_toml(r#"
+    /// command = ["/usr/local/bin/guard"]
+    /// failure = "closed"
+    /// [identity]
+    /// name = "guard"
+    /// [[hooks]]
+    /// kind = "tool.pre"
+    /// tools = { classes = ["shell"], mcp = ["github/*"] }
+    /// timeout = 10
+    /// [[hooks]]
+    /// provider = "claude-code"
+    /// native = "PostToolBatch"
+    /// blocking = false
+    /// "#).unwrap();
+    /// assert_eq!(m.hooks.len(), 2);
+    /// assert!(Manifest::from_toml("command = []\n[identity]\nname = \"x\"").is_err());
+    /// ```
+    pub fn from_toml(text: &str) -> Result<Self, InstallError> {
+        let doc = text
+            .parse::<toml_edit::DocumentMut>()
+            .map_err(|e| InstallError::InvalidManifest(e.to_string().trim_end().to_owned()))?;
+        let m: Self = serde_json::from_value(crate::merge::toml::to_json(doc.as_item()))
+            .map_err(|e| InstallError::InvalidManifest(e.to_string()))?;
+        m.validate()?;
+        Ok(m)
+    }
+
+    /// Parses a manifest file in JSON (then validates it).
+    pub fn from_json(text: &str) -> Result<Self, InstallError> {
+        let m: Self = serde_json::from_str(text).map_err(|e| InstallError::InvalidManifest(e.to_string()))?;
+        m.validate()?;
+        Ok(m)
+    }
+
     /// Checks the manifest.
     pub fn validate(&self) -> Result<(), InstallError> {
         let bad = |m: String| Err(InstallError::InvalidManifest(m));

@@ -7,7 +7,7 @@
 //! | `input.json` | the payload exactly as the agent sent it (bytes, not re-serialized) |
 //! | `meta.toml` | `native_event`, `transport` (`stdin`/`argv`/`frame`), `variant`, `source`, optional `argv = [...]`, optional `kind` (the unified kind when the payload decides it, e.g. `"tool.error"`), `[env]` table |
 //! | `event.json` | expected normalized event (`Event::to_json(false)`, pretty-printed); written by bless mode |
-//! | `responses/<shape>.json` | expected wire response per [`Shape`](crate::Shape): `{"exit_code", "stdout", "stderr"}`; written by bless mode |
+//! | `responses/<shape>.json` | expected wire response per [`Shape`]: `{"exit_code", "stdout", "stderr"}`; written by bless mode |
 //!
 //! ```
 //! # let dir = std::env::temp_dir().join(format!("agenthooks-testkit-doc-{}", std::process::id()));

@@ -72,10 +72,12 @@ pub const FIXTURES_ENV: &str = "AGENTHOOKS_FIXTURES";
 /// The workspace fixture root: `$AGENTHOOKS_FIXTURES`, else `fixtures/` at the root of the
 /// agenthooks workspace this crate was built from.
 pub fn fixtures_root() -> PathBuf {
-    match std::env::var_os(FIXTURES_ENV) {
+    let p = match std::env::var_os(FIXTURES_ENV) {
         Some(p) if !p.is_empty() => PathBuf::from(p),
         _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"),
-    }
+    };
+    // Readable paths in failure messages.
+    std::fs::canonicalize(&p).unwrap_or(p)
 }
 
 /// The fixture directory of one provider (`fixtures_root()/<provider>`).

@@ -131,13 +131,16 @@ fn degradations_on_before_tool() {
     assert_eq!(out.response.stdout_str(), r#"{"decision":"deny","reason":"d"}"#);
     assert_eq!(out.degradations.len(), 1);
 
-    // Gemini has no allow that skips confirmation: allow degrades to no decision, and the core's
-    // degrade drops a rewrite that rides on it (documented ⚠ in the crate docs).
+    // Gemini has no allow that skips confirmation: allow degrades to no decision, and the rewrite
+    // riding on it is still delivered (Gemini applies `tool_input` without a verdict).
     let out = invoke(
         Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| Ok(rewrite_input(e.tool.input.clone()).allow())),
         PRE,
     );
-    assert_eq!(out.response.stdout_str(), "{}");
+    assert_eq!(
+        out.response.stdout_str(),
+        r#"{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"echo hi > marker.txt","description":"write marker file"}}}"#
+    );
     assert_eq!(
         out.sent.as_ref().map(agenthooks_core::Outcome::kind),
         Some(DecisionKind::NoDecision)

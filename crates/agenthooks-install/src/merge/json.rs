@@ -236,7 +236,11 @@ pub(crate) fn strip(text: &str, shape: Shape, owner: &Owner, comments: bool) -> 
                 *h,
             ),
         };
-        text = edited.ok_or("could not edit the document")?;
+        let edited = edited.ok_or("could not edit the document")?;
+        if edited == text {
+            return Err("could not edit the document".into());
+        }
+        text = edited;
     }
     Ok((text, before))
 }

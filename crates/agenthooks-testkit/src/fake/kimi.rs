@@ -5,7 +5,7 @@
 //! - exit 0: a JSON object is structured (`hookSpecificOutput.permissionDecision: "deny"` blocks
 //!   with `permissionDecisionReason`; top-level or nested `message` is a message); other stdout is
 //!   the message as is. On `UserPromptSubmit` a message reaches the model as context;
-//! - exit 2: blocks with the trimmed stderr (default "Blocked by <event> hook");
+//! - exit 2: blocks with the trimmed stderr (default `Blocked by <event> hook`);
 //! - any other exit, a timeout: allow (hard fail-open).
 //!
 //! A block means: `PreToolUse` → the tool does not run; `UserPromptSubmit` → the model is not

@@ -39,17 +39,18 @@
 //! and `serde_json`, with every read bounded (head and body size caps, a shutdown poll, a
 //! per-connection deadline) and no panic on anything a client sends.
 //!
-//! ```no_run
-//! # mod model { pub use agenthooks_testkit::model::*; }
-//! use model::{Api, FakeModel, Script};
+//! ```
+//! use agenthooks_testkit::model::{Api, FakeModel, Script};
 //! use serde_json::json;
 //!
 //! let server = FakeModel::start(
 //!     Api::AnthropicMessages,
 //!     Script::tool_then_text("Bash", json!({"command": "echo hi > marker.txt"}), "Done."),
 //! )?;
-//! // … run `claude -p …` with ANTHROPIC_BASE_URL = server.base_url() …
-//! assert!(server.requests().iter().any(|r| r.contains("injected-context-token")));
+//! assert!(server.base_url().starts_with("http://127.0.0.1:"));
+//! // … run `claude -p …` with ANTHROPIC_BASE_URL = server.base_url(), then:
+//! let context_reached_the_model = server.requests().iter().any(|r| r.contains("my-injected-context"));
+//! assert!(!context_reached_the_model); // no agent ran in this example
 //! # Ok::<(), std::io::Error>(())
 //! ```
 

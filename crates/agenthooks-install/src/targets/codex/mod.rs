@@ -410,6 +410,7 @@ impl Codex {
             .collect();
         let mut moves: Vec<(String, String)> = Vec::new();
         let mut events: Vec<&str> = before.iter().chain(after).map(|f| f.event.as_str()).collect();
+        events.sort_unstable();
         events.dedup();
         for ev in events {
             let old: Vec<&Found> = before.iter().filter(|f| !f.ours && f.event == ev).collect();
