@@ -52,7 +52,13 @@ pub static NATIVE_EVENTS: &[NativeEventSpec] = &[
 
 use Capability as C;
 
-const PRE_TOOL_USE: CapSet = CapSet::of(&[C::Deny, C::UpdateInput, C::NeutralRewrite, C::AddContext, C::SystemMessage]);
+const PRE_TOOL_USE: CapSet = CapSet::of(&[
+    C::Deny,
+    C::UpdateInput,
+    C::NeutralRewrite,
+    C::AddContext,
+    C::SystemMessage,
+]);
 const PERMISSION_REQUEST: CapSet = CapSet::of(&[C::Allow, C::Deny, C::SystemMessage]);
 // Not `ReplaceOutput`: 0.171.0 replaces only MCP tool output (quirk #209), and capabilities are
 // per event, not per tool; the core degrades a replacement to feedback.

@@ -166,7 +166,8 @@ pub fn state_key(
 pub fn identity(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Result<String, TrustError> {
     let label = label_or_err(event)?;
 
-    let timeout = if label == "session_end" {
+    // Codex 0.171 clamps SessionEnd and Interrupt to 3 s before hashing (e2e-verified).
+    let timeout = if label == "session_end" || label == "interrupt" {
         hook.timeout.unwrap_or(1).clamp(1, 3)
     } else {
         hook.timeout.unwrap_or(600).max(1)

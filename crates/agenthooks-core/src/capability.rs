@@ -342,7 +342,11 @@ pub struct Degradation {
 
 impl fmt::Display for Degradation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "missing {}: {} → {} ({})", self.capability, self.from, self.to, self.note)
+        write!(
+            f,
+            "missing {}: {} → {} ({})",
+            self.capability, self.from, self.to, self.note
+        )
     }
 }
 
@@ -410,12 +414,24 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
     // 1. The intent itself.
     match out.kind() {
         DecisionKind::Deny | DecisionKind::BlockPrompt if !caps.contains(Capability::Deny) => {
-            note(&out, Capability::Deny, DecisionKind::NoDecision, "cannot block here; answered no-decision", &mut log)?;
+            note(
+                &out,
+                Capability::Deny,
+                DecisionKind::NoDecision,
+                "cannot block here; answered no-decision",
+                &mut log,
+            )?;
             set_neutral(&mut out);
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) => {
             if policy.ask_fallback == AskFallback::Deny && caps.contains(Capability::Deny) {
-                note(&out, Capability::Ask, DecisionKind::Deny, "ask unsupported; denied per ask_fallback", &mut log)?;
+                note(
+                    &out,
+                    Capability::Ask,
+                    DecisionKind::Deny,
+                    "ask unsupported; denied per ask_fallback",
+                    &mut log,
+                )?;
                 let c = out.common_mut();
                 c.kind = DecisionKind::Deny;
                 if c.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
@@ -423,16 +439,34 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 }
                 out.clear_updated_input();
             } else {
-                note(&out, Capability::Ask, DecisionKind::NoDecision, "ask unsupported; deferred to the agent", &mut log)?;
+                note(
+                    &out,
+                    Capability::Ask,
+                    DecisionKind::NoDecision,
+                    "ask unsupported; deferred to the agent",
+                    &mut log,
+                )?;
                 set_kind_neutral(&mut out);
             }
         }
         DecisionKind::Allow if !caps.contains(Capability::Allow) => {
-            note(&out, Capability::Allow, DecisionKind::NoDecision, "allow unsupported; deferred to the agent", &mut log)?;
+            note(
+                &out,
+                Capability::Allow,
+                DecisionKind::NoDecision,
+                "allow unsupported; deferred to the agent",
+                &mut log,
+            )?;
             set_kind_neutral(&mut out);
         }
         DecisionKind::Continue if !caps.contains(Capability::ContinueAgent) => {
-            note(&out, Capability::ContinueAgent, DecisionKind::NoDecision, "cannot continue here; finished", &mut log)?;
+            note(
+                &out,
+                Capability::ContinueAgent,
+                DecisionKind::NoDecision,
+                "cannot continue here; finished",
+                &mut log,
+            )?;
             set_neutral(&mut out);
         }
         DecisionKind::ReplaceOutput if !caps.contains(Capability::ReplaceOutput) => {
@@ -442,12 +476,24 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 .unwrap_or_default();
             out.clear_replaced_output();
             if caps.contains(Capability::FlagOutput) {
-                note(&out, Capability::ReplaceOutput, DecisionKind::FlagOutput, "replacement sent as feedback", &mut log)?;
+                note(
+                    &out,
+                    Capability::ReplaceOutput,
+                    DecisionKind::FlagOutput,
+                    "replacement sent as feedback",
+                    &mut log,
+                )?;
                 let c = out.common_mut();
                 c.kind = DecisionKind::FlagOutput;
                 c.reason = Some(replacement);
             } else {
-                note(&out, Capability::ReplaceOutput, DecisionKind::NoDecision, "cannot replace output; observed", &mut log)?;
+                note(
+                    &out,
+                    Capability::ReplaceOutput,
+                    DecisionKind::NoDecision,
+                    "cannot replace output; observed",
+                    &mut log,
+                )?;
                 set_neutral(&mut out);
             }
         }
@@ -456,20 +502,41 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
     if out.kind() == DecisionKind::FlagOutput && !caps.contains(Capability::FlagOutput) {
         let reason = out.reason().unwrap_or_default().to_owned();
         if caps.contains(Capability::AddContext) && !reason.is_empty() {
-            note(&out, Capability::FlagOutput, DecisionKind::NoDecision, "flag sent as context", &mut log)?;
+            note(
+                &out,
+                Capability::FlagOutput,
+                DecisionKind::NoDecision,
+                "flag sent as context",
+                &mut log,
+            )?;
             let c = out.common_mut();
             c.kind = DecisionKind::NoDecision;
             c.reason = None;
             c.context.push(reason);
         } else {
-            note(&out, Capability::FlagOutput, DecisionKind::NoDecision, "cannot flag output; observed", &mut log)?;
+            note(
+                &out,
+                Capability::FlagOutput,
+                DecisionKind::NoDecision,
+                "cannot flag output; observed",
+                &mut log,
+            )?;
             set_neutral(&mut out);
         }
     }
 
     // 2. Modifiers.
-    if out.updated_input().is_some() && out.kind() == DecisionKind::NoDecision && !caps.contains(Capability::NeutralRewrite) {
-        note(&out, Capability::NeutralRewrite, DecisionKind::NoDecision, "a rewrite needs an allow or ask verdict here; rewrite dropped", &mut log)?;
+    if out.updated_input().is_some()
+        && out.kind() == DecisionKind::NoDecision
+        && !caps.contains(Capability::NeutralRewrite)
+    {
+        note(
+            &out,
+            Capability::NeutralRewrite,
+            DecisionKind::NoDecision,
+            "a rewrite needs an allow or ask verdict here; rewrite dropped",
+            &mut log,
+        )?;
         out.clear_updated_input();
     }
     if out.updated_input().is_some() && !caps.contains(Capability::UpdateInput) {
@@ -478,7 +545,13 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         } else {
             out.kind()
         };
-        note(&out, Capability::UpdateInput, to, "rewrite dropped; an allow of the original input is not sent", &mut log)?;
+        note(
+            &out,
+            Capability::UpdateInput,
+            to,
+            "rewrite dropped; an allow of the original input is not sent",
+            &mut log,
+        )?;
         out.clear_updated_input();
         out.common_mut().kind = to;
     }
@@ -558,10 +631,24 @@ mod tests {
     fn policy_source_per_event() {
         use crate::{EventKind, Provider};
         let src = PolicySource::per_event(|e| {
-            if e.provider == Provider::CODEX { Policy::default().fail_closed() } else { Policy::default() }
+            if e.provider == Provider::CODEX {
+                Policy::default().fail_closed()
+            } else {
+                Policy::default()
+            }
         });
-        let codex = Envelope::new(Provider::CODEX, "Stop".into(), EventKind::Stop, crate::RawPayload::default());
-        let claude = Envelope::new(Provider::CLAUDE_CODE, "Stop".into(), EventKind::Stop, crate::RawPayload::default());
+        let codex = Envelope::new(
+            Provider::CODEX,
+            "Stop".into(),
+            EventKind::Stop,
+            crate::RawPayload::default(),
+        );
+        let claude = Envelope::new(
+            Provider::CLAUDE_CODE,
+            "Stop".into(),
+            EventKind::Stop,
+            crate::RawPayload::default(),
+        );
         assert_eq!(src.resolve(&codex).fail, FailMode::Closed);
         assert_eq!(src.resolve(&claude).fail, FailMode::Open);
         assert_eq!(PolicySource::default().resolve(&claude), Policy::default());

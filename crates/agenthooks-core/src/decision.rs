@@ -391,10 +391,7 @@ where
     I: IntoIterator<Item = S>,
     S: Into<String>,
 {
-    candidates
-        .into_iter()
-        .map(Into::into)
-        .find(|s| !s.trim().is_empty())
+    candidates.into_iter().map(Into::into).find(|s| !s.trim().is_empty())
 }
 
 /// Let the prompt through (neutral).
@@ -646,14 +643,9 @@ pub(crate) fn merge_all<D: Decision>(decisions: &[D]) -> D {
     }
     let mut out = winner.clone();
     let c = out.__common_mut();
-    c.context = decisions
-        .iter()
-        .flat_map(|d| d.context().iter().cloned())
-        .collect();
+    c.context = decisions.iter().flat_map(|d| d.context().iter().cloned()).collect();
     if c.stop_agent.is_none() {
-        c.stop_agent = decisions
-            .iter()
-            .find_map(|d| d.stop_reason().map(str::to_owned));
+        c.stop_agent = decisions.iter().find_map(|d| d.stop_reason().map(str::to_owned));
     }
     out
 }
@@ -676,7 +668,9 @@ mod tests {
         assert_eq!(d.system_message(), Some("ok"));
         assert_eq!(d.context(), ["c1", "c2"]);
 
-        let d = deny("nope").stop_agent("halt").with_block_reason(["", "  ", "Blocked!"]);
+        let d = deny("nope")
+            .stop_agent("halt")
+            .with_block_reason(["", "  ", "Blocked!"]);
         assert!(d.blocks());
         assert_eq!(d.reason(), Some("nope"));
         assert_eq!(d.stop_reason(), Some("halt"));
@@ -699,14 +693,20 @@ mod tests {
         assert_eq!(p.block_reason(), Some("Prompt blocked"));
         assert_eq!(block_prompt(" ").reason(), Some(DEFAULT_BLOCK_REASON));
         let p = accept_prompt().with_context("today is Monday");
-        assert_eq!((p.kind(), p.context()), (DecisionKind::NoDecision, &["today is Monday".to_owned()][..]));
+        assert_eq!(
+            (p.kind(), p.context()),
+            (DecisionKind::NoDecision, &["today is Monday".to_owned()][..])
+        );
 
         let s = continue_with("fix tests");
         assert_eq!((s.kind(), s.instruction()), (DecisionKind::Continue, Some("fix tests")));
         assert_eq!(finish().instruction(), None);
 
         let o = flag_output("looks like a secret");
-        assert_eq!((o.kind(), o.reason()), (DecisionKind::FlagOutput, Some("looks like a secret")));
+        assert_eq!(
+            (o.kind(), o.reason()),
+            (DecisionKind::FlagOutput, Some("looks like a secret"))
+        );
         let o = replace_output("[redacted]");
         assert_eq!(o.replaced_output(), Some(&json!("[redacted]")));
         assert_eq!(observed().kind(), DecisionKind::NoDecision);
@@ -727,7 +727,19 @@ mod tests {
             DecisionKind::ReplaceOutput,
         ];
         let names: Vec<String> = all.iter().map(ToString::to_string).collect();
-        assert_eq!(names, ["no-decision", "allow", "deny", "ask", "block-prompt", "continue", "flag-output", "replace-output"]);
+        assert_eq!(
+            names,
+            [
+                "no-decision",
+                "allow",
+                "deny",
+                "ask",
+                "block-prompt",
+                "continue",
+                "flag-output",
+                "replace-output"
+            ]
+        );
         let blocking: Vec<_> = all.iter().filter(|k| k.blocks()).collect();
         assert_eq!(blocking, [&DecisionKind::Deny, &DecisionKind::BlockPrompt]);
         // append-only discriminants
@@ -736,7 +748,12 @@ mod tests {
 
     #[test]
     fn merge_all_follows_design() {
-        let ds = vec![allow().with_context("a"), ask_user("q").with_context("b"), deny("d1").with_context("c"), deny("d2")];
+        let ds = vec![
+            allow().with_context("a"),
+            ask_user("q").with_context("b"),
+            deny("d1").with_context("c"),
+            deny("d2"),
+        ];
         let m = merge_all(&ds);
         assert_eq!(m.kind(), DecisionKind::Deny);
         assert_eq!(m.reason(), Some("d1")); // tie goes to the earliest

@@ -93,7 +93,12 @@ impl fmt::Debug for RawPayload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.as_str() {
             Some(s) if s.len() <= 256 => write!(f, "RawPayload({s:?})"),
-            Some(s) => write!(f, "RawPayload({:?}… {} bytes)", &s[..s.floor_char_boundary_compat(256)], s.len()),
+            Some(s) => write!(
+                f,
+                "RawPayload({:?}… {} bytes)",
+                &s[..s.floor_char_boundary_compat(256)],
+                s.len()
+            ),
             None => write!(f, "RawPayload(<{} non-UTF-8 bytes>)", self.0.len()),
         }
     }
@@ -814,10 +819,7 @@ impl Event {
         m.insert("confidence".into(), env.confidence.as_str().into());
         m.insert("backfilled".into(), env.backfilled.into());
         m.insert("session".into(), to_value(&env.session));
-        m.insert(
-            "agent".into(),
-            env.agent.as_ref().map_or(Value::Null, to_value),
-        );
+        m.insert("agent".into(), env.agent.as_ref().map_or(Value::Null, to_value));
         if let Some(t) = &env.provider_time {
             m.insert("provider_time".into(), t.clone());
         }
@@ -886,9 +888,10 @@ impl Event {
         }
         m.insert("detail".into(), Value::Object(detail));
         if include_raw {
-            let raw = env.raw().to_value().unwrap_or_else(|| {
-                Value::String(String::from_utf8_lossy(env.raw().as_bytes()).into_owned())
-            });
+            let raw = env
+                .raw()
+                .to_value()
+                .unwrap_or_else(|| Value::String(String::from_utf8_lossy(env.raw().as_bytes()).into_owned()));
             m.insert("raw".into(), raw);
         }
         Value::Object(m)
@@ -920,7 +923,11 @@ mod tests {
             let mut h = Sha256::new();
             h.update(b"|||{}");
             let d = h.finalize();
-            let hex: String = d[..8].iter().flat_map(|b| [b >> 4, b & 15]).map(|n| char::from_digit(u32::from(n), 16).unwrap()).collect();
+            let hex: String = d[..8]
+                .iter()
+                .flat_map(|b| [b >> 4, b & 15])
+                .map(|n| char::from_digit(u32::from(n), 16).unwrap())
+                .collect();
             format!("hook_synth_{hex}")
         });
     }
@@ -931,7 +938,14 @@ mod tests {
         assert_eq!(normalize_input(&json!("not json"))["value"], "not json");
         assert_eq!(normalize_input(&json!([1, 2]))["value"], json!([1, 2]));
         assert!(normalize_input(&Value::Null).is_empty());
-        let t = ToolCall::new("x", CanonicalTool::Other, json!("{\"a\":1}"), Some("id1".into()), "", "");
+        let t = ToolCall::new(
+            "x",
+            CanonicalTool::Other,
+            json!("{\"a\":1}"),
+            Some("id1".into()),
+            "",
+            "",
+        );
         assert_eq!(t.id, "id1");
         assert!(!t.synthesized);
         assert_eq!(t.raw_input, json!("{\"a\":1}"));
@@ -947,7 +961,12 @@ mod tests {
 
     #[test]
     fn native_view_downcasts() {
-        let mut env = Envelope::new(Provider::CODEX, NativeEvent::from_static("Stop"), EventKind::Stop, RawPayload::default());
+        let mut env = Envelope::new(
+            Provider::CODEX,
+            NativeEvent::from_static("Stop"),
+            EventKind::Stop,
+            RawPayload::default(),
+        );
         env.set_native_view(42_u32);
         assert_eq!(env.native_view::<u32>(), Some(&42));
         assert_eq!(env.native_view::<String>(), None);

@@ -41,32 +41,43 @@ pub mod quirks;
 pub mod router;
 pub mod runner;
 
-pub use capability::{degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError, UnsupportedMode};
-pub use codec::{Codec, ConnState, Env, Invocation, NativeEventSpec, ProcessEnv, StderrUse, Target, Transport, WireResponse};
+pub use capability::{
+    degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,
+    UnsupportedMode,
+};
+pub use codec::{
+    Codec, ConnState, Env, Invocation, NativeEventSpec, ProcessEnv, StderrUse, Target, Transport, WireResponse,
+};
 pub use decision::{Decision, DecisionKind, Outcome};
 pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
 pub use event::{
-    normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event, Extensions, FileEditedEvent,
-    McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent, PermissionEvent, PromptEvent, RawPayload, SessionEndEvent,
-    SessionInfo, SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event,
+    Extensions, FileEditedEvent, McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
+    PermissionEvent, PromptEvent, RawPayload, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 pub use kind::EventKind;
 pub use provider::{Confidence, NativeEvent, Provider, Variant};
 pub use quirks::{Quirk, QuirkStatus};
-pub use router::{all, any, boxed, match_canonical, match_mcp, match_tools, when, Context, Gated, Handler, HandlerList, Interceptor, Matcher, Next, Observer, Router, StageInfo, StageType};
+pub use router::{
+    all, any, boxed, match_canonical, match_mcp, match_tools, when, Context, Gated, Handler, HandlerList, Interceptor,
+    Matcher, Next, Observer, Router, StageInfo, StageType,
+};
 
 /// Everything a hook author usually needs.
 pub mod prelude {
     pub use crate::decision::{
-        accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed, replace_output, rewrite_input,
-        ContextDecision, Decision, DecisionKind, PromptDecision, StopDecision, ToolPostDecision, ToolPreDecision,
+        accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed,
+        replace_output, rewrite_input, ContextDecision, Decision, DecisionKind, PromptDecision, StopDecision,
+        ToolPostDecision, ToolPreDecision,
     };
     pub use crate::{
-        all, any, match_canonical, match_mcp, match_tools, when, CanonicalTool, Capability, Context, Event, EventKind, FailMode, HandlerError,
-        Next, Outcome, PermissionEvent, Policy, PromptEvent, Provider, Router, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+        all, any, match_canonical, match_mcp, match_tools, when, CanonicalTool, Capability, Context, Event, EventKind,
+        FailMode, HandlerError, Next, Outcome, PermissionEvent, Policy, PromptEvent, Provider, Router, StopEvent,
+        ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
     };
     pub use crate::{
-        AskFallback, CompactPostEvent, CompactPreEvent, FileEditedEvent, ModelRequestEvent, ModelResponseEvent, NotificationEvent,
-        SessionEndEvent, SessionStartEvent, SubagentStartEvent, UnsupportedMode,
+        AskFallback, CompactPostEvent, CompactPreEvent, FileEditedEvent, ModelRequestEvent, ModelResponseEvent,
+        NotificationEvent, SessionEndEvent, SessionStartEvent, SubagentStartEvent, UnsupportedMode,
     };
 }

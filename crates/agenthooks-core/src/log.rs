@@ -81,7 +81,12 @@ impl Subscriber for MiniSubscriber {
         let secs = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0.0, |d| d.as_secs_f64());
-        let mut line = Line(format!("{secs:.3} {} pid={} {}:", meta.level(), std::process::id(), meta.target()));
+        let mut line = Line(format!(
+            "{secs:.3} {} pid={} {}:",
+            meta.level(),
+            std::process::id(),
+            meta.target()
+        ));
         event.record(&mut line);
         line.0.push('\n');
         match &self.sink {

@@ -270,7 +270,16 @@ mod tests {
         let wire: Vec<&str> = known.iter().map(Provider::as_str).collect();
         assert_eq!(
             wire,
-            ["claude-code", "cursor", "codex", "gemini", "copilot", "kimi", "opencode", "openclaw"]
+            [
+                "claude-code",
+                "cursor",
+                "codex",
+                "gemini",
+                "copilot",
+                "kimi",
+                "opencode",
+                "openclaw"
+            ]
         );
         assert!("".parse::<Provider>().is_err());
         let unknown: Provider = "zed".parse().unwrap();

@@ -52,7 +52,12 @@ pub struct Quirk {
 
 impl Quirk {
     /// A quirk with the required fields; the rest default.
-    pub const fn new(id: u16, providers: &'static [&'static str], behaviour: &'static str, mitigation: &'static str) -> Self {
+    pub const fn new(
+        id: u16,
+        providers: &'static [&'static str],
+        behaviour: &'static str,
+        mitigation: &'static str,
+    ) -> Self {
         Self {
             id,
             providers,
@@ -117,7 +122,14 @@ impl Quirk {
 
 impl fmt::Display for Quirk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{} [{}] {} → {}", self.id, self.providers.join(","), self.behaviour, self.mitigation)
+        write!(
+            f,
+            "#{} [{}] {} → {}",
+            self.id,
+            self.providers.join(","),
+            self.behaviour,
+            self.mitigation
+        )
     }
 }
 
@@ -187,7 +199,9 @@ mod tests {
     fn seeded_ids_are_unique_and_complete() {
         let ids: Vec<u16> = SEEDED.iter().map(|q| q.id).collect();
         assert_eq!(ids, (1..=20).collect::<Vec<_>>());
-        assert!(SEEDED.iter().all(|q| !q.behaviour.is_empty() && !q.mitigation.is_empty()));
+        assert!(SEEDED
+            .iter()
+            .all(|q| !q.behaviour.is_empty() && !q.mitigation.is_empty()));
         assert!(SEEDED[7].affects("codex") && !SEEDED[7].affects("gemini"));
         assert!(SEEDED[14].affects("anything"));
         assert_eq!(registry([]).len(), 20);

@@ -56,12 +56,15 @@ use std::time::Instant;
 use regex::Regex;
 
 use crate::capability::{CapSet, Capability, Policy, PolicySource};
-use crate::decision::{merge_all, merge_neutral, ContextDecision, Decision, Outcome, PromptDecision, StopDecision, ToolPostDecision, ToolPreDecision};
+use crate::decision::{
+    merge_all, merge_neutral, ContextDecision, Decision, Outcome, PromptDecision, StopDecision, ToolPostDecision,
+    ToolPreDecision,
+};
 use crate::error::HandlerError;
 use crate::event::{
-    CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event, FileEditedEvent, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, OtherEvent, PermissionEvent, PromptEvent, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event, FileEditedEvent, ModelRequestEvent,
+    ModelResponseEvent, NotificationEvent, OtherEvent, PermissionEvent, PromptEvent, SessionEndEvent,
+    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 use crate::kind::EventKind;
 
@@ -667,7 +670,9 @@ impl Router {
             self.run_from(0, cx, ev)
         })) {
             Ok(r) => r,
-            Err(p) => Err(HandlerError::Panicked { message: panic_message(&*p) }),
+            Err(p) => Err(HandlerError::Panicked {
+                message: panic_message(&*p),
+            }),
         }
     }
 
@@ -698,7 +703,14 @@ impl Router {
 
     fn run_from(&self, index: usize, cx: &Context, ev: &mut Event) -> Result<Outcome, HandlerError> {
         if let Some(i) = self.interceptors.get(index) {
-            return i.intercept(cx, ev, Next { router: self, index: index + 1 });
+            return i.intercept(
+                cx,
+                ev,
+                Next {
+                    router: self,
+                    index: index + 1,
+                },
+            );
         }
         self.typed(cx, ev)
     }

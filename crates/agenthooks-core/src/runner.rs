@@ -364,7 +364,13 @@ impl Runner {
 
     /// Runs one invocation in process: decode, dispatch under the deadline, degrade, encode.
     /// Never panics; every failure becomes the policy's failure response.
-    pub fn invoke(&self, codec: &dyn Codec, inv: &Invocation<'_>, timeout: Option<Duration>, confidence: Confidence) -> Invoked {
+    pub fn invoke(
+        &self,
+        codec: &dyn Codec,
+        inv: &Invocation<'_>,
+        timeout: Option<Duration>,
+        confidence: Confidence,
+    ) -> Invoked {
         self.invoke_impl(codec, inv, timeout, confidence, None)
     }
 
@@ -404,8 +410,8 @@ impl Runner {
         };
 
         // Decode (codecs must not panic; guard anyway).
-        let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| codec.decode(inv)))
-            .unwrap_or_else(|p| {
+        let decoded =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| codec.decode(inv))).unwrap_or_else(|p| {
                 Err(DecodeError::new(
                     provider.clone(),
                     DecodeCategory::Data,
@@ -452,10 +458,12 @@ impl Runner {
             let (tx, rx) = mpsc::channel();
             let router = Arc::clone(&self.router);
             let cx_w = cx.clone();
-            let spawned = std::thread::Builder::new().name("agenthooks-handler".into()).spawn(move || {
-                let r = router.dispatch(&cx_w, &mut event);
-                let _ = tx.send((r, event));
-            });
+            let spawned = std::thread::Builder::new()
+                .name("agenthooks-handler".into())
+                .spawn(move || {
+                    let r = router.dispatch(&cx_w, &mut event);
+                    let _ = tx.send((r, event));
+                });
             match spawned {
                 Ok(_) => match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                     Ok((r, ev)) => (r.map_err(Failure::Handler), Some(ev)),
@@ -481,7 +489,10 @@ impl Runner {
         if let Some(c) = &continuation {
             if to_send.kind() == DecisionKind::Continue {
                 if c.count() >= policy.continuation_cap {
-                    tracing::warn!(cap = policy.continuation_cap, "continuation cap reached; finishing instead");
+                    tracing::warn!(
+                        cap = policy.continuation_cap,
+                        "continuation cap reached; finishing instead"
+                    );
                     out.degradations.push(Degradation {
                         capability: crate::Capability::ContinueAgent,
                         from: DecisionKind::Continue,
@@ -585,11 +596,13 @@ impl Runner {
             Transport::Stdin
         };
         let payload: Result<Vec<u8>, DecodeError> = match transport {
-            Transport::Argv => cmd
-                .positional
-                .last()
-                .map(|s| s.clone().into_bytes())
-                .ok_or_else(|| DecodeError::new(Provider::new(cmd.provider.clone().unwrap_or_default()), DecodeCategory::Transport, "no payload argument")),
+            Transport::Argv => cmd.positional.last().map(|s| s.clone().into_bytes()).ok_or_else(|| {
+                DecodeError::new(
+                    Provider::new(cmd.provider.clone().unwrap_or_default()),
+                    DecodeCategory::Transport,
+                    "no payload argument",
+                )
+            }),
             _ => read_capped(&mut io::stdin().lock(), self.options.stdin_cap)
                 .map_err(|(cat, m)| DecodeError::new(Provider::new(cmd.provider.clone().unwrap_or_default()), cat, m)),
         };
@@ -628,21 +641,33 @@ impl Runner {
                     let late = codec.failure_response(target, policy.fail, "no decision before the deadline");
                     let answered = Arc::clone(&answered);
                     let out = watchdog_out.as_ref().and_then(|f| f.try_clone().ok());
-                    let _ = std::thread::Builder::new().name("agenthooks-watchdog".into()).spawn(move || {
-                        let now = Instant::now();
-                        if deadline > now {
-                            std::thread::sleep(deadline - now);
-                        }
-                        if answered.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst).is_ok() {
-                            tracing::warn!("handlers did not answer before the deadline; answering per failure policy");
-                            let code = StdoutGuard { saved: out }.finish(&late);
-                            #[allow(clippy::exit)]
-                            std::process::exit(code);
-                        }
-                    });
+                    let _ = std::thread::Builder::new()
+                        .name("agenthooks-watchdog".into())
+                        .spawn(move || {
+                            let now = Instant::now();
+                            if deadline > now {
+                                std::thread::sleep(deadline - now);
+                            }
+                            if answered
+                                .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+                                .is_ok()
+                            {
+                                tracing::warn!(
+                                    "handlers did not answer before the deadline; answering per failure policy"
+                                );
+                                let code = StdoutGuard { saved: out }.finish(&late);
+                                #[allow(clippy::exit)]
+                                std::process::exit(code);
+                            }
+                        });
                 };
-                let r = self.invoke_impl(codec, &inv, cmd.timeout, confidence, Some(&arm)).response;
-                if answered.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+                let r = self
+                    .invoke_impl(codec, &inv, cmd.timeout, confidence, Some(&arm))
+                    .response;
+                if answered
+                    .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_err()
+                {
                     // The watchdog is answering; it exits the process.
                     loop {
                         std::thread::park();
@@ -892,10 +917,15 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
             _ => Value::Null,
         };
         if !matches!(head, Ok(Value::Object(_))) {
-            write_frame(out, &serde_json::json!({"seq": seq, "error": "malformed frame: expected a JSON object"}));
+            write_frame(
+                out,
+                &serde_json::json!({"seq": seq, "error": "malformed frame: expected a JSON object"}),
+            );
             continue;
         }
-        let inv = Invocation::new(trimmed.to_vec(), env).with_transport(Transport::Frame).with_conn(Some(&conn));
+        let inv = Invocation::new(trimmed.to_vec(), env)
+            .with_transport(Transport::Frame)
+            .with_conn(Some(&conn));
         let event = match codec.decode(&inv) {
             Ok(e) => e,
             Err(e) => {
@@ -1030,14 +1060,42 @@ mod tests {
 
     #[test]
     fn parse_variants() {
-        let c = parse_args(&s(&["b", "agenthooks", "notify", "--provider", "codex", "{\"a\":1}"])).unwrap().unwrap();
-        assert_eq!((c.mode, c.positional.as_slice()), (Mode::Notify, &s(&["{\"a\":1}"])[..]));
+        let c = parse_args(&s(&["b", "agenthooks", "notify", "--provider", "codex", "{\"a\":1}"]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (c.mode, c.positional.as_slice()),
+            (Mode::Notify, &s(&["{\"a\":1}"])[..])
+        );
         assert_eq!(parse_args(&s(&["b", "agenthooks"])), Err(UsageError::MissingMode));
-        assert_eq!(parse_args(&s(&["b", "agenthooks", "fly"])), Err(UsageError::UnknownMode("fly".into())));
-        assert_eq!(parse_args(&s(&["b", "agenthooks", "run", "--timeout=x"])), Err(UsageError::BadTimeout("x".into())));
-        assert_eq!(parse_args(&s(&["b", "agenthooks", "run", "--event"])), Err(UsageError::MissingValue("--event".into())));
-        assert_eq!(parse_args(&s(&["b", "agenthooks", "run", "--what"])), Err(UsageError::UnknownFlag("--what".into())));
-        let c = parse_args(&s(&["b", "agenthooks", "run", "--argv-payload", "--timeout", "1.5", "--", "--x"])).unwrap().unwrap();
+        assert_eq!(
+            parse_args(&s(&["b", "agenthooks", "fly"])),
+            Err(UsageError::UnknownMode("fly".into()))
+        );
+        assert_eq!(
+            parse_args(&s(&["b", "agenthooks", "run", "--timeout=x"])),
+            Err(UsageError::BadTimeout("x".into()))
+        );
+        assert_eq!(
+            parse_args(&s(&["b", "agenthooks", "run", "--event"])),
+            Err(UsageError::MissingValue("--event".into()))
+        );
+        assert_eq!(
+            parse_args(&s(&["b", "agenthooks", "run", "--what"])),
+            Err(UsageError::UnknownFlag("--what".into()))
+        );
+        let c = parse_args(&s(&[
+            "b",
+            "agenthooks",
+            "run",
+            "--argv-payload",
+            "--timeout",
+            "1.5",
+            "--",
+            "--x",
+        ]))
+        .unwrap()
+        .unwrap();
         assert!(c.argv_payload);
         assert_eq!(c.timeout, Some(Duration::from_millis(1500)));
         assert_eq!(c.positional, s(&["--x"]));
@@ -1056,9 +1114,15 @@ mod tests {
     #[test]
     fn capped_reads() {
         assert_eq!(read_capped(&mut &b"{}"[..], 2).unwrap(), b"{}");
-        assert_eq!(read_capped(&mut &b"{} "[..], 2).unwrap_err().0, DecodeCategory::Oversize);
+        assert_eq!(
+            read_capped(&mut &b"{} "[..], 2).unwrap_err().0,
+            DecodeCategory::Oversize
+        );
         assert_eq!(read_capped(&mut &b"  \n"[..], 10).unwrap_err().0, DecodeCategory::Empty);
-        assert_eq!(read_capped(&mut &b"\xff\xfe"[..], 10).unwrap_err().0, DecodeCategory::NotUtf8);
+        assert_eq!(
+            read_capped(&mut &b"\xff\xfe"[..], 10).unwrap_err().0,
+            DecodeCategory::NotUtf8
+        );
     }
 
     #[test]

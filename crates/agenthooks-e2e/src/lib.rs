@@ -48,11 +48,9 @@
 pub mod agents;
 pub mod capture;
 pub mod hook;
-// The fake model servers are agenthooks-testkit's `model` module (a product: consumers use them
-// in their own CI), compiled here from source until the testkit exports it. Their doc examples
-// name `agenthooks_testkit::model` and run in the testkit: this crate sets `doctest = false`.
-#[path = "../../agenthooks-testkit/src/model/mod.rs"]
-pub mod model;
+/// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
+/// their own CI).
+pub use agenthooks_testkit::model;
 pub mod npm;
 pub mod run;
 pub mod scenario;

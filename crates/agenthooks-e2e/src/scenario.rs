@@ -489,7 +489,7 @@ fn deny_checks(marker: bool, turns: &[&RecordedRequest], pre_calls: usize) -> Ve
         ),
         Check::new(
             "the deny reason reached the model in the next request",
-            reason_at.is_some_and(|i| i >= 1),
+            reason_at == Some(1),
             match reason_at {
                 Some(i) => format!("first seen in model turn {}", i + 1),
                 None => format!("not in any of {} model turns", turns.len()),

@@ -13,11 +13,20 @@ const PAYLOAD: &[u8] = br#"{"session_id":"s1","transcript_path":"/tmp/t.jsonl","
 
 fn once(cmd: &mut Command) -> Duration {
     let start = Instant::now();
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn");
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
     child.stdin.take().expect("stdin").write_all(PAYLOAD).expect("write");
     let out = child.wait_with_output().expect("wait");
     let d = start.elapsed();
-    assert!(out.stdout.starts_with(b"{\"decision\":\"deny\""), "{:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.starts_with(b"{\"decision\":\"deny\""),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     d
 }
 
@@ -27,10 +36,15 @@ fn median(v: &mut [Duration]) -> Duration {
 }
 
 fn main() {
-    let n: usize = std::env::var("EDGE_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let n: usize = std::env::var("EDGE_BENCH_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
     let state = std::env::temp_dir().join("agenthooks-edge-bench");
     let mut ours = Command::new(env!("CARGO_BIN_EXE_test-hook"));
-    ours.args(["agenthooks", "run", "--provider=alpha"]).env("TEST_BEHAVIOR", "deny").env("AGENTHOOKS_STATE_DIR", &state);
+    ours.args(["agenthooks", "run", "--provider=alpha"])
+        .env("TEST_BEHAVIOR", "deny")
+        .env("AGENTHOOKS_STATE_DIR", &state);
     let mut base = Command::new(env!("CARGO_BIN_EXE_baseline-hook"));
     let mut bare = Command::new("true");
     // warm up
@@ -51,7 +65,10 @@ fn main() {
     println!("  bare process spawn (true):  {:>8.3} ms", mc.as_secs_f64() * 1e3);
     println!("  hand-written serde_json:    {:>8.3} ms", mb.as_secs_f64() * 1e3);
     println!("  agenthooks runner:          {:>8.3} ms", ma.as_secs_f64() * 1e3);
-    println!("  ratio runner / baseline:    {:>8.3}x", ma.as_secs_f64() / mb.as_secs_f64());
+    println!(
+        "  ratio runner / baseline:    {:>8.3}x",
+        ma.as_secs_f64() / mb.as_secs_f64()
+    );
     println!(
         "  overhead over bare spawn:   runner {:.3} ms, baseline {:.3} ms",
         (ma.saturating_sub(mc)).as_secs_f64() * 1e3,

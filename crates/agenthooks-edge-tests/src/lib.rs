@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
-    CanonicalTool, CapSet, Capability, Codec, Confidence, DecodeError, EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation,
-    NativeEvent, NativeEventSpec, OtherEvent, Outcome, PromptEvent, Provider, StderrUse, StopEvent, Target, ToolCall, ToolPreEvent,
-    Variant, WireResponse,
+    CanonicalTool, CapSet, Capability, Codec, Confidence, DecodeError, EncodeError, Env, Envelope, Event, EventKind,
+    FailMode, Invocation, NativeEvent, NativeEventSpec, OtherEvent, Outcome, PromptEvent, Provider, StderrUse,
+    StopEvent, Target, ToolCall, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -47,9 +47,15 @@ pub struct TestCodec {
 }
 
 /// Claude-like test codec (`--provider=alpha`).
-pub static ALPHA: TestCodec = TestCodec { name: "alpha", cursor_like: false };
+pub static ALPHA: TestCodec = TestCodec {
+    name: "alpha",
+    cursor_like: false,
+};
 /// Cursor-like test codec (`--provider=beta`).
-pub static BETA: TestCodec = TestCodec { name: "beta", cursor_like: true };
+pub static BETA: TestCodec = TestCodec {
+    name: "beta",
+    cursor_like: true,
+};
 
 const EVENTS: &[NativeEventSpec] = &[
     NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
@@ -67,8 +73,9 @@ impl Codec for TestCodec {
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
-        let p: Payload = serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(inv.payload.json_bytes()))
-            .map_err(|e| DecodeError::from_path_error(self.provider(), e))?;
+        let p: Payload =
+            serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_slice(inv.payload.json_bytes()))
+                .map_err(|e| DecodeError::from_path_error(self.provider(), e))?;
         let native = p
             .hook_event_name
             .clone()
@@ -137,7 +144,12 @@ impl Codec for TestCodec {
 
     fn capabilities(&self, _v: &Variant, native: &str) -> CapSet {
         match native {
-            "PreToolUse" => CapSet::of(&[Capability::Deny, Capability::Ask, Capability::Allow, Capability::AddContext]),
+            "PreToolUse" => CapSet::of(&[
+                Capability::Deny,
+                Capability::Ask,
+                Capability::Allow,
+                Capability::AddContext,
+            ]),
             "UserPromptSubmit" => CapSet::of(&[Capability::Deny, Capability::AddContext]),
             "Stop" => CapSet::of(&[Capability::ContinueAgent]),
             _ => CapSet::EMPTY,

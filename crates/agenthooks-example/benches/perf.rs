@@ -35,7 +35,12 @@ mod rusage {
 
 fn spawn_once(cmd: &mut Command, payload: &[u8]) -> (Duration, Option<i64>) {
     let start = Instant::now();
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn");
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
     child.stdin.take().expect("stdin").write_all(payload).expect("write");
     #[cfg(target_os = "linux")]
     let rss = rusage::wait_rss(child.id());
@@ -54,10 +59,11 @@ fn median(v: &mut [Duration]) -> Duration {
 
 fn process_round_trip(n: usize) {
     let guard = env!("CARGO_BIN_EXE_secret-guard");
-    let base = env!("CARGO_BIN_EXE_baseline-hook");
+    let base = env!("CARGO_BIN_EXE_guard-baseline");
     let state = std::env::temp_dir().join("agenthooks-perf-bench");
     let mut ours = Command::new(guard);
-    ours.args(["agenthooks", "run", "--provider=claude-code", "--event=PreToolUse"]).env("AGENTHOOKS_STATE_DIR", &state);
+    ours.args(["agenthooks", "run", "--provider=claude-code", "--event=PreToolUse"])
+        .env("AGENTHOOKS_STATE_DIR", &state);
     let mut theirs = Command::new(base);
     for _ in 0..20 {
         spawn_once(&mut ours, PRE.as_bytes());
@@ -75,11 +81,27 @@ fn process_round_trip(n: usize) {
     }
     let (ma, mb) = (median(&mut a), median(&mut b));
     println!("whole-process round trip, Claude PreToolUse with a planted key ({n} runs each, interleaved medians)");
-    println!("  hand-written serde_json hook: {:>7.3} ms   peak RSS {:>6} KiB", mb.as_secs_f64() * 1e3, rss_b);
-    println!("  secret-guard (all codecs):    {:>7.3} ms   peak RSS {:>6} KiB", ma.as_secs_f64() * 1e3, rss_a);
-    println!("  ratio: {:.3}x time, {:.2}x RSS", ma.as_secs_f64() / mb.as_secs_f64(), rss_a as f64 / rss_b.max(1) as f64);
+    println!(
+        "  hand-written serde_json hook: {:>7.3} ms   peak RSS {:>6} KiB",
+        mb.as_secs_f64() * 1e3,
+        rss_b
+    );
+    println!(
+        "  secret-guard (all codecs):    {:>7.3} ms   peak RSS {:>6} KiB",
+        ma.as_secs_f64() * 1e3,
+        rss_a
+    );
+    println!(
+        "  ratio: {:.3}x time, {:.2}x RSS",
+        ma.as_secs_f64() / mb.as_secs_f64(),
+        rss_a as f64 / rss_b.max(1) as f64
+    );
     let size = |p: &str| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-    println!("  binary size: secret-guard {:.2} MiB, baseline {:.2} MiB", size(guard) as f64 / 1048576.0, size(base) as f64 / 1048576.0);
+    println!(
+        "  binary size: secret-guard {:.2} MiB, baseline {:.2} MiB",
+        size(guard) as f64 / 1048576.0,
+        size(base) as f64 / 1048576.0
+    );
 }
 
 fn post_payload(bytes: usize) -> Vec<u8> {
@@ -91,7 +113,9 @@ fn post_payload(bytes: usize) -> Vec<u8> {
 }
 
 fn many_keys_payload(keys: usize) -> Vec<u8> {
-    let mut s = String::from(r#"{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"mcp__db__insert","tool_use_id":"toolu_1","tool_input":{"#);
+    let mut s = String::from(
+        r#"{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"mcp__db__insert","tool_use_id":"toolu_1","tool_input":{"#,
+    );
     for i in 0..keys {
         if i > 0 {
             s.push(',');
@@ -117,11 +141,19 @@ struct Plain {
 }
 
 fn observe(_cx: &Context, e: &ToolPostEvent) -> Result<ToolPostDecision, HandlerError> {
-    Ok(if e.tool.name.is_empty() { flag_output("?") } else { observed() })
+    Ok(if e.tool.name.is_empty() {
+        flag_output("?")
+    } else {
+        observed()
+    })
 }
 
 fn pre(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(if e.tool.input.len() > 1_000_000 { deny("too big") } else { no_decision() })
+    Ok(if e.tool.input.len() > 1_000_000 {
+        deny("too big")
+    } else {
+        no_decision()
+    })
 }
 
 fn throughput(label: &str, payload: &[u8], iters: usize) -> (f64, f64) {
@@ -166,7 +198,13 @@ fn main() {
     throughput("10 MiB tool output", &post_payload(10 << 20), 10);
     throughput("100k-key tool input", &many_keys_payload(100_000), 10);
     println!("\nscaling (tool output size)");
-    for (label, size, iters) in [("1 KiB", 1 << 10, 20_000), ("10 KiB", 10 << 10, 5_000), ("100 KiB", 100 << 10, 1_000), ("1 MiB", 1 << 20, 100), ("10 MiB", 10 << 20, 10)] {
+    for (label, size, iters) in [
+        ("1 KiB", 1 << 10, 20_000),
+        ("10 KiB", 10 << 10, 5_000),
+        ("100 KiB", 100 << 10, 1_000),
+        ("1 MiB", 1 << 20, 100),
+        ("10 MiB", 10 << 20, 10),
+    ] {
         throughput(label, &post_payload(size), iters);
     }
     let _ = std::io::stdout().flush();

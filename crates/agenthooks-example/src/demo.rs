@@ -117,7 +117,12 @@ pub fn run(args: &[String]) -> i32 {
             }
             let mut variants = vec![(f.input.clone(), false)];
             let gating = kind_of(codec, f).is_some_and(|k| {
-                matches!(k, agenthooks::EventKind::ToolPre | agenthooks::EventKind::Permission | agenthooks::EventKind::PromptSubmitted)
+                matches!(
+                    k,
+                    agenthooks::EventKind::ToolPre
+                        | agenthooks::EventKind::Permission
+                        | agenthooks::EventKind::PromptSubmitted
+                )
             });
             if gating {
                 if let Ok(mut v) = serde_json::from_slice::<Value>(&f.input) {
@@ -158,7 +163,8 @@ pub fn run(args: &[String]) -> i32 {
                         if !v.problems.is_empty() {
                             let _ = write!(verdict, " PROBLEMS: {}", v.problems.join("; "));
                         }
-                        let blocked_or_asked = matches!(v.effect, fake::Effect::Denied { .. } | fake::Effect::Asked { .. });
+                        let blocked_or_asked =
+                            matches!(v.effect, fake::Effect::Denied { .. } | fake::Effect::Asked { .. });
                         let variant = agenthooks::Variant::new(f.meta.variant.clone());
                         let caps = codec.capabilities(&variant, &f.meta.native_event);
                         let cannot_gate = planted
@@ -206,7 +212,15 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 fn print_table(rows: &[Row]) {
-    let head = ["provider", "native event", "case", "decision", "exit", "stdout", "agent's verdict"];
+    let head = [
+        "provider",
+        "native event",
+        "case",
+        "decision",
+        "exit",
+        "stdout",
+        "agent's verdict",
+    ];
     let cells: Vec<[String; 7]> = rows
         .iter()
         .map(|r| {
@@ -216,7 +230,11 @@ fn print_table(rows: &[Row]) {
                 format!("{}{}", short(&r.case, 34), if r.planted { " +AKIA…" } else { "" }),
                 r.decision.clone(),
                 r.exit.to_string(),
-                if r.stdout.is_empty() { "(empty)".into() } else { r.stdout.clone() },
+                if r.stdout.is_empty() {
+                    "(empty)".into()
+                } else {
+                    r.stdout.clone()
+                },
                 format!("{}{}", if r.ok { "" } else { "✗ " }, r.verdict),
             ]
         })
@@ -239,7 +257,10 @@ fn print_table(rows: &[Row]) {
         out.trim_end().to_owned()
     };
     println!("{}", line(&head.map(str::to_owned)));
-    println!("{}", w.iter().map(|n| "-".repeat(*n + 1)).collect::<Vec<_>>().join("+-"));
+    println!(
+        "{}",
+        w.iter().map(|n| "-".repeat(*n + 1)).collect::<Vec<_>>().join("+-")
+    );
     for c in &cells {
         println!("{}", line(c));
     }

@@ -38,15 +38,77 @@ fn any_byte(_: u8) -> bool {
 
 /// The credentials the guard recognises.
 const DETECTORS: &[Detector] = &[
-    Detector { name: "AWS access key id", prefixes: &["AKIA", "ASIA", "ABIA", "ACCA"], body: upper_digit, min: 16, max: 16 },
-    Detector { name: "private key", prefixes: &["-----BEGIN RSA PRIVATE KEY-----", "-----BEGIN EC PRIVATE KEY-----", "-----BEGIN DSA PRIVATE KEY-----", "-----BEGIN OPENSSH PRIVATE KEY-----", "-----BEGIN PGP PRIVATE KEY", "-----BEGIN ENCRYPTED PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----"], body: any_byte, min: 0, max: 0 },
-    Detector { name: "GitHub token", prefixes: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], body: alnum, min: 36, max: 255 },
-    Detector { name: "GitHub token", prefixes: &["github_pat_"], body: token, min: 22, max: 255 },
-    Detector { name: "GitLab token", prefixes: &["glpat-"], body: token, min: 20, max: 20 },
-    Detector { name: "Slack token", prefixes: &["xoxb-", "xoxa-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"], body: token, min: 10, max: 255 },
-    Detector { name: "Anthropic API key", prefixes: &["sk-ant-"], body: token, min: 32, max: 255 },
-    Detector { name: "OpenAI API key", prefixes: &["sk-proj-", "sk-"], body: token, min: 32, max: 255 },
-    Detector { name: "Google API key", prefixes: &["AIza"], body: token, min: 35, max: 35 },
+    Detector {
+        name: "AWS access key id",
+        prefixes: &["AKIA", "ASIA", "ABIA", "ACCA"],
+        body: upper_digit,
+        min: 16,
+        max: 16,
+    },
+    Detector {
+        name: "private key",
+        prefixes: &[
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "-----BEGIN EC PRIVATE KEY-----",
+            "-----BEGIN DSA PRIVATE KEY-----",
+            "-----BEGIN OPENSSH PRIVATE KEY-----",
+            "-----BEGIN PGP PRIVATE KEY",
+            "-----BEGIN ENCRYPTED PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----",
+        ],
+        body: any_byte,
+        min: 0,
+        max: 0,
+    },
+    Detector {
+        name: "GitHub token",
+        prefixes: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        body: alnum,
+        min: 36,
+        max: 255,
+    },
+    Detector {
+        name: "GitHub token",
+        prefixes: &["github_pat_"],
+        body: token,
+        min: 22,
+        max: 255,
+    },
+    Detector {
+        name: "GitLab token",
+        prefixes: &["glpat-"],
+        body: token,
+        min: 20,
+        max: 20,
+    },
+    Detector {
+        name: "Slack token",
+        prefixes: &["xoxb-", "xoxa-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"],
+        body: token,
+        min: 10,
+        max: 255,
+    },
+    Detector {
+        name: "Anthropic API key",
+        prefixes: &["sk-ant-"],
+        body: token,
+        min: 32,
+        max: 255,
+    },
+    Detector {
+        name: "OpenAI API key",
+        prefixes: &["sk-proj-", "sk-"],
+        body: token,
+        min: 32,
+        max: 255,
+    },
+    Detector {
+        name: "Google API key",
+        prefixes: &["AIza"],
+        body: token,
+        min: 35,
+        max: 35,
+    },
 ];
 
 fn boundary_before(text: &[u8], at: usize) -> bool {
@@ -59,7 +121,11 @@ fn detect(d: &Detector, text: &[u8]) -> bool {
         let mut from = 0;
         while let Some(i) = find(&text[from..], pb).map(|i| i + from) {
             let body_start = i + pb.len();
-            let n = text[body_start..].iter().take(d.max.max(1)).take_while(|b| (d.body)(**b)).count();
+            let n = text[body_start..]
+                .iter()
+                .take(d.max.max(1))
+                .take_while(|b| (d.body)(**b))
+                .count();
             let n = if d.max == 0 { 0 } else { n };
             let after = body_start + n;
             let ends_clean = d.max == 0 || after == text.len() || !token(text[after]);
@@ -104,14 +170,22 @@ fn aws_secret(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let b = lower.as_bytes();
     let orig = text.as_bytes();
-    for key in ["aws_secret_access_key", "aws_secretaccesskey", "awssecretaccesskey", "aws_secret_accesskey"] {
+    for key in [
+        "aws_secret_access_key",
+        "aws_secretaccesskey",
+        "awssecretaccesskey",
+        "aws_secret_accesskey",
+    ] {
         let mut from = 0;
         while let Some(i) = find(&b[from..], key.as_bytes()).map(|i| i + from) {
             let mut j = i + key.len();
             while j < b.len() && matches!(b[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
                 j += 1;
             }
-            let n = orig[j..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=').count();
+            let n = orig[j..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
+                .count();
             if n >= 40 {
                 return true;
             }
@@ -140,7 +214,12 @@ fn guard_tool(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, Handle
     if found.is_empty() {
         return Ok(no_decision());
     }
-    Ok(ask_user(format!("Credential detected in `{}` input: {}", e.tool.name, found.join(", "))).with_context(explain(&found)))
+    Ok(ask_user(format!(
+        "Credential detected in `{}` input: {}",
+        e.tool.name,
+        found.join(", ")
+    ))
+    .with_context(explain(&found)))
 }
 
 fn guard_permission(_cx: &Context, e: &PermissionEvent) -> Result<ToolPreDecision, HandlerError> {
@@ -148,7 +227,11 @@ fn guard_permission(_cx: &Context, e: &PermissionEvent) -> Result<ToolPreDecisio
     if found.is_empty() {
         return Ok(no_decision());
     }
-    Ok(ask_user(format!("Credential detected in `{}` input: {}", e.tool.name, found.join(", "))))
+    Ok(ask_user(format!(
+        "Credential detected in `{}` input: {}",
+        e.tool.name,
+        found.join(", ")
+    )))
 }
 
 fn guard_prompt(_cx: &Context, e: &PromptEvent) -> Result<PromptDecision, HandlerError> {
@@ -156,8 +239,11 @@ fn guard_prompt(_cx: &Context, e: &PromptEvent) -> Result<PromptDecision, Handle
     if found.is_empty() {
         return Ok(accept_prompt());
     }
-    Ok(block_prompt(format!("Prompt blocked: it contains a credential ({})", found.join(", ")))
-        .with_block_reason(["Your prompt contains a credential; remove it and try again."]))
+    Ok(block_prompt(format!(
+        "Prompt blocked: it contains a credential ({})",
+        found.join(", ")
+    ))
+    .with_block_reason(["Your prompt contains a credential; remove it and try again."]))
 }
 
 fn guard_output(_cx: &Context, e: &ToolPostEvent) -> Result<ToolPostDecision, HandlerError> {
@@ -166,7 +252,11 @@ fn guard_output(_cx: &Context, e: &ToolPostEvent) -> Result<ToolPostDecision, Ha
     if found.is_empty() {
         return Ok(observed());
     }
-    Ok(flag_output(format!("The output of `{}` contains a credential ({}); do not repeat it.", e.tool.name, found.join(", "))))
+    Ok(flag_output(format!(
+        "The output of `{}` contains a credential ({}); do not repeat it.",
+        e.tool.name,
+        found.join(", ")
+    )))
 }
 
 fn log_event(_cx: &Context, e: &Event) -> Result<(), HandlerError> {
@@ -198,7 +288,10 @@ mod tests {
             ("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "GitHub token"),
             ("xoxb-123456789012-abcdefghij", "Slack token"),
             ("AIzaSyA1234567890abcdefghijklmnopqrstuv", "Google API key"),
-            ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS secret access key"),
+            (
+                "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "AWS secret access key",
+            ),
             ("sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789", "Anthropic API key"),
             ("glpat-abcdefghij0123456789", "GitLab token"),
         ];

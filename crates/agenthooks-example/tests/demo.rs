@@ -5,13 +5,23 @@ use std::process::Command;
 
 #[test]
 fn demo_prints_the_table_for_every_provider_and_guards_planted_secrets() {
-    let out = Command::new(env!("CARGO_BIN_EXE_secret-guard")).arg("demo").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
+        .arg("demo")
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "demo failed:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "demo failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for provider in ["claude-code", "codex", "gemini", "copilot", "kimi"] {
         assert!(text.lines().any(|l| l.starts_with(provider)), "no rows for {provider}");
     }
-    assert!(text.contains("asked or blocked wherever the agent can gate: yes"), "{text}");
+    assert!(
+        text.contains("asked or blocked wherever the agent can gate: yes"),
+        "{text}"
+    );
     assert!(text.contains("malformed answers: 0"), "{text}");
 }
 
@@ -24,14 +34,27 @@ fn the_hook_asks_on_claude_and_denies_on_codex_for_the_same_secret() {
     };
     let run = |provider: &str| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
-            .args(["agenthooks", "run", &format!("--provider={provider}"), "--event=PreToolUse"])
-            .env("AGENTHOOKS_STATE_DIR", std::env::temp_dir().join("agenthooks-example-test"))
+            .args([
+                "agenthooks",
+                "run",
+                &format!("--provider={provider}"),
+                "--event=PreToolUse",
+            ])
+            .env(
+                "AGENTHOOKS_STATE_DIR",
+                std::env::temp_dir().join("agenthooks-example-test"),
+            )
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(payload("PreToolUse").as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload("PreToolUse").as_bytes())
+            .unwrap();
         let o = child.wait_with_output().unwrap();
         (o.status.code(), String::from_utf8(o.stdout).unwrap())
     };

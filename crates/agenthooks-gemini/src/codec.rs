@@ -42,7 +42,14 @@ const SESSION_START: CapSet = CapSet::of(&[C::AddContext, C::SystemMessage]);
 const MESSAGE_ONLY: CapSet = CapSet::of(&[C::SystemMessage]);
 const BEFORE_AGENT: CapSet = CapSet::of(&[C::Deny, C::AddContext, C::StopAgent, C::SystemMessage]);
 const AFTER_AGENT: CapSet = CapSet::of(&[C::ContinueAgent, C::StopAgent, C::SystemMessage]);
-const BEFORE_TOOL: CapSet = CapSet::of(&[C::Deny, C::Ask, C::UpdateInput, C::NeutralRewrite, C::StopAgent, C::SystemMessage]);
+const BEFORE_TOOL: CapSet = CapSet::of(&[
+    C::Deny,
+    C::Ask,
+    C::UpdateInput,
+    C::NeutralRewrite,
+    C::StopAgent,
+    C::SystemMessage,
+]);
 // No FlagOutput: Gemini's only output mechanism (deny) hides the output, so a flag degrades to
 // context (the output stays and the note is appended), and a replacement is the deny (#301).
 const AFTER_TOOL: CapSet = CapSet::of(&[C::ReplaceOutput, C::AddContext, C::StopAgent, C::SystemMessage]);

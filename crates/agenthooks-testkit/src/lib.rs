@@ -54,6 +54,7 @@ pub mod fake;
 pub mod fixture;
 pub mod golden;
 pub mod harness;
+pub mod model;
 pub mod shapes;
 
 use std::path::{Path, PathBuf};

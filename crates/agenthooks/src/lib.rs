@@ -44,9 +44,10 @@
 
 pub use agenthooks_core as core;
 pub use agenthooks_core::{
-    all, any, decision, degrade, match_canonical, match_mcp, match_tools, prelude, quirks, runner, when, AgentInfo, CanonicalTool, CapSet,
-    Capability, Codec, Confidence, Context, DecodeError, EncodeError, Envelope, Event, EventKind, FailMode, HandlerError, McpCall, NativeEvent,
-    Outcome, Policy, PolicySource, Provider, RawPayload, Router, SessionInfo, ToolCall, Variant, WireResponse,
+    all, any, decision, degrade, match_canonical, match_mcp, match_tools, prelude, quirks, runner, when, AgentInfo,
+    CanonicalTool, CapSet, Capability, Codec, Confidence, Context, DecodeError, EncodeError, Envelope, Event,
+    EventKind, FailMode, HandlerError, McpCall, NativeEvent, Outcome, Policy, PolicySource, Provider, RawPayload,
+    Router, SessionInfo, ToolCall, Variant, WireResponse,
 };
 
 #[cfg(feature = "claude")]
@@ -122,7 +123,9 @@ pub fn main(router: Router) {
         if let Some(p) = cmd.provider.as_deref() {
             if runner.codec(p).is_none() {
                 let hint = match feature_for(p) {
-                    Some(f) => format!("provider `{p}` is not compiled into this binary: enable the `{f}` feature of agenthooks"),
+                    Some(f) => format!(
+                        "provider `{p}` is not compiled into this binary: enable the `{f}` feature of agenthooks"
+                    ),
                     None => format!("unknown provider `{p}`"),
                 };
                 tracing_free_stderr(&format!("agenthooks: {hint}\n"));

@@ -21,7 +21,14 @@ fn shapes() -> Vec<(&'static str, Outcome)> {
         ("rewrite_allow", rewrite_input(input()).allow().into()),
         ("rewrite_ask", rewrite_input(input()).ask_user("a").into()),
         ("rewrite_none", rewrite_input(input()).no_decision().into()),
-        ("deny_ctx_msg_stop", deny("d").with_context("c").with_system_message("m").stop_agent("s").into()),
+        (
+            "deny_ctx_msg_stop",
+            deny("d")
+                .with_context("c")
+                .with_system_message("m")
+                .stop_agent("s")
+                .into(),
+        ),
         ("block_prompt", block_prompt("b").into()),
         ("accept_ctx", accept_prompt().with_context("c").into()),
         ("continue", continue_with("go").into()),
@@ -41,28 +48,48 @@ fn expected(name: &str, o: &Outcome, caps: CapSet, p: &Policy) -> (DecisionKind,
     let _ = name;
     // intent row
     match kind {
-        DecisionKind::Deny | DecisionKind::BlockPrompt if !has(C::Deny) => { kind = DecisionKind::NoDecision; input = false; }
+        DecisionKind::Deny | DecisionKind::BlockPrompt if !has(C::Deny) => {
+            kind = DecisionKind::NoDecision;
+            input = false;
+        }
         DecisionKind::Ask if !has(C::Ask) => {
-            if p.ask_fallback == AskFallback::Deny && has(C::Deny) { kind = DecisionKind::Deny; input = false; } else { kind = DecisionKind::NoDecision; }
+            if p.ask_fallback == AskFallback::Deny && has(C::Deny) {
+                kind = DecisionKind::Deny;
+                input = false;
+            } else {
+                kind = DecisionKind::NoDecision;
+            }
         }
         DecisionKind::Allow if !has(C::Allow) => kind = DecisionKind::NoDecision,
         DecisionKind::Continue if !has(C::ContinueAgent) => kind = DecisionKind::NoDecision,
         DecisionKind::ReplaceOutput if !has(C::ReplaceOutput) => {
-            kind = if has(C::FlagOutput) { DecisionKind::FlagOutput } else { DecisionKind::NoDecision };
+            kind = if has(C::FlagOutput) {
+                DecisionKind::FlagOutput
+            } else {
+                DecisionKind::NoDecision
+            };
         }
         _ => {}
     }
     if kind == DecisionKind::FlagOutput && !has(C::FlagOutput) {
-        if has(C::AddContext) { ctx.push(o.reason().unwrap_or_default().to_owned()); }
+        if has(C::AddContext) {
+            ctx.push(o.reason().unwrap_or_default().to_owned());
+        }
         kind = DecisionKind::NoDecision;
     }
     // modifier rows
-    if input && kind == DecisionKind::NoDecision && !has(C::NeutralRewrite) { input = false; }
+    if input && kind == DecisionKind::NoDecision && !has(C::NeutralRewrite) {
+        input = false;
+    }
     if input && !has(C::UpdateInput) {
         input = false;
-        if kind == DecisionKind::Allow { kind = DecisionKind::NoDecision; }
+        if kind == DecisionKind::Allow {
+            kind = DecisionKind::NoDecision;
+        }
     }
-    if !has(C::AddContext) { ctx.clear(); }
+    if !has(C::AddContext) {
+        ctx.clear();
+    }
     let msg = o.system_message().is_some() && has(C::SystemMessage);
     let stop = o.stop_reason().is_some() && has(C::StopAgent);
     (kind, input, ctx, msg, stop)
@@ -77,11 +104,20 @@ fn exhaustive_over_every_subset() {
         let caps = CapSet::from_bits(bits);
         for (name, o) in shapes() {
             let d = degrade(o.clone(), caps, &p).unwrap();
-            let got = (d.outcome.kind(), d.outcome.updated_input().is_some(), d.outcome.context().to_vec(), d.outcome.system_message().is_some(), d.outcome.stop_reason().is_some());
+            let got = (
+                d.outcome.kind(),
+                d.outcome.updated_input().is_some(),
+                d.outcome.context().to_vec(),
+                d.outcome.system_message().is_some(),
+                d.outcome.stop_reason().is_some(),
+            );
             assert_eq!(got, expected(name, &o, caps, &p), "shape {name} caps {caps:?}");
             // never silently lost: a change implies a degradation entry
-            if d.outcome != o { assert!(!d.degradations.is_empty(), "{name} {caps:?} changed without a record"); }
-            else { assert!(d.degradations.is_empty()); }
+            if d.outcome != o {
+                assert!(!d.degradations.is_empty(), "{name} {caps:?} changed without a record");
+            } else {
+                assert!(d.degradations.is_empty());
+            }
             checked += 1;
         }
     }

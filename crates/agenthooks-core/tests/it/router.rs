@@ -7,9 +7,21 @@ use proptest::prelude::*;
 use serde_json::json;
 
 fn tool_event(name: &str, cmd: &str) -> ToolPreEvent {
-    let env = Envelope::new(Provider::CLAUDE_CODE, NativeEvent::from_static("PreToolUse"), EventKind::ToolPre, RawPayload::from(b"{}".to_vec()));
-    let canonical = if name == "Bash" { CanonicalTool::Shell } else { CanonicalTool::Other };
-    ToolPreEvent::new(env, ToolCall::new(name, canonical, json!({"command": cmd}), Some("t1".into()), "s", ""))
+    let env = Envelope::new(
+        Provider::CLAUDE_CODE,
+        NativeEvent::from_static("PreToolUse"),
+        EventKind::ToolPre,
+        RawPayload::from(b"{}".to_vec()),
+    );
+    let canonical = if name == "Bash" {
+        CanonicalTool::Shell
+    } else {
+        CanonicalTool::Other
+    };
+    ToolPreEvent::new(
+        env,
+        ToolCall::new(name, canonical, json!({"command": cmd}), Some("t1".into()), "s", ""),
+    )
 }
 
 fn cx() -> Context {
@@ -47,10 +59,28 @@ fn stacking_table() {
     let table: Vec<(Vec<Stage>, DecisionKind, Option<&str>, Vec<&str>, Option<&str>)> = vec![
         (vec![], DecisionKind::NoDecision, None, vec![], None),
         (vec![neutral], DecisionKind::NoDecision, None, vec![], None),
-        (vec![ctx_a, ctx_b], DecisionKind::NoDecision, None, vec!["a", "b"], Some("halt")),
-        (vec![ctx_a, deny_x, allow_y], DecisionKind::Deny, Some("x"), vec!["a"], None),
+        (
+            vec![ctx_a, ctx_b],
+            DecisionKind::NoDecision,
+            None,
+            vec!["a", "b"],
+            Some("halt"),
+        ),
+        (
+            vec![ctx_a, deny_x, allow_y],
+            DecisionKind::Deny,
+            Some("x"),
+            vec!["a"],
+            None,
+        ),
         (vec![allow_y, deny_x], DecisionKind::Allow, None, vec!["y"], None),
-        (vec![ctx_b, allow_y], DecisionKind::Allow, None, vec!["b", "y"], Some("halt")),
+        (
+            vec![ctx_b, allow_y],
+            DecisionKind::Allow,
+            None,
+            vec!["b", "y"],
+            Some("halt"),
+        ),
     ];
     for (stages, kind, reason, ctx, stop) in table {
         let mut r = Router::new();
@@ -66,10 +96,12 @@ fn stacking_table() {
     // An error aborts the stack; later stages do not run.
     let hits = Arc::new(AtomicUsize::new(0));
     let h2 = Arc::clone(&hits);
-    let r = Router::new().on_tool_pre(fails).on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
-        h2.fetch_add(1, Ordering::SeqCst);
-        Ok::<_, HandlerError>(no_decision())
-    });
+    let r = Router::new()
+        .on_tool_pre(fails)
+        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
+            h2.fetch_add(1, Ordering::SeqCst);
+            Ok::<_, HandlerError>(no_decision())
+        });
     assert!(decide(&r, &e).is_err());
     assert_eq!(hits.load(Ordering::SeqCst), 0);
 }
@@ -81,7 +113,9 @@ fn neutral_rewrite_survives_stacking() {
     let m2 = m.clone();
     let r = Router::new()
         .on_tool_pre(ctx_a)
-        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(rewrite_input(m2.clone()).no_decision()))
+        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
+            Ok::<_, HandlerError>(rewrite_input(m2.clone()).no_decision())
+        })
         .on_tool_pre(neutral);
     let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
     assert_eq!(o.kind(), DecisionKind::NoDecision);
@@ -101,20 +135,37 @@ fn all_runs_everything_and_joins_errors() {
         other => panic!("expected joined errors, got {other}"),
     }
     // any short-circuits on the first conclusive decision
-    let o = agenthooks_core::any(vec![boxed(neutral), boxed(deny_x), boxed(fails)]).handle(&cx(), &e).unwrap();
+    let o = agenthooks_core::any(vec![boxed(neutral), boxed(deny_x), boxed(fails)])
+        .handle(&cx(), &e)
+        .unwrap();
     assert_eq!(o.kind(), DecisionKind::Deny);
 }
 
 #[test]
 fn when_guards_by_matcher() {
     let r = Router::new().on_tool_pre(when(match_tools(["Bash"]), deny_x));
-    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::Deny);
-    assert_eq!(decide(&r, &tool_event("Read", "ls")).unwrap().kind(), DecisionKind::NoDecision);
+    assert_eq!(
+        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
+        DecisionKind::Deny
+    );
+    assert_eq!(
+        decide(&r, &tool_event("Read", "ls")).unwrap().kind(),
+        DecisionKind::NoDecision
+    );
     let r = Router::new().on_tool_pre(when(match_canonical([CanonicalTool::Shell]), deny_x));
-    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::Deny);
+    assert_eq!(
+        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
+        DecisionKind::Deny
+    );
     let r = Router::new().on_tool_pre(when(|t: &ToolCall| t.command() == Some("rm"), deny_x));
-    assert_eq!(decide(&r, &tool_event("Bash", "rm")).unwrap().kind(), DecisionKind::Deny);
-    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::NoDecision);
+    assert_eq!(
+        decide(&r, &tool_event("Bash", "rm")).unwrap().kind(),
+        DecisionKind::Deny
+    );
+    assert_eq!(
+        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
+        DecisionKind::NoDecision
+    );
 }
 
 #[test]
@@ -142,11 +193,18 @@ fn interceptors_order_short_circuit_and_observers() {
             next.run(cx, ev)
         })
         .on_tool_pre(|_: &Context, e: &ToolPreEvent| {
-            Ok::<_, HandlerError>(if e.tool.command() == Some("rewritten") { deny("saw rewrite") } else { no_decision() })
+            Ok::<_, HandlerError>(if e.tool.command() == Some("rewritten") {
+                deny("saw rewrite")
+            } else {
+                no_decision()
+            })
         });
     let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
     assert_eq!(o.reason(), Some("saw rewrite"));
-    assert_eq!(*log.lock().unwrap(), ["observe tool.pre", "outer in", "inner", "outer out"]);
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["observe tool.pre", "outer in", "inner", "outer out"]
+    );
 
     // Short-circuit: the handler never runs.
     let ran = Arc::new(AtomicUsize::new(0));
@@ -163,7 +221,8 @@ fn interceptors_order_short_circuit_and_observers() {
 
 #[test]
 fn panics_become_errors() {
-    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { panic!("kaboom") });
+    let r = Router::new()
+        .on_tool_pre(|_: &Context, _: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { panic!("kaboom") });
     match decide(&r, &tool_event("Bash", "ls")) {
         Err(HandlerError::Panicked { message }) => assert_eq!(message, "kaboom"),
         other => panic!("expected a panic error, got {other:?}"),
@@ -184,7 +243,14 @@ fn walk_order_and_names() {
     let types: Vec<_> = seen.iter().map(|s| s.0).collect();
     assert_eq!(
         types,
-        [StageType::Observer, StageType::OtherObserver, StageType::Interceptor, StageType::Handler, StageType::Handler, StageType::Handler]
+        [
+            StageType::Observer,
+            StageType::OtherObserver,
+            StageType::Interceptor,
+            StageType::Handler,
+            StageType::Handler,
+            StageType::Handler
+        ]
     );
     // typed handlers grouped by kind in EventKind order: tool.pre before agent.stop
     assert_eq!(seen[3].1, Some(EventKind::ToolPre));
@@ -204,7 +270,12 @@ fn other_events_reach_observers_only() {
         h.fetch_add(1, Ordering::SeqCst);
         Ok(())
     });
-    let env = Envelope::new(Provider::CLAUDE_CODE, NativeEvent::from_static("TaskCreated"), EventKind::Other, RawPayload::from(b"{\"x\":1}".to_vec()));
+    let env = Envelope::new(
+        Provider::CLAUDE_CODE,
+        NativeEvent::from_static("TaskCreated"),
+        EventKind::Other,
+        RawPayload::from(b"{\"x\":1}".to_vec()),
+    );
     let o = r.decide(Event::Other(agenthooks_core::OtherEvent::new(env))).unwrap();
     assert!(o.is_bare_neutral());
     assert_eq!(hits.load(Ordering::SeqCst), 1);

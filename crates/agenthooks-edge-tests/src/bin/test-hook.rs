@@ -41,13 +41,21 @@ fn stop(_cx: &Context, _e: &StopEvent) -> Result<StopDecision, HandlerError> {
 
 fn main() {
     let fail_closed = std::env::var("TEST_FAIL").is_ok_and(|v| v == "closed");
-    let policy = if fail_closed { Policy::default().fail_closed() } else { Policy::default() };
+    let policy = if fail_closed {
+        Policy::default().fail_closed()
+    } else {
+        Policy::default()
+    };
     let router = Router::new().with_policy(policy).on_tool_pre(tool_pre).on_stop(stop);
     let mut opts = RunOptions::default();
     if let Some(cap) = std::env::var("TEST_STDIN_CAP").ok().and_then(|v| v.parse().ok()) {
         opts = opts.with_stdin_cap(cap);
     }
-    let runner = Runner::new(router, vec![&agenthooks_edge_tests::ALPHA, &agenthooks_edge_tests::BETA]).with_options(opts);
+    let runner = Runner::new(
+        router,
+        vec![&agenthooks_edge_tests::ALPHA, &agenthooks_edge_tests::BETA],
+    )
+    .with_options(opts);
     main_with(&runner);
     println!("usage: test-hook agenthooks run --provider=alpha");
 }

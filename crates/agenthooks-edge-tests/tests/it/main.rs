@@ -23,12 +23,20 @@ fn state_dir(tag: &str) -> PathBuf {
 
 fn run(args: &[&str], env: &[(&str, &str)], stdin: &[u8], tag: &str) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_test-hook"));
-    cmd.arg("agenthooks").args(args).env("AGENTHOOKS_STATE_DIR", state_dir(tag)).env_remove("AGENTHOOKS_LOG");
+    cmd.arg("agenthooks")
+        .args(args)
+        .env("AGENTHOOKS_STATE_DIR", state_dir(tag))
+        .env_remove("AGENTHOOKS_LOG");
     for (k, v) in env {
         cmd.env(k, v);
     }
     let start = Instant::now();
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut sin = child.stdin.take().unwrap();
     let _ = sin.write_all(stdin);
     drop(sin);
@@ -41,11 +49,22 @@ fn run(args: &[&str], env: &[(&str, &str)], stdin: &[u8], tag: &str) -> Run {
     }
 }
 
-const PRE: &[u8] = br#"{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+const PRE: &[u8] =
+    br#"{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
 
 fn both(args: &[&str], behavior: &str, stdin: &[u8], tag: &str) -> (Run, Run) {
-    let open = run(args, &[("TEST_BEHAVIOR", behavior), ("TEST_FAIL", "open")], stdin, &format!("{tag}-o"));
-    let closed = run(args, &[("TEST_BEHAVIOR", behavior), ("TEST_FAIL", "closed")], stdin, &format!("{tag}-c"));
+    let open = run(
+        args,
+        &[("TEST_BEHAVIOR", behavior), ("TEST_FAIL", "open")],
+        stdin,
+        &format!("{tag}-o"),
+    );
+    let closed = run(
+        args,
+        &[("TEST_BEHAVIOR", behavior), ("TEST_FAIL", "closed")],
+        stdin,
+        &format!("{tag}-c"),
+    );
     (open, closed)
 }
 
@@ -55,7 +74,11 @@ fn assert_failure_pair(open: &Run, closed: &Run, reason_part: &str) {
     assert_eq!(open.code, 0);
     assert_eq!(closed.stdout, b"", "fail-closed stdout must be empty");
     assert_eq!(closed.code, 2);
-    assert!(closed.stderr.contains(reason_part), "stderr {:?} lacks {reason_part:?}", closed.stderr);
+    assert!(
+        closed.stderr.contains(reason_part),
+        "stderr {:?} lacks {reason_part:?}",
+        closed.stderr
+    );
 }
 
 const ARGS: &[&str] = &["run", "--provider=alpha", "--event=PreToolUse"];
@@ -85,7 +108,12 @@ fn malformed_json() {
 
 #[test]
 fn wrong_shape_names_the_path() {
-    let (o, c) = both(ARGS, "deny", br#"{"hook_event_name":"PreToolUse","tool_name":7}"#, "shape");
+    let (o, c) = both(
+        ARGS,
+        "deny",
+        br#"{"hook_event_name":"PreToolUse","tool_name":7}"#,
+        "shape",
+    );
     assert_failure_pair(&o, &c, "tool_name");
 }
 
@@ -99,12 +127,31 @@ fn invalid_utf8() {
 fn cap_plus_one_bytes() {
     let cap = PRE.len() - 1;
     let cap_s = cap.to_string();
-    let open = run(ARGS, &[("TEST_BEHAVIOR", "deny"), ("TEST_STDIN_CAP", &cap_s)], PRE, "cap-o");
-    let closed = run(ARGS, &[("TEST_BEHAVIOR", "deny"), ("TEST_FAIL", "closed"), ("TEST_STDIN_CAP", &cap_s)], PRE, "cap-c");
+    let open = run(
+        ARGS,
+        &[("TEST_BEHAVIOR", "deny"), ("TEST_STDIN_CAP", &cap_s)],
+        PRE,
+        "cap-o",
+    );
+    let closed = run(
+        ARGS,
+        &[
+            ("TEST_BEHAVIOR", "deny"),
+            ("TEST_FAIL", "closed"),
+            ("TEST_STDIN_CAP", &cap_s),
+        ],
+        PRE,
+        "cap-c",
+    );
     assert_failure_pair(&open, &closed, "cap");
     // exactly at the cap is accepted
     let at = (PRE.len()).to_string();
-    let r = run(ARGS, &[("TEST_BEHAVIOR", "deny"), ("TEST_STDIN_CAP", &at)], PRE, "cap-at");
+    let r = run(
+        ARGS,
+        &[("TEST_BEHAVIOR", "deny"), ("TEST_STDIN_CAP", &at)],
+        PRE,
+        "cap-at",
+    );
     assert!(r.stdout.starts_with(b"{\"decision\":\"deny\""));
 }
 
@@ -112,7 +159,11 @@ fn cap_plus_one_bytes() {
 fn handler_panic() {
     let (o, c) = both(ARGS, "panic", PRE, "panic");
     assert_failure_pair(&o, &c, "boom in handler");
-    assert!(!o.stderr.contains("panicked at"), "panic message leaked to stderr: {}", o.stderr);
+    assert!(
+        !o.stderr.contains("panicked at"),
+        "panic message leaked to stderr: {}",
+        o.stderr
+    );
 }
 
 #[test]
@@ -127,8 +178,16 @@ fn handler_past_the_deadline() {
     let (o, c) = both(&args, "sleep", PRE, "sleep");
     assert_failure_pair(&o, &c, "deadline");
     for r in [&o, &c] {
-        assert!(r.elapsed < Duration::from_millis(1000), "answered after {:?}", r.elapsed);
-        assert!(r.elapsed >= Duration::from_millis(850), "answered too early {:?}", r.elapsed);
+        assert!(
+            r.elapsed < Duration::from_millis(1000),
+            "answered after {:?}",
+            r.elapsed
+        );
+        assert!(
+            r.elapsed >= Duration::from_millis(850),
+            "answered too early {:?}",
+            r.elapsed
+        );
     }
 }
 
@@ -140,8 +199,14 @@ fn handler_println_cannot_corrupt_stdout() {
     // alpha reserves stderr: the noise went to the log file, not stderr either
     assert!(!r.stderr.contains("noise"));
     // beta tolerates stderr: the noise goes there
-    let beta_payload = br#"{"conversation_id":"c1","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{}}"#;
-    let r = run(&["run", "--provider=beta"], &[("TEST_BEHAVIOR", "println")], beta_payload, "println-b");
+    let beta_payload =
+        br#"{"conversation_id":"c1","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{}}"#;
+    let r = run(
+        &["run", "--provider=beta"],
+        &[("TEST_BEHAVIOR", "println")],
+        beta_payload,
+        "println-b",
+    );
     assert_eq!(r.stdout, br#"{"permission":"deny","reason":"after noise"}"#);
     assert!(r.stderr.contains("noise from a handler"));
 }
@@ -164,7 +229,12 @@ fn closed_stdout_is_not_a_crash() {
         sin.write_all(PRE).unwrap();
         drop(sin);
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(code), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -172,8 +242,15 @@ fn closed_stdout_is_not_a_crash() {
 fn payload_from_another_agent_is_answered_in_its_dialect() {
     // A BOM-prefixed Cursor-like payload arriving under --provider=alpha.
     let mut payload = vec![0xEF, 0xBB, 0xBF];
-    payload.extend_from_slice(br#"{"conversation_id":"c1","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}"#);
-    let r = run(&["run", "--provider=alpha"], &[("TEST_BEHAVIOR", "deny")], &payload, "mismatch");
+    payload.extend_from_slice(
+        br#"{"conversation_id":"c1","hook_event_name":"PreToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}"#,
+    );
+    let r = run(
+        &["run", "--provider=alpha"],
+        &[("TEST_BEHAVIOR", "deny")],
+        &payload,
+        "mismatch",
+    );
     assert_eq!(r.stdout, br#"{"permission":"deny","reason":"blocked by test"}"#);
     assert_eq!(r.code, 0);
 }
@@ -252,7 +329,11 @@ mod serve {
 
     #[test]
     fn frames_errors_order_and_eof() {
-        let runner = Runner::new(Router::new().on_tool_pre(slow_deny), vec![&agenthooks_edge_tests::ALPHA]).with_options(RunOptions::default().with_stdin_cap(300));
+        let runner = Runner::new(
+            Router::new().on_tool_pre(slow_deny),
+            vec![&agenthooks_edge_tests::ALPHA],
+        )
+        .with_options(RunOptions::default().with_stdin_cap(300));
         let big = format!("{{\"seq\":9,\"pad\":\"{}\"}}", "x".repeat(400));
         let input = format!(
             "{}\n{}\nnot json\n{}\n\n{}\n",
@@ -263,7 +344,13 @@ mod serve {
         );
         let sink = Sink::default();
         let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
-        serve(&runner, &agenthooks_edge_tests::ALPHA, &mut BufReader::new(input.as_bytes()), &out, &ProcessEnv);
+        serve(
+            &runner,
+            &agenthooks_edge_tests::ALPHA,
+            &mut BufReader::new(input.as_bytes()),
+            &out,
+            &ProcessEnv,
+        );
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let frames: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         assert_eq!(frames.len(), 5, "{text}");
@@ -272,7 +359,11 @@ mod serve {
         assert_eq!(by_seq(2)["output"]["reason"], "no fast");
         assert_eq!(by_seq(3)["output"]["reason"], "no b");
         let errors: Vec<&Value> = frames.iter().filter(|f| f.get("error").is_some()).collect();
-        assert_eq!(errors.len(), 2, "malformed and oversize frames get error frames: {text}");
+        assert_eq!(
+            errors.len(),
+            2,
+            "malformed and oversize frames get error frames: {text}"
+        );
         // serialized within session A: 1 answers before 2 even though 1 is slow
         let pos = |s: i64| frames.iter().position(|f| f["seq"] == s).unwrap();
         assert!(pos(1) < pos(2));

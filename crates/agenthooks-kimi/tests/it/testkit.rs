@@ -82,7 +82,10 @@ fn assert_agrees(report: &agreement::Report) {
         }
     }
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
-    assert!(documented <= 1, "the documented loss should show at most once, got {documented}");
+    assert!(
+        documented <= 1,
+        "the documented loss should show at most once, got {documented}"
+    );
 }
 
 #[test]

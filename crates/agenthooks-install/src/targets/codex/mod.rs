@@ -2,8 +2,8 @@
 //! or, with [`Target::inline_toml`], `[[hooks.<Event>]]` tables inline in the layer's
 //! `config.toml` (edited with `toml_edit`, so comments and formatting survive).
 //!
-//! - Timeouts in **seconds** (default 600, minimum 1; `SessionEnd` defaults to 1 and is
-//!   clamped to 1–3).
+//! - Timeouts in **seconds** (default 600, minimum 1; `SessionEnd` and `Interrupt` default to 1
+//!   and are clamped to 1–3, as the real 0.171 binary does).
 //! - **Trust** (quirk #9): every hook of ours gets `[hooks.state."<key>"] trusted_hash` in
 //!   `$CODEX_HOME/config.toml`, computed by [`trust`] exactly as Codex does; stale entries of
 //!   ours are removed and entries of foreign hooks whose position shifted move with them.
@@ -580,7 +580,8 @@ impl TargetModule for Codex {
     }
 
     fn timeout(&self, native: &str, requested: Option<Duration>) -> TimeoutPlan {
-        if native == "SessionEnd" {
+        // Codex clamps both to 3 s (it logs "clamping Interrupt hook timeout to 3s").
+        if matches!(native, "SessionEnd" | "Interrupt") {
             SESSION_END_TIMEOUT.plan(requested)
         } else {
             TIMEOUT.plan(requested)

@@ -59,7 +59,9 @@ pub fn state_key(source: &str, label: &str, group: usize, handler: usize) -> Str
 
 /// The timeout Codex materializes in the identity for a handler's configured timeout.
 pub fn effective_timeout(native: &str, configured: Option<u64>) -> u64 {
-    if native == "SessionEnd" {
+    // Codex 0.171 clamps SessionEnd and Interrupt to 3 s before hashing (checked against the
+    // real binary's `hooks/list` by the e2e suite).
+    if matches!(native, "SessionEnd" | "Interrupt") {
         configured.unwrap_or(1).clamp(1, 3)
     } else {
         configured.unwrap_or(DEFAULT_TIMEOUT).max(1)
