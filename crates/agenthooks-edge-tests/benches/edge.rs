@@ -3,7 +3,12 @@
 //! Spawns `test-hook` (built on the runner, deny decision) and `baseline-hook` (hand-written
 //! serde_json) alternately, N times each, and prints medians and the ratio measured in this run.
 //! Run: `cargo bench -p agenthooks-edge-tests --bench edge`.
-#![allow(clippy::print_stdout, missing_docs)]
+#![allow(
+    clippy::print_stdout,
+    missing_docs,
+    clippy::many_single_char_names,
+    clippy::doc_markdown
+)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -2,8 +2,19 @@
 //! against baselines measured in the same run; no assertion on time (this machine is noisy).
 //!
 //! `cargo bench -p agenthooks-example --bench perf`
-#![allow(clippy::print_stdout, missing_docs, unsafe_code, clippy::cast_precision_loss)]
+#![allow(
+    clippy::print_stdout,
+    missing_docs,
+    unsafe_code,
+    clippy::cast_precision_loss,
+    clippy::doc_markdown,
+    clippy::many_single_char_names,
+    clippy::zombie_processes,
+    clippy::borrow_as_ptr,
+    clippy::unreadable_literal
+)]
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -96,7 +107,7 @@ fn process_round_trip(n: usize) {
         ma.as_secs_f64() / mb.as_secs_f64(),
         rss_a as f64 / rss_b.max(1) as f64
     );
-    let size = |p: &str| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let size = |p: &str| std::fs::metadata(p).map_or(0, |m| m.len());
     println!(
         "  binary size: secret-guard {:.2} MiB, baseline {:.2} MiB",
         size(guard) as f64 / 1048576.0,
@@ -120,7 +131,7 @@ fn many_keys_payload(keys: usize) -> Vec<u8> {
         if i > 0 {
             s.push(',');
         }
-        s.push_str(&format!(r#""k{i}":"v{i}""#));
+        let _ = write!(s, r#""k{i}":"v{i}""#);
     }
     s.push_str("}}");
     s.into_bytes()

@@ -1,6 +1,7 @@
 //! The README's main job as a test: the demo drives the real hook binary through every compiled-in
 //! provider's fake agent over the bundled fixtures and must succeed.
 
+use std::io::Write;
 use std::process::Command;
 
 #[test]
@@ -48,7 +49,6 @@ fn the_hook_asks_on_claude_and_denies_on_codex_for_the_same_secret() {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        use std::io::Write;
         child
             .stdin
             .take()

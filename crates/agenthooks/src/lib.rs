@@ -77,6 +77,7 @@ use agenthooks_core::runner::Runner;
 /// let names: Vec<String> = agenthooks::codecs().iter().map(|c| c.provider().to_string()).collect();
 /// assert!(names.iter().all(|n| agenthooks::Provider::new(n.as_str()).is_known()));
 /// ```
+#[allow(clippy::vec_init_then_push)] // each push is behind its own feature
 pub fn codecs() -> Vec<&'static dyn Codec> {
     #[allow(unused_mut)]
     let mut v: Vec<&'static dyn Codec> = Vec::new();

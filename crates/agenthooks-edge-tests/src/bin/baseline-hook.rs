@@ -1,5 +1,5 @@
-//! The benchmark baseline: a minimal hand-written serde_json hook doing the same job as
-//! `test-hook` with `TEST_BEHAVIOR=deny` on a PreToolUse payload (read stdin, parse, answer).
+//! The benchmark baseline: a minimal hand-written `serde_json` hook doing the same job as
+//! `test-hook` with `TEST_BEHAVIOR=deny` on a `PreToolUse` payload (read stdin, parse, answer).
 #![allow(clippy::print_stdout)]
 
 use std::io::{Read, Write};

@@ -178,11 +178,7 @@ fn handler_past_the_deadline() {
     let (o, c) = both(&args, "sleep", PRE, "sleep");
     assert_failure_pair(&o, &c, "deadline");
     for r in [&o, &c] {
-        assert!(
-            r.elapsed < Duration::from_millis(1000),
-            "answered after {:?}",
-            r.elapsed
-        );
+        assert!(r.elapsed < Duration::from_secs(1), "answered after {:?}", r.elapsed);
         assert!(
             r.elapsed >= Duration::from_millis(850),
             "answered too early {:?}",

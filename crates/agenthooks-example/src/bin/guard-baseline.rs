@@ -1,5 +1,5 @@
-//! Benchmark baseline: a minimal hand-written serde_json hook doing the secret guard's job for
-//! Claude's PreToolUse only (read stdin, parse, scan the tool input, answer).
+//! Benchmark baseline: a minimal hand-written `serde_json` hook doing the secret guard's job for
+//! Claude's `PreToolUse` only (read stdin, parse, scan the tool input, answer).
 #![allow(clippy::print_stdout)]
 
 use std::io::{Read, Write};

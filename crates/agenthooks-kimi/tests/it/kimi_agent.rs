@@ -140,7 +140,7 @@ fn block_reason(event: &str, r: &Result) -> String {
     }
 }
 
-/// `hookResultMessage()`: what an allowed UserPromptSubmit hook adds to the context.
+/// `hookResultMessage()`: what an allowed `UserPromptSubmit` hook adds to the context.
 fn prompt_message(r: &Result) -> Option<String> {
     if !r.exit_ok {
         return None;
