@@ -10,10 +10,52 @@
 //! | `agenthooks capabilities [--provider P]` | prints the capability matrix |
 //! | `agenthooks quirks [--provider P]` | prints the quirk registry |
 //! | `agenthooks agreement [--provider P] [-v]` | checks capabilities, encoder and agent agree (the can't-drift test) |
+//! | `agenthooks install --provider P [TARGET] MANIFEST` | merges our hooks into the agent's config files (atomic writes, foreign content kept) |
+//! | `agenthooks uninstall --provider P [TARGET] MANIFEST` | removes exactly our hooks; foreign content stays byte-identical |
+//! | `agenthooks diff --provider P [TARGET] MANIFEST` | prints the unified diff `install` would apply, or `… up to date` |
+//! | `agenthooks render --dry-run --provider P [TARGET] MANIFEST` | prints the files a fresh install writes (`==> PATH <==` headers + contents); no I/O |
+//! | `agenthooks doctor [--root DIR] [--home DIR] [MANIFEST] [--no-ping] [--json]` | a health report for every target this release knows |
+//! | `agenthooks preflight MANIFEST [--provider P…] [--scope S] [--json]` | what each agent will drop or degrade, before installing |
 //!
 //! Exit status: 0 on success; 1 when the hook misbehaved in the agent's eyes (non-JSON on a
-//! stdout the agent parses, an error exit, a timeout, …) or the payload does not decode; 2 on
-//! usage errors. Error messages name the file and, for decode errors, the JSON path.
+//! stdout the agent parses, an error exit, a timeout, …) or the payload does not decode, when
+//! an install operation failed (a malformed existing config, an I/O error, a file changed
+//! meanwhile), or when `doctor` found a problem of `error` severity; 2 on usage errors
+//! (including an unreadable or invalid manifest file, an unknown provider and a scope the agent
+//! does not have). Error messages name the file and, for decode errors, the JSON path.
+//!
+//! ## Installing hooks
+//!
+//! The install commands are the CLI of `agenthooks_install` (its crate docs list, per agent,
+//! the files written, the timeout units and what is lossy).
+//!
+//! - **TARGET**: `--scope project|user|plugin` (default `project`; `plugin` is Claude Code's
+//!   `.claude-plugin` layout with `--root` as the plugin directory), `--root DIR` (default: the
+//!   current directory), `--home DIR` (default: `$HOME`), `--agent-home DIR` (default:
+//!   `$CODEX_HOME` / `$KIMI_CODE_HOME` when set), `--agent-version V`, and for Codex
+//!   `--inline-toml` (hooks in `config.toml` instead of `hooks.json`) and `--trust-project`
+//!   (also write project trust; otherwise it is only reported). Relative directories are taken
+//!   from the current directory.
+//! - **MANIFEST**: `--manifest FILE`, a manifest in TOML (`.toml`) or JSON (`.json`) as
+//!   `agenthooks_install::Manifest` documents; or `--command WORD…` (repeat `--command`, or
+//!   write `--command=-x`, for words starting with `-`) for a default manifest of one hook per
+//!   event kind — blocking where a decision can change something, telemetry (non-blocking)
+//!   elsewhere — refined with `--name NAME` (default: the program's file name), `--kind KIND`
+//!   (repeatable, e.g. `tool.pre`), `--timeout SECS` and `--fail-closed`.
+//! - `install` prints each file it created, updated or deleted (and Codex trust entries), or
+//!   `… up to date; nothing changed`; `uninstall` likewise (`… no hooks of ours; nothing
+//!   changed`). `install`, `uninstall`, `diff` and `render` print the findings (what the agent
+//!   drops or degrades, trust gates) on stderr as `note: [severity] provider code: message`.
+//! - `doctor` checks every target `agenthooks_install::known_targets` lists for `--root` and
+//!   `--home`: where our hooks are installed, whether the files parse, whether they match the
+//!   manifest, Codex trust hashes, project/folder trust, duplicates, and whether the command
+//!   resolves and answers `<command> agenthooks ping` (skip with `--no-ping`). Without a
+//!   manifest it only checks that each agent's config files parse. Exit 1 when any finding has
+//!   `error` severity.
+//! - `preflight` lists per agent (default: every agent this release installs for, at project
+//!   scope where the agent has it, else user) each hook's native events, matcher, blocking,
+//!   timeout, the capabilities the agent honours there (from the compiled-in codecs), and what
+//!   is missing; then the findings. It never touches the disk.
 //!
 //! The normalized event's fields are documented in `agenthooks_core` (`Event::to_json`):
 //! `provider`, `variant`, `native_event`, `kind`, `confidence`, `backfilled`, `session`, `agent`,
@@ -32,6 +74,8 @@ use agenthooks_testkit::fake::{self, FakeAgent, HookCommand, SpawnOptions};
 use agenthooks_testkit::fixture::Fixture;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
+
+mod install;
 
 /// Exit status: success.
 pub const EXIT_OK: i32 = 0;
@@ -60,7 +104,7 @@ pub fn codec(provider: &str) -> Option<&'static dyn Codec> {
 #[command(
     name = "agenthooks",
     version,
-    about = "Decode agent hook payloads, replay hooks against fake agents, inspect capabilities and quirks."
+    about = "Decode agent hook payloads, replay hooks against fake agents, inspect capabilities and quirks, install hooks."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -79,6 +123,18 @@ enum Command {
     Quirks(QuirksArgs),
     /// Check that each codec's capabilities, its encoder and the agent (fake) agree.
     Agreement(AgreementArgs),
+    /// Install hooks into an agent's config files (merging; foreign content is kept).
+    Install(install::ChangeArgs),
+    /// Remove exactly our hooks from an agent's config files.
+    Uninstall(install::ChangeArgs),
+    /// Print the unified diff `install` would apply.
+    Diff(install::ChangeArgs),
+    /// Print the files a fresh install writes, without writing anything.
+    Render(install::RenderArgs),
+    /// Report the health of our hooks for every agent this release knows.
+    Doctor(install::DoctorArgs),
+    /// Report what each agent will drop or degrade of a manifest.
+    Preflight(install::PreflightArgs),
 }
 
 #[derive(Debug, Args)]
@@ -177,6 +233,7 @@ struct QuirksArgs {
 }
 
 /// A failure with its exit status.
+#[derive(Debug)]
 struct Fail(i32, String);
 
 fn usage(m: impl Into<String>) -> Fail {
@@ -209,6 +266,12 @@ where
         Command::Capabilities(a) => capabilities(&a, out),
         Command::Quirks(a) => quirks(&a, out),
         Command::Agreement(a) => agreement(&a, out),
+        Command::Install(a) => install::install(&a, out, err),
+        Command::Uninstall(a) => install::uninstall(&a, out, err),
+        Command::Diff(a) => install::diff(&a, out, err),
+        Command::Render(a) => install::render(&a, out, err),
+        Command::Doctor(a) => install::doctor(&a, out),
+        Command::Preflight(a) => install::preflight(&a, out),
     };
     match r {
         Ok(code) => code,

@@ -92,7 +92,8 @@ pub static QUIRKS: &[Quirk] = &[
     .versions(">= 1.0.65")
     .events(&["userPromptSubmitted"])
     .capabilities(&[C::AddContext, C::Deny])
-    .status(QuirkStatus::Open),
+    .upstream("settled on the real CLI 1.0.102 by the agenthooks-e2e context scenario: top-level additionalContext on userPromptSubmitted reaches the model")
+    .status(QuirkStatus::Confirmed),
     Quirk::new(
         409,
         &["copilot"],
