@@ -69,6 +69,15 @@ pub use agenthooks_openclaw as openclaw;
 #[cfg(feature = "opencode")]
 pub use agenthooks_opencode as opencode;
 
+/// `tracing`, re-exported: logs from handlers go through it (to stderr or the log file the runner
+/// picks per agent — never stdout).
+pub use tracing;
+
+/// The README's example, compiled as a doctest so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
+
 use agenthooks_core::runner::Runner;
 
 /// The codecs compiled into this build, in [`Provider::KNOWN`] order.
