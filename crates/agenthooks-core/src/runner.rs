@@ -643,6 +643,9 @@ impl Runner {
                     let out = watchdog_out.as_ref().and_then(|f| f.try_clone().ok());
                     let _ = std::thread::Builder::new()
                         .name("agenthooks-watchdog".into())
+                        // It only sleeps, then writes a prepared answer: a small stack is cheaper
+                        // to map and unmap on every hook invocation.
+                        .stack_size(256 << 10)
                         .spawn(move || {
                             let now = Instant::now();
                             if deadline > now {
