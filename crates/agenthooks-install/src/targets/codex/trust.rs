@@ -1,5 +1,6 @@
 //! Codex per-hook trust (quirk #9): the state key and trusted hash, computed exactly as Codex
-//! does (reference: Codex "Trust — exact algorithm"; vectors verified against codex 0.171.0).
+//! does — by the Codex codec's implementation ([`agenthooks_codex::trust`]), adapted here to
+//! handlers as they stand in config files (reference: Codex "Trust — exact algorithm"; vectors verified against codex 0.171.0).
 //!
 //! Codex runs a non-managed hook only if `[hooks.state."<key>"].trusted_hash` in the user's
 //! `config.toml` equals the hook's current hash; otherwise it skips the hook **silently**.
@@ -9,8 +10,8 @@
 //! - **Hash**: `sha256:` + lowercase hex SHA-256 of the identity
 //!   `{"event_name", "matcher"?, "hooks": [normalized handler]}` serialized as compact JSON with
 //!   keys sorted recursively. The normalized handler is `type: "command"`, `command`,
-//!   `timeout` always present (`unwrap_or(600).max(1)`; `SessionEnd` `unwrap_or(1)` clamped to
-//!   1–3), `async` always present, `statusMessage` only when set. The matcher is dropped for
+//!   `timeout` always present (`unwrap_or(600).max(1)`; `SessionEnd` and `Interrupt`
+//!   `unwrap_or(1)` clamped to 1–3), `async` always present, `statusMessage` only when set. The matcher is dropped for
 //!   `UserPromptSubmit` and `Stop` and kept verbatim (even `""`) elsewhere when present.
 //!
 //! ```
@@ -23,33 +24,15 @@
 //! assert_eq!(state_key("/p/.codex/hooks.json", "pre_tool_use", 0, 1), "/p/.codex/hooks.json:pre_tool_use:0:1");
 //! ```
 
-use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
-
-use crate::plan::{canonical_json, hex};
-
-/// Native event name → the label Codex uses in state keys and identities.
-pub const EVENT_LABELS: &[(&str, &str)] = &[
-    ("PreToolUse", "pre_tool_use"),
-    ("PermissionRequest", "permission_request"),
-    ("PostToolUse", "post_tool_use"),
-    ("PreCompact", "pre_compact"),
-    ("PostCompact", "post_compact"),
-    ("SessionStart", "session_start"),
-    ("SessionEnd", "session_end"),
-    ("UserPromptSubmit", "user_prompt_submit"),
-    ("SubagentStart", "subagent_start"),
-    ("SubagentStop", "subagent_stop"),
-    ("Stop", "stop"),
-    ("Interrupt", "interrupt"),
-];
+use agenthooks_codex::trust::{self as codex, CommandHook};
+use serde_json::Value;
 
 /// Codex's default hook timeout, seconds.
 pub const DEFAULT_TIMEOUT: u64 = 600;
 
 /// The event label of a native event (`PreToolUse` → `pre_tool_use`).
 pub fn event_label(native: &str) -> Option<&'static str> {
-    EVENT_LABELS.iter().find(|(n, _)| *n == native).map(|(_, l)| *l)
+    codex::event_label(native)
 }
 
 /// The state key of a hook.
@@ -57,54 +40,33 @@ pub fn state_key(source: &str, label: &str, group: usize, handler: usize) -> Str
     format!("{source}:{label}:{group}:{handler}")
 }
 
-/// The timeout Codex materializes in the identity for a handler's configured timeout.
-pub fn effective_timeout(native: &str, configured: Option<u64>) -> u64 {
-    // Codex 0.171 clamps SessionEnd and Interrupt to 3 s before hashing (checked against the
-    // real binary's `hooks/list` by the e2e suite).
-    if matches!(native, "SessionEnd" | "Interrupt") {
-        configured.unwrap_or(1).clamp(1, 3)
-    } else {
-        configured.unwrap_or(DEFAULT_TIMEOUT).max(1)
-    }
-}
-
-/// The canonical identity bytes of one command handler, or `None` for an unknown event or a
-/// handler Codex does not run (not `type: "command"`, no `command` string).
+/// The canonical identity bytes of one command handler as it stands in a config file (a JSON
+/// object), or `None` for an unknown event or a handler Codex does not run (not
+/// `type: "command"`, no `command` string). The algorithm is the Codex codec's
+/// ([`agenthooks_codex::trust::identity`]); this adapts a config handler to it.
 pub fn identity(native: &str, matcher: Option<&Value>, handler: &Value) -> Option<String> {
-    let label = event_label(native)?;
     let h = handler.as_object()?;
     if h.get("type").and_then(Value::as_str) != Some("command") {
         return None;
     }
-    let command = h.get("command").and_then(Value::as_str)?;
-    let mut norm = Map::new();
-    norm.insert("type".into(), Value::from("command"));
-    norm.insert("command".into(), Value::from(command));
-    norm.insert(
-        "timeout".into(),
-        Value::from(effective_timeout(native, h.get("timeout").and_then(Value::as_u64))),
-    );
-    norm.insert(
-        "async".into(),
-        Value::Bool(h.get("async").and_then(Value::as_bool).unwrap_or(false)),
-    );
-    if let Some(s) = h.get("statusMessage").and_then(Value::as_str) {
-        norm.insert("statusMessage".into(), Value::from(s));
-    }
-    let mut id = Map::new();
-    id.insert("event_name".into(), Value::from(label));
-    if !matches!(label, "user_prompt_submit" | "stop") {
-        if let Some(m) = matcher.filter(|m| !m.is_null()) {
-            id.insert("matcher".into(), m.clone());
-        }
-    }
-    id.insert("hooks".into(), Value::Array(vec![Value::Object(norm)]));
-    Some(canonical_json(&Value::Object(id)))
+    let mut hook = CommandHook::new(h.get("command").and_then(Value::as_str)?);
+    hook.timeout = h.get("timeout").and_then(Value::as_u64);
+    hook.is_async = h.get("async").and_then(Value::as_bool).unwrap_or(false);
+    hook.status_message = h.get("statusMessage").and_then(Value::as_str).map(str::to_owned);
+    hook.additional_context_limit = h.get("additionalContextLimit").and_then(Value::as_u64);
+    let matcher = match matcher {
+        None | Some(Value::Null) => None,
+        Some(Value::String(m)) => Some(m.as_str()),
+        // Codex's config schema only has string matchers.
+        Some(_) => return None,
+    };
+    codex::identity(native, matcher, &hook).ok()
 }
 
 /// `sha256:<hex>` of identity bytes.
 pub fn trusted_hash(identity: &str) -> String {
-    format!("sha256:{}", hex(&Sha256::digest(identity.as_bytes())))
+    use sha2::{Digest, Sha256};
+    format!("sha256:{}", crate::plan::hex(&Sha256::digest(identity.as_bytes())))
 }
 
 /// The trusted hash of one handler (see [`identity`]).
