@@ -437,7 +437,9 @@ impl Runner {
         let caps = codec.event_capabilities(&event);
         let cx = Context::new(caps, policy, Some(deadline));
 
-        let state_dir = self.options.resolved_state_dir(inv.env);
+        let state_dir = inv
+            .state_dir
+            .map_or_else(|| self.options.resolved_state_dir(inv.env), Path::to_path_buf);
         let continuation = Continuations::new(&state_dir, &event);
         if let (Some(c), Event::Stop(s) | Event::SubagentStop(s)) = (&continuation, &mut event) {
             if !s.previously_continued {

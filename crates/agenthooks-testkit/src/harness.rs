@@ -4,13 +4,17 @@
 //!
 //! ```no_run
 //! use agenthooks_core::prelude::*;
-//! # fn codec() -> &'static dyn agenthooks_core::Codec { unimplemented!() }
+//!
 //! fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
 //!     Ok(if e.tool.command() == Some("rm -rf /") { deny("destructive") } else { no_decision() })
 //! }
-//! let router = Router::new().on_tool_pre(guard);
-//! let payload = br#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/","transcript_path":"","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"t"}"#;
-//! agenthooks_testkit::invoke(&router, codec(), payload, None).assert_denied("destructive");
+//!
+//! // With a Claude-dialect codec, e.g. `check(&agenthooks_claude::CODEC)` from a `#[test]`.
+//! fn check(codec: &'static dyn agenthooks_core::Codec) {
+//!     let router = Router::new().on_tool_pre(guard);
+//!     let payload = br#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/","transcript_path":"","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"t"}"#;
+//!     agenthooks_testkit::invoke(&router, codec, payload, None).assert_denied("destructive");
+//! }
 //! ```
 
 use std::path::PathBuf;

@@ -29,19 +29,16 @@
 //! ## Using it from a codec crate
 //!
 //! ```no_run
-//! # fn main() {}
-//! # mod demo {
-//! # use agenthooks_core::Codec;
-//! # fn my_codec() -> &'static dyn Codec { unimplemented!() }
-//! #[test]
-//! fn conformance() {
-//!     let dir = agenthooks_testkit::fixtures_dir("claude-code");
-//!     agenthooks_testkit::conformance::Suite::new(my_codec(), dir)
+//! use agenthooks_core::Codec;
+//!
+//! // In a codec crate's tests: `conformance(&agenthooks_claude::CODEC)` from a `#[test]`.
+//! fn conformance(codec: &'static dyn Codec) {
+//!     let dir = agenthooks_testkit::fixtures_dir(codec.provider().as_str());
+//!     agenthooks_testkit::conformance::Suite::new(codec, dir)
 //!         // the native view's extra map, so the suite can check unknown keys land there
-//!         .with_extra(|env| None)
+//!         .with_extra(|_env| None)
 //!         .run();
 //! }
-//! # }
 //! ```
 //!
 //! Non-goals: driving the real agent CLIs (see `e2e/`), and fuzzing (codecs own their proptests).

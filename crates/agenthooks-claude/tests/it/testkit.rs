@@ -20,12 +20,6 @@ fn conformance_suite() {
     assert!(report.extra_checks >= 80 && report.responses >= 300, "{report}");
 }
 
-/// The decisions whose disagreement is a known gap of the core, not of this codec: a rewrite
-/// with no decision. The router's stacking rule drops `updated_input` from a neutral decision,
-/// and `degrade` has no way to say "this agent applies a rewrite only with a verdict" (#109).
-/// Remove once the core handles both.
-const KNOWN_CORE_GAP: &str = "rewrite_input.no_decision";
-
 #[test]
 fn agreement_with_the_fake_agent() {
     let report = agreement::check(&CODEC, Some(&fixtures_dir("claude-code")));
@@ -39,7 +33,7 @@ fn agreement_with_the_fake_agent() {
     let unexpected: Vec<String> = report
         .cases
         .iter()
-        .filter(|c| !c.differences.is_empty() && !c.decision.starts_with(KNOWN_CORE_GAP))
+        .filter(|c| !c.differences.is_empty())
         .map(|c| format!("{} [{}]: {:?}", c.native, c.decision, c.differences))
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:#?}");

@@ -4,24 +4,14 @@ use agenthooks_codex::native::NativeEvent;
 use agenthooks_codex::{view, CODEC};
 use agenthooks_testkit::conformance::Suite;
 
-/// The suite expects `kind == kind_of(native_event)`; Codex's `PostToolUse` is `tool.post` or,
-/// when the payload shows a failure, `tool.error` (quirk #202). Only that difference is tolerated,
-/// and only on the failure fixtures.
-fn tolerated(failure: &str) -> bool {
-    failure.starts_with("codex/")
-        && failure.contains("/post_tool_use-")
-        && failure.contains("-error: kind is tool.error (envelope tool.error), expected tool.post")
-}
-
 #[test]
 fn conformance_suite() {
     let report = Suite::new(&CODEC, agenthooks_testkit::fixtures_dir("codex"))
         .with_extra(|env| view(env).map(NativeEvent::extra))
         .min_fixtures(30)
         .check();
-    let unexpected: Vec<&String> = report.failures.iter().filter(|f| !tolerated(f)).collect();
-    assert!(unexpected.is_empty(), "conformance failed: {report}");
-    assert_eq!(report.failures.len(), 1, "{report}");
+    // A failed `PostToolUse` is `tool.error` (quirk #202): its fixture says so in `meta.toml`.
+    assert!(report.failures.is_empty(), "conformance failed: {report}");
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
     assert!(report.responses >= 150, "{report}");
 }
@@ -56,13 +46,10 @@ fn agreement_with_the_fake_codex() {
         report.synthetic.is_empty(),
         "every native event has a fixture: {report}"
     );
-    // Known core issue (reported): the router treats `rewrite_input(..).no_decision()` as a
-    // neutral decision and `merge_neutral` drops its rewrite before the codec sees it, on every
-    // agent. Nothing else may disagree.
     let unexplained: Vec<String> = report
         .cases
         .iter()
-        .filter(|c| !c.differences.is_empty() && !c.decision.starts_with("rewrite_input.no_decision"))
+        .filter(|c| !c.differences.is_empty())
         .map(|c| format!("{} [{}]: {:?}", c.native, c.decision, c.differences))
         .collect();
     assert!(unexplained.is_empty(), "{unexplained:#?}\n{report}");

@@ -1,18 +1,12 @@
 //! The testkit's conformance suite and can't-drift agreement test over `fixtures/gemini/`.
 //!
-//! Both run in full. A few failures come from the testkit's or the core's modelling, not from
-//! this codec, and are reported upstream; they are listed in `KNOWN_*` with the reason, and any
-//! *other* failure fails the test. When an upstream fix lands, its entry stops matching and the
-//! `known_failures_still_occur` checks below say so, so the list cannot go stale silently.
+//! Both run in full. Should a failure ever come from the testkit's or the core's modelling rather
+//! than this codec, it is listed in `KNOWN_AGREEMENT` with the reason; an entry that stops
+//! matching fails the test, so the list cannot go stale silently.
 
 use agenthooks_gemini::native::NativeEvent;
 use agenthooks_gemini::{view, CODEC};
 use agenthooks_testkit::{agreement, conformance, fixtures_dir};
-
-/// Conformance check 3 expects `kind_of(native)` for every payload, but Gemini reports tool
-/// failures on `AfterTool` itself (`tool_response.error`), which the design maps to
-/// `tool.error` (§3.4, issue 7). The kind depends on the payload, not only on the name.
-const KNOWN_CONFORMANCE: &[&str] = &["after_tool-error: kind is tool.error (envelope tool.error), expected tool.post"];
 
 /// `(needle in the failure line, why)`.
 const KNOWN_AGREEMENT: &[(&str, &str)] = &[];
@@ -25,21 +19,12 @@ fn conformance_suite() {
         .check();
     assert!(report.fixtures >= 59 && report.responses > 250, "{report}");
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
-    let unexpected: Vec<&String> = report
-        .failures
-        .iter()
-        .filter(|f| !KNOWN_CONFORMANCE.iter().any(|k| f.contains(k)))
-        .collect();
+    // `AfterTool` with `tool_response.error` is `tool.error`: its fixture says so in `meta.toml`.
     assert!(
-        unexpected.is_empty(),
-        "unexpected conformance failures: {unexpected:#?}\n{report}"
+        report.failures.is_empty(),
+        "conformance failures: {:#?}\n{report}",
+        report.failures
     );
-    for k in KNOWN_CONFORMANCE {
-        assert!(
-            report.failures.iter().any(|f| f.contains(k)),
-            "known failure no longer occurs (remove it from KNOWN_CONFORMANCE): {k}"
-        );
-    }
 }
 
 #[test]

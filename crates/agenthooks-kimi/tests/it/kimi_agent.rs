@@ -2,8 +2,8 @@
 //!
 //! Written from the runtime (`agent-core-v2` `externalHooks/internal/{runHook,matchHooks,userPrompt}.ts`,
 //! `agent/agentExternalHooksService.ts`) and what the real 2.1.0 CLI showed — not from this
-//! crate's encoder — so the agreement test can catch encoder bugs. (The testkit's own Kimi fake
-//! agent is used as well once it knows Kimi's events.)
+//! crate's encoder — so the agreement test can catch encoder bugs. The testkit's own Kimi fake
+//! agent is a second, independent reading; both must agree with the codec.
 
 use std::path::Path;
 use std::time::Duration;
@@ -14,29 +14,6 @@ use serde_json::Value;
 /// Kimi Code 2.x.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct KimiRules;
-
-const EVENTS: [&str; 20] = [
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "PermissionResult",
-    "UserPromptSubmit",
-    "UserPromptQueued",
-    "TurnStarted",
-    "Stop",
-    "StopFailure",
-    "Interrupt",
-    "SessionStart",
-    "SessionEnd",
-    "SessionHeartbeat",
-    "SubagentStart",
-    "SubagentStop",
-    "TaskStarted",
-    "PreCompact",
-    "PostCompact",
-    "Notification",
-];
 
 /// `runHook.ts` `HookResult`, reduced to what the rules read.
 #[derive(Debug, Default)]
@@ -160,7 +137,8 @@ impl FakeAgent for KimiRules {
     }
 
     fn events(&self) -> &'static [&'static str] {
-        &EVENTS
+        // The event list is a fact about Kimi, not a rule: share the testkit agent's.
+        agenthooks_testkit::fake::agent("kimi").map_or(&[], |a| a.events())
     }
 
     fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {

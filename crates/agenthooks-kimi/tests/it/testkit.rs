@@ -1,7 +1,5 @@
 //! The shared testkit: conformance over `fixtures/kimi/` and the can't-drift agreement test.
 
-use agenthooks_core::decision::{rewrite_input, ToolPreDecision};
-use agenthooks_core::{Codec, Context, HandlerError, Invocation, Router, ToolPreEvent};
 use agenthooks_kimi::{native::NativeEvent, view, CODEC};
 use agenthooks_testkit::{agreement, conformance::Suite, fake, fixtures_dir};
 
@@ -26,36 +24,7 @@ fn documented_loss(c: &agreement::Case, difference: &str) -> bool {
         && difference.starts_with("context:")
 }
 
-/// A core router issue, not this codec's: a neutral decision carrying a rewrite
-/// (`rewrite_input(..).no_decision()`) loses its rewrite when the router merges neutral stages,
-/// before degradation can report it. Excused only while the router still does that.
-fn router_drops_neutral_rewrites() -> bool {
-    let mut input = serde_json::Map::new();
-    input.insert("command".into(), "ls".into());
-    let handler = move |_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> {
-        Ok(rewrite_input(input.clone()).no_decision())
-    };
-    let ev = crate::fixtures::case("pre_tool_use-allow");
-    let env = std::collections::HashMap::<String, String>::new();
-    let inv = Invocation::new(ev.input, &env);
-    let Ok(event) = CODEC.decode(&inv) else {
-        return false;
-    };
-    Router::new()
-        .on_tool_pre(handler)
-        .decide(event)
-        .is_ok_and(|o| o.updated_input().is_none())
-}
-
-fn core_issue(c: &agreement::Case, difference: &str, excused: bool) -> bool {
-    excused
-        && c.decision.starts_with("rewrite_input.no_decision")
-        && (difference.starts_with("lost silently: the decision needed `update-input`")
-            || difference.starts_with("the decision changed without a degradation"))
-}
-
 fn assert_agrees(report: &agreement::Report) {
-    let excused = router_drops_neutral_rewrites();
     assert!(report.errors.is_empty(), "{}", report.errors.join("\n"));
     assert!(report.cases.len() > 40, "{report}");
     assert!(
@@ -69,7 +38,7 @@ fn assert_agrees(report: &agreement::Report) {
         for d in &c.differences {
             if documented_loss(c, d) {
                 documented += 1;
-            } else if !core_issue(c, d, excused) {
+            } else {
                 unexpected.push(format!(
                     "{} [{}]: {d}\n    response: exit {} stdout {:?} stderr {:?}",
                     c.native,
@@ -94,15 +63,15 @@ fn agreement_with_kimis_rules() {
     assert_agrees(&agreement::check_with(&CODEC, &KimiRules, Some(&dir)));
 }
 
-/// The testkit's own Kimi fake agent, once it knows Kimi's events (it is a stub until then).
+/// The testkit's own Kimi fake agent (an independent reading of Kimi's rules).
 #[test]
 fn agreement_with_the_testkit_fake_agent() {
-    let Some(agent) = fake::agent("kimi") else {
-        return;
-    };
-    if agent.events().len() < 20 {
-        return; // still the placeholder; `agreement_with_kimis_rules` covers the codec meanwhile
-    }
+    let agent = fake::agent("kimi").expect("the testkit has a Kimi fake agent");
+    assert_eq!(
+        agent.events().len(),
+        20,
+        "the testkit's Kimi agent knows every Kimi event"
+    );
     let dir = fixtures_dir("kimi");
     assert_agrees(&agreement::check(&CODEC, Some(&dir)));
 }
