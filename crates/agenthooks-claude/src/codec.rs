@@ -10,11 +10,10 @@ use std::time::Duration;
 use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, FailMode, FileEditedEvent, Invocation, McpCall,
-    ModelResponseEvent, NativeEvent as NativeName, NativeEventSpec, NotificationEvent, OtherEvent, Outcome,
-    PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse,
-    StopEvent, SubagentStartEvent, Target, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
-    WireResponse,
+    EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
+    McpCall, ModelResponseEvent, NativeEventSpec, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
+    PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -158,13 +157,13 @@ impl Codec for ClaudeCodec {
             ));
         }
         if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&Target::of(event)));
+            return Ok(self.no_op(&EventTarget::of(event)));
         }
         let mcp = event.tool().is_some_and(|t| t.mcp.is_some());
         encode_reply(native, dialect(native), outcome, mcp).map(Reply::into_wire)
     }
 
-    fn no_op(&self, target: &Target) -> WireResponse {
+    fn no_op(&self, target: &EventTarget) -> WireResponse {
         match target.native.as_ref().map(NativeName::as_str) {
             // Command hooks print the worktree path on stdout; `{}` would be a path (#104).
             Some("WorktreeCreate") => WireResponse::empty(),
@@ -174,7 +173,7 @@ impl Codec for ClaudeCodec {
         }
     }
 
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         if mode != FailMode::Closed {
             return self.no_op(target);
         }

@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
-use agenthooks_core::provider::NativeEvent as NativeName;
+use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
-    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation,
-    NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
-    SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, Target, ToolCall,
+    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode,
+    Invocation, NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
+    SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
     ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport, Variant, WireResponse,
 };
 use serde::Serialize;
@@ -799,7 +799,7 @@ fn encode_silent(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
 }
 
 /// The native event a failure target names, falling back on its kind.
-fn target_native(target: &Target) -> Option<&str> {
+fn target_native(target: &EventTarget) -> Option<&str> {
     if let Some(native) = &target.native {
         return Some(native.as_str());
     }
@@ -839,11 +839,11 @@ impl Codec for CodexCodec {
         encode_for(event.envelope().native.as_str(), outcome, mcp_tool)
     }
 
-    fn no_op(&self, _target: &Target) -> WireResponse {
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::empty()
     }
 
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }

@@ -5,9 +5,9 @@ use std::time::Duration;
 use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind,
-    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation,
-    McpCall, NativeEvent as NativeName, NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent, Target, ToolCall,
+    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode,
+    Invocation, McpCall, NativeEventSpec, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
+    PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall,
     ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde_json::{Map, Value};
@@ -571,13 +571,13 @@ impl Codec for CopilotCodec {
     }
 
     /// Empty stdout, exit 0: "no decision" on every Copilot event.
-    fn no_op(&self, _target: &Target) -> WireResponse {
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::empty()
     }
 
     /// Always exit 0 (quirk 405): fail-open is the no-op; fail-closed is an explicit deny JSON on
     /// `preToolUse` / `permissionRequest` and the no-op elsewhere (nothing else can block).
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }

@@ -26,7 +26,7 @@ use crate::decision::Outcome;
 use crate::error::{DecodeError, EncodeError};
 use crate::event::{Event, RawPayload};
 use crate::kind::EventKind;
-use crate::provider::{Confidence, NativeEvent, Provider, Variant};
+use crate::provider::{Confidence, NativeName, Provider, Variant};
 use crate::quirks::Quirk;
 
 /// How the payload arrived.
@@ -235,18 +235,18 @@ impl WireResponse {
 /// (decode failed, the deadline passed).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Target {
+pub struct EventTarget {
     /// The native event, when known (from the payload or `--event`).
-    pub native: Option<NativeEvent>,
+    pub native: Option<NativeName>,
     /// The unified kind, when known.
     pub kind: Option<EventKind>,
     /// The variant.
     pub variant: Variant,
 }
 
-impl Target {
+impl EventTarget {
     /// A target from its parts.
-    pub fn new(native: Option<NativeEvent>, kind: Option<EventKind>) -> Self {
+    pub fn new(native: Option<NativeName>, kind: Option<EventKind>) -> Self {
         Self {
             native,
             kind,
@@ -316,12 +316,12 @@ pub trait Codec: Send + Sync + 'static {
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError>;
 
     /// The agent's "no opinion" answer for a target.
-    fn no_op(&self, target: &Target) -> WireResponse;
+    fn no_op(&self, target: &EventTarget) -> WireResponse;
 
     /// The answer when the hook failed (handler error, panic, timeout, undecodable payload),
     /// under the failure mode, using the agent's real blocking mechanism where the event can
     /// block. `reason` is a short human text.
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse;
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse;
 
     /// What the agent honours for a native event in a variant.
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet;

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::kind::EventKind;
-use crate::provider::{Confidence, NativeEvent, Provider, Variant};
+use crate::provider::{Confidence, NativeName, Provider, Variant};
 
 /// The payload exactly as the agent sent it (after transport framing only: argv decoding for
 /// argv transports, frame extraction for `serve` mode).
@@ -217,7 +217,7 @@ pub struct Envelope {
     /// The agent's surface/variant.
     pub variant: Variant,
     /// The native event name exactly as the agent spells it.
-    pub native: NativeEvent,
+    pub native: NativeName,
     /// The unified kind.
     pub kind: EventKind,
     /// When the library received the payload.
@@ -242,7 +242,7 @@ pub struct Envelope {
 
 impl Envelope {
     /// A new envelope with the required identity and the raw payload; other fields default.
-    pub fn new(provider: Provider, native: NativeEvent, kind: EventKind, raw: RawPayload) -> Self {
+    pub fn new(provider: Provider, native: NativeName, kind: EventKind, raw: RawPayload) -> Self {
         Self {
             provider,
             variant: Variant::DEFAULT,
@@ -963,7 +963,7 @@ mod tests {
     fn native_view_downcasts() {
         let mut env = Envelope::new(
             Provider::CODEX,
-            NativeEvent::from_static("Stop"),
+            NativeName::from_static("Stop"),
             EventKind::Stop,
             RawPayload::default(),
         );

@@ -46,7 +46,7 @@ pub use capability::{
     UnsupportedMode,
 };
 pub use codec::{
-    Codec, ConnState, Env, Invocation, NativeEventSpec, ProcessEnv, StderrUse, Target, Transport, WireResponse,
+    Codec, ConnState, Env, EventTarget, Invocation, NativeEventSpec, ProcessEnv, StderrUse, Transport, WireResponse,
 };
 pub use decision::{Decision, DecisionKind, Outcome};
 pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
@@ -57,7 +57,7 @@ pub use event::{
     SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 pub use kind::EventKind;
-pub use provider::{Confidence, NativeEvent, Provider, Variant};
+pub use provider::{Confidence, NativeName, Provider, Variant};
 pub use quirks::{Quirk, QuirkStatus};
 pub use router::{
     all, any, boxed, match_canonical, match_mcp, match_tools, when, Context, Gated, Handler, HandlerList, Interceptor,

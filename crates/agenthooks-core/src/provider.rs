@@ -1,4 +1,4 @@
-//! Provider identities: [`Provider`], [`Variant`], [`NativeEvent`] and detection confidence.
+//! Provider identities: [`Provider`], [`Variant`], [`NativeName`] and detection confidence.
 //!
 //! All three are *open sets* in the style of `http::Method`: newtypes over a string with
 //! associated constants for the values this release knows. A value this release does not know
@@ -207,11 +207,11 @@ open_string_set!(
     /// `BeforeTool`, `tool.execute.before`, …).
     ///
     /// ```
-    /// use agenthooks_core::NativeEvent;
-    /// let n = NativeEvent::from_static("PreToolUse");
+    /// use agenthooks_core::NativeName;
+    /// let n = NativeName::from_static("PreToolUse");
     /// assert_eq!(n, "PreToolUse");
     /// ```
-    NativeEvent
+    NativeName
 );
 
 /// How sure the runtime is about the provider (and native event) it decoded with.

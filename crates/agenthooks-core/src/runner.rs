@@ -31,11 +31,11 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::capability::{degrade, Degradation, Policy};
-use crate::codec::{Codec, ConnState, Env, Invocation, ProcessEnv, StderrUse, Target, Transport, WireResponse};
+use crate::codec::{Codec, ConnState, Env, EventTarget, Invocation, ProcessEnv, StderrUse, Transport, WireResponse};
 use crate::decision::{DecisionKind, Outcome};
 use crate::error::{DecodeCategory, DecodeError, HandlerError};
 use crate::event::{Envelope, Event, RawPayload};
-use crate::provider::{Confidence, NativeEvent, Provider, Variant};
+use crate::provider::{Confidence, NativeName, Provider, Variant};
 use crate::router::{Context, Router};
 
 /// Default stdin cap: 32 MiB.
@@ -320,7 +320,7 @@ pub fn detect<'c>(
 }
 
 /// Called before inline dispatch with the target, policy and deadline.
-type ArmWatchdog<'a> = dyn Fn(&Target, &Policy, Instant) + 'a;
+type ArmWatchdog<'a> = dyn Fn(&EventTarget, &Policy, Instant) + 'a;
 
 /// The runner: a router plus the compiled-in codecs.
 #[derive(Debug, Clone)]
@@ -391,9 +391,9 @@ impl Runner {
         let deadline = started + deadline_budget(timeout);
         let provider = codec.provider();
         let hint_target = || {
-            let native = inv.native_event.map(NativeEvent::from);
+            let native = inv.native_event.map(NativeName::from);
             let kind = native.as_ref().map(|n| codec.kind_of(n.as_str()));
-            let mut t = Target::new(native, kind);
+            let mut t = EventTarget::new(native, kind);
             if let Some(v) = inv.variant {
                 t.variant = v.clone();
             }
@@ -432,7 +432,7 @@ impl Runner {
         if confidence < event.envelope().confidence {
             event.envelope_mut().confidence = confidence;
         }
-        let target = Target::of(&event);
+        let target = EventTarget::of(&event);
         let policy = self.router.policy().resolve(event.envelope());
         let caps = codec.event_capabilities(&event);
         let cx = Context::new(caps, policy, Some(deadline));
@@ -520,7 +520,7 @@ impl Runner {
             }
         };
         for d in &degraded.degradations {
-            tracing::warn!(provider = %provider, event = %target.native.as_ref().map_or("", NativeEvent::as_str), degradation = %d, "capability degradation");
+            tracing::warn!(provider = %provider, event = %target.native.as_ref().map_or("", NativeName::as_str), degradation = %d, "capability degradation");
         }
         out.degradations.extend(degraded.degradations);
         let Some(event_ref) = out.event.as_ref() else {
@@ -538,10 +538,10 @@ impl Runner {
         out
     }
 
-    fn policy_for_target(&self, provider: &Provider, t: &Target, raw: &RawPayload) -> Policy {
+    fn policy_for_target(&self, provider: &Provider, t: &EventTarget, raw: &RawPayload) -> Policy {
         let env = Envelope::new(
             provider.clone(),
-            t.native.clone().unwrap_or_else(|| NativeEvent::from_static("")),
+            t.native.clone().unwrap_or_else(|| NativeName::from_static("")),
             t.kind.unwrap_or(crate::EventKind::Other),
             raw.clone(),
         );
@@ -622,9 +622,9 @@ impl Runner {
         let variant = cmd.variant.as_deref().map(Variant::from);
         let response = match payload {
             Err(e) => {
-                let native = cmd.event.as_deref().map(NativeEvent::from);
+                let native = cmd.event.as_deref().map(NativeName::from);
                 let kind = native.as_ref().map(|n| codec.kind_of(n.as_str()));
-                let target = Target::new(native, kind);
+                let target = EventTarget::new(native, kind);
                 let policy = self.policy_for_target(&codec.provider(), &target, &RawPayload::default());
                 tracing::warn!(error = %e, "payload could not be read");
                 codec.failure_response(&target, policy.fail, &e.to_string())
@@ -639,7 +639,7 @@ impl Runner {
                     .with_state_dir(Some(&state_dir));
                 let answered = Arc::new(AtomicBool::new(false));
                 let watchdog_out = guard.clone_saved();
-                let arm = |target: &Target, policy: &Policy, deadline: Instant| {
+                let arm = |target: &EventTarget, policy: &Policy, deadline: Instant| {
                     let late = codec.failure_response(target, policy.fail, "no decision before the deadline");
                     let answered = Arc::clone(&answered);
                     let out = watchdog_out.as_ref().and_then(|f| f.try_clone().ok());
@@ -961,7 +961,7 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
 
 /// Dispatches one decoded frame event and builds the response frame.
 fn serve_one(runner: &Runner, codec: &dyn Codec, event: &Event, seq: Value) -> Value {
-    let target = Target::of(event);
+    let target = EventTarget::of(event);
     let policy = runner.router.policy().resolve(event.envelope());
     let caps = codec.event_capabilities(event);
     let cx = Context::new(caps, policy, None);

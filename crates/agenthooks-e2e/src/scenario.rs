@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use agenthooks::core::codec::Target;
-use agenthooks::NativeEvent;
+use agenthooks::core::codec::EventTarget;
+use agenthooks::NativeName;
 use serde_json::Value;
 
 use crate::agents::{self, AgentId, AgentSpec, Sandbox, Toolchain};
@@ -331,7 +331,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                     .iter()
                     .filter(|x| {
                         let native = x.native_name();
-                        let target = Target::new(Some(NativeEvent::from(native)), Some(codec.kind_of(native)));
+                        let target = EventTarget::new(Some(NativeName::from(native)), Some(codec.kind_of(native)));
                         let want = codec.no_op(&target);
                         x.exit != Some(want.exit_code) || x.stdout.as_bytes() != want.stdout.as_slice()
                     })

@@ -11,8 +11,8 @@ use std::time::Duration;
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
     CanonicalTool, CapSet, Capability, Codec, Confidence, DecodeError, EncodeError, Env, Envelope, Event, EventKind,
-    FailMode, Invocation, NativeEvent, NativeEventSpec, OtherEvent, Outcome, PromptEvent, Provider, StderrUse,
-    StopEvent, Target, ToolCall, ToolPreEvent, Variant, WireResponse,
+    EventTarget, FailMode, Invocation, NativeEventSpec, NativeName, OtherEvent, Outcome, PromptEvent, Provider,
+    StderrUse, StopEvent, ToolCall, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -82,7 +82,7 @@ impl Codec for TestCodec {
             .or_else(|| inv.native_event.map(str::to_owned))
             .unwrap_or_else(|| "Unknown".to_owned());
         let kind = self.kind_of(&native);
-        let mut env = Envelope::new(self.provider(), NativeEvent::new(native), kind, inv.payload.clone());
+        let mut env = Envelope::new(self.provider(), NativeName::new(native), kind, inv.payload.clone());
         env.session.id = p.session_id.clone().or(p.conversation_id.clone()).unwrap_or_default();
         Ok(match kind {
             EventKind::ToolPre => {
@@ -124,11 +124,11 @@ impl Codec for TestCodec {
         Ok(WireResponse::json(&Value::Object(m)))
     }
 
-    fn no_op(&self, _t: &Target) -> WireResponse {
+    fn no_op(&self, _t: &EventTarget) -> WireResponse {
         WireResponse::stdout(b"{}".to_vec())
     }
 
-    fn failure_response(&self, t: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, t: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         let can_block = t.kind.is_none_or(EventKind::is_gating);
         match mode {
             FailMode::Closed if can_block => {

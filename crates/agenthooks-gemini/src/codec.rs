@@ -8,10 +8,10 @@ use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::event::strip_bom;
 use agenthooks_core::{
     CapSet, Capability, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeCategory, DecodeError, EncodeCategory,
-    EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation, McpCall, ModelRequestEvent, ModelResponseEvent,
-    NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionStartEvent, StderrUse, StopEvent, Target, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
-    WireResponse,
+    EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, Invocation, McpCall, ModelRequestEvent,
+    ModelResponseEvent, NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk,
+    SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -162,7 +162,7 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
     use NativeEvent as N;
     let mut env = Envelope::new(
         Provider::GEMINI,
-        agenthooks_core::NativeEvent::new(native.name()),
+        agenthooks_core::NativeName::new(native.name()),
         native.kind(),
         inv.payload.clone(),
     );
@@ -403,11 +403,11 @@ impl Codec for GeminiCodec {
         Ok(WireResponse::json(&Value::Object(out)))
     }
 
-    fn no_op(&self, _target: &Target) -> WireResponse {
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::stdout(NO_OP)
     }
 
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         let can_block = match &target.native {
             Some(n) => capabilities_for(n.as_str()).contains(C::Deny),
             None => matches!(target.kind, Some(EventKind::ToolPre | EventKind::PromptSubmitted)),
@@ -607,8 +607,8 @@ mod tests {
 
     #[test]
     fn failure_responses() {
-        let t = |n: &str| Target::new(Some(n.into()), None);
-        let closed = |t: &Target| {
+        let t = |n: &str| EventTarget::new(Some(n.into()), None);
+        let closed = |t: &EventTarget| {
             GeminiCodec
                 .failure_response(t, FailMode::Closed, "boom")
                 .stdout_str()
@@ -618,9 +618,9 @@ mod tests {
         assert_eq!(closed(&t("BeforeAgent")), r#"{"decision":"deny","reason":"boom"}"#);
         assert_eq!(closed(&t("AfterAgent")), "{}");
         assert_eq!(closed(&t("AfterTool")), "{}");
-        assert_eq!(closed(&Target::new(None, None)), "{}");
+        assert_eq!(closed(&EventTarget::new(None, None)), "{}");
         assert_eq!(
-            closed(&Target::new(None, Some(EventKind::ToolPre))),
+            closed(&EventTarget::new(None, Some(EventKind::ToolPre))),
             r#"{"decision":"deny","reason":"boom"}"#
         );
         let open = GeminiCodec.failure_response(&t("BeforeTool"), FailMode::Open, "boom");

@@ -4,10 +4,10 @@ use std::time::Duration;
 
 use agenthooks_core::{
     CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeCategory,
-    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, FailMode, Invocation, NativeEventSpec,
-    NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, Target, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
-    Variant, WireResponse,
+    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, Invocation,
+    NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
+    SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolErrorEvent, ToolPostEvent,
+    ToolPreEvent, Variant, WireResponse,
 };
 use serde_json::{Map, Value};
 
@@ -231,15 +231,15 @@ impl Codec for KimiCodec {
         }
     }
 
-    fn no_op(&self, _target: &Target) -> WireResponse {
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::empty()
     }
 
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }
-        let native = target.native.as_ref().map(agenthooks_core::NativeEvent::as_str);
+        let native = target.native.as_ref().map(agenthooks_core::NativeName::as_str);
         let blocks = match native {
             Some(n) => matches!(n, "PreToolUse" | "UserPromptSubmit"),
             None => matches!(target.kind, Some(EventKind::ToolPre | EventKind::PromptSubmitted)),

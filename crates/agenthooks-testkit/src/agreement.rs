@@ -28,9 +28,9 @@ use std::path::Path;
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
     degrade, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Envelope, Event, EventKind,
-    FailMode, FileEditedEvent, ModelRequestEvent, ModelResponseEvent, NativeEvent, NotificationEvent, OtherEvent,
-    Outcome, PermissionEvent, Policy, PromptEvent, RawPayload, SessionEndEvent, SessionStartEvent, StopEvent,
-    SubagentStartEvent, Target, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    EventTarget, FailMode, FileEditedEvent, ModelRequestEvent, ModelResponseEvent, NativeName, NotificationEvent,
+    OtherEvent, Outcome, PermissionEvent, Policy, PromptEvent, RawPayload, SessionEndEvent, SessionStartEvent,
+    StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde_json::json;
 
@@ -409,7 +409,7 @@ fn check_event(
     let caps = codec.event_capabilities(event);
     let payload: Vec<u8> = fx.map_or_else(|| env.raw().as_bytes().to_vec(), |f| f.input.clone());
     let policy = Policy::default();
-    let target = Target::of(event);
+    let target = EventTarget::of(event);
 
     for (cname, base) in constructors(event) {
         for m in Modifier::ALL {
@@ -544,7 +544,7 @@ fn under_promised(
 fn check_failure_responses(
     codec: &dyn Codec,
     agent: &dyn FakeAgent,
-    target: &Target,
+    target: &EventTarget,
     native: &str,
     payload: &[u8],
     caps: CapSet,
@@ -581,7 +581,7 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
     use EventKind as K;
     let mut env = Envelope::new(
         codec.provider(),
-        NativeEvent::new(native),
+        NativeName::new(native),
         kind,
         RawPayload::from(b"{}".to_vec()),
     );

@@ -5,7 +5,7 @@
 //! 2. [`Envelope::raw`] is byte-identical to `input.json`;
 //! 3. the envelope's native event equals `meta.native_event` and the event's kind equals
 //!    `meta.kind` when given, else `codec.kind_of(native_event)`;
-//! 4. `encode(event, neutral)` equals `codec.no_op(Target::of(event))`;
+//! 4. `encode(event, neutral)` equals `codec.no_op(EventTarget::of(event))`;
 //! 5. the normalized event (`Event::to_json(false)`, pretty) equals `event.json`;
 //! 6. for each [`Shape`] that fits the event's kind, the wire response produced through
 //!    `Runner::invoke` with a router answering that shape (so degradation applies exactly as in
@@ -21,7 +21,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::{Codec, Envelope, Event, Outcome, Target};
+use agenthooks_core::{Codec, Envelope, Event, EventTarget, Outcome};
 use serde_json::{json, Map, Value};
 
 use crate::fixture::{self, Fixture};
@@ -208,13 +208,13 @@ impl Suite {
         // 4. neutral encodes to the no-op
         let neutral = Outcome::neutral_for(event.kind());
         match codec.encode(&event, &neutral) {
-            Ok(r) if r == codec.no_op(&Target::of(&event)) => {}
+            Ok(r) if r == codec.no_op(&EventTarget::of(&event)) => {}
             Ok(r) => fail(format!(
                 "encode(neutral) is not the no-op: exit {} stdout {:?} stderr {:?}, no-op is {:?}",
                 r.exit_code,
                 r.stdout_str(),
                 r.stderr_str(),
-                codec.no_op(&Target::of(&event))
+                codec.no_op(&EventTarget::of(&event))
             )),
             Err(e) => fail(format!("encode(neutral) failed: {e}")),
         }

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use agenthooks_core::runner::{Invoked, RunOptions, Runner};
 use agenthooks_core::{
-    Codec, Confidence, Env, Event, Invocation, Outcome, Router, Target, Transport, Variant, WireResponse,
+    Codec, Confidence, Env, Event, EventTarget, Invocation, Outcome, Router, Transport, Variant, WireResponse,
 };
 
 use crate::fake::{self, Effect, HookOutput, Verdict};
@@ -135,13 +135,13 @@ impl HookRun {
     }
 
     /// The target the runner answered for.
-    pub fn target(&self) -> Target {
+    pub fn target(&self) -> EventTarget {
         match self.event() {
-            Some(e) => Target::of(e),
+            Some(e) => EventTarget::of(e),
             None => {
-                let native = self.hint.as_deref().map(agenthooks_core::NativeEvent::from);
+                let native = self.hint.as_deref().map(agenthooks_core::NativeName::from);
                 let kind = native.as_ref().map(|n| self.codec.kind_of(n.as_str()));
-                let mut t = Target::new(native, kind);
+                let mut t = EventTarget::new(native, kind);
                 t.variant = Variant::DEFAULT;
                 t
             }

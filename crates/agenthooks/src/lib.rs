@@ -46,7 +46,7 @@ pub use agenthooks_core as core;
 pub use agenthooks_core::{
     all, any, decision, degrade, match_canonical, match_mcp, match_tools, prelude, quirks, runner, when, AgentInfo,
     CanonicalTool, CapSet, Capability, Codec, Confidence, Context, DecodeError, EncodeError, Envelope, Event,
-    EventKind, FailMode, HandlerError, McpCall, NativeEvent, Outcome, Policy, PolicySource, Provider, RawPayload,
+    EventKind, FailMode, HandlerError, McpCall, NativeName, Outcome, Policy, PolicySource, Provider, RawPayload,
     Router, SessionInfo, ToolCall, Variant, WireResponse,
 };
 

@@ -7,7 +7,7 @@ use agenthooks_core::decision::{
     replace_output, rewrite_input, ContextDecision, DEFAULT_BLOCK_REASON,
 };
 use agenthooks_core::{
-    degrade, AskFallback, Capability, Codec, EncodeCategory, Event, EventKind, FailMode, Outcome, Policy, Target,
+    degrade, AskFallback, Capability, Codec, EncodeCategory, Event, EventKind, EventTarget, FailMode, Outcome, Policy,
     Variant,
 };
 use serde_json::{json, Map, Value};
@@ -295,8 +295,8 @@ fn worktree_create_no_op_is_empty_stdout() {
     assert!(CODEC.capabilities(&Variant::DEFAULT, "WorktreeCreate").is_empty());
 }
 
-fn target(native: Option<&str>, kind: Option<EventKind>) -> Target {
-    Target::new(native.map(Into::into), kind)
+fn target(native: Option<&str>, kind: Option<EventKind>) -> EventTarget {
+    EventTarget::new(native.map(Into::into), kind)
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use agenthooks_claude::native::{self, NativeEvent, EVENTS};
 use agenthooks_claude::{view, view_as, CODEC};
 use agenthooks_core::{
-    CanonicalTool, Codec, Confidence, Event, EventKind, FailMode, Invocation, Outcome, Provider, Target, Variant,
+    CanonicalTool, Codec, Confidence, Event, EventKind, EventTarget, FailMode, Invocation, Outcome, Provider, Variant,
 };
 use serde_json::{json, Value};
 
@@ -54,7 +54,7 @@ fn every_fixture_decodes_losslessly() {
             "{name}: prompt_id is the turn id"
         );
         // Neutral answers are the explicit no-op (quirk #17), and fail-open is the same.
-        let target = Target::of(&ev);
+        let target = EventTarget::of(&ev);
         let no_op = CODEC.no_op(&target);
         let neutral = CODEC
             .encode(&ev, &Outcome::neutral_for(ev.kind()))

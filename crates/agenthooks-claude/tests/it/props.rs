@@ -2,7 +2,7 @@
 //! is the no-op, for every event of the corpus.
 
 use agenthooks_claude::{view, CODEC};
-use agenthooks_core::{Codec, Invocation, Outcome, Target};
+use agenthooks_core::{Codec, EventTarget, Invocation, Outcome};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -53,7 +53,7 @@ proptest! {
         let back = serde_json::to_value(native).expect("serializes");
         prop_assert_eq!(back, Value::Object(obj));
         let neutral = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).expect("encodes");
-        prop_assert_eq!(neutral, CODEC.no_op(&Target::of(&ev)));
+        prop_assert_eq!(neutral, CODEC.no_op(&EventTarget::of(&ev)));
     }
 
     #[test]

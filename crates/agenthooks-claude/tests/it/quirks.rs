@@ -3,7 +3,7 @@
 use agenthooks_claude::{native, view_as, CODEC};
 use agenthooks_core::decision::{no_decision, replace_output};
 use agenthooks_core::quirks::registry;
-use agenthooks_core::{CanonicalTool, Capability, Codec, Event, FailMode, Outcome, Target, Variant};
+use agenthooks_core::{CanonicalTool, Capability, Codec, Event, EventTarget, FailMode, Outcome, Variant};
 use serde_json::json;
 
 use crate::support::{cases, event};
@@ -93,7 +93,7 @@ fn q26_plugin_mcp_server_uses_the_real_name() {
 #[test]
 fn q101_fail_closed_uses_the_event_json() {
     let ev = event("docs/pre_tool_use");
-    let r = CODEC.failure_response(&Target::of(&ev), FailMode::Closed, "timed out");
+    let r = CODEC.failure_response(&EventTarget::of(&ev), FailMode::Closed, "timed out");
     assert_eq!(r.exit_code, 0);
     assert!(r.stdout_str().contains(r#""permissionDecision":"deny""#));
 }
@@ -121,7 +121,7 @@ fn q103_skill_shell_commands_take_no_rewrite() {
 #[test]
 fn q104_worktree_create_no_op_is_empty() {
     let ev = event("docs/worktree_create");
-    assert!(CODEC.no_op(&Target::of(&ev)).stdout.is_empty());
+    assert!(CODEC.no_op(&EventTarget::of(&ev)).stdout.is_empty());
 }
 
 #[test]
@@ -147,7 +147,7 @@ fn q106_permission_request_has_no_ask_and_a_synthesized_id() {
 fn q107_fail_closed_never_continues_a_stop() {
     for case in ["docs/stop", "2.1.197/stop-deny-exit2", "docs/subagent_stop"] {
         let ev = event(case);
-        let r = CODEC.failure_response(&Target::of(&ev), FailMode::Closed, "boom");
+        let r = CODEC.failure_response(&EventTarget::of(&ev), FailMode::Closed, "boom");
         assert_eq!((r.exit_code, r.stdout.as_slice()), (0, &b"{}"[..]), "{case}");
     }
 }

@@ -10,8 +10,8 @@ use agenthooks_core::decision::{
     replace_output, rewrite_input, ContextDecision, DEFAULT_BLOCK_REASON,
 };
 use agenthooks_core::{
-    degrade, AskFallback, CanonicalTool, Capability, Codec, Confidence, DecisionKind, Event, EventKind, FailMode,
-    Invocation, Outcome, Policy, Target, Transport, Variant, WireResponse,
+    degrade, AskFallback, CanonicalTool, Capability, Codec, Confidence, DecisionKind, Event, EventKind, EventTarget,
+    FailMode, Invocation, Outcome, Policy, Transport, Variant, WireResponse,
 };
 use serde_json::{json, Map, Value};
 
@@ -254,7 +254,7 @@ fn decode_then_neutral_encode_is_the_no_op() {
         let event = decode_case(&case);
         let neutral = Outcome::neutral_for(event.kind());
         let r = CODEC.encode(&event, &neutral).unwrap();
-        assert_eq!(r, CODEC.no_op(&Target::of(&event)), "{}", case.id);
+        assert_eq!(r, CODEC.no_op(&EventTarget::of(&event)), "{}", case.id);
         assert_eq!(r, WireResponse::empty(), "{}", case.id);
     }
 }
@@ -797,7 +797,7 @@ fn failure_responses() {
         ("Interrupt", false),
         ("agent-turn-complete", false),
     ] {
-        let target = Target::new(Some(native.into()), Some(CODEC.kind_of(native)));
+        let target = EventTarget::new(Some(native.into()), Some(CODEC.kind_of(native)));
         let open = CODEC.failure_response(&target, FailMode::Open, "handler timed out");
         assert_eq!(open, WireResponse::empty(), "{native}");
         let closed = CODEC.failure_response(&target, FailMode::Closed, "handler timed out");
@@ -809,20 +809,20 @@ fn failure_responses() {
         assert_eq!(CODEC.no_op(&target), WireResponse::empty());
     }
     let closed = CODEC.failure_response(
-        &Target::new(Some("PreToolUse".into()), Some(EventKind::ToolPre)),
+        &EventTarget::new(Some("PreToolUse".into()), Some(EventKind::ToolPre)),
         FailMode::Closed,
         "",
     );
     assert!(closed.stdout_str().contains(DEFAULT_BLOCK_REASON));
     // only the kind known (undecodable payload with --event missing): still blocks tool.pre
     let by_kind = CODEC.failure_response(
-        &Target::new(None, Some(EventKind::ToolPre)),
+        &EventTarget::new(None, Some(EventKind::ToolPre)),
         FailMode::Closed,
         "bad payload",
     );
     assert_codex_accepts("PreToolUse", &by_kind, "by kind");
     assert!(!by_kind.stdout.is_empty());
-    let unknown = CODEC.failure_response(&Target::new(None, None), FailMode::Closed, "x");
+    let unknown = CODEC.failure_response(&EventTarget::new(None, None), FailMode::Closed, "x");
     assert_eq!(unknown, WireResponse::empty());
 }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use agenthooks_codex::trust::{self, CommandHook};
 use agenthooks_codex::{view, CODEC};
-use agenthooks_core::{Codec, Invocation, Outcome, Target, Transport, WireResponse};
+use agenthooks_core::{Codec, EventTarget, Invocation, Outcome, Transport, WireResponse};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -62,7 +62,7 @@ proptest! {
         prop_assert_eq!(native.extra(), &extra);
         prop_assert_eq!(serde_json::to_value(native).unwrap(), payload);
         let neutral = CODEC.encode(&event, &Outcome::neutral_for(event.kind())).unwrap();
-        prop_assert_eq!(&neutral, &CODEC.no_op(&Target::of(&event)));
+        prop_assert_eq!(&neutral, &CODEC.no_op(&EventTarget::of(&event)));
         prop_assert_eq!(neutral, WireResponse::empty());
     }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use agenthooks_copilot::native::{Dialect, EventName, NativeEvent};
 use agenthooks_copilot::{identification, view, CODEC};
 use agenthooks_core::{
-    CanonicalTool, Codec, Confidence, DecodeCategory, Event, EventKind, Invocation, Target, Variant,
+    CanonicalTool, Codec, Confidence, DecodeCategory, Event, EventKind, EventTarget, Invocation, Variant,
 };
 use serde_json::json;
 
@@ -50,7 +50,7 @@ fn every_fixture_decodes_with_raw_bytes_kept() {
         // Neutral in, no-op out.
         let neutral = agenthooks_core::Outcome::neutral_for(ev.kind());
         let wire = CODEC.encode(&ev, &neutral).unwrap();
-        assert_eq!(wire, CODEC.no_op(&Target::of(&ev)), "{}", case.id);
+        assert_eq!(wire, CODEC.no_op(&EventTarget::of(&ev)), "{}", case.id);
         assert_eq!((wire.exit_code, wire.stdout.len()), (0, 0));
     }
 }

@@ -9,8 +9,8 @@ use agenthooks_core::decision::{
     rewrite_input, ContextDecision,
 };
 use agenthooks_core::{
-    degrade, CapSet, Capability as C, Codec, EncodeCategory, Event, FailMode, Invocation, NativeEvent, Outcome, Policy,
-    Target, Variant, WireResponse,
+    degrade, CapSet, Capability as C, Codec, EncodeCategory, Event, EventTarget, FailMode, Invocation, NativeName,
+    Outcome, Policy, Variant, WireResponse,
 };
 use serde_json::{json, Map, Value};
 
@@ -278,7 +278,7 @@ fn failure_responses_always_exit_zero() {
     };
     for case in fixtures::all() {
         let ev = decode_case(&case, true);
-        let target = Target::of(&ev);
+        let target = EventTarget::of(&ev);
         let open = CODEC.failure_response(&target, FailMode::Open, "boom");
         assert_eq!(open, WireResponse::empty(), "{}", case.id);
         let closed = CODEC.failure_response(&target, FailMode::Closed, "boom");
@@ -300,21 +300,21 @@ fn failure_responses_always_exit_zero() {
         }
     }
     // From the argv hint alone (the payload did not decode).
-    let t = Target::new(Some(NativeEvent::from_static("preToolUse")), None);
+    let t = EventTarget::new(Some(NativeName::from_static("preToolUse")), None);
     assert_eq!(
         CODEC
             .failure_response(&t, FailMode::Closed, "payload is not JSON")
             .stdout_str(),
         deny_json("payload is not JSON")
     );
-    let t = Target::new(None, None);
+    let t = EventTarget::new(None, None);
     assert_eq!(CODEC.failure_response(&t, FailMode::Closed, "x"), WireResponse::empty());
 }
 
 #[test]
 fn no_op_is_empty_stdout_for_every_event() {
     for spec in CODEC.native_events() {
-        let t = Target::new(Some(NativeEvent::from_static(spec.name)), Some(spec.kind));
+        let t = EventTarget::new(Some(NativeName::from_static(spec.name)), Some(spec.kind));
         assert_eq!(CODEC.no_op(&t), WireResponse::empty(), "{}", spec.name);
         assert_eq!(CODEC.kind_of(spec.name), spec.kind);
     }

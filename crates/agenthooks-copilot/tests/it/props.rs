@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use agenthooks_copilot::{view, CODEC};
-use agenthooks_core::{Codec, Invocation, Outcome, Target};
+use agenthooks_core::{Codec, EventTarget, Invocation, Outcome};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -58,7 +58,7 @@ proptest! {
                 prop_assert_eq!(got.get(k), Some(v), "{} {}", case.id, k);
             }
             let wire = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).unwrap();
-            prop_assert_eq!(wire, CODEC.no_op(&Target::of(&ev)));
+            prop_assert_eq!(wire, CODEC.no_op(&EventTarget::of(&ev)));
         }
     }
 

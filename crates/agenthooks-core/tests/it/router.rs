@@ -2,14 +2,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use agenthooks_core::prelude::*;
-use agenthooks_core::{boxed, Envelope, Event, Handler, NativeEvent, RawPayload, StageType};
+use agenthooks_core::{boxed, Envelope, Event, Handler, NativeName, RawPayload, StageType};
 use proptest::prelude::*;
 use serde_json::json;
 
 fn tool_event(name: &str, cmd: &str) -> ToolPreEvent {
     let env = Envelope::new(
         Provider::CLAUDE_CODE,
-        NativeEvent::from_static("PreToolUse"),
+        NativeName::from_static("PreToolUse"),
         EventKind::ToolPre,
         RawPayload::from(b"{}".to_vec()),
     );
@@ -272,7 +272,7 @@ fn other_events_reach_observers_only() {
     });
     let env = Envelope::new(
         Provider::CLAUDE_CODE,
-        NativeEvent::from_static("TaskCreated"),
+        NativeName::from_static("TaskCreated"),
         EventKind::Other,
         RawPayload::from(b"{\"x\":1}".to_vec()),
     );

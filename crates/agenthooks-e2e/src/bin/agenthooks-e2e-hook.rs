@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use agenthooks::core::codec::{Env, NativeEventSpec, ProcessEnv, StderrUse, Target};
+use agenthooks::core::codec::{Env, EventTarget, NativeEventSpec, ProcessEnv, StderrUse};
 use agenthooks::core::runner::{self, Runner};
 use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
@@ -208,10 +208,10 @@ impl Codec for Misdirected {
             None => self.inner.encode(event, outcome),
         }
     }
-    fn no_op(&self, target: &Target) -> WireResponse {
+    fn no_op(&self, target: &EventTarget) -> WireResponse {
         self.inner.no_op(target)
     }
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         self.inner.failure_response(target, mode, reason)
     }
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {

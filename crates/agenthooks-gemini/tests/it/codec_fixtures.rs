@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use agenthooks_core::{CanonicalTool, Codec, DecodeCategory, Event, EventKind, Invocation, Outcome, Provider, Target};
+use agenthooks_core::{
+    CanonicalTool, Codec, DecodeCategory, Event, EventKind, EventTarget, Invocation, Outcome, Provider,
+};
 use agenthooks_gemini::native::{self, NativeEvent};
 use agenthooks_gemini::{view, CODEC};
 use serde_json::Value;
@@ -60,7 +62,7 @@ fn every_fixture_decodes_with_raw_view_and_envelope() {
         let r = CODEC.encode(&ev, &neutral).expect("neutral encodes");
         assert_eq!(r.stdout, b"{}", "{id}");
         assert_eq!((r.exit_code, r.stderr.is_empty()), (0, true), "{id}");
-        assert_eq!(r, CODEC.no_op(&Target::of(&ev)), "{id}");
+        assert_eq!(r, CODEC.no_op(&EventTarget::of(&ev)), "{id}");
 
         // The normalized JSON carries Gemini's timestamp and the kind.
         let j = ev.to_json(false);

@@ -9,7 +9,7 @@ use agenthooks_core::decision::{
     ask_user, block_prompt, continue_with, deny, finish, replace_output, rewrite_input, ContextDecision,
 };
 use agenthooks_core::{
-    CapSet, Capability, Codec, Confidence, Event, EventKind, FailMode, Outcome, Target, Variant, WireResponse,
+    CapSet, Capability, Codec, Confidence, Event, EventKind, EventTarget, FailMode, Outcome, Variant, WireResponse,
 };
 use agenthooks_gemini::quirks::{CORE_QUIRKS, QUIRKS};
 use agenthooks_gemini::{mcp, timeout_config_value, CODEC};
@@ -149,14 +149,18 @@ fn check(id: u16) {
                 panic!("not a stop")
             };
             assert!(s.previously_continued);
-            let r = CODEC.failure_response(&Target::new(Some("AfterAgent".into()), None), FailMode::Closed, "x");
+            let r = CODEC.failure_response(
+                &EventTarget::new(Some("AfterAgent".into()), None),
+                FailMode::Closed,
+                "x",
+            );
             assert_eq!(r.stdout, b"{}");
             let (_, r) = encode(&c, finish());
             assert!(gemini_reads(&c, &r).is_no_op());
         }
         306 => {
             let r = CODEC.failure_response(
-                &Target::new(Some("BeforeTool".into()), None),
+                &EventTarget::new(Some("BeforeTool".into()), None),
                 FailMode::Closed,
                 "hook crashed",
             );
@@ -173,7 +177,7 @@ fn check(id: u16) {
         307 => {
             for n in ["SessionEnd", "PreCompress"] {
                 assert_eq!(caps(n), CapSet::of(&[Capability::SystemMessage]), "{n}");
-                let r = CODEC.failure_response(&Target::new(Some(n.into()), None), FailMode::Closed, "x");
+                let r = CODEC.failure_response(&EventTarget::new(Some(n.into()), None), FailMode::Closed, "x");
                 assert_eq!(r.stdout, b"{}");
             }
         }

@@ -13,8 +13,8 @@ use agenthooks_core::decision::{
     replace_output, rewrite_input, ContextDecision, ToolPreDecision,
 };
 use agenthooks_core::{
-    Codec, Confidence, Context, Event, EventKind, FailMode, HandlerError, Invocation, Next, Outcome, Policy, Router,
-    Target, ToolPreEvent, UnsupportedMode, WireResponse,
+    Codec, Confidence, Context, Event, EventKind, EventTarget, FailMode, HandlerError, Invocation, Next, Outcome,
+    Policy, Router, ToolPreEvent, UnsupportedMode, WireResponse,
 };
 use agenthooks_gemini::native::NATIVE_EVENTS;
 use agenthooks_gemini::CODEC;
@@ -237,14 +237,14 @@ fn undecodable_payloads() {
 
 #[test]
 fn no_op_and_failure_responses_for_every_target() {
-    let mut targets: Vec<Target> = NATIVE_EVENTS
+    let mut targets: Vec<EventTarget> = NATIVE_EVENTS
         .iter()
-        .map(|s| Target::new(Some(s.name.into()), Some(s.kind)))
+        .map(|s| EventTarget::new(Some(s.name.into()), Some(s.kind)))
         .collect();
-    targets.push(Target::new(Some("SomethingNew".into()), None));
-    targets.push(Target::new(None, None));
+    targets.push(EventTarget::new(Some("SomethingNew".into()), None));
+    targets.push(EventTarget::new(None, None));
     for k in EventKind::ALL {
-        targets.push(Target::new(None, Some(k)));
+        targets.push(EventTarget::new(None, Some(k)));
     }
     for t in &targets {
         let r = CODEC.no_op(t);

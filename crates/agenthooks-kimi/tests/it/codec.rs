@@ -9,8 +9,8 @@ use agenthooks_core::decision::{
 };
 use agenthooks_core::runner::Runner;
 use agenthooks_core::{
-    degrade, CanonicalTool, CapSet, Capability, Codec, Confidence, Context, DecodeCategory, Event, EventKind, FailMode,
-    HandlerError, Invocation, NativeEvent as NativeName, Outcome, Policy, PromptEvent, Router, StderrUse, Target,
+    degrade, CanonicalTool, CapSet, Capability, Codec, Confidence, Context, DecodeCategory, Event, EventKind,
+    EventTarget, FailMode, HandlerError, Invocation, NativeName, Outcome, Policy, PromptEvent, Router, StderrUse,
     ToolPreEvent, Variant, WireResponse,
 };
 use agenthooks_kimi::native::{self, NativeEvent};
@@ -68,7 +68,7 @@ fn every_fixture_decodes_with_raw_bytes_and_view() {
         // decode → encode(neutral) is the no-op: empty stdout, exit 0.
         let neutral = Outcome::neutral_for(ev.kind());
         let r = encode(&ev, neutral);
-        assert_eq!(r, CODEC.no_op(&Target::of(&ev)), "{d}");
+        assert_eq!(r, CODEC.no_op(&EventTarget::of(&ev)), "{d}");
         assert_eq!(r, WireResponse::empty(), "{d}");
     }
 }
@@ -481,8 +481,8 @@ fn degraded_shapes_reach_the_wire_as_kimi_understands_them() {
 // Failure responses
 // ---------------------------------------------------------------------------------------------
 
-fn target(native: &str) -> Target {
-    Target::new(Some(NativeName::new(native)), Some(native::kind_of(native)))
+fn target(native: &str) -> EventTarget {
+    EventTarget::new(Some(NativeName::new(native)), Some(native::kind_of(native)))
 }
 
 #[test]
@@ -512,7 +512,7 @@ fn failure_responses() {
         );
     }
     // Unknown native, known kind (decode failed, --event absent but kind inferred).
-    let t = Target::new(None, Some(EventKind::ToolPre));
+    let t = EventTarget::new(None, Some(EventKind::ToolPre));
     assert_eq!(CODEC.failure_response(&t, FailMode::Closed, "x").exit_code, 0);
     assert!(!CODEC.failure_response(&t, FailMode::Closed, "x").stdout.is_empty());
     let exit = KimiCodec::new().with_block_style(BlockStyle::ExitCode);

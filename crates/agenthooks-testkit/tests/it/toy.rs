@@ -6,8 +6,8 @@ use std::time::Duration;
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
     CanonicalTool, CapSet, Capability, Codec, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Envelope,
-    Event, EventKind, FailMode, Invocation, NativeEvent, NativeEventSpec, Outcome, PromptEvent, Provider,
-    SessionStartEvent, StopEvent, Target, ToolCall, ToolPreEvent, Variant, WireResponse,
+    Event, EventKind, EventTarget, FailMode, Invocation, NativeEventSpec, NativeName, Outcome, PromptEvent, Provider,
+    SessionStartEvent, StopEvent, ToolCall, ToolPreEvent, Variant, WireResponse,
 };
 use serde_json::{json, Map, Value};
 
@@ -101,7 +101,7 @@ impl Codec for Toy {
         let kind = self.kind_of(&name);
         let mut env = Envelope::new(
             Provider::CLAUDE_CODE,
-            NativeEvent::new(name.clone()),
+            NativeName::new(name.clone()),
             kind,
             inv.payload.clone(),
         );
@@ -191,11 +191,11 @@ impl Codec for Toy {
         Ok(WireResponse::json(&Value::Object(top)))
     }
 
-    fn no_op(&self, _target: &Target) -> WireResponse {
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::json(&json!({}))
     }
 
-    fn failure_response(&self, target: &Target, mode: FailMode, reason: &str) -> WireResponse {
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         match (mode, target.kind) {
             (FailMode::Closed, Some(EventKind::ToolPre | EventKind::PromptSubmitted)) => {
                 WireResponse::exit(2, reason.as_bytes().to_vec())
