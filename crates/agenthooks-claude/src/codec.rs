@@ -10,8 +10,8 @@ use std::time::Duration;
 use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
-    McpCall, ModelResponseEvent, NativeEventSpec, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
+    EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, FileEditedEvent,
+    Invocation, McpCall, ModelResponseEvent, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
     PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
     SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
@@ -127,7 +127,7 @@ impl Codec for ClaudeCodec {
         PROVIDER
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         native::EVENTS
     }
 
@@ -279,7 +279,7 @@ fn build_event(inv: &Invocation<'_>, native: NativeEvent) -> Event {
             env,
             tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), None),
         )),
-        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::new(
+        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::from_parts(
             env,
             tool(
                 &e.tool_name,
@@ -289,13 +289,13 @@ fn build_event(inv: &Invocation<'_>, native: NativeEvent) -> Event {
             ),
             e.permission_suggestions.map(Value::Array),
         )),
-        NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::new(
+        NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::from_parts(
             env,
             tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), e.mcp_server.as_ref()),
             e.tool_response,
             e.duration_ms,
         )),
-        NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::new(
+        NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::from_parts(
             env,
             tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), e.mcp_server.as_ref()),
             e.error,
@@ -305,31 +305,41 @@ fn build_event(inv: &Invocation<'_>, native: NativeEvent) -> Event {
         NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt)),
         // `stop_hook_active` is a flag, not a count: the runner's per-session counter fills
         // `continuation_count` (quirk #19).
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::new(env, e.stop_hook_active, None, e.last_assistant_message)),
-        NativeEvent::SubagentStop(e) => {
-            Event::SubagentStop(StopEvent::new(env, e.stop_hook_active, None, e.last_assistant_message))
-        }
+        NativeEvent::Stop(e) => Event::Stop(StopEvent::from_parts(
+            env,
+            e.stop_hook_active,
+            None,
+            e.last_assistant_message,
+        )),
+        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::from_parts(
+            env,
+            e.stop_hook_active,
+            None,
+            e.last_assistant_message,
+        )),
         NativeEvent::SubagentStart(_) => Event::SubagentStart(SubagentStartEvent::new(env)),
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env, Some(e.source))),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env, Some(e.reason))),
+        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(env, Some(e.source))),
+        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(env, Some(e.reason))),
         NativeEvent::PreCompact(e) => {
-            Event::CompactPre(CompactPreEvent::new(env, Some(e.trigger), e.custom_instructions))
+            Event::CompactPre(CompactPreEvent::from_parts(env, Some(e.trigger), e.custom_instructions))
         }
-        NativeEvent::PostCompact(e) => {
-            Event::CompactPost(CompactPostEvent::new(env, Some(e.trigger), Some(e.compact_summary)))
-        }
-        NativeEvent::Notification(e) => Event::Notification(NotificationEvent::new(
+        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::from_parts(
+            env,
+            Some(e.trigger),
+            Some(e.compact_summary),
+        )),
+        NativeEvent::Notification(e) => Event::Notification(NotificationEvent::from_parts(
             env,
             e.message,
             e.title,
             Some(e.notification_type),
         )),
         // ⚠ `event` (change/add/unlink) is only on the native view.
-        NativeEvent::FileChanged(e) => Event::FileEdited(FileEditedEvent::new(env, e.file_path, None)),
+        NativeEvent::FileChanged(e) => Event::FileEdited(FileEditedEvent::from_parts(env, e.file_path, None)),
         // ⚠ Approximate (#105): one flushed chunk of display text, not a model response.
         NativeEvent::MessageDisplay(e) => {
             let response = serde_json::to_value(&e).unwrap_or(Value::Null);
-            Event::ModelResponse(ModelResponseEvent::new(env, Some(e.delta), response))
+            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(Some(e.delta)))
         }
         _ => Event::Other(OtherEvent::new(env)),
     }
@@ -398,7 +408,7 @@ fn tool_call(
     mcp_server: Option<&McpServer>,
     session: &SessionInfo,
 ) -> ToolCall {
-    let call = ToolCall::new(
+    let call = ToolCall::from_parts(
         name,
         tools::canonical_class(name),
         input.clone(),

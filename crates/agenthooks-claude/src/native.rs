@@ -37,7 +37,7 @@
 //! # Ok::<(), serde_path_to_error::Error<serde_json::Error>>(())
 //! ```
 
-use agenthooks_core::{EventKind, NativeEventSpec};
+use agenthooks_core::{EventKind, EventRow};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Number, Value};
 
@@ -955,8 +955,8 @@ macro_rules! native_events {
         /// Every native event of Claude Code 2.1.332, in reference order, with its unified
         /// kind, whether Claude acts on the hook's answer (`blocking`: it can gate, inject
         /// context or otherwise change what happens), and whether its matcher is a tool name.
-        pub const EVENTS: &[NativeEventSpec] = &[
-            $( NativeEventSpec::new(stringify!($variant), EventKind::$kind, $blocking, $matcher), )*
+        pub const EVENTS: &[EventRow] = &[
+            $( EventRow::new(stringify!($variant), EventKind::$kind, $blocking, $matcher), )*
         ];
 
         impl NativeEvent {
@@ -1199,7 +1199,7 @@ pub fn kind_of(name: &str) -> EventKind {
 }
 
 /// The spec of a native event this crate knows.
-pub fn spec(name: &str) -> Option<&'static NativeEventSpec> {
+pub fn spec(name: &str) -> Option<&'static EventRow> {
     EVENTS.iter().find(|s| s.name == name)
 }
 

@@ -8,8 +8,8 @@ use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
-    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode,
-    Invocation, NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
+    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget,
+    FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
     SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
     ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport, Variant, WireResponse,
 };
@@ -33,21 +33,21 @@ pub const NOTIFY_EVENT: &str = "agent-turn-complete";
 
 /// The native events Codex fires, with their unified kinds. `PostToolUse` decodes as
 /// `tool.error` when the payload shows a failure (see [`tools::failure`]).
-pub static NATIVE_EVENTS: &[NativeEventSpec] = &[
-    NativeEventSpec::new("SessionStart", EventKind::SessionStart, true, false),
-    NativeEventSpec::new("SessionEnd", EventKind::SessionEnd, false, false),
-    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
-    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
-    NativeEventSpec::new("PermissionRequest", EventKind::Permission, true, true),
-    NativeEventSpec::new("PostToolUse", EventKind::ToolPost, true, true),
-    NativeEventSpec::new("PreCompact", EventKind::CompactPre, true, false),
-    NativeEventSpec::new("PostCompact", EventKind::CompactPost, true, false),
-    NativeEventSpec::new("SubagentStart", EventKind::SubagentStart, true, false),
-    NativeEventSpec::new("SubagentStop", EventKind::SubagentStop, true, false),
-    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
-    NativeEventSpec::new("Interrupt", EventKind::Other, true, false),
-    NativeEventSpec::new("StopFailure", EventKind::Other, false, false),
-    NativeEventSpec::new(NOTIFY_EVENT, EventKind::Notification, false, false),
+pub static NATIVE_EVENTS: &[EventRow] = &[
+    EventRow::new("SessionStart", EventKind::SessionStart, true, false),
+    EventRow::new("SessionEnd", EventKind::SessionEnd, false, false),
+    EventRow::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    EventRow::new("PreToolUse", EventKind::ToolPre, true, true),
+    EventRow::new("PermissionRequest", EventKind::Permission, true, true),
+    EventRow::new("PostToolUse", EventKind::ToolPost, true, true),
+    EventRow::new("PreCompact", EventKind::CompactPre, true, false),
+    EventRow::new("PostCompact", EventKind::CompactPost, true, false),
+    EventRow::new("SubagentStart", EventKind::SubagentStart, true, false),
+    EventRow::new("SubagentStop", EventKind::SubagentStop, true, false),
+    EventRow::new("Stop", EventKind::Stop, true, false),
+    EventRow::new("Interrupt", EventKind::Other, true, false),
+    EventRow::new("StopFailure", EventKind::Other, false, false),
+    EventRow::new(NOTIFY_EVENT, EventKind::Notification, false, false),
 ];
 
 use Capability as C;
@@ -108,7 +108,7 @@ impl CodexCodec {
 fn decode_error(err: NativeError) -> DecodeError {
     let provider = Provider::CODEX;
     match err {
-        NativeError::Syntax(e) => DecodeError::from_json(provider, e),
+        NativeError::Syntax(e) => DecodeError::from_json(provider, &e),
         NativeError::NotAnObject => DecodeError::new(provider, DecodeCategory::Data, "payload is not a JSON object"),
         NativeError::MissingEventName => DecodeError::new(
             provider,
@@ -116,7 +116,7 @@ fn decode_error(err: NativeError) -> DecodeError {
             "payload has no string `hook_event_name`",
         )
         .with_path("hook_event_name"),
-        NativeError::Invalid { path, source, .. } => DecodeError::from_json(provider, source).with_path(path),
+        NativeError::Invalid { path, source, .. } => DecodeError::from_json(provider, &source).with_path(path),
     }
 }
 
@@ -269,7 +269,7 @@ fn other_session(map: &serde_json::Map<String, Value>) -> (SessionInfo, Option<A
 }
 
 fn tool_call(name: &str, input: &Value, id: Option<&str>, session: &SessionInfo) -> ToolCall {
-    let call = ToolCall::new(
+    let call = ToolCall::from_parts(
         name,
         tools::canonical(name),
         input.clone(),
@@ -307,11 +307,11 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
         env
     };
     let mut event = match &native {
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(
+        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(
             envelope(EventKind::SessionStart),
             Some(e.source.as_str().to_owned()),
         )),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(
+        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(
             envelope(EventKind::SessionEnd),
             Some(e.reason.as_str().to_owned()),
         )),
@@ -322,7 +322,7 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
             envelope(EventKind::ToolPre),
             tool_call(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), &session),
         )),
-        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::new(
+        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::from_parts(
             envelope(EventKind::Permission),
             tool_call(&e.tool_name, &e.tool_input, None, &session),
             None,
@@ -330,14 +330,14 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
         NativeEvent::PostToolUse(e) => {
             let tool = tool_call(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), &session);
             match tools::failure(&e.tool_response) {
-                Some(error) => Event::ToolError(ToolErrorEvent::new(
+                Some(error) => Event::ToolError(ToolErrorEvent::from_parts(
                     envelope(EventKind::ToolError),
                     tool,
                     error,
                     false,
                     None,
                 )),
-                None => Event::ToolPost(ToolPostEvent::new(
+                None => Event::ToolPost(ToolPostEvent::from_parts(
                     envelope(EventKind::ToolPost),
                     tool,
                     e.tool_response.clone(),
@@ -345,12 +345,12 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
                 )),
             }
         }
-        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::new(
+        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::from_parts(
             envelope(EventKind::CompactPre),
             Some(e.trigger.as_str().to_owned()),
             None,
         )),
-        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::new(
+        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::from_parts(
             envelope(EventKind::CompactPost),
             Some(e.trigger.as_str().to_owned()),
             None,
@@ -358,19 +358,19 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
         NativeEvent::SubagentStart(_) => {
             Event::SubagentStart(SubagentStartEvent::new(envelope(EventKind::SubagentStart)))
         }
-        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::new(
+        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::from_parts(
             envelope(EventKind::SubagentStop),
             e.stop_hook_active,
             None,
             e.last_assistant_message.clone(),
         )),
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::new(
+        NativeEvent::Stop(e) => Event::Stop(StopEvent::from_parts(
             envelope(EventKind::Stop),
             e.stop_hook_active,
             None,
             e.last_assistant_message.clone(),
         )),
-        NativeEvent::LegacyNotify(n) => Event::Notification(NotificationEvent::new(
+        NativeEvent::LegacyNotify(n) => Event::Notification(NotificationEvent::from_parts(
             envelope(EventKind::Notification),
             n.last_assistant_message.clone().unwrap_or_default(),
             None,
@@ -816,13 +816,13 @@ impl Codec for CodexCodec {
         Provider::CODEX
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         NATIVE_EVENTS
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
-        let value: Value =
-            serde_json::from_slice(inv.payload.json_bytes()).map_err(|e| DecodeError::from_json(Provider::CODEX, e))?;
+        let value: Value = serde_json::from_slice(inv.payload.json_bytes())
+            .map_err(|e| DecodeError::from_json(Provider::CODEX, &e))?;
         let notify = inv.transport == Transport::Argv
             || (value.get("hook_event_name").is_none() && value.get("type").is_some_and(Value::is_string));
         let native = if notify {

@@ -5,10 +5,10 @@ use std::time::Duration;
 use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind,
-    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode,
-    Invocation, McpCall, NativeEventSpec, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall,
-    ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
+    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget,
+    FailMode, Invocation, McpCall, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent,
+    Provider, Quirk, SessionEndEvent, SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent,
+    ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde_json::{Map, Value};
 
@@ -41,13 +41,13 @@ pub const PROMPT_CONTEXT_SINCE: (u64, u64, u64) = (1, 0, 65);
 /// The environment variable Copilot sets to its version in every hook process.
 pub const VERSION_ENV: &str = "COPILOT_CLI_BINARY_VERSION";
 
-const fn spec(name: &'static str, kind: EventKind, blocking: bool, matcher: bool) -> NativeEventSpec {
-    NativeEventSpec::new(name, kind, blocking, matcher)
+const fn spec(name: &'static str, kind: EventKind, blocking: bool, matcher: bool) -> EventRow {
+    EventRow::new(name, kind, blocking, matcher)
 }
 
 /// The native events, under the camelCase names agenthooks installs. PascalCase spellings are
 /// understood too (see [`Codec::kind_of`]) but never rendered.
-pub static NATIVE_EVENTS: [NativeEventSpec; 15] = [
+pub static NATIVE_EVENTS: [EventRow; 15] = [
     spec("sessionStart", EventKind::SessionStart, true, false),
     spec("sessionEnd", EventKind::SessionEnd, false, false),
     spec("userPromptSubmitted", EventKind::PromptSubmitted, true, false),
@@ -155,7 +155,7 @@ fn str_field<'a>(map: &'a Map<String, Value>, dialect: Dialect, camel: &str, sna
 /// The tool-call id correlation key: the normalized input without the shell tool's
 /// `description`, which `permissionRequest` drops (quirk 404).
 fn tool_call(name: &str, raw: Option<&Value>, session: &str) -> ToolCall {
-    let mut call = ToolCall::new(
+    let mut call = ToolCall::from_parts(
         name,
         tools::classify(name),
         raw.cloned().unwrap_or(Value::Null),
@@ -266,36 +266,39 @@ fn agent_info(event: Option<EventName>, map: &Map<String, Value>, dialect: Diale
 fn build_event(env: Envelope, detail: Detail<'_>) -> Event {
     let session = env.session.id.clone();
     match detail {
-        Detail::SessionStart(s) => Event::SessionStart(SessionStartEvent::new(env, Some(s.to_owned()))),
-        Detail::SessionEnd(r) => Event::SessionEnd(SessionEndEvent::new(env, Some(r.to_owned()))),
+        Detail::SessionStart(s) => Event::SessionStart(SessionStartEvent::from_parts(env, Some(s.to_owned()))),
+        Detail::SessionEnd(r) => Event::SessionEnd(SessionEndEvent::from_parts(env, Some(r.to_owned()))),
         Detail::Prompt(p) => Event::PromptSubmitted(PromptEvent::new(env, p.to_owned())),
         Detail::ToolPre(name, args) => Event::ToolPre(ToolPreEvent::new(env, tool_call(name, args, &session))),
-        Detail::ToolPost(name, args, output) => {
-            Event::ToolPost(ToolPostEvent::new(env, tool_call(name, args, &session), output, None))
-        }
-        Detail::ToolError(name, args, error) => Event::ToolError(ToolErrorEvent::new(
+        Detail::ToolPost(name, args, output) => Event::ToolPost(ToolPostEvent::from_parts(
+            env,
+            tool_call(name, args, &session),
+            output,
+            None,
+        )),
+        Detail::ToolError(name, args, error) => Event::ToolError(ToolErrorEvent::from_parts(
             env,
             tool_call(name, args, &session),
             error,
             false,
             None,
         )),
-        Detail::Permission(name, input, suggestions) => Event::Permission(PermissionEvent::new(
+        Detail::Permission(name, input, suggestions) => Event::Permission(PermissionEvent::from_parts(
             env,
             tool_call(name, Some(input), &session),
             suggestions.cloned(),
         )),
-        Detail::Stop(prev, last) => Event::Stop(StopEvent::new(env, prev, None, last.map(str::to_owned))),
+        Detail::Stop(prev, last) => Event::Stop(StopEvent::from_parts(env, prev, None, last.map(str::to_owned))),
         Detail::SubagentStart => Event::SubagentStart(SubagentStartEvent::new(env)),
         Detail::SubagentStop(prev, last) => {
-            Event::SubagentStop(StopEvent::new(env, prev, None, last.map(str::to_owned)))
+            Event::SubagentStop(StopEvent::from_parts(env, prev, None, last.map(str::to_owned)))
         }
-        Detail::CompactPre(trigger, instructions) => Event::CompactPre(CompactPreEvent::new(
+        Detail::CompactPre(trigger, instructions) => Event::CompactPre(CompactPreEvent::from_parts(
             env,
             Some(trigger.to_owned()),
             instructions.map(str::to_owned),
         )),
-        Detail::Notification(message, title, ty) => Event::Notification(NotificationEvent::new(
+        Detail::Notification(message, title, ty) => Event::Notification(NotificationEvent::from_parts(
             env,
             message.to_owned(),
             title.map(str::to_owned),
@@ -319,9 +322,10 @@ impl CopilotCodec {
         Provider::COPILOT
     }
 
+    #[allow(clippy::needless_pass_by_value)] // replaced by the provider kit's decoder
     fn decode_error(e: native::NativeError) -> DecodeError {
         let path = e.path.clone();
-        DecodeError::from_json(Self::provider_(), e.source).with_path(path)
+        DecodeError::from_json(Self::provider_(), &e.source).with_path(path)
     }
 }
 
@@ -465,13 +469,13 @@ impl Codec for CopilotCodec {
         Provider::COPILOT
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         &NATIVE_EVENTS
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| DecodeError::from_json(Self::provider_(), e))?;
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| DecodeError::from_json(Self::provider_(), &e))?;
         let Value::Object(map) = value else {
             return Err(DecodeError::new(
                 Self::provider_(),

@@ -90,7 +90,7 @@ pub enum EventName {
 /// One row of [`NATIVE_EVENTS`]: the wire names of an event and its unified kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct NativeEventSpec {
+pub struct EventSpec {
     /// The event.
     pub event: EventName,
     /// camelCase config key (the name `agenthooks` bakes into argv).
@@ -109,8 +109,8 @@ const fn spec(
     pascal: &'static str,
     pascal_documented: bool,
     kind: &'static str,
-) -> NativeEventSpec {
-    NativeEventSpec {
+) -> EventSpec {
+    EventSpec {
         event,
         camel,
         pascal,
@@ -123,7 +123,7 @@ const fn spec(
 ///
 /// `userPromptTransformed`, `preMcpToolCall` and `errorOccurred` have no unified kind (they
 /// surface as `other` with the native name and raw payload).
-pub const NATIVE_EVENTS: &[NativeEventSpec] = &[
+pub const NATIVE_EVENTS: &[EventSpec] = &[
     spec(
         EventName::SessionStart,
         "sessionStart",
@@ -222,7 +222,7 @@ impl EventName {
     ];
 
     /// This event's row of [`NATIVE_EVENTS`].
-    pub const fn spec(self) -> &'static NativeEventSpec {
+    pub const fn spec(self) -> &'static EventSpec {
         &NATIVE_EVENTS[self as usize]
     }
 

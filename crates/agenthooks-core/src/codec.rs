@@ -24,8 +24,9 @@ use serde_json::Value;
 use crate::capability::{CapSet, FailMode};
 use crate::decision::Outcome;
 use crate::error::{DecodeError, EncodeError};
-use crate::event::{Event, RawPayload};
+use crate::event::{Envelope, Event, RawPayload};
 use crate::kind::EventKind;
+use crate::kit::{EventRow, Extra, ToolTable};
 use crate::provider::{Confidence, NativeName, Provider, Variant};
 use crate::quirks::Quirk;
 
@@ -265,32 +266,6 @@ impl EventTarget {
     }
 }
 
-/// A native event a codec knows: its name and unified kind (used by install and docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct NativeEventSpec {
-    /// The native name.
-    pub name: &'static str,
-    /// The unified kind.
-    pub kind: EventKind,
-    /// Whether the agent waits for a decision on it (it can gate or inject context).
-    pub blocking: bool,
-    /// Whether the agent filters it by a tool matcher.
-    pub tool_matcher: bool,
-}
-
-impl NativeEventSpec {
-    /// Builds a spec.
-    pub const fn new(name: &'static str, kind: EventKind, blocking: bool, tool_matcher: bool) -> Self {
-        Self {
-            name,
-            kind,
-            blocking,
-            tool_matcher,
-        }
-    }
-}
-
 /// Where diagnostics may go for this agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -306,8 +281,32 @@ pub trait Codec: Send + Sync + 'static {
     /// The provider this codec serves.
     fn provider(&self) -> Provider;
 
-    /// The native events this codec knows (unknown ones still decode as `other`).
-    fn native_events(&self) -> &'static [NativeEventSpec];
+    /// The native events this codec knows, one [`EventRow`] each: the single source of their
+    /// facts (unknown events still decode as `other`).
+    fn native_events(&self) -> &'static [EventRow];
+
+    /// The payload key that carries the event name, when the dialect has one
+    /// (`hook_event_name`).
+    fn name_key(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The row of a native event.
+    fn row(&self, native: &str) -> Option<&'static EventRow> {
+        crate::kit::row(self.native_events(), native)
+    }
+
+    /// The provider's tool classification and MCP naming, when it has tools.
+    fn tools(&self) -> Option<&'static ToolTable> {
+        None
+    }
+
+    /// The native view's `extra` map (keys the provider crate does not know) of an event this
+    /// codec decoded.
+    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
+        let _ = envelope;
+        None
+    }
 
     /// Decodes an invocation. Must never panic on any input.
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError>;
@@ -323,8 +322,12 @@ pub trait Codec: Send + Sync + 'static {
     /// block. `reason` is a short human text.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse;
 
-    /// What the agent honours for a native event in a variant.
-    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet;
+    /// What the agent honours for a native event in a variant. Defaults to the event row's
+    /// [`EventRow::caps`] (and nothing for events without a row).
+    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
+        let _ = variant;
+        self.row(native).map_or(CapSet::EMPTY, |r| r.caps)
+    }
 
     /// What the agent honours for a decoded event. Defaults to
     /// [`Codec::capabilities`] of its variant and native name; override to gate on what only the
@@ -364,10 +367,7 @@ pub trait Codec: Send + Sync + 'static {
 
     /// The unified kind of a native event name, from [`Codec::native_events`].
     fn kind_of(&self, native: &str) -> EventKind {
-        self.native_events()
-            .iter()
-            .find(|s| s.name == native)
-            .map_or(EventKind::Other, |s| s.kind)
+        self.row(native).map_or(EventKind::Other, |r| r.kind)
     }
 }
 

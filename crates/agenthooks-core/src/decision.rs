@@ -267,12 +267,28 @@ family!(
     ContextDecision {}
 );
 
-fn reason_or_default(reason: impl Into<String>) -> String {
+fn reason_or_default_owned(reason: impl Into<String>) -> String {
     let r = reason.into();
     if r.trim().is_empty() {
         DEFAULT_BLOCK_REASON.to_owned()
     } else {
         r
+    }
+}
+
+/// The reason to show for a block: `reason` unless it is blank, else [`DEFAULT_BLOCK_REASON`].
+/// Codecs use it wherever the agent needs a non-empty text (failure responses, deny reasons).
+///
+/// ```
+/// use agenthooks_core::decision::{reason_or_default, DEFAULT_BLOCK_REASON};
+/// assert_eq!(reason_or_default("no secrets"), "no secrets");
+/// assert_eq!(reason_or_default("  "), DEFAULT_BLOCK_REASON);
+/// ```
+pub fn reason_or_default(reason: &str) -> &str {
+    if reason.trim().is_empty() {
+        DEFAULT_BLOCK_REASON
+    } else {
+        reason
     }
 }
 
@@ -302,7 +318,7 @@ pub fn allow() -> ToolPreDecision {
 /// [`DEFAULT_BLOCK_REASON`]).
 pub fn deny(reason: impl Into<String>) -> ToolPreDecision {
     ToolPreDecision {
-        common: with_kind(DecisionKind::Deny, Some(reason_or_default(reason))),
+        common: with_kind(DecisionKind::Deny, Some(reason_or_default_owned(reason))),
         updated_input: None,
     }
 }
@@ -402,7 +418,7 @@ pub fn accept_prompt() -> PromptDecision {
 /// Reject the prompt; the reason is shown (an empty reason becomes [`DEFAULT_BLOCK_REASON`]).
 pub fn block_prompt(reason: impl Into<String>) -> PromptDecision {
     PromptDecision {
-        common: with_kind(DecisionKind::BlockPrompt, Some(reason_or_default(reason))),
+        common: with_kind(DecisionKind::BlockPrompt, Some(reason_or_default_owned(reason))),
     }
 }
 
@@ -575,6 +591,62 @@ impl Outcome {
             Self::Stop(d) => d.instruction(),
             _ => None,
         }
+    }
+
+    /// The capabilities an agent must honour for this outcome to be delivered as decided: the
+    /// intent's capability (deny, ask, continue, …) plus one per modifier (rewritten input,
+    /// context, system message, stopping the agent). A rewrite without a decision also needs
+    /// [`Capability::NeutralRewrite`](crate::Capability::NeutralRewrite).
+    ///
+    /// ```
+    /// use agenthooks_core::decision::{deny, rewrite_input};
+    /// use agenthooks_core::{Capability, Outcome};
+    /// let o = Outcome::ToolPre(deny("no").with_context("why"));
+    /// let caps = o.required_capabilities();
+    /// assert!(caps.contains(Capability::Deny) && caps.contains(Capability::AddContext));
+    /// let neutral = Outcome::ToolPre(rewrite_input(serde_json::Map::new()).no_decision());
+    /// assert!(neutral.required_capabilities().contains(Capability::NeutralRewrite));
+    /// ```
+    pub fn required_capabilities(&self) -> crate::CapSet {
+        use crate::Capability as C;
+        let mut s = match self.kind() {
+            DecisionKind::Allow => crate::CapSet::of(&[C::Allow]),
+            DecisionKind::Deny | DecisionKind::BlockPrompt => crate::CapSet::of(&[C::Deny]),
+            DecisionKind::Ask => crate::CapSet::of(&[C::Ask]),
+            DecisionKind::Continue => crate::CapSet::of(&[C::ContinueAgent]),
+            DecisionKind::FlagOutput => crate::CapSet::of(&[C::FlagOutput]),
+            DecisionKind::ReplaceOutput => crate::CapSet::of(&[C::ReplaceOutput]),
+            _ => crate::CapSet::EMPTY,
+        };
+        if self.updated_input().is_some() {
+            s = s.with(C::UpdateInput);
+            if self.kind() == DecisionKind::NoDecision {
+                s = s.with(C::NeutralRewrite);
+            }
+        }
+        if !self.context().is_empty() {
+            s = s.with(C::AddContext);
+        }
+        if self.system_message().is_some() {
+            s = s.with(C::SystemMessage);
+        }
+        if self.stop_reason().is_some() {
+            s = s.with(C::StopAgent);
+        }
+        s
+    }
+
+    /// Whether this outcome is of the decision family that serves `kind` (a stop decision does
+    /// not fit a `tool.pre` event).
+    ///
+    /// ```
+    /// use agenthooks_core::decision::{continue_with, deny};
+    /// use agenthooks_core::{EventKind, Outcome};
+    /// assert!(Outcome::ToolPre(deny("no")).fits(EventKind::Permission));
+    /// assert!(!Outcome::Stop(continue_with("go on")).fits(EventKind::ToolPre));
+    /// ```
+    pub fn fits(&self, kind: crate::EventKind) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(&Self::neutral_for(kind))
     }
 
     /// Whether this is exactly the neutral decision with no modifiers.

@@ -155,8 +155,9 @@ impl fmt::Display for DecodeCategory {
     }
 }
 
-/// A payload could not be decoded. Carries the provider, the JSON path (when known) and the
-/// category.
+/// A payload could not be decoded. Carries the provider, the JSON path (when known), the
+/// category and the message (the underlying parser's text, printed once: there is no separate
+/// `source`).
 ///
 /// ```
 /// use agenthooks_core::{DecodeError, DecodeCategory, Provider};
@@ -177,8 +178,6 @@ pub struct DecodeError {
     category: DecodeCategory,
     path: Option<String>,
     message: String,
-    #[source]
-    source: Option<Box<dyn StdError + Send + Sync>>,
 }
 
 fn path_suffix(p: Option<&str>) -> String {
@@ -196,7 +195,6 @@ impl DecodeError {
             category,
             path: None,
             message: message.into(),
-            source: None,
         }
     }
 
@@ -209,18 +207,16 @@ impl DecodeError {
             category: DecodeCategory::of_json(&inner),
             path: Some(path),
             message: inner.to_string(),
-            source: Some(Box::new(inner)),
         }
     }
 
     /// From a plain `serde_json` error.
-    pub fn from_json(provider: Provider, e: serde_json::Error) -> Self {
+    pub fn from_json(provider: Provider, e: &serde_json::Error) -> Self {
         Self {
             provider,
-            category: DecodeCategory::of_json(&e),
+            category: DecodeCategory::of_json(e),
             path: None,
             message: e.to_string(),
-            source: Some(Box::new(e)),
         }
     }
 
@@ -268,16 +264,23 @@ pub enum EncodeCategory {
 }
 
 /// An outcome could not be encoded; the runner answers with the failure policy instead.
+///
+/// Opaque like [`DecodeError`]: build it with [`EncodeError::unsupported`] ("the agent cannot
+/// express this here"), [`EncodeError::wrong_family`] (a decision of another family) or
+/// [`EncodeError::new`], read it with the accessors.
+///
+/// ```
+/// use agenthooks_core::{Capability, EncodeCategory, EncodeError, Provider};
+/// let e = EncodeError::unsupported(Provider::CODEX, "PreToolUse", Capability::Ask);
+/// assert_eq!(e.category(), EncodeCategory::Unsupported);
+/// assert_eq!(e.to_string(), "cannot encode for codex: codex cannot express `ask` on PreToolUse");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot encode for {provider}: {message}")]
-#[non_exhaustive]
 pub struct EncodeError {
-    /// The provider.
-    pub provider: Provider,
-    /// The category.
-    pub category: EncodeCategory,
-    /// The message.
-    pub message: String,
+    provider: Provider,
+    category: EncodeCategory,
+    message: String,
 }
 
 impl EncodeError {
@@ -288,5 +291,39 @@ impl EncodeError {
             category,
             message: message.into(),
         }
+    }
+
+    /// The agent cannot express capability `cap` on the native event `native` (the outcome
+    /// should have been degraded first; codecs refuse rather than drop it).
+    pub fn unsupported(provider: Provider, native: &str, cap: crate::Capability) -> Self {
+        let message = format!("{provider} cannot express `{cap}` on {native}");
+        Self::new(provider, EncodeCategory::Unsupported, message)
+    }
+
+    /// The agent cannot express `what` (a combination no single capability names) on `native`.
+    pub fn inexpressible(provider: Provider, native: &str, what: &str) -> Self {
+        let message = format!("{provider} cannot express {what} on {native}");
+        Self::new(provider, EncodeCategory::Unsupported, message)
+    }
+
+    /// A decision of the wrong family for the event (`decision` is its intent, e.g. `continue`).
+    pub fn wrong_family(provider: Provider, native: &str, kind: crate::EventKind, decision: &str) -> Self {
+        let message = format!("a {decision} decision does not fit {native} ({kind})");
+        Self::new(provider, EncodeCategory::WrongFamily, message)
+    }
+
+    /// The provider.
+    pub fn provider(&self) -> &Provider {
+        &self.provider
+    }
+
+    /// The category.
+    pub fn category(&self) -> EncodeCategory {
+        self.category
+    }
+
+    /// The message (without the provider prefix).
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }

@@ -234,6 +234,10 @@ pub struct Envelope {
     pub backfilled: bool,
     /// How sure detection was about provider and event.
     pub confidence: Confidence,
+    /// Fields the typed native view could not hold as sent (tolerant decoding, see
+    /// [`crate::kit`]): empty when the payload decoded exactly. The event still reached the
+    /// handlers; the values are in the native view's `extra` or its `Other` form.
+    pub projection_issues: Vec<crate::kit::ProjectionIssue>,
     raw: RawPayload,
     native_view: Option<Arc<dyn Any + Send + Sync>>,
     /// Embedder data; never read by the library.
@@ -255,6 +259,7 @@ impl Envelope {
             agent: None,
             backfilled: false,
             confidence: Confidence::Certain,
+            projection_issues: Vec::new(),
             raw,
             native_view: None,
             extensions: Extensions::default(),
@@ -404,21 +409,37 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
-    /// Builds a tool call from the agent's raw input value, normalizing it to an object.
-    ///
-    /// When `id` is `None` (or empty) a deterministic id is synthesized from
-    /// `session | turn | tool | input` (see [`synth_tool_id`]).
+    /// Starts a tool call from the native tool name and the input exactly as the agent sent
+    /// it; finish with [`ToolCallBuilder::build`], which normalizes the input to an object and
+    /// synthesizes an id when the agent sent none.
     ///
     /// ```
-    /// use agenthooks_core::{CanonicalTool, ToolCall};
+    /// use agenthooks_core::{CanonicalTool, SessionInfo, ToolCall};
     /// use serde_json::json;
-    /// let a = ToolCall::new("Shell", CanonicalTool::Shell, json!("{\"command\":\"ls\"}"), None, "s1", "t1");
+    /// let session = SessionInfo::default();
+    /// let a = ToolCall::builder("Shell", json!("{\"command\":\"ls\"}"))
+    ///     .class(CanonicalTool::Shell)
+    ///     .build(&session);
     /// assert_eq!(a.input["command"], "ls");
     /// assert!(a.synthesized && a.id.starts_with("hook_synth_"));
-    /// let b = ToolCall::new("Shell", CanonicalTool::Shell, json!({"command": "ls"}), None, "s1", "t1");
+    /// let b = ToolCall::builder("Shell", json!({"command": "ls"})).class(CanonicalTool::Shell).build(&session);
     /// assert_eq!(a.id, b.id); // pre and post correlate
+    /// let c = ToolCall::builder("Bash", json!({})).with_id("toolu_1").build(&session);
+    /// assert_eq!((c.id.as_str(), c.synthesized), ("toolu_1", false));
     /// ```
-    pub fn new(
+    pub fn builder(name: impl Into<String>, raw_input: Value) -> ToolCallBuilder {
+        ToolCallBuilder {
+            name: name.into(),
+            raw_input,
+            canonical: CanonicalTool::Other,
+            id: String::new(),
+            mcp: None,
+        }
+    }
+
+    /// Builds a tool call from every part (kept for codecs not yet on [`ToolCall::builder`]).
+    #[doc(hidden)]
+    pub fn from_parts(
         name: impl Into<String>,
         canonical: CanonicalTool,
         raw_input: Value,
@@ -464,6 +485,54 @@ impl ToolCall {
         ["file_path", "path", "filePath", "absolute_path", "notebook_path"]
             .iter()
             .find_map(|k| self.input.get(*k).and_then(Value::as_str))
+    }
+}
+
+/// A [`ToolCall`] under construction (see [`ToolCall::builder`]).
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct ToolCallBuilder {
+    name: String,
+    raw_input: Value,
+    canonical: CanonicalTool,
+    id: String,
+    mcp: Option<McpCall>,
+}
+
+impl ToolCallBuilder {
+    /// The canonical class (default [`CanonicalTool::Other`]).
+    pub fn class(mut self, canonical: CanonicalTool) -> Self {
+        self.canonical = canonical;
+        self
+    }
+
+    /// The agent's tool-call id; an empty id counts as none (one is synthesized).
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = id.into();
+        self
+    }
+
+    /// The MCP identity (sets the class to [`CanonicalTool::Mcp`]).
+    pub fn with_mcp(mut self, mcp: Option<McpCall>) -> Self {
+        self.mcp = mcp;
+        self
+    }
+
+    /// The call, with an id synthesized from the session and turn when the agent sent none.
+    pub fn build(self, session: &SessionInfo) -> ToolCall {
+        let id = Some(self.id).filter(|i| !i.is_empty());
+        let call = ToolCall::from_parts(
+            self.name,
+            self.canonical,
+            self.raw_input,
+            id,
+            &session.id,
+            &session.turn_id,
+        );
+        match self.mcp {
+            Some(mcp) => call.with_mcp(mcp),
+            None => call,
+        }
     }
 }
 
@@ -519,22 +588,52 @@ pub fn synth_tool_id(session: &str, turn: &str, tool: &str, input: &Map<String, 
     out
 }
 
+// Declares a typed event: its envelope, the fields `new` takes (`required`) and the fields
+// that default and have a `with_*` setter (`optional`). `from_parts` takes every field in
+// order (kept for codecs not yet on the builders; prefer `new` and `with_*`).
 macro_rules! typed_event {
-    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* pub $field:ident : $ty:ty),* $(,)? }) => {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            required { $($(#[$rmeta:meta])* pub $rfield:ident : $rty:ty),* $(,)? }
+            optional { $($(#[$ometa:meta])* pub $ofield:ident : $oty:ty => $setter:ident),* $(,)? }
+        }
+    ) => {
         $(#[$meta])*
         #[derive(Debug, Clone)]
         #[non_exhaustive]
         pub struct $name {
             /// The envelope (provider, session, raw payload, …).
             pub envelope: Envelope,
-            $($(#[$fmeta])* pub $field: $ty,)*
+            $($(#[$rmeta])* pub $rfield: $rty,)*
+            $($(#[$ometa])* pub $ofield: $oty,)*
         }
 
         impl $name {
-            /// Builds the event from its envelope and fields (used by codecs).
+            /// Builds the event from its envelope and required fields; the others default and
+            /// are set with the `with_*` methods (used by codecs).
+            pub fn new(envelope: Envelope $(, $rfield: $rty)*) -> Self {
+                Self {
+                    envelope,
+                    $($rfield,)*
+                    $($ofield: Default::default(),)*
+                }
+            }
+
+            $(
+                #[doc = concat!("Sets `", stringify!($ofield), "`.")]
+                #[must_use]
+                pub fn $setter(mut self, $ofield: $oty) -> Self {
+                    self.$ofield = $ofield;
+                    self
+                }
+            )*
+
+            /// Builds the event from its envelope and every field, in declaration order.
+            #[doc(hidden)]
             #[allow(clippy::too_many_arguments)]
-            pub fn new(envelope: Envelope $(, $field: $ty)*) -> Self {
-                Self { envelope $(, $field)* }
+            pub fn from_parts(envelope: Envelope $(, $rfield: $rty)* $(, $ofield: $oty)*) -> Self {
+                Self { envelope $(, $rfield)* $(, $ofield)* }
             }
 
             /// The envelope.
@@ -553,137 +652,193 @@ macro_rules! typed_event {
 
 typed_event!(
     /// `tool.pre`: a tool call about to run.
-    ToolPreEvent { /// The call.
-    pub tool: ToolCall }
+    ToolPreEvent {
+        required {
+            /// The call.
+            pub tool: ToolCall,
+        }
+        optional {}
+    }
 );
 typed_event!(
     /// `permission.request`: the agent is about to ask the user to allow a tool call.
     PermissionEvent {
-        /// The call.
-        pub tool: ToolCall,
-        /// The agent's permission suggestions, verbatim (Claude `permission_suggestions`).
-        pub suggestions: Option<Value>,
+        required {
+            /// The call.
+            pub tool: ToolCall,
+        }
+        optional {
+            /// The agent's permission suggestions, verbatim (Claude `permission_suggestions`).
+            pub suggestions: Option<Value> => with_suggestions,
+        }
     }
 );
 typed_event!(
     /// `tool.post`: a tool call finished.
     ToolPostEvent {
-        /// The call.
-        pub tool: ToolCall,
-        /// The tool's output/response as the agent reported it.
-        pub output: Value,
-        /// Execution time, when reported.
-        pub duration_ms: Option<u64>,
+        required {
+            /// The call.
+            pub tool: ToolCall,
+        }
+        optional {
+            /// The tool's output/response as the agent reported it (`null` when it sent none).
+            pub output: Value => with_output,
+            /// Execution time, when reported.
+            pub duration_ms: Option<u64> => with_duration_ms,
+        }
     }
 );
 typed_event!(
     /// `tool.error`: a tool call failed.
     ToolErrorEvent {
-        /// The call.
-        pub tool: ToolCall,
-        /// The error text.
-        pub error: String,
-        /// Whether the failure was a user interrupt.
-        pub interrupted: bool,
-        /// Execution time, when reported.
-        pub duration_ms: Option<u64>,
+        required {
+            /// The call.
+            pub tool: ToolCall,
+        }
+        optional {
+            /// The error text (empty when the agent sent none).
+            pub error: String => with_error,
+            /// Whether the failure was a user interrupt.
+            pub interrupted: bool => with_interrupted,
+            /// Execution time, when reported.
+            pub duration_ms: Option<u64> => with_duration_ms,
+        }
     }
 );
 typed_event!(
     /// `prompt.submitted`: a user prompt before the model sees it.
     PromptEvent {
-        /// The prompt text (text parts joined with newlines when the agent sends parts).
-        pub prompt: String,
+        required {
+            /// The prompt text (text parts joined with newlines when the agent sends parts).
+            pub prompt: String,
+        }
+        optional {}
     }
 );
 typed_event!(
     /// `agent.stop` / `subagent.stop`: the (sub)agent is about to finish its turn.
     StopEvent {
-        /// Whether a stop hook already continued this turn (`stop_hook_active`, `loop_count > 0`).
-        pub previously_continued: bool,
-        /// How many times the turn has been continued, when known (provider loop count or the
-        /// runner's per-session counter).
-        pub continuation_count: Option<u32>,
-        /// The last assistant message, when reported.
-        pub last_message: Option<String>,
+        required {}
+        optional {
+            /// Whether a stop hook already continued this turn (`stop_hook_active`, `loop_count > 0`).
+            pub previously_continued: bool => with_previously_continued,
+            /// How many times the turn has been continued, when known (provider loop count or the
+            /// runner's per-session counter).
+            pub continuation_count: Option<u32> => with_continuation_count,
+            /// The last assistant message, when reported.
+            pub last_message: Option<String> => with_last_message,
+        }
     }
 );
 typed_event!(
     /// `subagent.start`.
-    SubagentStartEvent {}
+    SubagentStartEvent {
+        required {}
+        optional {}
+    }
 );
 typed_event!(
     /// `session.start`.
     SessionStartEvent {
-        /// Why the session started (`startup`, `resume`, `clear`, `compact`, …), when reported.
-        pub source: Option<String>,
+        required {}
+        optional {
+            /// Why the session started (`startup`, `resume`, `clear`, `compact`, …), when reported.
+            pub source: Option<String> => with_source,
+        }
     }
 );
 typed_event!(
     /// `session.end`.
     SessionEndEvent {
-        /// Why the session ended, when reported.
-        pub reason: Option<String>,
+        required {}
+        optional {
+            /// Why the session ended, when reported.
+            pub reason: Option<String> => with_reason,
+        }
     }
 );
 typed_event!(
     /// `compact.pre`.
     CompactPreEvent {
-        /// `manual` or `auto`, when reported.
-        pub trigger: Option<String>,
-        /// User instructions for the compaction.
-        pub instructions: Option<String>,
+        required {}
+        optional {
+            /// `manual` or `auto`, when reported.
+            pub trigger: Option<String> => with_trigger,
+            /// User instructions for the compaction.
+            pub instructions: Option<String> => with_instructions,
+        }
     }
 );
 typed_event!(
     /// `compact.post`.
     CompactPostEvent {
-        /// `manual` or `auto`, when reported.
-        pub trigger: Option<String>,
-        /// The compaction summary.
-        pub summary: Option<String>,
+        required {}
+        optional {
+            /// `manual` or `auto`, when reported.
+            pub trigger: Option<String> => with_trigger,
+            /// The compaction summary.
+            pub summary: Option<String> => with_summary,
+        }
     }
 );
 typed_event!(
     /// `notification`.
     NotificationEvent {
-        /// The message.
-        pub message: String,
-        /// Title, when reported.
-        pub title: Option<String>,
-        /// The agent's notification type.
-        pub notification_type: Option<String>,
+        required {
+            /// The message (empty when the agent sent none).
+            pub message: String,
+        }
+        optional {
+            /// Title, when reported.
+            pub title: Option<String> => with_title,
+            /// The agent's notification type.
+            pub notification_type: Option<String> => with_notification_type,
+        }
     }
 );
 typed_event!(
     /// `file.edited`: a post-hoc report that a file changed.
     FileEditedEvent {
-        /// The file path.
-        pub path: String,
-        /// Edits, verbatim, when reported.
-        pub edits: Option<Value>,
+        required {
+            /// The file path.
+            pub path: String,
+        }
+        optional {
+            /// Edits, verbatim, when reported.
+            pub edits: Option<Value> => with_edits,
+        }
     }
 );
 typed_event!(
     /// `model.request` (experimental).
     ModelRequestEvent {
-        /// The request, verbatim as the agent exposes it.
-        pub request: Value,
+        required {
+            /// The request, verbatim as the agent exposes it.
+            pub request: Value,
+        }
+        optional {}
     }
 );
 typed_event!(
     /// `model.response` (experimental; may fire per streamed chunk).
     ModelResponseEvent {
-        /// Text of the response (or chunk), when extractable.
-        pub text: Option<String>,
-        /// The response, verbatim as the agent exposes it.
-        pub response: Value,
+        required {
+            /// The response, verbatim as the agent exposes it.
+            pub response: Value,
+        }
+        optional {
+            /// Text of the response (or chunk), when extractable.
+            pub text: Option<String> => with_text,
+        }
     }
 );
 typed_event!(
     /// `other`: a native event without a unified mapping. The native name is
     /// [`Envelope::native`]; everything else is in the raw payload and the native view.
-    OtherEvent {}
+    OtherEvent {
+        required {}
+        optional {}
+    }
 );
 
 /// A decoded event: one variant per [`EventKind`].
@@ -938,7 +1093,7 @@ mod tests {
         assert_eq!(normalize_input(&json!("not json"))["value"], "not json");
         assert_eq!(normalize_input(&json!([1, 2]))["value"], json!([1, 2]));
         assert!(normalize_input(&Value::Null).is_empty());
-        let t = ToolCall::new(
+        let t = ToolCall::from_parts(
             "x",
             CanonicalTool::Other,
             json!("{\"a\":1}"),

@@ -35,6 +35,7 @@ pub mod decision;
 pub mod error;
 pub mod event;
 pub mod kind;
+pub mod kit;
 mod log;
 pub mod provider;
 pub mod quirks;
@@ -45,18 +46,17 @@ pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,
     UnsupportedMode,
 };
-pub use codec::{
-    Codec, ConnState, Env, EventTarget, Invocation, NativeEventSpec, ProcessEnv, StderrUse, Transport, WireResponse,
-};
+pub use codec::{Codec, ConnState, Env, EventTarget, Invocation, ProcessEnv, StderrUse, Transport, WireResponse};
 pub use decision::{Decision, DecisionKind, Outcome};
 pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
 pub use event::{
     normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event,
     Extensions, FileEditedEvent, McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
     PermissionEvent, PromptEvent, RawPayload, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
-    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    SubagentStartEvent, ToolCall, ToolCallBuilder, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 pub use kind::EventKind;
+pub use kit::{EventRow, FailShape, ToolTable};
 pub use provider::{Confidence, NativeName, Provider, Variant};
 pub use quirks::{Quirk, QuirkStatus};
 pub use router::{

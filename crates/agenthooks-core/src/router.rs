@@ -393,7 +393,7 @@ pub struct ToolNames(Regex);
 /// ```
 /// use agenthooks_core::{match_tools, Matcher, ToolCall, CanonicalTool};
 /// let m = match_tools(["Bash", "mcp__github__*"]);
-/// let t = ToolCall::new("mcp__github__create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "");
+/// let t = ToolCall::from_parts("mcp__github__create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "");
 /// assert!(m.matches(&t));
 /// ```
 pub fn match_tools<I, S>(names: I) -> ToolNames
@@ -421,7 +421,7 @@ pub struct McpTools {
 ///
 /// ```
 /// use agenthooks_core::{match_mcp, Matcher, ToolCall, CanonicalTool, McpCall};
-/// let t = ToolCall::new("mcp_github_create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "")
+/// let t = ToolCall::from_parts("mcp_github_create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "")
 ///     .with_mcp(McpCall::new("github", "create_issue"));
 /// assert!(match_mcp("github", "*").matches(&t));
 /// assert!(!match_mcp("slack", "*").matches(&t));

@@ -11,8 +11,8 @@ use std::time::Duration;
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
     CanonicalTool, CapSet, Capability, Codec, Confidence, DecodeError, EncodeError, Env, Envelope, Event, EventKind,
-    EventTarget, FailMode, Invocation, NativeEventSpec, NativeName, OtherEvent, Outcome, PromptEvent, Provider,
-    StderrUse, StopEvent, ToolCall, ToolPreEvent, Variant, WireResponse,
+    EventRow, EventTarget, FailMode, Invocation, NativeName, OtherEvent, Outcome, PromptEvent, Provider, StderrUse,
+    StopEvent, ToolCall, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -57,10 +57,10 @@ pub static BETA: TestCodec = TestCodec {
     cursor_like: true,
 };
 
-const EVENTS: &[NativeEventSpec] = &[
-    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
-    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
-    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
+const EVENTS: &[EventRow] = &[
+    EventRow::new("PreToolUse", EventKind::ToolPre, true, true),
+    EventRow::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    EventRow::new("Stop", EventKind::Stop, true, false),
 ];
 
 impl Codec for TestCodec {
@@ -68,7 +68,7 @@ impl Codec for TestCodec {
         Provider::from_static(self.name)
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         EVENTS
     }
 
@@ -86,7 +86,7 @@ impl Codec for TestCodec {
         env.session.id = p.session_id.clone().or(p.conversation_id.clone()).unwrap_or_default();
         Ok(match kind {
             EventKind::ToolPre => {
-                let tool = ToolCall::new(
+                let tool = ToolCall::from_parts(
                     p.tool_name.unwrap_or_default(),
                     CanonicalTool::Shell,
                     p.tool_input.unwrap_or(Value::Null),
@@ -97,7 +97,12 @@ impl Codec for TestCodec {
                 Event::ToolPre(ToolPreEvent::new(env, tool))
             }
             EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, p.prompt.unwrap_or_default())),
-            EventKind::Stop => Event::Stop(StopEvent::new(env, p.stop_hook_active.unwrap_or(false), None, None)),
+            EventKind::Stop => Event::Stop(StopEvent::from_parts(
+                env,
+                p.stop_hook_active.unwrap_or(false),
+                None,
+                None,
+            )),
             _ => Event::Other(OtherEvent::new(env)),
         })
     }

@@ -8,8 +8,8 @@ use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
 use agenthooks_core::event::strip_bom;
 use agenthooks_core::{
     CapSet, Capability, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeCategory, DecodeError, EncodeCategory,
-    EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, Invocation, McpCall, ModelRequestEvent,
-    ModelResponseEvent, NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk,
+    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, McpCall,
+    ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk,
     SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
     Variant, WireResponse,
 };
@@ -108,7 +108,7 @@ pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
 fn decode_error(e: NativeDecodeError) -> DecodeError {
     let path = e.path().to_owned();
     match e {
-        NativeDecodeError::Invalid { source, .. } => DecodeError::from_json(Provider::GEMINI, source).with_path(path),
+        NativeDecodeError::Invalid { source, .. } => DecodeError::from_json(Provider::GEMINI, &source).with_path(path),
     }
 }
 
@@ -135,7 +135,7 @@ fn response_text(r: &LlmResponse) -> Option<String> {
 }
 
 fn tool_call(session: &str, name: &str, input: &Value, ctx: Option<&McpContext>) -> ToolCall {
-    let call = ToolCall::new(
+    let call = ToolCall::from_parts(
         name,
         tools::classify(name, ctx.is_some()),
         input.clone(),
@@ -182,10 +182,10 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
     }
     let session = env.session.id.clone();
     let event = match &native {
-        N::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env, Some(e.source.clone()))),
-        N::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env, Some(e.reason.clone()))),
+        N::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(env, Some(e.source.clone()))),
+        N::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(env, Some(e.reason.clone()))),
         N::BeforeAgent(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt.clone())),
-        N::AfterAgent(e) => Event::Stop(StopEvent::new(
+        N::AfterAgent(e) => Event::Stop(StopEvent::from_parts(
             env,
             e.stop_hook_active,
             None,
@@ -198,8 +198,8 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
         N::AfterTool(e) => {
             let tool = tool_call(&session, &e.tool_name, &e.tool_input, e.mcp_context.as_ref());
             match e.error_message() {
-                Some(msg) => Event::ToolError(ToolErrorEvent::new(env, tool, msg, false, None)),
-                None => Event::ToolPost(ToolPostEvent::new(env, tool, to_value(&e.tool_response), None)),
+                Some(msg) => Event::ToolError(ToolErrorEvent::from_parts(env, tool, msg, false, None)),
+                None => Event::ToolPost(ToolPostEvent::from_parts(env, tool, to_value(&e.tool_response), None)),
             }
         }
         N::BeforeModel(e) => {
@@ -212,14 +212,12 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
         }
         N::AfterModel(e) => {
             env.session.model = e.llm_request.model.clone().unwrap_or_default();
-            Event::ModelResponse(ModelResponseEvent::new(
-                env,
-                response_text(&e.llm_response),
-                to_value(&e.llm_response),
-            ))
+            Event::ModelResponse(
+                ModelResponseEvent::new(env, to_value(&e.llm_response)).with_text(response_text(&e.llm_response)),
+            )
         }
-        N::PreCompress(e) => Event::CompactPre(CompactPreEvent::new(env, Some(e.trigger.clone()), None)),
-        N::Notification(e) => Event::Notification(NotificationEvent::new(
+        N::PreCompress(e) => Event::CompactPre(CompactPreEvent::from_parts(env, Some(e.trigger.clone()), None)),
+        N::Notification(e) => Event::Notification(NotificationEvent::from_parts(
             env,
             e.message.clone(),
             None,
@@ -284,7 +282,7 @@ impl Codec for GeminiCodec {
         Provider::GEMINI
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         native::NATIVE_EVENTS
     }
 
@@ -553,21 +551,21 @@ mod tests {
         let e = GeminiCodec
             .encode(&ev, &rewrite_input(m).no_decision().into())
             .unwrap_err();
-        assert_eq!(e.category, EncodeCategory::LossyUpdate);
-        assert!(e.message.contains("description"), "{e}");
+        assert_eq!(e.category(), EncodeCategory::LossyUpdate);
+        assert!(e.message().contains("description"), "{e}");
     }
 
     #[test]
     fn unsupported_or_wrong_family_is_an_error() {
         let ev = before_tool();
         let e = GeminiCodec.encode(&ev, &allow().into()).unwrap_err();
-        assert_eq!(e.category, EncodeCategory::WrongFamily);
+        assert_eq!(e.category(), EncodeCategory::WrongFamily);
         let e = GeminiCodec
             .encode(&ev, &no_decision().with_context("c").into())
             .unwrap_err();
-        assert!(e.message.contains("add-context"), "{e}");
+        assert!(e.message().contains("add-context"), "{e}");
         let e = GeminiCodec.encode(&ev, &continue_with("x").into()).unwrap_err();
-        assert_eq!(e.category, EncodeCategory::WrongFamily);
+        assert_eq!(e.category(), EncodeCategory::WrongFamily);
     }
 
     #[test]
@@ -593,7 +591,7 @@ mod tests {
         let e = GeminiCodec
             .encode(&post, &flag_output("secret inside").into())
             .unwrap_err();
-        assert!(e.message.contains("flag-output"), "{e}");
+        assert!(e.message().contains("flag-output"), "{e}");
         assert_eq!(
             enc(&post, replace_output(json!({"a": 1}))),
             r#"{"decision":"deny","reason":"{\"a\":1}"}"#

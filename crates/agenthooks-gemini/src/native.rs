@@ -19,7 +19,7 @@
 //! [`decode`] reads `hook_event_name` and dispatches to the matching struct; an event name this
 //! crate does not know decodes as [`NativeEvent::Other`] with the whole object kept.
 
-use agenthooks_core::{EventKind, NativeEventSpec};
+use agenthooks_core::{EventKind, EventRow};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -34,22 +34,22 @@ use serde_json::{Map, Value};
 ///
 /// `AfterTool` is listed as `tool.post`; a payload whose `tool_response.error` is set decodes as
 /// `tool.error` instead (see [`AfterTool::error`]).
-pub static NATIVE_EVENTS: &[NativeEventSpec] = &[
-    NativeEventSpec::new(SessionStart::NAME, EventKind::SessionStart, true, false),
-    NativeEventSpec::new(SessionEnd::NAME, EventKind::SessionEnd, false, false),
-    NativeEventSpec::new(BeforeAgent::NAME, EventKind::PromptSubmitted, true, false),
-    NativeEventSpec::new(AfterAgent::NAME, EventKind::Stop, true, false),
-    NativeEventSpec::new(BeforeTool::NAME, EventKind::ToolPre, true, true),
-    NativeEventSpec::new(AfterTool::NAME, EventKind::ToolPost, true, true),
-    NativeEventSpec::new(BeforeModel::NAME, EventKind::ModelRequest, true, false),
-    NativeEventSpec::new(AfterModel::NAME, EventKind::ModelResponse, true, false),
-    NativeEventSpec::new(BeforeToolSelection::NAME, EventKind::ModelRequest, true, false),
-    NativeEventSpec::new(PreCompress::NAME, EventKind::CompactPre, false, false),
-    NativeEventSpec::new(Notification::NAME, EventKind::Notification, false, false),
+pub static NATIVE_EVENTS: &[EventRow] = &[
+    EventRow::new(SessionStart::NAME, EventKind::SessionStart, true, false),
+    EventRow::new(SessionEnd::NAME, EventKind::SessionEnd, false, false),
+    EventRow::new(BeforeAgent::NAME, EventKind::PromptSubmitted, true, false),
+    EventRow::new(AfterAgent::NAME, EventKind::Stop, true, false),
+    EventRow::new(BeforeTool::NAME, EventKind::ToolPre, true, true),
+    EventRow::new(AfterTool::NAME, EventKind::ToolPost, true, true),
+    EventRow::new(BeforeModel::NAME, EventKind::ModelRequest, true, false),
+    EventRow::new(AfterModel::NAME, EventKind::ModelResponse, true, false),
+    EventRow::new(BeforeToolSelection::NAME, EventKind::ModelRequest, true, false),
+    EventRow::new(PreCompress::NAME, EventKind::CompactPre, false, false),
+    EventRow::new(Notification::NAME, EventKind::Notification, false, false),
 ];
 
 /// Looks up a native event by its exact (case-sensitive) name.
-pub fn event_info(name: &str) -> Option<&'static NativeEventSpec> {
+pub fn event_info(name: &str) -> Option<&'static EventRow> {
     NATIVE_EVENTS.iter().find(|e| e.name == name)
 }
 

@@ -477,7 +477,7 @@ mod tests {
 
     #[test]
     fn in_process_filter() {
-        let call = ToolCall::new(
+        let call = ToolCall::from_parts(
             "mcp__github__create_issue",
             CanonicalTool::Mcp,
             json!({}),
@@ -491,7 +491,7 @@ mod tests {
             .matches(&call));
         assert!(!ToolMatcher::names(["Bash"]).matches(&call));
         assert!(ToolMatcher::class(CanonicalTool::Mcp).matches(&call));
-        let bash = ToolCall::new("Bash", CanonicalTool::Shell, json!({}), None, "s", "t");
+        let bash = ToolCall::from_parts("Bash", CanonicalTool::Shell, json!({}), None, "s", "t");
         assert!(ToolMatcher::names(["Bash"]).matches(&bash));
         assert!(ToolMatcher::class(CanonicalTool::Shell).matches(&bash));
         assert!(!ToolMatcher::class(CanonicalTool::FileRead).matches(&bash));

@@ -4,10 +4,10 @@ use std::time::Duration;
 
 use agenthooks_core::{
     CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeCategory,
-    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, Invocation,
-    NativeEventSpec, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
-    SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolErrorEvent, ToolPostEvent,
-    ToolPreEvent, Variant, WireResponse,
+    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
+    Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
+    WireResponse,
 };
 use serde_json::{Map, Value};
 
@@ -105,7 +105,7 @@ fn provider() -> Provider {
 
 fn decode_error(e: NativeError) -> DecodeError {
     match e {
-        NativeError::Syntax { source } => DecodeError::from_json(provider(), source),
+        NativeError::Syntax { source } => DecodeError::from_json(provider(), &source),
         NativeError::NotAnObject => DecodeError::new(provider(), DecodeCategory::Data, "payload is not a JSON object"),
         NativeError::MissingEventName => DecodeError::new(
             provider(),
@@ -173,7 +173,7 @@ impl Codec for KimiCodec {
         provider()
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         native::EVENTS
     }
 
@@ -182,7 +182,7 @@ impl Codec for KimiCodec {
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let value: Value =
             serde_path_to_error::deserialize(&mut de).map_err(|e| DecodeError::from_path_error(provider(), e))?;
-        de.end().map_err(|e| DecodeError::from_json(provider(), e))?;
+        de.end().map_err(|e| DecodeError::from_json(provider(), &e))?;
         let Value::Object(mut map) = value else {
             return Err(decode_error(NativeError::NotAnObject));
         };
@@ -355,20 +355,20 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
             env,
             tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
         )),
-        NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::new(
+        NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::from_parts(
             env,
             tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
             Value::String(e.tool_output.clone()),
             None,
         )),
-        NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::new(
+        NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::from_parts(
             env,
             tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
             e.error.message().to_owned(),
             false,
             None,
         )),
-        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::new(
+        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::from_parts(
             env,
             tool_call(
                 &e.tool_name,
@@ -380,14 +380,20 @@ fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
             None,
         )),
         NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt.text().into_owned())),
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::new(env, e.stop_hook_active, None, None)),
-        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::new(env, false, None, Some(e.response.clone()))),
+        NativeEvent::Stop(e) => Event::Stop(StopEvent::from_parts(env, e.stop_hook_active, None, None)),
+        NativeEvent::SubagentStop(e) => {
+            Event::SubagentStop(StopEvent::from_parts(env, false, None, Some(e.response.clone())))
+        }
         NativeEvent::SubagentStart(_) => Event::SubagentStart(SubagentStartEvent::new(env)),
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env, Some(e.source.clone()))),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env, Some(e.reason.clone()))),
-        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::new(env, Some(e.trigger.clone()), None)),
-        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::new(env, Some(e.trigger.clone()), None)),
-        NativeEvent::Notification(e) => Event::Notification(NotificationEvent::new(
+        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(env, Some(e.source.clone()))),
+        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(env, Some(e.reason.clone()))),
+        NativeEvent::PreCompact(e) => {
+            Event::CompactPre(CompactPreEvent::from_parts(env, Some(e.trigger.clone()), None))
+        }
+        NativeEvent::PostCompact(e) => {
+            Event::CompactPost(CompactPostEvent::from_parts(env, Some(e.trigger.clone()), None))
+        }
+        NativeEvent::Notification(e) => Event::Notification(NotificationEvent::from_parts(
             env,
             e.body.clone(),
             Some(e.title.clone()),

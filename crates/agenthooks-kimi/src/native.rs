@@ -35,7 +35,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use agenthooks_core::{EventKind, NativeEventSpec};
+use agenthooks_core::{EventKind, EventRow};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
@@ -576,27 +576,27 @@ native_event! {
 ///   `agent.stop` (a decision point) would mislead;
 /// - `SessionHeartbeat`: a timer, not a session boundary;
 /// - `TaskStarted`: a background task, not a subagent (`SubagentStart` fires separately).
-pub const EVENTS: &[NativeEventSpec] = &[
-    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
-    NativeEventSpec::new("PostToolUse", EventKind::ToolPost, false, true),
-    NativeEventSpec::new("PostToolUseFailure", EventKind::ToolError, false, true),
-    NativeEventSpec::new("PermissionRequest", EventKind::Permission, false, true),
-    NativeEventSpec::new("PermissionResult", EventKind::Other, false, true),
-    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
-    NativeEventSpec::new("UserPromptQueued", EventKind::Other, false, false),
-    NativeEventSpec::new("TurnStarted", EventKind::Other, false, false),
-    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
-    NativeEventSpec::new("StopFailure", EventKind::Other, false, false),
-    NativeEventSpec::new("Interrupt", EventKind::Other, false, false),
-    NativeEventSpec::new("SessionStart", EventKind::SessionStart, false, false),
-    NativeEventSpec::new("SessionEnd", EventKind::SessionEnd, false, false),
-    NativeEventSpec::new("SessionHeartbeat", EventKind::Other, false, false),
-    NativeEventSpec::new("SubagentStart", EventKind::SubagentStart, false, false),
-    NativeEventSpec::new("SubagentStop", EventKind::SubagentStop, false, false),
-    NativeEventSpec::new("TaskStarted", EventKind::Other, false, false),
-    NativeEventSpec::new("PreCompact", EventKind::CompactPre, false, false),
-    NativeEventSpec::new("PostCompact", EventKind::CompactPost, false, false),
-    NativeEventSpec::new("Notification", EventKind::Notification, false, false),
+pub const EVENTS: &[EventRow] = &[
+    EventRow::new("PreToolUse", EventKind::ToolPre, true, true),
+    EventRow::new("PostToolUse", EventKind::ToolPost, false, true),
+    EventRow::new("PostToolUseFailure", EventKind::ToolError, false, true),
+    EventRow::new("PermissionRequest", EventKind::Permission, false, true),
+    EventRow::new("PermissionResult", EventKind::Other, false, true),
+    EventRow::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    EventRow::new("UserPromptQueued", EventKind::Other, false, false),
+    EventRow::new("TurnStarted", EventKind::Other, false, false),
+    EventRow::new("Stop", EventKind::Stop, true, false),
+    EventRow::new("StopFailure", EventKind::Other, false, false),
+    EventRow::new("Interrupt", EventKind::Other, false, false),
+    EventRow::new("SessionStart", EventKind::SessionStart, false, false),
+    EventRow::new("SessionEnd", EventKind::SessionEnd, false, false),
+    EventRow::new("SessionHeartbeat", EventKind::Other, false, false),
+    EventRow::new("SubagentStart", EventKind::SubagentStart, false, false),
+    EventRow::new("SubagentStop", EventKind::SubagentStop, false, false),
+    EventRow::new("TaskStarted", EventKind::Other, false, false),
+    EventRow::new("PreCompact", EventKind::CompactPre, false, false),
+    EventRow::new("PostCompact", EventKind::CompactPost, false, false),
+    EventRow::new("Notification", EventKind::Notification, false, false),
 ];
 
 /// The three events whose hook output can change what Kimi does; every other event is

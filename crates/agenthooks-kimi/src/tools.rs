@@ -50,7 +50,7 @@ pub fn classify(name: &str) -> CanonicalTool {
 /// arguments) and Kimi's own tool-call id.
 pub fn tool_call(name: &str, input: Value, id: &str, session: &str, turn: &str) -> ToolCall {
     let id = (!id.is_empty()).then(|| id.to_owned());
-    let call = ToolCall::new(name, classify(name), input, id, session, turn);
+    let call = ToolCall::from_parts(name, classify(name), input, id, session, turn);
     match split_mcp(name) {
         Some((server, tool)) => call.with_mcp(McpCall::new(server, tool)),
         None => call,

@@ -588,7 +588,7 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
     "agenthooks-testkit-session".clone_into(&mut env.session.id);
     "/tmp".clone_into(&mut env.session.cwd);
     let tool = || {
-        ToolCall::new(
+        ToolCall::from_parts(
             "Bash",
             CanonicalTool::Shell,
             json!({"command": "ls"}),
@@ -598,22 +598,28 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
         )
     };
     match kind {
-        K::SessionStart => Event::SessionStart(SessionStartEvent::new(env, Some("startup".to_owned()))),
-        K::SessionEnd => Event::SessionEnd(SessionEndEvent::new(env, None)),
+        K::SessionStart => Event::SessionStart(SessionStartEvent::from_parts(env, Some("startup".to_owned()))),
+        K::SessionEnd => Event::SessionEnd(SessionEndEvent::from_parts(env, None)),
         K::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, "hello".to_owned())),
         K::ToolPre => Event::ToolPre(ToolPreEvent::new(env, tool())),
-        K::ToolPost => Event::ToolPost(ToolPostEvent::new(env, tool(), json!("ok"), None)),
-        K::ToolError => Event::ToolError(ToolErrorEvent::new(env, tool(), "failed".to_owned(), false, None)),
-        K::Permission => Event::Permission(PermissionEvent::new(env, tool(), None)),
-        K::Stop => Event::Stop(StopEvent::new(env, false, None, None)),
+        K::ToolPost => Event::ToolPost(ToolPostEvent::from_parts(env, tool(), json!("ok"), None)),
+        K::ToolError => Event::ToolError(ToolErrorEvent::from_parts(
+            env,
+            tool(),
+            "failed".to_owned(),
+            false,
+            None,
+        )),
+        K::Permission => Event::Permission(PermissionEvent::from_parts(env, tool(), None)),
+        K::Stop => Event::Stop(StopEvent::from_parts(env, false, None, None)),
         K::SubagentStart => Event::SubagentStart(SubagentStartEvent::new(env)),
-        K::SubagentStop => Event::SubagentStop(StopEvent::new(env, false, None, None)),
-        K::CompactPre => Event::CompactPre(CompactPreEvent::new(env, None, None)),
-        K::CompactPost => Event::CompactPost(CompactPostEvent::new(env, None, None)),
-        K::Notification => Event::Notification(NotificationEvent::new(env, "note".to_owned(), None, None)),
-        K::FileEdited => Event::FileEdited(FileEditedEvent::new(env, "/tmp/x".to_owned(), None)),
+        K::SubagentStop => Event::SubagentStop(StopEvent::from_parts(env, false, None, None)),
+        K::CompactPre => Event::CompactPre(CompactPreEvent::from_parts(env, None, None)),
+        K::CompactPost => Event::CompactPost(CompactPostEvent::from_parts(env, None, None)),
+        K::Notification => Event::Notification(NotificationEvent::from_parts(env, "note".to_owned(), None, None)),
+        K::FileEdited => Event::FileEdited(FileEditedEvent::from_parts(env, "/tmp/x".to_owned(), None)),
         K::ModelRequest => Event::ModelRequest(ModelRequestEvent::new(env, json!({}))),
-        K::ModelResponse => Event::ModelResponse(ModelResponseEvent::new(env, None, json!({}))),
+        K::ModelResponse => Event::ModelResponse(ModelResponseEvent::new(env, json!({}))),
         _ => Event::Other(OtherEvent::new(env)),
     }
 }

@@ -11,8 +11,11 @@
 //!    `Runner::invoke` with a router answering that shape (so degradation applies exactly as in
 //!    production) equals `responses/<shape>.json`;
 //! 7. with an unknown key injected into the payload, raw stays byte-identical to the injected
-//!    bytes and, when an extra-map accessor is given ([`Suite::with_extra`]), the key lands in
-//!    the native view's extra map with its value.
+//!    bytes and the key lands in the native view's extra map with its value
+//!    ([`Codec::native_extra`]);
+//! 8. tolerance ([`crate::tolerance`]): with each non-identifying top-level field dropped, and
+//!    with each replaced by a value of another JSON type, the payload still decodes, as the same
+//!    kind, with raw byte-identical to the altered bytes.
 //!
 //! With `AGENTHOOKS_BLESS=1`, 5 and 6 write the expected files (and remove response files of
 //! shapes that no longer apply). Every failure is collected; the suite then panics with all of
@@ -46,6 +49,7 @@ pub struct Suite {
     extra: Option<ExtraFn>,
     bless: bool,
     min_fixtures: usize,
+    tolerance: bool,
 }
 
 impl fmt::Debug for Suite {
@@ -56,6 +60,7 @@ impl fmt::Debug for Suite {
             .field("extra", &self.extra.is_some())
             .field("bless", &self.bless)
             .field("min_fixtures", &self.min_fixtures)
+            .field("tolerance", &self.tolerance)
             .finish()
     }
 }
@@ -70,6 +75,8 @@ pub struct Report {
     pub responses: usize,
     /// Extra-key injections checked.
     pub extra_checks: usize,
+    /// Drop/retype variants checked (check 8).
+    pub tolerance_checks: usize,
     /// Failures, one message each (file and reason).
     pub failures: Vec<String>,
 }
@@ -78,10 +85,11 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} fixtures, {} responses, {} extra-key checks, {} failures",
+            "{} fixtures, {} responses, {} extra-key checks, {} tolerance checks, {} failures",
             self.fixtures,
             self.responses,
             self.extra_checks,
+            self.tolerance_checks,
             self.failures.len()
         )?;
         for x in &self.failures {
@@ -100,6 +108,7 @@ impl Suite {
             extra: None,
             bless: golden::blessing(),
             min_fixtures: 1,
+            tolerance: false,
         }
     }
 
@@ -118,6 +127,14 @@ impl Suite {
     #[must_use]
     pub fn bless(mut self, on: bool) -> Self {
         self.bless = on;
+        self
+    }
+
+    /// Runs check 8, the drop/retype tolerance property (default off while codecs move to the
+    /// provider kit).
+    #[must_use]
+    pub fn tolerance(mut self, on: bool) -> Self {
+        self.tolerance = on;
         self
     }
 
@@ -252,6 +269,18 @@ impl Suite {
                 ));
             }
         }
+        // 8. tolerance
+        let variants = if self.tolerance {
+            crate::tolerance::check_fixture(codec, fx)
+        } else {
+            Vec::new()
+        };
+        for failure in variants {
+            report.tolerance_checks += 1;
+            if let Some(f) = failure {
+                report.failures.push(format!("{id}: {f}"));
+            }
+        }
         // 7. an unknown key
         if let Some(injected) = inject_extra(&fx.input) {
             report.extra_checks += 1;
@@ -271,8 +300,12 @@ impl Suite {
                 "{id}: with an unknown key injected, raw differs from the injected bytes"
             ));
         }
-        if let Some(f) = &self.extra {
-            match f(env) {
+        let extra = match &self.extra {
+            Some(f) => f(env),
+            None => self.codec.native_extra(env),
+        };
+        {
+            match extra {
                 None => report.failures.push(format!(
                     "{id}: with an unknown key injected, the native view has no extra map"
                 )),

@@ -53,6 +53,7 @@ pub mod golden;
 pub mod harness;
 pub mod model;
 pub mod shapes;
+pub mod tolerance;
 
 use std::path::{Path, PathBuf};
 

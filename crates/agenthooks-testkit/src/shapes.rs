@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn rewrite_keeps_keys() {
-        let t = ToolCall::new(
+        let t = ToolCall::from_parts(
             "Bash",
             agenthooks_core::CanonicalTool::Shell,
             serde_json::json!({"command": "ls", "timeout": 5}),

@@ -28,7 +28,7 @@ fn encode_err(case: &str, outcome: impl Into<Outcome>) -> EncodeCategory {
     CODEC
         .encode(&event(case), &outcome.into())
         .expect_err("must not be expressible")
-        .category
+        .category()
 }
 
 fn input(v: Value) -> Map<String, Value> {

@@ -103,9 +103,9 @@ fn permission_request_decisions() {
         r#"{"behavior":"deny","message":"not on main"}"#
     );
     let e = CODEC.encode(&ev, &deny("x").stop_agent("x").into()).unwrap_err();
-    assert_eq!(e.category, EncodeCategory::WrongFamily, "stop-agent is not claimed");
+    assert_eq!(e.category(), EncodeCategory::WrongFamily, "stop-agent is not claimed");
     let e = CODEC.encode(&ev, &ask_user("?").into()).unwrap_err();
-    assert!(e.message.contains("ask"), "{e}");
+    assert!(e.message().contains("ask"), "{e}");
     let ev = event("docs/permission_request-pascal");
     assert_eq!(
         stdout(&ev, deny("no")),
@@ -187,18 +187,18 @@ fn inexpressible_outcomes_are_errors_not_drops() {
     let e = CODEC
         .encode(&pre, &allow().with_system_message("hi").into())
         .unwrap_err();
-    assert!(e.message.contains("system message"), "{e}");
+    assert!(e.message().contains("system message"), "{e}");
     let e = CODEC.encode(&pre, &deny("x").stop_agent("halt").into()).unwrap_err();
-    assert!(e.message.contains("stop-agent"), "{e}");
+    assert!(e.message().contains("stop-agent"), "{e}");
     let e = CODEC.encode(&pre, &finish().into()).map(|w| w.stdout);
     assert_eq!(e, Ok(Vec::new()), "a bare neutral of any family is the no-op");
     let e = CODEC.encode(&pre, &continue_with("go").into()).unwrap_err();
-    assert_eq!(e.category, EncodeCategory::WrongFamily);
+    assert_eq!(e.category(), EncodeCategory::WrongFamily);
     let end = event("1.0.102/session_end-allow");
     let e = CODEC
         .encode(&end, &ContextDecision::none().with_context("x").into())
         .unwrap_err();
-    assert!(e.message.contains("context"), "{e}");
+    assert!(e.message().contains("context"), "{e}");
     let other = event("docs/error_occurred");
     assert!(CODEC
         .encode(&other, &ContextDecision::none().with_context("x").into())

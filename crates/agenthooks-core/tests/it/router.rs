@@ -20,7 +20,7 @@ fn tool_event(name: &str, cmd: &str) -> ToolPreEvent {
     };
     ToolPreEvent::new(
         env,
-        ToolCall::new(name, canonical, json!({"command": cmd}), Some("t1".into()), "s", ""),
+        ToolCall::from_parts(name, canonical, json!({"command": cmd}), Some("t1".into()), "s", ""),
     )
 }
 

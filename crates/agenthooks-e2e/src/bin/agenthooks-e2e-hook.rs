@@ -7,8 +7,9 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use agenthooks::core::codec::{Env, EventTarget, NativeEventSpec, ProcessEnv, StderrUse};
+use agenthooks::core::codec::{Env, EventTarget, ProcessEnv, StderrUse};
 use agenthooks::core::runner::{self, Runner};
+use agenthooks::core::EventRow;
 use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
 use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
@@ -191,7 +192,7 @@ impl Codec for Misdirected {
     fn provider(&self) -> Provider {
         self.inner.provider()
     }
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         self.inner.native_events()
     }
     fn decode(&self, inv: &agenthooks::core::Invocation<'_>) -> Result<Event, DecodeError> {

@@ -110,7 +110,7 @@ fn lossy_rewrite_is_answered_by_the_failure_policy() {
     let Some(agenthooks_core::runner::Failure::Encode(e)) = &out.failure else {
         panic!("expected an encode failure, got {:?}", out.failure)
     };
-    assert_eq!(e.category, EncodeCategory::LossyUpdate);
+    assert_eq!(e.category(), EncodeCategory::LossyUpdate);
 
     let closed = Router::new()
         .with_policy(Policy::default().fail_closed())

@@ -63,7 +63,7 @@ fn check(id: u16) {
             let e = CODEC
                 .encode(&decode(&pre), &rewrite_input(m).no_decision().into())
                 .expect_err("lossy");
-            assert_eq!(e.category, agenthooks_core::EncodeCategory::LossyUpdate);
+            assert_eq!(e.category(), agenthooks_core::EncodeCategory::LossyUpdate);
             // A rewrite that keeps every key merges to exactly what the hook asked for.
             let mut m = decode(&pre).tool().expect("tool").input.clone();
             m.insert("command".into(), json!("echo safe"));

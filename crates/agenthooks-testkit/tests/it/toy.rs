@@ -6,7 +6,7 @@ use std::time::Duration;
 use agenthooks_core::decision::DecisionKind;
 use agenthooks_core::{
     CanonicalTool, CapSet, Capability, Codec, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Envelope,
-    Event, EventKind, EventTarget, FailMode, Invocation, NativeEventSpec, NativeName, Outcome, PromptEvent, Provider,
+    Event, EventKind, EventRow, EventTarget, FailMode, Invocation, NativeName, Outcome, PromptEvent, Provider,
     SessionStartEvent, StopEvent, ToolCall, ToolPreEvent, Variant, WireResponse,
 };
 use serde_json::{json, Map, Value};
@@ -23,11 +23,11 @@ pub(crate) fn extra(env: &Envelope) -> Option<&Map<String, Value>> {
     env.native_view::<ToyNative>().map(|n| &n.extra)
 }
 
-const EVENTS: &[NativeEventSpec] = &[
-    NativeEventSpec::new("PreToolUse", EventKind::ToolPre, true, true),
-    NativeEventSpec::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
-    NativeEventSpec::new("Stop", EventKind::Stop, true, false),
-    NativeEventSpec::new("SessionStart", EventKind::SessionStart, true, false),
+const EVENTS: &[EventRow] = &[
+    EventRow::new("PreToolUse", EventKind::ToolPre, true, true),
+    EventRow::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
+    EventRow::new("Stop", EventKind::Stop, true, false),
+    EventRow::new("SessionStart", EventKind::SessionStart, true, false),
 ];
 
 /// What the toy encoder really supports (Claude's rules, minus `ask`).
@@ -89,13 +89,17 @@ impl Codec for Toy {
         Provider::CLAUDE_CODE
     }
 
-    fn native_events(&self) -> &'static [NativeEventSpec] {
+    fn native_events(&self) -> &'static [EventRow] {
         EVENTS
+    }
+
+    fn native_extra<'a>(&self, env: &'a Envelope) -> Option<&'a Map<String, Value>> {
+        extra(env)
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let native: ToyNative = serde_json::from_slice(inv.payload.json_bytes())
-            .map_err(|e| DecodeError::from_json(Provider::CLAUDE_CODE, e))?;
+            .map_err(|e| DecodeError::from_json(Provider::CLAUDE_CODE, &e))?;
         let m = &native.extra;
         let name = native.hook_event_name.clone();
         let kind = self.kind_of(&name);
@@ -114,7 +118,7 @@ impl Codec for Toy {
         env.set_native_view(view);
         Ok(match kind {
             EventKind::ToolPre => {
-                let tool = ToolCall::new(
+                let tool = ToolCall::from_parts(
                     s(m, "tool_name"),
                     CanonicalTool::Shell,
                     m.get("tool_input").cloned().unwrap_or(Value::Null),
@@ -125,13 +129,13 @@ impl Codec for Toy {
                 Event::ToolPre(ToolPreEvent::new(env, tool))
             }
             EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, s(m, "prompt"))),
-            EventKind::Stop => Event::Stop(StopEvent::new(
+            EventKind::Stop => Event::Stop(StopEvent::from_parts(
                 env,
                 m.get("stop_hook_active") == Some(&Value::Bool(true)),
                 None,
                 None,
             )),
-            EventKind::SessionStart => Event::SessionStart(SessionStartEvent::new(
+            EventKind::SessionStart => Event::SessionStart(SessionStartEvent::from_parts(
                 env,
                 m.get("source").and_then(Value::as_str).map(str::to_owned),
             )),
