@@ -7,13 +7,14 @@
 
 use std::time::Duration;
 
-use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
+use agenthooks_core::decision::reason_or_default;
+use agenthooks_core::kit::{self, Extra, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, FileEditedEvent,
-    Invocation, McpCall, ModelResponseEvent, NativeName, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
+    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, FileEditedEvent, Invocation,
+    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
+    ToolPreEvent, ToolTable, Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -43,10 +44,10 @@ impl ClaudeCodec {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The dialect table
+// How a gate is spelled
 // ---------------------------------------------------------------------------------------------
 
-/// How an event's gate is spelled on the wire.
+/// How an event's gate is spelled on the wire; it follows from the event's kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Gate {
     /// No decision field at all.
@@ -63,59 +64,25 @@ enum Gate {
     PostTool,
 }
 
-/// What Claude honours for one native event: the gate spelling and the capability set.
-#[derive(Debug, Clone, Copy)]
-struct Dialect {
-    gate: Gate,
-    caps: CapSet,
+impl Gate {
+    fn of(kind: EventKind) -> Self {
+        match kind {
+            EventKind::ToolPre => Self::PermissionDecision,
+            EventKind::Permission => Self::PermissionRequest,
+            EventKind::PromptSubmitted => Self::PromptBlock,
+            EventKind::Stop | EventKind::SubagentStop => Self::StopBlock,
+            EventKind::ToolPost => Self::PostTool,
+            _ => Self::None,
+        }
+    }
 }
 
 use Capability as C;
 
-const TOOL_GATE: CapSet = CapSet::of(&[
-    C::Allow,
-    C::Deny,
-    C::Ask,
-    C::UpdateInput,
-    C::AddContext,
-    C::StopAgent,
-    C::SystemMessage,
-]);
-const SKILL_GATE: CapSet = CapSet::of(&[C::Deny, C::Ask, C::StopAgent, C::SystemMessage]);
-const PERMISSION: CapSet = CapSet::of(&[C::Allow, C::Deny, C::UpdateInput, C::StopAgent, C::SystemMessage]);
-const POST_TOOL: CapSet = CapSet::of(&[
-    C::AddContext,
-    C::ReplaceOutput,
-    C::FlagOutput,
-    C::StopAgent,
-    C::SystemMessage,
-]);
-const PROMPT: CapSet = CapSet::of(&[C::Deny, C::AddContext, C::StopAgent, C::SystemMessage]);
-const STOP: CapSet = CapSet::of(&[C::ContinueAgent, C::AddContext, C::StopAgent, C::SystemMessage]);
-/// In-loop events that take context and can stop the agent.
-const LOOP_CONTEXT: CapSet = CapSet::of(&[C::AddContext, C::StopAgent, C::SystemMessage]);
-/// Events that take context but are not in the middle of the agent loop.
-const CONTEXT: CapSet = CapSet::of(&[C::AddContext, C::SystemMessage]);
-/// Events whose JSON output Claude reads but whose specific fields have no unified intent.
-const NOTICE: CapSet = CapSet::of(&[C::SystemMessage]);
-
-/// The dialect row of a native event. Unknown (future) events get [`NOTICE`]: Claude parses
-/// every hook's JSON output for `systemMessage`.
-fn dialect(native: &str) -> Dialect {
-    let (gate, caps) = match native {
-        "PreToolUse" => (Gate::PermissionDecision, TOOL_GATE),
-        "PreSkillShellCommand" => (Gate::PermissionDecision, SKILL_GATE),
-        "PermissionRequest" => (Gate::PermissionRequest, PERMISSION),
-        "PostToolUse" => (Gate::PostTool, POST_TOOL),
-        "UserPromptSubmit" => (Gate::PromptBlock, PROMPT),
-        "Stop" | "SubagentStop" => (Gate::StopBlock, STOP),
-        "PostToolUseFailure" | "PostToolBatch" | "UserPromptExpansion" => (Gate::None, LOOP_CONTEXT),
-        "SessionStart" | "Setup" | "SubagentStart" | "Notification" | "PostModelSwitch" => (Gate::None, CONTEXT),
-        // The turn or session is over, or stdout is not JSON at all (WorktreeCreate, #104).
-        "StopFailure" | "SessionEnd" | "WorktreeCreate" => (Gate::None, CapSet::EMPTY),
-        _ => (Gate::None, NOTICE),
-    };
-    Dialect { gate, caps }
+/// What Claude honours for a native event: its row's set; unknown (future) events get
+/// [`native::NOTICE`], since Claude parses every hook's JSON output for `systemMessage`.
+fn caps_of(native: &str) -> CapSet {
+    kit::row(native::EVENTS, native).map_or(native::NOTICE, |r| r.caps)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,40 +98,53 @@ impl Codec for ClaudeCodec {
         native::EVENTS
     }
 
+    fn name_key(&self) -> Option<&'static str> {
+        NativeEvent::NAME_KEY
+    }
+
+    fn tools(&self) -> Option<&'static ToolTable> {
+        Some(&tools::TOOLS)
+    }
+
+    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
+        crate::view(envelope).map(NativeEvent::extra)
+    }
+
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
-        let native = NativeEvent::from_slice(inv.payload.json_bytes(), inv.native_event)
-            .map_err(|e| DecodeError::from_path_error(PROVIDER, e))?;
-        if let Some(hint) = inv.native_event {
-            if hint != native.name() {
-                tracing::debug!(
-                    hint,
-                    payload = native.name(),
-                    "--event differs from hook_event_name; the payload wins"
-                );
-            }
+        let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;
+        let native = &decoded.native;
+        if let Some(hint) = inv.native_event.filter(|h| *h != native.name()) {
+            tracing::debug!(
+                hint,
+                payload = native.name(),
+                "--event differs from hook_event_name; the payload wins"
+            );
         }
-        Ok(build_event(inv, native))
+        let mut env = Envelope::new(PROVIDER, native.name().into(), native.kind(), inv.payload.clone());
+        env.variant = match inv.variant {
+            Some(v) if !v.is_default() => v.clone(),
+            _ => detect_variant(inv.env),
+        };
+        env.session = session_info(native, inv.env);
+        env.agent = agent_info(native);
+        let native = decoded.attach(&mut env);
+        Ok(build_event(env, native))
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         let env = event.envelope();
         let native = env.native.as_str();
-        if std::mem::discriminant(&Outcome::neutral_for(event.kind())) != std::mem::discriminant(outcome) {
-            return Err(EncodeError::new(
-                PROVIDER,
-                EncodeCategory::WrongFamily,
-                format!("a {} decision does not fit {native}", outcome.kind()),
-            ));
-        }
+        let caps = caps_of(native);
+        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, caps)?;
         if outcome.is_bare_neutral() {
             return Ok(self.no_op(&EventTarget::of(event)));
         }
         let mcp = event.tool().is_some_and(|t| t.mcp.is_some());
-        encode_reply(native, dialect(native), outcome, mcp).map(Reply::into_wire)
+        encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(Reply::into_wire)
     }
 
     fn no_op(&self, target: &EventTarget) -> WireResponse {
-        match target.native.as_ref().map(NativeName::as_str) {
+        match target.native.as_ref().map(agenthooks_core::NativeName::as_str) {
             // Command hooks print the worktree path on stdout; `{}` would be a path (#104).
             Some("WorktreeCreate") => WireResponse::empty(),
             // The explicit "no opinion" (quirk #17): empty stdout is no decision as well, but
@@ -177,12 +157,8 @@ impl Codec for ClaudeCodec {
         if mode != FailMode::Closed {
             return self.no_op(target);
         }
-        let reason = if reason.trim().is_empty() {
-            DEFAULT_BLOCK_REASON
-        } else {
-            reason
-        };
-        let Some(native) = target.native.as_ref().map(NativeName::as_str) else {
+        let reason = reason_or_default(reason);
+        let Some(native) = target.native.as_ref().map(agenthooks_core::NativeName::as_str) else {
             // The event is unknown: JSON cannot name it. Exit 2 is Claude's universal block,
             // except that it continues a stopping agent (#107), so a known non-gating kind
             // gets the no-op.
@@ -192,26 +168,30 @@ impl Codec for ClaudeCodec {
                 Some(_) => self.no_op(target),
             };
         };
-        let mut reply = Reply::default();
-        match native {
-            "PreToolUse" | "PreSkillShellCommand" | "PreModelSwitch" => {
-                reply.permission_decision = Some("deny");
-                reply.permission_reason = Some(reason.to_owned());
-            }
-            "PermissionRequest" => {
+        let Some(row) = kit::row(native::EVENTS, native) else {
+            // A future event: we do not know its JSON; exit 2 blocks where it can block.
+            return WireResponse::exit(2, reason.as_bytes().to_vec());
+        };
+        let mut reply = Reply {
+            native: native.to_owned(),
+            ..Reply::default()
+        };
+        match row.failure {
+            FailShape::Block if row.kind == EventKind::Permission => {
                 let mut d = Map::new();
                 d.insert("behavior".into(), "deny".into());
                 d.insert("message".into(), reason.into());
                 reply.permission_request = Some(d);
             }
-            "UserPromptSubmit" | "UserPromptExpansion" | "PreCompact" | "ConfigChange" => {
-                reply.block = Some(reason.to_owned());
+            // `PreModelSwitch` is gated like a tool call although it has no unified kind.
+            FailShape::Block if row.kind == EventKind::ToolPre || row.name == "PreModelSwitch" => {
+                reply.permission_decision = Some("deny");
+                reply.permission_reason = Some(reason.to_owned());
             }
-            known if native::spec(known).is_some() => return self.no_op(target),
-            // A future event: we do not know its JSON; exit 2 blocks where it can block.
-            _ => return WireResponse::exit(2, reason.as_bytes().to_vec()),
+            FailShape::Block => reply.block = Some(reason.to_owned()),
+            FailShape::Exit(code) => return WireResponse::exit(code, reason.as_bytes().to_vec()),
+            _ => return self.no_op(target),
         }
-        native.clone_into(&mut reply.native);
         reply.into_wire()
     }
 
@@ -219,7 +199,7 @@ impl Codec for ClaudeCodec {
         // Cowork and remote sessions honour the same output fields; their differences are
         // install concerns (quirk #1: Stop hooks must be synchronous in cowork).
         let _ = variant;
-        dialect(native).caps
+        caps_of(native)
     }
 
     fn default_timeout(&self) -> Duration {
@@ -253,116 +233,128 @@ impl Codec for ClaudeCodec {
 // Decode
 // ---------------------------------------------------------------------------------------------
 
-/// Builds the typed event (envelope, projection, native view) from a decoded payload.
-fn build_event(inv: &Invocation<'_>, native: NativeEvent) -> Event {
-    let name = native.name().to_owned();
-    let kind = native::kind_of(&name);
-    let mut env = Envelope::new(PROVIDER, name.as_str().into(), kind, inv.payload.clone());
-    env.variant = match inv.variant {
-        Some(v) if !v.is_default() => v.clone(),
-        _ => detect_variant(inv.env),
-    };
-    env.session = session_info(&native, inv.env);
-    env.agent = agent_info(&native);
-    let session = env.session.clone();
-    env.set_native_view(native.clone());
-
-    let tool = |name: &str, input: &Value, id: Option<&str>, mcp: Option<&McpServer>| {
-        tool_call(name, input, id, mcp, &session)
+/// Builds the typed event (projection) from the decoded payload; the envelope already holds
+/// the native view.
+fn build_event(env: Envelope, native: NativeEvent) -> Event {
+    let s = &env.session;
+    let tool = |name: &str, input: Option<&Value>, id: Option<&String>, mcp: Option<&McpServer>| {
+        let input = input.cloned().unwrap_or(Value::Null);
+        let mcp = tools::parse_mcp(name, &input, mcp);
+        ToolCall::builder(name, input)
+            .class(tools::classify(name))
+            .with_id(id.cloned().unwrap_or_default())
+            .with_mcp(mcp)
+            .build(s)
     };
     match native {
-        NativeEvent::PreToolUse(e) => Event::ToolPre(ToolPreEvent::new(
-            env,
-            tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), e.mcp_server.as_ref()),
-        )),
-        NativeEvent::PreSkillShellCommand(e) => Event::ToolPre(ToolPreEvent::new(
-            env,
-            tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), None),
-        )),
-        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::from_parts(
-            env,
-            tool(
+        NativeEvent::PreToolUse(e) => {
+            let t = tool(
                 &e.tool_name,
-                &e.tool_input,
-                e.tool_use_id.as_deref(),
+                e.tool_input.as_ref(),
+                e.tool_use_id.as_ref(),
                 e.mcp_server.as_ref(),
-            ),
-            e.permission_suggestions.map(Value::Array),
-        )),
-        NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::from_parts(
-            env,
-            tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), e.mcp_server.as_ref()),
-            e.tool_response,
-            e.duration_ms,
-        )),
-        NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::from_parts(
-            env,
-            tool(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), e.mcp_server.as_ref()),
-            e.error,
-            e.is_interrupt.unwrap_or(false),
-            e.duration_ms,
-        )),
-        NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt)),
+            );
+            Event::ToolPre(ToolPreEvent::new(env, t))
+        }
+        NativeEvent::PreSkillShellCommand(e) => {
+            let t = tool(&e.tool_name, e.tool_input.as_ref(), e.tool_use_id.as_ref(), None);
+            Event::ToolPre(ToolPreEvent::new(env, t))
+        }
+        NativeEvent::PermissionRequest(e) => {
+            let t = tool(
+                &e.tool_name,
+                e.tool_input.as_ref(),
+                e.tool_use_id.as_ref(),
+                e.mcp_server.as_ref(),
+            );
+            let suggestions = e.permission_suggestions.map(Value::Array);
+            Event::Permission(PermissionEvent::new(env, t).with_suggestions(suggestions))
+        }
+        NativeEvent::PostToolUse(e) => {
+            let t = tool(
+                &e.tool_name,
+                e.tool_input.as_ref(),
+                e.tool_use_id.as_ref(),
+                e.mcp_server.as_ref(),
+            );
+            let output = e.tool_response.unwrap_or(Value::Null);
+            Event::ToolPost(
+                ToolPostEvent::new(env, t)
+                    .with_output(output)
+                    .with_duration_ms(e.duration_ms),
+            )
+        }
+        NativeEvent::PostToolUseFailure(e) => {
+            let t = tool(
+                &e.tool_name,
+                e.tool_input.as_ref(),
+                e.tool_use_id.as_ref(),
+                e.mcp_server.as_ref(),
+            );
+            Event::ToolError(
+                ToolErrorEvent::new(env, t)
+                    .with_error(e.error.unwrap_or_default())
+                    .with_interrupted(e.is_interrupt.unwrap_or(false))
+                    .with_duration_ms(e.duration_ms),
+            )
+        }
+        NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt.unwrap_or_default())),
         // `stop_hook_active` is a flag, not a count: the runner's per-session counter fills
         // `continuation_count` (quirk #19).
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::from_parts(
-            env,
-            e.stop_hook_active,
-            None,
-            e.last_assistant_message,
-        )),
-        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::from_parts(
-            env,
-            e.stop_hook_active,
-            None,
-            e.last_assistant_message,
-        )),
+        NativeEvent::Stop(e) => Event::Stop(
+            StopEvent::new(env)
+                .with_previously_continued(e.stop_hook_active.unwrap_or(false))
+                .with_last_message(e.last_assistant_message),
+        ),
+        NativeEvent::SubagentStop(e) => Event::SubagentStop(
+            StopEvent::new(env)
+                .with_previously_continued(e.stop_hook_active.unwrap_or(false))
+                .with_last_message(e.last_assistant_message),
+        ),
         NativeEvent::SubagentStart(_) => Event::SubagentStart(SubagentStartEvent::new(env)),
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(env, Some(e.source))),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(env, Some(e.reason))),
-        NativeEvent::PreCompact(e) => {
-            Event::CompactPre(CompactPreEvent::from_parts(env, Some(e.trigger), e.custom_instructions))
-        }
-        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::from_parts(
-            env,
-            Some(e.trigger),
-            Some(e.compact_summary),
-        )),
-        NativeEvent::Notification(e) => Event::Notification(NotificationEvent::from_parts(
-            env,
-            e.message,
-            e.title,
-            Some(e.notification_type),
-        )),
+        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env).with_source(e.source)),
+        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env).with_reason(e.reason)),
+        NativeEvent::PreCompact(e) => Event::CompactPre(
+            CompactPreEvent::new(env)
+                .with_trigger(e.trigger)
+                .with_instructions(e.custom_instructions),
+        ),
+        NativeEvent::PostCompact(e) => Event::CompactPost(
+            CompactPostEvent::new(env)
+                .with_trigger(e.trigger)
+                .with_summary(e.compact_summary),
+        ),
+        NativeEvent::Notification(e) => Event::Notification(
+            NotificationEvent::new(env, e.message.unwrap_or_default())
+                .with_title(e.title)
+                .with_notification_type(e.notification_type),
+        ),
         // ⚠ `event` (change/add/unlink) is only on the native view.
-        NativeEvent::FileChanged(e) => Event::FileEdited(FileEditedEvent::from_parts(env, e.file_path, None)),
+        NativeEvent::FileChanged(e) => Event::FileEdited(FileEditedEvent::new(env, e.file_path.unwrap_or_default())),
         // ⚠ Approximate (#105): one flushed chunk of display text, not a model response.
         NativeEvent::MessageDisplay(e) => {
             let response = serde_json::to_value(&e).unwrap_or(Value::Null);
-            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(Some(e.delta)))
+            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(e.delta))
         }
-        _ => Event::Other(OtherEvent::new(env)),
+        // Unmapped events (kind `other`), and payloads that could not be typed at all: the
+        // event of the row's kind with only what the envelope knows.
+        _ => Event::bare(env),
     }
 }
 
 /// Session facts: `prompt_id` is the turn id; the model comes from the events that carry one.
 fn session_info(native: &NativeEvent, env: &dyn Env) -> SessionInfo {
+    let text = |v: Option<&String>| v.cloned().unwrap_or_default();
     let mut s = SessionInfo::default();
-    native.session_id().unwrap_or_default().clone_into(&mut s.id);
-    native.prompt_id().unwrap_or_default().clone_into(&mut s.turn_id);
-    native.cwd().unwrap_or_default().clone_into(&mut s.cwd);
-    native
-        .transcript_path()
-        .unwrap_or_default()
-        .clone_into(&mut s.transcript_path);
-    native
-        .permission_mode()
-        .unwrap_or_default()
-        .clone_into(&mut s.permission_mode);
+    s.id = text(native.session_id());
+    s.turn_id = text(native.prompt_id());
+    s.cwd = text(native.cwd());
+    s.transcript_path = text(native.transcript_path());
+    s.permission_mode = text(native.permission_mode());
     s.model = match native {
-        NativeEvent::SessionStart(e) => e.model.clone().unwrap_or_default(),
-        NativeEvent::PreModelSwitch(e) => e.from_model.clone(),
-        NativeEvent::PostModelSwitch(e) => e.to_model.clone(),
+        NativeEvent::SessionStart(e) => text(e.model.as_ref()),
+        NativeEvent::PreModelSwitch(e) => text(e.from_model.as_ref()),
+        NativeEvent::PostModelSwitch(e) => text(e.to_model.as_ref()),
         _ => String::new(),
     };
     let root = env
@@ -379,7 +371,7 @@ fn session_info(native: &NativeEvent, env: &dyn Env) -> SessionInfo {
 /// marks the main thread of an `--agent` session, which is not a subagent.
 fn agent_info(native: &NativeEvent) -> Option<AgentInfo> {
     let id = native.agent_id()?;
-    Some(AgentInfo::new(id, native.agent_type().unwrap_or_default()))
+    Some(AgentInfo::new(id, native.agent_type().cloned().unwrap_or_default()))
 }
 
 /// The variant from the environment (design §6): `CLAUDE_CODE_REMOTE` marks remote/web
@@ -400,46 +392,6 @@ pub(crate) fn detect_variant(env: &dyn Env) -> Variant {
     Variant::DEFAULT
 }
 
-/// Normalizes one tool call: canonical class, MCP identity, id.
-fn tool_call(
-    name: &str,
-    input: &Value,
-    id: Option<&str>,
-    mcp_server: Option<&McpServer>,
-    session: &SessionInfo,
-) -> ToolCall {
-    let call = ToolCall::from_parts(
-        name,
-        tools::canonical_class(name),
-        input.clone(),
-        id.map(str::to_owned),
-        &session.id,
-        &session.turn_id,
-    );
-    match mcp_call(name, input, mcp_server) {
-        Some(mcp) => call.with_mcp(mcp),
-        None => call,
-    }
-}
-
-/// The MCP identity of a call: `mcp__<server>__<tool>` names (server preferably from the
-/// payload's `mcp_server.name`, #26) and the MCP resource tools (server from their `server`
-/// argument).
-fn mcp_call(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> Option<McpCall> {
-    if let Some(parsed) = tools::parse_mcp_name(name) {
-        let server = mcp_server.map_or(parsed.server, |s| s.name.as_str());
-        return Some(McpCall::new(server, parsed.tool.unwrap_or_default()));
-    }
-    if tools::is_mcp_resource_tool(name) {
-        let server = mcp_server
-            .map(|s| s.name.as_str())
-            .or_else(|| input.get("server").and_then(Value::as_str))
-            .unwrap_or_default();
-        return Some(McpCall::new(server, name));
-    }
-    None
-}
-
 /// Keys whose presence says the payload comes from another Claude-shaped agent.
 #[derive(Deserialize)]
 struct SniffProbe {
@@ -456,30 +408,6 @@ struct SniffProbe {
     #[serde(rename = "sessionId")]
     session_id_camel: Option<serde::de::IgnoredAny>,
 }
-
-/// Events only Claude Code fires (no sibling dialect uses these names).
-const CLAUDE_ONLY_EVENTS: &[&str] = &[
-    "PermissionDenied",
-    "PostToolBatch",
-    "UserPromptExpansion",
-    "PreSkillShellCommand",
-    "Setup",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "Elicitation",
-    "ElicitationResult",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "ConfigChange",
-    "InstructionsLoaded",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-];
 
 /// Payload-shape detection: `Certain` only with a Claude-only marker (`prompt_id`, `effort`,
 /// or a Claude-only event name) and no marker of a sibling dialect (Codex `turn_id`, Cursor
@@ -499,10 +427,8 @@ fn sniff(payload: &[u8]) -> Option<Confidence> {
         || p.tool_call_id.is_some()
         || p.client_type.is_some()
         || p.session_id_camel.is_some();
-    if foreign || native::spec(&name).is_none() {
-        return None;
-    }
-    let marked = p.prompt_id.is_some() || p.effort.is_some() || CLAUDE_ONLY_EVENTS.contains(&name.as_str());
+    let row = kit::row(native::EVENTS, &name).filter(|_| !foreign)?;
+    let marked = p.prompt_id.is_some() || p.effort.is_some() || row.provider_only;
     Some(if marked {
         Confidence::Certain
     } else {
@@ -582,53 +508,34 @@ impl Reply {
 }
 
 fn inexpressible(native: &str, what: &str) -> EncodeError {
-    EncodeError::new(
-        PROVIDER,
-        EncodeCategory::WrongFamily,
-        format!("Claude Code cannot express {what} on {native}"),
-    )
+    EncodeError::inexpressible(PROVIDER, native, what)
 }
 
 /// Writes the decision's intent (allow, deny, ask, block, continue, flag, replace) into `r`.
-fn encode_intent(
-    native: &str,
-    dialect: Dialect,
-    outcome: &Outcome,
-    mcp: bool,
-    r: &mut Reply,
-) -> Result<(), EncodeError> {
-    let need = |cap: Capability, what: &str| {
-        if dialect.caps.contains(cap) {
-            Ok(())
-        } else {
-            Err(inexpressible(native, what))
-        }
-    };
+///
+/// The capabilities were checked by [`kit::ensure_expressible`]; what is left is which
+/// intents each gate spells.
+fn encode_intent(native: &str, gate: Gate, outcome: &Outcome, mcp: bool, r: &mut Reply) -> Result<(), EncodeError> {
     let reason = outcome.reason().unwrap_or_default();
-    match (outcome.kind(), dialect.gate) {
+    match (outcome.kind(), gate) {
         (DecisionKind::NoDecision, _) => {}
         (DecisionKind::Allow, Gate::PermissionDecision) => {
-            need(C::Allow, "allow")?;
             r.permission_decision = Some("allow");
         }
         (DecisionKind::Deny, Gate::PermissionDecision) => {
-            need(C::Deny, "deny")?;
             r.permission_decision = Some("deny");
             r.permission_reason = Some(reason.to_owned());
         }
         (DecisionKind::Ask, Gate::PermissionDecision) => {
-            need(C::Ask, "ask")?;
             r.permission_decision = Some("ask");
             r.permission_reason = Some(reason.to_owned()).filter(|s| !s.is_empty());
         }
         (DecisionKind::Allow, Gate::PermissionRequest) => {
-            need(C::Allow, "allow")?;
             let mut d = Map::new();
             d.insert("behavior".into(), "allow".into());
             r.permission_request = Some(d);
         }
         (DecisionKind::Deny, Gate::PermissionRequest) => {
-            need(C::Deny, "deny")?;
             let mut d = Map::new();
             d.insert("behavior".into(), "deny".into());
             d.insert("message".into(), reason.into());
@@ -637,20 +544,13 @@ fn encode_intent(
             }
             r.permission_request = Some(d);
         }
-        (DecisionKind::BlockPrompt, Gate::PromptBlock) => {
-            need(C::Deny, "a prompt block")?;
+        (DecisionKind::BlockPrompt, Gate::PromptBlock) | (DecisionKind::FlagOutput, Gate::PostTool) => {
             r.block = Some(reason.to_owned());
         }
         (DecisionKind::Continue, Gate::StopBlock) => {
-            need(C::ContinueAgent, "a continuation")?;
             r.block = Some(outcome.instruction().unwrap_or(reason).to_owned());
         }
-        (DecisionKind::FlagOutput, Gate::PostTool) => {
-            need(C::FlagOutput, "output feedback")?;
-            r.block = Some(reason.to_owned());
-        }
         (DecisionKind::ReplaceOutput, Gate::PostTool) => {
-            need(C::ReplaceOutput, "an output replacement")?;
             r.updated_tool_output = outcome.replaced_output().cloned();
             r.mcp_legacy_output = mcp;
         }
@@ -661,14 +561,7 @@ fn encode_intent(
 }
 
 /// Translates an outcome into Claude's fields for one event, or says what cannot be expressed.
-fn encode_reply(native: &str, dialect: Dialect, outcome: &Outcome, mcp: bool) -> Result<Reply, EncodeError> {
-    let need = |cap: Capability, what: &str| {
-        if dialect.caps.contains(cap) {
-            Ok(())
-        } else {
-            Err(inexpressible(native, what))
-        }
-    };
+fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Result<Reply, EncodeError> {
     let mut r = Reply {
         native: native.to_owned(),
         ..Reply::default()
@@ -676,12 +569,11 @@ fn encode_reply(native: &str, dialect: Dialect, outcome: &Outcome, mcp: bool) ->
     let reason = outcome.reason().unwrap_or_default();
 
     // 1. The intent.
-    encode_intent(native, dialect, outcome, mcp, &mut r)?;
+    encode_intent(native, gate, outcome, mcp, &mut r)?;
 
     // 2. A rewritten input.
     if let Some(input) = outcome.updated_input() {
-        need(C::UpdateInput, "a rewritten input")?;
-        match (dialect.gate, r.permission_request.as_mut()) {
+        match (gate, r.permission_request.as_mut()) {
             // Claude applies `updatedInput` together with an allow or an ask only.
             (Gate::PermissionDecision, _) if matches!(outcome.kind(), DecisionKind::Allow | DecisionKind::Ask) => {
                 r.updated_input = Some(input.clone());
@@ -701,7 +593,6 @@ fn encode_reply(native: &str, dialect: Dialect, outcome: &Outcome, mcp: bool) ->
 
     // 3. Context for the model.
     if !outcome.context().is_empty() {
-        need(C::AddContext, "additional context")?;
         r.context = Some(outcome.context().join(CONTEXT_SEPARATOR));
     }
 
@@ -719,13 +610,15 @@ fn encode_reply(native: &str, dialect: Dialect, outcome: &Outcome, mcp: bool) ->
         .filter(|s| !s.is_empty())
         .collect();
     if !user_lines.is_empty() {
-        need(C::SystemMessage, "a system message")?;
+        // An explicit block message travels as a system message too.
+        if !caps_of(native).contains(C::SystemMessage) {
+            return Err(EncodeError::unsupported(PROVIDER, native, C::SystemMessage));
+        }
         r.system_message = Some(user_lines.join("\n"));
     }
 
     // 5. Stop the whole agent.
     if let Some(stop) = outcome.stop_reason() {
-        need(C::StopAgent, "stopping the agent")?;
         r.stop = Some(stop.to_owned());
     }
     Ok(r)
@@ -741,25 +634,35 @@ mod tests {
     }
 
     #[test]
-    fn every_known_event_has_a_dialect_row_consistent_with_its_kind() {
-        for spec in native::EVENTS {
-            let d = dialect(spec.name);
-            match spec.kind {
-                EventKind::ToolPre => assert_eq!(d.gate, Gate::PermissionDecision),
-                EventKind::Permission => assert_eq!(d.gate, Gate::PermissionRequest),
-                EventKind::PromptSubmitted => assert_eq!(d.gate, Gate::PromptBlock),
-                EventKind::Stop | EventKind::SubagentStop => assert_eq!(d.gate, Gate::StopBlock),
-                EventKind::ToolPost => assert_eq!(d.gate, Gate::PostTool),
-                _ => assert_eq!(d.gate, Gate::None, "{}", spec.name),
-            }
-            // Non-blocking events promise nothing.
-            if !spec.blocking {
+    fn rows_are_consistent_with_their_kind() {
+        for row in native::EVENTS {
+            // Non-blocking events promise nothing but a system message.
+            if !row.blocking {
                 assert!(
-                    d.caps.is_empty() || d.caps == NOTICE,
+                    row.caps.is_empty() || row.caps == native::NOTICE,
                     "{} promises {:?}",
-                    spec.name,
-                    d.caps
+                    row.name,
+                    row.caps
                 );
+                assert!(
+                    row.may_async,
+                    "{} is not blocking, so install may run it async",
+                    row.name
+                );
+            }
+            // Every gate-kind row can express its gate's intent.
+            let gate = Gate::of(row.kind);
+            let needs = match gate {
+                Gate::PermissionDecision | Gate::PermissionRequest | Gate::PromptBlock => Some(C::Deny),
+                Gate::StopBlock => Some(C::ContinueAgent),
+                Gate::PostTool => Some(C::FlagOutput),
+                Gate::None => None,
+            };
+            if let Some(c) = needs {
+                assert!(row.caps.contains(c), "{} cannot express its gate", row.name);
+            }
+            if row.kind.has_tool() {
+                assert_eq!(row.identifying, ["tool_name"], "{}", row.name);
             }
         }
     }

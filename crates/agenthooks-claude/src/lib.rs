@@ -3,10 +3,13 @@
 //! Claude Code's hook contract is the reference dialect the other agents copy, and this crate is
 //! the pattern the other provider crates follow. It holds:
 //!
-//! - [`native`]: one typed struct per native event (34 in 2.1.332), every wire field, unknown
-//!   keys captured in `extra`; [`NativeEvent`] decodes any payload, and an event a future Claude
-//!   release adds decodes as [`NativeEvent::Other`] with every key intact.
-//! - [`tools`]: canonical classes of Claude's tools and `mcp__<server>__<tool>` parsing.
+//! - [`native`]: the provider kit's table of Claude's events (34 in 2.1.332): one row of facts
+//!   per event ([`native::EVENTS`]) and one typed struct per event, every wire field, unknown
+//!   keys captured in `extra`; [`NativeEvent`] decodes any payload tolerantly (a payload from
+//!   an older or newer release still reaches handlers as its kind), and an event a future
+//!   Claude release adds decodes as [`NativeEvent::Other`] with every key intact.
+//! - [`tools`]: Claude's tool table ([`tools::TOOLS`]: canonical classes, read by install's
+//!   matcher compiler too) and `mcp__<server>__<tool>` parsing.
 //! - [`ClaudeCodec`] (registered through [`CODEC`]): decode into the unified
 //!   [`Event`](agenthooks_core::Event), encode decisions in Claude's dialect, capabilities,
 //!   the no-op and failure answers, and Claude's [`quirks`].
@@ -26,7 +29,7 @@
 //! assert_eq!(pre.tool.command(), Some("rm -rf /"));
 //! assert_eq!(pre.envelope.session.turn_id, "p1"); // prompt_id is the turn id
 //! let native: &native::PreToolUse = view_as(event.envelope()).unwrap();
-//! assert_eq!(native.tool_use_id, "toolu_1");
+//! assert_eq!(native.tool_use_id.as_deref(), Some("toolu_1"));
 //!
 //! let wire = CODEC.encode(&event, &deny("destructive command").into())?;
 //! assert_eq!(
@@ -140,8 +143,8 @@ pub use native::NativeEvent;
 /// The codec the facade registers for `--provider=claude-code`.
 pub static CODEC: ClaudeCodec = ClaudeCodec::new();
 
-/// The provider wire string (`--provider=claude-code`).
-pub const PROVIDER: &str = "claude-code";
+/// The native decode error: the provider kit's (no crate-local error type).
+pub use agenthooks_core::DecodeError;
 
 /// The native payload behind an event this crate decoded (`None` for events of other
 /// providers).
@@ -151,6 +154,6 @@ pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
 
 /// The native struct of one event, when the envelope holds that event:
 /// `view_as::<native::Stop>(e.envelope())`.
-pub fn view_as<T: native::FromNative>(envelope: &Envelope) -> Option<&T> {
+pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
     view(envelope).and_then(T::from_native)
 }

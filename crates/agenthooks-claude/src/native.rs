@@ -5,12 +5,21 @@
 //! name, and every struct ends with an `extra` map that captures any key this crate does not know
 //! yet, so a field added by a newer Claude release is kept, never dropped.
 //!
-//! Typing rules, applied uniformly:
+//! The table at the end of this module is the provider kit's `native_events!` (see
+//! `agenthooks_core::kit`): one row per native event with its facts (kind, blocking, tool
+//! matcher, capabilities, fail-closed shape, identifying fields, async, Claude-only), the
+//! common fields every payload carries, and each event's own fields.
 //!
-//! - A field the contract always sends is a plain field; when it is missing the payload does not
-//!   decode (a typed error carrying the JSON path, never a panic).
-//! - A field the contract marks optional is an `Option<T>`; it is omitted again on serialization
-//!   when absent.
+//! Typing rules (tolerant decoding, `docs/codec-guide.md`), applied uniformly:
+//!
+//! - Only the fields that identify an event are required: `hook_event_name` (or the `--event`
+//!   hint: releases before 1.0.41 sent no name) and `tool_name` on tool events. Every other
+//!   field is an `Option<T>`, omitted again on serialization when absent: older releases lack
+//!   `cwd` (< 1.0.54), `tool_use_id` (< 2.0.43), `notification_type` (< 2.0.37, and missing on
+//!   permission-prompt notifications in 2.0.4x), `agent_id`/`agent_type` (< 2.1.69),
+//!   `last_assistant_message` (< 2.1.47), `duration_ms` (< 2.1.119).
+//! - A value of a shape no release sent does not fail the event: it is kept in `extra` and
+//!   reported in `Envelope::projection_issues`.
 //! - A field whose value is *nullable but always sent* (`PreCompact.custom_instructions`,
 //!   `Pre/PostModelSwitch.requested_model`) is an `Option<T>` that serializes `null` back.
 //! - A field of free or version-dependent shape (`tool_input`, `tool_response`, schemas, pricing)
@@ -20,38 +29,33 @@
 //!   `notification_type`, `error`, …) are plain `String`s: an unknown value is data, not an
 //!   error. The known values are listed in each field's docs.
 //!
-//! Decode a payload with [`NativeEvent::from_slice`]; an event name this crate does not know
+//! Decode a payload with [`NativeEvent::decode`]; an event name this crate does not know
 //! (a future Claude release) decodes as [`NativeEvent::Other`] with every key intact.
 //!
 //! ```
 //! use agenthooks_claude::native::NativeEvent;
+//! use agenthooks_core::Provider;
 //!
 //! let bytes = br#"{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"/w",
 //!     "hook_event_name":"PreToolUse","tool_name":"Bash",
 //!     "tool_input":{"command":"ls"},"tool_use_id":"toolu_1","brand_new":1}"#;
-//! let NativeEvent::PreToolUse(ev) = NativeEvent::from_slice(bytes, None)? else {
+//! let decoded = NativeEvent::decode(&Provider::CLAUDE_CODE, bytes, None)?;
+//! let NativeEvent::PreToolUse(ev) = &decoded.native else {
 //!     unreachable!()
 //! };
 //! assert_eq!(ev.tool_name, "Bash");
 //! assert_eq!(ev.extra["brand_new"], 1);
-//! # Ok::<(), serde_path_to_error::Error<serde_json::Error>>(())
+//! # Ok::<(), agenthooks_core::DecodeError>(())
 //! ```
 
-use agenthooks_core::{EventKind, EventRow};
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Number, Value};
+use agenthooks_core::kit::lenient::{self, present};
+use agenthooks_core::kit::FailShape;
+use agenthooks_core::{CapSet, Capability as C};
+use serde::{Deserialize, Serialize};
+use serde_json::{Number, Value};
 
 /// Unknown keys of a payload object, in wire order.
-pub type Extra = Map<String, Value>;
-
-/// Deserializes an optional free-shape field so that an explicit `null` is kept as
-/// `Some(Value::Null)` (plain `Option<Value>` would fold it into `None`).
-fn present<'de, D>(de: D) -> Result<Option<Value>, D::Error>
-where
-    D: Deserializer<'de>,
-{
-    Value::deserialize(de).map(Some)
-}
+pub use agenthooks_core::kit::Extra;
 
 /// Reasoning effort of the current model call (`effort` on tool-context events).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,9 +91,11 @@ pub struct BatchToolCall {
     /// Native tool name, verbatim (`Bash`, `mcp__github__create_issue`, …).
     pub tool_name: String,
     /// Tool arguments as the model produced them.
-    pub tool_input: Value,
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    pub tool_input: Option<Value>,
     /// Claude's tool-use id (`toolu_…`).
-    pub tool_use_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
     /// The result text or object fed back to the model; for a denied call, the denial text.
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub tool_response: Option<Value>,
@@ -98,1120 +104,638 @@ pub struct BatchToolCall {
     pub extra: Extra,
 }
 
-/// Read access to the base fields every Claude Code payload carries, whatever the event.
-///
-/// Implemented by every native event struct; [`NativeEvent`] offers the same accessors for a
-/// decoded payload of any event, including [`NativeEvent::Other`].
-pub trait NativePayload {
-    /// `session_id`: the Claude session UUID.
-    fn session_id(&self) -> &str;
-    /// `transcript_path`: path of the session's JSONL transcript.
-    fn transcript_path(&self) -> &str;
-    /// `cwd`: the working directory when the hook fired.
-    fn cwd(&self) -> &str;
-    /// `hook_event_name`: the native event name.
-    fn hook_event_name(&self) -> &str;
-    /// `permission_mode`: `default`, `plan`, `acceptEdits`, `auto`, `dontAsk`,
-    /// `bypassPermissions`, … when sent.
-    fn permission_mode(&self) -> Option<&str>;
-    /// `prompt_id`: the UUID of the current user prompt (absent before the first prompt).
-    fn prompt_id(&self) -> Option<&str>;
-    /// `agent_id`: the subagent id, inside a subagent.
-    fn agent_id(&self) -> Option<&str>;
-    /// `agent_type`: the subagent type, inside a subagent or on the main thread of an
-    /// `--agent` session.
-    fn agent_type(&self) -> Option<&str>;
-    /// Keys of the payload object this crate does not know.
-    fn extra(&self) -> &Extra;
-}
+// ---------------------------------------------------------------------------------------------
+// What Claude honours, per event (the rows' `caps`)
+// ---------------------------------------------------------------------------------------------
 
-// Declares a native event struct with the base fields, the given event fields and `extra`.
-macro_rules! native_event {
-    (
-        $(#[$meta:meta])*
-        $name:ident {
-            $(
-                $(#[$fmeta:meta])*
-                $field:ident : $ty:ty
-            ),* $(,)?
+/// `PreToolUse`: allow, deny, ask, rewrite, context, stop, system message.
+pub const TOOL_GATE: CapSet = CapSet::of(&[
+    C::Allow,
+    C::Deny,
+    C::Ask,
+    C::UpdateInput,
+    C::AddContext,
+    C::StopAgent,
+    C::SystemMessage,
+]);
+/// `PreSkillShellCommand`: deny or ask only (no allow, no rewrite).
+pub const SKILL_GATE: CapSet = CapSet::of(&[C::Deny, C::Ask, C::StopAgent, C::SystemMessage]);
+/// `PermissionRequest`: allow (with a rewrite) or deny.
+pub const PERMISSION: CapSet = CapSet::of(&[C::Allow, C::Deny, C::UpdateInput, C::StopAgent, C::SystemMessage]);
+/// `PostToolUse`: context, output replacement, feedback.
+pub const POST_TOOL: CapSet = CapSet::of(&[
+    C::AddContext,
+    C::ReplaceOutput,
+    C::FlagOutput,
+    C::StopAgent,
+    C::SystemMessage,
+]);
+/// `UserPromptSubmit`: block the prompt, context.
+pub const PROMPT: CapSet = CapSet::of(&[C::Deny, C::AddContext, C::StopAgent, C::SystemMessage]);
+/// `Stop`/`SubagentStop`: continue the agent, context.
+pub const STOP: CapSet = CapSet::of(&[C::ContinueAgent, C::AddContext, C::StopAgent, C::SystemMessage]);
+/// In-loop events that take context and can stop the agent.
+pub const LOOP_CONTEXT: CapSet = CapSet::of(&[C::AddContext, C::StopAgent, C::SystemMessage]);
+/// Events that take context but are not in the middle of the agent loop.
+pub const CONTEXT: CapSet = CapSet::of(&[C::AddContext, C::SystemMessage]);
+/// Events whose JSON output Claude reads but whose specific fields have no unified intent
+/// (and every future event: Claude parses every hook's JSON output for `systemMessage`).
+pub const NOTICE: CapSet = CapSet::of(&[C::SystemMessage]);
+
+/// The identifying field of tool events.
+const TOOL: &[&str] = &["tool_name"];
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+
+agenthooks_core::native_events! {
+    /// A decoded Claude Code hook payload: one variant per native event of Claude Code
+    /// 2.1.332, plus [`NativeEvent::Other`] for events this crate does not know.
+    pub enum NativeEvent;
+    unknown Unknown;
+    rows EVENTS;
+    name_key Some("hook_event_name");
+    common {
+        /// `session_id`: the Claude session UUID.
+        session_id: Option<String>,
+        /// `transcript_path`: path of the session's JSONL transcript (of the *main* session
+        /// on subagent events).
+        transcript_path: Option<String>,
+        /// `cwd`: the working directory when the hook fired (since 1.0.54).
+        cwd: Option<String>,
+        /// `hook_event_name`: the native event name (since 1.0.41).
+        hook_event_name: Option<String>,
+        /// `permission_mode`: `default`, `plan`, `acceptEdits`, `auto`, `dontAsk`,
+        /// `bypassPermissions`, … (not sent on every event).
+        permission_mode: Option<String>,
+        /// `prompt_id`: UUID of the current user prompt; absent before the first prompt.
+        prompt_id: Option<String>,
+        /// `agent_id`: the subagent id, inside a subagent (and on subagent events).
+        agent_id: Option<String>,
+        /// `agent_type`: the subagent type (inside a subagent, on subagent events, or the main
+        /// thread of an `--agent` session).
+        agent_type: Option<String>,
+        /// `effort`: reasoning effort, on tool-context events (an object since 2.1.133).
+        effort: Option<Effort>,
+        /// `scratchpad_dir`: internal; the session's scratch directory.
+        scratchpad_dir: Option<String>,
+        /// `served_call`: internal; shape not part of the public contract.
+        #[serde(deserialize_with = "present")]
+        served_call: Option<Value>,
+        /// `caller_session_id`: internal; the calling session when one session serves
+        /// another.
+        caller_session_id: Option<String>,
+    }
+    events {
+        /// `PreToolUse`: the model built a tool call; fires before it runs. Gate: allow, deny, ask,
+        /// defer; may rewrite the input. Matcher: tool name.
+        PreToolUse("PreToolUse", ToolPre, blocking, tool_matcher).caps(TOOL_GATE).fail(FailShape::Block).identify(TOOL) {
+            /// Native tool name, verbatim (`Bash`, `Edit`, `mcp__github__create_issue`, …).
+            tool_name: String,
+            /// Tool arguments as the model produced them (a JSON object on every known version).
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_input: Option<Value>,
+            /// Claude's tool-use id (`toolu_…`); the same id arrives on the matching post event.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            tool_use_id: Option<String>,
+            /// The MCP server of an MCP tool (since ~2.1.3xx).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            mcp_server: Option<McpServer>,
         }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[non_exhaustive]
-        pub struct $name {
-            /// `session_id`: the Claude session UUID.
-            pub session_id: String,
-            /// `transcript_path`: path of the session's JSONL transcript.
-            pub transcript_path: String,
-            /// `cwd`: the working directory when the hook fired.
-            pub cwd: String,
-            /// `hook_event_name`: the native event name.
-            pub hook_event_name: String,
-            /// `permission_mode`: `default`, `plan`, `acceptEdits`, `auto`, `dontAsk`,
-            /// `bypassPermissions`, …
+        /// `PermissionRequest`: a permission dialog is about to show. Gate: allow (optionally with
+        /// rewritten input and permission updates) or deny. Matcher: tool name.
+        PermissionRequest("PermissionRequest", Permission, blocking, tool_matcher).caps(PERMISSION).fail(FailShape::Block).identify(TOOL) {
+            /// Native tool name, verbatim.
+            tool_name: String,
+            /// Tool arguments.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_input: Option<Value>,
+            /// Suggested permission updates ("always allow" choices), as Claude would offer them:
+            /// objects like `{"type":"addRules","rules":[…],"behavior":"allow","destination":…}`.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub permission_mode: Option<String>,
-            /// `prompt_id`: UUID of the current user prompt; absent before the first prompt.
+            permission_suggestions: Option<Vec<Value>>,
+            /// The MCP server of an MCP tool.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub prompt_id: Option<String>,
-            /// `agent_id`: the subagent id, only inside a subagent.
+            mcp_server: Option<McpServer>,
+            /// Not sent by 2.1.332 (the reference says so explicitly); typed here so that a
+            /// release which adds it is correlated with the tool events at once.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub agent_id: Option<String>,
-            /// `agent_type`: the subagent type (inside a subagent, or the main thread of an
-            /// `--agent` session).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub agent_type: Option<String>,
-            /// `effort`: reasoning effort, on tool-context events.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub effort: Option<Effort>,
-            /// `scratchpad_dir`: internal; the session's scratch directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub scratchpad_dir: Option<String>,
-            /// `served_call`: internal; shape not part of the public contract.
-            #[serde(
-                default,
-                deserialize_with = "present",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub served_call: Option<Value>,
-            /// `caller_session_id`: internal; the calling session when one session serves
-            /// another.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub caller_session_id: Option<String>,
-            $(
-                $(#[$fmeta])*
-                pub $field: $ty,
-            )*
-            /// Keys not known to this crate, in wire order.
-            #[serde(flatten)]
-            pub extra: Extra,
+            tool_use_id: Option<String>,
         }
-
-        impl NativePayload for $name {
-            fn session_id(&self) -> &str {
-                &self.session_id
-            }
-            fn transcript_path(&self) -> &str {
-                &self.transcript_path
-            }
-            fn cwd(&self) -> &str {
-                &self.cwd
-            }
-            fn hook_event_name(&self) -> &str {
-                &self.hook_event_name
-            }
-            fn permission_mode(&self) -> Option<&str> {
-                self.permission_mode.as_deref()
-            }
-            fn prompt_id(&self) -> Option<&str> {
-                self.prompt_id.as_deref()
-            }
-            fn agent_id(&self) -> Option<&str> {
-                self.agent_id.as_deref()
-            }
-            fn agent_type(&self) -> Option<&str> {
-                self.agent_type.as_deref()
-            }
-            fn extra(&self) -> &Extra {
-                &self.extra
-            }
-        }
-    };
-}
-
-// Declares a subagent event struct: like `native_event!` but `agent_id` and `agent_type` are
-// required fields, because Claude always sends them on these events.
-macro_rules! subagent_event {
-    (
-        $(#[$meta:meta])*
-        $name:ident {
-            $(
-                $(#[$fmeta:meta])*
-                $field:ident : $ty:ty
-            ),* $(,)?
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-        #[non_exhaustive]
-        pub struct $name {
-            /// `session_id`: the Claude session UUID.
-            pub session_id: String,
-            /// `transcript_path`: path of the *main* session's JSONL transcript.
-            pub transcript_path: String,
-            /// `cwd`: the working directory when the hook fired.
-            pub cwd: String,
-            /// `hook_event_name`: the native event name.
-            pub hook_event_name: String,
-            /// `permission_mode`, when sent.
+        /// `PermissionDenied`: a call was denied (for example by the auto-mode classifier). The
+        /// hook may ask for a `retry`. Matcher: tool name.
+        PermissionDenied("PermissionDenied", Other, blocking, tool_matcher).caps(NOTICE).identify(TOOL).provider_only() {
+            /// Native tool name, verbatim.
+            tool_name: String,
+            /// Tool arguments.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_input: Option<Value>,
+            /// Claude's tool-use id.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub permission_mode: Option<String>,
-            /// `prompt_id`: UUID of the current user prompt, when sent.
+            tool_use_id: Option<String>,
+            /// Why the call was denied.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub prompt_id: Option<String>,
-            /// `agent_id`: the subagent's id.
-            pub agent_id: String,
-            /// `agent_type`: the subagent's type (`general-purpose`, `Explore`, a custom
-            /// agent name, …).
-            pub agent_type: String,
-            /// `effort`: reasoning effort, when sent.
+            reason: Option<String>,
+            /// The MCP server of an MCP tool.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub effort: Option<Effort>,
-            /// `scratchpad_dir`: internal; the session's scratch directory.
+            mcp_server: Option<McpServer>,
+        }
+        /// `PostToolUse`: the tool succeeded. Feedback (`decision:"block"`), context, output
+        /// replacement. Matcher: tool name.
+        PostToolUse("PostToolUse", ToolPost, blocking, tool_matcher).caps(POST_TOOL).identify(TOOL) {
+            /// Native tool name, verbatim.
+            tool_name: String,
+            /// Tool arguments.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_input: Option<Value>,
+            /// The tool's result, of any shape (Bash: `{stdout, stderr, interrupted, isImage, …}`).
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_response: Option<Value>,
+            /// Claude's tool-use id.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub scratchpad_dir: Option<String>,
-            /// `served_call`: internal; shape not part of the public contract.
-            #[serde(
-                default,
-                deserialize_with = "present",
-                skip_serializing_if = "Option::is_none"
-            )]
-            pub served_call: Option<Value>,
-            /// `caller_session_id`: internal; the calling session, when sent.
+            tool_use_id: Option<String>,
+            /// Wall-clock run time of the tool, in milliseconds.
+            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            duration_ms: Option<u64>,
+            /// The MCP server of an MCP tool.
             #[serde(default, skip_serializing_if = "Option::is_none")]
-            pub caller_session_id: Option<String>,
-            $(
-                $(#[$fmeta])*
-                pub $field: $ty,
-            )*
-            /// Keys not known to this crate, in wire order.
-            #[serde(flatten)]
-            pub extra: Extra,
+            mcp_server: Option<McpServer>,
         }
-
-        impl NativePayload for $name {
-            fn session_id(&self) -> &str {
-                &self.session_id
-            }
-            fn transcript_path(&self) -> &str {
-                &self.transcript_path
-            }
-            fn cwd(&self) -> &str {
-                &self.cwd
-            }
-            fn hook_event_name(&self) -> &str {
-                &self.hook_event_name
-            }
-            fn permission_mode(&self) -> Option<&str> {
-                self.permission_mode.as_deref()
-            }
-            fn prompt_id(&self) -> Option<&str> {
-                self.prompt_id.as_deref()
-            }
-            fn agent_id(&self) -> Option<&str> {
-                Some(&self.agent_id)
-            }
-            fn agent_type(&self) -> Option<&str> {
-                Some(&self.agent_type)
-            }
-            fn extra(&self) -> &Extra {
-                &self.extra
-            }
+        /// `PostToolUseFailure`: the tool failed or was interrupted. Context only. Matcher: tool
+        /// name.
+        PostToolUseFailure("PostToolUseFailure", ToolError, blocking, tool_matcher).caps(LOOP_CONTEXT).identify(TOOL) {
+            /// Native tool name, verbatim.
+            tool_name: String,
+            /// Tool arguments.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_input: Option<Value>,
+            /// Claude's tool-use id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            tool_use_id: Option<String>,
+            /// The error text fed back to the model.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            error: Option<String>,
+            /// `true` when the user interrupted the tool.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            is_interrupt: Option<bool>,
+            /// Wall-clock run time of the tool, in milliseconds.
+            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            duration_ms: Option<u64>,
+            /// The MCP server of an MCP tool.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            mcp_server: Option<McpServer>,
         }
-    };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tool events
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `PreToolUse`: the model built a tool call; fires before it runs. Gate: allow, deny, ask,
-    /// defer; may rewrite the input. Matcher: tool name.
-    PreToolUse {
-        /// Native tool name, verbatim (`Bash`, `Edit`, `mcp__github__create_issue`, …).
-        tool_name: String,
-        /// Tool arguments as the model produced them (a JSON object on every known version).
-        tool_input: Value,
-        /// Claude's tool-use id (`toolu_…`); the same id arrives on the matching post event.
-        tool_use_id: String,
-        /// The MCP server of an MCP tool (since ~2.1.3xx).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mcp_server: Option<McpServer>,
-    }
-}
-
-native_event! {
-    /// `PermissionRequest`: a permission dialog is about to show. Gate: allow (optionally with
-    /// rewritten input and permission updates) or deny. Matcher: tool name.
-    PermissionRequest {
-        /// Native tool name, verbatim.
-        tool_name: String,
-        /// Tool arguments.
-        tool_input: Value,
-        /// Suggested permission updates ("always allow" choices), as Claude would offer them:
-        /// objects like `{"type":"addRules","rules":[…],"behavior":"allow","destination":…}`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        permission_suggestions: Option<Vec<Value>>,
-        /// The MCP server of an MCP tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mcp_server: Option<McpServer>,
-        /// Not sent by 2.1.332 (the reference says so explicitly); typed here so that a
-        /// release which adds it is correlated with the tool events at once.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        tool_use_id: Option<String>,
-    }
-}
-
-native_event! {
-    /// `PermissionDenied`: a call was denied (for example by the auto-mode classifier). The
-    /// hook may ask for a `retry`. Matcher: tool name.
-    PermissionDenied {
-        /// Native tool name, verbatim.
-        tool_name: String,
-        /// Tool arguments.
-        tool_input: Value,
-        /// Claude's tool-use id.
-        tool_use_id: String,
-        /// Why the call was denied.
-        reason: String,
-        /// The MCP server of an MCP tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mcp_server: Option<McpServer>,
-    }
-}
-
-native_event! {
-    /// `PostToolUse`: the tool succeeded. Feedback (`decision:"block"`), context, output
-    /// replacement. Matcher: tool name.
-    PostToolUse {
-        /// Native tool name, verbatim.
-        tool_name: String,
-        /// Tool arguments.
-        tool_input: Value,
-        /// The tool's result, of any shape (Bash: `{stdout, stderr, interrupted, isImage, …}`).
-        tool_response: Value,
-        /// Claude's tool-use id.
-        tool_use_id: String,
-        /// Wall-clock run time of the tool, in milliseconds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<u64>,
-        /// The MCP server of an MCP tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mcp_server: Option<McpServer>,
-    }
-}
-
-native_event! {
-    /// `PostToolUseFailure`: the tool failed or was interrupted. Context only. Matcher: tool
-    /// name.
-    PostToolUseFailure {
-        /// Native tool name, verbatim.
-        tool_name: String,
-        /// Tool arguments.
-        tool_input: Value,
-        /// Claude's tool-use id.
-        tool_use_id: String,
-        /// The error text fed back to the model.
-        error: String,
-        /// `true` when the user interrupted the tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        is_interrupt: Option<bool>,
-        /// Wall-clock run time of the tool, in milliseconds.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        duration_ms: Option<u64>,
-        /// The MCP server of an MCP tool.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mcp_server: Option<McpServer>,
-    }
-}
-
-native_event! {
-    /// `PostToolBatch`: fires once after a whole parallel batch of tool calls resolved.
-    /// `decision:"block"` and context.
-    PostToolBatch {
-        /// Every call of the batch, in the order the model issued them.
-        tool_calls: Vec<BatchToolCall>,
-    }
-}
-
-native_event! {
-    /// `PreSkillShellCommand`: a skill's embedded shell command is about to run (closes part of
-    /// blind spot #16). Gate: deny, ask, defer; `updatedInput` is never applied (and blocks).
-    PreSkillShellCommand {
-        /// The shell tool that will run the command: `Bash` or `PowerShell`.
-        tool_name: String,
-        /// `{command, …}`: the command line to run.
-        tool_input: Value,
-        /// A synthetic tool-use id minted by Claude for this command (no model tool call
-        /// exists).
-        tool_use_id: String,
-        /// The skill or slash command that embeds the shell command.
-        command_name: String,
-        /// Where the command is defined (`user`, `project`, `plugin`, …).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        command_source: Option<String>,
-        /// Who invoked the skill: `user`, `claude` or `other`.
-        invoked_by: String,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Prompt events
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `UserPromptSubmit`: a prompt was submitted, before the model sees it. Gate:
-    /// `decision:"block"`; context.
-    UserPromptSubmit {
-        /// The prompt text.
-        prompt: String,
-        /// Who submitted it: `user`, `sdk`, `system`, `loop_wakeup`, `schedule_wakeup`,
-        /// `poll_event`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        source: Option<String>,
-        /// The session's current title.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_title: Option<String>,
-    }
-}
-
-native_event! {
-    /// `UserPromptExpansion`: a slash command or MCP prompt expands. Gate: `decision:"block"`.
-    /// Matcher: command name.
-    UserPromptExpansion {
-        /// `slash_command` or `mcp_prompt`.
-        expansion_type: String,
-        /// The command being expanded (without the leading `/`).
-        command_name: String,
-        /// The arguments typed after the command (a string on known versions; kept as any JSON
-        /// value because MCP prompts take structured arguments).
-        command_args: Value,
-        /// Where the command is defined (`user`, `project`, `plugin`, `mcp`, …).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        command_source: Option<String>,
-        /// The expanded prompt text.
-        prompt: String,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Stop events
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `Stop`: the main agent is about to finish its turn. Gate: `decision:"block"` + `reason`
-    /// continues the agent with the reason as the instruction.
-    Stop {
-        /// `true` when this stop follows a continuation a Stop hook forced (loop guard,
-        /// quirk #19).
-        stop_hook_active: bool,
-        /// The final assistant text of the turn.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        last_assistant_message: Option<String>,
-        /// Background tasks still running.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        background_tasks: Option<Vec<Value>>,
-        /// Scheduled (cron) prompts of the session.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_crons: Option<Vec<Value>>,
-    }
-}
-
-subagent_event! {
-    /// `SubagentStop`: a subagent is about to finish. Gate: `decision:"block"` continues it.
-    /// Matcher: agent type.
-    SubagentStop {
-        /// `true` when this stop follows a continuation a hook forced (quirk #19).
-        stop_hook_active: bool,
-        /// Path of the subagent's own transcript.
-        agent_transcript_path: String,
-        /// The subagent's final assistant text.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        last_assistant_message: Option<String>,
-        /// Background tasks still running.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        background_tasks: Option<Vec<Value>>,
-        /// Scheduled (cron) prompts of the session.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_crons: Option<Vec<Value>>,
-    }
-}
-
-native_event! {
-    /// `StopFailure`: the turn ended because of an API error. Not a gate. Matcher: error type.
-    StopFailure {
-        /// `rate_limit`, `overloaded`, `authentication_failed`, `billing_error`,
-        /// `invalid_request`, `server_error`, `max_output_tokens`, `unknown`, …
-        error: String,
-        /// Details of the error (text or object, as the API reported it).
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        error_details: Option<Value>,
-        /// The last assistant text before the failure.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        last_assistant_message: Option<String>,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Session lifecycle
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked. Context
-    /// only. Matcher: `source`. (`agent_type`, which the reference lists here, is the base
-    /// field.)
-    SessionStart {
-        /// `startup`, `resume`, `clear`, `compact` or `fork`.
-        source: String,
-        /// The session's model.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        model: Option<String>,
-        /// The session's title.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_title: Option<String>,
-        /// Seconds since the last model response (resume).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        seconds_since_last_response: Option<Number>,
-        /// Tokens currently in context.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        context_tokens: Option<Number>,
-        /// `true` when the prompt cache has most likely expired.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt_cache_likely_expired: Option<bool>,
-        /// Estimated cost of re-writing the cache, in USD.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        estimated_cache_write_usd: Option<Number>,
-    }
-}
-
-native_event! {
-    /// `SessionEnd`: the session ends. Not a gate. Matcher: `reason`.
-    SessionEnd {
-        /// `clear`, `resume`, `logout`, `prompt_input_exit` or `other`.
-        reason: String,
-    }
-}
-
-native_event! {
-    /// `Setup`: `--init` or a maintenance run. Context only. Matcher: `trigger`.
-    Setup {
-        /// `init` or `maintenance`.
-        trigger: String,
-    }
-}
-
-subagent_event! {
-    /// `SubagentStart`: a subagent was spawned. Context only. Matcher: agent type.
-    SubagentStart {}
-}
-
-// ---------------------------------------------------------------------------------------------
-// Compaction and model switches
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `PreCompact`: before compaction. Gate: `decision:"block"`. Matcher: `manual`/`auto`.
-    PreCompact {
-        /// `manual` or `auto`.
-        trigger: String,
-        /// The instructions given to `/compact` (`null` when none; always sent).
-        #[serde(default)]
-        custom_instructions: Option<String>,
-    }
-}
-
-native_event! {
-    /// `PostCompact`: after compaction. Not a gate. Matcher: `manual`/`auto`.
-    PostCompact {
-        /// `manual` or `auto`.
-        trigger: String,
-        /// The summary that replaced the conversation.
-        compact_summary: String,
-    }
-}
-
-native_event! {
-    /// `PreModelSwitch`: the model is about to change. Gate: allow, deny, ask. Matcher: source
-    /// (a `[1m]`/`[2m]` suffix is stripped).
-    PreModelSwitch {
-        /// The current model.
-        from_model: String,
-        /// The model being switched to.
-        to_model: String,
-        /// The model the user asked for, when it differs from the resolved one (`null`
-        /// otherwise; always sent).
-        #[serde(default)]
-        requested_model: Option<String>,
-        /// What triggered the switch (`user`, `fallback`, …).
-        source: String,
-        /// Tokens currently in context.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        context_tokens: Option<Number>,
-        /// `true` when the prompt cache is warm for the current model.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt_cache_warm: Option<bool>,
-        /// Cache time-to-live information.
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        cache_ttl: Option<Value>,
-        /// Estimated cost of re-writing the cache on the new model, in USD.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        estimated_cache_write_usd: Option<Number>,
-        /// Pricing of the models involved.
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        pricing: Option<Value>,
-    }
-}
-
-native_event! {
-    /// `PostModelSwitch`: the model changed. Context only.
-    PostModelSwitch {
-        /// The previous model.
-        from_model: String,
-        /// The new model.
-        to_model: String,
-        /// The model the user asked for (`null` when it equals the resolved one; always sent).
-        #[serde(default)]
-        requested_model: Option<String>,
-        /// What triggered the switch.
-        source: String,
-        /// Tokens currently in context.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        context_tokens: Option<Number>,
-        /// `true` when the prompt cache is warm.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        prompt_cache_warm: Option<bool>,
-        /// Cache time-to-live information.
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        cache_ttl: Option<Value>,
-        /// Estimated cost of re-writing the cache, in USD.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        estimated_cache_write_usd: Option<Number>,
-        /// Pricing of the models involved.
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        pricing: Option<Value>,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Notifications, MCP elicitation, agent teams
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `Notification`: a notification is shown. Context only. Matcher: `notification_type`.
-    Notification {
-        /// The notification text.
-        message: String,
-        /// `permission_prompt`, `idle_prompt`, `auth_success`, `elicitation_dialog`, …
-        notification_type: String,
-        /// The notification title.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        title: Option<String>,
-    }
-}
-
-native_event! {
-    /// `Elicitation`: an MCP server asks the user for input. The hook can accept, decline or
-    /// answer. Matcher: server name.
-    Elicitation {
-        /// The asking MCP server.
-        mcp_server_name: String,
-        /// The question shown to the user.
-        message: String,
-        /// `form` or `url`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mode: Option<String>,
-        /// The URL to open (url mode).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        url: Option<String>,
-        /// The elicitation's id.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        elicitation_id: Option<String>,
-        /// JSON Schema of the requested answer (form mode).
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        requested_schema: Option<Value>,
-    }
-}
-
-native_event! {
-    /// `ElicitationResult`: the user answered an elicitation. The hook can override the
-    /// answer. Matcher: server name.
-    ElicitationResult {
-        /// The MCP server that asked.
-        mcp_server_name: String,
-        /// `accept`, `decline` or `cancel`.
-        action: String,
-        /// The elicitation's id.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        elicitation_id: Option<String>,
-        /// `form` or `url`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        mode: Option<String>,
-        /// The submitted answer (form mode, `accept`).
-        #[serde(
-            default,
-            deserialize_with = "present",
-            skip_serializing_if = "Option::is_none"
-        )]
-        content: Option<Value>,
-    }
-}
-
-native_event! {
-    /// `TeammateIdle`: an agent-team teammate went idle. Exit 2 feeds stderr back.
-    TeammateIdle {
-        /// The idle teammate.
-        teammate_name: String,
-        /// Its team.
-        team_name: String,
-    }
-}
-
-native_event! {
-    /// `TaskCreated`: an agent-team task was created. Exit 2 feeds stderr back.
-    TaskCreated {
-        /// The task's id.
-        task_id: String,
-        /// The task's subject line.
-        task_subject: String,
-        /// The task's description.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        task_description: Option<String>,
-        /// The teammate the task is assigned to.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        teammate_name: Option<String>,
-        /// The team.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        team_name: Option<String>,
-    }
-}
-
-native_event! {
-    /// `TaskCompleted`: an agent-team task was completed. Exit 2 feeds stderr back (and keeps
-    /// the task open).
-    TaskCompleted {
-        /// The task's id.
-        task_id: String,
-        /// The task's subject line.
-        task_subject: String,
-        /// The task's description.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        task_description: Option<String>,
-        /// The teammate that completed it.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        teammate_name: Option<String>,
-        /// The team.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        team_name: Option<String>,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Configuration and environment
-// ---------------------------------------------------------------------------------------------
-
-native_event! {
-    /// `ConfigChange`: a settings or skills file changed. Gate: `decision:"block"` keeps the
-    /// old configuration. Matcher: source.
-    ConfigChange {
-        /// `user_settings`, `project_settings`, `local_settings`, `policy_settings` or
-        /// `skills`.
-        source: String,
-        /// The file that changed.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        file_path: Option<String>,
-    }
-}
-
-native_event! {
-    /// `InstructionsLoaded`: a `CLAUDE.md` or memory file was loaded. Not a gate. Matcher:
-    /// load reason.
-    InstructionsLoaded {
-        /// The loaded file.
-        file_path: String,
-        /// `User`, `Project`, `Local`, `Managed`, …
-        memory_type: String,
-        /// `session_start`, `nested_traversal`, `path_glob_match`, `include`, `compact`, …
-        load_reason: String,
-        /// The `paths:` globs of a conditional rule file.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        globs: Option<Vec<String>>,
-        /// The file whose access triggered a lazy load.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        trigger_file_path: Option<String>,
-        /// The file that `@include`d this one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        parent_file_path: Option<String>,
-    }
-}
-
-native_event! {
-    /// `WorktreeCreate`: a worktree is needed; the hook supplies its path (command hooks print
-    /// it on stdout).
-    WorktreeCreate {
-        /// The worktree's name (slug).
-        name: String,
-    }
-}
-
-native_event! {
-    /// `WorktreeRemove`: a worktree is removed. Not a gate.
-    WorktreeRemove {
-        /// The worktree being removed.
-        worktree_path: String,
-    }
-}
-
-native_event! {
-    /// `CwdChanged`: the working directory changed. May set `watchPaths`.
-    CwdChanged {
-        /// The previous working directory.
-        old_cwd: String,
-        /// The new working directory.
-        new_cwd: String,
-    }
-}
-
-native_event! {
-    /// `FileChanged`: a watched file changed on disk. May set `watchPaths`. Matcher: file
-    /// name.
-    FileChanged {
-        /// The file that changed.
-        file_path: String,
-        /// `change`, `add` or `unlink`.
-        event: String,
-    }
-}
-
-native_event! {
-    /// `DirectoryAdded`: a working directory was added to the session. Not a gate.
-    DirectoryAdded {
-        /// The added directory.
-        directory: String,
-        /// How it was added (`add_dir_command`, `cli_flag`, `settings`, …).
-        source: String,
-    }
-}
-
-native_event! {
-    /// `MessageDisplay`: assistant text is flushed to the screen. Display-only rewrite.
-    MessageDisplay {
-        /// The turn's id.
-        turn_id: String,
-        /// The assistant message's id.
-        message_id: String,
-        /// Index of this chunk within the message.
-        index: u64,
-        /// `true` on the last chunk of the message.
-        #[serde(rename = "final")]
-        is_final: bool,
-        /// The text of this chunk.
-        delta: String,
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The event enum
-// ---------------------------------------------------------------------------------------------
-
-// Declares `NativeEvent`, `EVENTS`, the name dispatch and the `FromNative` impls from one
-// table: variant => (unified kind, blocking, tool matcher).
-macro_rules! native_events {
-    ($( $variant:ident => ($kind:ident, $blocking:literal, $matcher:literal) ),* $(,)?) => {
-        /// A decoded Claude Code hook payload: one variant per native event of Claude Code
-        /// 2.1.332, plus [`NativeEvent::Other`] for events this crate does not know.
-        ///
-        /// Serializing a `NativeEvent` writes the payload object back (untagged): the event
-        /// name is the payload's own `hook_event_name`.
-        #[derive(Debug, Clone, PartialEq, Serialize)]
-        #[serde(untagged)]
-        #[non_exhaustive]
-        #[allow(clippy::large_enum_variant)] // one value per hook process; boxing only adds noise
-        pub enum NativeEvent {
-            $(
-                #[doc = concat!("`", stringify!($variant), "`: see [`", stringify!($variant), "`].")]
-                $variant($variant),
-            )*
-            /// An event this crate does not know (added by a newer Claude release), with every
-            /// key of the payload object in wire order.
-            Other(Extra),
+        /// `PostToolBatch`: fires once after a whole parallel batch of tool calls resolved.
+        /// `decision:"block"` and context.
+        PostToolBatch("PostToolBatch", Other, blocking).caps(LOOP_CONTEXT).provider_only() {
+            /// Every call of the batch, in the order the model issued them.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            tool_calls: Option<Vec<BatchToolCall>>,
         }
-
-        /// Every native event of Claude Code 2.1.332, in reference order, with its unified
-        /// kind, whether Claude acts on the hook's answer (`blocking`: it can gate, inject
-        /// context or otherwise change what happens), and whether its matcher is a tool name.
-        pub const EVENTS: &[EventRow] = &[
-            $( EventRow::new(stringify!($variant), EventKind::$kind, $blocking, $matcher), )*
-        ];
-
-        impl NativeEvent {
-            /// Decodes the payload `bytes` as the event `name`.
-            fn decode_as(
-                name: &str,
-                de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
-            ) -> Result<Self, serde_path_to_error::Error<serde_json::Error>> {
-                match name {
-                    $(
-                        stringify!($variant) => {
-                            serde_path_to_error::deserialize(de).map(NativeEvent::$variant)
-                        }
-                    )*
-                    _ => serde_path_to_error::deserialize(de).map(NativeEvent::Other),
-                }
-            }
-
-            /// The base-field accessors of a known event; `None` for [`NativeEvent::Other`].
-            pub fn payload(&self) -> Option<&dyn NativePayload> {
-                match self {
-                    $( NativeEvent::$variant(ev) => Some(ev), )*
-                    NativeEvent::Other(_) => None,
-                }
-            }
-
-            /// Keys this crate does not know: the struct's `extra`, or the whole payload
-            /// object for [`NativeEvent::Other`].
-            pub fn extra(&self) -> &Extra {
-                match self {
-                    $( NativeEvent::$variant(ev) => &ev.extra, )*
-                    NativeEvent::Other(map) => map,
-                }
-            }
+        /// `UserPromptSubmit`: a prompt was submitted, before the model sees it. Gate:
+        /// `decision:"block"`; context.
+        UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking).caps(PROMPT).fail(FailShape::Block) {
+            /// The prompt text.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            prompt: Option<String>,
+            /// Who submitted it: `user`, `sdk`, `system`, `loop_wakeup`, `schedule_wakeup`,
+            /// `poll_event`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+            /// The session's current title.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            session_title: Option<String>,
         }
-
-        $(
-            impl FromNative for $variant {
-                const NAME: &'static str = stringify!($variant);
-
-                fn from_native(event: &NativeEvent) -> Option<&Self> {
-                    match event {
-                        NativeEvent::$variant(ev) => Some(ev),
-                        _ => None,
-                    }
-                }
-            }
-        )*
-    };
+        /// `UserPromptExpansion`: a slash command or MCP prompt expands. Gate: `decision:"block"`.
+        /// Matcher: command name.
+        UserPromptExpansion("UserPromptExpansion", Other, blocking).caps(LOOP_CONTEXT).fail(FailShape::Block).provider_only() {
+            /// `slash_command` or `mcp_prompt`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            expansion_type: Option<String>,
+            /// The command being expanded (without the leading `/`).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            command_name: Option<String>,
+            /// The arguments typed after the command (a string on known versions; kept as any JSON
+            /// value because MCP prompts take structured arguments).
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            command_args: Option<Value>,
+            /// Where the command is defined (`user`, `project`, `plugin`, `mcp`, …).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            command_source: Option<String>,
+            /// The expanded prompt text.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            prompt: Option<String>,
+        }
+        /// `PreSkillShellCommand`: a skill's embedded shell command is about to run (closes part of
+        /// blind spot #16). Gate: deny, ask, defer; `updatedInput` is never applied (and blocks).
+        PreSkillShellCommand("PreSkillShellCommand", ToolPre, blocking, tool_matcher).caps(SKILL_GATE).fail(FailShape::Block).identify(TOOL).provider_only().secondary() {
+            /// The shell tool that will run the command: `Bash` or `PowerShell`.
+            tool_name: String,
+            /// `{command, …}`: the command line to run.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            tool_input: Option<Value>,
+            /// A synthetic tool-use id minted by Claude for this command (no model tool call
+            /// exists).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            tool_use_id: Option<String>,
+            /// The skill or slash command that embeds the shell command.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            command_name: Option<String>,
+            /// Where the command is defined (`user`, `project`, `plugin`, …).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            command_source: Option<String>,
+            /// Who invoked the skill: `user`, `claude` or `other`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            invoked_by: Option<String>,
+        }
+        /// `Stop`: the main agent is about to finish its turn. Gate: `decision:"block"` + `reason`
+        /// continues the agent with the reason as the instruction.
+        Stop("Stop", Stop, blocking).caps(STOP) {
+            /// `true` when this stop follows a continuation a Stop hook forced (loop guard,
+            /// quirk #19).
+            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            stop_hook_active: Option<bool>,
+            /// The final assistant text of the turn.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            last_assistant_message: Option<String>,
+            /// Background tasks still running.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            background_tasks: Option<Vec<Value>>,
+            /// Scheduled (cron) prompts of the session.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            session_crons: Option<Vec<Value>>,
+        }
+        /// `SubagentStop`: a subagent is about to finish. Gate: `decision:"block"` continues it.
+        /// Matcher: agent type.
+        SubagentStop("SubagentStop", SubagentStop, blocking).caps(STOP) {
+            /// `true` when this stop follows a continuation a hook forced (quirk #19).
+            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            stop_hook_active: Option<bool>,
+            /// Path of the subagent's own transcript.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            agent_transcript_path: Option<String>,
+            /// The subagent's final assistant text.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            last_assistant_message: Option<String>,
+            /// Background tasks still running.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            background_tasks: Option<Vec<Value>>,
+            /// Scheduled (cron) prompts of the session.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            session_crons: Option<Vec<Value>>,
+        }
+        /// `StopFailure`: the turn ended because of an API error. Not a gate. Matcher: error type.
+        StopFailure("StopFailure", Other).may_async() {
+            /// `rate_limit`, `overloaded`, `authentication_failed`, `billing_error`,
+            /// `invalid_request`, `server_error`, `max_output_tokens`, `unknown`, …
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            error: Option<String>,
+            /// Details of the error (text or object, as the API reported it).
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            error_details: Option<Value>,
+            /// The last assistant text before the failure.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            last_assistant_message: Option<String>,
+        }
+        /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked. Context
+        /// only. Matcher: `source`. (`agent_type`, which the reference lists here, is the base
+        /// field.)
+        SessionStart("SessionStart", SessionStart, blocking).caps(CONTEXT) {
+            /// `startup`, `resume`, `clear`, `compact` or `fork`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+            /// The session's model.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            model: Option<String>,
+            /// The session's title.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            session_title: Option<String>,
+            /// Seconds since the last model response (resume).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            seconds_since_last_response: Option<Number>,
+            /// Tokens currently in context.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            context_tokens: Option<Number>,
+            /// `true` when the prompt cache has most likely expired.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            prompt_cache_likely_expired: Option<bool>,
+            /// Estimated cost of re-writing the cache, in USD.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            estimated_cache_write_usd: Option<Number>,
+        }
+        /// `SessionEnd`: the session ends. Not a gate. Matcher: `reason`.
+        SessionEnd("SessionEnd", SessionEnd).may_async() {
+            /// `clear`, `resume`, `logout`, `prompt_input_exit` or `other`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            reason: Option<String>,
+        }
+        /// `Setup`: `--init` or a maintenance run. Context only. Matcher: `trigger`.
+        Setup("Setup", Other, blocking).caps(CONTEXT).provider_only() {
+            /// `init` or `maintenance`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            trigger: Option<String>,
+        }
+        /// `SubagentStart`: a subagent was spawned. Context only. Matcher: agent type.
+        SubagentStart("SubagentStart", SubagentStart, blocking).caps(CONTEXT) {
+        }
+        /// `PreCompact`: before compaction. Gate: `decision:"block"`. Matcher: `manual`/`auto`.
+        PreCompact("PreCompact", CompactPre, blocking).caps(NOTICE).fail(FailShape::Block) {
+            /// `manual` or `auto`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            trigger: Option<String>,
+            /// The instructions given to `/compact` (`null` when none; always sent).
+            #[serde(default)]
+            custom_instructions: Option<String>,
+        }
+        /// `PostCompact`: after compaction. Not a gate. Matcher: `manual`/`auto`.
+        PostCompact("PostCompact", CompactPost).caps(NOTICE).may_async() {
+            /// `manual` or `auto`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            trigger: Option<String>,
+            /// The summary that replaced the conversation.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            compact_summary: Option<String>,
+        }
+        /// `PreModelSwitch`: the model is about to change. Gate: allow, deny, ask. Matcher: source
+        /// (a `[1m]`/`[2m]` suffix is stripped).
+        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only() {
+            /// The current model.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            from_model: Option<String>,
+            /// The model being switched to.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            to_model: Option<String>,
+            /// The model the user asked for, when it differs from the resolved one (`null`
+            /// otherwise; always sent).
+            #[serde(default)]
+            requested_model: Option<String>,
+            /// What triggered the switch (`user`, `fallback`, …).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+            /// Tokens currently in context.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            context_tokens: Option<Number>,
+            /// `true` when the prompt cache is warm for the current model.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            prompt_cache_warm: Option<bool>,
+            /// Cache time-to-live information.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            cache_ttl: Option<Value>,
+            /// Estimated cost of re-writing the cache on the new model, in USD.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            estimated_cache_write_usd: Option<Number>,
+            /// Pricing of the models involved.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            pricing: Option<Value>,
+        }
+        /// `PostModelSwitch`: the model changed. Context only.
+        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only() {
+            /// The previous model.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            from_model: Option<String>,
+            /// The new model.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            to_model: Option<String>,
+            /// The model the user asked for (`null` when it equals the resolved one; always sent).
+            #[serde(default)]
+            requested_model: Option<String>,
+            /// What triggered the switch.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+            /// Tokens currently in context.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            context_tokens: Option<Number>,
+            /// `true` when the prompt cache is warm.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            prompt_cache_warm: Option<bool>,
+            /// Cache time-to-live information.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            cache_ttl: Option<Value>,
+            /// Estimated cost of re-writing the cache, in USD.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            estimated_cache_write_usd: Option<Number>,
+            /// Pricing of the models involved.
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            pricing: Option<Value>,
+        }
+        /// `Notification`: a notification is shown. Context only. Matcher: `notification_type`.
+        Notification("Notification", Notification, blocking).caps(CONTEXT) {
+            /// The notification text.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            message: Option<String>,
+            /// `permission_prompt`, `idle_prompt`, `auth_success`, `elicitation_dialog`, …
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            notification_type: Option<String>,
+            /// The notification title.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            title: Option<String>,
+        }
+        /// `Elicitation`: an MCP server asks the user for input. The hook can accept, decline or
+        /// answer. Matcher: server name.
+        Elicitation("Elicitation", Other, blocking).caps(NOTICE).provider_only() {
+            /// The asking MCP server.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            mcp_server_name: Option<String>,
+            /// The question shown to the user.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            message: Option<String>,
+            /// `form` or `url`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            mode: Option<String>,
+            /// The URL to open (url mode).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            url: Option<String>,
+            /// The elicitation's id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            elicitation_id: Option<String>,
+            /// JSON Schema of the requested answer (form mode).
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            requested_schema: Option<Value>,
+        }
+        /// `ElicitationResult`: the user answered an elicitation. The hook can override the
+        /// answer. Matcher: server name.
+        ElicitationResult("ElicitationResult", Other, blocking).caps(NOTICE).provider_only() {
+            /// The MCP server that asked.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            mcp_server_name: Option<String>,
+            /// `accept`, `decline` or `cancel`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            action: Option<String>,
+            /// The elicitation's id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            elicitation_id: Option<String>,
+            /// `form` or `url`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            mode: Option<String>,
+            /// The submitted answer (form mode, `accept`).
+            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            content: Option<Value>,
+        }
+        /// `TeammateIdle`: an agent-team teammate went idle. Exit 2 feeds stderr back.
+        TeammateIdle("TeammateIdle", Other, blocking).caps(NOTICE).provider_only() {
+            /// The idle teammate.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            teammate_name: Option<String>,
+            /// Its team.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            team_name: Option<String>,
+        }
+        /// `TaskCreated`: an agent-team task was created. Exit 2 feeds stderr back.
+        TaskCreated("TaskCreated", Other, blocking).caps(NOTICE).provider_only() {
+            /// The task's id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            task_id: Option<String>,
+            /// The task's subject line.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            task_subject: Option<String>,
+            /// The task's description.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            task_description: Option<String>,
+            /// The teammate the task is assigned to.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            teammate_name: Option<String>,
+            /// The team.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            team_name: Option<String>,
+        }
+        /// `TaskCompleted`: an agent-team task was completed. Exit 2 feeds stderr back (and keeps
+        /// the task open).
+        TaskCompleted("TaskCompleted", Other, blocking).caps(NOTICE).provider_only() {
+            /// The task's id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            task_id: Option<String>,
+            /// The task's subject line.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            task_subject: Option<String>,
+            /// The task's description.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            task_description: Option<String>,
+            /// The teammate that completed it.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            teammate_name: Option<String>,
+            /// The team.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            team_name: Option<String>,
+        }
+        /// `ConfigChange`: a settings or skills file changed. Gate: `decision:"block"` keeps the
+        /// old configuration. Matcher: source.
+        ConfigChange("ConfigChange", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only() {
+            /// `user_settings`, `project_settings`, `local_settings`, `policy_settings` or
+            /// `skills`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+            /// The file that changed.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            file_path: Option<String>,
+        }
+        /// `InstructionsLoaded`: a `CLAUDE.md` or memory file was loaded. Not a gate. Matcher:
+        /// load reason.
+        InstructionsLoaded("InstructionsLoaded", Other).caps(NOTICE).may_async().provider_only() {
+            /// The loaded file.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            file_path: Option<String>,
+            /// `User`, `Project`, `Local`, `Managed`, …
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            memory_type: Option<String>,
+            /// `session_start`, `nested_traversal`, `path_glob_match`, `include`, `compact`, …
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            load_reason: Option<String>,
+            /// The `paths:` globs of a conditional rule file.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            globs: Option<Vec<String>>,
+            /// The file whose access triggered a lazy load.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            trigger_file_path: Option<String>,
+            /// The file that `@include`d this one.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            parent_file_path: Option<String>,
+        }
+        /// `WorktreeCreate`: a worktree is needed; the hook supplies its path (command hooks print
+        /// it on stdout).
+        WorktreeCreate("WorktreeCreate", Other, blocking).provider_only() {
+            /// The worktree's name (slug).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            name: Option<String>,
+        }
+        /// `WorktreeRemove`: a worktree is removed. Not a gate.
+        WorktreeRemove("WorktreeRemove", Other).caps(NOTICE).may_async().provider_only() {
+            /// The worktree being removed.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            worktree_path: Option<String>,
+        }
+        /// `CwdChanged`: the working directory changed. May set `watchPaths`.
+        CwdChanged("CwdChanged", Other, blocking).caps(NOTICE).provider_only() {
+            /// The previous working directory.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            old_cwd: Option<String>,
+            /// The new working directory.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            new_cwd: Option<String>,
+        }
+        /// `FileChanged`: a watched file changed on disk. May set `watchPaths`. Matcher: file
+        /// name.
+        FileChanged("FileChanged", FileEdited, blocking).caps(NOTICE).provider_only() {
+            /// The file that changed.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            file_path: Option<String>,
+            /// `change`, `add` or `unlink`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            event: Option<String>,
+        }
+        /// `DirectoryAdded`: a working directory was added to the session. Not a gate.
+        DirectoryAdded("DirectoryAdded", Other).caps(NOTICE).may_async().provider_only() {
+            /// The added directory.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            directory: Option<String>,
+            /// How it was added (`add_dir_command`, `cli_flag`, `settings`, …).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            source: Option<String>,
+        }
+        /// `MessageDisplay`: assistant text is flushed to the screen. Display-only rewrite.
+        MessageDisplay("MessageDisplay", ModelResponse, blocking).caps(NOTICE).provider_only() {
+            /// The turn's id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            turn_id: Option<String>,
+            /// The assistant message's id.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            message_id: Option<String>,
+            /// Index of this chunk within the message.
+            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            index: Option<u64>,
+            /// `true` on the last chunk of the message.
+            #[serde(rename = "final", default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            is_final: Option<bool>,
+            /// The text of this chunk.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            delta: Option<String>,
+        }
+    }
 }
 
 /// A native event struct that can be borrowed out of a [`NativeEvent`]: the typed views of
 /// [`crate::view_as`].
-pub trait FromNative: Sized + 'static {
-    /// The native event name.
-    const NAME: &'static str;
-
-    /// The struct, when `event` is this event.
-    fn from_native(event: &NativeEvent) -> Option<&Self>;
-}
-
-native_events! {
-    PreToolUse => (ToolPre, true, true),
-    PermissionRequest => (Permission, true, true),
-    PermissionDenied => (Other, true, true),
-    PostToolUse => (ToolPost, true, true),
-    PostToolUseFailure => (ToolError, true, true),
-    PostToolBatch => (Other, true, false),
-    UserPromptSubmit => (PromptSubmitted, true, false),
-    UserPromptExpansion => (Other, true, false),
-    PreSkillShellCommand => (ToolPre, true, true),
-    Stop => (Stop, true, false),
-    SubagentStop => (SubagentStop, true, false),
-    StopFailure => (Other, false, false),
-    SessionStart => (SessionStart, true, false),
-    SessionEnd => (SessionEnd, false, false),
-    Setup => (Other, true, false),
-    SubagentStart => (SubagentStart, true, false),
-    PreCompact => (CompactPre, true, false),
-    PostCompact => (CompactPost, false, false),
-    PreModelSwitch => (Other, true, false),
-    PostModelSwitch => (Other, true, false),
-    Notification => (Notification, true, false),
-    Elicitation => (Other, true, false),
-    ElicitationResult => (Other, true, false),
-    TeammateIdle => (Other, true, false),
-    TaskCreated => (Other, true, false),
-    TaskCompleted => (Other, true, false),
-    ConfigChange => (Other, true, false),
-    InstructionsLoaded => (Other, false, false),
-    WorktreeCreate => (Other, true, false),
-    WorktreeRemove => (Other, false, false),
-    CwdChanged => (Other, true, false),
-    FileChanged => (FileEdited, true, false),
-    DirectoryAdded => (Other, false, false),
-    MessageDisplay => (ModelResponse, true, false),
-}
-
-/// Only the event name, read ahead of the full decode.
-#[derive(Deserialize)]
-struct NameProbe<'a> {
-    #[serde(borrow, default)]
-    hook_event_name: Option<std::borrow::Cow<'a, str>>,
-}
-
-/// The base fields alone, decoded when a payload names no event so the error says which field
-/// is missing.
-#[derive(Deserialize)]
-#[allow(dead_code)] // decoded only for its error
-struct BaseOnly {
-    session_id: String,
-    transcript_path: String,
-    cwd: String,
-    hook_event_name: String,
-}
-
-impl NativeEvent {
-    /// Decodes one Claude Code hook payload.
-    ///
-    /// The event is the payload's own `hook_event_name`; `event_name_hint` (for example the
-    /// `--event` of a generated config) is used only when the payload carries no name, and
-    /// the payload wins when both are present. A name this crate does not know decodes as
-    /// [`NativeEvent::Other`]. The input must be exactly one JSON object (trailing data is an
-    /// error).
-    ///
-    /// # Errors
-    ///
-    /// Malformed JSON, a payload that is not an object, a required field missing or of the
-    /// wrong type: the error carries the JSON path (`tool_calls[0].tool_name`, …).
-    pub fn from_slice(
-        bytes: &[u8],
-        event_name_hint: Option<&str>,
-    ) -> Result<Self, serde_path_to_error::Error<serde_json::Error>> {
-        let mut probe_de = serde_json::Deserializer::from_slice(bytes);
-        let probe: NameProbe<'_> = serde_path_to_error::deserialize(&mut probe_de)?;
-        finish(&mut probe_de)?;
-
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        let name = probe.hook_event_name.as_deref().or(event_name_hint);
-        if name.is_none() {
-            // Not a Claude payload: report the missing base field with its path. A payload
-            // that has every base field names its event, so it never takes this branch.
-            let mut base_de = serde_json::Deserializer::from_slice(bytes);
-            serde_path_to_error::deserialize::<_, BaseOnly>(&mut base_de)?;
-        }
-        let event = Self::decode_as(name.unwrap_or_default(), &mut de)?;
-        finish(&mut de)?;
-        Ok(event)
-    }
-
-    /// The native event name: the payload's `hook_event_name` (for [`NativeEvent::Other`],
-    /// the name it carries, or `""` when it carries none).
-    pub fn name(&self) -> &str {
-        match self.payload() {
-            Some(p) => p.hook_event_name(),
-            None => self.other_str("hook_event_name").unwrap_or(""),
-        }
-    }
-
-    /// The unified kind of this event ([`EventKind::Other`] for unknown events).
-    pub fn kind(&self) -> EventKind {
-        kind_of(self.name())
-    }
-
-    /// `session_id` (for [`NativeEvent::Other`], when it carries one as a string).
-    pub fn session_id(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => Some(p.session_id()),
-            None => self.other_str("session_id"),
-        }
-    }
-
-    /// `transcript_path`.
-    pub fn transcript_path(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => Some(p.transcript_path()),
-            None => self.other_str("transcript_path"),
-        }
-    }
-
-    /// `cwd`.
-    pub fn cwd(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => Some(p.cwd()),
-            None => self.other_str("cwd"),
-        }
-    }
-
-    /// `permission_mode`.
-    pub fn permission_mode(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => p.permission_mode(),
-            None => self.other_str("permission_mode"),
-        }
-    }
-
-    /// `prompt_id`.
-    pub fn prompt_id(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => p.prompt_id(),
-            None => self.other_str("prompt_id"),
-        }
-    }
-
-    /// `agent_id`.
-    pub fn agent_id(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => p.agent_id(),
-            None => self.other_str("agent_id"),
-        }
-    }
-
-    /// `agent_type`.
-    pub fn agent_type(&self) -> Option<&str> {
-        match self.payload() {
-            Some(p) => p.agent_type(),
-            None => self.other_str("agent_type"),
-        }
-    }
-
-    fn other_str(&self, key: &str) -> Option<&str> {
-        match self {
-            NativeEvent::Other(map) => map.get(key).and_then(Value::as_str),
-            _ => None,
-        }
-    }
-}
-
-/// Rejects anything but whitespace after the payload object.
-fn finish(
-    de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
-) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
-    de.end()
-        .map_err(|e| serde_path_to_error::Error::new(serde_path_to_error::Track::new().path(), e))
-}
-
-/// The unified kind of a native event name ([`EventKind::Other`] when unknown).
-pub fn kind_of(name: &str) -> EventKind {
-    spec(name).map_or(EventKind::Other, |s| s.kind)
-}
-
-/// The spec of a native event this crate knows.
-pub fn spec(name: &str) -> Option<&'static EventRow> {
-    EVENTS.iter().find(|s| s.name == name)
-}
+pub use agenthooks_core::kit::FromNative;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agenthooks_core::kit::{Decoded, Repair};
+    use agenthooks_core::{EventKind, Provider};
 
     const BASE: &str = r#""session_id":"s","transcript_path":"/t.jsonl","cwd":"/w""#;
 
     fn payload(name: &str, rest: &str) -> Vec<u8> {
         let sep = if rest.is_empty() { "" } else { "," };
         format!(r#"{{{BASE},"hook_event_name":"{name}"{sep}{rest}}}"#).into_bytes()
+    }
+
+    fn decode(bytes: &[u8], hint: Option<&str>) -> Result<Decoded<NativeEvent>, agenthooks_core::DecodeError> {
+        NativeEvent::decode(&Provider::CLAUDE_CODE, bytes, hint)
+    }
+
+    fn kind_of(name: &str) -> EventKind {
+        agenthooks_core::kit::row(EVENTS, name).map_or(EventKind::Other, |r| r.kind)
     }
 
     #[test]
@@ -1226,9 +750,9 @@ mod tests {
         assert_eq!(kind_of("MessageDisplay"), EventKind::ModelResponse);
         assert_eq!(kind_of("FileChanged"), EventKind::FileEdited);
         assert_eq!(kind_of("SomethingNew"), EventKind::Other);
-        let blocking: Vec<_> = EVENTS.iter().filter(|e| !e.blocking).map(|e| e.name).collect();
+        let non_blocking: Vec<_> = EVENTS.iter().filter(|e| !e.blocking).map(|e| e.name).collect();
         assert_eq!(
-            blocking,
+            non_blocking,
             [
                 "StopFailure",
                 "SessionEnd",
@@ -1238,6 +762,8 @@ mod tests {
                 "DirectoryAdded"
             ]
         );
+        let secondary: Vec<_> = EVENTS.iter().filter(|e| !e.primary).map(|e| e.name).collect();
+        assert_eq!(secondary, ["PreSkillShellCommand"]);
     }
 
     #[test]
@@ -1246,18 +772,23 @@ mod tests {
             "PreToolUse",
             r#""prompt_id":"p1","effort":{"level":"high","budget":3},"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1","new_key":[1,2]"#,
         );
-        let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
+        let d = decode(&bytes, None).expect("decodes");
+        assert!(d.is_exact() && d.issues.is_empty());
+        let ev = d.native;
         assert_eq!(ev.name(), "PreToolUse");
         assert_eq!(ev.kind(), EventKind::ToolPre);
-        assert_eq!(ev.prompt_id(), Some("p1"));
-        assert_eq!(ev.session_id(), Some("s"));
+        assert_eq!(ev.prompt_id().map(String::as_str), Some("p1"));
+        assert_eq!(ev.session_id().map(String::as_str), Some("s"));
         assert_eq!(ev.extra().len(), 1);
         assert_eq!(ev.extra()["new_key"], serde_json::json!([1, 2]));
         let NativeEvent::PreToolUse(pre) = ev else {
             panic!("wrong variant")
         };
         assert_eq!(pre.tool_name, "Bash");
-        assert_eq!(pre.tool_input["command"], "ls");
+        assert_eq!(
+            pre.tool_input.as_ref().map(|i| &i["command"]),
+            Some(&serde_json::json!("ls"))
+        );
         let effort = pre.effort.expect("effort");
         assert_eq!(effort.level.as_deref(), Some("high"));
         assert_eq!(effort.extra["budget"], 3);
@@ -1266,59 +797,98 @@ mod tests {
     #[test]
     fn unknown_event_is_other_with_every_key() {
         let bytes = payload("BrandNewEvent", r#""x":{"y":null}"#);
-        let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
-        let NativeEvent::Other(map) = &ev else {
+        let ev = decode(&bytes, None).expect("decodes").native;
+        let NativeEvent::Other(u) = &ev else {
             panic!("expected Other")
         };
-        assert_eq!(map.len(), 5);
+        assert_eq!(u.extra.len(), 1);
         assert_eq!(ev.name(), "BrandNewEvent");
         assert_eq!(ev.kind(), EventKind::Other);
-        assert_eq!(ev.cwd(), Some("/w"));
+        assert_eq!(ev.cwd().map(String::as_str), Some("/w"));
         let back = serde_json::to_vec(&ev).expect("serializes");
         assert_eq!(back, bytes);
     }
 
     #[test]
-    fn missing_required_field_reports_path() {
-        let bytes = payload("PostToolBatch", r#""tool_calls":[{"tool_input":{},"tool_use_id":"t"}]"#);
-        let err = NativeEvent::from_slice(&bytes, None).expect_err("must fail");
-        assert_eq!(err.path().to_string(), "tool_calls[0]");
-        assert!(err.to_string().contains("missing field `tool_name`"), "{err}");
+    fn older_releases_without_optional_fields_decode() {
+        // 2.0.3x Notification: no `notification_type`; pre-1.0.54: no `cwd`; pre-2.0.43: no
+        // `tool_use_id`.
+        let bytes = br#"{"session_id":"s","transcript_path":"/t","hook_event_name":"Notification","message":"Claude needs your permission"}"#;
+        let d = decode(bytes, None).expect("decodes");
+        assert!(d.is_exact());
+        assert!(matches!(&d.native, NativeEvent::Notification(n) if n.notification_type.is_none()));
+        let bytes = br#"{"session_id":"s","transcript_path":"/t","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+        let d = decode(bytes, None).expect("decodes");
+        assert!(matches!(&d.native, NativeEvent::PreToolUse(p) if p.tool_use_id.is_none() && p.cwd.is_none()));
+        // Before 1.0.41 the payload named no event: the `--event` hint decides.
+        let bytes = br#"{"session_id":"s","transcript_path":"/t","tool_name":"Bash","tool_input":{}}"#;
+        let d = decode(bytes, Some("PreToolUse")).expect("decodes");
+        assert_eq!(d.native.kind(), EventKind::ToolPre);
     }
 
     #[test]
-    fn wrong_type_reports_path() {
-        let bytes = payload("Stop", r#""stop_hook_active":"yes""#);
-        let err = NativeEvent::from_slice(&bytes, None).expect_err("must fail");
-        assert_eq!(err.path().to_string(), "stop_hook_active");
+    fn retyped_field_is_kept_in_extra() {
+        let bytes = payload("Stop", r#""stop_hook_active":"yes","last_assistant_message":"done""#);
+        let d = decode(&bytes, None).expect("decodes");
+        assert_eq!(d.issues.len(), 1);
+        assert_eq!(d.issues[0].path, "stop_hook_active");
+        assert_eq!(d.issues[0].repair, Repair::MovedToExtra);
+        let NativeEvent::Stop(stop) = &d.native else {
+            panic!("wrong variant")
+        };
+        assert_eq!(stop.stop_hook_active, None);
+        assert_eq!(stop.extra["stop_hook_active"], "yes");
+        assert_eq!(stop.last_assistant_message.as_deref(), Some("done"));
+        // Flags sent as strings by some releases are read.
+        let bytes = payload("Stop", r#""stop_hook_active":"true""#);
+        let d = decode(&bytes, None).expect("decodes");
+        assert!(matches!(&d.native, NativeEvent::Stop(s) if s.stop_hook_active == Some(true)));
     }
 
     #[test]
-    fn payload_without_name_uses_hint_then_reports_missing_base_field() {
+    fn missing_tool_name_keeps_the_kind() {
+        let bytes = payload("PreToolUse", r#""tool_input":{"command":"ls"}"#);
+        let d = decode(&bytes, None).expect("decodes");
+        assert!(!d.is_exact());
+        assert_eq!(d.native.kind(), EventKind::ToolPre);
+        assert!(d
+            .issues
+            .iter()
+            .any(|i| i.repair == Repair::Placeholder && i.path == "tool_name"));
+        let NativeEvent::Other(view) = d.view() else {
+            panic!("the view is the Other form")
+        };
+        assert_eq!(view.name, "PreToolUse");
+        assert_eq!(view.extra["tool_input"]["command"], "ls");
+    }
+
+    #[test]
+    fn payload_without_name_or_hint_is_an_error() {
         let bytes = format!(r#"{{{BASE},"prompt":"hi"}}"#).into_bytes();
-        let err = NativeEvent::from_slice(&bytes, Some("UserPromptSubmit")).expect_err("fails");
-        assert!(err.to_string().contains("missing field `hook_event_name`"), "{err}");
-        let err = NativeEvent::from_slice(&bytes, None).expect_err("fails");
-        assert!(err.to_string().contains("missing field `hook_event_name`"), "{err}");
+        let err = decode(&bytes, None).expect_err("fails");
+        assert_eq!(err.path(), Some("hook_event_name"));
+        let d = decode(&bytes, Some("UserPromptSubmit")).expect("the hint names it");
+        assert!(matches!(&d.native, NativeEvent::UserPromptSubmit(p) if p.prompt.as_deref() == Some("hi")));
     }
 
     #[test]
     fn payload_name_wins_over_hint() {
         let bytes = payload("SessionEnd", r#""reason":"other""#);
-        let ev = NativeEvent::from_slice(&bytes, Some("PreToolUse")).expect("decodes");
-        assert!(matches!(ev, NativeEvent::SessionEnd(ref e) if e.reason == "other"));
+        let ev = decode(&bytes, Some("PreToolUse")).expect("decodes").native;
+        assert!(matches!(ev, NativeEvent::SessionEnd(ref e) if e.reason.as_deref() == Some("other")));
     }
 
     #[test]
-    fn rejects_non_objects_trailing_data_and_bad_name_type() {
-        assert!(NativeEvent::from_slice(b"[]", None).is_err());
-        assert!(NativeEvent::from_slice(b"", None).is_err());
-        assert!(NativeEvent::from_slice(b"\xff", None).is_err());
+    fn rejects_non_objects_and_trailing_data() {
+        assert!(decode(b"[]", None).is_err());
+        assert!(decode(b"", None).is_err());
+        assert!(decode(b"\xff", None).is_err());
         let mut bytes = payload("SessionEnd", r#""reason":"other""#);
         bytes.extend_from_slice(b" {}");
-        assert!(NativeEvent::from_slice(&bytes, None).is_err());
-        let err = NativeEvent::from_slice(br#"{"hook_event_name":5}"#, None).expect_err("fails");
-        assert_eq!(err.path().to_string(), "hook_event_name");
+        assert!(decode(&bytes, None).is_err());
+        // A name of another type counts as absent.
+        assert!(decode(br#"{"hook_event_name":5}"#, None).is_err());
+        assert!(decode(br#"{"hook_event_name":5}"#, Some("Stop")).is_ok());
     }
 
     #[test]
@@ -1327,32 +897,35 @@ mod tests {
             "PostToolBatch",
             r#""tool_calls":[{"tool_name":"Bash","tool_input":{},"tool_use_id":"t","tool_response":null},{"tool_name":"Read","tool_input":{},"tool_use_id":"u"}]"#,
         );
-        let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
+        let ev = decode(&bytes, None).expect("decodes").native;
         let NativeEvent::PostToolBatch(batch) = &ev else {
             panic!("wrong variant")
         };
-        assert_eq!(batch.tool_calls[0].tool_response, Some(Value::Null));
-        assert_eq!(batch.tool_calls[1].tool_response, None);
+        let calls = batch.tool_calls.as_ref().expect("calls");
+        assert_eq!(calls[0].tool_response, Some(Value::Null));
+        assert_eq!(calls[1].tool_response, None);
         assert_eq!(serde_json::to_vec(&ev).expect("serializes"), bytes);
     }
 
     #[test]
     fn nullable_always_sent_fields_serialize_null() {
         let bytes = payload("PreCompact", r#""trigger":"auto","custom_instructions":null"#);
-        let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
+        let ev = decode(&bytes, None).expect("decodes").native;
         assert!(matches!(&ev, NativeEvent::PreCompact(c) if c.custom_instructions.is_none()));
         assert_eq!(serde_json::to_vec(&ev).expect("serializes"), bytes);
     }
 
     #[test]
-    fn subagent_events_require_agent_fields() {
+    fn subagent_events_carry_agent_fields() {
         let ok = payload("SubagentStart", r#""agent_id":"a1","agent_type":"Explore""#);
-        let ev = NativeEvent::from_slice(&ok, None).expect("decodes");
-        assert_eq!(ev.agent_id(), Some("a1"));
-        assert_eq!(ev.agent_type(), Some("Explore"));
+        let ev = decode(&ok, None).expect("decodes").native;
+        assert_eq!(ev.agent_id().map(String::as_str), Some("a1"));
+        assert_eq!(ev.agent_type().map(String::as_str), Some("Explore"));
         let missing = payload("SubagentStart", r#""agent_type":"Explore""#);
-        let err = NativeEvent::from_slice(&missing, None).expect_err("fails");
-        assert!(err.to_string().contains("agent_id"), "{err}");
+        let ev = decode(&missing, None)
+            .expect("an older release without agent_id decodes")
+            .native;
+        assert_eq!(ev.agent_id(), None);
     }
 
     #[test]
@@ -1361,8 +934,10 @@ mod tests {
             "MessageDisplay",
             r#""turn_id":"t","message_id":"m","index":0,"final":true,"delta":"hi""#,
         );
-        let ev = NativeEvent::from_slice(&bytes, None).expect("decodes");
-        assert!(matches!(&ev, NativeEvent::MessageDisplay(m) if m.is_final && m.delta == "hi"));
+        let ev = decode(&bytes, None).expect("decodes").native;
+        assert!(
+            matches!(&ev, NativeEvent::MessageDisplay(m) if m.is_final == Some(true) && m.delta.as_deref() == Some("hi"))
+        );
         assert_eq!(ev.kind(), EventKind::ModelResponse);
         assert_eq!(serde_json::to_vec(&ev).expect("serializes"), bytes);
     }

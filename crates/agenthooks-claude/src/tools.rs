@@ -10,16 +10,20 @@
 //! not), unlike the cross-provider lowercase table of the design.
 //!
 //! ```
-//! use agenthooks_claude::tools::{canonical_class, parse_mcp_name};
+//! use agenthooks_claude::tools::{classify, parse_mcp_name};
 //! use agenthooks_core::CanonicalTool;
 //!
-//! assert_eq!(canonical_class("MultiEdit"), CanonicalTool::FileEdit);
-//! assert_eq!(canonical_class("mcp__github__create_issue"), CanonicalTool::Mcp);
+//! assert_eq!(classify("MultiEdit"), CanonicalTool::FileEdit);
+//! assert_eq!(classify("mcp__github__create_issue"), CanonicalTool::Mcp);
 //! let mcp = parse_mcp_name("mcp__github__create_issue").unwrap();
 //! assert_eq!((mcp.server, mcp.tool), ("github", Some("create_issue")));
 //! ```
 
-use agenthooks_core::CanonicalTool;
+use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::{CanonicalTool, McpCall};
+use serde_json::Value;
+
+use crate::native::McpServer;
 
 /// Claude Code's built-in tools (2.1.x) and their classes.
 ///
@@ -34,62 +38,74 @@ use agenthooks_core::CanonicalTool;
 ///   without a `command`.
 /// - `TaskCreate`/`TaskGet`/`TaskList`/`TaskUpdate` are the agent-team task list, not
 ///   subagents: `other`.
-pub const BUILTIN_TOOLS: &[(&str, CanonicalTool)] = &[
-    ("Bash", CanonicalTool::Shell),
-    ("PowerShell", CanonicalTool::Shell),
-    ("Read", CanonicalTool::FileRead),
-    ("NotebookRead", CanonicalTool::FileRead),
-    ("Write", CanonicalTool::FileWrite),
-    ("Edit", CanonicalTool::FileEdit),
-    ("MultiEdit", CanonicalTool::FileEdit),
-    ("NotebookEdit", CanonicalTool::FileEdit),
-    ("Glob", CanonicalTool::Search),
-    ("Grep", CanonicalTool::Search),
-    ("LS", CanonicalTool::Search),
-    ("WebFetch", CanonicalTool::Fetch),
-    ("WebSearch", CanonicalTool::Fetch),
-    ("Task", CanonicalTool::Task),
-    ("Agent", CanonicalTool::Task),
-    ("ListMcpResourcesTool", CanonicalTool::Mcp),
-    ("ReadMcpResourceTool", CanonicalTool::Mcp),
-    ("TodoWrite", CanonicalTool::Other),
-    ("TodoRead", CanonicalTool::Other),
-    ("BashOutput", CanonicalTool::Other),
-    ("TaskOutput", CanonicalTool::Other),
-    ("KillShell", CanonicalTool::Other),
-    ("KillBash", CanonicalTool::Other),
-    ("TaskStop", CanonicalTool::Other),
-    ("ExitPlanMode", CanonicalTool::Other),
-    ("EnterPlanMode", CanonicalTool::Other),
-    ("AskUserQuestion", CanonicalTool::Other),
-    ("Skill", CanonicalTool::Other),
-    ("SlashCommand", CanonicalTool::Other),
-    ("ToolSearch", CanonicalTool::Other),
-    ("TaskCreate", CanonicalTool::Other),
-    ("TaskGet", CanonicalTool::Other),
-    ("TaskList", CanonicalTool::Other),
-    ("TaskUpdate", CanonicalTool::Other),
-    ("SendMessage", CanonicalTool::Other),
-    ("TeamCreate", CanonicalTool::Other),
-    ("TeamDelete", CanonicalTool::Other),
-    ("EnterWorktree", CanonicalTool::Other),
-    ("ExitWorktree", CanonicalTool::Other),
-    ("CronCreate", CanonicalTool::Other),
-    ("CronDelete", CanonicalTool::Other),
-    ("CronList", CanonicalTool::Other),
-    ("LSP", CanonicalTool::Other),
-];
+pub static TOOLS: ToolTable = ToolTable::new(
+    &[
+        (CanonicalTool::Shell, &["Bash", "PowerShell"]),
+        (CanonicalTool::FileRead, &["Read", "NotebookRead"]),
+        (CanonicalTool::FileWrite, &["Write"]),
+        (CanonicalTool::FileEdit, &["Edit", "MultiEdit", "NotebookEdit"]),
+        (CanonicalTool::Search, &["Glob", "Grep", "LS"]),
+        (CanonicalTool::Fetch, &["WebFetch", "WebSearch"]),
+        (CanonicalTool::Task, &["Task", "Agent"]),
+        (
+            CanonicalTool::Other,
+            &[
+                "TodoWrite",
+                "TodoRead",
+                "BashOutput",
+                "TaskOutput",
+                "KillShell",
+                "KillBash",
+                "TaskStop",
+                "ExitPlanMode",
+                "EnterPlanMode",
+                "AskUserQuestion",
+                "Skill",
+                "SlashCommand",
+                "ToolSearch",
+                "TaskCreate",
+                "TaskGet",
+                "TaskList",
+                "TaskUpdate",
+                "SendMessage",
+                "TeamCreate",
+                "TeamDelete",
+                "EnterWorktree",
+                "ExitWorktree",
+                "CronCreate",
+                "CronDelete",
+                "CronList",
+                "LSP",
+            ],
+        ),
+    ],
+    Some(McpNaming::new("mcp__", "__")),
+    &["ListMcpResourcesTool", "ReadMcpResourceTool"],
+);
 
-/// The canonical class of a Claude tool name: [`CanonicalTool::Mcp`] for `mcp__…` names, the
-/// [`BUILTIN_TOOLS`] entry for built-ins, [`CanonicalTool::Other`] for anything else.
-pub fn canonical_class(tool_name: &str) -> CanonicalTool {
-    if parse_mcp_name(tool_name).is_some() {
-        return CanonicalTool::Mcp;
+/// The canonical class of a Claude tool name: [`CanonicalTool::Mcp`] for `mcp__…` names and
+/// the MCP resource tools, the [`TOOLS`] class for built-ins, [`CanonicalTool::Other`] for
+/// anything else.
+pub fn classify(tool_name: &str) -> CanonicalTool {
+    TOOLS.classify(tool_name)
+}
+
+/// The MCP identity of a call: `mcp__<server>__<tool>` names (server preferably from the
+/// payload's `mcp_server.name`, #26) and the MCP resource tools (server from their `server`
+/// argument).
+pub fn parse_mcp(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> Option<McpCall> {
+    if let Some(parsed) = parse_mcp_name(name) {
+        let server = mcp_server.map_or(parsed.server, |s| s.name.as_str());
+        return Some(McpCall::new(server, parsed.tool.unwrap_or_default()));
     }
-    BUILTIN_TOOLS
-        .iter()
-        .find(|(name, _)| *name == tool_name)
-        .map_or(CanonicalTool::Other, |(_, class)| *class)
+    if is_mcp_resource_tool(name) {
+        let server = mcp_server
+            .map(|s| s.name.as_str())
+            .or_else(|| input.get("server").and_then(Value::as_str))
+            .unwrap_or_default();
+        return Some(McpCall::new(server, name));
+    }
+    None
 }
 
 /// Whether the tool is one of Claude's MCP resource tools (`ListMcpResourcesTool`,
@@ -165,13 +181,13 @@ mod tests {
             ("SomeFutureTool", "other"),
         ];
         for (name, want) in cases {
-            assert_eq!(canonical_class(name).as_str(), want, "{name}");
+            assert_eq!(classify(name).as_str(), want, "{name}");
         }
     }
 
     #[test]
     fn builtin_table_has_no_duplicates() {
-        let mut names: Vec<_> = BUILTIN_TOOLS.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<_> = TOOLS.classes.iter().flat_map(|(_, n)| n.iter().copied()).collect();
         names.sort_unstable();
         let len = names.len();
         names.dedup();
@@ -189,8 +205,8 @@ mod tests {
         assert_eq!(p("mcp____tool"), None);
         assert_eq!(p("mcp_srv_tool"), None);
         assert_eq!(p("Bash"), None);
-        assert_eq!(canonical_class("mcp__srv__t"), CanonicalTool::Mcp);
-        assert_eq!(canonical_class("mcp____t"), CanonicalTool::Other);
+        assert_eq!(classify("mcp__srv__t"), CanonicalTool::Mcp);
+        assert_eq!(classify("mcp____t"), CanonicalTool::Other);
     }
 
     #[test]

@@ -906,6 +906,54 @@ macro_rules! each_event {
 }
 
 impl Event {
+    /// The event of the envelope's kind with nothing projected beyond the envelope: an empty
+    /// tool call (named `""`) on tool kinds, empty texts, `null` values. Codecs use it for a
+    /// payload whose typed view could not be built (tolerant decoding, [`crate::kit`]) and for
+    /// native events without a unified mapping (kind `other`), so the event still reaches
+    /// handlers as its kind with its raw payload.
+    ///
+    /// ```
+    /// use agenthooks_core::{Envelope, Event, EventKind, Provider, RawPayload};
+    /// let env = Envelope::new(Provider::CODEX, "PreToolUse".into(), EventKind::ToolPre, RawPayload::default());
+    /// let e = Event::bare(env);
+    /// assert_eq!(e.kind(), EventKind::ToolPre);
+    /// assert_eq!(e.tool().map(|t| t.name.as_str()), Some(""));
+    /// ```
+    pub fn bare(envelope: Envelope) -> Self {
+        let tool = || ToolCall::builder("", Value::Null).build(&envelope.session);
+        match envelope.kind {
+            EventKind::SessionStart => Self::SessionStart(SessionStartEvent::new(envelope)),
+            EventKind::SessionEnd => Self::SessionEnd(SessionEndEvent::new(envelope)),
+            EventKind::PromptSubmitted => Self::PromptSubmitted(PromptEvent::new(envelope, String::new())),
+            EventKind::ToolPre => {
+                let t = tool();
+                Self::ToolPre(ToolPreEvent::new(envelope, t))
+            }
+            EventKind::ToolPost => {
+                let t = tool();
+                Self::ToolPost(ToolPostEvent::new(envelope, t))
+            }
+            EventKind::ToolError => {
+                let t = tool();
+                Self::ToolError(ToolErrorEvent::new(envelope, t))
+            }
+            EventKind::Permission => {
+                let t = tool();
+                Self::Permission(PermissionEvent::new(envelope, t))
+            }
+            EventKind::Stop => Self::Stop(StopEvent::new(envelope)),
+            EventKind::SubagentStart => Self::SubagentStart(SubagentStartEvent::new(envelope)),
+            EventKind::SubagentStop => Self::SubagentStop(StopEvent::new(envelope)),
+            EventKind::CompactPre => Self::CompactPre(CompactPreEvent::new(envelope)),
+            EventKind::CompactPost => Self::CompactPost(CompactPostEvent::new(envelope)),
+            EventKind::Notification => Self::Notification(NotificationEvent::new(envelope, String::new())),
+            EventKind::FileEdited => Self::FileEdited(FileEditedEvent::new(envelope, String::new())),
+            EventKind::ModelRequest => Self::ModelRequest(ModelRequestEvent::new(envelope, Value::Null)),
+            EventKind::ModelResponse => Self::ModelResponse(ModelResponseEvent::new(envelope, Value::Null)),
+            EventKind::Other => Self::Other(OtherEvent::new(envelope)),
+        }
+    }
+
     /// The envelope.
     pub fn envelope(&self) -> &Envelope {
         each_event!(self, e => &e.envelope)

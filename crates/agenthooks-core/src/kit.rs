@@ -306,7 +306,7 @@ impl McpNaming {
             return None;
         }
         match rest.split_once(self.separator) {
-            Some((server, tool)) if !server.is_empty() => Some((server, Some(tool))),
+            Some((server, tool)) if !server.is_empty() => Some((server, Some(tool).filter(|t| !t.is_empty()))),
             Some(_) => None,
             None => Some((rest, None)),
         }

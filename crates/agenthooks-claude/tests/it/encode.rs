@@ -12,7 +12,7 @@ use agenthooks_core::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::support::event;
+use crate::support::{event, name};
 
 /// stdout of encoding `outcome` for the fixture `case`, asserting exit 0 and empty stderr.
 fn wire(case: &str, outcome: impl Into<Outcome>) -> String {
@@ -71,7 +71,7 @@ fn pre_tool_use_shapes() {
     // A rewrite needs a verdict on Claude (#109).
     assert_eq!(
         encode_err(c, rewrite_input(rewritten).no_decision()),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
     assert_eq!(
         wire(
@@ -122,14 +122,14 @@ fn permission_request_shapes() {
         r#"{"continue":false,"stopReason":"Stopping the session","hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no","interrupt":true}}}"#
     );
     // No ask, no context, no rewrite without an allow on this event.
-    assert_eq!(encode_err(c, ask_user("sure?")), EncodeCategory::WrongFamily);
+    assert_eq!(encode_err(c, ask_user("sure?")), EncodeCategory::Unsupported);
     assert_eq!(
         encode_err(c, no_decision().with_context("x")),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
     assert_eq!(
         encode_err(c, rewrite_input(input(json!({"command": "ls"}))).no_decision()),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
     // Degraded per policy, ask becomes a deny (default) or Claude's own dialog.
     let caps = CODEC.capabilities(&Variant::DEFAULT, "PermissionRequest");
@@ -157,9 +157,9 @@ fn pre_skill_shell_command_shapes() {
     // updatedInput would block the command (#103); allow is not an answer here.
     assert_eq!(
         encode_err(c, rewrite_input(input(json!({"command": "git log -1"}))).allow()),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
-    assert_eq!(encode_err(c, allow()), EncodeCategory::WrongFamily);
+    assert_eq!(encode_err(c, allow()), EncodeCategory::Unsupported);
 }
 
 #[test]
@@ -258,11 +258,11 @@ fn context_only_events() {
     }
     assert_eq!(
         encode_err("docs/session_start", ContextDecision::none().stop_agent("x")),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
     assert_eq!(
         encode_err("docs/session_end", ContextDecision::none().with_context("x")),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
     assert_eq!(
         wire(
@@ -273,7 +273,7 @@ fn context_only_events() {
     );
     assert_eq!(
         encode_err("docs/config_change", ContextDecision::none().with_context("x")),
-        EncodeCategory::WrongFamily
+        EncodeCategory::Unsupported
     );
 }
 
@@ -538,9 +538,9 @@ fn one_event_per_native() -> Vec<Event> {
         .map(|spec| {
             let case = crate::support::cases()
                 .into_iter()
-                .find(|c| c.name().starts_with("docs/") && c.native_event == spec.name)
+                .find(|c| name(c).starts_with("docs/") && c.meta.native_event == spec.name)
                 .unwrap_or_else(|| panic!("no docs fixture for {}", spec.name));
-            case.decode()
+            crate::support::decode(&case)
         })
         .collect();
     out.push(event("docs/future_event"));

@@ -6,12 +6,14 @@ use agenthooks_core::{Codec, EventTarget, Invocation, Outcome};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::support::{cases, Case};
+use agenthooks_testkit::fixture::Fixture;
 
-fn docs_cases() -> Vec<Case> {
+use crate::support::{cases, name};
+
+fn docs_cases() -> Vec<Fixture> {
     cases()
         .into_iter()
-        .filter(|c| c.name().starts_with("docs/") && !c.name().ends_with("unknown-fields"))
+        .filter(|c| name(c).starts_with("docs/") && !name(c).ends_with("unknown-fields"))
         .collect()
 }
 
@@ -40,7 +42,8 @@ proptest! {
             obj.insert(k.clone(), v.clone());
         }
         let bytes = serde_json::to_vec(&obj).expect("serializes");
-        let inv = Invocation::new(bytes.clone(), &case.env);
+        let env = case.env_map();
+        let inv = Invocation::new(bytes.clone(), &env);
         let ev = CODEC.decode(&inv).expect("decodes");
         prop_assert_eq!(ev.envelope().raw().as_bytes(), bytes.as_slice());
         let native = view(ev.envelope()).expect("native view");
@@ -74,7 +77,8 @@ proptest! {
         let k = obj.keys().nth(key.index(obj.len())).cloned().expect("a key");
         obj.insert(k, value);
         let bytes = serde_json::to_vec(&obj).expect("serializes");
-        if let Ok(ev) = CODEC.decode(&Invocation::new(bytes.clone(), &case.env)) {
+        let env = case.env_map();
+        if let Ok(ev) = CODEC.decode(&Invocation::new(bytes.clone(), &env)) {
             prop_assert_eq!(ev.envelope().raw().as_bytes(), bytes.as_slice());
         }
     }

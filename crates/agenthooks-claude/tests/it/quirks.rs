@@ -32,7 +32,7 @@ const QUIRK_FIXTURES: &[(u16, &[&str])] = &[
 
 #[test]
 fn every_claude_quirk_has_a_fixture() {
-    let names: Vec<String> = cases().iter().map(crate::support::Case::name).collect();
+    let names: Vec<String> = cases().iter().map(crate::support::name).collect();
     for q in registry([&CODEC as &dyn Codec]) {
         if !q.affects("claude-code") {
             continue;

@@ -1,7 +1,7 @@
 //! The shared testkit: the conformance suite (golden `event.json` and `responses/*.json`,
 //! unknown keys), the can't-drift agreement test, and fake-agent verdicts through the runner.
 
-use agenthooks_claude::{view, NativeEvent, CODEC};
+use agenthooks_claude::CODEC;
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
 };
@@ -14,10 +14,11 @@ use crate::support::case;
 #[test]
 fn conformance_suite() {
     let report = conformance::Suite::new(&CODEC, fixtures_dir("claude-code"))
-        .with_extra(|env| view(env).map(NativeEvent::extra))
         .min_fixtures(80)
+        .tolerance(true)
         .run();
     assert!(report.extra_checks >= 80 && report.responses >= 300, "{report}");
+    assert!(report.tolerance_checks >= 80 * 8, "{report}");
 }
 
 #[test]
