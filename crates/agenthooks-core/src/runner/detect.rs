@@ -1,10 +1,12 @@
 //! Detection: which agent is listening, and answers every dialect can read.
 //!
-//! The flag comes first; else env; else payload shape. When the flag names one agent but the
-//! payload plainly (with [`Confidence::Certain`]) comes from another — a foreign agent reading
-//! another agent's config, e.g. Copilot running hooks from `.gemini/settings.json` — the payload's
-//! agent is the one listening, and its codec answers ([`Confidence::Mismatch`]). The answer is
-//! then made valid in both dialects where one exists ([`reconcile`]).
+//! The flag comes first; else env; else payload shape. When the flag names one agent, its codec
+//! does not recognise the payload, and another codec does — with [`Confidence::Certain`], or as
+//! the single best [`Confidence::Inferred`] match — the payload comes from a foreign agent
+//! reading another agent's config (e.g. Copilot running hooks from `.gemini/settings.json`). That
+//! agent is the one listening, so its codec answers ([`Confidence::Mismatch`]), with the
+//! `--event` hint translated to its own event of the same kind ([`event_hint`]), and the answer
+//! is made valid in both dialects where one exists ([`reconcile`]).
 
 use crate::codec::{Codec, Env, WireResponse};
 use crate::provider::Confidence;
@@ -12,8 +14,8 @@ use crate::provider::Confidence;
 use super::args::{ProviderHint, UsageError};
 
 /// Detects the codec for an invocation: the flag first; else env; else payload shape. When the
-/// flag names one agent but the payload plainly comes from another, the real one is returned with
-/// [`Confidence::Mismatch`]. [`UsageError::NoProvider`] when nothing identifies the agent (the
+/// flag names one agent but the payload plainly comes from another (see the module docs), the
+/// real one is returned with [`Confidence::Mismatch`]. [`UsageError::NoProvider`] when nothing identifies the agent (the
 /// runner then answers [`neutral_response`]).
 pub fn detect<'c>(
     codecs: &[&'c dyn Codec],
@@ -49,11 +51,22 @@ pub(super) fn detect_with<'c>(
             return Err(unsupported(codecs, flag, hint));
         };
         if named.sniff_payload(payload, env).is_none() {
-            if let Some(real) = codecs
+            // Another agent's shape: a certain one, else the single best inferred one (a tie
+            // leaves the flag in charge).
+            let mut others: Vec<(&dyn Codec, Confidence)> = codecs
                 .iter()
                 .copied()
-                .find(|c| c.provider() != flag && c.sniff_payload(payload, env) == Some(Confidence::Certain))
-            {
+                .filter(|c| c.provider() != flag)
+                .filter_map(|c| c.sniff_payload(payload, env).map(|k| (c, k)))
+                .filter(|(_, k)| *k >= Confidence::Inferred)
+                .collect();
+            others.sort_by_key(|(_, k)| std::cmp::Reverse(*k));
+            let unique = match others.as_slice() {
+                [(c, _)] => Some(*c),
+                [(c, k), (_, k2), ..] if k > k2 || *k == Confidence::Certain => Some(*c),
+                _ => None,
+            };
+            if let Some(real) = unique {
                 tracing::warn!(flag, real = %real.provider(), "payload shape belongs to another agent; answering in its dialect");
                 return Ok(Detected {
                     codec: real,
@@ -109,6 +122,22 @@ pub(super) fn unsupported(codecs: &[&dyn Codec], flag: &str, hint: Option<fn(&st
 /// counts it as a failed hook).
 pub fn neutral_response() -> WireResponse {
     WireResponse::stdout(b"{}".to_vec())
+}
+
+/// The `--event` hint in the answering codec's dialect. Under a mismatch the hint names the
+/// flagged agent's event (`BeforeTool`); the payload's codec gets its own event of the same
+/// unified kind (`preToolUse`), or no hint when it has none.
+pub(super) fn event_hint(d: &Detected<'_>, event: Option<&str>) -> Option<String> {
+    let event = event?;
+    let Some(flagged) = d.flagged else {
+        return Some(event.to_owned());
+    };
+    let natives = d.codec.native_events();
+    if natives.iter().any(|n| n.name == event) {
+        return Some(event.to_owned());
+    }
+    let kind = flagged.kind_of(event);
+    natives.iter().find(|n| n.kind == kind).map(|n| n.name.to_owned())
 }
 
 /// Makes an answer of the payload's dialect valid in the flagged dialect too (see the module

@@ -57,7 +57,7 @@ impl Invoked {
 
     /// Records `failure` (logged) and sets the policy's failure response for `target`: the one
     /// place a failure becomes an answer.
-    pub(super) fn fail(&mut self, codec: &dyn Codec, target: &EventTarget, policy: &Policy, failure: Failure) {
+    pub(super) fn fail(&mut self, codec: &dyn Codec, target: &EventTarget, policy: Policy, failure: Failure) {
         tracing::warn!(provider = %codec.provider(), error = %failure, "answering per failure policy");
         self.response = codec.failure_response(target, policy.fail, &failure.to_string());
         self.failure = Some(failure);
@@ -142,7 +142,7 @@ impl Runner {
         let mut out = Invoked::new(codec.provider());
         let target = hint_target(codec, inv);
         let policy = self.policy_for_target(&codec.provider(), &target, &inv.payload);
-        out.fail(codec, &target, &policy, failure);
+        out.fail(codec, &target, policy, failure);
         out
     }
 
@@ -211,7 +211,7 @@ impl Runner {
         let decided = match result {
             Ok(o) => o,
             Err(f) => {
-                out.fail(codec, &target, &policy, f);
+                out.fail(codec, &target, policy, f);
                 return out;
             }
         };
@@ -244,7 +244,7 @@ impl Runner {
         let degraded = match degrade(to_send, caps, &policy) {
             Ok(d) => d,
             Err(e) => {
-                out.fail(codec, &target, &policy, Failure::Handler(HandlerError::Unsupported(e)));
+                out.fail(codec, &target, policy, Failure::Handler(HandlerError::Unsupported(e)));
                 return out;
             }
         };
@@ -265,7 +265,7 @@ impl Runner {
             });
         match encoded {
             Ok(r) => out.response = r,
-            Err(e) => out.fail(codec, &target, &policy, Failure::Encode(e)),
+            Err(e) => out.fail(codec, &target, policy, Failure::Encode(e)),
         }
         out.sent = Some(degraded.outcome);
         out

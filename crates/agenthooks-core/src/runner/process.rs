@@ -12,7 +12,7 @@ use crate::error::DecodeError;
 use crate::provider::{Provider, Variant};
 
 use super::args::{parse_args, Command, Mode, UsageError};
-use super::detect::{detect_with, neutral_response, reconcile, unsupported, Detected};
+use super::detect::{detect_with, event_hint, neutral_response, reconcile, unsupported, Detected};
 use super::input::{chain, read_capped, ReadError};
 use super::pipeline::{Dispatch, Failure};
 use super::serve::{serve_with, FrameSink};
@@ -112,13 +112,9 @@ impl Runner {
         };
         let state_dir = self.options.resolved_state_dir(env);
         let variant = cmd.variant.as_deref().map(Variant::from);
-        let inv = invocation(
-            cmd,
-            payload.as_deref().unwrap_or(&[]).to_vec(),
-            env,
-            variant.as_ref(),
-            &state_dir,
-        );
+        let event = event_hint(&detected, cmd.event.as_deref());
+        let hints = (event.as_deref(), variant.as_ref());
+        let inv = invocation(cmd, payload.as_deref().unwrap_or(&[]).to_vec(), env, hints, &state_dir);
         let r = match payload {
             Err(e) => self.answer_unread(detected.codec, &inv, read_failure(detected.codec.provider(), &e)),
             Ok(_) => self.answer(detected.codec, &inv, cmd.timeout, detected.confidence, Dispatch::Worker),
@@ -160,16 +156,18 @@ impl Runner {
         cmd.log_notes();
         quiet_panics();
         let variant = cmd.variant.as_deref().map(Variant::from);
+        let event = event_hint(&detected, cmd.event.as_deref());
+        let hints = (event.as_deref(), variant.as_ref());
         let bytes = match payload {
             Ok(b) => b,
             Err(e) => {
-                let inv = invocation(cmd, Vec::new(), env, variant.as_ref(), &state_dir);
+                let inv = invocation(cmd, Vec::new(), env, hints, &state_dir);
                 let r = self.answer_unread(codec, &inv, read_failure(codec.provider(), &e));
                 return StdoutGuard::none().finish(&finalize(&detected, r.response));
             }
         };
         let guard = StdoutGuard::redirect(self.options.redirect_stdout, codec.stderr_use(), &state_dir);
-        let inv = invocation(cmd, bytes, env, variant.as_ref(), &state_dir);
+        let inv = invocation(cmd, bytes, env, hints, &state_dir);
         let answered = Arc::new(AtomicBool::new(false));
         let watchdog_out = guard.clone_saved();
         let arm = |target: &EventTarget, policy: &Policy, deadline: Instant| {
@@ -240,12 +238,12 @@ fn invocation<'a>(
     cmd: &'a Command,
     bytes: Vec<u8>,
     env: &'a dyn Env,
-    variant: Option<&'a Variant>,
+    (event, variant): (Option<&'a str>, Option<&'a Variant>),
     state_dir: &'a Path,
 ) -> Invocation<'a> {
     Invocation::new(bytes, env)
         .with_argv(&cmd.args)
-        .with_native_event(cmd.event.as_deref())
+        .with_native_event(event)
         .with_variant(variant)
         .with_transport(transport_of(cmd))
         .with_state_dir(Some(state_dir))

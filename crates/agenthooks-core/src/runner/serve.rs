@@ -76,15 +76,12 @@ pub(super) fn serve_with(
         if trimmed.is_empty() {
             continue;
         }
-        let head = match serde_json::from_slice::<Value>(trimmed) {
-            Ok(Value::Object(m)) => m,
-            _ => {
-                write_frame(
-                    out,
-                    &serde_json::json!({"seq": null, "error": "malformed frame: expected a JSON object"}),
-                );
-                continue;
-            }
+        let Ok(Value::Object(head)) = serde_json::from_slice::<Value>(trimmed) else {
+            write_frame(
+                out,
+                &serde_json::json!({"seq": null, "error": "malformed frame: expected a JSON object"}),
+            );
+            continue;
         };
         let seq = head.get("seq").cloned().unwrap_or(Value::Null);
         let timeout = frame_timeout(&head).unwrap_or(default_timeout);
