@@ -1,9 +1,9 @@
 //! Detection: which agent is listening, and answers every dialect can read.
 //!
 //! The flag comes first; else env; else payload shape. When the flag names one agent, its codec
-//! does not recognise the payload, and another codec does — with [`Confidence::Certain`], or as
-//! the single best [`Confidence::Inferred`] match — the payload comes from a foreign agent
-//! reading another agent's config (e.g. Copilot running hooks from `.gemini/settings.json`). That
+//! does not recognise the payload, and another codec recognises it with [`Confidence::Certain`]
+//! (a shape no other agent produces), the payload comes from a foreign agent reading another
+//! agent's config (e.g. Copilot running hooks from `.gemini/settings.json`). That
 //! agent is the one listening, so its codec answers ([`Confidence::Mismatch`]), with the
 //! `--event` hint translated to its own event of the same kind ([`event_hint`]), and the answer
 //! is made valid in both dialects where one exists ([`reconcile`]).
@@ -51,22 +51,11 @@ pub(super) fn detect_with<'c>(
             return Err(unsupported(codecs, flag, hint));
         };
         if named.sniff_payload(payload, env).is_none() {
-            // Another agent's shape: a certain one, else the single best inferred one (a tie
-            // leaves the flag in charge).
-            let mut others: Vec<(&dyn Codec, Confidence)> = codecs
+            let real = codecs
                 .iter()
                 .copied()
-                .filter(|c| c.provider() != flag)
-                .filter_map(|c| c.sniff_payload(payload, env).map(|k| (c, k)))
-                .filter(|(_, k)| *k >= Confidence::Inferred)
-                .collect();
-            others.sort_by_key(|(_, k)| std::cmp::Reverse(*k));
-            let unique = match others.as_slice() {
-                [(c, _)] => Some(*c),
-                [(c, k), (_, k2), ..] if k > k2 || *k == Confidence::Certain => Some(*c),
-                _ => None,
-            };
-            if let Some(real) = unique {
+                .find(|c| c.provider() != flag && c.sniff_payload(payload, env) == Some(Confidence::Certain));
+            if let Some(real) = real {
                 tracing::warn!(flag, real = %real.provider(), "payload shape belongs to another agent; answering in its dialect");
                 return Ok(Detected {
                     codec: real,
