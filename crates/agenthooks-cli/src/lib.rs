@@ -84,15 +84,9 @@ pub const EXIT_MISBEHAVED: i32 = 1;
 /// Exit status: usage error.
 pub const EXIT_USAGE: i32 = 2;
 
-/// Every codec compiled into this binary.
+/// Every codec compiled into this binary: the facade's registry ([`agenthooks::codecs`]).
 pub fn codecs() -> Vec<&'static dyn Codec> {
-    vec![
-        &agenthooks_claude::CODEC,
-        &agenthooks_codex::CODEC,
-        &agenthooks_gemini::CODEC,
-        &agenthooks_copilot::CODEC,
-        &agenthooks_kimi::CODEC,
-    ]
+    agenthooks::codecs()
 }
 
 /// The codec of a provider.
@@ -285,7 +279,13 @@ where
 fn known_codec(provider: &str) -> Result<&'static dyn Codec, Fail> {
     codec(provider).ok_or_else(|| {
         let list: Vec<String> = codecs().iter().map(|c| c.provider().to_string()).collect();
-        usage(format!("unknown provider `{provider}` (known: {})", list.join(", ")))
+        let list = list.join(", ");
+        match agenthooks::provider_hint(provider) {
+            agenthooks::core::runner::ProviderHint::Unknown => {
+                usage(format!("unknown provider `{provider}` (known: {list})"))
+            }
+            hint => usage(format!("provider `{provider}` is {hint} (known: {list})")),
+        }
     })
 }
 

@@ -10,9 +10,10 @@ use crate::provider::Provider;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum HandlerError {
-    /// The handler failed.
-    #[error("handler failed: {0}")]
-    Failed(#[source] Box<dyn StdError + Send + Sync>),
+    /// The handler failed. Transparent: its message and `source` are the wrapped error's own,
+    /// so an error reporter prints each cause once.
+    #[error(transparent)]
+    Failed(Box<dyn StdError + Send + Sync>),
     /// The handler panicked; the panic was caught.
     #[error("handler panicked: {message}")]
     Panicked {

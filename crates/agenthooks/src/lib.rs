@@ -36,11 +36,12 @@
 //! | `opencode` | OpenCode bridge (placeholder: registers no codec) | `agenthooks-opencode` |
 //! | `openclaw` | OpenClaw bridge (placeholder: registers no codec) | `agenthooks-openclaw` |
 //! | `install` | config generation and installation | `agenthooks-install` |
-//! | `full` (default) | all of the above | |
+//! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
 //!
 //! `agenthooks = { version = "0.1", default-features = false, features = ["claude", "codex"] }`
 //! compiles in only those codecs; an invocation for another provider gets a clear error naming
-//! the feature to enable.
+//! the feature to enable (or, for a placeholder, saying it is not implemented yet). One table,
+//! [`PROVIDERS`], generates the re-exports, [`codecs`], [`feature_for`] and [`provider_hint`].
 
 pub use agenthooks_core as core;
 pub use agenthooks_core::{
@@ -50,24 +51,8 @@ pub use agenthooks_core::{
     Router, SessionInfo, ToolCall, Variant, WireResponse,
 };
 
-#[cfg(feature = "claude")]
-pub use agenthooks_claude as claude;
-#[cfg(feature = "codex")]
-pub use agenthooks_codex as codex;
-#[cfg(feature = "copilot")]
-pub use agenthooks_copilot as copilot;
-#[cfg(feature = "cursor")]
-pub use agenthooks_cursor as cursor;
-#[cfg(feature = "gemini")]
-pub use agenthooks_gemini as gemini;
 #[cfg(feature = "install")]
 pub use agenthooks_install as install;
-#[cfg(feature = "kimi")]
-pub use agenthooks_kimi as kimi;
-#[cfg(feature = "openclaw")]
-pub use agenthooks_openclaw as openclaw;
-#[cfg(feature = "opencode")]
-pub use agenthooks_opencode as opencode;
 
 /// `tracing`, re-exported: logs from handlers go through it (to stderr or the log file the runner
 /// picks per agent — never stdout).
@@ -78,76 +63,135 @@ pub use tracing;
 #[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;
 
-use agenthooks_core::runner::Runner;
+use agenthooks_core::runner::{ProviderHint, Runner};
 
-/// The codecs compiled into this build, in [`Provider::KNOWN`] order.
+/// Whether a provider's crate registers a codec yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProviderStatus {
+    /// The crate registers a codec (listed by [`codecs`] when its feature is on).
+    Implemented,
+    /// A placeholder crate: no codec yet (kept out of `full`; `--provider` reports it as not
+    /// implemented, never as a feature to enable).
+    NotImplemented,
+}
+
+/// One row of the provider registry ([`PROVIDERS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProviderEntry {
+    /// The provider's wire name (`--provider=…`), one of [`Provider::KNOWN`].
+    pub provider: &'static str,
+    /// The facade feature that compiles its crate in.
+    pub feature: &'static str,
+    /// Whether the crate registers a codec yet.
+    pub status: ProviderStatus,
+    /// Whether the feature is on in this build.
+    pub compiled_in: bool,
+}
+
+impl ProviderEntry {
+    /// Whether this build answers the provider (its feature is on and it has a codec).
+    pub const fn has_codec(&self) -> bool {
+        self.compiled_in && matches!(self.status, ProviderStatus::Implemented)
+    }
+}
+
+/// The one provider registry: each row generates the crate re-export (behind its feature), the
+/// row of [`PROVIDERS`], and, for implemented providers, the entry of [`codecs`]. A placeholder
+/// row (`NotImplemented`) registers no codec.
+macro_rules! providers {
+    ($( $(#[$doc:meta])* $provider:literal => $module:ident = $krate:ident, feature $feature:literal, $status:ident; )*) => {
+        $(
+            $(#[$doc])*
+            #[cfg(feature = $feature)]
+            pub use $krate as $module;
+        )*
+
+        /// Every provider this release knows, in [`Provider::KNOWN`] order, with its feature and
+        /// status in this build.
+        ///
+        /// ```
+        /// let cursor = agenthooks::PROVIDERS.iter().find(|e| e.provider == "cursor").unwrap();
+        /// assert_eq!(cursor.status, agenthooks::ProviderStatus::NotImplemented);
+        /// assert!(!cursor.has_codec());
+        /// ```
+        pub const PROVIDERS: &[ProviderEntry] = &[$(
+            ProviderEntry {
+                provider: $provider,
+                feature: $feature,
+                status: ProviderStatus::$status,
+                compiled_in: cfg!(feature = $feature),
+            },
+        )*];
+
+        /// The codecs compiled into this build, in [`Provider::KNOWN`] order.
+        ///
+        /// ```
+        /// let names: Vec<String> = agenthooks::codecs().iter().map(|c| c.provider().to_string()).collect();
+        /// assert!(names.iter().all(|n| agenthooks::Provider::new(n.as_str()).is_known()));
+        /// ```
+        #[allow(clippy::vec_init_then_push)] // each push is behind its own feature
+        pub fn codecs() -> Vec<&'static dyn Codec> {
+            #[allow(unused_mut)]
+            let mut v: Vec<&'static dyn Codec> = Vec::new();
+            $( providers!(@codec v, $status, $feature, $krate); )*
+            v
+        }
+    };
+    (@codec $v:ident, Implemented, $feature:literal, $krate:ident) => {
+        #[cfg(feature = $feature)]
+        $v.push(&$krate::CODEC);
+    };
+    (@codec $v:ident, NotImplemented, $feature:literal, $krate:ident) => {};
+}
+
+providers! {
+    "claude-code" => claude = agenthooks_claude, feature "claude", Implemented;
+    "cursor" => cursor = agenthooks_cursor, feature "cursor", NotImplemented;
+    "codex" => codex = agenthooks_codex, feature "codex", Implemented;
+    "gemini" => gemini = agenthooks_gemini, feature "gemini", Implemented;
+    "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
+    "kimi" => kimi = agenthooks_kimi, feature "kimi", Implemented;
+    "opencode" => opencode = agenthooks_opencode, feature "opencode", NotImplemented;
+    "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", NotImplemented;
+}
+
+/// The feature that compiles in a provider's crate.
 ///
 /// ```
-/// let names: Vec<String> = agenthooks::codecs().iter().map(|c| c.provider().to_string()).collect();
-/// assert!(names.iter().all(|n| agenthooks::Provider::new(n.as_str()).is_known()));
+/// assert_eq!(agenthooks::feature_for("claude-code"), Some("claude"));
+/// assert_eq!(agenthooks::feature_for("nope"), None);
 /// ```
-#[allow(clippy::vec_init_then_push)] // each push is behind its own feature
-pub fn codecs() -> Vec<&'static dyn Codec> {
-    #[allow(unused_mut)]
-    let mut v: Vec<&'static dyn Codec> = Vec::new();
-    #[cfg(feature = "claude")]
-    v.push(&agenthooks_claude::CODEC);
-    #[cfg(feature = "codex")]
-    v.push(&agenthooks_codex::CODEC);
-    #[cfg(feature = "gemini")]
-    v.push(&agenthooks_gemini::CODEC);
-    #[cfg(feature = "copilot")]
-    v.push(&agenthooks_copilot::CODEC);
-    #[cfg(feature = "kimi")]
-    v.push(&agenthooks_kimi::CODEC);
-    v
-}
-
-/// The feature that compiles in a provider's codec.
 pub fn feature_for(provider: &str) -> Option<&'static str> {
-    Some(match provider {
-        "claude-code" => "claude",
-        "codex" => "codex",
-        "cursor" => "cursor",
-        "gemini" => "gemini",
-        "copilot" => "copilot",
-        "kimi" => "kimi",
-        "opencode" => "opencode",
-        "openclaw" => "openclaw",
-        _ => return None,
-    })
+    PROVIDERS.iter().find(|e| e.provider == provider).map(|e| e.feature)
 }
 
-/// A runner over every compiled-in codec.
+/// What this build knows about a provider it has no codec for: a feature to enable only when
+/// that feature is off and enabling it would bring a codec.
+///
+/// ```
+/// use agenthooks::core::runner::ProviderHint;
+/// assert_eq!(agenthooks::provider_hint("cursor"), ProviderHint::NotImplemented);
+/// assert_eq!(agenthooks::provider_hint("nope"), ProviderHint::Unknown);
+/// ```
+pub fn provider_hint(provider: &str) -> ProviderHint {
+    match PROVIDERS.iter().find(|e| e.provider == provider) {
+        Some(e) if e.status == ProviderStatus::NotImplemented => ProviderHint::NotImplemented,
+        Some(e) if !e.compiled_in => ProviderHint::FeatureOff(e.feature),
+        // unknown, or compiled in (then the runner never asks)
+        _ => ProviderHint::Unknown,
+    }
+}
+
+/// A runner over every compiled-in codec, with the registry's hints for the others.
 pub fn runner(router: Router) -> Runner {
-    Runner::new(router, codecs())
+    Runner::new(router, codecs()).with_provider_hint(provider_hint)
 }
 
 /// The one call a hook's `main` makes. Handles `… agenthooks run|notify|serve|ping …` and exits
 /// the process with the agent-correct exit code. When argv has no `agenthooks` word it returns,
 /// so the binary's own CLI can run.
 pub fn main(router: Router) {
-    let argv: Vec<String> = std::env::args().collect();
-    let runner = runner(router);
-    if let Ok(Some(cmd)) = agenthooks_core::runner::parse_args(&argv) {
-        if let Some(p) = cmd.provider.as_deref() {
-            if runner.codec(p).is_none() {
-                let hint = match feature_for(p) {
-                    Some(f) => format!(
-                        "provider `{p}` is not compiled into this binary: enable the `{f}` feature of agenthooks"
-                    ),
-                    None => format!("unknown provider `{p}`"),
-                };
-                tracing_free_stderr(&format!("agenthooks: {hint}\n"));
-                #[allow(clippy::exit)]
-                std::process::exit(1);
-            }
-        }
-    }
-    agenthooks_core::runner::main_with(&runner);
-}
-
-fn tracing_free_stderr(msg: &str) {
-    use std::io::Write;
-    let _ = std::io::stderr().write_all(msg.as_bytes());
+    agenthooks_core::runner::main_with(&runner(router));
 }

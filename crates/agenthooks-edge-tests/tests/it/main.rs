@@ -15,10 +15,14 @@ struct Run {
 }
 
 fn state_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agenthooks-edge-{}-{tag}", std::process::id()));
+    let d = state_dir_path(tag);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+fn state_dir_path(tag: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("agenthooks-edge-{}-{tag}", std::process::id()))
 }
 
 fn run(args: &[&str], env: &[(&str, &str)], stdin: &[u8], tag: &str) -> Run {
@@ -266,6 +270,59 @@ fn unknown_provider_and_usage() {
 }
 
 #[test]
+fn unknown_flags_are_ignored_and_logged() {
+    let tag = "unknown-flag";
+    let args = [
+        "run",
+        "--from-a-newer-release",
+        "--provider=alpha",
+        "--shiny=1",
+        "--event=PreToolUse",
+    ];
+    let r = run(&args, &[("TEST_BEHAVIOR", "deny")], PRE, tag);
+    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"blocked by test"}"#);
+    assert_eq!(r.code, 0);
+    // alpha reserves stderr: the notes went to the log file, never stdout or stderr
+    assert!(!r.stderr.contains("shiny"), "{}", r.stderr);
+    let log = std::fs::read_to_string(state_dir_path(tag).join("agenthooks.log")).unwrap_or_default();
+    assert!(
+        log.contains("--from-a-newer-release") && log.contains("--shiny=1"),
+        "log: {log}"
+    );
+}
+
+#[test]
+fn a_repeated_flag_keeps_the_last_value_and_is_logged() {
+    let tag = "repeated-flag";
+    // beta's payload shape is certain, so use a neutral alpha payload: the last --provider wins
+    let args = ["run", "--provider=beta", "--event=PreToolUse", "--provider=alpha"];
+    let r = run(&args, &[("TEST_BEHAVIOR", "deny")], PRE, tag);
+    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"blocked by test"}"#);
+    assert_eq!(r.code, 0);
+    let log = std::fs::read_to_string(state_dir_path(tag).join("agenthooks.log")).unwrap_or_default();
+    assert!(
+        log.contains("--provider") && log.contains("last value wins"),
+        "log: {log}"
+    );
+}
+
+#[test]
+fn an_undetectable_provider_gets_no_opinion() {
+    // no --provider, no agent env, a payload neither test codec recognises
+    for (fail, tag) in [("open", "nodetect-o"), ("closed", "nodetect-c")] {
+        let r = run(
+            &["run"],
+            &[("TEST_BEHAVIOR", "deny"), ("TEST_FAIL", fail)],
+            br#"{"who":"knows"}"#,
+            tag,
+        );
+        assert_eq!(r.stdout, b"{}", "stderr: {}", r.stderr);
+        assert_eq!(r.code, 0);
+        assert!(r.stderr.is_empty(), "{}", r.stderr);
+    }
+}
+
+#[test]
 fn continuation_cap_holds_across_processes() {
     let tag = "cont";
     let dir = state_dir(tag);
@@ -365,5 +422,134 @@ mod serve {
         assert!(pos(1) < pos(2));
         // concurrent across sessions: B (fast) does not wait behind A's slow frame
         assert!(pos(3) < pos(2) || pos(3) < pos(1), "{text}");
+    }
+
+    fn behave(_: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+        match e.tool.command() {
+            Some("sleep") => {
+                std::thread::sleep(std::time::Duration::from_secs(5));
+                Ok(deny("too late"))
+            }
+            Some("panic") => panic!("boom in a frame"),
+            _ => Ok(deny("fine")),
+        }
+    }
+
+    #[allow(clippy::unnecessary_wraps)]
+    fn keep_going(_: &Context, _: &StopEvent) -> Result<StopDecision, HandlerError> {
+        Ok(continue_with("keep going"))
+    }
+
+    fn serve_frames(policy: Policy, input: &str, tag: &str) -> (Vec<Value>, std::time::Duration) {
+        let dir = std::env::temp_dir().join(format!("agenthooks-edge-serve-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let runner = Runner::new(
+            Router::new()
+                .with_policy(policy)
+                .on_tool_pre(behave)
+                .on_stop(keep_going),
+            vec![&agenthooks_edge_tests::ALPHA],
+        )
+        .with_options(RunOptions::default().with_state_dir(&dir));
+        let sink = Sink::default();
+        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
+        let start = std::time::Instant::now();
+        serve(
+            &runner,
+            &agenthooks_edge_tests::ALPHA,
+            &mut BufReader::new(input.as_bytes()),
+            &out,
+            &ProcessEnv,
+        );
+        let took = start.elapsed();
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let frames = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        (frames, took)
+    }
+
+    fn tool_frame(seq: u32, session: &str, command: &str, extra: &str) -> String {
+        format!(
+            r#"{{"seq":{seq},"hook":"tool","hook_event_name":"PreToolUse","session_id":"{session}","tool_name":"Bash","tool_input":{{"command":"{command}"}}{extra}}}"#
+        )
+    }
+
+    #[test]
+    fn a_frame_past_its_deadline_is_answered_per_policy_within_it() {
+        // timeout_ms 1000 → the handlers get 900 ms; the handler sleeps 5 s
+        let input = format!(
+            "{}\n{}\n",
+            tool_frame(1, "A", "sleep", r#","timeout_ms":1000"#),
+            tool_frame(2, "A", "after", "")
+        );
+        let (frames, took) = serve_frames(Policy::default(), &input, "deadline-open");
+        assert_eq!(frames.len(), 2, "{frames:?}");
+        // fail-open: alpha's no-op; the session goes on
+        assert_eq!(frames[0], serde_json::json!({"seq": 1, "output": {}}));
+        assert_eq!(frames[1]["output"]["reason"], "fine");
+        assert!(took < std::time::Duration::from_secs(2), "answered after {took:?}");
+
+        let input = format!("{}\n", tool_frame(3, "B", "sleep", r#","timeout_ms":600"#));
+        let (frames, took) = serve_frames(Policy::default().fail_closed(), &input, "deadline-closed");
+        // fail-closed: alpha blocks with exit 2 + the reason, which a frame carries as `error`
+        assert_eq!(frames.len(), 1);
+        assert_eq!(frames[0]["seq"], 3);
+        let err = frames[0]["error"].as_str().unwrap();
+        assert!(err.contains("deadline"), "{err}");
+        assert!(took < std::time::Duration::from_millis(1500), "answered after {took:?}");
+    }
+
+    #[test]
+    fn a_panicking_frame_is_answered_per_policy() {
+        let input = format!(
+            "{}\n{}\n",
+            tool_frame(1, "A", "panic", ""),
+            tool_frame(2, "A", "after", "")
+        );
+        let (frames, _) = serve_frames(Policy::default(), &input, "panic-open");
+        assert_eq!(frames[0], serde_json::json!({"seq": 1, "output": {}}));
+        assert_eq!(frames[1]["output"]["reason"], "fine");
+        let (frames, _) = serve_frames(Policy::default().fail_closed(), &input, "panic-closed");
+        let err = frames[0]["error"].as_str().unwrap();
+        assert!(err.contains("boom in a frame"), "{err}");
+        assert_eq!(frames[1]["output"]["reason"], "fine");
+    }
+
+    #[test]
+    fn the_continuation_cap_holds_across_frames_of_one_session() {
+        let stop = |seq: u32, session: &str, again: bool| {
+            format!(
+                r#"{{"seq":{seq},"hook":"stop","hook_event_name":"Stop","session_id":"{session}","stop_hook_active":{again}}}"#
+            )
+        };
+        let mut input = String::new();
+        input.push_str(&stop(1, "S", false));
+        input.push('\n');
+        for seq in 2..=7 {
+            input.push_str(&stop(seq, "S", true));
+            input.push('\n');
+        }
+        // another session is counted on its own
+        input.push_str(&stop(8, "T", false));
+        input.push('\n');
+        let (frames, _) = serve_frames(Policy::default(), &input, "cont");
+        let by_seq = |s: u32| frames.iter().find(|f| f["seq"] == s).cloned().unwrap();
+        let cont = serde_json::json!({"decision": "block", "reason": "keep going"});
+        for seq in 1..=5 {
+            assert_eq!(by_seq(seq)["output"], cont, "frame {seq}: {frames:?}");
+        }
+        // the default cap is 5: the sixth continuation in a row is refused, and so is the next
+        assert_eq!(by_seq(6)["output"], serde_json::json!({}));
+        assert_eq!(by_seq(7)["output"], serde_json::json!({}));
+        assert_eq!(by_seq(8)["output"], cont);
+    }
+
+    #[test]
+    fn an_undecodable_frame_is_answered_per_policy() {
+        let input = r#"{"seq":4,"hook":"tool","hook_event_name":"PreToolUse","tool_name":7}"#.to_owned() + "\n";
+        let (frames, _) = serve_frames(Policy::default(), &input, "decode-open");
+        assert_eq!(frames, [serde_json::json!({"seq": 4, "output": {}})]);
+        let (frames, _) = serve_frames(Policy::default().fail_closed(), &input, "decode-closed");
+        assert_eq!(frames[0]["seq"], 4);
+        assert!(frames[0]["error"].as_str().unwrap().contains("tool_name"), "{frames:?}");
     }
 }

@@ -1,0 +1,59 @@
+//! The continuation store: how many times in a row a session's turn was continued, in a small
+//! state file per session, so no hook can loop an agent forever (across processes in `run`
+//! mode, across frames in `serve` mode).
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::event::Event;
+
+/// Per-session continuation counter (a small state file), so no hook can loop an agent forever.
+pub(super) struct Continuations {
+    path: PathBuf,
+}
+
+impl Continuations {
+    pub(super) fn new(dir: &Path, ev: &Event) -> Option<Self> {
+        if !matches!(ev, Event::Stop(_) | Event::SubagentStop(_)) {
+            return None;
+        }
+        let env = ev.envelope();
+        let mut h = Sha256::new();
+        h.update(env.provider.as_str().as_bytes());
+        h.update(b"|");
+        h.update(env.session.id.as_bytes());
+        h.update(b"|");
+        h.update(env.agent.as_ref().map_or("", |a| a.id.as_str()).as_bytes());
+        let d = h.finalize();
+        let name = d[..8].iter().fold(String::with_capacity(16), |mut acc, b| {
+            use std::fmt::Write as _;
+            let _ = write!(acc, "{b:02x}");
+            acc
+        });
+        Some(Self {
+            path: dir.join("continuations").join(name),
+        })
+    }
+
+    pub(super) fn count(&self) -> u32 {
+        std::fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    pub(super) fn increment(&self) {
+        let n = self.count().saturating_add(1);
+        if let Some(p) = self.path.parent() {
+            let _ = std::fs::create_dir_all(p);
+        }
+        if let Err(e) = std::fs::write(&self.path, n.to_string()) {
+            tracing::warn!(error = %e, "could not record the continuation count");
+        }
+    }
+
+    pub(super) fn reset(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}

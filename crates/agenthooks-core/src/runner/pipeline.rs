@@ -1,0 +1,319 @@
+//! The pipeline: answers one event. `run`, `notify` and `serve` all come through here.
+//!
+//! decode → (observers → interceptors → handlers, in [`Router::dispatch`](crate::Router)) under
+//! the deadline → continuation cap → degrade → encode. Panics are caught at every stage that
+//! runs foreign code (decode, handlers, encode); any failure is recorded by [`Invoked::fail`],
+//! which also sets the policy's failure response.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use crate::capability::{degrade, Degradation, Policy};
+use crate::codec::{Codec, EventTarget, Invocation, WireResponse};
+use crate::decision::{DecisionKind, Outcome};
+use crate::error::{DecodeCategory, DecodeError, EncodeError, HandlerError};
+use crate::event::{Envelope, Event, RawPayload};
+use crate::provider::{Confidence, NativeName, Provider};
+use crate::router::{panic_message, Context};
+
+use super::continuations::Continuations;
+use super::Runner;
+
+/// What one in-process invocation produced (for tests and tools).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Invoked {
+    /// The exact response.
+    pub response: WireResponse,
+    /// The decoded event as the handlers left it (interceptors may change its projection), when
+    /// decoding succeeded and the handlers answered.
+    pub event: Option<Event>,
+    /// The router's winning decision, before degradation.
+    pub decided: Option<Outcome>,
+    /// The decision sent, after degradation and the continuation cap.
+    pub sent: Option<Outcome>,
+    /// Degradations made.
+    pub degradations: Vec<Degradation>,
+    /// What failed, if anything (the response is then the failure response).
+    pub failure: Option<Failure>,
+    /// The provider that answered.
+    pub provider: Option<Provider>,
+}
+
+impl Invoked {
+    fn new(provider: Provider) -> Self {
+        Self {
+            response: WireResponse::empty(),
+            event: None,
+            decided: None,
+            sent: None,
+            degradations: Vec::new(),
+            failure: None,
+            provider: Some(provider),
+        }
+    }
+
+    /// Records `failure` (logged) and sets the policy's failure response for `target`: the one
+    /// place a failure becomes an answer.
+    pub(super) fn fail(&mut self, codec: &dyn Codec, target: &EventTarget, policy: Policy, failure: Failure) {
+        tracing::warn!(provider = %codec.provider(), error = %failure, "answering per failure policy");
+        self.response = codec.failure_response(target, policy.fail, &failure.to_string());
+        self.failure = Some(failure);
+    }
+}
+
+/// Why the runner answered with a failure response.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Failure {
+    /// The payload could not be decoded.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// A handler failed, panicked, or a strict policy rejected the decision.
+    #[error(transparent)]
+    Handler(#[from] HandlerError),
+    /// The deadline passed.
+    #[error("no decision before the deadline ({0:?})")]
+    Deadline(Duration),
+    /// The decision could not be encoded.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+}
+
+/// Called before inline dispatch with the target, policy and deadline.
+pub(super) type ArmWatchdog<'a> = dyn Fn(&EventTarget, &Policy, Instant) + 'a;
+
+/// Where the handlers run.
+#[derive(Clone, Copy)]
+pub(super) enum Dispatch<'a> {
+    /// On a worker thread; the deadline is enforced by waiting for it (in-process calls, `serve`).
+    Worker,
+    /// On the calling thread, after arming a watchdog that answers at the deadline (the process
+    /// edge: the fast path never waits on another thread).
+    Inline(&'a ArmWatchdog<'a>),
+}
+
+/// The share of the agent's timeout the handlers get: the timeout minus a margin of 10% (at
+/// least 100 ms, at most 2 s), never less than half of it.
+pub fn deadline_budget(timeout: Duration) -> Duration {
+    let margin = (timeout / 10).clamp(Duration::from_millis(100), Duration::from_secs(2));
+    timeout.saturating_sub(margin).max(timeout / 2)
+}
+
+/// Decodes with a panic guard (codecs must not panic; guard anyway).
+pub(super) fn decode_guarded(codec: &dyn Codec, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
+    catch_unwind(AssertUnwindSafe(|| codec.decode(inv))).unwrap_or_else(|p| {
+        Err(DecodeError::new(
+            codec.provider(),
+            DecodeCategory::Data,
+            format!("codec panicked: {}", panic_message(&*p)),
+        ))
+    })
+}
+
+/// What the runner knows before decoding: the `--event` hint and the variant.
+pub(super) fn hint_target(codec: &dyn Codec, inv: &Invocation<'_>) -> EventTarget {
+    let native = inv.native_event.map(NativeName::from);
+    let kind = native.as_ref().map(|n| codec.kind_of(n.as_str()));
+    let mut t = EventTarget::new(native, kind);
+    if let Some(v) = inv.variant {
+        t.variant = v.clone();
+    }
+    t
+}
+
+impl Runner {
+    /// The policy for an event that could not be decoded (resolved on a stand-in envelope).
+    pub(super) fn policy_for_target(&self, provider: &Provider, t: &EventTarget, raw: &RawPayload) -> Policy {
+        let env = Envelope::new(
+            provider.clone(),
+            t.native.clone().unwrap_or_else(|| NativeName::from_static("")),
+            t.kind.unwrap_or(crate::EventKind::Other),
+            raw.clone(),
+        );
+        self.router.policy().resolve(&env)
+    }
+
+    /// Answers a failure that happened before decoding (an unreadable payload): the policy's
+    /// failure response for what the invocation's hints say.
+    pub(super) fn answer_unread(&self, codec: &dyn Codec, inv: &Invocation<'_>, failure: Failure) -> Invoked {
+        let mut out = Invoked::new(codec.provider());
+        let target = hint_target(codec, inv);
+        let policy = self.policy_for_target(&codec.provider(), &target, &inv.payload);
+        out.fail(codec, &target, policy, failure);
+        out
+    }
+
+    /// The whole pipeline for one invocation: decode, then [`Runner::answer_event`].
+    pub(super) fn answer(
+        &self,
+        codec: &dyn Codec,
+        inv: &Invocation<'_>,
+        timeout: Option<Duration>,
+        confidence: Confidence,
+        dispatch: Dispatch<'_>,
+    ) -> Invoked {
+        let mut event = match decode_guarded(codec, inv) {
+            Ok(e) => e,
+            Err(e) => return self.answer_unread(codec, inv, Failure::Decode(e)),
+        };
+        if confidence < event.envelope().confidence {
+            event.envelope_mut().confidence = confidence;
+        }
+        let state_dir = inv
+            .state_dir
+            .map_or_else(|| self.options.resolved_state_dir(inv.env), Path::to_path_buf);
+        let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
+        self.answer_event(codec, event, timeout, &state_dir, dispatch)
+    }
+
+    /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's; the
+    /// handlers get [`deadline_budget`] of it), the continuation cap, degrade, encode. The event
+    /// is moved through the pipeline, never copied.
+    pub(super) fn answer_event(
+        &self,
+        codec: &dyn Codec,
+        mut event: Event,
+        timeout: Duration,
+        state_dir: &Path,
+        dispatch: Dispatch<'_>,
+    ) -> Invoked {
+        let deadline = Instant::now() + deadline_budget(timeout);
+        let provider = codec.provider();
+        let mut out = Invoked::new(provider.clone());
+        let target = EventTarget::of(&event);
+        let policy = self.router.policy().resolve(event.envelope());
+        let caps = codec.event_capabilities(&event);
+        let cx = Context::new(caps, policy, Some(deadline));
+
+        let continuation = Continuations::new(state_dir, &event);
+        if let (Some(c), Event::Stop(s) | Event::SubagentStop(s)) = (&continuation, &mut event) {
+            if !s.previously_continued {
+                c.reset();
+            }
+            if s.continuation_count.is_none() {
+                s.continuation_count = Some(c.count());
+            }
+        }
+
+        // Handlers see (and interceptors may change) the event's projection.
+        let (result, event) = match dispatch {
+            Dispatch::Inline(arm) => {
+                arm(&target, &policy, deadline);
+                let r = self.router.dispatch(&cx, &mut event).map_err(Failure::Handler);
+                (r, Some(event))
+            }
+            Dispatch::Worker => self.dispatch_on_worker(cx, event, deadline, timeout),
+        };
+        out.event = event;
+        let decided = match result {
+            Ok(o) => o,
+            Err(f) => {
+                out.fail(codec, &target, policy, f);
+                return out;
+            }
+        };
+        out.decided = Some(decided.clone());
+
+        // Continuation cap.
+        let mut to_send = decided;
+        if let Some(c) = &continuation {
+            if to_send.kind() == DecisionKind::Continue {
+                if c.count() >= policy.continuation_cap {
+                    tracing::warn!(
+                        cap = policy.continuation_cap,
+                        "continuation cap reached; finishing instead"
+                    );
+                    out.degradations.push(Degradation {
+                        capability: crate::Capability::ContinueAgent,
+                        from: DecisionKind::Continue,
+                        to: DecisionKind::NoDecision,
+                        note: "continuation cap reached; finished",
+                    });
+                    to_send = Outcome::neutral_for(target.kind.unwrap_or(crate::EventKind::Stop));
+                } else {
+                    c.increment();
+                }
+            } else {
+                c.reset();
+            }
+        }
+
+        let degraded = match degrade(to_send, caps, &policy) {
+            Ok(d) => d,
+            Err(e) => {
+                out.fail(codec, &target, policy, Failure::Handler(HandlerError::Unsupported(e)));
+                return out;
+            }
+        };
+        for d in &degraded.degradations {
+            tracing::warn!(provider = %provider, event = %target.native.as_ref().map_or("", NativeName::as_str), degradation = %d, "capability degradation");
+        }
+        out.degradations.extend(degraded.degradations);
+        let Some(event_ref) = out.event.as_ref() else {
+            return out;
+        };
+        let encoded =
+            catch_unwind(AssertUnwindSafe(|| codec.encode(event_ref, &degraded.outcome))).unwrap_or_else(|p| {
+                Err(EncodeError::new(
+                    provider.clone(),
+                    crate::error::EncodeCategory::Serialize,
+                    format!("codec panicked: {}", panic_message(&*p)),
+                ))
+            });
+        match encoded {
+            Ok(r) => out.response = r,
+            Err(e) => out.fail(codec, &target, policy, Failure::Encode(e)),
+        }
+        out.sent = Some(degraded.outcome);
+        out
+    }
+
+    /// Dispatches on a worker thread under the deadline; the event travels there and back. A
+    /// handler still running at the deadline is abandoned (its thread finishes on its own).
+    fn dispatch_on_worker(
+        &self,
+        cx: Context,
+        mut event: Event,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> (Result<Outcome, Failure>, Option<Event>) {
+        let (tx, rx) = mpsc::channel();
+        let router = Arc::clone(&self.router);
+        let spawned = std::thread::Builder::new()
+            .name("agenthooks-handler".into())
+            .spawn(move || {
+                let r = router.dispatch(&cx, &mut event);
+                let _ = tx.send((r, event));
+            });
+        if let Err(e) = spawned {
+            return (Err(Failure::Handler(HandlerError::new(e))), None);
+        }
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok((r, ev)) => (r.map_err(Failure::Handler), Some(ev)),
+            Err(mpsc::RecvTimeoutError::Timeout) => (Err(Failure::Deadline(timeout)), None),
+            // The router catches handler panics; this is a panic outside it.
+            Err(mpsc::RecvTimeoutError::Disconnected) => (
+                Err(Failure::Handler(HandlerError::Panicked {
+                    message: "the handler thread ended without an answer".into(),
+                })),
+                None,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_is_under_timeout() {
+        assert_eq!(deadline_budget(Duration::from_secs(10)), Duration::from_secs(9));
+        assert_eq!(deadline_budget(Duration::from_secs(60)), Duration::from_secs(58));
+        assert_eq!(deadline_budget(Duration::from_millis(100)), Duration::from_millis(50));
+        assert!(deadline_budget(Duration::from_secs(1)) < Duration::from_secs(1));
+    }
+}

@@ -1,0 +1,305 @@
+//! The process edge: real argv, stdin, stdout, stderr, logging, the watchdog and the exit code.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use crate::capability::Policy;
+use crate::codec::{Env, EventTarget, Invocation, ProcessEnv, StderrUse, Transport, WireResponse};
+use crate::error::DecodeError;
+use crate::provider::{Provider, Variant};
+
+use super::args::{parse_args, Command, Mode, UsageError};
+use super::detect::{detect_with, event_hint, neutral_response, reconcile, unsupported, Detected};
+use super::input::{chain, read_capped, ReadError};
+use super::pipeline::{Dispatch, Failure};
+use super::serve::{serve_with, FrameSink};
+use super::stdout::StdoutGuard;
+use super::Runner;
+
+/// Exit code for argv usage errors and unsupported providers.
+const EXIT_USAGE: i32 = 2;
+/// Exit code for a `--provider` this build lacks (a non-blocking error for the agents).
+const EXIT_UNSUPPORTED: i32 = 1;
+
+/// What detection decided for one `run`/`notify` invocation.
+enum Resolved<'c> {
+    /// A codec answers.
+    Codec(Detected<'c>),
+    /// Nobody could be identified: answer [`neutral_response`].
+    Neutral,
+}
+
+impl Runner {
+    /// The whole process edge over real stdin/stdout/stderr; returns the exit code. `argv` is the
+    /// full process argv. Returns `None` when argv has no `agenthooks` word.
+    pub fn run_process(&self, argv: &[String]) -> Option<i32> {
+        let cmd = match parse_args(argv) {
+            Ok(None) => return None,
+            Ok(Some(c)) => c,
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "agenthooks: {e}");
+                return Some(EXIT_USAGE);
+            }
+        };
+        Some(self.run_command(&cmd))
+    }
+
+    /// Runs a parsed command over the real process streams; returns the exit code.
+    pub fn run_command(&self, cmd: &Command) -> i32 {
+        let env = ProcessEnv;
+        match cmd.mode {
+            Mode::Ping => {
+                let v = serde_json::json!({
+                    "agenthooks": "pong",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "providers": self.codecs.iter().map(|c| c.provider().to_string()).collect::<Vec<_>>(),
+                });
+                let _ = writeln!(io::stdout(), "{v}");
+                0
+            }
+            Mode::Serve => {
+                let codec = match cmd.provider.as_deref() {
+                    None => {
+                        let _ = writeln!(io::stderr(), "agenthooks serve: --provider is required");
+                        return EXIT_USAGE;
+                    }
+                    Some(p) => match self.codec(p) {
+                        Some(c) => c,
+                        None => {
+                            let e = unsupported(&self.codecs, p, self.provider_hint);
+                            let _ = writeln!(io::stderr(), "agenthooks: {e}");
+                            return EXIT_UNSUPPORTED;
+                        }
+                    },
+                };
+                init_logging(codec.stderr_use(), &self.options.resolved_state_dir(&env), &env);
+                cmd.log_notes();
+                quiet_panics();
+                let stdin = io::stdin();
+                let out: FrameSink = Arc::new(Mutex::new(Box::new(io::stdout())));
+                serve_with(self, codec, &mut stdin.lock(), &out, &env, cmd.timeout);
+                0
+            }
+            Mode::Run | Mode::Notify => self.run_once(cmd, &env),
+        }
+    }
+
+    /// Answers a `run` or `notify` command in process, over `stdin` bytes instead of the real
+    /// stdin: detection (an undetectable provider gets the neutral `{}`), the flag/payload
+    /// reconciliation, the pipeline with handlers on a worker thread under the deadline. It does
+    /// not set up logging or redirect stdout. `Err` is a usage error the process edge prints
+    /// (a `--provider` this build lacks).
+    ///
+    /// ```
+    /// use agenthooks_core::runner::{Command, Mode, Runner};
+    /// use agenthooks_core::Router;
+    /// let runner = Runner::new(Router::new(), Vec::new());
+    /// let r = runner.respond(&Command::new(Mode::Run), br#"{"who":"knows"}"#, &[("HOME", "/tmp")]).unwrap();
+    /// assert_eq!((r.stdout.as_slice(), r.exit_code), (&b"{}"[..], 0));
+    /// ```
+    pub fn respond(&self, cmd: &Command, stdin: &[u8], env: &dyn Env) -> Result<WireResponse, UsageError> {
+        let payload = match transport_of(cmd) {
+            Transport::Argv => argv_payload(cmd),
+            _ => read_capped(&mut &stdin[..], self.options.stdin_cap),
+        };
+        let bytes = payload.as_deref().unwrap_or(&[]);
+        let detected = match self.resolve(cmd, bytes, env)? {
+            Resolved::Neutral => return Ok(neutral_response()),
+            Resolved::Codec(d) => d,
+        };
+        let state_dir = self.options.resolved_state_dir(env);
+        let variant = cmd.variant.as_deref().map(Variant::from);
+        let event = event_hint(&detected, cmd.event.as_deref());
+        let hints = (event.as_deref(), variant.as_ref());
+        let inv = invocation(cmd, payload.as_deref().unwrap_or(&[]).to_vec(), env, hints, &state_dir);
+        let r = match payload {
+            Err(e) => self.answer_unread(detected.codec, &inv, read_failure(detected.codec.provider(), &e)),
+            Ok(_) => self.answer(detected.codec, &inv, cmd.timeout, detected.confidence, Dispatch::Worker),
+        };
+        Ok(finalize(&detected, r.response))
+    }
+
+    /// Detection with the facade's hint; an undetectable provider is not a failed hook.
+    fn resolve<'c>(&'c self, cmd: &Command, bytes: &[u8], env: &dyn Env) -> Result<Resolved<'c>, UsageError> {
+        match detect_with(&self.codecs, cmd.provider.as_deref(), bytes, env, self.provider_hint) {
+            Ok(d) => Ok(Resolved::Codec(d)),
+            Err(UsageError::NoProvider) => Ok(Resolved::Neutral),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn run_once(&self, cmd: &Command, env: &dyn Env) -> i32 {
+        let payload = match transport_of(cmd) {
+            Transport::Argv => argv_payload(cmd),
+            _ => read_capped(&mut io::stdin().lock(), self.options.stdin_cap),
+        };
+        let bytes = payload.as_deref().unwrap_or(&[]);
+        let state_dir = self.options.resolved_state_dir(env);
+        let detected = match self.resolve(cmd, bytes, env) {
+            Ok(Resolved::Codec(d)) => d,
+            Ok(Resolved::Neutral) => {
+                init_logging(StderrUse::Reserved, &state_dir, env);
+                cmd.log_notes();
+                tracing::warn!("could not detect the provider (pass --provider); answering no opinion");
+                return StdoutGuard::none().finish(&neutral_response());
+            }
+            Err(e) => {
+                let _ = writeln!(io::stderr(), "agenthooks: {e}");
+                return EXIT_UNSUPPORTED;
+            }
+        };
+        let codec = detected.codec;
+        init_logging(codec.stderr_use(), &state_dir, env);
+        cmd.log_notes();
+        quiet_panics();
+        let variant = cmd.variant.as_deref().map(Variant::from);
+        let event = event_hint(&detected, cmd.event.as_deref());
+        let hints = (event.as_deref(), variant.as_ref());
+        let bytes = match payload {
+            Ok(b) => b,
+            Err(e) => {
+                let inv = invocation(cmd, Vec::new(), env, hints, &state_dir);
+                let r = self.answer_unread(codec, &inv, read_failure(codec.provider(), &e));
+                return StdoutGuard::none().finish(&finalize(&detected, r.response));
+            }
+        };
+        let guard = StdoutGuard::redirect(self.options.redirect_stdout, codec.stderr_use(), &state_dir);
+        let inv = invocation(cmd, bytes, env, hints, &state_dir);
+        let answered = Arc::new(AtomicBool::new(false));
+        let watchdog_out = guard.clone_saved();
+        let arm = |target: &EventTarget, policy: &Policy, deadline: Instant| {
+            let late = finalize(
+                &detected,
+                codec.failure_response(target, policy.fail, "no decision before the deadline"),
+            );
+            let answered = Arc::clone(&answered);
+            let out = watchdog_out.as_ref().and_then(|f| f.try_clone().ok());
+            let _ = std::thread::Builder::new()
+                .name("agenthooks-watchdog".into())
+                // It only sleeps, then writes a prepared answer: a small stack is cheaper to map
+                // and unmap on every hook invocation.
+                .stack_size(256 << 10)
+                .spawn(move || {
+                    let now = Instant::now();
+                    if deadline > now {
+                        std::thread::sleep(deadline - now);
+                    }
+                    if answered
+                        .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
+                        tracing::warn!("handlers did not answer before the deadline; answering per failure policy");
+                        let code = StdoutGuard { saved: out }.finish(&late);
+                        #[allow(clippy::exit)] // the watchdog's answer is final: end the process
+                        std::process::exit(code);
+                    }
+                });
+        };
+        let r = self
+            .answer(codec, &inv, cmd.timeout, detected.confidence, Dispatch::Inline(&arm))
+            .response;
+        if answered
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            // The watchdog is answering; it exits the process.
+            loop {
+                std::thread::park();
+            }
+        }
+        guard.finish(&finalize(&detected, r))
+    }
+}
+
+fn transport_of(cmd: &Command) -> Transport {
+    if cmd.mode == Mode::Notify || cmd.argv_payload {
+        Transport::Argv
+    } else {
+        Transport::Stdin
+    }
+}
+
+/// The payload of an argv transport: the last positional argument.
+fn argv_payload(cmd: &Command) -> Result<Vec<u8>, ReadError> {
+    cmd.positional
+        .last()
+        .map(|s| s.clone().into_bytes())
+        .ok_or(ReadError::NoArgument)
+}
+
+fn read_failure(provider: Provider, e: &ReadError) -> Failure {
+    Failure::Decode(DecodeError::new(provider, e.category(), chain(e)))
+}
+
+fn invocation<'a>(
+    cmd: &'a Command,
+    bytes: Vec<u8>,
+    env: &'a dyn Env,
+    (event, variant): (Option<&'a str>, Option<&'a Variant>),
+    state_dir: &'a Path,
+) -> Invocation<'a> {
+    Invocation::new(bytes, env)
+        .with_argv(&cmd.args)
+        .with_native_event(event)
+        .with_variant(variant)
+        .with_transport(transport_of(cmd))
+        .with_state_dir(Some(state_dir))
+}
+
+/// The last step before the wire: under a flag/payload mismatch, an answer both dialects read.
+fn finalize(d: &Detected<'_>, r: WireResponse) -> WireResponse {
+    match d.flagged {
+        Some(flagged) => {
+            tracing::debug!(flagged = %flagged.provider(), real = %d.codec.provider(), "reconciling the answer for both dialects");
+            reconcile(r)
+        }
+        None => r,
+    }
+}
+
+fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
+    use crate::log::{MiniSubscriber, Sink};
+    // A minimal subscriber: subscriber start-up is on every hook invocation's path.
+    let spec = env.var("AGENTHOOKS_LOG").unwrap_or_default();
+    let to_file = stderr_use == StderrUse::Reserved || env.var("AGENTHOOKS_LOG_FILE").is_some();
+    let path = env
+        .var("AGENTHOOKS_LOG_FILE")
+        .map_or_else(|| state_dir.join("agenthooks.log"), PathBuf::from);
+    // A level, or env-filter style directives (`agenthooks=debug,warn`): the most verbose level
+    // named wins (per-target filtering is not worth its start-up cost in a hook process).
+    let level = match spec.trim() {
+        "" => Some(tracing::Level::WARN),
+        "off" => None,
+        s => s
+            .split(',')
+            .filter_map(|d| d.rsplit('=').next()?.trim().parse::<tracing::Level>().ok())
+            .max()
+            .or(Some(tracing::Level::WARN)),
+    };
+    if let Some(level) = level {
+        let sink = if to_file { Sink::File(path) } else { Sink::Stderr };
+        let _ = tracing::subscriber::set_global_default(MiniSubscriber::new(level, sink));
+    }
+}
+
+/// Routes panic messages to the log instead of stderr (some agents surface or parse stderr);
+/// the runner turns the panic itself into the failure response.
+fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        tracing::error!(panic = %info, "handler panicked");
+    }));
+}
+
+/// Runs the edge for a consumer `main`: parses argv, and when it is an `agenthooks` command runs
+/// it and exits the process with the codec's exit code. Returns (without exiting) when argv has
+/// no `agenthooks` word, so the consumer's own CLI can run.
+pub fn main_with(runner: &Runner) {
+    let argv: Vec<String> = std::env::args().collect();
+    if let Some(code) = runner.run_process(&argv) {
+        #[allow(clippy::exit)] // the process edge: the exit code is the agent's answer
+        std::process::exit(code);
+    }
+}
