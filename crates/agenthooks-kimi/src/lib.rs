@@ -17,8 +17,9 @@
 //! payloads of older releases (no `client_type`, no `session_id` on subagent events, a string
 //! `error`, …) still reach handlers as their kind (see [`native`]).
 //!
-//! **Output.** Only `PreToolUse`, `UserPromptSubmit` and `Stop` can change anything; every other
-//! event is fire-and-forget (its output is ignored).
+//! **Output.** Only `PreToolUse`, `UserPromptSubmit` and `Stop` can change anything (the rows
+//! marked `blocking`). `SessionStart`, `SessionEnd`, `SubagentStart` and `PreCompact` are awaited
+//! but their output is ignored; every other event is fire-and-forget (quirk #501).
 //!
 //! | decision | what the codec writes | exit |
 //! |---|---|---|
@@ -39,9 +40,9 @@
 //! degraded by the runner's policy, never silently dropped (quirk #22).
 //!
 //! **Failure.** Kimi itself is hard fail-open: a crash, timeout or any exit other than 0/2 allows
-//! (quirk #21). Under a fail-closed policy the codec answers a failed handler on `PreToolUse` and
-//! `UserPromptSubmit` with a deny; on `Stop` it answers the no-op (a "blocked" stop would keep the
-//! agent going), and fire-and-forget events cannot block.
+//! (quirk #21). Under a fail-closed policy (the rows' `failure`) the codec answers a failed
+//! handler on `PreToolUse` and `UserPromptSubmit` with a deny; on `Stop` it answers the no-op (a
+//! "blocked" stop would keep the agent going), and fire-and-forget events cannot block.
 //!
 //! **Timeouts.** Kimi's default is 30 s (`timeout`, 1–600 s: every row clamps at
 //! [`native::MAX_TIMEOUT_SECS`]); on timeout it sends SIGTERM to the hook's process group and

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use agenthooks_core::decision::{
-    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, observed, rewrite_input,
+    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
     ContextDecision,
 };
 use agenthooks_core::runner::Runner;
@@ -348,16 +348,6 @@ fn continue_on_stop() {
 }
 
 #[test]
-fn neutral_decisions_are_empty_on_every_event() {
-    let ev = decode_case("pre_tool_use-allow");
-    assert_eq!(encode(&ev, no_decision()), WireResponse::empty());
-    let ev = decode_case("post_tool_use-allow");
-    assert_eq!(encode(&ev, observed()), WireResponse::empty());
-    let ev = decode_case("session_start-allow");
-    assert_eq!(encode(&ev, ContextDecision::none()), WireResponse::empty());
-}
-
-#[test]
 fn undegraded_unsupported_intents_are_encode_errors_not_silence() {
     let pre = decode_case("pre_tool_use-allow");
     let prompt = decode_case("user_prompt_submit-allow");
@@ -660,6 +650,5 @@ proptest! {
         prop_assert!(v.is_some());
         let extra = v.map(NativeEvent::extra).cloned().unwrap_or_default();
         prop_assert_eq!(extra.get(&key), Some(&value));
-        prop_assert_eq!(encode(&ev, Outcome::neutral_for(ev.kind())), WireResponse::empty());
     }
 }
