@@ -452,14 +452,20 @@ pub struct ProjectionIssue {
     pub repair: Repair,
 }
 
+impl Repair {
+    /// A stable name: `moved-to-extra`, `placeholder`, `untyped`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::MovedToExtra => "moved-to-extra",
+            Self::Placeholder => "placeholder",
+            Self::Untyped => "untyped",
+        }
+    }
+}
+
 impl fmt::Display for ProjectionIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.repair {
-            Repair::MovedToExtra => "kept in extra",
-            Repair::Placeholder => "placeholder in the projection",
-            Repair::Untyped => "delivered untyped",
-        };
-        write!(f, "`{}`: {} ({what})", self.path, self.message)
+        write!(f, "`{}`: {} ({})", self.path, self.message, self.repair.as_str())
     }
 }
 
