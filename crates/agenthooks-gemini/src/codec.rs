@@ -10,8 +10,8 @@ use agenthooks_core::kit::{self, EventRow, Extra, FailShape, FromNative, ToolTab
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env,
     Envelope, Event, EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent,
-    SessionInfo, StderrUse, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
+    SessionStartEvent, StderrUse, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -140,11 +140,21 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
                 .with_last_message(e.prompt_response),
         ),
         N::BeforeTool(e) => {
-            let tool = tool_call(&env.session, &e.tool_name, e.tool_input.as_ref(), e.mcp_context.as_ref());
+            let tool = tool_call(
+                &env.session,
+                &e.tool_name,
+                e.tool_input.as_ref(),
+                e.mcp_context.as_ref(),
+            );
             Event::ToolPre(ToolPreEvent::new(env, tool))
         }
         N::AfterTool(e) => {
-            let tool = tool_call(&env.session, &e.tool_name, e.tool_input.as_ref(), e.mcp_context.as_ref());
+            let tool = tool_call(
+                &env.session,
+                &e.tool_name,
+                e.tool_input.as_ref(),
+                e.mcp_context.as_ref(),
+            );
             match e.error_message() {
                 Some(msg) => Event::ToolError(ToolErrorEvent::new(env, tool).with_error(msg)),
                 None => Event::ToolPost(ToolPostEvent::new(env, tool).with_output(to_value(&e.tool_response))),
@@ -278,12 +288,7 @@ impl Codec for GeminiCodec {
         }
         let decoded = NativeEvent::decode(&Provider::GEMINI, bytes, inv.native_event)?;
         let n = &decoded.native;
-        let mut env = Envelope::new(
-            Provider::GEMINI,
-            n.name().into(),
-            kind_of(n),
-            inv.payload.clone(),
-        );
+        let mut env = Envelope::new(Provider::GEMINI, n.name().into(), kind_of(n), inv.payload.clone());
         env.variant = inv.variant.cloned().unwrap_or_default();
         // Gemini's own clock, verbatim (a non-string is kept in `extra` by the decoder).
         env.provider_time = n

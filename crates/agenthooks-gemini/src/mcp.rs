@@ -208,7 +208,10 @@ mod tests {
         assert!(resolve("glob", None).is_none());
         // A context without its names (not sent by any release): the name decides.
         let partial: McpContext = serde_json::from_str(r#"{"url":"https://x"}"#).unwrap();
-        assert_eq!(resolve("mcp_my_server_create_issue", Some(&partial)).unwrap().server, "my");
+        assert_eq!(
+            resolve("mcp_my_server_create_issue", Some(&partial)).unwrap().server,
+            "my"
+        );
         assert_eq!(format_tool_name("gh", "list"), "mcp_gh_list");
     }
 }

@@ -174,8 +174,7 @@ mod tests {
         let m = parse_mcp("mcp_db_tools_run_query", Some(&ctx)).unwrap();
         assert_eq!((m.server.as_str(), m.tool.as_str()), ("db_tools", "run_query"));
         assert_eq!((m.command.as_str(), m.url.as_str()), ("npx -y db", ""));
-        let ctx: McpContext =
-            serde_json::from_str(r#"{"server_name":"gh","tool_name":"x","tcp":"ws://h:1"}"#).unwrap();
+        let ctx: McpContext = serde_json::from_str(r#"{"server_name":"gh","tool_name":"x","tcp":"ws://h:1"}"#).unwrap();
         assert_eq!(parse_mcp("x", Some(&ctx)).unwrap().url, "ws://h:1");
     }
 }
