@@ -1,9 +1,11 @@
 //! Integration tests for the Gemini CLI codec, over the corpus in `fixtures/gemini/` (loaded
 //! with `agenthooks_testkit::fixture`).
 
+mod codec_direct;
 mod codec_fixtures;
 mod encode;
 mod native_fixtures;
+mod native_payloads;
 mod props;
 mod quirks;
 mod releases;
