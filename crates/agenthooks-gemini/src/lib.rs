@@ -21,7 +21,9 @@
 //! view's `extra` and reported on
 //! [`Envelope::projection_issues`](agenthooks_core::Envelope::projection_issues): the event
 //! still reaches its handlers as its kind. Each event's facts (kind, capabilities, fail-closed
-//! answer, identifying fields) are one row of [`native::EVENTS`], which install reads too.
+//! answer, identifying fields, which event install wires for a kind) are one row of
+//! [`native::EVENTS`]; tool classes and MCP naming are [`tools::TOOLS`]. Both are the single
+//! source for the codec and for install.
 //!
 //! | native event | unified kind | what a hook can do (capabilities) |
 //! |---|---|---|
@@ -103,6 +105,10 @@
 //!   chunk, and its text is the chunk's `text` (or its text parts) (#302). Request overrides,
 //!   synthetic responses, `toolConfig` restrictions, `clearContext`, `tailToolCallRequest` and
 //!   `suppressOutput` have no unified decision and are not emitted.
+//! - ⚠ **A value of an unexpected shape inside a nested object** (say a non-numeric
+//!   `llm_response.candidates[].index`) moves the whole top-level field to the native view's
+//!   `extra`: the event keeps its kind but that field's projection is empty (`AfterModel` text
+//!   `None`, `AfterTool` output `null`); the issue is on `projection_issues`.
 //! - ⚠ `SessionEnd` and `PreCompress` are not awaited by Gemini: their system message may never
 //!   show (#307).
 //!
