@@ -8,10 +8,10 @@ use agenthooks_core::decision::reason_or_default;
 use agenthooks_core::event::strip_bom;
 use agenthooks_core::kit::{self, EventRow, Extra, FailShape, FromNative, ToolTable};
 use agenthooks_core::{
-    Codec, CompactPreEvent, Confidence, DecisionKind, DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env,
-    Envelope, Event, EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
-    SessionStartEvent, StderrUse, StopEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
+    EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
+    Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
+    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -272,20 +272,6 @@ impl Codec for GeminiCodec {
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(DecodeError::new(
-                Provider::GEMINI,
-                DecodeCategory::Empty,
-                "empty payload",
-            ));
-        }
-        if let Err(e) = std::str::from_utf8(bytes) {
-            return Err(DecodeError::new(
-                Provider::GEMINI,
-                DecodeCategory::NotUtf8,
-                e.to_string(),
-            ));
-        }
         let decoded = NativeEvent::decode(&Provider::GEMINI, bytes, inv.native_event)?;
         let n = &decoded.native;
         let mut env = Envelope::new(Provider::GEMINI, n.name().into(), kind_of(n), inv.payload.clone());

@@ -168,7 +168,11 @@ fn every_fixture_decodes_in_process_to_its_expected_event() {
 fn decode_errors_name_the_file_and_json_path() {
     let tmp = TempDir::new("decode-err");
     let bad = tmp.0.join("bad.json");
-    std::fs::write(&bad, r#"{"hook_event_name":"PreToolUse","session_id":"s","tool_input":"#).unwrap();
+    std::fs::write(
+        &bad,
+        r#"{"hook_event_name":"PreToolUse","session_id":"s","tool_input":"#,
+    )
+    .unwrap();
     let out = run(bin().args(["decode", "--provider", "claude-code"]).arg(&bad));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);

@@ -197,7 +197,7 @@ fn decode_errors_are_typed() {
     assert_eq!(err(b"{").category(), DecodeCategory::Syntax);
     assert_eq!(err(b"[1]").category(), DecodeCategory::Data);
     let e = err(br#"{"session_id":"s"}"#);
-    assert_eq!(e.category(), DecodeCategory::Data);
+    assert_eq!(e.category(), DecodeCategory::UnknownEvent);
     assert!(e.to_string().contains("hook_event_name"), "{e}");
     assert_eq!(e.provider(), &Provider::GEMINI);
     // Trailing data after the object.

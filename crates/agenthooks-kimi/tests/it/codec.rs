@@ -236,7 +236,7 @@ fn event_name_falls_back_to_the_argv_hint() {
     let err = CODEC.decode(&inv).err();
     assert_eq!(
         err.as_ref().map(agenthooks_core::DecodeError::category),
-        Some(DecodeCategory::Data)
+        Some(DecodeCategory::UnknownEvent)
     );
     assert_eq!(err.as_ref().and_then(|e| e.path()), Some("hook_event_name"));
 }
@@ -250,7 +250,7 @@ fn bad_payloads_are_typed_errors() {
         (b"{\"hook_event_name\":", DecodeCategory::Syntax),
         (b"[1,2]", DecodeCategory::Data),
         (b"{} {}", DecodeCategory::Syntax),
-        (br#"{"session_id":"s"}"#, DecodeCategory::Data),
+        (br#"{"session_id":"s"}"#, DecodeCategory::UnknownEvent),
     ];
     let env = no_env();
     for (bytes, cat) in cases {
