@@ -482,7 +482,7 @@ impl Codec for CopilotCodec {
         let keys = PayloadKeys::from_json(payload)?;
         let named = keys.hook_event_name.as_deref();
         match keys.timestamp {
-            Some(JsonType::Number) if named.is_none_or(|n| n == "Notification") => {
+            Some(JsonType::Number) if named.is_none_or(|n| n == identify::CAMEL_SELF_NAME) => {
                 if CAMEL_KEYS.iter().any(|k| keys.has(k)) {
                     Some(Confidence::Certain)
                 } else {

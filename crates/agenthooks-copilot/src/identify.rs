@@ -246,135 +246,239 @@ const fn t(id: &'static str, all: &'static [&'static str], any: &'static [&'stat
     Some(Test { id, all, any })
 }
 
-/// One shape rule: its test in the camelCase and in the snake_case dialect, the event (row
-/// name) it picks and how sure it is.
+/// One shape rule: its test in the camelCase and in the snake_case dialect, and how sure it is.
 struct Rule {
-    event: &'static str,
     confidence: IdentifyConfidence,
     camel: Option<Test>,
     snake: Option<Test>,
 }
 
-const fn rule(event: &'static str, confidence: IdentifyConfidence, camel: Option<Test>, snake: Option<Test>) -> Rule {
+const fn r(confidence: IdentifyConfidence, camel: Option<Test>, snake: Option<Test>) -> Rule {
     Rule {
-        event,
         confidence,
         camel,
         snake,
     }
 }
 
+/// What identification knows about one event: the keys it defines beyond [`BASE_KEYS`] (both
+/// spellings; a key of another event is a sign of a wrong guess) and the rules that recognise
+/// it.
+struct Shape {
+    event: &'static str,
+    own: &'static [&'static str],
+    rules: &'static [Rule],
+    fallback: bool,
+}
+
+const fn shape(event: &'static str, own: &'static [&'static str], rules: &'static [Rule]) -> Shape {
+    Shape {
+        event,
+        own,
+        rules,
+        fallback: false,
+    }
+}
+
+impl Shape {
+    /// The event guessed for a payload of base keys only (its own fields are all optional).
+    const fn fallback(mut self) -> Self {
+        self.fallback = true;
+        self
+    }
+}
+
 use IdentifyConfidence::{High, Medium};
 
-/// The rules, in the reference's order (extended for the events it does not list).
-const RULES: &[Rule] = &[
-    rule(
+/// Every event's shape, in the order the rules are tried (the reference's order, extended for
+/// the events it does not list).
+const SHAPES: &[Shape] = &[
+    shape(
         "permissionRequest",
-        High,
-        t("toolInput", &["toolInput"], &[]),
-        t(
-            "tool_name+permission_suggestions",
-            &["tool_name", "permission_suggestions"],
-            &[],
-        ),
+        &[
+            "toolName",
+            "toolInput",
+            "permissionSuggestions",
+            "hookName",
+            "tool_name",
+            "tool_input",
+            "permission_suggestions",
+        ],
+        &[r(
+            High,
+            t("toolInput", &["toolInput"], &[]),
+            t(
+                "tool_name+permission_suggestions",
+                &["tool_name", "permission_suggestions"],
+                &[],
+            ),
+        )],
     ),
-    rule(
+    shape(
         "postToolUse",
-        High,
-        t("toolResult", &["toolResult"], &[]),
-        t("tool_result", &["tool_name"], &["tool_result", "tool_response"]),
+        &[
+            "toolName",
+            "toolArgs",
+            "toolResult",
+            "tool_name",
+            "tool_input",
+            "tool_result",
+            "tool_response",
+        ],
+        &[r(
+            High,
+            t("toolResult", &["toolResult"], &[]),
+            t("tool_result", &["tool_name"], &["tool_result", "tool_response"]),
+        )],
     ),
-    rule(
+    shape(
         "preMcpToolCall",
-        High,
-        t("serverName", &["serverName"], &[]),
-        t("server_name", &["server_name"], &[]),
+        &[
+            "toolCallId",
+            "serverName",
+            "toolName",
+            "arguments",
+            "_meta",
+            "tool_call_id",
+            "server_name",
+            "tool_name",
+        ],
+        &[r(
+            High,
+            t("serverName", &["serverName"], &[]),
+            t("server_name", &["server_name"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "postToolUseFailure",
-        High,
-        t("toolName+error", &["toolName", "error"], &[]),
-        t("tool_name+error", &["tool_name", "error"], &[]),
+        &["toolName", "toolArgs", "error", "tool_name", "tool_input"],
+        &[r(
+            High,
+            t("toolName+error", &["toolName", "error"], &[]),
+            t("tool_name+error", &["tool_name", "error"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "preToolUse",
-        Medium,
-        t("toolName", &["toolName"], &[]),
-        t("tool_name", &["tool_name"], &[]),
+        &["toolName", "toolArgs", "tool_name", "tool_input"],
+        &[r(
+            Medium,
+            t("toolName", &["toolName"], &[]),
+            t("tool_name", &["tool_name"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "errorOccurred",
-        High,
-        t("errorContext", &["errorContext"], &[]),
-        t("error_context", &["error_context"], &[]),
+        &["error", "errorContext", "recoverable", "error_context"],
+        &[r(
+            High,
+            t("errorContext", &["errorContext"], &[]),
+            t("error_context", &["error_context"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "preCompact",
-        High,
-        t("trigger", &["trigger"], &[]),
-        t("trigger", &["trigger"], &[]),
+        &["trigger", "customInstructions", "custom_instructions"],
+        &[r(
+            High,
+            t("trigger", &["trigger"], &[]),
+            t("trigger", &["trigger"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "subagentStop",
-        High,
-        t("agentName+stopReason", &["agentName", "stopReason"], &[]),
-        t(
-            "agent_name+stop_reason",
-            &["agent_name"],
-            &["stop_reason", "response", "stop_hook_active"],
-        ),
+        &[
+            "agentName",
+            "agentDisplayName",
+            "agentDescription",
+            "stopReason",
+            "response",
+            "stop_hook_active",
+            "stopHookActive",
+            "agent_name",
+            "agent_display_name",
+            "agent_description",
+            "stop_reason",
+        ],
+        &[
+            r(
+                High,
+                t("agentName+stopReason", &["agentName", "stopReason"], &[]),
+                t(
+                    "agent_name+stop_reason",
+                    &["agent_name"],
+                    &["stop_reason", "response", "stop_hook_active"],
+                ),
+            ),
+            r(
+                Medium,
+                t(
+                    "agentName+response",
+                    &["agentName"],
+                    &["response", "stop_hook_active", "stopHookActive"],
+                ),
+                None,
+            ),
+        ],
     ),
-    rule(
-        "subagentStop",
-        Medium,
-        t(
-            "agentName+response",
-            &["agentName"],
-            &["response", "stop_hook_active", "stopHookActive"],
-        ),
-        None,
-    ),
-    rule(
+    shape(
         "subagentStart",
-        Medium,
-        t("agentName", &["agentName"], &[]),
-        t("agent_name", &["agent_name"], &[]),
+        &[
+            "agentName",
+            "agentDisplayName",
+            "agentDescription",
+            "agent_name",
+            "agent_display_name",
+            "agent_description",
+        ],
+        &[r(
+            Medium,
+            t("agentName", &["agentName"], &[]),
+            t("agent_name", &["agent_name"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "agentStop",
-        High,
-        t("stopReason", &[], &["stopReason", "stop_hook_active", "stopHookActive"]),
-        t("stop_reason", &[], &["stop_reason", "stop_hook_active"]),
-    ),
-    rule(
+        &["stopReason", "stop_hook_active", "stopHookActive", "stop_reason"],
+        &[r(
+            High,
+            t("stopReason", &[], &["stopReason", "stop_hook_active", "stopHookActive"]),
+            t("stop_reason", &[], &["stop_reason", "stop_hook_active"]),
+        )],
+    )
+    .fallback(),
+    shape(
         "sessionStart",
-        High,
-        t("source", &["source"], &[]),
-        t("source", &["source"], &[]),
+        &["source", "initialPrompt", "initial_prompt"],
+        &[r(High, t("source", &["source"], &[]), t("source", &["source"], &[]))],
     ),
-    rule(
+    shape(
         "sessionEnd",
-        High,
-        t("reason", &["reason"], &[]),
-        t("reason", &["reason"], &[]),
+        &["reason", "finalMessage", "final_message", "error"],
+        &[r(High, t("reason", &["reason"], &[]), t("reason", &["reason"], &[]))],
     ),
-    rule(
+    shape(
         "userPromptTransformed",
-        High,
-        t("transformedPrompt", &["transformedPrompt"], &[]),
-        t("transformed_prompt", &["transformed_prompt"], &[]),
+        &["prompt", "transformedPrompt", "transformed_prompt"],
+        &[r(
+            High,
+            t("transformedPrompt", &["transformedPrompt"], &[]),
+            t("transformed_prompt", &["transformed_prompt"], &[]),
+        )],
     ),
-    rule(
+    shape(
         "userPromptSubmitted",
-        High,
-        t("prompt", &["prompt"], &[]),
-        t("prompt", &["prompt"], &[]),
+        &["prompt"],
+        &[r(High, t("prompt", &["prompt"], &[]), t("prompt", &["prompt"], &[]))],
     ),
-    rule(
+    shape(
         "notification",
-        Medium,
-        t("notification_type", &[], &["notification_type"]),
-        t("notification_type", &[], &["notification_type"]),
+        &["message", "title", "notification_type"],
+        &[r(
+            Medium,
+            t("notification_type", &[], &["notification_type"]),
+            t("notification_type", &[], &["notification_type"]),
+        )],
     ),
 ];
 
@@ -397,102 +501,12 @@ pub const BASE_KEYS: &[&str] = &[
     "parent_agent_id",
 ];
 
-/// The keys each event defines beyond [`BASE_KEYS`], in both spellings: used to spot keys that
-/// belong to another event.
-const OWN_KEYS: &[(&str, &[&str])] = &[
-    ("sessionStart", &["source", "initialPrompt", "initial_prompt"]),
-    ("sessionEnd", &["reason", "finalMessage", "final_message", "error"]),
-    ("userPromptSubmitted", &["prompt"]),
-    (
-        "userPromptTransformed",
-        &["prompt", "transformedPrompt", "transformed_prompt"],
-    ),
-    ("preToolUse", &["toolName", "toolArgs", "tool_name", "tool_input"]),
-    (
-        "preMcpToolCall",
-        &[
-            "toolCallId",
-            "serverName",
-            "toolName",
-            "arguments",
-            "_meta",
-            "tool_call_id",
-            "server_name",
-            "tool_name",
-        ],
-    ),
-    (
-        "postToolUse",
-        &[
-            "toolName",
-            "toolArgs",
-            "toolResult",
-            "tool_name",
-            "tool_input",
-            "tool_result",
-            "tool_response",
-        ],
-    ),
-    (
-        "postToolUseFailure",
-        &["toolName", "toolArgs", "error", "tool_name", "tool_input"],
-    ),
-    (
-        "permissionRequest",
-        &[
-            "toolName",
-            "toolInput",
-            "permissionSuggestions",
-            "hookName",
-            "tool_name",
-            "tool_input",
-            "permission_suggestions",
-        ],
-    ),
-    (
-        "agentStop",
-        &["stopReason", "stop_hook_active", "stopHookActive", "stop_reason"],
-    ),
-    (
-        "subagentStart",
-        &[
-            "agentName",
-            "agentDisplayName",
-            "agentDescription",
-            "agent_name",
-            "agent_display_name",
-            "agent_description",
-        ],
-    ),
-    (
-        "subagentStop",
-        &[
-            "agentName",
-            "agentDisplayName",
-            "agentDescription",
-            "stopReason",
-            "response",
-            "stop_hook_active",
-            "stopHookActive",
-            "agent_name",
-            "agent_display_name",
-            "agent_description",
-            "stop_reason",
-        ],
-    ),
-    ("preCompact", &["trigger", "customInstructions", "custom_instructions"]),
-    (
-        "errorOccurred",
-        &["error", "errorContext", "recoverable", "error_context"],
-    ),
-    ("notification", &["message", "title", "notification_type"]),
-];
-
-/// The event that guesses a payload of base keys only.
-const FALLBACK: &str = "agentStop";
+/// The `hook_event_name` the camelCase `notification` carries (the only camelCase payload that
+/// names itself, in the PascalCase spelling): not a sign of the PascalCase dialect.
+pub const CAMEL_SELF_NAME: &str = "Notification";
 
 fn own_keys(row: &EventRow) -> &'static [&'static str] {
-    OWN_KEYS.iter().find(|(n, _)| *n == row.name).map_or(&[], |(_, k)| k)
+    SHAPES.iter().find(|s| s.event == row.name).map_or(&[], |s| s.own)
 }
 
 /// Reads the dialect from the payload: `hook_event_name` other than `"Notification"`, an ISO
@@ -500,7 +514,7 @@ fn own_keys(row: &EventRow) -> &'static [&'static str] {
 pub fn detect_dialect(payload: &PayloadKeys) -> Dialect {
     const SNAKE: &[&str] = &["session_id", "tool_name", "tool_input", "transcript_path"];
     const CAMEL: &[&str] = &["sessionId", "toolName", "toolArgs", "toolInput", "transcriptPath"];
-    if payload.hook_event_name.as_deref().is_some_and(|n| n != "Notification") {
+    if payload.hook_event_name.as_deref().is_some_and(|n| n != CAMEL_SELF_NAME) {
         return Dialect::Pascal;
     }
     match payload.timestamp {
@@ -523,7 +537,7 @@ fn foreign_keys(row: &EventRow, payload: &PayloadKeys) -> Vec<String> {
         .keys
         .iter()
         .filter(|k| !own.contains(&k.as_str()) && !BASE_KEYS.contains(&k.as_str()))
-        .filter(|k| OWN_KEYS.iter().any(|(_, keys)| keys.contains(&k.as_str())))
+        .filter(|k| SHAPES.iter().any(|s| s.own.contains(&k.as_str())))
         .cloned()
         .collect()
 }
@@ -582,14 +596,16 @@ fn reconstruct_with_dialect(payload: &PayloadKeys, dialect: Dialect) -> Identifi
     if let Some(name) = payload.hook_name.as_deref().filter(|n| native::row(n).is_some()) {
         return named(name, dialect, Basis::HookNameField, payload);
     }
-    let found = RULES.iter().find_map(|r| {
-        let (test, confidence) = match dialect {
-            Dialect::Camel => (r.camel?, r.confidence),
-            Dialect::Pascal => (r.snake?, r.confidence.min(Medium)),
-        };
-        test.matches(payload).then_some((r, test, confidence))
+    let found = SHAPES.iter().find_map(|s| {
+        s.rules.iter().find_map(|r| {
+            let (test, confidence) = match dialect {
+                Dialect::Camel => (r.camel?, r.confidence),
+                Dialect::Pascal => (r.snake?, r.confidence.min(Medium)),
+            };
+            test.matches(payload).then_some((s, test, confidence))
+        })
     });
-    if let Some((row, test, confidence)) = found.and_then(|(r, t, c)| Some((native::row(r.event)?, t, c))) {
+    if let Some((row, test, confidence)) = found.and_then(|(s, t, c)| Some((native::row(s.event)?, t, c))) {
         let foreign = foreign_keys(row, payload);
         return Identification {
             row: Some(row),
@@ -607,7 +623,7 @@ fn reconstruct_with_dialect(payload: &PayloadKeys, dialect: Dialect) -> Identifi
     }
     // No rule: only the fallback event has no required own field. Guess it when nothing else
     // is there.
-    let fallback = native::row(FALLBACK);
+    let fallback = SHAPES.iter().find(|s| s.fallback).and_then(|s| native::row(s.event));
     let only_known = |row: &EventRow| {
         let own = own_keys(row);
         payload
