@@ -125,7 +125,7 @@
 //!
 //! - [`native`]: one typed struct per event for both dialects, with unknown keys kept, and the
 //!   table of event facts ([`native::EVENTS`]).
-//! - [`identify`]: the event from the argv hint, else reconstructed from the payload's keys.
+//! - [`identify`]: the event from the payload's name, the argv hint, or the payload's keys.
 //! - [`args`]: `toolArgs` forms.
 //! - [`tools`]: Copilot tool names and their canonical classes.
 //! - [`quirks`]: the Copilot entries (401–412) of the quirk registry.
