@@ -7,9 +7,9 @@ use agenthooks_core::kit::{self, FailShape, FromNative, ToolTable};
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, NativeName,
-    NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionInfo, SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
-    ToolPreEvent, Variant, WireResponse,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
+    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
+    WireResponse,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -100,27 +100,6 @@ fn subagent(native: &NativeEvent, name: Option<&String>) -> Option<AgentInfo> {
     ))
 }
 
-/// The event of the envelope's kind with nothing projected (a known event whose payload
-/// could not be typed at all).
-fn bare(env: Envelope) -> Event {
-    let tool = ToolCall::builder("", Value::Null).build(&env.session);
-    match env.kind {
-        EventKind::SessionStart => Event::SessionStart(SessionStartEvent::new(env)),
-        EventKind::SessionEnd => Event::SessionEnd(SessionEndEvent::new(env)),
-        EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, String::new())),
-        EventKind::ToolPre => Event::ToolPre(ToolPreEvent::new(env, tool)),
-        EventKind::ToolPost => Event::ToolPost(ToolPostEvent::new(env, tool)),
-        EventKind::ToolError => Event::ToolError(ToolErrorEvent::new(env, tool)),
-        EventKind::Permission => Event::Permission(PermissionEvent::new(env, tool)),
-        EventKind::Stop => Event::Stop(StopEvent::new(env)),
-        EventKind::SubagentStart => Event::SubagentStart(SubagentStartEvent::new(env)),
-        EventKind::SubagentStop => Event::SubagentStop(StopEvent::new(env)),
-        EventKind::CompactPre => Event::CompactPre(CompactPreEvent::new(env)),
-        EventKind::Notification => Event::Notification(NotificationEvent::new(env, String::new())),
-        _ => Event::Other(OtherEvent::new(env)),
-    }
-}
-
 /// One arm per mapped event; events without a unified kind are `other`.
 fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
     let s = env.session.clone();
@@ -180,7 +159,7 @@ fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
                 .with_title(e.title.clone())
                 .with_notification_type(e.notification_type.clone()),
         ),
-        _ => bare(env),
+        _ => Event::bare(env),
     }
 }
 
