@@ -266,3 +266,36 @@ fn missing_tool_name_keeps_the_kind() {
     assert!(matches!(view(e.envelope()), Some(NativeEvent::Other(u)) if u.name == "PreToolUse"));
     assert_eq!(e.envelope().session.id, "s1");
 }
+
+/// Through the runner: an older-release `PreToolUse` (no `turn_id`, `tool_use_id` sent as a
+/// number) reaches the `tool.pre` handler, and its deny is on the wire; a first-release `Stop`
+/// (no `turn_id`) reaches the stop handler, whose continuation is on the wire.
+#[test]
+fn older_release_payloads_reach_their_handlers() {
+    use agenthooks_core::decision::{continue_with, deny};
+    use agenthooks_core::{Context, HandlerError, Router, StopEvent, ToolPreEvent};
+
+    let pre = json!({
+        "session_id": "s", "transcript_path": null, "cwd": "/p", "hook_event_name": "PreToolUse",
+        "model": "m", "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"},
+        "tool_use_id": 7
+    });
+    let router = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
+        assert_eq!(e.tool.command(), Some("rm -rf /"));
+        Ok::<_, HandlerError>(deny("old release, still guarded"))
+    });
+    let run = agenthooks_testkit::invoke(&router, &CODEC, serde_json::to_vec(&pre).unwrap(), Some("PreToolUse"));
+    run.assert_denied("old release, still guarded").assert_well_behaved();
+
+    let stop = json!({
+        "session_id": "s", "transcript_path": null, "cwd": "/p", "hook_event_name": "Stop", "model": "m",
+        "stop_hook_active": false, "last_assistant_message": null
+    });
+    let router =
+        Router::new().on_stop(|_: &Context, _: &StopEvent| Ok::<_, HandlerError>(continue_with("run the tests")));
+    let run = agenthooks_testkit::invoke(&router, &CODEC, serde_json::to_vec(&stop).unwrap(), Some("Stop"));
+    assert_eq!(
+        run.response().stdout_str(),
+        r#"{"decision":"block","reason":"run the tests"}"#
+    );
+}
