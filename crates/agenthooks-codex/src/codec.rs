@@ -13,7 +13,7 @@ use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
     DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
-    Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
     SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
     ToolTable, Transport, WireResponse,
 };
@@ -153,11 +153,9 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
             NotificationEvent::new(env, n.last_assistant_message.unwrap_or_default())
                 .with_notification_type(Some(n.kind)),
         ),
-        _ => {
-            // (a known event the decoder could not type at all is `other` too)
-            env.kind = EventKind::Other;
-            Event::Other(OtherEvent::new(env))
-        }
+        // Unmapped events (kind `other`), and known events the decoder could not type at all:
+        // the event of the row's kind with only what the envelope knows.
+        _ => Event::bare(env),
     }
 }
 
@@ -618,9 +616,16 @@ impl Codec for CodexCodec {
         }
         // The event names are Claude's: only Codex's shape (`turn_id` and `model`) tells.
         let row = native::row(obj.get("hook_event_name")?.as_str()?)?;
+        // `turn_id` and `model` as strings together, with none of Claude's markers (`prompt_id`,
+        // `effort`): no sibling dialect sends that shape (Claude's MessageDisplay has a
+        // `turn_id` but no `model`; Kimi's `turn_id` is a number), so it is certain.
         let codex_shape =
             obj.get("turn_id").is_some_and(Value::is_string) && obj.get("model").is_some_and(Value::is_string);
-        (row.provider_only || codex_shape).then_some(Confidence::Inferred)
+        let claude_marked = obj.contains_key("prompt_id") || obj.contains_key("effort");
+        if codex_shape && !claude_marked {
+            return Some(Confidence::Certain);
+        }
+        row.provider_only.then_some(Confidence::Inferred)
     }
 
     fn stderr_use(&self) -> StderrUse {

@@ -426,13 +426,12 @@ fn unknown_events_decode_as_other_with_every_key() {
 #[test]
 fn undecodable_payloads_are_typed_errors() {
     let env = env();
-    // (a payload without an event name is `data` at `hook_event_name` since the kit decoder;
-    // the crate-local decoder said `unknown-event`)
+    // (a payload without an event name is `unknown-event` at `hook_event_name`)
     let cases: [(&[u8], &str, Option<&str>); 4] = [
         (b"", "empty", None),
         (b"{not json", "syntax", None),
         (b"[1,2]", "data", None),
-        (br#"{"session_id":"s"}"#, "data", Some("hook_event_name")),
+        (br#"{"session_id":"s"}"#, "unknown-event", Some("hook_event_name")),
     ];
     for (bytes, category, path) in cases {
         let err = CODEC.decode(&Invocation::new(bytes.to_vec(), &env)).unwrap_err();
@@ -844,7 +843,8 @@ fn detection() {
         let expected = match (fx.meta.transport, fx.meta.native_event.as_str()) {
             (Transport::Argv, _) => Some(Confidence::Certain),
             (_, "SessionStart" | "SessionEnd") => None,
-            _ => Some(Confidence::Inferred),
+            // `turn_id` and `model` together: a shape only Codex sends
+            _ => Some(Confidence::Certain),
         };
         assert_eq!(got, expected, "{}", fx.id());
     }
