@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use agenthooks_core::{CapSet, Capability, EventKind, Provider, Variant};
 use agenthooks_install::{
-    default_uses, known_targets, supported_providers, ChangeStatus, CodexOptions, DoctorOptions, DoctorReport, FailurePolicy,
-    Finding, FindingCode, HookSpec, InstallError, Manifest, Plan, Preflight, Scope, Target,
+    default_uses, known_targets, supported_providers, ChangeStatus, CodexOptions, DoctorOptions, DoctorReport,
+    FailurePolicy, Finding, FindingCode, HookSpec, InstallError, Manifest, Plan, Preflight, Scope, Target,
 };
 use clap::Args;
 use serde_json::Value;

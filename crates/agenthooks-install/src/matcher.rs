@@ -462,16 +462,12 @@ mod tests {
         &["ListMcpResourcesTool"],
     );
 
-    struct D;
-
-    impl D {
-        fn compile(&self, m: &ToolMatcher) -> Compilation {
-            const DIALECT: MatcherDialect = MatcherDialect {
-                syntax: Syntax::ClaudeList,
-                no_tool_hooks: &[CanonicalTool::FileRead],
-            };
-            DIALECT.compile(&TOOLS, m)
-        }
+    fn compile(m: &ToolMatcher) -> Compilation {
+        const DIALECT: MatcherDialect = MatcherDialect {
+            syntax: Syntax::ClaudeList,
+            no_tool_hooks: &[CanonicalTool::FileRead],
+        };
+        DIALECT.compile(&TOOLS, m)
     }
 
     #[test]
@@ -486,26 +482,26 @@ mod tests {
 
     #[test]
     fn compiles_claude() {
-        let c = D.compile(&ToolMatcher::names(["Bash", "Write"]));
+        let c = compile(&ToolMatcher::names(["Bash", "Write"]));
         assert_eq!(c.result, Compiled::Pattern("Bash|Write".into()));
-        let c = D.compile(&ToolMatcher::names(["my-tool"]));
+        let c = compile(&ToolMatcher::names(["my-tool"]));
         assert_eq!(c.result, Compiled::Pattern("^my-tool$".into()));
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Shell).with_mcp(McpGlob::parse("git.hub/create_*")));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Shell).with_mcp(McpGlob::parse("git.hub/create_*")));
         assert_eq!(
             c.result,
             Compiled::Pattern("^(?:Bash|mcp__git\\.hub__create_.*)$".into())
         );
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Mcp));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Mcp));
         assert_eq!(c.result, Compiled::Pattern("^(?:mcp__.*|ListMcpResourcesTool)$".into()));
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::FileRead));
+        let c = compile(&ToolMatcher::class(CanonicalTool::FileRead));
         assert_eq!(c.result, Compiled::Never);
         assert_eq!(c.unreachable.len(), 1);
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Other).with_name("Bash"));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Other).with_name("Bash"));
         assert_eq!(c.result, Compiled::All);
         assert_eq!(c.inexpressible, vec!["the `other` class".to_owned()]);
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Search));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Search));
         assert_eq!(c.inexpressible, vec!["the `search` class".to_owned()]);
-        assert_eq!(D.compile(&ToolMatcher::any()).result, Compiled::All);
+        assert_eq!(compile(&ToolMatcher::any()).result, Compiled::All);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!
 //! `cargo test -p agenthooks-install agreement -- --nocapture` prints the table.
 
+#![allow(clippy::print_stdout)] // the agreement table, for `--nocapture`
+
 use agenthooks_core::kit::ToolTable;
 use agenthooks_core::{CanonicalTool, EventKind, Provider};
 
@@ -16,7 +18,7 @@ use super::{all, TargetSpec};
 
 /// The specs, in the stable order.
 fn specs() -> Vec<&'static TargetSpec> {
-    all().into_iter().map(|m| m.spec()).collect()
+    all().into_iter().map(super::TargetModule::spec).collect()
 }
 
 fn spec(p: &Provider) -> &'static TargetSpec {
@@ -113,11 +115,17 @@ fn pending_codec_facts_are_still_pending() {
                 .unwrap_or_else(|| panic!("{p}: PENDING_CODEC_FACTS names {n}, which the codec does not know"))
         };
         for n in s.pending.secondary {
-            assert!(row(n).primary, "{p}: the codec marks {n} secondary: remove it from PENDING_CODEC_FACTS");
+            assert!(
+                row(n).primary,
+                "{p}: the codec marks {n} secondary: remove it from PENDING_CODEC_FACTS"
+            );
             println!("{p} {n}: pending .secondary()");
         }
         for n in s.pending.may_async {
-            assert!(!row(n).may_async, "{p}: the codec marks {n} may_async: remove it from PENDING_CODEC_FACTS");
+            assert!(
+                !row(n).may_async,
+                "{p}: the codec marks {n} may_async: remove it from PENDING_CODEC_FACTS"
+            );
             println!("{p} {n}: pending .may_async()");
         }
         for (n, secs) in s.pending.clamp_secs {
@@ -199,15 +207,25 @@ fn wired_per_kind_are_the_codecs_primary_rows() {
                 .collect();
             expected.extend(s.folded.iter().filter(|(k, _)| *k == kind).map(|(_, n)| *n));
             assert_eq!(natives, expected, "{p} {kind}");
-            assert!(natives.len() <= 1, "{p} {kind}: one native event per kind ({natives:?})");
+            assert!(
+                natives.len() <= 1,
+                "{p} {kind}: one native event per kind ({natives:?})"
+            );
             wired.extend(natives.iter().map(|n| format!("{kind}={n}")));
         }
         let before = WIRED.iter().find(|(q, _)| *q == p.as_str()).unwrap().1;
-        assert_eq!(wired.join(" "), before.split_whitespace().collect::<Vec<_>>().join(" "), "{p}");
+        assert_eq!(
+            wired.join(" "),
+            before.split_whitespace().collect::<Vec<_>>().join(" "),
+            "{p}"
+        );
         // A fold rides on a primary row of another kind, and the codec has no event of its own
         // for the folded kind.
         for (kind, native) in s.folded {
-            let row = s.codec.row(native).unwrap_or_else(|| panic!("{p}: folded onto unknown {native}"));
+            let row = s
+                .codec
+                .row(native)
+                .unwrap_or_else(|| panic!("{p}: folded onto unknown {native}"));
             assert!(row.primary && row.kind != *kind, "{p} {native}");
             assert!(
                 !s.codec.native_events().iter().any(|r| r.kind == *kind),
@@ -247,7 +265,10 @@ fn matcher_tool_classes_are_the_codecs() {
             }
         }
         for class in s.matcher.no_tool_hooks {
-            assert!(table.names(*class).is_empty(), "{p}: {class} fires no tool hooks but has names");
+            assert!(
+                table.names(*class).is_empty(),
+                "{p}: {class} fires no tool hooks but has names"
+            );
         }
     }
 }
@@ -258,11 +279,18 @@ fn the_known_drifts_agree() {
     let claude = spec(&Provider::CLAUDE_CODE);
     let pre_skill = claude.event("PreSkillShellCommand").unwrap();
     assert_eq!((pre_skill.kind, pre_skill.tool_matcher), (EventKind::ToolPre, true));
-    assert_eq!(claude.natives_for(EventKind::ToolPre), ["PreToolUse"], "secondary: asked for by name");
+    assert_eq!(
+        claude.natives_for(EventKind::ToolPre),
+        ["PreToolUse"],
+        "secondary: asked for by name"
+    );
 
     let codex = spec(&Provider::CODEX);
     let stop_failure = codex.event("StopFailure").unwrap();
-    assert_eq!((stop_failure.kind, stop_failure.tool_matcher), (EventKind::Other, false));
+    assert_eq!(
+        (stop_failure.kind, stop_failure.tool_matcher),
+        (EventKind::Other, false)
+    );
     assert!(codex.event(agenthooks_codex::codec::NOTIFY_EVENT).is_none());
     assert!(codex.natives_for(EventKind::Notification).is_empty());
 }

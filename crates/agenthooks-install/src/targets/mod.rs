@@ -117,7 +117,10 @@ impl TargetSpec {
 
     /// Why install does not write a native event the codec knows.
     pub(crate) fn why_not_installed(&self, native: &str) -> Option<&'static str> {
-        self.not_installed.iter().find(|(n, _)| *n == native).map(|(_, why)| *why)
+        self.not_installed
+            .iter()
+            .find(|(n, _)| *n == native)
+            .map(|(_, why)| *why)
     }
 
     /// The native events a kind is installed on: the primary rows of that kind, then the
@@ -353,7 +356,9 @@ mod tests {
         assert_eq!((c.default, c.max), (1, Some(3)));
         assert_eq!(c.plan(Some(Duration::from_secs(10))).value, 3);
         assert_eq!(codex.clamped(None).default, 600);
-        let kimi = TimeoutRule::new(1000, 30).max(600).clamped(Some(Duration::from_secs(900)));
+        let kimi = TimeoutRule::new(1000, 30)
+            .max(600)
+            .clamped(Some(Duration::from_secs(900)));
         assert_eq!((kimi.default, kimi.max), (30, Some(600)));
         let gemini = TimeoutRule::new(1, 60_000).clamped(Some(Duration::from_secs(5)));
         assert_eq!((gemini.default, gemini.max), (5000, Some(5000)));

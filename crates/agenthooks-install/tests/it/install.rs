@@ -170,7 +170,8 @@ fn fresh_install_then_uninstall_leaves_nothing() {
     let dir = temp_dir("fresh");
     let home = dir.join("home");
     for t in [
-        Target::project(Provider::CODEX, &dir, &home).with_options(agenthooks_install::CodexOptions::default().with_trust_project(true)),
+        Target::project(Provider::CODEX, &dir, &home)
+            .with_options(agenthooks_install::CodexOptions::default().with_trust_project(true)),
         Target::project(Provider::COPILOT, &dir, &home),
         Target::user(Provider::KIMI, &home),
         Target::plugin(Provider::CLAUDE_CODE, dir.join("plugin"), &home),
@@ -358,7 +359,10 @@ fn codec_rows_drive_install_pre_skill_shell_command_and_codex_stop_failure() {
     let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::kind(EventKind::ToolPre));
     let r = render(&m, &Target::user(Provider::CLAUDE_CODE, "/h")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&r.files[0].contents).unwrap();
-    assert_eq!(v["hooks"].as_object().unwrap().keys().collect::<Vec<_>>(), ["PreToolUse"]);
+    assert_eq!(
+        v["hooks"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["PreToolUse"]
+    );
 
     // Codex StopFailure is in the codec: installable, not an unknown event.
     let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::native(Provider::CODEX, "StopFailure"));
@@ -372,7 +376,11 @@ fn codec_rows_drive_install_pre_skill_shell_command_and_codex_stop_failure() {
         .with_hook(HookSpec::kind(EventKind::Notification));
     let r = render(&m, &Target::user(Provider::CODEX, "/h")).unwrap();
     assert!(!r.files.iter().any(|f| f.contents.contains("agent-turn-complete")));
-    let dropped: Vec<_> = r.findings.iter().filter(|f| f.code == FindingCode::EventUnavailable).collect();
+    let dropped: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::EventUnavailable)
+        .collect();
     assert_eq!(dropped.len(), 2, "{dropped:?}");
 }
 
