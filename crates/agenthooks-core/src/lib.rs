@@ -41,6 +41,7 @@ pub mod provider;
 pub mod quirks;
 pub mod router;
 pub mod runner;
+pub mod shell;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,

@@ -146,7 +146,7 @@ pub fn preflight(
                 let mine: Vec<_> = hooks.iter().filter(|h| h.specs.contains(&i)).collect();
                 let kind = match &spec.on {
                     HookOn::Kind(k) => *k,
-                    HookOn::Native { event, .. } => m.event(event).map_or(EventKind::Other, |r| r.kind),
+                    HookOn::Native { event, .. } => m.spec().event(event).map_or(EventKind::Other, |r| r.kind),
                 };
                 let caps = mine
                     .iter()
