@@ -319,7 +319,7 @@ agenthooks_core::native_events! {
         /// `PostToolUse`: after a tool call, on success **and** failure (Codex has no separate
         /// failure event; the failure is only visible in `tool_response`, quirk #202).
         PostToolUse("PostToolUse", ToolPost, blocking, tool_matcher)
-            .caps(POST_TOOL_USE).identify(&["tool_name", "tool_response"]).may_async() {
+            .caps(POST_TOOL_USE).also(agenthooks_core::EventKind::ToolError).identify(&["tool_name", "tool_response"]).may_async() {
             /// The canonical hook tool name (identifying).
             tool_name: String,
             /// The tool's arguments, any JSON.

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{PendingFacts, TargetModule, TargetSpec, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
@@ -46,44 +46,6 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
     matcher: MatcherDialect::new(Syntax::ClaudeList),
     substituted_tokens: &["${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"],
     not_installed: &[],
-    folded: &[],
-    pending: PENDING_CODEC_FACTS,
-};
-
-/// Temporary: facts the Claude codec's rows do not carry yet — remove when the codec row
-/// carries it. The codec marks `.may_async()` only on non-blocking rows, but a non-blocking
-/// *hook* may run async on every event except `Stop` (cowork drops async `Stop` hooks, quirk #1).
-const PENDING_CODEC_FACTS: PendingFacts = PendingFacts {
-    may_async: &[
-        "PreToolUse",
-        "PermissionRequest",
-        "PermissionDenied",
-        "PostToolUse",
-        "PostToolUseFailure",
-        "PostToolBatch",
-        "UserPromptSubmit",
-        "UserPromptExpansion",
-        "PreSkillShellCommand",
-        "SubagentStop",
-        "SessionStart",
-        "Setup",
-        "SubagentStart",
-        "PreCompact",
-        "PreModelSwitch",
-        "PostModelSwitch",
-        "Notification",
-        "Elicitation",
-        "ElicitationResult",
-        "TeammateIdle",
-        "TaskCreated",
-        "TaskCompleted",
-        "ConfigChange",
-        "WorktreeCreate",
-        "CwdChanged",
-        "FileChanged",
-        "MessageDisplay",
-    ],
-    ..PendingFacts::NONE
 };
 
 /// Events where Claude ignores `onFailure`.

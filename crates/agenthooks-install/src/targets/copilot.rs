@@ -14,11 +14,10 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::kit::ToolTable;
-use agenthooks_core::{CanonicalTool, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{PendingFacts, TargetModule, TargetSpec, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
@@ -43,36 +42,7 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
     matcher: MatcherDialect::new(Syntax::ImplicitlyAnchored),
     substituted_tokens: &["{{"],
     not_installed: &[],
-    folded: &[],
-    pending: PENDING_CODEC_FACTS,
 };
-
-/// Temporary: facts the Copilot codec does not carry yet — remove when the codec row carries
-/// it.
-const PENDING_CODEC_FACTS: PendingFacts = PendingFacts {
-    tools: Some(&TOOLS),
-    ..PendingFacts::NONE
-};
-
-/// Temporary (part of [`PENDING_CODEC_FACTS`]): the Copilot codec's tool classes
-/// (`agenthooks_copilot::tools::TOOL_CLASSES`; MCP tool names have no fixed pattern), until it
-/// returns them from `Codec::tools`.
-static TOOLS: ToolTable = ToolTable::new(
-    &[
-        (
-            CanonicalTool::Shell,
-            &["bash", "powershell", "write_bash", "write_powershell"],
-        ),
-        (CanonicalTool::FileRead, &["view"]),
-        (CanonicalTool::FileWrite, &["create"]),
-        (CanonicalTool::FileEdit, &["edit", "str_replace_editor", "apply_patch"]),
-        (CanonicalTool::Search, &["glob", "grep", "rg"]),
-        (CanonicalTool::Fetch, &["web_fetch", "web_search"]),
-        (CanonicalTool::Task, &["task"]),
-    ],
-    None,
-    &[],
-);
 
 pub(crate) fn hooks_path(target: &Target, manifest: &Manifest) -> PathBuf {
     let file = format!("{}.json", manifest.identity.name);

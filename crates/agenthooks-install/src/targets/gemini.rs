@@ -14,11 +14,10 @@
 
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::kit::{McpNaming, ToolTable};
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{PendingFacts, TargetModule, TargetSpec, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
@@ -43,41 +42,7 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
     matcher: MatcherDialect::new(Syntax::Anchored),
     substituted_tokens: &["$GEMINI_", "${GEMINI_", "$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"],
     not_installed: &[],
-    // A failed tool call arrives on AfterTool; the codec decodes it as `tool.error`.
-    folded: &[(EventKind::ToolError, "AfterTool")],
-    pending: PENDING_CODEC_FACTS,
 };
-
-/// Temporary: facts the Gemini codec does not carry yet — remove when the codec row carries it.
-const PENDING_CODEC_FACTS: PendingFacts = PendingFacts {
-    // `model.request` is wired on BeforeModel; BeforeToolSelection is asked for by name.
-    secondary: &["BeforeToolSelection"],
-    tools: Some(&TOOLS),
-    ..PendingFacts::NONE
-};
-
-/// Temporary (part of [`PENDING_CODEC_FACTS`]): the Gemini codec's tool classes
-/// (`agenthooks_gemini::tools::BUILTIN_TOOLS`, `mcp::MCP_PREFIX`), until it returns them from
-/// `Codec::tools`.
-static TOOLS: ToolTable = ToolTable::new(
-    &[
-        (CanonicalTool::Shell, &["run_shell_command"]),
-        (CanonicalTool::FileRead, &["read_file", "read_many_files"]),
-        (CanonicalTool::FileWrite, &["write_file"]),
-        (CanonicalTool::FileEdit, &["replace", "edit"]),
-        (
-            CanonicalTool::Search,
-            &["glob", "grep_search", "search_file_content", "grep", "list_directory"],
-        ),
-        (CanonicalTool::Fetch, &["web_fetch", "google_web_search"]),
-        (
-            CanonicalTool::Task,
-            &["delegate_to_agent", "invoke_agent", "codebase_investigator", "cli_help"],
-        ),
-    ],
-    Some(McpNaming::new("mcp_", "_")),
-    &[],
-);
 
 /// Events Gemini does not wait for anyway.
 const NOT_AWAITED: &[&str] = &["SessionEnd", "PreCompress"];

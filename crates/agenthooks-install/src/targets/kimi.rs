@@ -12,12 +12,11 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::kit::{McpNaming, ToolTable};
-use agenthooks_core::{CanonicalTool, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{PendingFacts, TargetModule, TargetSpec, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
@@ -43,32 +42,7 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
     matcher: MatcherDialect::new(Syntax::Anchored),
     substituted_tokens: &[],
     not_installed: &[],
-    folded: &[],
-    pending: PENDING_CODEC_FACTS,
 };
-
-/// Temporary: facts the Kimi codec does not carry yet — remove when the codec row carries it.
-const PENDING_CODEC_FACTS: PendingFacts = PendingFacts {
-    tools: Some(&TOOLS),
-    ..PendingFacts::NONE
-};
-
-/// Temporary (part of [`PENDING_CODEC_FACTS`]): the Kimi codec's tool classes
-/// (`agenthooks_kimi::tools::TOOL_CLASSES`, `MCP_PREFIX`), until it returns them from
-/// `Codec::tools`.
-static TOOLS: ToolTable = ToolTable::new(
-    &[
-        (CanonicalTool::Shell, &["Bash", "Shell"]),
-        (CanonicalTool::FileRead, &["Read", "ReadMediaFile", "ReadFile"]),
-        (CanonicalTool::FileWrite, &["Write", "WriteFile"]),
-        (CanonicalTool::FileEdit, &["Edit", "StrReplaceFile"]),
-        (CanonicalTool::Search, &["Glob", "Grep"]),
-        (CanonicalTool::Fetch, &["WebSearch", "FetchURL", "SearchWeb"]),
-        (CanonicalTool::Task, &["Agent", "AgentSwarm", "Task"]),
-    ],
-    Some(McpNaming::new("mcp__", "__")),
-    &[],
-);
 
 /// Events Kimi awaits (the rest are fire-and-forget and killed early). Install's own table: the
 /// codec rows carry no "awaited" fact (`blocking` is narrower: Kimi awaits `SessionStart` but

@@ -7,10 +7,8 @@
 //! async and the timeout clamps come from the codec's rows ([`Codec::native_events`]); the
 //! tool classes and MCP naming the matcher compiler uses come from [`Codec::tools`]. A target
 //! adds only what install itself decides: events it deliberately does not write
-//! ([`TargetSpec::not_installed`]) and kinds the codec decides from another kind's payload
-//! ([`TargetSpec::folded`]). Facts a codec in this tree does not carry yet sit in each target's
-//! `PENDING_CODEC_FACTS` ([`PendingFacts`]), which the agreement test (`agreement.rs`) shows
-//! against the codec rows and fails on once the codec carries them.
+//! ([`TargetSpec::not_installed`]). The agreement test (`agreement.rs`) pins the rest against
+//! the codec rows.
 
 use std::time::Duration;
 
@@ -32,45 +30,6 @@ pub(crate) mod copilot;
 pub(crate) mod gemini;
 pub(crate) mod kimi;
 
-/// Facts install needs that a codec in this tree does not carry yet, applied over its rows.
-/// Temporary: each entry goes when the codec row carries it (the agreement test fails on an
-/// entry the codec already has).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PendingFacts {
-    /// Rows install does not wire for their kind (the codec row should say `.secondary()`).
-    pub(crate) secondary: &'static [&'static str],
-    /// Rows whose hooks may run asynchronously (the codec row should say `.may_async()`).
-    pub(crate) may_async: &'static [&'static str],
-    /// Timeout clamps in seconds (the codec row should say `.clamp_secs(n)`).
-    pub(crate) clamp_secs: &'static [(&'static str, u64)],
-    /// The tool table (the codec should return it from `Codec::tools`).
-    pub(crate) tools: Option<&'static ToolTable>,
-}
-
-impl PendingFacts {
-    /// Nothing pending.
-    pub(crate) const NONE: Self = Self {
-        secondary: &[],
-        may_async: &[],
-        clamp_secs: &[],
-        tools: None,
-    };
-
-    /// A codec row with the pending facts applied.
-    fn apply(&self, mut row: EventRow) -> EventRow {
-        if self.secondary.contains(&row.name) {
-            row.primary = false;
-        }
-        if self.may_async.contains(&row.name) {
-            row.may_async = true;
-        }
-        if let Some((_, secs)) = self.clamp_secs.iter().find(|(n, _)| *n == row.name) {
-            row.timeout_clamp = Some(Duration::from_secs(*secs));
-        }
-        row
-    }
-}
-
 /// What one agent's install target is: constants only (behaviour is [`TargetModule`]).
 pub(crate) struct TargetSpec {
     /// The agent.
@@ -89,25 +48,20 @@ pub(crate) struct TargetSpec {
     pub(crate) substituted_tokens: &'static [&'static str],
     /// Native events of the codec that install deliberately does not write, and why.
     pub(crate) not_installed: &'static [(&'static str, &'static str)],
-    /// Kinds that arrive on another kind's event, the codec telling them apart from the payload
-    /// (`tool.error` on a failed `PostToolUse`): `(kind, native)`. The rows cannot say this.
-    pub(crate) folded: &'static [(EventKind, &'static str)],
-    /// Temporary: facts the codec does not carry yet.
-    pub(crate) pending: PendingFacts,
 }
 
 /// An empty tool table (a codec without one: every class is inexpressible).
 static NO_TOOLS: ToolTable = ToolTable::new(&[], None, &[]);
 
 impl TargetSpec {
-    /// Every native event install writes for this agent: the codec's rows (pending facts
-    /// applied) minus [`TargetSpec::not_installed`].
+    /// Every native event install writes for this agent: the codec's rows minus
+    /// [`TargetSpec::not_installed`].
     pub(crate) fn events(&self) -> impl Iterator<Item = EventRow> + '_ {
         self.codec
             .native_events()
             .iter()
             .filter(|r| self.why_not_installed(r.name).is_none())
-            .map(|r| self.pending.apply(*r))
+            .copied()
     }
 
     /// The row of an installable native event.
@@ -124,23 +78,20 @@ impl TargetSpec {
     }
 
     /// The native events a kind is installed on: the primary rows of that kind, then the
-    /// events it is folded onto.
+    /// primary rows whose payload may decide it ([`EventRow::also`]: `tool.error` on a failed
+    /// Codex `PostToolUse`).
     pub(crate) fn natives_for(&self, kind: EventKind) -> Vec<&'static str> {
         if kind == EventKind::Other {
             return Vec::new();
         }
-        let mut out: Vec<&'static str> = self
-            .events()
-            .filter(|r| r.kind == kind && r.primary)
-            .map(|r| r.name)
-            .collect();
-        out.extend(self.folded.iter().filter(|(k, _)| *k == kind).map(|(_, n)| *n));
-        out
+        let own = self.events().filter(|r| r.kind == kind && r.primary);
+        let also = self.events().filter(|r| r.also == Some(kind) && r.primary);
+        own.chain(also).map(|r| r.name).collect()
     }
 
     /// The tool table the matcher compiler reads.
     pub(crate) fn tools(&self) -> &'static ToolTable {
-        self.pending.tools.or_else(|| self.codec.tools()).unwrap_or(&NO_TOOLS)
+        self.codec.tools().unwrap_or(&NO_TOOLS)
     }
 
     /// Whether a hook on `native` may be configured to run asynchronously (an event the codec
@@ -373,11 +324,7 @@ mod tests {
                     let row = spec
                         .event(n)
                         .unwrap_or_else(|| panic!("{} {n} is wired but not installable", spec.provider));
-                    assert!(
-                        row.kind == kind || spec.folded.contains(&(kind, n)),
-                        "{} {n}",
-                        spec.provider
-                    );
+                    assert!(row.serves(kind), "{} {n}", spec.provider);
                 }
             }
             // each native appears once

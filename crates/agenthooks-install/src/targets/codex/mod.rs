@@ -20,12 +20,11 @@ pub(crate) mod trust;
 
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::kit::{McpNaming, ToolTable};
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::{CanonicalTool, Provider};
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{PendingFacts, TargetModule, TargetSpec, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
@@ -70,58 +69,10 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
         "${CLAUDE_PLUGIN_DATA}",
     ],
     not_installed: &[(
-        agenthooks_codex::codec::NOTIFY_EVENT,
+        agenthooks_codex::native::NOTIFY_EVENT,
         "the legacy `notify` program (`notify = [...]` in config.toml), not a hook",
     )],
-    // A failed tool call arrives on PostToolUse; the codec decodes it as `tool.error`.
-    folded: &[(EventKind::ToolError, "PostToolUse")],
-    pending: PENDING_CODEC_FACTS,
 };
-
-/// Temporary: facts the Codex codec does not carry yet — remove when the codec row carries it.
-const PENDING_CODEC_FACTS: PendingFacts = PendingFacts {
-    // Install detaches every non-blocking hook (quirk #10).
-    may_async: &[
-        "SessionStart",
-        "SessionEnd",
-        "UserPromptSubmit",
-        "PreToolUse",
-        "PermissionRequest",
-        "PostToolUse",
-        "PreCompact",
-        "PostCompact",
-        "SubagentStart",
-        "SubagentStop",
-        "Stop",
-        "Interrupt",
-        "StopFailure",
-    ],
-    // Codex clamps both to 3 s (it logs "clamping Interrupt hook timeout to 3s", quirk #204).
-    clamp_secs: &[("SessionEnd", 3), ("Interrupt", 3)],
-    tools: Some(&TOOLS),
-    ..PendingFacts::NONE
-};
-
-/// Temporary (part of [`PENDING_CODEC_FACTS`]): the Codex codec's tool classes
-/// (`agenthooks_codex::tools::canonical`), until it returns them from `Codec::tools`.
-static TOOLS: ToolTable = ToolTable::new(
-    &[
-        (
-            CanonicalTool::Shell,
-            &[
-                "Bash",
-                "exec_command",
-                "shell",
-                "local_shell",
-                "unified_exec",
-                "container.exec",
-            ],
-        ),
-        (CanonicalTool::FileEdit, &["apply_patch"]),
-    ],
-    Some(McpNaming::new("mcp__", "__")),
-    &[],
-);
 
 fn codex_home(target: &Target) -> PathBuf {
     target.agent_home_or(".codex")
