@@ -82,7 +82,16 @@ const TOOL_GATE: CapSet = CapSet::of(&[
     C::SystemMessage,
 ]);
 const SKILL_GATE: CapSet = CapSet::of(&[C::Deny, C::Ask, C::StopAgent, C::SystemMessage]);
-const PERMISSION: CapSet = CapSet::of(&[C::Allow, C::Deny, C::UpdateInput, C::StopAgent, C::SystemMessage]);
+// Fired just before Claude's own permission dialog: abstaining lets the user decide (an ask is
+// answered no decision). Does not fire in `-p` mode, so no headless case to recognise.
+const PERMISSION: CapSet = CapSet::of(&[
+    C::Allow,
+    C::Deny,
+    C::UpdateInput,
+    C::StopAgent,
+    C::SystemMessage,
+    C::PermissionDialog,
+]);
 const POST_TOOL: CapSet = CapSet::of(&[
     C::AddContext,
     C::ReplaceOutput,

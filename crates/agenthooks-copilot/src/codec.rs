@@ -71,7 +71,10 @@ pub fn kind_of_event(event: EventName) -> EventKind {
 }
 
 const PRE_TOOL: CapSet = CapSet::of(&[C::Deny, C::Ask, C::Allow, C::UpdateInput, C::AddContext]);
-const PERMISSION: CapSet = CapSet::of(&[C::Deny, C::Allow]);
+// Fired just before Copilot's permission dialog: abstaining lets the user decide (an ask is
+// answered no decision). ⚠ `-p` runs fire it too, with no dialog after it, but neither the
+// payload nor the environment says so: the codec cannot tell headless runs apart yet.
+const PERMISSION: CapSet = CapSet::of(&[C::Deny, C::Allow, C::PermissionDialog]);
 const STOP: CapSet = CapSet::of(&[C::ContinueAgent]);
 const CONTEXT: CapSet = CapSet::of(&[C::AddContext]);
 

@@ -243,7 +243,7 @@ fn guard_prompt(_cx: &Context, e: &PromptEvent) -> Result<PromptDecision, Handle
         "Prompt blocked: it contains a credential ({})",
         found.join(", ")
     ))
-    .with_block_reason(["Your prompt contains a credential; remove it and try again."]))
+    .with_block_reason("Your prompt contains a credential; remove it and try again."))
 }
 
 fn guard_output(_cx: &Context, e: &ToolPostEvent) -> Result<ToolPostDecision, HandlerError> {

@@ -72,7 +72,7 @@ fn pre_tool_use_decisions() {
     );
     // The block message is used only when there is no reason (Copilot has one field).
     assert_eq!(
-        stdout(&ev, deny("model text").with_block_reason(["user text"])),
+        stdout(&ev, deny("model text").with_block_reason("user text")),
         r#"{"permissionDecision":"deny","permissionDecisionReason":"model text"}"#
     );
 }

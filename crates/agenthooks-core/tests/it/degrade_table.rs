@@ -139,7 +139,11 @@ fn exhaustive_over_every_subset() {
     for caps in subsets() {
         for (name, o) in shapes() {
             let d = degrade(o.clone(), caps, &p).unwrap();
-            assert_eq!(got(&d.outcome), expected(name, &o, caps, &p), "shape {name} caps {caps:?}");
+            assert_eq!(
+                got(&d.outcome),
+                expected(name, &o, caps, &p),
+                "shape {name} caps {caps:?}"
+            );
             // never silently lost: a change implies a degradation entry
             if d.outcome != o {
                 assert!(!d.degradations.is_empty(), "{name} {caps:?} changed without a record");

@@ -1,8 +1,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use agenthooks_core::prelude::*;
 use agenthooks_core::decision::Rewrite;
+use agenthooks_core::prelude::*;
 use agenthooks_core::{boxed, Envelope, Event, Handler, NativeName, RawPayload, StageType};
 use proptest::prelude::*;
 use serde_json::json;
@@ -114,9 +114,7 @@ fn neutral_rewrite_survives_stacking() {
     let m2 = m.clone();
     let r = Router::new()
         .on_tool_pre(ctx_a)
-        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
-            rewrite_input(m2.clone()).no_decision()
-        })
+        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| rewrite_input(m2.clone()).no_decision())
         .on_tool_pre(neutral);
     let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
     assert_eq!(o.kind(), DecisionKind::NoDecision);
@@ -436,7 +434,10 @@ fn handlers_return_the_decision_or_a_result() {
     assert!(e.to_string().contains("unreadable"), "{e}");
     // The old form keeps compiling.
     let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow()));
-    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().kind(), DecisionKind::Allow);
+    assert_eq!(
+        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
+        DecisionKind::Allow
+    );
     // A closure that can fail infers its error from the `Err` arm.
     let r = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
         if e.tool.command() == Some("ls") {
@@ -455,7 +456,9 @@ fn a_tool_gate_serves_both_kinds() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s2 = Arc::clone(&seen);
     let r = Router::new().on_tool_gate(move |_: &Context, g: ToolGateEvent<'_>| {
-        s2.lock().unwrap().push((g.kind(), g.is_permission(), g.envelope().kind));
+        s2.lock()
+            .unwrap()
+            .push((g.kind(), g.is_permission(), g.envelope().kind));
         if g.tool().command() == Some("curl") {
             ask_user(format!("{} wants the network", g.tool().name))
         } else {
@@ -464,7 +467,10 @@ fn a_tool_gate_serves_both_kinds() {
     });
     assert!(r.handles(EventKind::ToolPre) && r.handles(EventKind::Permission));
     let o = decide_event(&r, Event::ToolPre(tool_event("Bash", "curl")));
-    assert_eq!((o.kind(), o.reason()), (DecisionKind::Ask, Some("Bash wants the network")));
+    assert_eq!(
+        (o.kind(), o.reason()),
+        (DecisionKind::Ask, Some("Bash wants the network"))
+    );
     let o = decide_event(&r, Event::Permission(permission_event("curl")));
     assert_eq!(o.kind(), DecisionKind::Ask);
     assert!(decide_event(&r, Event::Permission(permission_event("ls"))).is_bare_neutral());
@@ -489,5 +495,8 @@ fn a_tool_gate_serves_both_kinds() {
     assert!(o.is_bare_neutral());
     let mut names = Vec::new();
     r.walk(|s| names.push((s.kind, s.name)));
-    assert!(names.iter().filter(|(_, n)| n.ends_with("::gate")).count() == 2, "{names:?}");
+    assert!(
+        names.iter().filter(|(_, n)| n.ends_with("::gate")).count() == 2,
+        "{names:?}"
+    );
 }

@@ -90,7 +90,7 @@ fn before_tool_ask_rewrite_stop_and_message() {
     );
 
     let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-        Ok(deny("rm is blocked by P-7").with_block_reason(["Blocked: see policy P-7"]))
+        Ok(deny("rm is blocked by P-7").with_block_reason("Blocked: see policy P-7"))
     });
     assert_eq!(
         stdout(r, PRE),
