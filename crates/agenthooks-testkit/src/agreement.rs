@@ -651,10 +651,17 @@ mod tests {
     #[test]
     fn an_ask_on_a_permission_dialog_expects_the_dialog() {
         let dialog = CapSet::of(&[Capability::Allow, Capability::Deny, Capability::PermissionDialog]);
-        let sent = |caps| degrade(ask_user("sure?").into(), caps, &Policy::default()).unwrap().outcome;
+        let sent = |caps| {
+            degrade(ask_user("sure?").into(), caps, &Policy::default())
+                .unwrap()
+                .outcome
+        };
         assert_eq!(expected_verdict(&sent(dialog)).effect, Effect::Proceed);
         let v = expected_verdict(&sent(dialog.with(Capability::SystemMessage)));
-        assert_eq!((v.effect, v.system_message.as_deref()), (Effect::Proceed, Some("sure?")));
+        assert_eq!(
+            (v.effect, v.system_message.as_deref()),
+            (Effect::Proceed, Some("sure?"))
+        );
         // Headless (no dialog follows): the ask fallback denies.
         let v = expected_verdict(&sent(dialog.without(Capability::PermissionDialog)));
         assert_eq!(v.effect, Effect::Denied { reason: "sure?".into() });
