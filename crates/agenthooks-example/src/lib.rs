@@ -256,6 +256,10 @@ fn guard_output(_cx: &Context, e: &ToolPostEvent) -> ToolPostDecision {
     ))
 }
 
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "the `Observer` contract: observers may fail (their errors are logged)"
+)]
 fn log_event(_cx: &Context, e: &Event) -> Result<(), HandlerError> {
     let env = e.envelope();
     tracing::info!(provider = %env.provider, native = %env.native, kind = %e.kind(), session = %env.session.id, bytes = env.raw().len(), "event");

@@ -29,20 +29,20 @@ fn cx() -> Context {
     Context::default()
 }
 
-fn neutral(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(no_decision())
+fn neutral(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    no_decision()
 }
-fn ctx_a(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(no_decision().with_context("a"))
+fn ctx_a(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    no_decision().with_context("a")
 }
-fn ctx_b(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(no_decision().with_context("b").with_stop_agent("halt"))
+fn ctx_b(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    no_decision().with_context("b").with_stop_agent("halt")
 }
-fn deny_x(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(deny("x"))
+fn deny_x(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    deny("x")
 }
-fn allow_y(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(allow().with_context("y"))
+fn allow_y(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    allow().with_context("y")
 }
 fn fails(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
     Err(HandlerError::msg("nope"))
@@ -56,7 +56,7 @@ fn decide(r: &Router, e: &ToolPreEvent) -> Result<Outcome, HandlerError> {
 fn stacking_table() {
     let e = tool_event("Bash", "ls");
     // (stages, expected kind, expected reason, expected context, expected stop)
-    type Stage = fn(&Context, &ToolPreEvent) -> Result<ToolPreDecision, HandlerError>;
+    type Stage = fn(&Context, &ToolPreEvent) -> ToolPreDecision;
     let table: Vec<(Vec<Stage>, DecisionKind, Option<&str>, Vec<&str>, Option<&str>)> = vec![
         (vec![], DecisionKind::NoDecision, None, vec![], None),
         (vec![neutral], DecisionKind::NoDecision, None, vec![], None),
