@@ -216,7 +216,10 @@ fn capabilities_per_event_and_version() {
     let table = [
         ("preToolUse", full),
         ("PreToolUse", full),
-        ("permissionRequest", CapSet::of(&[C::Deny, C::Allow])),
+        (
+            "permissionRequest",
+            CapSet::of(&[C::Deny, C::Allow, C::PermissionDialog]),
+        ),
         ("agentStop", CapSet::of(&[C::ContinueAgent])),
         ("Stop", CapSet::of(&[C::ContinueAgent])),
         ("subagentStop", CapSet::of(&[C::ContinueAgent])),
