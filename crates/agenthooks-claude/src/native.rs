@@ -120,8 +120,17 @@ pub const TOOL_GATE: CapSet = CapSet::of(&[
 ]);
 /// `PreSkillShellCommand`: deny or ask only (no allow, no rewrite).
 pub const SKILL_GATE: CapSet = CapSet::of(&[C::Deny, C::Ask, C::StopAgent, C::SystemMessage]);
-/// `PermissionRequest`: allow (with a rewrite) or deny.
-pub const PERMISSION: CapSet = CapSet::of(&[C::Allow, C::Deny, C::UpdateInput, C::StopAgent, C::SystemMessage]);
+/// `PermissionRequest`: allow (with a rewrite) or deny; the agent's own dialog follows an abstention.
+// Fired just before Claude's own permission dialog: abstaining lets the user decide (an ask is
+// answered no decision). Does not fire in `-p` mode, so no headless case to recognise.
+pub const PERMISSION: CapSet = CapSet::of(&[
+    C::Allow,
+    C::Deny,
+    C::UpdateInput,
+    C::StopAgent,
+    C::SystemMessage,
+    C::PermissionDialog,
+]);
 /// `PostToolUse`: context, output replacement, feedback.
 pub const POST_TOOL: CapSet = CapSet::of(&[
     C::AddContext,

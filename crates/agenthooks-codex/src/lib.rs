@@ -64,9 +64,10 @@
 //!   vehicle of an input rewrite (`updatedInput`, a full replacement), which does not skip the
 //!   approval flow either; a rewrite with or without `allow` encodes the same way.
 //! * ⚠ **Ask** does not exist in Codex's output: `permissionDecision: "ask"` fails the run on
-//!   `PreToolUse`, and `PermissionRequest` knows only allow/deny. An ask degrades per the policy's
-//!   `AskFallback` (deny by default). On `PermissionRequest`, `AskFallback::NoDecision` lets
-//!   Codex show its own approval prompt — the ask's effect, without its reason.
+//!   `PreToolUse`, and `PermissionRequest` knows only allow/deny. On `PreToolUse` an ask degrades
+//!   per the policy's `AskFallback` (deny by default). `PermissionRequest` fires just before
+//!   Codex's own approval prompt (`permission-dialog`), so an ask there answers no decision: Codex
+//!   asks the user, and the ask's reason is sent as `systemMessage`.
 //! * ⚠ **Deny reasons** must be non-empty (quirk #205): an empty reason becomes the core's
 //!   default block reason. A separate user-facing block message (`with_block_reason`) is sent as
 //!   `systemMessage` when no system message is set (`PreToolUse`, `PermissionRequest`,

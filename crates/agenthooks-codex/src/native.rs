@@ -213,7 +213,9 @@ const PRE_TOOL_USE: CapSet = CapSet::of(&[
     C::AddContext,
     C::SystemMessage,
 ]);
-const PERMISSION_REQUEST: CapSet = CapSet::of(&[C::Allow, C::Deny, C::SystemMessage]);
+// Fired just before Codex's approval prompt: abstaining lets the user decide (an ask is answered
+// no decision).
+const PERMISSION_REQUEST: CapSet = CapSet::of(&[C::Allow, C::Deny, C::SystemMessage, C::PermissionDialog]);
 // Not `ReplaceOutput`: 0.171.0 replaces only MCP tool output (quirk #209), and capabilities are
 // per event, not per tool; the core degrades a replacement to feedback.
 const POST_TOOL_USE: CapSet = CapSet::of(&[C::FlagOutput, C::AddContext, C::StopAgent, C::SystemMessage]);

@@ -37,7 +37,7 @@
 //! | `preToolUse` / `PreToolUse` | tool.pre | deny, ask, allow, update-input, add-context |
 //! | `postToolUse` / `PostToolUse` | tool.post | add-context |
 //! | `postToolUseFailure` / `PostToolUseFailure` | tool.error | add-context |
-//! | `permissionRequest` / `PermissionRequest` | permission.request | deny, allow |
+//! | `permissionRequest` / `PermissionRequest` | permission.request | deny, allow, permission-dialog (an ask answers no decision: Copilot's dialog asks) |
 //! | `agentStop` / `Stop` | agent.stop | continue-agent |
 //! | `subagentStart` / `SubagentStart` | subagent.start | add-context |
 //! | `subagentStop` / `SubagentStop` | subagent.stop | continue-agent |

@@ -60,7 +60,10 @@ pub enum Dialect {
 /// `preToolUse`: the gate.
 const PRE_TOOL: CapSet = CapSet::of(&[C::Deny, C::Ask, C::Allow, C::UpdateInput, C::AddContext]);
 /// `permissionRequest`: allow / deny short-circuit (`interrupt` is not claimed, quirk 410).
-const PERMISSION: CapSet = CapSet::of(&[C::Deny, C::Allow]);
+// Fired just before Copilot's permission dialog: abstaining lets the user decide (an ask is
+// answered no decision). ⚠ `-p` runs fire it too, with no dialog after it, but neither the
+// payload nor the environment says so: the codec cannot tell headless runs apart yet.
+const PERMISSION: CapSet = CapSet::of(&[C::Deny, C::Allow, C::PermissionDialog]);
 /// `agentStop` / `subagentStop`: `decision: "block"` continues the agent.
 const STOP: CapSet = CapSet::of(&[C::ContinueAgent]);
 /// Events whose `additionalContext` reaches the model.

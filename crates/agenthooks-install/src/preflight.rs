@@ -151,9 +151,15 @@ pub fn preflight(
                 let caps = mine
                     .iter()
                     .fold(CapSet::EMPTY, |acc, h| acc.union(capabilities(&t.provider, &h.native)));
+                // The agent's own permission dialog delivers an ask (core `degrade`).
+                let delivered = if caps.contains(Capability::PermissionDialog) {
+                    caps.with(Capability::Ask)
+                } else {
+                    caps
+                };
                 let uses = spec.effective_uses(kind);
                 let missing = if spec.blocking && !mine.is_empty() {
-                    minus(uses, caps)
+                    minus(uses, delivered)
                 } else {
                     CapSet::EMPTY
                 };

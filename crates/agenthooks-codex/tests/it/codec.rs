@@ -95,13 +95,13 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
                 deny("rm")
                     .with_context("c")
                     .with_system_message("s")
-                    .with_block_reason(["Blocked by policy"])
+                    .with_block_reason("Blocked by policy")
                     .stop_agent("halt")
                     .into(),
             ),
             (
                 "deny_block_reason",
-                deny("rm").with_block_reason(["Blocked by policy"]).into(),
+                deny("rm").with_block_reason("Blocked by policy").into(),
             ),
             ("allow_stop", allow().stop_agent("halt").with_system_message("m").into()),
         ],
@@ -113,7 +113,7 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
             (
                 "block_full",
                 block_prompt("secret")
-                    .with_block_reason(["Prompt blocked"])
+                    .with_block_reason("Prompt blocked")
                     .with_context("c")
                     .with_system_message("m")
                     .stop_agent("halt")
@@ -537,7 +537,7 @@ fn exact_bytes_for_the_key_shapes() {
         enc(
             &pre,
             deny("rm")
-                .with_block_reason(["Blocked by policy"])
+                .with_block_reason("Blocked by policy")
                 .with_context("see P-7")
         ),
         r#"{"systemMessage":"Blocked by policy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm","additionalContext":"see P-7"}}"#
@@ -577,7 +577,7 @@ fn exact_bytes_for_permission_and_post_tool_use() {
         r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no pushes to main"}}}"#
     );
     assert_eq!(
-        enc(&perm, deny("no pushes").with_block_reason(["Blocked by policy"])),
+        enc(&perm, deny("no pushes").with_block_reason("Blocked by policy")),
         r#"{"systemMessage":"Blocked by policy","hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no pushes"}}}"#
     );
     assert!(CODEC.encode(&perm, &ask_user("double-check").into()).is_err());
@@ -624,7 +624,7 @@ fn exact_bytes_for_prompt_stop_and_context_events() {
         r#"{"decision":"block","reason":"contains a secret"}"#
     );
     assert_eq!(
-        enc(&prompt, block_prompt("pii").with_block_reason(["Prompt blocked"])),
+        enc(&prompt, block_prompt("pii").with_block_reason("Prompt blocked")),
         r#"{"systemMessage":"Prompt blocked","decision":"block","reason":"pii"}"#
     );
     assert_eq!(

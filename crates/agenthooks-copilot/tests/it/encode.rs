@@ -72,7 +72,7 @@ fn pre_tool_use_decisions() {
     );
     // The block message is used only when there is no reason (Copilot has one field).
     assert_eq!(
-        stdout(&ev, deny("model text").with_block_reason(["user text"])),
+        stdout(&ev, deny("model text").with_block_reason("user text")),
         r#"{"permissionDecision":"deny","permissionDecisionReason":"model text"}"#
     );
 }
@@ -219,7 +219,10 @@ fn capabilities_per_event_and_version() {
     let table = [
         ("preToolUse", full),
         ("PreToolUse", full),
-        ("permissionRequest", CapSet::of(&[C::Deny, C::Allow])),
+        (
+            "permissionRequest",
+            CapSet::of(&[C::Deny, C::Allow, C::PermissionDialog]),
+        ),
         ("agentStop", CapSet::of(&[C::ContinueAgent])),
         ("Stop", CapSet::of(&[C::ContinueAgent])),
         ("subagentStop", CapSet::of(&[C::ContinueAgent])),

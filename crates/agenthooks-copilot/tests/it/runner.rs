@@ -127,16 +127,12 @@ fn an_undecodable_payload_is_answered_from_the_argv_hint() {
 }
 
 #[test]
-fn ask_on_permission_request_degrades_to_deny() {
-    let ask = |_cx: &Context, _e: &PermissionEvent| -> Result<ToolPreDecision, HandlerError> {
-        Ok(ask_user("confirm the marker"))
-    };
+fn ask_on_permission_request_is_copilots_own_dialog() {
+    let ask = |_cx: &Context, _e: &PermissionEvent| ask_user("confirm the marker");
     let r = runner(Router::new().on_permission(ask), "ask");
     let out = run(&r, "1.0.102/permission_request-allow", true);
-    assert_eq!(
-        out.response.stdout_str(),
-        r#"{"behavior":"deny","message":"confirm the marker"}"#
-    );
+    // No decision: Copilot shows its permission dialog (it has no place for the reason).
+    assert_eq!(out.response.stdout_str(), "");
     assert_eq!(out.degradations.len(), 1);
 }
 
