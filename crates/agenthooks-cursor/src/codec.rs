@@ -581,22 +581,26 @@ fn encode_reply(native: &str, outcome: &Outcome) -> Result<Value, EncodeError> {
     match native {
         "preToolUse" => {
             let p = permission(outcome);
-            let blocking = p.is_some_and(|p| p != Permission::Allow);
+            let denied = p == Some(Permission::Deny);
             to_value(serde_json::to_value(PreToolUseOutput {
                 permission: p,
-                user_message: user.filter(|_| blocking),
-                agent_message: reason.map(str::to_owned).filter(|_| blocking),
+                user_message: user.filter(|_| denied),
+                agent_message: reason.map(str::to_owned).filter(|_| denied),
                 updated_input: outcome.updated_input().cloned(),
                 continue_: p.map(|_| true),
             }))
         }
         "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" => {
+            // Deny: both messages (user-facing block message, the reason for the model). Ask:
+            // the reason as `agent_message` only (a `user_message` outside a deny is shown as
+            // a plain notice).
             let p = permission(outcome);
-            let blocking = p.is_some_and(|p| p != Permission::Allow);
+            let denied = p == Some(Permission::Deny);
+            let asked = p == Some(Permission::Ask);
             to_value(serde_json::to_value(PermissionOutput {
                 permission: p,
-                user_message: user.filter(|_| blocking),
-                agent_message: reason.map(str::to_owned).filter(|_| blocking),
+                user_message: user.filter(|_| denied),
+                agent_message: reason.map(str::to_owned).filter(|_| denied || asked),
                 continue_: p.map(|_| true),
             }))
         }
@@ -608,7 +612,9 @@ fn encode_reply(native: &str, outcome: &Outcome) -> Result<Value, EncodeError> {
             let blocked = outcome.kind() == DecisionKind::BlockPrompt;
             to_value(serde_json::to_value(PromptOutput {
                 continue_: blocked.then_some(false),
-                user_message: user.filter(|_| blocked),
+                // Cursor shows `user_message` as the block reason: the reason, not the block
+                // message (⚠ an explicit block message is not expressible here).
+                user_message: reason.map(str::to_owned).filter(|_| blocked),
                 additional_context: context(outcome).filter(|_| !blocked),
             }))
         }

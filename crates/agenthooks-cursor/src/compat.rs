@@ -101,13 +101,8 @@ pub(crate) fn decode(bytes: &[u8], hint: Option<&str>) -> Result<Decoded, Decode
     let d = NativeEvent::decode(&Provider::CURSOR, bytes, hint)?;
     if let NativeEvent::Other(u) = &d.native {
         if let Some(cursor) = alias(&u.name).filter(|_| u.conversation_id.is_some() || u.cursor_version.is_some()) {
-            let mut de = serde_json::Deserializer::from_slice(agenthooks_core::event::strip_bom(bytes));
-            if let Ok(native) = NativeEvent::deserialize_named(cursor, &mut de) {
-                return Ok(Decoded {
-                    view: native.clone(),
-                    native,
-                    issues: Vec::new(),
-                });
+            if let Some(aliased) = decode_as(bytes, &u.name, cursor) {
+                return Ok(aliased);
             }
         }
     }
@@ -116,6 +111,32 @@ pub(crate) fn decode(bytes: &[u8], hint: Option<&str>) -> Result<Decoded, Decode
         issues: d.issues.clone(),
         native: d.native,
     })
+}
+
+/// Decodes a payload named `claude` (a Claude event name) as the Cursor event `cursor`, with
+/// the kit's tolerance, keeping `hook_event_name` as sent in the native view.
+fn decode_as(bytes: &[u8], claude: &str, cursor: &str) -> Option<Decoded> {
+    let mut v: Value = serde_json::from_slice(agenthooks_core::event::strip_bom(bytes)).ok()?;
+    v.as_object_mut()?.insert("hook_event_name".into(), cursor.into());
+    let renamed = serde_json::to_vec(&v).ok()?;
+    let d = NativeEvent::decode(&Provider::CURSOR, &renamed, None).ok()?;
+    // Puts the name back as sent: the typed fields round-trip without the `extra` map (which
+    // holds any value the kit moved there for its shape), then `extra` is restored.
+    let restore = |mut n: NativeEvent| {
+        let extra = std::mem::take(n.extra_mut());
+        let mut v = serde_json::to_value(&n).ok()?;
+        v.as_object_mut()?.insert("hook_event_name".into(), claude.into());
+        let mut back = match n {
+            NativeEvent::Other(_) => NativeEvent::deserialize_other(cursor, v).ok()?,
+            _ => NativeEvent::deserialize_named(cursor, v).ok()?,
+        };
+        *back.extra_mut() = extra;
+        Some(back)
+    };
+    let view = restore(d.view())?;
+    let issues = d.issues.clone();
+    let native = restore(d.native)?;
+    Some(Decoded { native, view, issues })
 }
 
 #[cfg(test)]

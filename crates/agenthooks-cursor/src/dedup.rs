@@ -143,7 +143,7 @@ fn fresh(path: &Path, ttl: Duration) -> bool {
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
     fs::write(&tmp, bytes)?;
     fs::rename(&tmp, path)
 }
@@ -216,23 +216,39 @@ fn read_claim(claim: &Path) -> Option<String> {
 }
 
 /// Claims the call, or reads who holds it: `(delivered, winner)`.
+///
+/// The claim appears with its content in one step (a hard link of a written temp file), so a
+/// reader never sees an empty claim; where hard links fail, `create_new` plus a short re-read.
 fn claim_or_read(claim: &Path, native: &str) -> Option<(bool, String)> {
-    match fs::OpenOptions::new().write(true).create_new(true).open(claim) {
-        Ok(mut f) => {
-            f.write_all(native.as_bytes()).ok()?;
-            Some((true, native.to_owned()))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => match read_claim(claim) {
-            Some(w) if w.is_empty() => None,
-            Some(w) => Some((w == native, w)),
+    let tmp = claim.with_extension(format!("new{}-{:?}", std::process::id(), std::thread::current().id()));
+    fs::write(&tmp, native.as_bytes()).ok()?;
+    let linked = fs::hard_link(&tmp, claim);
+    let _ = fs::remove_file(&tmp);
+    let exists = match linked {
+        Ok(()) => return Some((true, native.to_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => true,
+        Err(_) => match fs::OpenOptions::new().write(true).create_new(true).open(claim) {
+            Ok(mut f) => {
+                f.write_all(native.as_bytes()).ok()?;
+                return Some((true, native.to_owned()));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => true,
+            Err(_) => return None,
+        },
+    };
+    debug_assert!(exists);
+    for _ in 0..50 {
+        match read_claim(claim) {
+            Some(w) if w.is_empty() => std::thread::sleep(Duration::from_millis(1)),
+            Some(w) => return Some((w == native, w)),
             None => {
                 // A stale claim: this arrival starts a new window.
                 write_atomic(claim, native.as_bytes()).ok()?;
-                Some((true, native.to_owned()))
+                return Some((true, native.to_owned()));
             }
-        },
-        Err(_) => None,
+        }
     }
+    None
 }
 
 /// The fresh raw payloads of the other events in `dir`.
