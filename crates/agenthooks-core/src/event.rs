@@ -1029,6 +1029,16 @@ impl Event {
         if let Some(v) = &env.agent_version {
             m.insert("agent_version".into(), v.as_str().into());
         }
+        if !env.projection_issues.is_empty() {
+            let issues = env.projection_issues.iter().map(|i| {
+                let mut o = Map::new();
+                o.insert("path".into(), i.path.clone().into());
+                o.insert("message".into(), i.message.clone().into());
+                o.insert("repair".into(), i.repair.as_str().into());
+                Value::Object(o)
+            });
+            m.insert("projection_issues".into(), Value::Array(issues.collect()));
+        }
         let mut detail = Map::new();
         match self {
             Self::ToolPre(e) => {

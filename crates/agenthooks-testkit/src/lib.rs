@@ -53,6 +53,7 @@ pub mod golden;
 pub mod harness;
 pub mod model;
 pub mod shapes;
+pub mod surface;
 pub mod tolerance;
 
 use std::path::{Path, PathBuf};
@@ -83,3 +84,6 @@ pub fn fixtures_root() -> PathBuf {
 pub fn fixtures_dir(provider: &str) -> PathBuf {
     fixtures_root().join(provider)
 }
+
+#[doc(hidden)]
+pub use agenthooks_core as __core;

@@ -16,7 +16,7 @@ use agenthooks_core::{
 use agenthooks_gemini::CODEC;
 use serde_json::{json, Map, Value};
 
-use crate::fixtures::case;
+use crate::case;
 
 /// A fresh state directory per runner (continuation counters live there).
 pub(crate) fn state_dir() -> PathBuf {
@@ -34,7 +34,8 @@ pub(crate) fn runner(router: Router) -> Runner {
 
 fn invoke(router: Router, fixture: &str) -> Invoked {
     let c = case(fixture);
-    let inv = Invocation::new(c.input.clone(), &c.env);
+    let env = c.env_map();
+    let inv = Invocation::new(c.input.clone(), &env);
     let out = runner(router).invoke(&CODEC, &inv, None, Confidence::Certain);
     assert_eq!(out.response.exit_code, 0, "{fixture}");
     assert!(out.response.stderr.is_empty(), "{fixture}");
