@@ -338,20 +338,30 @@ fn facet(native: &NativeEvent) -> Option<(String, Part)> {
             }
             let call = ToolCall::builder(e.tool_name.as_str(), Value::Object(input)).build(&SessionInfo::default());
             match tools::classify(&e.tool_name) {
-                agenthooks_core::CanonicalTool::Shell => {
-                    call.command().map(|c| (dedup::shell_facet(c), Part::Claimant))
-                }
+                agenthooks_core::CanonicalTool::Shell => call
+                    .command()
+                    .filter(|c| !c.is_empty())
+                    .map(|c| (dedup::shell_facet(c), Part::Claimant)),
                 agenthooks_core::CanonicalTool::FileRead => {
                     let path = call
                         .file_path()
                         .or_else(|| call.input.get("target_file").and_then(Value::as_str));
-                    path.map(|p| (dedup::read_facet(p), Part::Claimant))
+                    path.filter(|p| !p.is_empty())
+                        .map(|p| (dedup::read_facet(p), Part::Claimant))
                 }
                 _ => None,
             }
         }
-        NativeEvent::BeforeShellExecution(e) => e.command.as_deref().map(|c| (dedup::shell_facet(c), Part::Claimant)),
-        NativeEvent::BeforeReadFile(e) => e.file_path.as_deref().map(|p| (dedup::read_facet(p), Part::Claimant)),
+        NativeEvent::BeforeShellExecution(e) => e
+            .command
+            .as_deref()
+            .filter(|c| !c.is_empty())
+            .map(|c| (dedup::shell_facet(c), Part::Claimant)),
+        NativeEvent::BeforeReadFile(e) => e
+            .file_path
+            .as_deref()
+            .filter(|p| !p.is_empty())
+            .map(|p| (dedup::read_facet(p), Part::Claimant)),
         NativeEvent::BeforeMcpExecution(e) => {
             let input = agenthooks_core::event::normalize_input(e.tool_input.as_ref().unwrap_or(&Value::Null));
             let tool = tools::mcp_tool(&e.tool_name).unwrap_or(&e.tool_name);

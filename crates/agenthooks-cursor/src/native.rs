@@ -196,6 +196,10 @@ pub const PRE_COMPACT: CapSet = CapSet::of(&[C::SystemMessage]);
 
 /// The identifying field of tool events.
 const TOOL: &[&str] = &["tool_name"];
+/// The identifying field of the shell events (they name no tool: the command is the call).
+const COMMAND: &[&str] = &["command"];
+/// The identifying field of `beforeReadFile` (the path is the call).
+const FILE: &[&str] = &["file_path"];
 
 // ---------------------------------------------------------------------------------------------
 // The table
@@ -413,7 +417,7 @@ agenthooks_core::native_events! {
         }
         /// `beforeShellExecution`: before a shell command. Gate: allow/deny/ask. Matcher: the
         /// full command string (so install writes none; the runner filters).
-        BeforeShellExecution("beforeShellExecution", ToolPre, blocking).caps(SHELL_MCP_GATE).fail(FailShape::Block).provider_only() {
+        BeforeShellExecution("beforeShellExecution", ToolPre, blocking).caps(SHELL_MCP_GATE).fail(FailShape::Block).identify(COMMAND).provider_only() {
             /// The command line.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             command: Option<String>,
@@ -425,7 +429,7 @@ agenthooks_core::native_events! {
             sandbox: Option<bool>,
         }
         /// `afterShellExecution`: after a shell command (response awaited, then discarded).
-        AfterShellExecution("afterShellExecution", ToolPost).secondary().provider_only() {
+        AfterShellExecution("afterShellExecution", ToolPost).identify(COMMAND).secondary().provider_only() {
             /// The command line.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             command: Option<String>,
@@ -482,7 +486,7 @@ agenthooks_core::native_events! {
         }
         /// `beforeReadFile`: the agent reads a file. Gate: allow/deny only. Matcher: tool type
         /// (`Read`, `TabRead`).
-        BeforeReadFile("beforeReadFile", ToolPre, blocking).caps(READ_GATE).fail(FailShape::Block).provider_only() {
+        BeforeReadFile("beforeReadFile", ToolPre, blocking).caps(READ_GATE).fail(FailShape::Block).identify(FILE).provider_only() {
             /// Absolute path.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
