@@ -138,11 +138,8 @@ pub(crate) fn js_regex_compiles(p: &str) -> bool {
     let mut chars = p.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => {
-                if chars.next().is_none() {
-                    return false;
-                }
-            }
+            // An escape takes the next character; a dangling one does not compile.
+            '\\' if chars.next().is_none() => return false,
             '[' if !in_class => in_class = true,
             ']' if in_class => in_class = false,
             '(' if !in_class => depth += 1,
