@@ -57,12 +57,12 @@ fn native_of(provider: &str) -> String {
     fixture(dir).native
 }
 
-fn deny_all(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(deny("blocked by the guard"))
+fn deny_all(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    deny("blocked by the guard")
 }
 
-fn deny_permission(_: &Context, _: &agenthooks::core::PermissionEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(deny("blocked by the guard"))
+fn deny_permission(_: &Context, _: &agenthooks::core::PermissionEvent) -> ToolPreDecision {
+    deny("blocked by the guard")
 }
 
 fn runner(router: Router, tag: &str) -> Runner {
