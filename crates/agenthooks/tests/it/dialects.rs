@@ -15,6 +15,7 @@ const STDIN: &[(&str, &str)] = &[
     ("gemini", "gemini/docs/before_tool-write_file"),
     ("copilot", "copilot/docs/pre_tool_use"),
     ("kimi", "kimi/docs/pre_tool_use"),
+    ("cursor", "cursor/docs/pre_tool_use"),
 ];
 
 struct Case {
