@@ -202,11 +202,13 @@ fn the_known_drifts_agree() {
     );
 
     let codex = spec(&Provider::CODEX);
-    let stop_failure = codex.event("StopFailure").unwrap();
-    assert_eq!(
-        (stop_failure.kind, stop_failure.tool_matcher),
-        (EventKind::Other, false)
-    );
+    // StopFailure: a codec row, deliberately not installed with a reason (the real Codex 0.171
+    // does not load it), never an "unknown event".
+    assert!(codex.codec.row("StopFailure").is_some());
+    assert!(codex.event("StopFailure").is_none());
+    assert!(codex
+        .why_not_installed("StopFailure")
+        .is_some_and(|w| w.contains("0.171")));
     assert!(codex.event(agenthooks_codex::native::NOTIFY_EVENT).is_none());
     assert!(codex.natives_for(EventKind::Notification).is_empty());
 }

@@ -364,11 +364,13 @@ fn codec_rows_drive_install_pre_skill_shell_command_and_codex_stop_failure() {
         ["PreToolUse"]
     );
 
-    // Codex StopFailure is in the codec: installable, not an unknown event.
+    // Codex StopFailure is in the codec: a known event install deliberately does not write for
+    // 0.171 (the real binary does not load it), never an unknown one.
     let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::native(Provider::CODEX, "StopFailure"));
     let r = render(&m, &Target::user(Provider::CODEX, "/h")).unwrap();
-    assert!(r.files.iter().any(|f| f.contents.contains("--event=StopFailure")));
+    assert!(!r.files.iter().any(|f| f.contents.contains("--event=StopFailure")));
     assert!(!r.findings.iter().any(|f| f.code == FindingCode::UnknownNativeEvent));
+    assert!(r.findings.iter().any(|f| f.code == FindingCode::EventUnavailable));
 
     // The legacy notify payload is a codec event install deliberately does not write.
     let m = Manifest::new(["/bin/guard"], "guard")

@@ -68,10 +68,17 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
         "${CLAUDE_PLUGIN_ROOT}",
         "${CLAUDE_PLUGIN_DATA}",
     ],
-    not_installed: &[(
-        agenthooks_codex::native::NOTIFY_EVENT,
-        "the legacy `notify` program (`notify = [...]` in config.toml), not a hook",
-    )],
+    not_installed: &[
+        (
+            agenthooks_codex::native::NOTIFY_EVENT,
+            "the legacy `notify` program (`notify = [...]` in config.toml), not a hook",
+        ),
+        (
+            "StopFailure",
+            "Codex 0.171 does not load a StopFailure hook from hooks.json (its app-server's hooks/list \
+             omits it: checked by the e2e trust scenario); the codec decodes the payload for newer releases",
+        ),
+    ],
 };
 
 fn codex_home(target: &Target) -> PathBuf {
