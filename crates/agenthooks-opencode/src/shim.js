@@ -2,7 +2,7 @@
 //
 // Spawns `<command> agenthooks serve --provider=opencode` once and proxies the hooks below to it
 // over NDJSON on stdio: {seq, hook, timeout_ms, input, output} -> {seq, output?, error?}.
-// Replies are applied with Object.assign on OpenCode's own `output` object; an `error` is thrown
+// Replies are assigned onto OpenCode's own `output` object, in place; an `error` is thrown
 // from tool.execute.before (blocks the tool) and chat.message, and swallowed elsewhere. The shim
 // owns the deadlines (OpenCode applies none); past one, or when the daemon dies, the hook's fail
 // policy applies: "closed" throws, "open" does nothing. No package imports, no stdout writes.
@@ -201,6 +201,29 @@ function createBridge(options) {
   };
 }
 
+const isPlain = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Object.assign(output, patch), keeping the identity of the objects and arrays OpenCode holds on
+ * its own: it passes `{args}` and `{message, parts}` but then reads its local `args` / `parts`
+ * (1.18.33), so a replaced `args` object or `parts` array would be ignored. A patched array is
+ * replaced wholesale (its contents), a patched object keeps only the patch's keys.
+ */
+function assignInPlace(target, patch) {
+  for (const [key, value] of Object.entries(patch)) {
+    const current = target[key];
+    if (Array.isArray(current) && Array.isArray(value)) {
+      current.splice(0, current.length, ...value);
+    } else if (isPlain(current) && isPlain(value)) {
+      for (const k of Object.keys(current)) if (!(k in value)) delete current[k];
+      Object.assign(current, value);
+    } else {
+      target[key] = value;
+    }
+  }
+  return target;
+}
+
 /** One proxied hook: the reply assigned onto `output`, errors thrown or swallowed per hook. */
 function proxy(bridge, hook, spec) {
   const rethrow = RETHROW.has(hook);
@@ -215,7 +238,7 @@ function proxy(bridge, hook, spec) {
       return;
     }
     if (reply.output && typeof reply.output === "object" && output && typeof output === "object") {
-      Object.assign(output, reply.output);
+      assignInPlace(output, reply.output);
     }
     if (reply.error !== undefined && reply.error !== null && rethrow) {
       throw new Error(String(reply.error));
@@ -269,4 +292,4 @@ export default async function agenthooks(input) {
 }
 
 // Reachable for tests, but not exports: older 1.x loaders call every exported function.
-Object.assign(agenthooks, { toJson, createBridge, proxy, hooksFor });
+Object.assign(agenthooks, { toJson, createBridge, proxy, hooksFor, assignInPlace });

@@ -11,7 +11,7 @@
 //! | concern | behaviour |
 //! |---|---|
 //! | correlation | `seq` per call; concurrent in-flight calls (sessions interleave) |
-//! | replies | `Object.assign(output, reply.output)` on OpenCode's own object (arrays replaced wholesale) |
+//! | replies | `Object.assign(output, reply.output)` on OpenCode's own object, in place: a patched array's contents are replaced wholesale, a patched object keeps only the patch's keys, and both keep their identity (OpenCode reads its own `args` and `parts` references after the hook) |
 //! | errors | re-thrown from `tool.execute.before` (blocks the tool) and `chat.message`; swallowed elsewhere |
 //! | deadlines | per hook, owned by the shim (OpenCode has none); sent as `timeout_ms` so the daemon answers first |
 //! | failure | past the deadline, on a crash or EOF: `closed` throws (on the two throwing hooks), `open` does nothing |
