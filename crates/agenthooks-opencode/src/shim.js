@@ -19,18 +19,20 @@ const highVolume = (type) => type === "message.part.delta" || String(type).start
 
 /** JSON text of a value with non-JSON values (functions, symbols, URL objects, cycles) stripped. */
 function toJson(value) {
-  const plain = (_k, v) => {
+  // `this[k]` is the value before its toJSON (a URL has one, so `v` is already a string).
+  function plain(k, v) {
+    const raw = this == null ? v : this[k];
     if (typeof v === "function" || typeof v === "symbol") return undefined;
     if (typeof v === "bigint") return v.toString();
-    if (typeof URL !== "undefined" && v instanceof URL) return undefined;
+    if (typeof URL !== "undefined" && raw instanceof URL) return undefined;
     return v;
-  };
+  }
   try {
     return JSON.stringify(value, plain);
   } catch {
     const seen = new WeakSet();
-    return JSON.stringify(value, (k, v) => {
-      v = plain(k, v);
+    return JSON.stringify(value, function (k, v) {
+      v = plain.call(this, k, v);
       if (v && typeof v === "object") {
         if (seen.has(v)) return undefined;
         seen.add(v);

@@ -153,7 +153,8 @@ fn replace_line(text: &str, marker: &str, value: &Value) -> String {
 ///     .subscribe("session.idle", 30_000, ShimFail::Open);
 /// let js = render(&cfg);
 /// assert!(js.contains(r#"const COMMAND = /*AGENTHOOKS:COMMAND*/["/usr/local/bin/guard"];"#));
-/// assert!(js.contains(r#""tool.execute.before":{"fail":"closed","timeoutMs":30000}"#));
+/// assert!(js.contains(r#"const HOOKS = /*AGENTHOOKS:HOOKS*/{"tool.execute.before":{"#));
+/// assert!(js.contains(r#""fail":"closed""#) && js.contains(r#""timeoutMs":30000"#));
 /// assert!(js.contains(r#"const EVENTS = /*AGENTHOOKS:EVENTS*/{"session.idle""#));
 /// assert!(!js.contains("console.log"));
 /// ```

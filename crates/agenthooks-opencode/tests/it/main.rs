@@ -3,3 +3,4 @@
 
 mod conformance;
 mod frames;
+mod shim;
