@@ -73,7 +73,13 @@ pub fn classify_with(name: &str, servers: &[String]) -> CanonicalTool {
 pub fn sanitize(server: &str) -> String {
     server
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -87,7 +93,7 @@ pub fn parse_mcp(name: &str, servers: &[String]) -> Option<McpCall> {
         .iter()
         .filter_map(|s| {
             let rest = name.strip_prefix(&sanitize(s))?.strip_prefix('_')?;
-            (!rest.is_empty()).then(|| (s, rest))
+            (!rest.is_empty()).then_some((s, rest))
         })
         .max_by_key(|(s, _)| s.len())
         .map(|(s, rest)| McpCall::new(s.clone(), rest))

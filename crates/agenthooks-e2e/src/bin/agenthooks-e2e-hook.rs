@@ -86,9 +86,9 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
             })
             .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| Ok(accept_prompt().with_context(PROMPT_CONTEXT))),
         // The daemon dies in the middle of a tool gate (the shim's crash path).
-        Mode::Crash => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> {
-            std::process::abort()
-        }),
+        Mode::Crash => router.on_tool_pre(
+            |_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { std::process::abort() },
+        ),
         Mode::Permission => router.on_permission(|_cx: &Context, _e: &PermissionEvent| Ok(allow())),
         Mode::Continue => router
             .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
@@ -238,7 +238,11 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
                 }
             }
             let Some(w) = child_in.as_mut() else { break };
-            if w.write_all(line.as_bytes()).and_then(|()| w.write_all(b"\n")).and_then(|()| w.flush()).is_err() {
+            if w.write_all(line.as_bytes())
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush())
+                .is_err()
+            {
                 break;
             }
         }
@@ -266,7 +270,11 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
                 let err = r.get("error").and_then(Value::as_str).unwrap_or_default().to_owned();
                 (r.to_string(), err.clone(), Value::from(i32::from(!err.is_empty())))
             }
-            None => (String::new(), "the daemon died before answering".to_owned(), Value::Null),
+            None => (
+                String::new(),
+                "the daemon died before answering".to_owned(),
+                Value::Null,
+            ),
         };
         let rec = json!({
             "provider": provider, "event_arg": native, "mode": mode.as_str(), "argv": argv,
@@ -304,7 +312,10 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
     }
     let status = child.wait().ok();
     // Frames the daemon never answered (it crashed, or the shim hung up first).
-    let unanswered: Vec<(Value, Instant)> = pending.lock().map(|mut p| p.drain().map(|(_, v)| v).collect()).unwrap_or_default();
+    let unanswered: Vec<(Value, Instant)> = pending
+        .lock()
+        .map(|mut p| p.drain().map(|(_, v)| v).collect())
+        .unwrap_or_default();
     for (frame, started) in unanswered {
         record(&frame, None, started);
     }

@@ -68,7 +68,7 @@ fn run(router: Router, frames: &[Value], tag: &str) -> Vec<Value> {
     let dir = std::env::temp_dir().join(format!("agenthooks-opencode-frames-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let runner = Runner::new(router, vec![&CODEC]).with_options(RunOptions::default().with_state_dir(&dir));
-    let input: String = frames.iter().map(|f| format!("{f}\n")).collect();
+    let input = frames.iter().map(|f| f.to_string() + "\n").collect::<String>();
     let sink = Sink::default();
     let out: FrameSink = Arc::new(Mutex::new(Box::new(sink.clone())));
     let env: Vec<(String, String)> = Vec::new();
@@ -109,13 +109,20 @@ fn gates_answer_with_a_throw_or_mutated_args() {
     let (url, _) = server();
     let out = run(
         router,
-        &[hello(&url), before(1, "s", "bash", "rm -rf /"), before(2, "s", "bash", "ls")],
+        &[
+            hello(&url),
+            before(1, "s", "bash", "rm -rf /"),
+            before(2, "s", "bash", "ls"),
+        ],
         "gates",
     );
     assert_eq!(by_seq(&out, 0)["output"]["agenthooks"], "ready");
     assert_eq!(by_seq(&out, 1), json!({"seq": 1, "error": "no"}));
     // The allow degrades (OpenCode has none at this hook); the rewrite stays.
-    assert_eq!(by_seq(&out, 2), json!({"seq": 2, "output": {"args": {"command": "echo safe"}}}));
+    assert_eq!(
+        by_seq(&out, 2),
+        json!({"seq": 2, "output": {"args": {"command": "echo safe"}}})
+    );
 }
 
 #[test]
@@ -172,10 +179,14 @@ fn connection_facts_mcp_servers_and_child_sessions() {
     let seen2 = Arc::clone(&seen);
     let router = Router::new().on_any(move |_: &Context, e: &Event| {
         let extra = match e {
-            Event::ToolPre(p) => json!({"class": p.tool.canonical, "mcp": p.tool.mcp.as_ref().map(|m| (&m.server, &m.tool))}),
+            Event::ToolPre(p) => {
+                json!({"class": p.tool.canonical, "mcp": p.tool.mcp.as_ref().map(|m| (&m.server, &m.tool))})
+            }
             _ => json!(e.envelope().agent.as_ref().map(|a| &a.id)),
         };
-        let seq = serde_json::from_slice::<Value>(e.envelope().raw().as_bytes()).unwrap()["seq"].as_u64().unwrap();
+        let seq = serde_json::from_slice::<Value>(e.envelope().raw().as_bytes()).unwrap()["seq"]
+            .as_u64()
+            .unwrap();
         seen2.lock().unwrap().push((seq, e.kind(), extra));
         Ok::<(), HandlerError>(())
     });
@@ -196,9 +207,18 @@ fn connection_facts_mcp_servers_and_child_sessions() {
     let kinds: Vec<EventKind> = seen.iter().map(|(_, k, _)| *k).collect();
     assert_eq!(
         kinds,
-        [EventKind::Other, EventKind::ToolPre, EventKind::SubagentStart, EventKind::SubagentStop, EventKind::Stop]
+        [
+            EventKind::Other,
+            EventKind::ToolPre,
+            EventKind::SubagentStart,
+            EventKind::SubagentStop,
+            EventKind::Stop
+        ]
     );
-    assert_eq!(seen[1].2, json!({"class": CanonicalTool::Mcp, "mcp": ["my.docs", "search"]}));
+    assert_eq!(
+        seen[1].2,
+        json!({"class": CanonicalTool::Mcp, "mcp": ["my.docs", "search"]})
+    );
     assert_eq!(seen[3].2, json!("child"));
 }
 
@@ -215,9 +235,11 @@ fn older_and_v1_shapes_still_reach_handlers_as_their_kind() {
     let Event::PromptSubmitted(p) = &e else { panic!("{e:?}") };
     assert_eq!((p.prompt.as_str(), p.envelope.session.id.as_str()), ("hi", "s"));
     // A v1 `permission.updated` with a string `pattern` (older servers).
-    let e = decode(json!({"seq": 2, "hook": "event", "input": {"event": {"type": "permission.updated", "properties": {
+    let e = decode(
+        json!({"seq": 2, "hook": "event", "input": {"event": {"type": "permission.updated", "properties": {
         "id": "per_9", "type": "bash", "pattern": "rm *", "sessionID": "s", "messageID": "m", "callID": "c",
-        "title": "rm", "metadata": {"command": "rm -rf x"}, "time": {"created": 1}}}}}));
+        "title": "rm", "metadata": {"command": "rm -rf x"}, "time": {"created": 1}}}}}),
+    );
     assert_eq!(e.kind(), EventKind::Permission);
     let wire = CODEC.encode(&e, &deny("no").into()).unwrap();
     let reply: Value = serde_json::from_slice(&wire.stdout).unwrap();
@@ -229,21 +251,24 @@ fn older_and_v1_shapes_still_reach_handlers_as_their_kind() {
     let Event::ToolPre(p) = &e else { panic!("{e:?}") };
     assert_eq!(p.tool.command(), Some("ls"));
     // An errored tool part is a tool error.
-    let e = decode(json!({"seq": 4, "hook": "event", "input": {"event": {"type": "message.part.updated", "properties": {
+    let e = decode(
+        json!({"seq": 4, "hook": "event", "input": {"event": {"type": "message.part.updated", "properties": {
         "part": {"type": "tool", "tool": "bash", "callID": "c", "sessionID": "s",
-            "state": {"status": "error", "input": {"command": "ls"}, "error": "denied"}}}}}}));
+            "state": {"status": "error", "input": {"command": "ls"}, "error": "denied"}}}}}}),
+    );
     let Event::ToolError(t) = &e else { panic!("{e:?}") };
     assert_eq!((t.error.as_str(), t.tool.id.as_str()), ("denied", "c"));
 }
 
 #[test]
 fn a_slow_handler_is_answered_per_policy_within_the_frames_deadline() {
-    let router = Router::new()
-        .with_policy(Policy::default().fail_closed())
-        .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-            std::thread::sleep(Duration::from_secs(3));
-            Ok(deny("late"))
-        });
+    let router =
+        Router::new()
+            .with_policy(Policy::default().fail_closed())
+            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
+                std::thread::sleep(Duration::from_secs(3));
+                Ok(deny("late"))
+            });
     let mut frame = before(1, "s", "bash", "ls");
     frame["timeout_ms"] = json!(400);
     let started = std::time::Instant::now();
