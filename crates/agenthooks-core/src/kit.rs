@@ -179,6 +179,9 @@ pub struct EventRow {
     /// events, a field that decides the kind): the only ones tolerant decoding may not do
     /// without.
     pub identifying: &'static [&'static str],
+    /// A second kind the payload may decide (Gemini `AfterTool` is `tool.post`, or `tool.error`
+    /// when its response carries an error): install wires the event for this kind too.
+    pub also: Option<EventKind>,
 }
 
 impl EventRow {
@@ -197,6 +200,7 @@ impl EventRow {
             provider_only: false,
             primary: true,
             identifying: &[],
+            also: None,
         }
     }
 
@@ -256,6 +260,18 @@ impl EventRow {
         self
     }
 
+    /// The payload may decide a second kind for this event.
+    #[must_use]
+    pub const fn also(mut self, kind: EventKind) -> Self {
+        self.also = Some(kind);
+        self
+    }
+
+    /// Whether the event serves `kind` (its own, or the second one the payload may decide).
+    pub fn serves(&self, kind: EventKind) -> bool {
+        self.kind == kind || self.also == Some(kind)
+    }
+
     /// Install does not wire this event for its kind by default.
     #[must_use]
     pub const fn secondary(mut self) -> Self {
@@ -267,6 +283,12 @@ impl EventRow {
 /// The row of `name` in `rows`.
 pub fn row<'a>(rows: &'a [EventRow], name: &str) -> Option<&'a EventRow> {
     rows.iter().find(|r| r.name == name)
+}
+
+/// The first primary row serving `kind` (the event install wires for it): what a failure
+/// answer uses when only the kind is known.
+pub fn primary_row(rows: &[EventRow], kind: EventKind) -> Option<&EventRow> {
+    rows.iter().find(|r| r.primary && r.serves(kind))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,14 +474,20 @@ pub struct ProjectionIssue {
     pub repair: Repair,
 }
 
+impl Repair {
+    /// A stable name: `moved-to-extra`, `placeholder`, `untyped`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::MovedToExtra => "moved-to-extra",
+            Self::Placeholder => "placeholder",
+            Self::Untyped => "untyped",
+        }
+    }
+}
+
 impl fmt::Display for ProjectionIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.repair {
-            Repair::MovedToExtra => "kept in extra",
-            Repair::Placeholder => "placeholder in the projection",
-            Repair::Untyped => "delivered untyped",
-        };
-        write!(f, "`{}`: {} ({what})", self.path, self.message)
+        write!(f, "`{}`: {} ({})", self.path, self.message, self.repair.as_str())
     }
 }
 
@@ -519,12 +547,26 @@ pub fn decode<N: NativeEvents>(
     hint: Option<&str>,
 ) -> Result<Decoded<N>, DecodeError> {
     let bytes = crate::event::strip_bom(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(DecodeError::new(
+            provider.clone(),
+            DecodeCategory::Empty,
+            "the payload is empty",
+        ));
+    }
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(DecodeError::new(
+            provider.clone(),
+            DecodeCategory::NotUtf8,
+            format!("the payload is not UTF-8 ({e})"),
+        ));
+    }
     let payload_name = probe_name(provider, bytes, N::NAME_KEY)?;
     let Some(name) = payload_name.as_deref().or(hint) else {
         let key = N::NAME_KEY.unwrap_or("--event");
         return Err(DecodeError::new(
             provider.clone(),
-            DecodeCategory::Data,
+            DecodeCategory::UnknownEvent,
             format!("the payload names no event (`{key}`) and no `--event` was given"),
         )
         .with_path(key));

@@ -4,8 +4,13 @@
 //! # Model
 //!
 //! - A [`Handler<E>`] turns a typed event into that kind's decision. Plain functions and closures
-//!   with the signature `Fn(&Context, &E) -> Result<D, HandlerError>` (any `D: Into<decision>`)
-//!   are handlers.
+//!   `Fn(&Context, &E) -> R` are handlers when `R` is [`IntoDecision`] of the event's decision
+//!   family: the decision itself (`deny("…")`), or a `Result` of it whose error converts into
+//!   [`HandlerError`]. Closures write their parameter types (`|_cx: &Context, e: &ToolPreEvent|`);
+//!   nothing else needs a type annotation.
+//! - A [`ToolGate`] serves `tool.pre` and `permission.request` with one registration
+//!   ([`Router::on_tool_gate`]): it sees the tool call and which of the two fired
+//!   ([`ToolGateEvent`]).
 //! - Registration stacks: `Router::on_tool_pre(a).on_tool_pre(b)` runs `a` then `b`; a neutral
 //!   decision falls through, the first conclusive one wins (short-circuit); when every stage stays
 //!   neutral the neutrals merge (contexts append in order, stop-agent sticky). Contexts of neutral
@@ -20,22 +25,31 @@
 //! ```
 //! use agenthooks_core::prelude::*;
 //!
-//! fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+//! fn guard(_cx: &Context, e: &ToolPreEvent) -> ToolPreDecision {
 //!     if e.tool.command().is_some_and(|c| c.contains("rm -rf /")) {
-//!         return Ok(deny("destructive command"));
+//!         return deny("destructive command");
 //!     }
-//!     Ok(no_decision())
+//!     no_decision()
 //! }
-//! fn audit(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-//!     Ok(no_decision().with_context(format!("audited {}", e.tool.name)))
+//! fn audit(_cx: &Context, e: &ToolPreEvent) -> ToolPreDecision {
+//!     no_decision().with_context(format!("audited {}", e.tool.name))
 //! }
 //!
 //! let router = Router::new()
 //!     .on_tool_pre(when(match_canonical([CanonicalTool::Shell]), guard))
-//!     .on_tool_pre(audit);
+//!     .on_tool_pre(audit)
+//!     .on_stop(|_cx: &Context, _e: &StopEvent| finish());
 //! let mut names = Vec::new();
 //! router.walk(|s| names.push((s.kind, s.position)));
-//! assert_eq!(names.len(), 2);
+//! assert_eq!(names.len(), 3);
+//! ```
+//!
+//! A value with the wrong signature is not a handler, and the error says what is expected
+//! (``expected `fn(&Context, &ToolPreEvent) -> impl IntoDecision<ToolPreDecision>` ``):
+//! ```compile_fail,E0277
+//! use agenthooks_core::prelude::*;
+//! struct Guard;
+//! let router = Router::new().on_tool_pre(Guard);
 //! ```
 //!
 //! Calling `next` twice in an interceptor does not compile:
@@ -57,8 +71,8 @@ use regex::Regex;
 
 use crate::capability::{CapSet, Capability, Policy, PolicySource};
 use crate::decision::{
-    merge_all, merge_neutral, ContextDecision, Decision, Outcome, PromptDecision, StopDecision, ToolPostDecision,
-    ToolPreDecision,
+    merge_all, merge_neutral, ContextDecision, Decision, IntoDecision, Outcome, PromptDecision, StopDecision,
+    ToolPostDecision, ToolPreDecision,
 };
 use crate::error::HandlerError;
 use crate::event::{
@@ -158,9 +172,22 @@ gated! {
     OtherEvent => ContextDecision;
 }
 
-/// A typed handler for events `E`.
-pub trait Handler<E: Gated>: Send + Sync + 'static {
+/// A typed handler for events `E`: a `fn(&Context, &E) -> impl IntoDecision<E::Decision>`, a
+/// closure of that shape, a combinator, or your own type.
+///
+/// `D` is always `E::Decision` (its default): it is a parameter only so that the compiler's
+/// error for a wrong signature can name the decision type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a handler of `{E}`",
+    label = "expected `fn(&Context, &{E}) -> impl IntoDecision<{D}>`",
+    note = "a handler is a function or closure `Fn(&Context, &{E}) -> R` where `R` is `{D}` or a `Result<{D}, E>` whose error converts into `HandlerError` (closures write their parameter types), or a type implementing `Handler<{E}>`"
+)]
+pub trait Handler<E: Gated, D = <E as Gated>::Decision>: Send + Sync + 'static {
     /// Decides.
+    ///
+    /// # Errors
+    ///
+    /// The handler failed; the runner answers per the policy's [`FailMode`](crate::FailMode).
     fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError>;
 
     /// A name for introspection ([`Router::walk`]); defaults to the type name.
@@ -172,11 +199,133 @@ pub trait Handler<E: Gated>: Send + Sync + 'static {
 impl<E, F, R> Handler<E> for F
 where
     E: Gated,
-    F: Fn(&Context, &E) -> Result<R, HandlerError> + Send + Sync + 'static,
-    R: Into<E::Decision>,
+    F: Fn(&Context, &E) -> R + Send + Sync + 'static,
+    R: IntoDecision<E::Decision>,
 {
     fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
-        self(cx, ev).map(Into::into)
+        self(cx, ev).into_decision()
+    }
+}
+
+/// The event a [`ToolGate`] sees: a `tool.pre` or a `permission.request`, both about one tool
+/// call.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum ToolGateEvent<'a> {
+    /// The agent is about to run a tool (`tool.pre`).
+    ToolPre(&'a ToolPreEvent),
+    /// The agent is about to show its permission dialog for a tool (`permission.request`).
+    Permission(&'a PermissionEvent),
+}
+
+impl<'a> ToolGateEvent<'a> {
+    /// The tool call.
+    pub fn tool(&self) -> &'a ToolCall {
+        match self {
+            Self::ToolPre(e) => &e.tool,
+            Self::Permission(e) => &e.tool,
+        }
+    }
+
+    /// Which kind fired: [`EventKind::ToolPre`] or [`EventKind::Permission`].
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::ToolPre(_) => EventKind::ToolPre,
+            Self::Permission(_) => EventKind::Permission,
+        }
+    }
+
+    /// Whether this is a `permission.request` (an ask there is the agent's own dialog).
+    pub fn is_permission(&self) -> bool {
+        matches!(self, Self::Permission(_))
+    }
+
+    /// The envelope.
+    pub fn envelope(&self) -> &'a Envelope {
+        match self {
+            Self::ToolPre(e) => &e.envelope,
+            Self::Permission(e) => &e.envelope,
+        }
+    }
+}
+
+/// One handler for both tool gates, `tool.pre` and `permission.request` (they share
+/// [`ToolPreDecision`]); register it with [`Router::on_tool_gate`]. Functions and closures
+/// `Fn(&Context, ToolGateEvent<'_>) -> impl IntoDecision<ToolPreDecision>` are tool gates.
+///
+/// ```
+/// use agenthooks_core::prelude::*;
+///
+/// fn guard(_cx: &Context, gate: ToolGateEvent<'_>) -> ToolPreDecision {
+///     if gate.tool().command().is_some_and(|c| c.contains("curl")) {
+///         return ask_user("network access");
+///     }
+///     no_decision()
+/// }
+/// let router = Router::new().on_tool_gate(guard);
+/// assert!(router.handles(EventKind::ToolPre) && router.handles(EventKind::Permission));
+/// let router = Router::new().on_tool_gate(|_cx: &Context, _gate: ToolGateEvent<'_>| deny("no tools"));
+/// # let _ = router;
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool gate",
+    label = "expected `fn(&Context, ToolGateEvent<'_>) -> impl IntoDecision<ToolPreDecision>`"
+)]
+pub trait ToolGate: Send + Sync + 'static {
+    /// Decides.
+    ///
+    /// # Errors
+    ///
+    /// The gate failed; the runner answers per the policy's [`FailMode`](crate::FailMode).
+    fn gate(&self, cx: &Context, ev: ToolGateEvent<'_>) -> Result<ToolPreDecision, HandlerError>;
+
+    /// A name for introspection ([`Router::walk`]); defaults to the type name.
+    fn name(&self) -> &'static str {
+        type_name::<Self>()
+    }
+}
+
+impl<F, R> ToolGate for F
+where
+    F: for<'a> Fn(&Context, ToolGateEvent<'a>) -> R + Send + Sync + 'static,
+    R: IntoDecision<ToolPreDecision>,
+{
+    fn gate(&self, cx: &Context, ev: ToolGateEvent<'_>) -> Result<ToolPreDecision, HandlerError> {
+        self(cx, ev).into_decision()
+    }
+}
+
+impl<M: Matcher, G: ToolGate> ToolGate for When<M, G> {
+    fn gate(&self, cx: &Context, ev: ToolGateEvent<'_>) -> Result<ToolPreDecision, HandlerError> {
+        if self.0.matches(ev.tool()) {
+            self.1.gate(cx, ev)
+        } else {
+            Ok(ToolPreDecision::default())
+        }
+    }
+    fn name(&self) -> &'static str {
+        self.1.name()
+    }
+}
+
+/// A [`ToolGate`] as the handler of one of its two kinds (shared by both registrations).
+struct GateAs<G>(Arc<G>);
+
+impl<G: ToolGate> Handler<ToolPreEvent> for GateAs<G> {
+    fn handle(&self, cx: &Context, ev: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+        self.0.gate(cx, ToolGateEvent::ToolPre(ev))
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+}
+
+impl<G: ToolGate> Handler<PermissionEvent> for GateAs<G> {
+    fn handle(&self, cx: &Context, ev: &PermissionEvent) -> Result<ToolPreDecision, HandlerError> {
+        self.0.gate(cx, ToolGateEvent::Permission(ev))
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
     }
 }
 
@@ -393,7 +542,7 @@ pub struct ToolNames(Regex);
 /// ```
 /// use agenthooks_core::{match_tools, Matcher, ToolCall, CanonicalTool};
 /// let m = match_tools(["Bash", "mcp__github__*"]);
-/// let t = ToolCall::from_parts("mcp__github__create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "");
+/// let t = ToolCall::builder("mcp__github__create_issue", serde_json::json!({})).class(CanonicalTool::Mcp).build(&Default::default());
 /// assert!(m.matches(&t));
 /// ```
 pub fn match_tools<I, S>(names: I) -> ToolNames
@@ -421,8 +570,9 @@ pub struct McpTools {
 ///
 /// ```
 /// use agenthooks_core::{match_mcp, Matcher, ToolCall, CanonicalTool, McpCall};
-/// let t = ToolCall::from_parts("mcp_github_create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "")
-///     .with_mcp(McpCall::new("github", "create_issue"));
+/// let t = ToolCall::builder("mcp_github_create_issue", serde_json::json!({}))
+///     .with_mcp(Some(McpCall::new("github", "create_issue")))
+///     .build(&Default::default());
 /// assert!(match_mcp("github", "*").matches(&t));
 /// assert!(!match_mcp("slack", "*").matches(&t));
 /// ```
@@ -536,7 +686,7 @@ pub struct StageInfo {
 }
 
 macro_rules! router_kinds {
-    ($($field:ident : $ev:ty, $method:ident, $kind:expr;)*) => {
+    ($($kind_:ident, $dotted:literal, $ev:ident, $family:ident, $field:ident, $method:ident, $doc:literal;)*) => {
         /// The router: typed handlers per kind, observers and interceptors.
         #[derive(Default, Clone)]
         pub struct Router {
@@ -549,7 +699,7 @@ macro_rules! router_kinds {
 
         impl Router {
             $(
-                #[doc = concat!("Registers a handler for `", stringify!($kind), "` events (stacks; see the module docs).")]
+                #[doc = concat!("Registers a handler for `", $dotted, "` events (stacks; see the module docs).")]
                 #[must_use]
                 pub fn $method<H: Handler<$ev>>(mut self, h: H) -> Self {
                     self.$field.push(Arc::new(h));
@@ -571,38 +721,28 @@ macro_rules! router_kinds {
                 }
                 $(
                     for (i, h) in self.$field.iter().enumerate() {
-                        f(StageInfo { kind: Some($kind), stage_type: StageType::Handler, name: h.name(), position: i, native: None });
+                        f(StageInfo { kind: Some(EventKind::$kind_), stage_type: StageType::Handler, name: h.name(), position: i, native: None });
                     }
                 )*
             }
 
             /// Whether any typed handler is registered for a kind.
             pub fn handles(&self, kind: EventKind) -> bool {
-                $( if kind == $kind && !self.$field.is_empty() { return true; } )*
+                $( if kind == EventKind::$kind_ && !self.$field.is_empty() { return true; } )*
                 false
+            }
+
+            fn typed(&self, cx: &Context, ev: &Event) -> Result<Outcome, HandlerError> {
+                Ok(match ev {
+                    $( Event::$kind_(e) => stack(&self.$field, cx, e)?.into(), )*
+                    _ => Outcome::Context(ContextDecision::none()),
+                })
             }
         }
     };
 }
 
-router_kinds! {
-    session_start: SessionStartEvent, on_session_start, EventKind::SessionStart;
-    session_end: SessionEndEvent, on_session_end, EventKind::SessionEnd;
-    prompt: PromptEvent, on_prompt_submitted, EventKind::PromptSubmitted;
-    tool_pre: ToolPreEvent, on_tool_pre, EventKind::ToolPre;
-    tool_post: ToolPostEvent, on_tool_post, EventKind::ToolPost;
-    tool_error: ToolErrorEvent, on_tool_error, EventKind::ToolError;
-    permission: PermissionEvent, on_permission, EventKind::Permission;
-    stop: StopEvent, on_stop, EventKind::Stop;
-    subagent_start: SubagentStartEvent, on_subagent_start, EventKind::SubagentStart;
-    subagent_stop: StopEvent, on_subagent_stop, EventKind::SubagentStop;
-    compact_pre: CompactPreEvent, on_compact_pre, EventKind::CompactPre;
-    compact_post: CompactPostEvent, on_compact_post, EventKind::CompactPost;
-    notification: NotificationEvent, on_notification, EventKind::Notification;
-    file_edited: FileEditedEvent, on_file_edited, EventKind::FileEdited;
-    model_request: ModelRequestEvent, on_model_request, EventKind::ModelRequest;
-    model_response: ModelResponseEvent, on_model_response, EventKind::ModelResponse;
-}
+crate::kind::for_each_kind!(router_kinds);
 
 fn stack<E: Gated>(stages: &[Arc<dyn Handler<E>>], cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
     first_conclusive(|sink| {
@@ -638,6 +778,16 @@ impl Router {
     /// The policy source.
     pub fn policy(&self) -> &PolicySource {
         &self.policy
+    }
+
+    /// Registers one handler for both tool gates: `tool.pre` and `permission.request` (it stacks
+    /// with the handlers of each kind, in registration order). See [`ToolGate`].
+    #[must_use]
+    pub fn on_tool_gate<G: ToolGate>(mut self, g: G) -> Self {
+        let g = Arc::new(g);
+        self.tool_pre.push(Arc::new(GateAs(Arc::clone(&g))));
+        self.permission.push(Arc::new(GateAs(g)));
+        self
     }
 
     /// Registers an observer of every event (mapped or not). Never gates; errors are logged.
@@ -713,28 +863,6 @@ impl Router {
             );
         }
         self.typed(cx, ev)
-    }
-
-    fn typed(&self, cx: &Context, ev: &Event) -> Result<Outcome, HandlerError> {
-        Ok(match ev {
-            Event::SessionStart(e) => stack(&self.session_start, cx, e)?.into(),
-            Event::SessionEnd(e) => stack(&self.session_end, cx, e)?.into(),
-            Event::PromptSubmitted(e) => stack(&self.prompt, cx, e)?.into(),
-            Event::ToolPre(e) => stack(&self.tool_pre, cx, e)?.into(),
-            Event::ToolPost(e) => stack(&self.tool_post, cx, e)?.into(),
-            Event::ToolError(e) => stack(&self.tool_error, cx, e)?.into(),
-            Event::Permission(e) => stack(&self.permission, cx, e)?.into(),
-            Event::Stop(e) => stack(&self.stop, cx, e)?.into(),
-            Event::SubagentStart(e) => stack(&self.subagent_start, cx, e)?.into(),
-            Event::SubagentStop(e) => stack(&self.subagent_stop, cx, e)?.into(),
-            Event::CompactPre(e) => stack(&self.compact_pre, cx, e)?.into(),
-            Event::CompactPost(e) => stack(&self.compact_post, cx, e)?.into(),
-            Event::Notification(e) => stack(&self.notification, cx, e)?.into(),
-            Event::FileEdited(e) => stack(&self.file_edited, cx, e)?.into(),
-            Event::ModelRequest(e) => stack(&self.model_request, cx, e)?.into(),
-            Event::ModelResponse(e) => stack(&self.model_response, cx, e)?.into(),
-            Event::Other(_) => Outcome::Context(ContextDecision::none()),
-        })
     }
 }
 

@@ -11,7 +11,19 @@
 //! `transcript_path` (`""` when not recorded), `cwd`, `hook_event_name`, `timestamp` (ISO-8601,
 //! kept verbatim as [`Envelope::provider_time`](agenthooks_core::Envelope::provider_time) beside
 //! the library's receive time). Typed field-for-field in [`native`]; unknown keys land in each
-//! struct's `extra`; [`view`] returns the native struct of a decoded event.
+//! struct's `extra`; [`view`] returns the native enum of a decoded event, [`view_as`] one
+//! event's struct.
+//!
+//! Decoding is tolerant: only `hook_event_name` (or the config's `--event`) and, on tool
+//! events, `tool_name` are required. Fields older releases did not send (`mcp_context` before
+//! v0.25.0, `original_request_name` before v0.31.0) are optional, `""` transcript paths
+//! (v0.19–v0.21) are kept as sent, and a field of an unexpected shape is kept in the native
+//! view's `extra` and reported on
+//! [`Envelope::projection_issues`](agenthooks_core::Envelope::projection_issues): the event
+//! still reaches its handlers as its kind. Each event's facts (kind, capabilities, fail-closed
+//! answer, identifying fields, which event install wires for a kind) are one row of
+//! [`native::EVENTS`]; tool classes and MCP naming are [`tools::TOOLS`]. Both are the single
+//! source for the codec and for install.
 //!
 //! | native event | unified kind | what a hook can do (capabilities) |
 //! |---|---|---|
@@ -93,6 +105,10 @@
 //!   chunk, and its text is the chunk's `text` (or its text parts) (#302). Request overrides,
 //!   synthetic responses, `toolConfig` restrictions, `clearContext`, `tailToolCallRequest` and
 //!   `suppressOutput` have no unified decision and are not emitted.
+//! - ⚠ **A value of an unexpected shape inside a nested object** (say a non-numeric
+//!   `llm_response.candidates[].index`) moves the whole top-level field to the native view's
+//!   `extra`: the event keeps its kind but that field's projection is empty (`AfterModel` text
+//!   `None`, `AfterTool` output `null`); the issue is on `projection_issues`.
 //! - ⚠ `SessionEnd` and `PreCompress` are not awaited by Gemini: their system message may never
 //!   show (#307).
 //!
@@ -105,10 +121,8 @@ pub mod native;
 pub mod quirks;
 pub mod tools;
 
-pub use codec::{capabilities_for, timeout_config_value, view, GeminiCodec, DEFAULT_TIMEOUT, NO_OP};
-
-/// The provider wire string (`--provider=gemini`).
-pub const PROVIDER: &str = "gemini";
+pub use agenthooks_core::DecodeError;
+pub use codec::{timeout_config_value, view, view_as, GeminiCodec, DEFAULT_TIMEOUT, NO_OP};
 
 /// The codec instance the facade registers.
 pub static CODEC: GeminiCodec = GeminiCodec::new();

@@ -73,7 +73,8 @@ pub fn is_mcp_tool_name(name: &str) -> bool {
     parse(name).is_some()
 }
 
-/// Splits `mcp_<server>_<tool>` at the first underscore after the prefix, as Gemini CLI does.
+/// Splits `mcp_<server>_<tool>` at the first underscore after the prefix, as Gemini CLI does
+/// (the naming scheme of [`TOOLS`](crate::tools::TOOLS)).
 ///
 /// ```
 /// use agenthooks_gemini::mcp::parse;
@@ -86,16 +87,14 @@ pub fn is_mcp_tool_name(name: &str) -> bool {
 /// assert!(parse("run_shell_command").is_none());
 /// ```
 pub fn parse(name: &str) -> Option<McpName> {
-    let rest = name.strip_prefix(MCP_PREFIX)?;
-    let (server, tool) = rest.split_once('_')?;
-    if server.is_empty() || tool.is_empty() {
-        return None;
+    match crate::tools::TOOLS.parse_mcp(name)? {
+        (server, Some(tool)) if !tool.is_empty() => Some(McpName {
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            source: McpNameSource::FirstUnderscore,
+        }),
+        _ => None,
     }
-    Some(McpName {
-        server: server.to_owned(),
-        tool: tool.to_owned(),
-        source: McpNameSource::FirstUnderscore,
-    })
 }
 
 /// Splits an MCP tool name using the configured server names: the longest server `s` such
@@ -131,13 +130,13 @@ where
     }
 }
 
-/// Resolves the MCP identity of a tool call: `mcp_context` when present (exact), else the
-/// name parsed by Gemini's rule. `None` for a tool that is not an MCP tool.
+/// Resolves the MCP identity of a tool call: `mcp_context` when present with both names
+/// (exact), else the name parsed by Gemini's rule. `None` for a tool that is not an MCP tool.
 pub fn resolve(tool_name: &str, context: Option<&McpContext>) -> Option<McpName> {
-    match context {
-        Some(ctx) => Some(McpName {
-            server: ctx.server_name.clone(),
-            tool: ctx.tool_name.clone(),
+    match context.and_then(|c| c.server_name.as_ref().zip(c.tool_name.as_ref())) {
+        Some((server, tool)) => Some(McpName {
+            server: server.clone(),
+            tool: tool.clone(),
             source: McpNameSource::Context,
         }),
         None => parse(tool_name),
@@ -207,6 +206,12 @@ mod tests {
         let n = resolve("mcp_my_server_create_issue", None).unwrap();
         assert_eq!(n.server, "my");
         assert!(resolve("glob", None).is_none());
+        // A context without its names (not sent by any release): the name decides.
+        let partial: McpContext = serde_json::from_str(r#"{"url":"https://x"}"#).unwrap();
+        assert_eq!(
+            resolve("mcp_my_server_create_issue", Some(&partial)).unwrap().server,
+            "my"
+        );
         assert_eq!(format_tool_name("gh", "list"), "mcp_gh_list");
     }
 }

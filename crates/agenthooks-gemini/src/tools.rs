@@ -1,4 +1,5 @@
-//! Gemini CLI's built-in tools and their canonical classes.
+//! Gemini CLI's built-in tools, their canonical classes and its MCP naming: one
+//! [`ToolTable`] ([`TOOLS`]) read by the codec and by install's matcher compiler.
 //!
 //! Names are Gemini's registry names (`packages/core/src/tools/tool-names.ts`), which are what
 //! hooks receive in `tool_name` and what `BeforeTool`/`AfterTool` matchers see. Their arguments
@@ -7,7 +8,11 @@
 //! `replace {file_path, old_string, new_string, instruction, allow_multiple}`, …); no
 //! argument is renamed here.
 
-use agenthooks_core::CanonicalTool;
+use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::{CanonicalTool, McpCall};
+
+use crate::mcp;
+use crate::native::McpContext;
 
 /// `run_shell_command`.
 pub const RUN_SHELL_COMMAND: &str = "run_shell_command";
@@ -32,58 +37,86 @@ pub const WEB_FETCH: &str = "web_fetch";
 /// `google_web_search`.
 pub const GOOGLE_WEB_SEARCH: &str = "google_web_search";
 
-/// Built-in tool names and their classes. Tools absent from this table classify as
-/// [`CanonicalTool::Other`] (or [`CanonicalTool::Mcp`] for MCP names).
-pub const BUILTIN_TOOLS: &[(&str, CanonicalTool)] = &[
-    (RUN_SHELL_COMMAND, CanonicalTool::Shell),
-    (READ_FILE, CanonicalTool::FileRead),
-    (READ_MANY_FILES, CanonicalTool::FileRead),
-    (WRITE_FILE, CanonicalTool::FileWrite),
-    (REPLACE, CanonicalTool::FileEdit),
-    // Older releases' edit tool name.
-    ("edit", CanonicalTool::FileEdit),
-    (GLOB, CanonicalTool::Search),
-    (GREP_SEARCH, CanonicalTool::Search),
-    (SEARCH_FILE_CONTENT, CanonicalTool::Search),
-    ("grep", CanonicalTool::Search),
-    (LIST_DIRECTORY, CanonicalTool::Search),
-    (WEB_FETCH, CanonicalTool::Fetch),
-    (GOOGLE_WEB_SEARCH, CanonicalTool::Fetch),
-    // Subagents run as tools named after the agent.
-    ("delegate_to_agent", CanonicalTool::Task),
-    ("invoke_agent", CanonicalTool::Task),
-    ("codebase_investigator", CanonicalTool::Task),
-    ("cli_help", CanonicalTool::Task),
-    ("write_todos", CanonicalTool::Other),
-    ("save_memory", CanonicalTool::Other),
-    ("activate_skill", CanonicalTool::Other),
-    ("ask_user", CanonicalTool::Other),
-    ("get_internal_docs", CanonicalTool::Other),
-    ("enter_plan_mode", CanonicalTool::Other),
-    ("exit_plan_mode", CanonicalTool::Other),
+/// Gemini's built-in tools per canonical class, and its MCP naming `mcp_<server>_<tool>`
+/// (single underscores, quirk #15). Tools absent from it classify as [`CanonicalTool::Other`]
+/// (built-ins without a class are listed in [`UNCLASSIFIED`]).
+pub static TOOLS: ToolTable = ToolTable::new(
+    &[
+        (CanonicalTool::Shell, &[RUN_SHELL_COMMAND]),
+        (CanonicalTool::FileRead, &[READ_FILE, READ_MANY_FILES]),
+        (CanonicalTool::FileWrite, &[WRITE_FILE]),
+        // `edit`: older releases' name of `replace`.
+        (CanonicalTool::FileEdit, &[REPLACE, "edit"]),
+        (
+            CanonicalTool::Search,
+            &[GLOB, GREP_SEARCH, SEARCH_FILE_CONTENT, "grep", LIST_DIRECTORY],
+        ),
+        (CanonicalTool::Fetch, &[WEB_FETCH, GOOGLE_WEB_SEARCH]),
+        // Subagents run as tools named after the agent.
+        (
+            CanonicalTool::Task,
+            &["delegate_to_agent", "invoke_agent", "codebase_investigator", "cli_help"],
+        ),
+    ],
+    Some(McpNaming::new(mcp::MCP_PREFIX, "_")),
+    &[],
+);
+
+/// Gemini built-ins that have no canonical class (they classify as [`CanonicalTool::Other`]).
+pub const UNCLASSIFIED: &[&str] = &[
+    "write_todos",
+    "save_memory",
+    "activate_skill",
+    "ask_user",
+    "get_internal_docs",
+    "enter_plan_mode",
+    "exit_plan_mode",
 ];
 
-/// Classifies a Gemini tool call by its name; `has_mcp_context` is whether the payload carried
-/// `mcp_context` (which marks an MCP tool whatever its name).
+/// Classifies a Gemini tool name: [`TOOLS`], where an MCP name needs a non-empty tool part
+/// (`mcp_github` alone names a server, not a tool a hook sees). A call that carries
+/// `mcp_context` is MCP whatever its name: see [`parse_mcp`].
 ///
 /// ```
 /// use agenthooks_core::CanonicalTool;
 /// use agenthooks_gemini::tools::classify;
 ///
-/// assert_eq!(classify("run_shell_command", false), CanonicalTool::Shell);
-/// assert_eq!(classify("replace", false), CanonicalTool::FileEdit);
-/// assert_eq!(classify("mcp_github_create_issue", false), CanonicalTool::Mcp);
-/// assert_eq!(classify("create_issue", true), CanonicalTool::Mcp);
-/// assert_eq!(classify("write_todos", false), CanonicalTool::Other);
+/// assert_eq!(classify("run_shell_command"), CanonicalTool::Shell);
+/// assert_eq!(classify("replace"), CanonicalTool::FileEdit);
+/// assert_eq!(classify("mcp_github_create_issue"), CanonicalTool::Mcp);
+/// assert_eq!(classify("mcp_github"), CanonicalTool::Other);
+/// assert_eq!(classify("write_todos"), CanonicalTool::Other);
 /// ```
-pub fn classify(tool_name: &str, has_mcp_context: bool) -> CanonicalTool {
-    if has_mcp_context || crate::mcp::is_mcp_tool_name(tool_name) {
-        return CanonicalTool::Mcp;
+pub fn classify(tool_name: &str) -> CanonicalTool {
+    match TOOLS.classify(tool_name) {
+        CanonicalTool::Mcp if mcp::parse(tool_name).is_none() => CanonicalTool::Other,
+        class => class,
     }
-    BUILTIN_TOOLS
-        .iter()
-        .find(|(n, _)| *n == tool_name)
-        .map_or(CanonicalTool::Other, |(_, c)| *c)
+}
+
+/// The MCP identity of a call: `mcp_context` when the payload carries it (exact, with the
+/// server's transport: `url`/`tcp`, or `command` + `args` joined by spaces), else the name split
+/// by Gemini's rule ([`mcp::parse`], ⚠ ambiguous when the server name has an underscore, #309).
+/// `None` for a tool that is not an MCP tool.
+///
+/// ```
+/// use agenthooks_gemini::tools::parse_mcp;
+/// let m = parse_mcp("mcp_github_create_issue", None).unwrap();
+/// assert_eq!((m.server.as_str(), m.tool.as_str()), ("github", "create_issue"));
+/// assert!(parse_mcp("read_file", None).is_none());
+/// ```
+pub fn parse_mcp(tool_name: &str, context: Option<&McpContext>) -> Option<McpCall> {
+    let name = mcp::resolve(tool_name, context)?;
+    let mut call = McpCall::new(name.server, name.tool);
+    if let Some(ctx) = context {
+        call.url = ctx.url.clone().or_else(|| ctx.tcp.clone()).unwrap_or_default();
+        call.command = match (&ctx.command, &ctx.args) {
+            (Some(c), Some(args)) if !args.is_empty() => format!("{c} {}", args.join(" ")),
+            (Some(c), _) => c.clone(),
+            (None, _) => String::new(),
+        };
+    }
+    Some(call)
 }
 
 #[cfg(test)]
@@ -91,20 +124,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_builtin_classifies_as_listed() {
-        for (name, class) in BUILTIN_TOOLS {
-            assert_eq!(classify(name, false), *class, "{name}");
-        }
-    }
-
-    #[test]
-    fn brief_examples() {
+    fn classes() {
         let expect = [
             ("run_shell_command", CanonicalTool::Shell),
             ("read_file", CanonicalTool::FileRead),
             ("read_many_files", CanonicalTool::FileRead),
             ("write_file", CanonicalTool::FileWrite),
             ("replace", CanonicalTool::FileEdit),
+            ("edit", CanonicalTool::FileEdit),
             ("glob", CanonicalTool::Search),
             ("search_file_content", CanonicalTool::Search),
             ("grep_search", CanonicalTool::Search),
@@ -114,23 +141,40 @@ mod tests {
             ("google_web_search", CanonicalTool::Fetch),
             ("codebase_investigator", CanonicalTool::Task),
             ("mcp_fs_read_text_file", CanonicalTool::Mcp),
+            ("mcp_server_", CanonicalTool::Other),
+            ("mcp__tool", CanonicalTool::Other),
             ("discovered_tool_deploy", CanonicalTool::Other),
             ("Bash", CanonicalTool::Other),
             ("", CanonicalTool::Other),
         ];
         for (name, class) in expect {
-            assert_eq!(classify(name, false), class, "{name}");
+            assert_eq!(classify(name), class, "{name}");
         }
-        // mcp_context marks MCP whatever the name.
-        assert_eq!(classify("read_file", true), CanonicalTool::Mcp);
+        for name in UNCLASSIFIED {
+            assert_eq!(classify(name), CanonicalTool::Other, "{name}");
+        }
     }
 
     #[test]
     fn names_are_unique() {
-        let mut names: Vec<_> = BUILTIN_TOOLS.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<&str> = TOOLS.classes.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        names.extend(UNCLASSIFIED);
         names.sort_unstable();
         let len = names.len();
         names.dedup();
         assert_eq!(names.len(), len);
+    }
+
+    #[test]
+    fn context_carries_the_transport() {
+        let ctx: McpContext = serde_json::from_str(
+            r#"{"server_name":"db_tools","tool_name":"run_query","command":"npx","args":["-y","db"]}"#,
+        )
+        .unwrap();
+        let m = parse_mcp("mcp_db_tools_run_query", Some(&ctx)).unwrap();
+        assert_eq!((m.server.as_str(), m.tool.as_str()), ("db_tools", "run_query"));
+        assert_eq!((m.command.as_str(), m.url.as_str()), ("npx -y db", ""));
+        let ctx: McpContext = serde_json::from_str(r#"{"server_name":"gh","tool_name":"x","tcp":"ws://h:1"}"#).unwrap();
+        assert_eq!(parse_mcp("x", Some(&ctx)).unwrap().url, "ws://h:1");
     }
 }

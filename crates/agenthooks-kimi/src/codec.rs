@@ -2,17 +2,19 @@
 
 use std::time::Duration;
 
+use agenthooks_core::decision::reason_or_default;
+use agenthooks_core::kit::{self, EventRow, Extra, FailShape, FromNative, ToolTable};
 use agenthooks_core::{
-    CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeCategory,
-    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
-    Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
-    WireResponse,
+    AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
+    Event, EventKind, EventTarget, FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
+    PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
+    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::Value;
 
-use crate::native::{self, NativeError, NativeEvent};
-use crate::tools::tool_call;
+use crate::native::{self, NativeEvent};
+use crate::tools;
 
 /// How [`KimiCodec`] blocks on the three gating events. Both are honoured by Kimi Code 2.x
 /// (verified on the real 2.1.0 CLI).
@@ -37,9 +39,28 @@ pub struct KimiCodec {
 /// Hook timeout Kimi applies when the config gives none (`timeout` defaults to 30 s).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
-const GATE_TOOL: CapSet = CapSet::of(&[Capability::Deny]);
-const GATE_PROMPT: CapSet = CapSet::of(&[Capability::Deny, Capability::AddContext]);
-const GATE_STOP: CapSet = CapSet::of(&[Capability::ContinueAgent]);
+/// Kimi's hook output (`HookJsonOutputSchema` in `runHook.ts`), reduced to what Kimi acts on.
+#[derive(Serialize)]
+struct Output<'a> {
+    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
+    hook_specific_output: Option<Deny<'a>>,
+    /// A prompt's context, or what Kimi records for a blocked prompt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+}
+
+/// `hookSpecificOutput` of a block: the only decision Kimi honours is `deny`.
+#[derive(Serialize)]
+struct Deny<'a> {
+    #[serde(rename = "permissionDecision")]
+    permission_decision: &'static str,
+    #[serde(rename = "permissionDecisionReason")]
+    permission_decision_reason: &'a str,
+}
+
+fn json(out: &Output<'_>) -> WireResponse {
+    WireResponse::stdout(serde_json::to_vec(out).unwrap_or_else(|_| b"{}".to_vec()))
+}
 
 impl KimiCodec {
     /// The codec with JSON blocks ([`BlockStyle::Json`]).
@@ -61,32 +82,18 @@ impl KimiCodec {
         self.style
     }
 
-    /// What Kimi honours on a native event (independent of the variant: Kimi has none).
-    pub const fn capabilities_of(native: &str) -> CapSet {
-        match native.as_bytes() {
-            b"PreToolUse" => GATE_TOOL,
-            b"UserPromptSubmit" => GATE_PROMPT,
-            b"Stop" => GATE_STOP,
-            _ => CapSet::EMPTY,
-        }
-    }
-
     /// The block response: JSON deny (exit 0) or exit 2 with the reason on stderr.
     /// `message` is the optional top-level `message` (what Kimi records for a blocked prompt).
     fn block(self, reason: &str, message: Option<&str>) -> WireResponse {
         match self.style {
             BlockStyle::ExitCode => WireResponse::exit(2, reason.as_bytes().to_vec()),
-            BlockStyle::Json => {
-                let mut hso = Map::new();
-                hso.insert("permissionDecision".into(), "deny".into());
-                hso.insert("permissionDecisionReason".into(), reason.into());
-                let mut top = Map::new();
-                top.insert("hookSpecificOutput".into(), Value::Object(hso));
-                if let Some(m) = message {
-                    top.insert("message".into(), m.into());
-                }
-                WireResponse::json(&Value::Object(top))
-            }
+            BlockStyle::Json => json(&Output {
+                hook_specific_output: Some(Deny {
+                    permission_decision: "deny",
+                    permission_decision_reason: reason,
+                }),
+                message,
+            }),
         }
     }
 }
@@ -99,134 +106,95 @@ pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
     envelope.native_view::<NativeEvent>()
 }
 
-fn provider() -> Provider {
-    Provider::KIMI
+/// One event's native struct (`view_as::<native::PreToolUse>(env)`), when the event is that one.
+pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
+    view(envelope).and_then(T::from_native)
 }
 
-fn decode_error(e: NativeError) -> DecodeError {
-    match e {
-        NativeError::Syntax { source } => DecodeError::from_json(provider(), &source),
-        NativeError::NotAnObject => DecodeError::new(provider(), DecodeCategory::Data, "payload is not a JSON object"),
-        NativeError::MissingEventName => DecodeError::new(
-            provider(),
-            DecodeCategory::UnknownEvent,
-            "payload has no `hook_event_name` and no --event was given",
-        ),
-        NativeError::Shape { event, path, source } => DecodeError::new(
-            provider(),
-            DecodeCategory::of_json(&source),
-            format!("{event}: {source}"),
-        )
-        .with_path(path),
-    }
-}
-
-fn unsupported(what: &str, native: &str) -> EncodeError {
-    EncodeError::new(
-        provider(),
-        EncodeCategory::WrongFamily,
-        format!("{what} is not supported by Kimi Code on {native} (degrade the outcome first)"),
-    )
-}
-
-/// The capability each part of an outcome needs, to check it against the event's set.
-fn required(outcome: &Outcome) -> Vec<(Capability, &'static str)> {
-    let mut need = Vec::new();
-    match outcome.kind() {
-        DecisionKind::Deny | DecisionKind::BlockPrompt => need.push((Capability::Deny, "blocking")),
-        DecisionKind::Ask => need.push((Capability::Ask, "ask")),
-        DecisionKind::Allow => need.push((Capability::Allow, "allow")),
-        DecisionKind::Continue => need.push((Capability::ContinueAgent, "continuing the agent")),
-        DecisionKind::FlagOutput => need.push((Capability::FlagOutput, "flagging output")),
-        DecisionKind::ReplaceOutput => {
-            need.push((Capability::ReplaceOutput, "replacing output"));
-        }
-        _ => {}
-    }
-    if outcome.updated_input().is_some() {
-        need.push((Capability::UpdateInput, "rewriting tool input"));
-    }
-    if !outcome.context().is_empty() {
-        need.push((Capability::AddContext, "context"));
-    }
-    if outcome.system_message().is_some() {
-        need.push((Capability::SystemMessage, "a system message"));
-    }
-    if outcome.stop_reason().is_some() {
-        need.push((Capability::StopAgent, "stopping the agent"));
-    }
-    need
-}
-
-/// Events only Kimi Code sends (used by payload sniffing).
-const KIMI_ONLY: [&str; 6] = [
-    "PermissionResult",
-    "UserPromptQueued",
-    "TurnStarted",
-    "Interrupt",
-    "SessionHeartbeat",
-    "TaskStarted",
-];
-
-impl Codec for KimiCodec {
+impl agenthooks_core::Codec for KimiCodec {
     fn provider(&self) -> Provider {
-        provider()
+        Provider::KIMI
     }
 
     fn native_events(&self) -> &'static [EventRow] {
         native::EVENTS
     }
 
+    fn name_key(&self) -> Option<&'static str> {
+        NativeEvent::NAME_KEY
+    }
+
+    fn tools(&self) -> Option<&'static ToolTable> {
+        Some(&tools::TOOLS)
+    }
+
+    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
+        view(envelope).map(NativeEvent::extra)
+    }
+
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
-        let bytes = inv.payload.json_bytes();
-        let mut de = serde_json::Deserializer::from_slice(bytes);
-        let value: Value =
-            serde_path_to_error::deserialize(&mut de).map_err(|e| DecodeError::from_path_error(provider(), e))?;
-        de.end().map_err(|e| DecodeError::from_json(provider(), &e))?;
-        let Value::Object(mut map) = value else {
-            return Err(decode_error(NativeError::NotAnObject));
-        };
-        // Kimi always names the event; fall back to the config's --event for robustness.
-        if !map.contains_key("hook_event_name") {
-            if let Some(hint) = inv.native_event {
-                map.insert("hook_event_name".into(), hint.into());
-            }
+        // Straight from the bytes; the name is the payload's own, else the config's --event (the
+        // native view then has no `hook_event_name`: nothing Kimi did not send is added).
+        let decoded = NativeEvent::decode(&Provider::KIMI, inv.payload.json_bytes(), inv.native_event)?;
+        let native = &decoded.native;
+        let mut env = Envelope::new(Provider::KIMI, native.name().into(), native.kind(), inv.payload.clone());
+        if let Some(v) = inv.variant {
+            env.variant = v.clone();
         }
-        let native = NativeEvent::from_map(map).map_err(decode_error)?;
-        Ok(build_event(native, inv))
+        if let Some(id) = native.session_id() {
+            env.session.id.clone_from(id);
+        }
+        if let Some(cwd) = native.cwd().filter(|c| !c.is_empty()) {
+            env.session.cwd.clone_from(cwd);
+            env.session.workspace_roots = vec![cwd.clone()];
+        }
+        if let Some(t) = native.turn_id() {
+            env.session.turn_id = t.to_string();
+        }
+        if let Some(id) = native.agent_id().filter(|id| !id.is_empty() && *id != "main") {
+            env.agent = Some(AgentInfo::new(id, ""));
+        }
+        let native = decoded.attach(&mut env);
+        Ok(build_event(env, &native))
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         let env = event.envelope();
         let native = env.native.as_str();
-        let caps = Self::capabilities_of(native);
-        if let Some((_, what)) = required(outcome).into_iter().find(|(c, _)| !caps.contains(*c)) {
-            return Err(unsupported(what, native));
-        }
-        match (native, outcome.kind()) {
-            ("PreToolUse", DecisionKind::Deny) => Ok(self.block(outcome.reason().unwrap_or_default(), None)),
-            ("UserPromptSubmit", DecisionKind::BlockPrompt) => {
+        let caps = self.event_capabilities(event);
+        kit::ensure_expressible(&Provider::KIMI, native, env.kind, outcome, caps)?;
+        // Past the check, the kind names the native event: each gating kind has one Kimi event.
+        match (env.kind, outcome.kind()) {
+            (EventKind::ToolPre, DecisionKind::Deny) => {
+                Ok(self.block(reason_or_default(outcome.reason().unwrap_or_default()), None))
+            }
+            (EventKind::PromptSubmitted, DecisionKind::BlockPrompt) => {
                 // ⚠ Context cannot ride on a blocked prompt: the model is not called this turn.
                 if !outcome.context().is_empty() {
                     tracing::info!("context on a blocked Kimi prompt is not delivered");
                 }
-                let reason = outcome.reason().unwrap_or_default();
+                let reason = reason_or_default(outcome.reason().unwrap_or_default());
                 // A distinct user-facing block message becomes Kimi's `message`, which is what it
                 // records for the blocked prompt (JSON only; exit 2 has one text).
                 let message = outcome.block_message().filter(|m| *m != reason);
                 Ok(self.block(reason, message))
             }
-            ("UserPromptSubmit", DecisionKind::NoDecision) if !outcome.context().is_empty() => {
-                let mut top = Map::new();
-                top.insert("message".into(), outcome.context().join("\n").into());
-                Ok(WireResponse::json(&Value::Object(top)))
+            (EventKind::PromptSubmitted, DecisionKind::NoDecision) if !outcome.context().is_empty() => {
+                let context = outcome.context().join("\n");
+                Ok(json(&Output {
+                    hook_specific_output: None,
+                    message: Some(&context),
+                }))
             }
-            ("Stop", DecisionKind::Continue) => Ok(self.block(outcome.instruction().unwrap_or_default(), None)),
+            // The instruction is the model's next input: an empty one stays empty.
+            (EventKind::Stop, DecisionKind::Continue) => {
+                Ok(self.block(outcome.instruction().unwrap_or_default(), None))
+            }
             (_, DecisionKind::NoDecision) => Ok(WireResponse::empty()),
-            (_, kind) => Err(EncodeError::new(
-                provider(),
-                EncodeCategory::WrongFamily,
-                format!("a {kind} decision does not fit {native}"),
+            (_, kind) => Err(EncodeError::inexpressible(
+                Provider::KIMI,
+                native,
+                &format!("a {kind} decision"),
             )),
         }
     }
@@ -239,26 +207,24 @@ impl Codec for KimiCodec {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }
-        let native = target.native.as_ref().map(agenthooks_core::NativeName::as_str);
-        let blocks = match native {
-            Some(n) => matches!(n, "PreToolUse" | "UserPromptSubmit"),
-            None => matches!(target.kind, Some(EventKind::ToolPre | EventKind::PromptSubmitted)),
+        let row = match &target.native {
+            Some(n) => self.row(n.as_str()),
+            None => target
+                .kind
+                .and_then(|k| native::EVENTS.iter().find(|r| r.kind == k && r.primary)),
         };
-        if blocks {
-            let text = if reason.trim().is_empty() {
-                "Blocked: the hook failed.".to_owned()
-            } else {
-                format!("Blocked: the hook failed ({reason}).")
-            };
-            self.block(&text, None)
+        let text = if reason.trim().is_empty() {
+            "Blocked: the hook failed.".to_owned()
         } else {
-            // Stop "blocked" would keep the agent going; fire-and-forget events cannot block.
-            WireResponse::empty()
+            format!("Blocked: the hook failed ({reason}).")
+        };
+        // Stop "blocked" would keep the agent going, and fire-and-forget events cannot block:
+        // their rows answer the no-op.
+        match row.map(|r| r.failure) {
+            Some(FailShape::Block) => self.block(&text, None),
+            Some(FailShape::Exit(code)) => WireResponse::exit(code, text),
+            _ => WireResponse::empty(),
         }
-    }
-
-    fn capabilities(&self, _variant: &Variant, native: &str) -> CapSet {
-        Self::capabilities_of(native)
     }
 
     fn default_timeout(&self) -> Duration {
@@ -288,7 +254,8 @@ impl Codec for KimiCodec {
         if p.client_type.is_some_and(|c| c.is_string()) {
             return Some(Confidence::Certain);
         }
-        if KIMI_ONLY.contains(&name.as_str()) || (p.tool_call_id.is_some() && p.tool_use_id.is_none()) {
+        let kimi_only = self.row(&name).is_some_and(|r| r.provider_only);
+        if kimi_only || (p.tool_call_id.is_some() && p.tool_use_id.is_none()) {
             return Some(Confidence::Inferred);
         }
         None
@@ -303,105 +270,70 @@ impl Codec for KimiCodec {
     }
 }
 
-fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
-    let name = native.name().to_owned();
-    let kind = native.kind();
-    let mut env = Envelope::new(provider(), name.as_str().into(), kind, inv.payload.clone());
-    if let Some(v) = inv.variant {
-        env.variant = v.clone();
-    }
-    let session_id = native.session_id().to_owned();
-    env.session.id.clone_from(&session_id);
-    native.cwd().clone_into(&mut env.session.cwd);
-    if !env.session.cwd.is_empty() {
-        env.session.workspace_roots = vec![env.session.cwd.clone()];
-    }
-    let turn = match &native {
-        NativeEvent::PermissionRequest(e) => Some(e.turn_id),
-        NativeEvent::PermissionResult(e) => Some(e.turn_id),
-        NativeEvent::TurnStarted(e) => Some(e.turn_id),
-        NativeEvent::Interrupt(e) => Some(e.turn_id),
-        _ => None,
-    };
-    if let Some(t) = turn {
-        env.session.turn_id = t.to_string();
-    }
-    let agent_id = match &native {
-        NativeEvent::PermissionRequest(e) => Some(e.agent_id.as_str()),
-        NativeEvent::PermissionResult(e) => Some(e.agent_id.as_str()),
-        NativeEvent::Notification(e) => e.agent_id.as_deref(),
-        _ => None,
-    };
-    if let Some(id) = agent_id.filter(|id| !id.is_empty() && *id != "main") {
-        env.agent = Some(agenthooks_core::AgentInfo::new(id, ""));
-    }
-    match &native {
+/// A tool call from Kimi's fields: canonical class, MCP identity for `mcp__…` names, the input as
+/// sent (Kimi already sends `{}` for non-object arguments; an absent one is `null`) and Kimi's
+/// own tool-call id (an empty or absent id gets a synthesized one).
+fn tool_call(env: &Envelope, name: &str, input: Option<&Value>, id: Option<&String>) -> ToolCall {
+    ToolCall::builder(name, input.cloned().unwrap_or(Value::Null))
+        .class(tools::classify(name))
+        .with_id(id.cloned().unwrap_or_default())
+        .with_mcp(tools::parse_mcp(name))
+        .build(&env.session)
+}
+
+fn text(s: Option<&String>) -> String {
+    s.cloned().unwrap_or_default()
+}
+
+fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
+    match native {
+        NativeEvent::PreToolUse(e) => {
+            let tool = tool_call(&env, &e.tool_name, e.tool_input.as_ref(), e.tool_call_id.as_ref());
+            Event::ToolPre(ToolPreEvent::new(env, tool))
+        }
+        NativeEvent::PostToolUse(e) => {
+            let tool = tool_call(&env, &e.tool_name, e.tool_input.as_ref(), e.tool_call_id.as_ref());
+            let output = e.tool_output.clone().unwrap_or(Value::Null);
+            Event::ToolPost(ToolPostEvent::new(env, tool).with_output(output))
+        }
+        NativeEvent::PostToolUseFailure(e) => {
+            let tool = tool_call(&env, &e.tool_name, e.tool_input.as_ref(), e.tool_call_id.as_ref());
+            let error = e.error.as_ref().map(|x| x.message().to_owned()).unwrap_or_default();
+            Event::ToolError(ToolErrorEvent::new(env, tool).with_error(error))
+        }
+        NativeEvent::PermissionRequest(e) => {
+            let tool = tool_call(&env, &e.tool_name, e.tool_input.as_ref(), e.tool_call_id.as_ref());
+            Event::Permission(PermissionEvent::new(env, tool))
+        }
+        NativeEvent::UserPromptSubmit(e) => {
+            let prompt = e.prompt.as_ref().map(|p| p.text().into_owned()).unwrap_or_default();
+            Event::PromptSubmitted(PromptEvent::new(env, prompt))
+        }
+        NativeEvent::Stop(e) => {
+            Event::Stop(StopEvent::new(env).with_previously_continued(e.stop_hook_active.unwrap_or(false)))
+        }
         NativeEvent::SubagentStart(e) => {
-            env.agent = Some(agenthooks_core::AgentInfo::new("", e.agent_name.as_str()));
+            env.agent = Some(AgentInfo::new("", text(e.agent_name.as_ref())));
+            Event::SubagentStart(SubagentStartEvent::new(env))
         }
         NativeEvent::SubagentStop(e) => {
-            env.agent = Some(agenthooks_core::AgentInfo::new("", e.agent_name.as_str()));
+            env.agent = Some(AgentInfo::new("", text(e.agent_name.as_ref())));
+            Event::SubagentStop(StopEvent::new(env).with_last_message(e.response.clone()))
         }
         NativeEvent::SessionStart(e) => {
             if let Some(m) = &e.model {
                 env.session.model.clone_from(m);
             }
+            Event::SessionStart(SessionStartEvent::new(env).with_source(e.source.clone()))
         }
-        _ => {}
-    }
-    let turn = env.session.turn_id.clone();
-    let event = match &native {
-        NativeEvent::PreToolUse(e) => Event::ToolPre(ToolPreEvent::new(
-            env,
-            tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
-        )),
-        NativeEvent::PostToolUse(e) => Event::ToolPost(ToolPostEvent::from_parts(
-            env,
-            tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
-            Value::String(e.tool_output.clone()),
-            None,
-        )),
-        NativeEvent::PostToolUseFailure(e) => Event::ToolError(ToolErrorEvent::from_parts(
-            env,
-            tool_call(&e.tool_name, e.tool_input.clone(), &e.tool_call_id, &session_id, &turn),
-            e.error.message().to_owned(),
-            false,
-            None,
-        )),
-        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::from_parts(
-            env,
-            tool_call(
-                &e.tool_name,
-                e.tool_input.clone().unwrap_or(Value::Null),
-                &e.tool_call_id,
-                &session_id,
-                &turn,
-            ),
-            None,
-        )),
-        NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt.text().into_owned())),
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::from_parts(env, e.stop_hook_active, None, None)),
-        NativeEvent::SubagentStop(e) => {
-            Event::SubagentStop(StopEvent::from_parts(env, false, None, Some(e.response.clone())))
-        }
-        NativeEvent::SubagentStart(_) => Event::SubagentStart(SubagentStartEvent::new(env)),
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(env, Some(e.source.clone()))),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(env, Some(e.reason.clone()))),
-        NativeEvent::PreCompact(e) => {
-            Event::CompactPre(CompactPreEvent::from_parts(env, Some(e.trigger.clone()), None))
-        }
-        NativeEvent::PostCompact(e) => {
-            Event::CompactPost(CompactPostEvent::from_parts(env, Some(e.trigger.clone()), None))
-        }
-        NativeEvent::Notification(e) => Event::Notification(NotificationEvent::from_parts(
-            env,
-            e.body.clone(),
-            Some(e.title.clone()),
-            Some(e.notification_type.clone()),
-        )),
+        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env).with_reason(e.reason.clone())),
+        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::new(env).with_trigger(e.trigger.clone())),
+        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::new(env).with_trigger(e.trigger.clone())),
+        NativeEvent::Notification(e) => Event::Notification(
+            NotificationEvent::new(env, text(e.body.as_ref()))
+                .with_title(e.title.clone())
+                .with_notification_type(e.notification_type.clone()),
+        ),
         _ => Event::Other(OtherEvent::new(env)),
-    };
-    let mut event = event;
-    event.envelope_mut().set_native_view(native);
-    event
+    }
 }

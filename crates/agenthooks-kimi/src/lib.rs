@@ -10,11 +10,16 @@
 //! **Input.** One process per event; the payload is compact JSON on stdin with top-level
 //! `snake_case` keys (nested objects keep Kimi's camelCase): `hook_event_name`, `session_id`, `cwd`,
 //! `client_type`, `session_title` when the session has one, and the event's fields. No transcript
-//! path, no model on tool events, no permission mode. 20 events ([`native::EVENTS`]); the
-//! native structs in [`native`] type every field and keep unknown keys.
+//! path, no model on tool events, no permission mode. 20 events, one row each in
+//! [`native::EVENTS`] (the single source of their facts: kind, capabilities, fail-closed answer,
+//! timeout clamp); the native structs in [`native`] type every field and keep unknown keys.
+//! Decoding is tolerant: only the event name and, on tool events, `tool_name` are required, so
+//! payloads of older releases (no `client_type`, no `session_id` on subagent events, a string
+//! `error`, …) still reach handlers as their kind (see [`native`]).
 //!
-//! **Output.** Only `PreToolUse`, `UserPromptSubmit` and `Stop` can change anything; every other
-//! event is fire-and-forget (its output is ignored).
+//! **Output.** Only `PreToolUse`, `UserPromptSubmit` and `Stop` can change anything (the rows
+//! marked `blocking`). `SessionStart`, `SessionEnd`, `SubagentStart` and `PreCompact` are awaited
+//! but their output is ignored; every other event is fire-and-forget (quirk #501).
 //!
 //! | decision | what the codec writes | exit |
 //! |---|---|---|
@@ -29,18 +34,19 @@
 //! free, so logs may go there ([`agenthooks_core::StderrUse::Logs`]): Kimi reads stderr only on
 //! exit 2.
 //!
-//! **Capabilities** ([`KimiCodec::capabilities_of`]): `PreToolUse` {deny}; `UserPromptSubmit`
+//! **Capabilities** (the rows' `caps`): `PreToolUse` {deny}; `UserPromptSubmit`
 //! {deny, add-context}; `Stop` {continue-agent}; everything else, `SessionStart` included, none.
 //! Allow, ask, input rewrites, system messages and stop-agent are not understood anywhere and are
 //! degraded by the runner's policy, never silently dropped (quirk #22).
 //!
 //! **Failure.** Kimi itself is hard fail-open: a crash, timeout or any exit other than 0/2 allows
-//! (quirk #21). Under a fail-closed policy the codec answers a failed handler on `PreToolUse` and
-//! `UserPromptSubmit` with a deny; on `Stop` it answers the no-op (a "blocked" stop would keep the
-//! agent going), and fire-and-forget events cannot block.
+//! (quirk #21). Under a fail-closed policy (the rows' `failure`) the codec answers a failed
+//! handler on `PreToolUse` and `UserPromptSubmit` with a deny; on `Stop` it answers the no-op (a
+//! "blocked" stop would keep the agent going), and fire-and-forget events cannot block.
 //!
-//! **Timeouts.** Kimi's default is 30 s (`timeout`, 1–600 s); on timeout it sends SIGTERM to the
-//! hook's process group and SIGKILL 100 ms later.
+//! **Timeouts.** Kimi's default is 30 s (`timeout`, 1–600 s: every row clamps at
+//! [`native::MAX_TIMEOUT_SECS`]); on timeout it sends SIGTERM to the hook's process group and
+//! SIGKILL 100 ms later. Kimi has no async hooks.
 //!
 //! # Mapping
 //!
@@ -50,7 +56,7 @@
 //! `SubagentStart`/`SubagentStop` → `subagent.*`, `PreCompact`/`PostCompact` → `compact.*`,
 //! `Notification` → `notification`. `PermissionResult`, `UserPromptQueued`, `TurnStarted`,
 //! `StopFailure`, `Interrupt`, `SessionHeartbeat` and `TaskStarted` are `other` (reasons on
-//! [`native::EVENTS`]); [`view`] gives every event's native struct.
+//! [`native`]); [`view`] gives every event's native struct, [`view_as`] one event's.
 //!
 //! Lossy projections:
 //! - ⚠ `tool.error`: [`ToolErrorEvent::error`](agenthooks_core::ToolErrorEvent) is the error
@@ -58,11 +64,16 @@
 //!   (quirk #504).
 //! - ⚠ `prompt.submitted`: a content-part prompt becomes its text parts joined with `\n`;
 //!   images, audio and video parts are only in the native view ([`native::Prompt::parts`]).
+//! - ⚠ A field of a shape no release sent is not in the projection: it is kept in the native
+//!   view's `extra` and listed on
+//!   [`Envelope::projection_issues`](agenthooks_core::Envelope::projection_issues); without
+//!   `tool_name` the projection's tool name is empty and the native view is
+//!   [`native::NativeEvent::Other`].
 //! - ⚠ `tool.post`: the output is Kimi's text rendering, already cut to 2000 characters.
 //! - ⚠ `subagent.start`/`subagent.stop`: Kimi sends the subagent's name, not an id
 //!   ([`AgentInfo::agent_type`](agenthooks_core::AgentInfo) is the name, the id is empty).
 //! - ⚠ MCP tools: `mcp__server__tool` names are Kimi's sanitized ones, and names longer than 64
-//!   characters are cut and hashed ([`tools::split_mcp`]).
+//!   characters are cut and hashed ([`tools::parse_mcp`]).
 //! - ⚠ A context attached to a blocked prompt is not delivered (the model is not called), and a
 //!   distinct block message is lost on `PreToolUse` and under [`BlockStyle::ExitCode`].
 //! - ⚠ `Stop` continues at most once per turn and `stop_hook_active` is always `false` (quirk
@@ -85,7 +96,5 @@ pub mod native;
 pub mod quirks;
 pub mod tools;
 
-pub use codec::{view, BlockStyle, KimiCodec, CODEC, DEFAULT_TIMEOUT};
-
-/// The provider wire string (`--provider=kimi`).
-pub const PROVIDER: &str = "kimi";
+pub use agenthooks_core::DecodeError;
+pub use codec::{view, view_as, BlockStyle, KimiCodec, CODEC, DEFAULT_TIMEOUT};

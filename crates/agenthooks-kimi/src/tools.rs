@@ -4,73 +4,45 @@
 //! `Edit`, `Glob`, `Grep`, `FetchURL`, `WebSearch`, `Agent`, …) and MCP tools as
 //! `mcp__<server>__<tool>`. The older Python Kimi CLI (`kimi-cli` 1.x) used `Shell`, `ReadFile`,
 //! `WriteFile`, `StrReplaceFile`, `SearchWeb`, `Task`; those names are classified too, since
-//! generated configs and consumers may meet either.
+//! generated configs and consumers may meet either. [`TOOLS`] is the one table: the codec's
+//! [`classify`] and install's matcher compiler both read it.
 
-use agenthooks_core::{CanonicalTool, McpCall, ToolCall};
-use serde_json::Value;
+use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::{CanonicalTool, McpCall};
 
-/// Kimi's tool names with their classes: Kimi Code 2.x first, then the older `kimi-cli` names.
-pub const TOOL_CLASSES: &[(&str, CanonicalTool)] = &[
-    ("Bash", CanonicalTool::Shell),
-    ("Read", CanonicalTool::FileRead),
-    ("ReadMediaFile", CanonicalTool::FileRead),
-    ("Write", CanonicalTool::FileWrite),
-    ("Edit", CanonicalTool::FileEdit),
-    ("Glob", CanonicalTool::Search),
-    ("Grep", CanonicalTool::Search),
-    ("WebSearch", CanonicalTool::Fetch),
-    ("FetchURL", CanonicalTool::Fetch),
-    ("Agent", CanonicalTool::Task),
-    ("AgentSwarm", CanonicalTool::Task),
-    // kimi-cli 1.x
-    ("Shell", CanonicalTool::Shell),
-    ("ReadFile", CanonicalTool::FileRead),
-    ("WriteFile", CanonicalTool::FileWrite),
-    ("StrReplaceFile", CanonicalTool::FileEdit),
-    ("SearchWeb", CanonicalTool::Fetch),
-    ("Task", CanonicalTool::Task),
-];
-
-/// The prefix of MCP tool names.
-pub const MCP_PREFIX: &str = "mcp__";
+/// Kimi's built-in tools per canonical class (Kimi Code 2.x names first, then the older
+/// `kimi-cli` ones) and its MCP naming, `mcp__<server>__<tool>`.
+pub static TOOLS: ToolTable = ToolTable::new(
+    &[
+        (CanonicalTool::Shell, &["Bash", "Shell"]),
+        (CanonicalTool::FileRead, &["Read", "ReadMediaFile", "ReadFile"]),
+        (CanonicalTool::FileWrite, &["Write", "WriteFile"]),
+        (CanonicalTool::FileEdit, &["Edit", "StrReplaceFile"]),
+        (CanonicalTool::Search, &["Glob", "Grep"]),
+        (CanonicalTool::Fetch, &["WebSearch", "FetchURL", "SearchWeb"]),
+        (CanonicalTool::Task, &["Agent", "AgentSwarm", "Task"]),
+    ],
+    Some(McpNaming::new("mcp__", "__")),
+    &[],
+);
 
 /// Classifies a Kimi tool name (exact, case-sensitive match as Kimi's names are).
 pub fn classify(name: &str) -> CanonicalTool {
-    if name.starts_with(MCP_PREFIX) {
-        return CanonicalTool::Mcp;
-    }
-    TOOL_CLASSES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(CanonicalTool::Other, |(_, c)| *c)
+    TOOLS.classify(name)
 }
 
-/// Builds the normalized [`ToolCall`] for a Kimi tool call: canonical class, MCP details for
-/// `mcp__…` names, the input normalized to an object (Kimi already sends `{}` for non-object
-/// arguments) and Kimi's own tool-call id.
-pub fn tool_call(name: &str, input: Value, id: &str, session: &str, turn: &str) -> ToolCall {
-    let id = (!id.is_empty()).then(|| id.to_owned());
-    let call = ToolCall::from_parts(name, classify(name), input, id, session, turn);
-    match split_mcp(name) {
-        Some((server, tool)) => call.with_mcp(McpCall::new(server, tool)),
-        None => call,
-    }
-}
-
-/// Splits `mcp__<server>__<tool>` into `(server, tool)`.
+/// The MCP identity of a call named `mcp__<server>__<tool>`.
 ///
 /// Kimi sanitizes both parts (characters outside `[A-Za-z0-9_-]` become `_`, runs of `_` collapse
 /// to one), so a server name never contains `__` and the first `__` after the prefix is the
 /// separator. ⚠ Lossy: the names are the sanitized ones, not the configured ones, and a qualified
 /// name longer than 64 characters is cut and suffixed with a hash, so its tool part is not the
-/// tool's real name.
-pub fn split_mcp(name: &str) -> Option<(&str, &str)> {
-    let rest = name.strip_prefix(MCP_PREFIX)?;
-    let (server, tool) = rest.split_once("__")?;
-    if server.is_empty() || tool.is_empty() {
-        return None;
+/// tool's real name. A bare `mcp__<server>` has no tool and gives `None`.
+pub fn parse_mcp(name: &str) -> Option<McpCall> {
+    match TOOLS.parse_mcp(name)? {
+        (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool)),
+        _ => None,
     }
-    Some((server, tool))
 }
 
 #[cfg(test)]
@@ -94,30 +66,16 @@ mod tests {
     }
 
     #[test]
-    fn builds_tool_calls() {
-        let t = tool_call(
-            "mcp__github__create_issue",
-            serde_json::json!({"title": "x"}),
-            "call_1",
-            "s",
-            "",
+    fn parses_mcp_names() {
+        let parts = |n: &str| parse_mcp(n).map(|m| (m.server, m.tool));
+        assert_eq!(
+            parts("mcp__github__create_issue"),
+            Some(("github".into(), "create_issue".into()))
         );
-        assert_eq!(t.canonical, CanonicalTool::Mcp);
-        let mcp = t.mcp.as_ref().map(|m| (m.server.as_str(), m.tool.as_str()));
-        assert_eq!(mcp, Some(("github", "create_issue")));
-        assert_eq!((t.id.as_str(), t.synthesized), ("call_1", false));
-        let t = tool_call("Bash", serde_json::json!({"command": "ls"}), "", "s", "");
-        assert!(t.synthesized && t.id.starts_with("hook_synth_"));
-        assert_eq!(t.command(), Some("ls"));
-        assert!(t.mcp.is_none());
-    }
-
-    #[test]
-    fn splits_mcp_names() {
-        assert_eq!(split_mcp("mcp__github__create_issue"), Some(("github", "create_issue")));
-        assert_eq!(split_mcp("mcp__my-srv__a__b"), Some(("my-srv", "a__b")));
-        assert_eq!(split_mcp("mcp__github"), None);
-        assert_eq!(split_mcp("mcp____x"), None);
-        assert_eq!(split_mcp("Bash"), None);
+        assert_eq!(parts("mcp__my-srv__a__b"), Some(("my-srv".into(), "a__b".into())));
+        assert_eq!(parts("mcp__github"), None);
+        assert_eq!(parts("mcp____x"), None);
+        assert_eq!(parts("mcp__github__"), None);
+        assert_eq!(parts("Bash"), None);
     }
 }

@@ -40,6 +40,12 @@ use crate::harness::invoke_with;
 use crate::shapes::{constructors, modify, router_for, Modifier};
 
 /// The verdict a correct encoder produces for a sent (degraded) decision.
+///
+/// An ask on a `permission.request` whose capabilities include
+/// [`Capability::PermissionDialog`] is sent as no decision (with its reason as the system
+/// message where the event has one), so the agent's verdict is [`Effect::Proceed`]: its own
+/// permission dialog asks the user. Where no dialog follows (no `permission-dialog`), the ask
+/// fallback's deny is expected instead, as [`degrade`] decides.
 pub fn expected_verdict(sent: &Outcome) -> Verdict {
     let text = || sent.reason().unwrap_or_default().to_owned();
     let effect = match sent.kind() {
@@ -587,39 +593,30 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
     );
     "agenthooks-testkit-session".clone_into(&mut env.session.id);
     "/tmp".clone_into(&mut env.session.cwd);
+    let session = env.session.clone();
     let tool = || {
-        ToolCall::from_parts(
-            "Bash",
-            CanonicalTool::Shell,
-            json!({"command": "ls"}),
-            Some("agenthooks-testkit-tool".to_owned()),
-            "agenthooks-testkit-session",
-            "",
-        )
+        ToolCall::builder("Bash", json!({"command": "ls"}))
+            .class(CanonicalTool::Shell)
+            .with_id("agenthooks-testkit-tool")
+            .build(&session)
     };
     match kind {
-        K::SessionStart => Event::SessionStart(SessionStartEvent::from_parts(env, Some("startup".to_owned()))),
-        K::SessionEnd => Event::SessionEnd(SessionEndEvent::from_parts(env, None)),
+        K::SessionStart => Event::SessionStart(SessionStartEvent::new(env).with_source(Some("startup".to_owned()))),
+        K::SessionEnd => Event::SessionEnd(SessionEndEvent::new(env)),
         K::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, "hello".to_owned())),
         K::ToolPre => Event::ToolPre(ToolPreEvent::new(env, tool())),
-        K::ToolPost => Event::ToolPost(ToolPostEvent::from_parts(env, tool(), json!("ok"), None)),
-        K::ToolError => Event::ToolError(ToolErrorEvent::from_parts(
-            env,
-            tool(),
-            "failed".to_owned(),
-            false,
-            None,
-        )),
-        K::Permission => Event::Permission(PermissionEvent::from_parts(env, tool(), None)),
-        K::Stop => Event::Stop(StopEvent::from_parts(env, false, None, None)),
+        K::ToolPost => Event::ToolPost(ToolPostEvent::new(env, tool()).with_output(json!("ok"))),
+        K::ToolError => Event::ToolError(ToolErrorEvent::new(env, tool()).with_error("failed".to_owned())),
+        K::Permission => Event::Permission(PermissionEvent::new(env, tool())),
+        K::Stop => Event::Stop(StopEvent::new(env)),
         K::SubagentStart => Event::SubagentStart(SubagentStartEvent::new(env)),
-        K::SubagentStop => Event::SubagentStop(StopEvent::from_parts(env, false, None, None)),
-        K::CompactPre => Event::CompactPre(CompactPreEvent::from_parts(env, None, None)),
-        K::CompactPost => Event::CompactPost(CompactPostEvent::from_parts(env, None, None)),
-        K::Notification => Event::Notification(NotificationEvent::from_parts(env, "note".to_owned(), None, None)),
-        K::FileEdited => Event::FileEdited(FileEditedEvent::from_parts(env, "/tmp/x".to_owned(), None)),
+        K::SubagentStop => Event::SubagentStop(StopEvent::new(env)),
+        K::CompactPre => Event::CompactPre(CompactPreEvent::new(env)),
+        K::CompactPost => Event::CompactPost(CompactPostEvent::new(env)),
+        K::Notification => Event::Notification(NotificationEvent::new(env, "note".to_owned())),
+        K::FileEdited => Event::FileEdited(FileEditedEvent::new(env, "/tmp/x".to_owned())),
         K::ModelRequest => Event::ModelRequest(ModelRequestEvent::new(env, json!({}))),
-        K::ModelResponse => Event::ModelResponse(ModelResponseEvent::new(env, json!({}))),
+        K::ModelResponse => Event::ModelResponse(ModelResponseEvent::new(env).with_response(json!({}))),
         _ => Event::Other(OtherEvent::new(env)),
     }
 }
@@ -627,11 +624,11 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agenthooks_core::decision::{deny, no_decision, rewrite_input};
+    use agenthooks_core::decision::{ask_user, deny, no_decision, rewrite_input};
 
     #[test]
     fn expected_verdicts() {
-        let v = expected_verdict(&deny("r").with_context("c").stop_agent("s").into());
+        let v = expected_verdict(&deny("r").with_context("c").with_stop_agent("s").into());
         assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
         assert_eq!(v.context, ["c"]);
         assert_eq!(v.agent_stopped.as_deref(), Some("s"));
@@ -640,6 +637,25 @@ mod tests {
         let v = expected_verdict(&rewrite_input(m.clone()).no_decision().into());
         assert_eq!((v.effect, v.input_rewritten), (Effect::Proceed, Some(m)));
         assert!(expected_verdict(&no_decision().into()).is_no_op());
+    }
+
+    #[test]
+    fn an_ask_on_a_permission_dialog_expects_the_dialog() {
+        let dialog = CapSet::of(&[Capability::Allow, Capability::Deny, Capability::PermissionDialog]);
+        let sent = |caps| {
+            degrade(ask_user("sure?").into(), caps, &Policy::default())
+                .unwrap()
+                .outcome
+        };
+        assert_eq!(expected_verdict(&sent(dialog)).effect, Effect::Proceed);
+        let v = expected_verdict(&sent(dialog.with(Capability::SystemMessage)));
+        assert_eq!(
+            (v.effect, v.system_message.as_deref()),
+            (Effect::Proceed, Some("sure?"))
+        );
+        // Headless (no dialog follows): the ask fallback denies.
+        let v = expected_verdict(&sent(dialog.without(Capability::PermissionDialog)));
+        assert_eq!(v.effect, Effect::Denied { reason: "sure?".into() });
     }
 
     #[test]

@@ -9,17 +9,21 @@
 //! ```no_run
 //! use agenthooks::prelude::*;
 //!
-//! fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-//!     if e.tool.command().is_some_and(|c| c.contains("rm -rf")) {
-//!         return Ok(deny("destructive command blocked by policy"));
+//! // One gate for `tool.pre` and `permission.request`; it returns the decision itself.
+//! fn guard(_cx: &Context, gate: ToolGateEvent<'_>) -> ToolPreDecision {
+//!     if gate.tool().command().is_some_and(|c| c.contains("rm -rf")) {
+//!         return deny("destructive command blocked by policy");
 //!     }
-//!     Ok(no_decision())
+//!     no_decision()
 //! }
 //!
 //! fn main() {
-//!     agenthooks::main(Router::new().on_tool_pre(guard));
+//!     agenthooks::main(Router::new().on_tool_gate(guard));
 //! }
 //! ```
+//!
+//! A handler that can fail returns a `Result` whose error converts into `HandlerError`
+//! (see [`IntoDecision`](prelude::IntoDecision)).
 //!
 //! The generated agent configs call `<your binary> agenthooks run --provider=P --event=E`.
 //!
@@ -29,7 +33,7 @@
 //! |---|---|---|
 //! | `claude` | Claude Code codec | [`agenthooks-claude`](claude) |
 //! | `codex` | OpenAI Codex codec | `agenthooks-codex` |
-//! | `cursor` | Cursor codec (placeholder until its issue lands: registers no codec) | `agenthooks-cursor` |
+//! | `cursor` | Cursor codec (IDE, CLI, cloud agents) | [`agenthooks-cursor`](cursor) |
 //! | `gemini` | Gemini CLI codec | `agenthooks-gemini` |
 //! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
@@ -112,9 +116,9 @@ macro_rules! providers {
         /// status in this build.
         ///
         /// ```
-        /// let cursor = agenthooks::PROVIDERS.iter().find(|e| e.provider == "cursor").unwrap();
-        /// assert_eq!(cursor.status, agenthooks::ProviderStatus::NotImplemented);
-        /// assert!(!cursor.has_codec());
+        /// let openclaw = agenthooks::PROVIDERS.iter().find(|e| e.provider == "openclaw").unwrap();
+        /// assert_eq!(openclaw.status, agenthooks::ProviderStatus::NotImplemented);
+        /// assert!(!openclaw.has_codec());
         /// ```
         pub const PROVIDERS: &[ProviderEntry] = &[$(
             ProviderEntry {
@@ -148,7 +152,7 @@ macro_rules! providers {
 
 providers! {
     "claude-code" => claude = agenthooks_claude, feature "claude", Implemented;
-    "cursor" => cursor = agenthooks_cursor, feature "cursor", NotImplemented;
+    "cursor" => cursor = agenthooks_cursor, feature "cursor", Implemented;
     "codex" => codex = agenthooks_codex, feature "codex", Implemented;
     "gemini" => gemini = agenthooks_gemini, feature "gemini", Implemented;
     "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
@@ -172,7 +176,7 @@ pub fn feature_for(provider: &str) -> Option<&'static str> {
 ///
 /// ```
 /// use agenthooks::core::runner::ProviderHint;
-/// assert_eq!(agenthooks::provider_hint("cursor"), ProviderHint::NotImplemented);
+/// assert_eq!(agenthooks::provider_hint("openclaw"), ProviderHint::NotImplemented);
 /// assert_eq!(agenthooks::provider_hint("nope"), ProviderHint::Unknown);
 /// ```
 pub fn provider_hint(provider: &str) -> ProviderHint {

@@ -168,12 +168,24 @@ fn every_fixture_decodes_in_process_to_its_expected_event() {
 fn decode_errors_name_the_file_and_json_path() {
     let tmp = TempDir::new("decode-err");
     let bad = tmp.0.join("bad.json");
-    std::fs::write(&bad, r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"t","cwd":"/","tool_name":7,"tool_input":{},"tool_use_id":"x"}"#).unwrap();
+    std::fs::write(
+        &bad,
+        r#"{"hook_event_name":"PreToolUse","session_id":"s","tool_input":"#,
+    )
+    .unwrap();
     let out = run(bin().args(["decode", "--provider", "claude-code"]).arg(&bad));
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains(&bad.display().to_string()), "{err}");
-    assert!(err.contains("at `tool_name`"), "{err}");
+    assert!(err.contains("syntax"), "{err}");
+    // A field of an unexpected type is tolerated: the event decodes as its kind and the
+    // issue is reported with its JSON path.
+    std::fs::write(&bad, r#"{"hook_event_name":"PreToolUse","session_id":"s","transcript_path":"t","cwd":"/","tool_name":7,"tool_input":{},"tool_use_id":"x"}"#).unwrap();
+    let out = run(bin().args(["decode", "--provider", "claude-code"]).arg(&bad));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["kind"], "tool.pre");
+    assert_eq!(v["projection_issues"][0]["path"], "tool_name", "{v}");
 
     let out = run(bin().args(["decode", "--provider", "claude-code", "/nonexistent/payload.json"]));
     assert_eq!(out.status.code(), Some(2));

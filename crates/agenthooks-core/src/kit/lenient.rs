@@ -33,6 +33,13 @@ pub fn present<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Value>, D::Err
     Value::deserialize(de).map(Some)
 }
 
+/// An optional field of any type `T` whose explicit `null` is kept as `Some` of `T`'s own
+/// null form (for untagged enums with a `Value` fallback, which plain `Option<T>` would fold
+/// into `None`).
+pub fn some<'de, D: Deserializer<'de>, T: Deserialize<'de>>(de: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(de).map(Some)
+}
+
 /// A count or duration sent as a number (integer or integral float), a numeric string, or
 /// `null` (→ `None`).
 pub fn opt_u64<'de, D: Deserializer<'de>>(de: D) -> Result<Option<u64>, D::Error> {

@@ -15,7 +15,11 @@
 /// - [`FromNative`](crate::kit::FromNative) for every event struct;
 /// - the `rows` table of [`EventRow`](crate::kit::EventRow)s: `Variant("wire", Kind, flags…)`
 ///   with flags `blocking` and `tool_matcher`, then any const modifiers (`.caps(…)`,
-///   `.fail(…)`, `.clamp_secs(…)`, `.may_async()`, `.provider_only()`, `.secondary()`).
+///   `.fail(…)`, `.identify(…)`, `.also(…)`, `.clamp_secs(…)`, `.may_async()`,
+///   `.provider_only()`, `.secondary()`).
+///
+/// Per-event `Option` fields need their own `#[serde(default, skip_serializing_if =
+/// "Option::is_none")]` (the macro cannot tell an `Option` among arbitrary field types).
 ///
 /// The calling crate depends on `serde` and `serde_json`.
 #[macro_export]
@@ -181,8 +185,8 @@ macro_rules! __native_struct {
         $(#[$meta:meta])*
         $name:ident { $( $(#[$fmeta:meta])* $field:ident : $fty:ty ),* $(,)? }
     ) => {
-        $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        $(#[$meta])*
         #[non_exhaustive]
         pub struct $name {
             $(

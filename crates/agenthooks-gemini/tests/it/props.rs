@@ -7,7 +7,9 @@ use agenthooks_gemini::{view, CODEC};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::fixtures::{cases, Case};
+use agenthooks_testkit::fixture::Fixture;
+
+use crate::cases;
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -31,7 +33,7 @@ fn extras() -> impl Strategy<Value = Vec<(String, Value)>> {
     prop::collection::btree_map("x_[a-z_]{1,10}", value(), 1..5).prop_map(|m| m.into_iter().collect())
 }
 
-fn with_extras(c: &Case, top: &[(String, Value)], nested: &[(String, Value)]) -> (Vec<u8>, Map<String, Value>) {
+fn with_extras(c: &Fixture, top: &[(String, Value)], nested: &[(String, Value)]) -> (Vec<u8>, Map<String, Value>) {
     let mut obj: Map<String, Value> = serde_json::from_slice(&c.input).expect("object");
     for (k, v) in top {
         obj.insert(k.clone(), v.clone());
@@ -64,7 +66,8 @@ proptest! {
             bytes = serde_json::to_vec_pretty(&Value::Object(obj.clone())).expect("serializes");
             bytes.extend_from_slice(b"\n");
         }
-        let ev = CODEC.decode(&Invocation::new(bytes.clone(), &c.env)).expect("decodes");
+        let env = c.env_map();
+        let ev = CODEC.decode(&Invocation::new(bytes.clone(), &env)).expect("decodes");
         prop_assert_eq!(ev.envelope().raw().as_bytes(), &bytes[..]);
         let v = view(ev.envelope()).expect("view");
         let extra = v.extra();
@@ -74,20 +77,23 @@ proptest! {
         }
         match v {
             NativeEvent::AfterTool(t) => {
+                let inner = &t.tool_response.as_ref().expect("tool_response").extra;
                 for (k, val) in &nested {
-                    prop_assert_eq!(t.tool_response.extra.get(k), Some(val));
+                    prop_assert_eq!(inner.get(k), Some(val));
                 }
             }
             NativeEvent::BeforeModel(m) => {
+                let inner = &m.llm_request.as_ref().expect("llm_request").extra;
                 for (k, val) in &nested {
-                    prop_assert_eq!(m.llm_request.extra.get(k), Some(val));
+                    prop_assert_eq!(inner.get(k), Some(val));
                 }
             }
             _ => {}
         }
         // The typed struct re-serializes to the same value: nothing dropped.
-        prop_assert_eq!(v.to_value(), Value::Object(obj));
-        let plain = CODEC.decode(&Invocation::new(c.input.clone(), &c.env)).expect("decodes");
+        prop_assert_eq!(serde_json::to_value(v).expect("serializes"), Value::Object(obj));
+        prop_assert!(ev.envelope().projection_issues.is_empty());
+        let plain = CODEC.decode(&Invocation::new(c.input.clone(), &env)).expect("decodes");
         prop_assert_eq!(ev.kind(), plain.kind());
         prop_assert_eq!(ev.tool().map(|t| t.id.clone()), plain.tool().map(|t| t.id.clone()));
         let r = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).expect("encodes");

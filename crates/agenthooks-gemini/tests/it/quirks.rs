@@ -16,16 +16,17 @@ use agenthooks_gemini::{mcp, timeout_config_value, CODEC};
 use agenthooks_testkit::fake::{self, Effect, HookOutput, TimeoutUnit, Verdict};
 use serde_json::json;
 
-use crate::codec_fixtures::decode;
-use crate::fixtures::{case, cases, Case};
+use agenthooks_testkit::fixture::Fixture;
+
+use crate::{case, cases, decode, short_id};
 
 /// What the real Gemini CLI makes of a response (the testkit's fake agent, written from
 /// Gemini's own rules independently of this encoder).
-fn gemini_reads(c: &Case, r: &WireResponse) -> Verdict {
-    fake::interpret("gemini", &c.native_event, &c.input, &HookOutput::from(r)).expect("gemini fake agent")
+fn gemini_reads(c: &Fixture, r: &WireResponse) -> Verdict {
+    fake::interpret("gemini", &c.meta.native_event, &c.input, &HookOutput::from(r)).expect("gemini fake agent")
 }
 
-fn encode(c: &Case, o: impl Into<Outcome>) -> (Event, WireResponse) {
+fn encode(c: &Fixture, o: impl Into<Outcome>) -> (Event, WireResponse) {
     let ev = decode(c);
     let r = CODEC.encode(&ev, &o.into()).expect("encodes");
     (ev, r)
@@ -52,7 +53,7 @@ fn check(id: u16) {
                     (r.stdout.as_slice(), r.exit_code, r.stderr.is_empty()),
                     (&b"{}"[..], 0, true),
                     "{}",
-                    c.id()
+                    short_id(&c)
                 );
                 assert!(gemini_reads(&c, &r).is_no_op(), "{}", c.id());
             }
@@ -92,10 +93,10 @@ fn check(id: u16) {
             assert_eq!(known.server, "db_tools");
         }
         20 => {
-            assert!(cases().iter().all(|c| c.env.contains_key("CLAUDE_PROJECT_DIR")));
+            assert!(cases().iter().all(|c| c.meta.env.contains_key("CLAUDE_PROJECT_DIR")));
             let claude_only: HashMap<String, String> = [("CLAUDE_PROJECT_DIR".to_owned(), "/p".to_owned())].into();
             assert_eq!(CODEC.sniff_env(&claude_only), None);
-            assert_eq!(CODEC.sniff_env(&pre.env), Some(Confidence::Inferred));
+            assert_eq!(CODEC.sniff_env(&pre.env_map()), Some(Confidence::Inferred));
         }
         301 => {
             let (_, r) = encode(&post, replace_output("[redacted]"));
@@ -111,16 +112,13 @@ fn check(id: u16) {
         302 => {
             let two: Vec<_> = cases()
                 .into_iter()
-                .filter(|c| c.name.starts_with("after_model-allow"))
+                .filter(|c| c.case.starts_with("after_model-allow"))
                 .collect();
             assert!(two.len() >= 2, "one fixture per captured chunk shape");
             for c in two {
                 assert_eq!(decode(&c).kind(), EventKind::ModelResponse);
             }
-            assert_eq!(
-                agenthooks_gemini::native::event_info("AfterModel").map(|s| s.tool_matcher),
-                Some(false)
-            );
+            assert_eq!(CODEC.row("AfterModel").map(|r| r.tool_matcher), Some(false));
         }
         303 => {
             let (a, b) = (decode(&pre), decode(&post));

@@ -1,11 +1,11 @@
-//! The testkit's conformance suite and can't-drift agreement test over `fixtures/gemini/`.
+//! The testkit's conformance suite (checks 1–8, tolerance included) and can't-drift agreement
+//! test over `fixtures/gemini/`.
 //!
-//! Both run in full. Should a failure ever come from the testkit's or the core's modelling rather
-//! than this codec, it is listed in `KNOWN_AGREEMENT` with the reason; an entry that stops
-//! matching fails the test, so the list cannot go stale silently.
+//! Both run in full. Should an agreement failure ever come from the testkit's or the core's
+//! modelling rather than this codec, it is listed in `KNOWN_AGREEMENT` with the reason; an
+//! entry that stops matching fails the test, so the list cannot go stale silently.
 
-use agenthooks_gemini::native::NativeEvent;
-use agenthooks_gemini::{view, CODEC};
+use agenthooks_gemini::CODEC;
 use agenthooks_testkit::{agreement, conformance, fixtures_dir};
 
 /// `(needle in the failure line, why)`.
@@ -13,18 +13,14 @@ const KNOWN_AGREEMENT: &[(&str, &str)] = &[];
 
 #[test]
 fn conformance_suite() {
-    let report = conformance::Suite::new(&CODEC, fixtures_dir("gemini"))
-        .with_extra(|env| view(env).map(NativeEvent::extra))
-        .min_fixtures(59)
-        .check();
-    assert!(report.fixtures >= 59 && report.responses > 250, "{report}");
-    assert_eq!(report.extra_checks, report.fixtures, "{report}");
     // `AfterTool` with `tool_response.error` is `tool.error`: its fixture says so in `meta.toml`.
-    assert!(
-        report.failures.is_empty(),
-        "conformance failures: {:#?}\n{report}",
-        report.failures
-    );
+    let report = conformance::Suite::new(&CODEC, fixtures_dir("gemini"))
+        .tolerance(true)
+        .min_fixtures(59)
+        .run();
+    assert!(report.responses > 250, "{report}");
+    assert_eq!(report.extra_checks, report.fixtures, "{report}");
+    assert!(report.tolerance_checks > 500, "{report}");
 }
 
 #[test]

@@ -170,7 +170,8 @@ fn fresh_install_then_uninstall_leaves_nothing() {
     let dir = temp_dir("fresh");
     let home = dir.join("home");
     for t in [
-        Target::project(Provider::CODEX, &dir, &home).with_trust_project(true),
+        Target::project(Provider::CODEX, &dir, &home)
+            .with_options(agenthooks_install::CodexOptions::default().with_trust_project(true)),
         Target::project(Provider::COPILOT, &dir, &home),
         Target::user(Provider::KIMI, &home),
         Target::plugin(Provider::CLAUDE_CODE, dir.join("plugin"), &home),
@@ -228,7 +229,7 @@ fn refusals() {
         Err(InstallError::UnsupportedScope { .. })
     ));
     assert!(matches!(
-        render(&m(), &Target::user(Provider::CURSOR, "/h")),
+        render(&m(), &Target::user(Provider::OPENCODE, "/h")),
         Err(InstallError::UnknownProvider(_))
     ));
 
@@ -340,4 +341,124 @@ fn kinds_folded_onto_one_native_event_render_once() {
         .as_str()
         .unwrap()
         .starts_with("/bin/g agenthooks run"));
+}
+
+/// Install reads the codec rows: the two drifts the architecture review found are fixed.
+#[test]
+fn codec_rows_drive_install_pre_skill_shell_command_and_codex_stop_failure() {
+    // PreSkillShellCommand is a tool event with a tool matcher in the Claude codec: the hook's
+    // tool filter now reaches the config (before: dropped with "has no tool matcher").
+    let m = Manifest::new(["/bin/guard"], "guard").with_hook(
+        HookSpec::native(Provider::CLAUDE_CODE, "PreSkillShellCommand").with_tools(ToolMatcher::names(["Bash"])),
+    );
+    let r = render(&m, &Target::user(Provider::CLAUDE_CODE, "/h")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.files[0].contents).unwrap();
+    assert_eq!(v["hooks"]["PreSkillShellCommand"][0]["matcher"], "Bash");
+    assert!(!r.findings.iter().any(|f| f.code == FindingCode::MatcherIgnored));
+    // …and it is secondary: a `tool.pre` hook is wired on PreToolUse only.
+    let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::kind(EventKind::ToolPre));
+    let r = render(&m, &Target::user(Provider::CLAUDE_CODE, "/h")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.files[0].contents).unwrap();
+    assert_eq!(
+        v["hooks"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["PreToolUse"]
+    );
+
+    // Codex StopFailure is in the codec: installable, not an unknown event.
+    let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::native(Provider::CODEX, "StopFailure"));
+    let r = render(&m, &Target::user(Provider::CODEX, "/h")).unwrap();
+    assert!(r.files.iter().any(|f| f.contents.contains("--event=StopFailure")));
+    assert!(!r.findings.iter().any(|f| f.code == FindingCode::UnknownNativeEvent));
+
+    // The legacy notify payload is a codec event install deliberately does not write.
+    let m = Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::native(Provider::CODEX, "agent-turn-complete"))
+        .with_hook(HookSpec::kind(EventKind::Notification));
+    let r = render(&m, &Target::user(Provider::CODEX, "/h")).unwrap();
+    assert!(!r.files.iter().any(|f| f.contents.contains("agent-turn-complete")));
+    let dropped: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::EventUnavailable)
+        .collect();
+    assert_eq!(dropped.len(), 2, "{dropped:?}");
+}
+
+/// Agent-specific options belong to their agent.
+#[test]
+fn codex_options_on_another_target_are_refused() {
+    let t = Target::user(Provider::CLAUDE_CODE, "/h")
+        .with_options(agenthooks_install::CodexOptions::default().with_inline_toml(true));
+    let e = render(&m(), &t).unwrap_err();
+    assert!(matches!(e, InstallError::OptionsMismatch { .. }), "{e}");
+}
+
+#[test]
+fn cursor_hooks_json_v1_with_fail_closed_decision_hooks() {
+    use agenthooks_install::FailurePolicy;
+    let manifest = Manifest::new(["/bin/g"], "g")
+        .with_failure(FailurePolicy::Closed)
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Shell", "Read"])))
+        .with_hook(HookSpec::kind(EventKind::SessionEnd).non_blocking())
+        .with_hook(HookSpec::kind(EventKind::Stop).with_timeout(Duration::from_millis(1500)));
+    let target = Target::project(Provider::CURSOR, "/p", "/h");
+    let rendered = render(&manifest, &target).unwrap();
+    assert!(
+        rendered.files[0].path.ends_with(".cursor/hooks.json"),
+        "{:?}",
+        rendered.files[0].path
+    );
+    let doc: serde_json::Value = serde_json::from_str(&rendered.files[0].contents).unwrap();
+    assert_eq!(doc["version"], 1);
+    let pre = &doc["hooks"]["preToolUse"][0];
+    assert_eq!(pre["matcher"], "^(?:Shell|Read)$");
+    assert_eq!(pre["failClosed"], true);
+    assert_eq!(pre["timeout"], 60);
+    // The specific gates beside preToolUse (the binary dedupes the double fire); their matcher
+    // is not a tool name, so none is written.
+    for ev in ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile"] {
+        let entry = &doc["hooks"][ev][0];
+        assert_eq!(entry["failClosed"], true, "{ev}");
+        assert!(entry.get("matcher").is_none(), "{ev}: {entry}");
+    }
+    // Telemetry stays fail-open; stop cannot fail closed; timeouts in seconds.
+    assert!(doc["hooks"]["sessionEnd"][0].get("failClosed").is_none());
+    assert!(doc["hooks"]["stop"][0].get("failClosed").is_none());
+    assert_eq!(doc["hooks"]["stop"][0]["timeout"], 2);
+    // Only known event keys.
+    let known = [
+        "preToolUse",
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "sessionEnd",
+        "stop",
+    ];
+    for k in doc["hooks"].as_object().unwrap().keys() {
+        assert!(known.contains(&k.as_str()), "{k}");
+    }
+    // Idempotent merge beside a foreign hook; uninstall restores the bytes.
+    let path = Path::new("/p/.cursor/hooks.json");
+    let original = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [{ \"command\": \"./theirs.sh\" }]\n  }\n}\n";
+    let plan = plan_install(&manifest, &target, &MemFs::new().with(path, original)).unwrap();
+    let installed = plan.files[0].after.clone().unwrap();
+    assert!(installed.contains("./theirs.sh"), "{installed}");
+    assert!(
+        plan_install(&manifest, &target, &MemFs::new().with(path, installed.clone()))
+            .unwrap()
+            .is_noop()
+    );
+    let un = plan_uninstall(&manifest, &target, &MemFs::new().with(path, installed)).unwrap();
+    assert_eq!(un.files[0].after.as_deref(), Some(original));
+    // User scope: ~/.cursor/hooks.json.
+    let rendered = render(&manifest, &Target::user(Provider::CURSOR, "/h")).unwrap();
+    assert!(rendered.files[0].path.starts_with("/h/.cursor"));
+}
+
+#[test]
+fn cursor_refuses_commands_with_double_slashes() {
+    // Cursor's naive `//` comment stripper would discard the whole file (#29).
+    let m = Manifest::new(["/bin/g", "--endpoint=https://x.example"], "g").with_hook(HookSpec::kind(EventKind::Stop));
+    let e = render(&m, &Target::project(Provider::CURSOR, "/p", "/h")).unwrap_err();
+    assert!(matches!(e, InstallError::UnsafeCommand { token: "//", .. }), "{e}");
 }

@@ -1,6 +1,6 @@
 //! The shared testkit: conformance over `fixtures/kimi/` and the can't-drift agreement test.
 
-use agenthooks_kimi::{native::NativeEvent, view, CODEC};
+use agenthooks_kimi::CODEC;
 use agenthooks_testkit::{agreement, conformance::Suite, fake, fixtures_dir};
 
 use crate::kimi_agent::KimiRules;
@@ -8,12 +8,13 @@ use crate::kimi_agent::KimiRules;
 #[test]
 fn conformance() {
     let report = Suite::new(&CODEC, fixtures_dir("kimi"))
-        .with_extra(|env| view(env).map(NativeEvent::extra))
+        .tolerance(true)
         .min_fixtures(40)
         .run();
-    assert!(report.fixtures >= 40, "{report}");
     assert!(report.responses > report.fixtures, "{report}");
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
+    // Every fixture has droppable fields (at least the base fields).
+    assert!(report.tolerance_checks >= 4 * report.fixtures, "{report}");
 }
 
 /// The one documented loss (⚠ in the crate docs): context attached to a blocked prompt is not

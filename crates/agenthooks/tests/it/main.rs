@@ -4,3 +4,4 @@
 //! documented behaviour, not from our encoders.
 
 mod dialects;
+mod surface;
