@@ -19,8 +19,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use agenthooks::core::runner::http::{self, BaseUrl};
-use agenthooks::opencode::shim::{self, ShimConfig, ShimFail};
-use agenthooks_install::{HookOn, Manifest, Plan};
+use agenthooks::opencode::shim::ShimFail;
+use agenthooks::Provider;
+use agenthooks_install::{FailurePolicy, Manifest, Plan, Target};
 use serde_json::{json, Value};
 
 use crate::agents::{Sandbox, MODEL, PROMPT};
@@ -69,8 +70,8 @@ fn stub_plugin_deps(dir: &Path) -> Result<(), String> {
     )
 }
 
-/// Writes `opencode.json`, the plugin-deps stubs and our shim; returns the install plan (`None`
-/// until OpenCode has an install target: the shim is then rendered here from the manifest).
+/// Writes `opencode.json` and the plugin-deps stubs, and installs our shim with
+/// agenthooks-install (project scope).
 pub fn prepare(m: &Manifest, sb: &Sandbox, model_url: &str, o: &Options) -> Result<Option<Plan>, String> {
     let config = json!({
         "$schema": "https://opencode.ai/config.json",
@@ -93,20 +94,13 @@ pub fn prepare(m: &Manifest, sb: &Sandbox, model_url: &str, o: &Options) -> Resu
     )?;
     stub_plugin_deps(&sb.project.join(".opencode"))?;
     stub_plugin_deps(&sb.home.join(".config/opencode"))?;
-    let mut cfg = ShimConfig::new(m.command.iter().cloned());
-    for h in &m.hooks {
-        if let HookOn::Native { event, .. } = &h.on {
-            let ms = h
-                .timeout
-                .map_or(30_000, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
-            cfg = cfg.subscribe(event, ms, o.fail);
-        }
+    let mut m = m.clone();
+    if o.fail == ShimFail::Closed {
+        m.failure = FailurePolicy::Closed;
     }
-    write(
-        &sb.project.join(".opencode/plugin").join(shim::FILE_NAME),
-        &shim::render(&cfg),
-    )?;
-    Ok(None)
+    let target = Target::project(Provider::OPENCODE, &sb.project, &sb.home).with_agent_version("1.18.33");
+    let plan = agenthooks_install::install(&m, &target).map_err(|e| format!("agenthooks-install (opencode): {e}"))?;
+    Ok(Some(plan))
 }
 
 /// OpenCode's offline env (on top of the sandbox's base env).

@@ -27,7 +27,7 @@
 
 use agenthooks_core::kit::lenient::{self, present};
 use agenthooks_core::kit::FailShape;
-use agenthooks_core::{CapSet, Capability as C};
+use agenthooks_core::{CapSet, Capability as C, EventKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -732,12 +732,12 @@ agenthooks_core::native_events! {
         }
         /// `session.created`: a session started; a child session (`info.parentID`) is a
         /// subagent.
-        SessionCreated("session.created", SessionStart).identify(INPUT) {
+        SessionCreated("session.created", SessionStart).also(EventKind::SubagentStart).identify(INPUT) {
             /// `{event: {type, properties: {sessionID, info}}}`.
             input: Bus<SessionInfoProps>,
         }
         /// `session.idle`: the session's turn finished (child sessions too: subagent stop).
-        SessionIdle("session.idle", Stop, blocking).caps(STOP) {
+        SessionIdle("session.idle", Stop, blocking).caps(STOP).also(EventKind::SubagentStop) {
             /// `{event: {type, properties: {sessionID}}}`.
             #[serde(default)]
             input: Option<Bus<SessionProps>>,
@@ -775,7 +775,7 @@ agenthooks_core::native_events! {
             input: Option<Bus<Value>>,
         }
         /// `message.part.updated`: a part changed; an errored tool part is a `tool.error`.
-        MessagePartUpdated("message.part.updated", Other).identify(INPUT) {
+        MessagePartUpdated("message.part.updated", Other).also(EventKind::ToolError).identify(INPUT) {
             /// `{event: {type, properties: {sessionID, part}}}`.
             input: Bus<PartProps>,
         }
@@ -834,7 +834,7 @@ agenthooks_core::native_events! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agenthooks_core::{EventKind, Provider};
+    use agenthooks_core::Provider;
 
     #[test]
     fn frames_decode_by_their_computed_name() {

@@ -229,7 +229,10 @@ function assignInPlace(target, patch) {
 /** One proxied hook: the reply assigned onto `output`, errors thrown or swallowed per hook. */
 function proxy(bridge, hook, spec) {
   const rethrow = RETHROW.has(hook);
+  const matcher = spec.matcher ? new RegExp(spec.matcher) : null;
   return async (input, output) => {
+    // A tool matcher (tool hooks): other tools are not proxied at all.
+    if (matcher && typeof input?.tool === "string" && !matcher.test(input.tool)) return;
     let reply;
     try {
       reply = await bridge.call(hook, input, output, spec.timeoutMs);

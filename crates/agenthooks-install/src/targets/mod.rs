@@ -30,6 +30,7 @@ pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod kimi;
+pub(crate) mod opencode;
 
 /// What one agent's install target is: constants only (behaviour is [`TargetModule`]).
 pub(crate) struct TargetSpec {
@@ -229,7 +230,7 @@ pub(crate) trait TargetModule: Sync {
 }
 
 /// Every target module, in a stable order.
-pub(crate) fn all() -> [&'static dyn TargetModule; 6] {
+pub(crate) fn all() -> [&'static dyn TargetModule; 7] {
     [
         &claude::Claude,
         &cursor::Cursor,
@@ -237,6 +238,7 @@ pub(crate) fn all() -> [&'static dyn TargetModule; 6] {
         &gemini::Gemini,
         &copilot::Copilot,
         &kimi::Kimi,
+        &opencode::OpenCode,
     ]
 }
 
