@@ -22,11 +22,11 @@ use agenthooks_core::{Context, Router, ToolPreEvent};
 
 fn router() -> Router {
     Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
-        Ok(if e.tool.command().is_some_and(|c| c.starts_with("rm")) {
+        if e.tool.command().is_some_and(|c| c.starts_with("rm")) {
             deny("no rm")
         } else {
             no_decision()
-        })
+        }
     })
 }
 

@@ -98,13 +98,13 @@ fn idle(seq: i64, sid: &str) -> Value {
 #[test]
 fn gates_answer_with_a_throw_or_mutated_args() {
     let router = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| match e.tool.command() {
-        Some("rm -rf /") => Ok(deny("no")),
+        Some("rm -rf /") => deny("no"),
         Some(_) => {
             let mut input = e.tool.input.clone();
             input.insert("command".into(), "echo safe".into());
-            Ok(rewrite_input(input).allow())
+            rewrite_input(input).allow()
         }
-        None => Ok(agenthooks_core::decision::no_decision()),
+        None => agenthooks_core::decision::no_decision(),
     });
     let (url, _) = server();
     let out = run(
@@ -129,7 +129,7 @@ fn gates_answer_with_a_throw_or_mutated_args() {
 fn a_permission_is_answered_over_http_with_the_reply_route() {
     let router = Router::new().on_permission(|_: &Context, e: &PermissionEvent| {
         assert_eq!((e.tool.name.as_str(), e.tool.command()), ("bash", Some("git push")));
-        Ok(allow())
+        allow()
     });
     let (url, seen) = server();
     let asked = json!({"seq": 5, "hook": "event", "input": {"event": {"type": "permission.asked", "properties": {
@@ -148,7 +148,7 @@ fn a_permission_is_answered_over_http_with_the_reply_route() {
 fn continue_with_is_a_marked_follow_up_prompt_and_the_cap_holds() {
     let router = Router::new()
         .with_policy(Policy::default().with_continuation_cap(1))
-        .on_stop(|_: &Context, _: &StopEvent| Ok(continue_with("one more")));
+        .on_stop(|_: &Context, _: &StopEvent| continue_with("one more"));
     let (url, seen) = server();
     let ours = json!({"seq": 2, "hook": "chat.message", "input": {"sessionID": "s"},
         "output": {"message": {"id": "msg_2"}, "parts": [{"type": "text", "text": "one more", "synthetic": true, "metadata": {"agenthooks": "continue"}}]}});
@@ -267,7 +267,7 @@ fn a_slow_handler_is_answered_per_policy_within_the_frames_deadline() {
             .with_policy(Policy::default().fail_closed())
             .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
                 std::thread::sleep(Duration::from_secs(3));
-                Ok(deny("late"))
+                deny("late")
             });
     let mut frame = before(1, "s", "bash", "ls");
     frame["timeout_ms"] = json!(400);
