@@ -92,12 +92,9 @@ fn tool_call(name: &str, raw: Option<&Value>, session: &SessionInfo) -> ToolCall
 }
 
 /// The agent of a subagent event: its id, and its type, else its name.
-fn subagent(native: &NativeEvent, name: Option<&String>) -> Option<AgentInfo> {
+fn subagent(native: &NativeEvent, name: Option<&String>) -> AgentInfo {
     let id = native.agent_id().cloned().unwrap_or_default();
-    Some(AgentInfo::new(
-        id,
-        native.agent_type().or(name).cloned().unwrap_or_default(),
-    ))
+    AgentInfo::new(id, native.agent_type().or(name).cloned().unwrap_or_default())
 }
 
 /// One arm per mapped event; events without a unified kind are `other`.
@@ -141,11 +138,11 @@ fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
             Event::Stop(StopEvent::new(env).with_previously_continued(e.previously_continued()))
         }
         NativeEvent::SubagentStart(e) => {
-            env.agent = subagent(native, e.agent_name.as_ref());
+            env.agent = Some(subagent(native, e.agent_name.as_ref()));
             Event::SubagentStart(SubagentStartEvent::new(env))
         }
         NativeEvent::SubagentStop(e) => {
-            env.agent = subagent(native, e.agent_name.as_ref());
+            env.agent = Some(subagent(native, e.agent_name.as_ref()));
             let stop = StopEvent::new(env).with_previously_continued(e.previously_continued());
             Event::SubagentStop(stop.with_last_message(e.response.clone()))
         }

@@ -242,6 +242,8 @@ impl Test {
     }
 }
 
+/// A test that applies (every shape rule has one per dialect; `None` spells "no test").
+#[allow(clippy::unnecessary_wraps)] // the rule table's slots are `Option<Test>`
 const fn t(id: &'static str, all: &'static [&'static str], any: &'static [&'static str]) -> Option<Test> {
     Some(Test { id, all, any })
 }

@@ -1,6 +1,6 @@
 //! A secret guard built on agenthooks, written once for every agent.
 //!
-//! - `tool.pre` / `permission.request` (one [`ToolGate`](agenthooks::prelude::ToolGate)): when
+//! - `tool.pre` / `permission.request` (one [`ToolGate`]): when
 //!   the tool input contains a credential (AWS access keys and secret keys, private keys,
 //!   GitHub/GitLab/Slack/OpenAI/Anthropic/Google tokens), the guard **asks the user**, with
 //!   context explaining why. On a permission request the agent's own dialog is that ask (the

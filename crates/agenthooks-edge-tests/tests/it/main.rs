@@ -424,20 +424,19 @@ mod serve {
         assert!(pos(3) < pos(2) || pos(3) < pos(1), "{text}");
     }
 
-    fn behave(_: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    fn behave(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
         match e.tool.command() {
             Some("sleep") => {
                 std::thread::sleep(std::time::Duration::from_secs(5));
-                Ok(deny("too late"))
+                deny("too late")
             }
             Some("panic") => panic!("boom in a frame"),
-            _ => Ok(deny("fine")),
+            _ => deny("fine"),
         }
     }
 
-    #[allow(clippy::unnecessary_wraps)]
-    fn keep_going(_: &Context, _: &StopEvent) -> Result<StopDecision, HandlerError> {
-        Ok(continue_with("keep going"))
+    fn keep_going(_: &Context, _: &StopEvent) -> StopDecision {
+        continue_with("keep going")
     }
 
     fn serve_frames(policy: Policy, input: &str, tag: &str) -> (Vec<Value>, std::time::Duration) {

@@ -15,6 +15,7 @@ const STDIN: &[(&str, &str)] = &[
     ("gemini", "gemini/docs/before_tool-write_file"),
     ("copilot", "copilot/docs/pre_tool_use"),
     ("kimi", "kimi/docs/pre_tool_use"),
+    ("cursor", "cursor/docs/pre_tool_use"),
 ];
 
 struct Case {
@@ -57,12 +58,12 @@ fn native_of(provider: &str) -> String {
     fixture(dir).native
 }
 
-fn deny_all(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(deny("blocked by the guard"))
+fn deny_all(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    deny("blocked by the guard")
 }
 
-fn deny_permission(_: &Context, _: &agenthooks::core::PermissionEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(deny("blocked by the guard"))
+fn deny_permission(_: &Context, _: &agenthooks::core::PermissionEvent) -> ToolPreDecision {
+    deny("blocked by the guard")
 }
 
 fn runner(router: Router, tag: &str) -> Runner {
