@@ -195,9 +195,11 @@ impl Codec for OpenCodeCodec {
                     .map_or_else(|| "continue".to_owned(), str::to_owned);
                 json!({"effects": [continue_effect(env, &text)]})
             }
-            (Event::Permission(p), DecisionKind::Allow | DecisionKind::Deny) => {
+            (Event::Permission(_), DecisionKind::Allow | DecisionKind::Deny) => {
                 let allow = outcome.kind() == DecisionKind::Allow;
-                match permission_effect(event, p, allow, outcome.reason()) {
+                let reply =
+                    crate::view(env).and_then(|n| permission_reply(n, Some(&env.session.cwd), allow, outcome.reason()));
+                match reply {
                     Some(effect) => json!({"effects": [effect]}),
                     None => {
                         return Err(EncodeError::inexpressible(
@@ -227,6 +229,20 @@ impl Codec for OpenCodeCodec {
             .native
             .as_ref()
             .and_then(|n| kit::row(native::EVENTS, n.as_str()));
+        if row.is_some_and(|r| r.kind == EventKind::Permission) {
+            // A reject needs the request id: from the payload the runner kept.
+            let effect = target.payload.as_ref().and_then(|p| {
+                let bytes = p.json_bytes();
+                let native = NativeEvent::decode(&PROVIDER, bytes, frame_name(bytes).as_deref())
+                    .ok()?
+                    .native;
+                permission_reply(&native, None, false, Some(reason_or_default(reason)))
+            });
+            return match effect {
+                Some(e) => WireResponse::json(&json!({"effects": [e]})),
+                None => self.no_op(target),
+            };
+        }
         match row.map(|r| r.failure) {
             Some(FailShape::Block) => WireResponse::json(&json!({"error": reason_or_default(reason)})),
             // An unknown hook the shim forwards and awaits: a throw blocks where OpenCode can
@@ -631,21 +647,29 @@ fn continue_effect(env: &Envelope, text: &str) -> Value {
 
 /// A permission reply: v2 `POST /permission/{requestID}/reply {reply, message?}` (with the
 /// deprecated per-session route as the fallback), or for a v1 event the per-session route
-/// `POST /session/{id}/permissions/{permissionID} {response}`.
-fn permission_effect(event: &Event, _p: &PermissionEvent, allow: bool, reason: Option<&str>) -> Option<Value> {
-    let env = event.envelope();
+/// `POST /session/{id}/permissions/{permissionID} {response}`. `directory` is the instance's.
+fn permission_reply(native: &NativeEvent, directory: Option<&str>, allow: bool, reason: Option<&str>) -> Option<Value> {
     let reply = if allow { "once" } else { "reject" };
-    let sid = agenthooks_core::runner::http::encode_component(&env.session.id);
-    let (id, v1) = match crate::view(env)? {
-        NativeEvent::PermissionAsked(e) => (e.input.as_ref()?.event.properties.as_ref()?.id.clone()?, false),
-        NativeEvent::PermissionUpdated(e) => (e.input.as_ref()?.event.properties.as_ref()?.id.clone()?, true),
+    let (id, session, v1) = match native {
+        NativeEvent::PermissionAsked(e) => {
+            let p = e.input.as_ref()?.event.properties.as_ref()?;
+            (p.id.clone()?, p.session_id.clone().unwrap_or_default(), false)
+        }
+        NativeEvent::PermissionUpdated(e) => {
+            let p = e.input.as_ref()?.event.properties.as_ref()?;
+            (p.id.clone()?, p.session_id.clone().unwrap_or_default(), true)
+        }
         _ => return None,
     };
-    let id = agenthooks_core::runner::http::encode_component(&id);
+    let enc = agenthooks_core::runner::http::encode_component;
+    let (id, sid) = (enc(&id), enc(&session));
+    let query = directory
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| json!({}), |d| json!({"directory": d}));
     let legacy = json!({
         "method": "POST",
         "path": format!("/session/{sid}/permissions/{id}"),
-        "query": directory_query(env),
+        "query": query,
         "body": {"response": reply},
     });
     if v1 {
@@ -658,7 +682,7 @@ fn permission_effect(event: &Event, _p: &PermissionEvent, allow: bool, reason: O
     Some(json!({"http": {
         "method": "POST",
         "path": format!("/permission/{id}/reply"),
-        "query": directory_query(env),
+        "query": query,
         "body": body,
         "fallback": legacy,
     }}))

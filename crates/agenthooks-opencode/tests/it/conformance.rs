@@ -13,3 +13,19 @@ fn every_fixture_conforms() {
         .run();
     assert!(report.tolerance_checks > 100, "{report}");
 }
+
+/// The can't-drift agreement: every decision of every event's family, encoded by the codec,
+/// then applied by the fake OpenCode (the shim and OpenCode together, written from the
+/// reference), does exactly what the sent (degraded) decision asks for.
+#[test]
+fn the_fake_opencode_agrees_with_the_capabilities() {
+    use agenthooks_testkit::agreement::{run_with_known_gaps, KnownGap};
+    const V1: &str = "the v1 per-session reply route takes only {response}: a deny's reason is not delivered (quirk #704)";
+    let gaps = [
+        KnownGap::new("permission.updated", "deny", V1),
+        KnownGap::new("permission.updated", "ask_user", V1),
+        KnownGap::new("permission.updated", "rewrite_input.ask_user", V1),
+    ];
+    let report = run_with_known_gaps(&CODEC, Some(&fixtures_dir("opencode")), &gaps);
+    assert!(report.cases.len() > 50, "{report}");
+}
