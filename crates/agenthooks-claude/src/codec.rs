@@ -8,13 +8,13 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, Extra, FailShape};
+use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, FileEditedEvent, Invocation,
+    EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
     ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
     SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
-    ToolPreEvent, ToolTable, Variant, WireResponse,
+    ToolPreEvent, Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -94,21 +94,7 @@ impl Codec for ClaudeCodec {
         PROVIDER
     }
 
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        crate::view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;

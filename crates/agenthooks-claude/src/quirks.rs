@@ -139,11 +139,8 @@ mod tests {
 
     #[test]
     fn ids_are_sorted_unique_and_in_range() {
+        assert!(agenthooks_core::quirks::ids_strictly_increasing(QUIRKS));
         let ids: Vec<u16> = QUIRKS.iter().map(|q| q.id).collect();
-        let mut sorted = ids.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(ids, sorted);
         assert!(ids.iter().all(|id| *id == 26 || (100..200).contains(id)));
         assert!(QUIRKS
             .iter()

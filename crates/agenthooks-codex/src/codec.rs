@@ -8,14 +8,14 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, Extra, FailShape};
+use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
     DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
     Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
     SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
-    ToolTable, Transport, WireResponse,
+    Transport, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -531,21 +531,7 @@ impl Codec for CodexCodec {
         Provider::CODEX
     }
 
-    fn native_events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(events: EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -150,11 +150,8 @@ mod tests {
 
     #[test]
     fn ids_are_unique_sorted_and_in_range() {
+        assert!(agenthooks_core::quirks::ids_strictly_increasing(QUIRKS));
         let ids: Vec<u16> = QUIRKS.iter().map(|q| q.id).collect();
-        let mut sorted = ids.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(ids, sorted);
         assert!(ids.iter().all(|id| (200..300).contains(id)));
         assert!(QUIRKS.iter().all(|q| q.affects("codex") && !q.affects("claude-code")));
         assert!(QUIRKS

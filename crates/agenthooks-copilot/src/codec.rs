@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::{deny, reason_or_default};
-use agenthooks_core::kit::{self, FailShape, FromNative, ToolTable};
+use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, NativeName,
@@ -292,27 +292,13 @@ impl Codec for CopilotCodec {
         Provider::COPILOT
     }
 
-    /// The camelCase rows (the names install bakes into `--event`).
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    /// `None`: camelCase payloads name no event (the argv hint or the shape does).
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
+    // The camelCase rows (the names install bakes into `--event`); `name_key` is `None`:
+    // camelCase payloads name no event (the argv hint or the shape does).
+    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
 
     /// The row of a name in either spelling (`PreToolUse` is the `preToolUse` row).
     fn row(&self, native: &str) -> Option<&'static EventRow> {
         native::row(native)
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a kit::Extra> {
-        view(envelope).map(NativeEvent::extra)
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {

@@ -120,6 +120,12 @@ impl Quirk {
     }
 }
 
+/// Whether a quirk table's ids are strictly increasing (sorted, none twice): the order every
+/// provider crate keeps its table in.
+pub fn ids_strictly_increasing(quirks: &[Quirk]) -> bool {
+    quirks.windows(2).all(|w| w[0].id < w[1].id)
+}
+
 impl fmt::Display for Quirk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -8,13 +8,12 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, Extra, FailShape};
+use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError,
-    Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, FileEditedEvent, Invocation, ModelResponseEvent,
+    Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelResponseEvent,
     OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse,
-    StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, ToolTable, Variant,
-    WireResponse,
+    StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
@@ -114,21 +113,7 @@ impl Codec for CursorCodec {
         PROVIDER
     }
 
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        crate::view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = crate::compat::decode(inv.payload.json_bytes(), inv.native_event)?;

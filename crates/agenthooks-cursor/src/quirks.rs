@@ -181,11 +181,8 @@ mod tests {
 
     #[test]
     fn ids_are_sorted_unique_and_in_range() {
+        assert!(agenthooks_core::quirks::ids_strictly_increasing(QUIRKS));
         let ids: Vec<u16> = QUIRKS.iter().map(|q| q.id).collect();
-        let mut sorted = ids.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(ids, sorted);
         assert!(ids.iter().all(|id| matches!(id, 29 | 31) || (600..700).contains(id)));
         assert!(QUIRKS.iter().all(|q| q.affects("cursor")));
     }

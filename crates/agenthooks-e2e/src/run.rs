@@ -4,11 +4,11 @@
 //! helpers it left behind) the whole group is killed: agents start node, native binaries,
 //! shells and hooks below them. Only that group, which this suite created, is ever signalled.
 
-use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use agenthooks_testkit::fake::Pipes;
 
 /// What a finished (or killed) process produced.
 #[derive(Debug, Clone, Default)]
@@ -38,21 +38,7 @@ pub fn output_with_timeout(cmd: &mut Command, timeout: Duration) -> std::io::Res
         .process_group(0)
         .spawn()?;
     let pgid = child.id();
-    let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
-    for (which, pipe) in [
-        (1u8, child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
-        (2u8, child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
-    ] {
-        if let Some(mut p) = pipe {
-            let tx = tx.clone();
-            std::thread::spawn(move || {
-                let mut buf = Vec::new();
-                let _ = p.read_to_end(&mut buf);
-                let _ = tx.send((which, buf));
-            });
-        }
-    }
-    drop(tx);
+    let pipes = Pipes::take(&mut child);
     let deadline = started + timeout;
     let mut timed_out = false;
     let status = loop {
@@ -70,22 +56,15 @@ pub fn output_with_timeout(cmd: &mut Command, timeout: Duration) -> std::io::Res
     let elapsed = started.elapsed();
     // Helpers left in the group would keep the pipes open.
     kill_group(pgid);
-    let mut out = ProcOutput {
+    let (stdout, stderr) = pipes.collect(Instant::now() + Duration::from_secs(5));
+    Ok(ProcOutput {
         code: status.code(),
         success: status.success(),
         timed_out,
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
         elapsed,
-        ..ProcOutput::default()
-    };
-    let drain_until = Instant::now() + Duration::from_secs(5);
-    for _ in 0..2 {
-        match rx.recv_timeout(drain_until.saturating_duration_since(Instant::now())) {
-            Ok((1, b)) => out.stdout = String::from_utf8_lossy(&b).into_owned(),
-            Ok((_, b)) => out.stderr = String::from_utf8_lossy(&b).into_owned(),
-            Err(_) => break,
-        }
-    }
-    Ok(out)
+    })
 }
 
 /// Sends SIGKILL to the process group `pgid` (a group this suite created).

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
 use agenthooks_core::event::strip_bom;
-use agenthooks_core::kit::{self, EventRow, Extra, FailShape, FromNative, ToolTable};
+use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
@@ -254,21 +254,7 @@ impl Codec for GeminiCodec {
         Provider::GEMINI
     }
 
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, EventRow, Extra, FailShape, FromNative, ToolTable};
+use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
     Event, EventKind, EventTarget, FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
@@ -116,21 +116,7 @@ impl agenthooks_core::Codec for KimiCodec {
         Provider::KIMI
     }
 
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         // Straight from the bytes; the name is the payload's own, else the config's --event (the

@@ -113,11 +113,8 @@ mod tests {
 
     #[test]
     fn ids_are_sorted_unique_and_kimi_only() {
+        assert!(agenthooks_core::quirks::ids_strictly_increasing(QUIRKS));
         let ids: Vec<u16> = QUIRKS.iter().map(|q| q.id).collect();
-        let mut sorted = ids.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(ids, sorted);
         assert!(QUIRKS.iter().all(|q| q.affects("kimi") && !q.affects("codex")));
         for id in [21, 22, 23, 24, 501, 502] {
             assert!(ids.contains(&id), "missing quirk #{id}");

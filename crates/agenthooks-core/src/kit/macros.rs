@@ -253,3 +253,37 @@ macro_rules! __native_accessor {
         }
     };
 }
+
+/// The table-backed [`Codec`](crate::Codec) methods every kit codec writes the same way, expanded
+/// inside its `impl Codec` block: `native_events` (the `native_events!` rows), `name_key` (the
+/// enum's `NAME_KEY`), `tools` (the provider's [`ToolTable`](crate::kit::ToolTable)) and
+/// `native_extra` (the native view's `extra`, through the crate's `view`).
+///
+/// ```ignore
+/// impl Codec for MyCodec {
+///     agenthooks_core::kit_codec_tables!(
+///         events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view,
+///     );
+///     // provider, decode, encode, …
+/// }
+/// ```
+#[macro_export]
+macro_rules! kit_codec_tables {
+    (events: $events:expr, native: $Native:ty, tools: $tools:expr, view: $view:path $(,)?) => {
+        fn native_events(&self) -> &'static [$crate::kit::EventRow] {
+            $events
+        }
+
+        fn name_key(&self) -> ::std::option::Option<&'static str> {
+            <$Native>::NAME_KEY
+        }
+
+        fn tools(&self) -> ::std::option::Option<&'static $crate::kit::ToolTable> {
+            ::std::option::Option::Some(&$tools)
+        }
+
+        fn native_extra<'a>(&self, envelope: &'a $crate::Envelope) -> ::std::option::Option<&'a $crate::kit::Extra> {
+            $view(envelope).map(<$Native>::extra)
+        }
+    };
+}

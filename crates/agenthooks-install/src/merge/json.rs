@@ -308,6 +308,30 @@ pub(crate) struct JsonHooksFile<'a> {
     pub(crate) create_keys: &'a [(&'a str, Value)],
 }
 
+impl<'a> JsonHooksFile<'a> {
+    /// A grouped hooks file (`{"hooks": {"<event>": [{matcher, hooks: […]}]}}`) inside a file
+    /// that is not ours alone.
+    pub(crate) fn grouped(path: &'a Path, format: FileFormat) -> Self {
+        Self {
+            path,
+            format,
+            shape: Shape::Grouped,
+            create_keys: &[],
+        }
+    }
+
+    /// A flat JSON hooks file of ours (`{"hooks": {"<event>": [entry]}}`), created with
+    /// `create_keys` first and deleted when only they are left.
+    pub(crate) fn flat(path: &'a Path, create_keys: &'a [(&'a str, Value)]) -> Self {
+        Self {
+            path,
+            format: FileFormat::Json,
+            shape: Shape::Flat,
+            create_keys,
+        }
+    }
+}
+
 impl JsonHooksFile<'_> {
     fn comments(&self) -> bool {
         self.format == FileFormat::Jsonc

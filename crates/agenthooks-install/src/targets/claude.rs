@@ -18,12 +18,12 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::{self as jmerge, JsonHooksFile, Shape};
+use crate::merge::json::{self as jmerge, JsonHooksFile};
 use crate::plan::{with_newline, Cx, FileFormat};
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
@@ -119,84 +119,60 @@ impl TargetModule for Claude {
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
-            let first = h.specs[0];
             if !h.blocking && !is_async(h) {
                 let why = if h.native == "Stop" {
                     "cowork drops async Stop hooks, quirk #1"
                 } else {
                     "the codec does not allow async on it"
                 };
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::AsyncForcedSync,
-                        &p,
-                        format!("non-blocking {} hook rendered synchronously ({why})", h.native),
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::AsyncForcedSync,
+                    format!("non-blocking {} hook rendered synchronously ({why})", h.native),
+                ));
             }
-            if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
+            if wants_fail_closed(manifest, h) {
                 if on_failure(target, manifest, h) {
-                    out.push(
-                        Finding::new(
-                            Severity::Info,
-                            FindingCode::FailClosedNative,
-                            &p,
-                            "onFailure: \"block\": a crash, timeout or invalid output of the hook binary blocks",
-                        )
-                        .with_hook(first)
-                        .with_native(&h.native),
-                    );
+                    out.push(SPEC.hook_finding(
+                        h,
+                        Severity::Info,
+                        FindingCode::FailClosedNative,
+                        "onFailure: \"block\": a crash, timeout or invalid output of the hook binary blocks",
+                    ));
                 } else {
                     let why = if NO_ON_FAILURE.contains(&h.native.as_str()) {
                         format!("Claude ignores onFailure on {}", h.native)
                     } else {
                         format!("onFailure needs Claude Code ≥ {ON_FAILURE_MIN}")
                     };
-                    out.push(
-                        Finding::new(
-                            Severity::Degraded,
-                            FindingCode::FailClosedUnsupported,
-                            &p,
-                            format!("{why}: a crash or timeout of the hook binary fails open (the runner still fails closed when it runs)"),
-                        )
-                        .with_hook(first)
-                        .with_native(&h.native),
-                    );
+                    out.push(SPEC.hook_finding(
+                        h,
+                        Severity::Degraded,
+                        FindingCode::FailClosedUnsupported,
+                        format!("{why}: a crash or timeout of the hook binary fails open (the runner still fails closed when it runs)"),
+                    ));
                 }
             }
         }
         match target.scope {
             Scope::Project => {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Info,
                     FindingCode::ProjectTrust,
-                    &p,
                     "interactive sessions run project hooks after the workspace trust dialog is accepted",
                 ));
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Info,
                     FindingCode::Location,
-                    &p,
                     "Cursor also runs hooks from .claude/settings.json (Claude-compat): installing the same hooks for Cursor makes them fire twice there",
                 ));
             }
-            Scope::User => out.push(Finding::new(
-                Severity::Info,
-                FindingCode::Location,
-                &p,
-                "Cursor also runs hooks from ~/.claude/settings.json (Claude-compat): installing the same hooks for Cursor makes them fire twice there",
+            Scope::User => out.push(SPEC.finding(Severity::Info, FindingCode::Location, "Cursor also runs hooks from ~/.claude/settings.json (Claude-compat): installing the same hooks for Cursor makes them fire twice there",
             )),
-            Scope::Plugin => out.push(Finding::new(
-                Severity::Info,
-                FindingCode::Location,
-                &p,
-                "plugin hooks load once the plugin is installed and enabled (`/plugin`)",
+            Scope::Plugin => out.push(SPEC.finding(Severity::Info, FindingCode::Location, "plugin hooks load once the plugin is installed and enabled (`/plugin`)",
             )),
         }
         out
@@ -204,17 +180,8 @@ impl TargetModule for Claude {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        let entries: Vec<(String, Value)> = hooks
-            .iter()
-            .map(|h| (h.native.clone(), group(cx.target, cx.manifest, h)))
-            .collect();
-        JsonHooksFile {
-            path: &path,
-            format,
-            shape: Shape::Grouped,
-            create_keys: &[],
-        }
-        .install(cx, &entries)?;
+        let entries = entries(hooks, |h| group(cx.target, cx.manifest, h));
+        JsonHooksFile::grouped(&path, format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
             let path = plugin_manifest_path(cx.target);
             let keys = plugin_manifest(cx.manifest);
@@ -238,13 +205,7 @@ impl TargetModule for Claude {
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        JsonHooksFile {
-            path: &path,
-            format,
-            shape: Shape::Grouped,
-            create_keys: &[],
-        }
-        .uninstall(cx)?;
+        JsonHooksFile::grouped(&path, format).uninstall(cx)?;
         if cx.target.scope == Scope::Plugin {
             // The plugin manifest goes only when it is exactly what we would write.
             let path = plugin_manifest_path(cx.target);

@@ -17,13 +17,13 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, jsonc_value, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::{JsonHooksFile, Shape};
-use crate::plan::{Cx, FileFormat};
+use crate::merge::json::JsonHooksFile;
+use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
 
@@ -62,67 +62,42 @@ fn entry(h: &ResolvedHook) -> Value {
     e
 }
 
-/// Our file: created as `{"version": 1, "hooks": …}`; deleted when only `version` is left.
-fn file<'a>(path: &'a std::path::Path, keys: &'a [(&'a str, Value)]) -> JsonHooksFile<'a> {
-    JsonHooksFile {
-        path,
-        format: FileFormat::Json,
-        shape: Shape::Flat,
-        create_keys: keys,
-    }
-}
-
 impl TargetModule for Copilot {
     fn spec(&self) -> &'static TargetSpec {
         &SPEC
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
-            let first = h.specs[0];
             if !h.blocking {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::AsyncUnsupported,
-                        &p,
-                        "Copilot has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::AsyncUnsupported,
+                    "Copilot has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+                ));
             }
             if h.native == "preToolUse" {
-                out.push(
-                    Finding::new(
-                        Severity::Info,
-                        FindingCode::FailClosedNative,
-                        &p,
-                        "Copilot denies the tool when a preToolUse hook errors, whatever the policy; a timeout allows it",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
-            } else if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::FailClosedUnsupported,
-                        &p,
-                        "Copilot has no fail-closed setting here: a crash or timeout of the hook binary fails open",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Info,
+                    FindingCode::FailClosedNative,
+                    "Copilot denies the tool when a preToolUse hook errors, whatever the policy; a timeout allows it",
+                ));
+            } else if wants_fail_closed(manifest, h) {
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::FailClosedUnsupported,
+                    "Copilot has no fail-closed setting here: a crash or timeout of the hook binary fails open",
+                ));
             }
         }
         if target.scope == Scope::Project {
-            out.push(Finding::new(
+            out.push(SPEC.finding(
                 Severity::Info,
                 FindingCode::ProjectTrust,
-                &p,
                 "Copilot loads repository hooks only in trusted folders (accept the trust prompt or pass --trust-folder; in -p mode the folder must already be trusted)",
             ));
         }
@@ -131,33 +106,29 @@ impl TargetModule for Copilot {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let path = hooks_path(cx.target, cx.manifest);
-        let entries: Vec<(String, Value)> = hooks.iter().map(|h| (h.native.clone(), entry(h))).collect();
+        // Our file: created as `{"version": 1, "hooks": …}`; deleted when only `version` is left.
         let keys = [("version", Value::from(1))];
-        file(&path, &keys).install(cx, &entries)
+        JsonHooksFile::flat(&path, &keys).install(cx, &entries(hooks, entry))
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let path = hooks_path(cx.target, cx.manifest);
         let keys = [("version", Value::from(1))];
-        file(&path, &keys).uninstall(cx)
+        JsonHooksFile::flat(&path, &keys).uninstall(cx)
     }
 
     fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         if cx.target.scope == Scope::Project {
             let config = cx.target.home.join(".copilot").join("config.json");
             let root = cx.canonical(&cx.target.root);
-            let listed = cx
-                .text(&config, FileFormat::Jsonc)?
-                .and_then(|t| crate::jsonc::parse(&t, true).ok().map(|n| n.to_value(&t)))
+            let listed = jsonc_value(cx, &config)?
                 .and_then(|v| v.get("trusted_folders").and_then(Value::as_array).cloned())
                 .is_some_and(|dirs| dirs.iter().filter_map(Value::as_str).any(|d| root.starts_with(d)));
             if !listed {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Degraded,
                     FindingCode::ProjectTrust,
-                    &p,
                     format!(
                         "{} is not listed in trusted_folders of {}: Copilot loads repository hooks only in trusted folders (or with --trust-folder)",
                         root.display(),

@@ -21,13 +21,13 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::{JsonHooksFile, Shape};
-use crate::plan::{Cx, FileFormat};
+use crate::merge::json::JsonHooksFile;
+use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
 
@@ -110,78 +110,50 @@ fn fail_closed(manifest: &Manifest, h: &ResolvedHook) -> bool {
     manifest.failure == FailurePolicy::Closed && h.blocking && CAN_FAIL_CLOSED.contains(&h.native.as_str())
 }
 
-fn file<'a>(path: &'a std::path::Path, keys: &'a [(&'a str, Value)]) -> JsonHooksFile<'a> {
-    JsonHooksFile {
-        path,
-        format: FileFormat::Json,
-        shape: Shape::Flat,
-        create_keys: keys,
-    }
-}
-
 impl TargetModule for Cursor {
     fn spec(&self) -> &'static TargetSpec {
         &SPEC
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
-            let first = h.specs[0];
             if !h.blocking {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::AsyncUnsupported,
-                        &p,
-                        "Cursor has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::AsyncUnsupported,
+                    "Cursor has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+                ));
             }
             if fail_closed(manifest, h) {
-                out.push(
-                    Finding::new(
-                        Severity::Info,
-                        FindingCode::FailClosedNative,
-                        &p,
-                        "failClosed: true is set, so a crash, timeout or bad exit of the hook binary blocks (Cursor fails open otherwise)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
-            } else if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::FailClosedUnsupported,
-                        &p,
-                        "Cursor cannot block on this event: a crash or timeout of the hook binary fails open",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Info,
+                    FindingCode::FailClosedNative,
+                    "failClosed: true is set, so a crash, timeout or bad exit of the hook binary blocks (Cursor fails open otherwise)",
+                ));
+            } else if wants_fail_closed(manifest, h) {
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::FailClosedUnsupported,
+                    "Cursor cannot block on this event: a crash or timeout of the hook binary fails open",
+                ));
             }
             if matches!(h.native.as_str(), "beforeSubmitPrompt" | "stop") {
-                out.push(
-                    Finding::new(
-                        Severity::Info,
-                        FindingCode::EventUnavailable,
-                        &p,
-                        "cursor-agent -p (print mode) fires neither beforeSubmitPrompt nor stop (#31)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Info,
+                    FindingCode::EventUnavailable,
+                    "cursor-agent -p (print mode) fires neither beforeSubmitPrompt nor stop (#31)",
+                ));
             }
         }
         if target.scope == Scope::Project {
-            out.push(Finding::new(
+            out.push(SPEC.finding(
                 Severity::Info,
                 FindingCode::ProjectTrust,
-                &p,
                 "Cursor runs project hooks only in trusted workspaces (the headless CLI needs --trust or --force); cloud agents run project hooks only",
             ));
         }
@@ -205,18 +177,15 @@ impl TargetModule for Cursor {
             }
         }
         let path = hooks_path(cx.target);
-        let entries: Vec<(String, Value)> = hooks
-            .iter()
-            .map(|h| (h.native.clone(), entry(cx.manifest, h)))
-            .collect();
+        let entries = entries(hooks, |h| entry(cx.manifest, h));
         let keys = [("version", Value::from(1))];
-        file(&path, &keys).install(cx, &entries)
+        JsonHooksFile::flat(&path, &keys).install(cx, &entries)
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let path = hooks_path(cx.target);
         let keys = [("version", Value::from(1))];
-        file(&path, &keys).uninstall(cx)
+        JsonHooksFile::flat(&path, &keys).uninstall(cx)
     }
 }
 

@@ -17,12 +17,12 @@ use std::path::{Path, PathBuf};
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, jsonc_value, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::{JsonHooksFile, Shape};
+use crate::merge::json::JsonHooksFile;
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
@@ -75,15 +75,6 @@ fn group(manifest: &Manifest, h: &ResolvedHook) -> Value {
     Value::Object(g)
 }
 
-fn file(path: &Path) -> JsonHooksFile<'_> {
-    JsonHooksFile {
-        path,
-        format: FileFormat::Jsonc,
-        shape: Shape::Grouped,
-        create_keys: &[],
-    }
-}
-
 /// Whether `dir` is trusted per a `trustedFolders.json` value.
 pub(crate) fn folder_trusted(rules: &Value, dir: &Path) -> Option<bool> {
     let map = rules.as_object()?;
@@ -112,52 +103,37 @@ impl TargetModule for Gemini {
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
-            let first = h.specs[0];
             if !h.blocking && !NOT_AWAITED.contains(&h.native.as_str()) {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::AsyncUnsupported,
-                        &p,
-                        "Gemini has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::AsyncUnsupported,
+                    "Gemini has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+                ));
             }
-            if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::FailClosedUnsupported,
-                        &p,
-                        "Gemini has no fail-closed setting: a crash or timeout of the hook binary fails open (the runner answers deny itself when it runs)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+            if wants_fail_closed(manifest, h) {
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::FailClosedUnsupported,
+                    "Gemini has no fail-closed setting: a crash or timeout of the hook binary fails open (the runner answers deny itself when it runs)",
+                ));
             }
             if h.native == "AfterModel" {
-                out.push(
-                    Finding::new(
-                        Severity::Info,
-                        FindingCode::Location,
-                        &p,
-                        "AfterModel fires once per streamed chunk: a process per chunk",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Info,
+                    FindingCode::Location,
+                    "AfterModel fires once per streamed chunk: a process per chunk",
+                ));
             }
         }
         if target.scope == Scope::Project {
-            out.push(Finding::new(
+            out.push(SPEC.finding(
                 Severity::Info,
                 FindingCode::ProjectTrust,
-                &p,
                 "Gemini skips project hooks in untrusted folders (trust the folder: ~/.gemini/trustedFolders.json, --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true); new project hooks show a one-time warning",
             ));
         }
@@ -166,16 +142,13 @@ impl TargetModule for Gemini {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let path = settings_path(cx.target);
-        let entries: Vec<(String, Value)> = hooks
-            .iter()
-            .map(|h| (h.native.clone(), group(cx.manifest, h)))
-            .collect();
-        file(&path).install(cx, &entries)
+        let entries = entries(hooks, |h| group(cx.manifest, h));
+        JsonHooksFile::grouped(&path, FileFormat::Jsonc).install(cx, &entries)
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let path = settings_path(cx.target);
-        file(&path).uninstall(cx)
+        JsonHooksFile::grouped(&path, FileFormat::Jsonc).uninstall(cx)
     }
 
     fn health(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
@@ -188,28 +161,22 @@ impl TargetModule for Gemini {
         }
         let names: Vec<String> = hooks.iter().map(|h| hook_name(cx.manifest, &h.native)).collect();
         for path in settings {
-            let Some(text) = cx.text(&path, FileFormat::Jsonc)? else {
+            let Some(v) = jsonc_value(cx, &path)? else {
                 continue;
             };
-            let Ok(root) = crate::jsonc::parse(&text, true) else {
-                continue;
-            };
-            let v = root.to_value(&text);
             if v.pointer("/hooksConfig/enabled") == Some(&Value::Bool(false)) {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Error,
                     FindingCode::HooksDisabled,
-                    &p,
                     format!("{}: hooksConfig.enabled is false", path.display()),
                 ));
             }
             if let Some(disabled) = v.pointer("/hooksConfig/disabled").and_then(Value::as_array) {
                 for n in &names {
                     if disabled.iter().any(|d| d.as_str() == Some(n)) {
-                        out.push(Finding::new(
+                        out.push(SPEC.finding(
                             Severity::Error,
                             FindingCode::HooksDisabled,
-                            &p,
                             format!("{}: hooksConfig.disabled lists {n}", path.display()),
                         ));
                     }
@@ -219,23 +186,12 @@ impl TargetModule for Gemini {
         if cx.target.scope == Scope::Project {
             let trust_file = cx.target.home.join(".gemini").join("trustedFolders.json");
             let root = cx.canonical(&cx.target.root);
-            let trusted = cx
-                .text(&trust_file, FileFormat::Jsonc)?
-                .and_then(|t| crate::jsonc::parse(&t, true).ok().map(|n| n.to_value(&t)))
-                .and_then(|rules| folder_trusted(&rules, &root));
+            let trusted = jsonc_value(cx, &trust_file)?.and_then(|rules| folder_trusted(&rules, &root));
             match trusted {
                 Some(true) => {}
-                Some(false) => out.push(Finding::new(
-                    Severity::Error,
-                    FindingCode::ProjectTrust,
-                    &p,
-                    format!("{} is marked DO_NOT_TRUST: Gemini will skip its project hooks", root.display()),
+                Some(false) => out.push(SPEC.finding(Severity::Error, FindingCode::ProjectTrust, format!("{} is marked DO_NOT_TRUST: Gemini will skip its project hooks", root.display()),
                 )),
-                None => out.push(Finding::new(
-                    Severity::Degraded,
-                    FindingCode::ProjectTrust,
-                    &p,
-                    format!(
+                None => out.push(SPEC.finding(Severity::Degraded, FindingCode::ProjectTrust, format!(
                         "{} is not in {}: Gemini skips project hooks unless the folder is trusted (or --skip-trust / GEMINI_CLI_TRUST_WORKSPACE=true)",
                         root.display(),
                         trust_file.display()

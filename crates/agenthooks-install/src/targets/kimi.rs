@@ -16,10 +16,10 @@ use agenthooks_core::Provider;
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::{wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::toml as tm;
 use crate::plan::{Cx, FileFormat};
@@ -168,44 +168,30 @@ impl TargetModule for Kimi {
     }
 
     fn notes(&self, _target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
-            let first = h.specs[0];
             if !AWAITED.contains(&h.native.as_str()) {
-                out.push(
-                    Finding::new(
-                        Severity::Info,
-                        FindingCode::KilledEarly,
-                        &p,
-                        "Kimi kills fire-and-forget hooks ~100 ms after what triggered them ends: detach slow work (agenthooks_kimi::detach)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Info,
+                    FindingCode::KilledEarly,
+                    "Kimi kills fire-and-forget hooks ~100 ms after what triggered them ends: detach slow work (agenthooks_kimi::detach)",
+                ));
             } else if !h.blocking {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::AsyncUnsupported,
-                        &p,
-                        "Kimi has no async hooks: this non-blocking hook is awaited (keep it fast)",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::AsyncUnsupported,
+                    "Kimi has no async hooks: this non-blocking hook is awaited (keep it fast)",
+                ));
             }
-            if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::FailClosedUnsupported,
-                        &p,
-                        "Kimi hooks are hard fail-open: a crash or timeout of the hook binary allows the action",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+            if wants_fail_closed(manifest, h) {
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::FailClosedUnsupported,
+                    "Kimi hooks are hard fail-open: a crash or timeout of the hook binary allows the action",
+                ));
             }
         }
         out

@@ -16,7 +16,8 @@ use agenthooks_core::kit::ToolTable;
 use agenthooks_core::{Codec, EventKind, EventRow, Provider};
 
 use crate::error::InstallError;
-use crate::finding::Finding;
+use crate::finding::{Finding, FindingCode, Severity};
+use crate::manifest::{FailurePolicy, Manifest};
 use crate::matcher::MatcherDialect;
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
@@ -56,6 +57,24 @@ pub(crate) struct TargetSpec {
 static NO_TOOLS: ToolTable = ToolTable::new(&[], None, &[]);
 
 impl TargetSpec {
+    /// A finding of this target.
+    pub(crate) fn finding(&self, severity: Severity, code: FindingCode, message: impl Into<String>) -> Finding {
+        Finding::new(severity, code, &self.provider, message)
+    }
+
+    /// A finding about one hook: its first spec and its native event.
+    pub(crate) fn hook_finding(
+        &self,
+        h: &ResolvedHook,
+        severity: Severity,
+        code: FindingCode,
+        message: impl Into<String>,
+    ) -> Finding {
+        self.finding(severity, code, message)
+            .with_hook(h.specs[0])
+            .with_native(&h.native)
+    }
+
     /// Every native event install writes for this agent: the codec's rows minus
     /// [`TargetSpec::not_installed`].
     pub(crate) fn events(&self) -> impl Iterator<Item = EventRow> + '_ {
@@ -227,6 +246,26 @@ pub(crate) trait TargetModule: Sync {
         let _ = (cx, hooks);
         Ok(Vec::new())
     }
+}
+
+/// Whether the manifest asks a blocking, gating hook to fail closed (what a target notes when
+/// its agent cannot, or does so natively).
+pub(crate) fn wants_fail_closed(manifest: &Manifest, h: &ResolvedHook) -> bool {
+    manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating()
+}
+
+/// The `(native event, rendered value)` pairs a JSON hooks file is written from.
+pub(crate) fn entries(
+    hooks: &[ResolvedHook],
+    render: impl Fn(&ResolvedHook) -> serde_json::Value,
+) -> Vec<(String, serde_json::Value)> {
+    hooks.iter().map(|h| (h.native.clone(), render(h))).collect()
+}
+
+/// A JSON-with-comments file's value: `None` when it is absent or does not parse.
+pub(crate) fn jsonc_value(cx: &mut Cx<'_>, path: &std::path::Path) -> Result<Option<serde_json::Value>, InstallError> {
+    let text = cx.text(path, crate::plan::FileFormat::Jsonc)?;
+    Ok(text.and_then(|t| crate::jsonc::parse(&t, true).ok().map(|n| n.to_value(&t))))
 }
 
 /// Every target module, in a stable order.

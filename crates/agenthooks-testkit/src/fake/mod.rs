@@ -45,7 +45,7 @@ pub use cursor::Cursor;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use opencode::OpenCode;
-pub use spawn::{run, shell_join, HookCommand, SpawnError, SpawnOptions, Spawned};
+pub use spawn::{run, shell_join, HookCommand, Pipes, SpawnError, SpawnOptions, Spawned};
 
 /// What a hook process produced.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

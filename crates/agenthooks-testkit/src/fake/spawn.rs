@@ -2,13 +2,53 @@
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use agenthooks_core::Transport;
 
 use super::{payload_value, FakeAgent, HookOutput, Verdict};
+
+/// A child's piped stdout and stderr, each read to its end on a thread of its own (a child that
+/// fills one pipe while the other is read cannot block).
+#[derive(Debug)]
+pub struct Pipes(mpsc::Receiver<(u8, Vec<u8>)>);
+
+impl Pipes {
+    /// Starts reading the child's piped stdout and stderr (a stream not piped reads as empty).
+    pub fn take(child: &mut Child) -> Self {
+        let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
+        for (tag, pipe) in [
+            (1u8, child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
+            (2u8, child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
+        ] {
+            if let Some(mut p) = pipe {
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    let mut buf = Vec::new();
+                    let _ = p.read_to_end(&mut buf);
+                    let _ = tx.send((tag, buf));
+                });
+            }
+        }
+        Self(rx)
+    }
+
+    /// `(stdout, stderr)`, waiting for them until `until`: a stream a background process still
+    /// holds open then is cut off (empty).
+    pub fn collect(self, until: Instant) -> (Vec<u8>, Vec<u8>) {
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        for _ in 0..2 {
+            match self.0.recv_timeout(until.saturating_duration_since(Instant::now())) {
+                Ok((1, b)) => stdout = b,
+                Ok((_, b)) => stderr = b,
+                Err(_) => break,
+            }
+        }
+        (stdout, stderr)
+    }
+}
 
 /// A hook command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,21 +244,7 @@ pub fn run(
             let _ = stdin.write_all(&bytes);
         });
     }
-    let (tx, rx) = mpsc::channel::<(u8, Vec<u8>)>();
-    for (tag, pipe) in [
-        (1u8, child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
-        (2u8, child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
-    ] {
-        if let Some(mut p) = pipe {
-            let tx = tx.clone();
-            std::thread::spawn(move || {
-                let mut buf = Vec::new();
-                let _ = p.read_to_end(&mut buf);
-                let _ = tx.send((tag, buf));
-            });
-        }
-    }
-    drop(tx);
+    let pipes = Pipes::take(&mut child);
 
     let deadline = started + timeout;
     let mut timed_out = false;
@@ -238,14 +264,7 @@ pub fn run(
     // Collect the streams; a background process that keeps them open is cut off at the deadline
     // (or one second after exit, whichever is later).
     let grace = deadline.max(Instant::now() + Duration::from_secs(1));
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    for _ in 0..2 {
-        match rx.recv_timeout(grace.saturating_duration_since(Instant::now())) {
-            Ok((1, b)) => stdout = b,
-            Ok((_, b)) => stderr = b,
-            Err(_) => break,
-        }
-    }
+    let (stdout, stderr) = pipes.collect(grace);
     let output = if timed_out {
         HookOutput::timed_out(stdout, stderr)
     } else {

@@ -24,10 +24,10 @@ use agenthooks_core::{CanonicalTool, Provider};
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, Found, JsonHooksFile, Shape};
 use crate::merge::toml as tm;
@@ -123,15 +123,6 @@ fn group(h: &ResolvedHook) -> Value {
     }
     g.insert("hooks".into(), Value::Array(vec![handler(h)]));
     Value::Object(g)
-}
-
-fn json_file(path: &Path) -> JsonHooksFile<'_> {
-    JsonHooksFile {
-        path,
-        format: FileFormat::Json,
-        shape: Shape::Grouped,
-        create_keys: &[],
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -529,51 +520,36 @@ impl TargetModule for Codex {
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
-            let first = h.specs[0];
             if is_detached(h) {
-                out.push(
-                    Finding::new(
-                        Severity::Info,
-                        FindingCode::AsyncDetached,
-                        &p,
-                        "non-blocking: runs in a detached background worker (Codex runs async hooks synchronously, quirk #10); its decisions are ignored",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Info,
+                    FindingCode::AsyncDetached,
+                    "non-blocking: runs in a detached background worker (Codex runs async hooks synchronously, quirk #10); its decisions are ignored",
+                ));
             } else if !h.blocking {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::AsyncUnsupported,
-                        &p,
-                        format!("the codec does not allow async on {}: this non-blocking hook runs synchronously (keep it fast)", h.native),
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::AsyncUnsupported,
+                    format!("the codec does not allow async on {}: this non-blocking hook runs synchronously (keep it fast)", h.native),
+                ));
             }
-            if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
-                out.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::FailClosedUnsupported,
-                        &p,
-                        "Codex has no fail-closed setting: a crash or timeout of the hook binary is a failed run with no effect",
-                    )
-                    .with_hook(first)
-                    .with_native(&h.native),
-                );
+            if wants_fail_closed(manifest, h) {
+                out.push(SPEC.hook_finding(
+                    h,
+                    Severity::Degraded,
+                    FindingCode::FailClosedUnsupported,
+                    "Codex has no fail-closed setting: a crash or timeout of the hook binary is a failed run with no effect",
+                ));
             }
         }
         let config = trust_file(target);
-        out.push(Finding::new(
+        out.push(SPEC.finding(
             Severity::Info,
             FindingCode::HookTrust,
-            &p,
             format!(
                 "trusted hashes are written to [hooks.state] in {}; Codex silently skips a hook whose hash does not match (editing it by hand untrusts it)",
                 config.display()
@@ -581,17 +557,15 @@ impl TargetModule for Codex {
         ));
         if target.scope == Scope::Project {
             if target.options.codex().trust_project {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Info,
                     FindingCode::ProjectTrust,
-                    &p,
                     format!("marks {} trusted in {}", target.root.display(), config.display()),
                 ));
             } else {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Degraded,
                     FindingCode::ProjectTrust,
-                    &p,
                     format!(
                         "Codex loads project hooks only when the project is trusted ([projects.\"{}\"] trust_level = \"trusted\" in {}); not written unless asked",
                         target.root.display(),
@@ -606,10 +580,10 @@ impl TargetModule for Codex {
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = hooks_file(cx.target);
         let before = Self::scan(cx, &path, format)?;
-        let entries: Vec<(String, Value)> = hooks.iter().map(|h| (h.native.clone(), group(h))).collect();
+        let entries = entries(hooks, group);
         match format {
             FileFormat::Toml => Self::write_toml_hooks(cx, &path, &entries, false)?,
-            _ => json_file(&path).install(cx, &entries)?,
+            _ => JsonHooksFile::grouped(&path, FileFormat::Json).install(cx, &entries)?,
         }
         let after = Self::scan(cx, &path, format)?;
         let source = cx.canonical(&path).display().to_string();
@@ -621,7 +595,7 @@ impl TargetModule for Codex {
         let before = Self::scan(cx, &path, format)?;
         match format {
             FileFormat::Toml => Self::write_toml_hooks(cx, &path, &[], true)?,
-            _ => json_file(&path).uninstall(cx)?,
+            _ => JsonHooksFile::grouped(&path, FileFormat::Json).uninstall(cx)?,
         }
         let after = Self::scan(cx, &path, format)?;
         let source = cx.canonical(&path).display().to_string();
@@ -629,7 +603,6 @@ impl TargetModule for Codex {
     }
 
     fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
-        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         let (path, format) = hooks_file(cx.target);
         let found = Self::scan(cx, &path, format)?;
@@ -661,20 +634,12 @@ impl TargetModule for Codex {
             match state_hash(&key) {
                 Some(h) if h == hash => {}
                 Some(h) => out.push(
-                    Finding::new(
-                        Severity::Error,
-                        FindingCode::HookTrust,
-                        &p,
-                        format!("[hooks.state.\"{key}\"] trusted_hash is {h}, the hook's hash is {hash}: Codex skips it silently (reinstall)"),
+                    SPEC.finding(Severity::Error, FindingCode::HookTrust, format!("[hooks.state.\"{key}\"] trusted_hash is {h}, the hook's hash is {hash}: Codex skips it silently (reinstall)"),
                     )
                     .with_native(&f.event),
                 ),
                 None => out.push(
-                    Finding::new(
-                        Severity::Error,
-                        FindingCode::HookTrust,
-                        &p,
-                        format!("no [hooks.state.\"{key}\"] in {}: Codex skips the hook silently (reinstall)", config.display()),
+                    SPEC.finding(Severity::Error, FindingCode::HookTrust, format!("no [hooks.state.\"{key}\"] in {}: Codex skips the hook silently (reinstall)", config.display()),
                     )
                     .with_native(&f.event),
                 ),
@@ -691,10 +656,9 @@ impl TargetModule for Codex {
                     .map(str::to_owned)
             });
             if trusted.as_deref() != Some("trusted") {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Error,
                     FindingCode::ProjectTrust,
-                    &p,
                     format!(
                         "{root} is not a trusted project in {}: Codex will not load its hooks",
                         config.display()
@@ -716,10 +680,9 @@ impl TargetModule for Codex {
         };
         if let Ok(other_found) = Self::scan(cx, &other, other_format) {
             if other_found.iter().any(|f| f.ours) {
-                out.push(Finding::new(
+                out.push(SPEC.finding(
                     Severity::Degraded,
                     FindingCode::Duplicate,
-                    &p,
                     format!(
                         "hooks of ours are declared in both {} and {}: both load",
                         path.display(),
