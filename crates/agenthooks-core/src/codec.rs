@@ -243,6 +243,9 @@ pub struct EventTarget {
     pub kind: Option<EventKind>,
     /// The variant.
     pub variant: Variant,
+    /// The payload as received, when the runner has it: a codec may need an id from it to spell
+    /// its failure answer (OpenCode rejects a permission ask by its request id).
+    pub payload: Option<RawPayload>,
 }
 
 impl EventTarget {
@@ -252,6 +255,7 @@ impl EventTarget {
             native,
             kind,
             variant: Variant::DEFAULT,
+            payload: None,
         }
     }
 
@@ -262,7 +266,15 @@ impl EventTarget {
             native: Some(env.native.clone()),
             kind: Some(event.kind()),
             variant: env.variant.clone(),
+            payload: Some(env.raw().clone()),
         }
+    }
+
+    /// Sets the payload.
+    #[must_use]
+    pub fn with_payload(mut self, payload: Option<RawPayload>) -> Self {
+        self.payload = payload;
+        self
     }
 }
 

@@ -31,6 +31,8 @@ pub enum AgentId {
     Copilot,
     /// Kimi Code.
     Kimi,
+    /// OpenCode (through the generated shim plugin and `agenthooks serve`).
+    OpenCode,
 }
 
 /// One agent under test.
@@ -74,7 +76,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 5] = [
+pub const AGENTS: [AgentSpec; 6] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",
@@ -170,6 +172,28 @@ pub const AGENTS: [AgentSpec; 5] = [
         session_context: false,
         rewrite: false,
     },
+    AgentSpec {
+        id: AgentId::OpenCode,
+        name: "OpenCode",
+        provider: "opencode",
+        package: "opencode-ai",
+        version: "1.18.33",
+        bin: "opencode",
+        api: Api::OpenAiChat,
+        tool: "bash",
+        expected: &[
+            ("session.created", "session.start"),
+            ("chat.message", "prompt.submitted"),
+            ("chat.params", "model.request"),
+            ("tool.execute.before", "tool.pre"),
+            ("tool.execute.after", "tool.post"),
+            ("experimental.text.complete", "model.response"),
+            ("session.idle", "agent.stop"),
+        ],
+        // Session-start context has no wire form on OpenCode (the prompt's does).
+        session_context: false,
+        rewrite: true,
+    },
 ];
 
 impl AgentSpec {
@@ -186,6 +210,7 @@ impl AgentSpec {
             AgentId::Gemini => "gemini",
             AgentId::Copilot => "copilot",
             AgentId::Kimi => "kimi",
+            AgentId::OpenCode => "opencode",
         }
     }
 
@@ -252,8 +277,8 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Env (the process env is cleared first).
     pub env: Vec<(String, String)>,
-    /// What agenthooks-install wrote.
-    pub plan: Plan,
+    /// What agenthooks-install wrote (`None` where the suite wrote the hooks itself).
+    pub plan: Option<Plan>,
 }
 
 /// Tools shared by every run.
@@ -302,13 +327,19 @@ fn install(m: &Manifest, t: &Target) -> Result<Plan, String> {
 
 /// Writes the agent's own config (provider, auth, trust), installs our hooks with
 /// agenthooks-install, and returns how to launch it.
-pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str) -> Result<Launch, String> {
+pub fn prepare(
+    spec: &AgentSpec,
+    sb: &Sandbox,
+    tc: &Toolchain,
+    server_url: &str,
+    options: &crate::opencode::Options,
+) -> Result<Launch, String> {
     let m = manifest(spec, &tc.hook_bin);
     let project = sb.project.display().to_string();
     let bin = tc.prefix.join("node_modules").join(".bin").join(spec.bin);
     let s = |x: &str| x.to_owned();
     let prompt = s(PROMPT);
-    let (args, env, plan): (Vec<String>, Vec<(String, String)>, Plan) = match spec.id {
+    let (args, env, plan): (Vec<String>, Vec<(String, String)>, Option<Plan>) = match spec.id {
         AgentId::Claude => {
             // Bypass-permissions is refused as root; an allow rule counts once the workspace is
             // trusted. Written before the install so the installer merges into it.
@@ -338,7 +369,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 s("--max-turns"),
                 s("8"),
             ];
-            (args, env, plan)
+            (args, env, Some(plan))
         }
         AgentId::Codex => {
             let codex_home = sb.home.join(".codex");
@@ -378,7 +409,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
             (
                 vec![s("exec"), s("--skip-git-repo-check"), s("--json"), prompt],
                 env,
-                plan,
+                Some(plan),
             )
         }
         AgentId::Gemini => {
@@ -415,7 +446,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 s("--approval-mode"),
                 s("yolo"),
             ];
-            (args, env, plan)
+            (args, env, Some(plan))
         }
         AgentId::Copilot => {
             let plan = install(
@@ -439,7 +470,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 s("--trust-folder"),
                 s("--no-auto-update"),
             ];
-            (args, env, plan)
+            (args, env, Some(plan))
         }
         AgentId::Kimi => {
             let kimi_home = sb.home.join(".kimi-code");
@@ -474,7 +505,11 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 (s("KIMI_CODE_NO_AUTO_UPDATE"), s("1")),
             ];
             // `-p` cannot be combined with `--yolo`.
-            (vec![s("-p"), prompt], env, plan)
+            (vec![s("-p"), prompt], env, Some(plan))
+        }
+        AgentId::OpenCode => {
+            let plan = crate::opencode::prepare(&m, sb, server_url, options)?;
+            (Vec::new(), crate::opencode::env(), plan)
         }
     };
     Ok(Launch {

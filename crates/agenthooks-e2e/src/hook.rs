@@ -7,7 +7,7 @@
 //!
 //! | variable | meaning |
 //! |---|---|
-//! | `AGENTHOOKS_E2E_MODE` | a [`Mode`] (`none`, `deny`, `context`, `continue`, `rewrite`, `deny-wrong-dialect`) |
+//! | `AGENTHOOKS_E2E_MODE` | a [`Mode`] (`none`, `deny`, `context`, `continue`, `rewrite`, `crash`, `permission`, `deny-wrong-dialect`) |
 //! | `AGENTHOOKS_E2E_LOG` | the JSONL file to append one [`HookRecord`] per invocation to |
 //!
 //! With a log configured the process is a *tap*: it reads the payload, runs itself again as the
@@ -66,6 +66,10 @@ pub enum Mode {
     Continue,
     /// Rewrite the shell command of every `tool.pre` to [`REWRITTEN_COMMAND`] (and allow).
     Rewrite,
+    /// The daemon aborts on every `tool.pre` (a crash in the middle of a gate).
+    Crash,
+    /// Allow every `permission.request` (OpenCode: the daemon replies over the HTTP API).
+    Permission,
     /// [`Mode::Deny`] answered by a deliberately wrong encoder: the event is decoded by the
     /// agent's codec but the deny is written in Claude Code's dialect. Used to prove the suite
     /// catches a wrong encoder.
@@ -74,8 +78,10 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 8] = [
         Self::None,
+        Self::Crash,
+        Self::Permission,
         Self::Deny,
         Self::Context,
         Self::Continue,
@@ -91,6 +97,8 @@ impl Mode {
             Self::Context => "context",
             Self::Continue => "continue",
             Self::Rewrite => "rewrite",
+            Self::Crash => "crash",
+            Self::Permission => "permission",
             Self::DenyWrongDialect => "deny-wrong-dialect",
         }
     }

@@ -22,6 +22,8 @@
 //! | `rewrite` | the rewritten command ran instead of the model's (Kimi: unsupported, the original ran) |
 //! | `trust-hashes` | Codex: `codex app-server` `hooks/list` calls every hook we installed trusted, with our hash |
 //! | `wrong-encoder-caught` | Gemini, answered by a deliberately wrong (Claude-dialect) encoder: the deny assertions fail |
+//! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
+//! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned |
 //!
 //! Every run's payloads, decoded kinds and responses are in the hook's log ([`hook`]); with
 //! `AGENTHOOKS_E2E_CAPTURE=1` they become fixtures ([`capture`]).
@@ -35,15 +37,16 @@
 //! |---|---|
 //! | `AGENTHOOKS_E2E` | `1` runs the real agents; an agent whose install fails fails the run |
 //! | `AGENTHOOKS_E2E_CACHE` | the download cache (default `$HOME/.cache/agenthooks-e2e`) |
-//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi`) |
+//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,opencode`) |
 //! | `AGENTHOOKS_E2E_SCENARIOS` | comma list of scenario names |
 //! | `AGENTHOOKS_E2E_KEEP` | `1` keeps every sandbox (failed runs' sandboxes are always kept) |
 //! | `AGENTHOOKS_E2E_WORK` | where sandboxes go (default a fresh temp directory) |
 //! | `AGENTHOOKS_E2E_CAPTURE` | `1` writes the received payloads into `fixtures/` |
 //! | `AGENTHOOKS_E2E_VERBOSE` | `1` prints every row's assertions, hook calls and model requests |
 //!
-//! Non-goals: OpenCode and OpenClaw (plugin bridges, their own issues), Cursor (not installable
-//! here; covered by fixtures and the fake-agent harness).
+//! OpenCode runs through its shim plugin and `agenthooks serve`, driven over `opencode serve`'s
+//! HTTP API ([`opencode`]). Non-goals: OpenClaw (its own issue), Cursor (not installable here;
+//! covered by fixtures and the fake-agent harness).
 
 pub mod agents;
 pub mod capture;
@@ -52,6 +55,7 @@ pub mod hook;
 /// their own CI).
 pub use agenthooks_testkit::model;
 pub mod npm;
+pub mod opencode;
 pub mod run;
 pub mod scenario;
 
@@ -140,6 +144,7 @@ pub fn run_suite(
             .copied()
             .filter(|s| *s != Scenario::TrustHashes || agent.id == agents::AgentId::Codex)
             .filter(|s| *s != Scenario::WrongEncoder || agent.id == agents::AgentId::Gemini)
+            .filter(|s| !s.opencode_only() || agent.id == agents::AgentId::OpenCode)
             .collect();
         if wanted.is_empty() {
             continue;

@@ -30,6 +30,8 @@ pub enum FileFormat {
     Jsonc,
     /// TOML.
     Toml,
+    /// A whole generated file that is ours (the OpenCode shim).
+    Text,
 }
 
 impl FileFormat {
@@ -39,6 +41,7 @@ impl FileFormat {
             Self::Json => "JSON",
             Self::Jsonc => "JSON with comments",
             Self::Toml => "TOML",
+            Self::Text => "text",
         }
     }
 }

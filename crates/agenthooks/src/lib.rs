@@ -37,7 +37,7 @@
 //! | `gemini` | Gemini CLI codec | `agenthooks-gemini` |
 //! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
-//! | `opencode` | OpenCode bridge (placeholder: registers no codec) | `agenthooks-opencode` |
+//! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | `agenthooks-opencode` |
 //! | `openclaw` | OpenClaw bridge (placeholder: registers no codec) | `agenthooks-openclaw` |
 //! | `install` | config generation and installation | `agenthooks-install` |
 //! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
@@ -116,9 +116,9 @@ macro_rules! providers {
         /// status in this build.
         ///
         /// ```
-        /// let opencode = agenthooks::PROVIDERS.iter().find(|e| e.provider == "opencode").unwrap();
-        /// assert_eq!(opencode.status, agenthooks::ProviderStatus::NotImplemented);
-        /// assert!(!opencode.has_codec());
+        /// let openclaw = agenthooks::PROVIDERS.iter().find(|e| e.provider == "openclaw").unwrap();
+        /// assert_eq!(openclaw.status, agenthooks::ProviderStatus::NotImplemented);
+        /// assert!(!openclaw.has_codec());
         /// ```
         pub const PROVIDERS: &[ProviderEntry] = &[$(
             ProviderEntry {
@@ -157,7 +157,7 @@ providers! {
     "gemini" => gemini = agenthooks_gemini, feature "gemini", Implemented;
     "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
     "kimi" => kimi = agenthooks_kimi, feature "kimi", Implemented;
-    "opencode" => opencode = agenthooks_opencode, feature "opencode", NotImplemented;
+    "opencode" => opencode = agenthooks_opencode, feature "opencode", Implemented;
     "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", NotImplemented;
 }
 
@@ -176,7 +176,7 @@ pub fn feature_for(provider: &str) -> Option<&'static str> {
 ///
 /// ```
 /// use agenthooks::core::runner::ProviderHint;
-/// assert_eq!(agenthooks::provider_hint("opencode"), ProviderHint::NotImplemented);
+/// assert_eq!(agenthooks::provider_hint("openclaw"), ProviderHint::NotImplemented);
 /// assert_eq!(agenthooks::provider_hint("nope"), ProviderHint::Unknown);
 /// ```
 pub fn provider_hint(provider: &str) -> ProviderHint {

@@ -313,7 +313,15 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
     let providers: Vec<&str> = targets.iter().map(|t| t["provider"].as_str().unwrap()).collect();
     assert_eq!(
         providers,
-        ["claude-code", "cursor", "codex", "gemini", "copilot", "kimi"]
+        [
+            "claude-code",
+            "cursor",
+            "codex",
+            "gemini",
+            "copilot",
+            "kimi",
+            "opencode"
+        ]
     );
     let codex = &targets[2];
     assert_eq!(codex["scope"], "project");

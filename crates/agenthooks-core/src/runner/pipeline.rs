@@ -117,7 +117,7 @@ pub(super) fn decode_guarded(codec: &dyn Codec, inv: &Invocation<'_>) -> Result<
 pub(super) fn hint_target(codec: &dyn Codec, inv: &Invocation<'_>) -> EventTarget {
     let native = inv.native_event.map(NativeName::from);
     let kind = native.as_ref().map(|n| codec.kind_of(n.as_str()));
-    let mut t = EventTarget::new(native, kind);
+    let mut t = EventTarget::new(native, kind).with_payload(Some(inv.payload.clone()));
     if let Some(v) = inv.variant {
         t.variant = v.clone();
     }

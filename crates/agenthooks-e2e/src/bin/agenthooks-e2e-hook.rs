@@ -3,7 +3,7 @@
 //! Behaviour is chosen by `AGENTHOOKS_E2E_MODE`; with `AGENTHOOKS_E2E_LOG` set the process
 //! taps every invocation into that JSONL log (see `agenthooks_e2e::hook`).
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -27,8 +27,16 @@ fn main() {
         .ok()
         .and_then(|m| Mode::parse(&m))
         .unwrap_or(Mode::None);
+    let serving = runner::parse_args(&std::env::args().collect::<Vec<_>>())
+        .ok()
+        .flatten()
+        .is_some_and(|c| c.mode == runner::Mode::Serve);
     if let Ok(out) = std::env::var(CHILD_ENV) {
         hook(mode, Some(out));
+    } else if let (Ok(log), true) = (std::env::var(LOG_ENV), serving) {
+        let code = tap_serve(&log, mode);
+        #[allow(clippy::exit)] // the daemon's end
+        std::process::exit(code);
     } else if let Ok(log) = std::env::var(LOG_ENV) {
         let code = tap(&log, mode);
         #[allow(clippy::exit)] // the hook's exit code is its answer to the agent
@@ -50,8 +58,22 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
     let mut router = Router::new();
     if let Some(path) = decoded_out {
         router = router.on_any(move |_cx: &Context, ev: &Event| {
-            let rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
-            std::fs::write(&path, rec.to_string()).map_err(|e| HandlerError::msg(format!("recording: {e}")))
+            let mut rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
+            // In serve mode one process decodes many frames: each line carries its frame's seq.
+            if let Some(seq) = serde_json::from_slice::<Value>(ev.envelope().raw().as_bytes())
+                .ok()
+                .and_then(|f| f.get("seq").cloned())
+            {
+                rec["seq"] = seq;
+            }
+            let mut line = rec.to_string();
+            line.push('\n');
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(line.as_bytes()))
+                .map_err(|e| HandlerError::msg(format!("recording: {e}")))
         });
     }
     router = match mode {
@@ -61,6 +83,11 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
                 ContextDecision::default().with_context(SESSION_CONTEXT)
             })
             .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt().with_context(PROMPT_CONTEXT)),
+        // The daemon dies in the middle of a tool gate (the shim's crash path).
+        Mode::Crash => router.on_tool_pre(
+            |_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { std::process::abort() },
+        ),
+        Mode::Permission => router.on_permission(|_cx: &Context, _e: &PermissionEvent| allow()),
         Mode::Continue => router
             .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
             .on_stop(|_cx: &Context, _e: &StopEvent| continue_with(CONTINUE_INSTRUCTION)),
@@ -129,7 +156,7 @@ fn tap(log: &str, mode: Mode) -> i32 {
     });
     let decoded: Value = std::fs::read_to_string(&decoded_path)
         .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
+        .and_then(|s| s.lines().next().and_then(|l| serde_json::from_str(l).ok()))
         .unwrap_or(Value::Null);
     let _ = std::fs::remove_file(&decoded_path);
     let (stdout, stderr, exit, spawn_error) = match &output {
@@ -160,6 +187,139 @@ fn tap(log: &str, mode: Mode) -> i32 {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().write_all(&stderr);
     exit.unwrap_or(1)
+}
+
+/// The tap of `agenthooks serve`: runs the real daemon as a child, forwards frames both ways and
+/// logs one record per answered frame (the frame, the decoded event, the reply). When the child
+/// dies, the frames it never answered are logged unanswered and the tap exits too, so the shim
+/// sees the crash.
+fn tap_serve(log: &str, mode: Mode) -> i32 {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    let argv: Vec<String> = std::env::args().collect();
+    let cmd = runner::parse_args(&argv).ok().flatten();
+    let provider = cmd.as_ref().and_then(|c| c.provider.clone());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_nanos();
+    let decoded_path = format!("{log}.{}-{nanos}.decoded", std::process::id());
+    let mut env_names: Vec<String> = std::env::vars_os()
+        .map(|(k, _)| k.to_string_lossy().into_owned())
+        .collect();
+    env_names.sort();
+    let Ok(exe) = std::env::current_exe() else { return 1 };
+    let Ok(mut child) = Command::new(exe)
+        .args(argv.iter().skip(1))
+        .env(CHILD_ENV, &decoded_path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return 1;
+    };
+    let pending: Arc<Mutex<HashMap<String, (Value, Instant)>>> = Arc::default();
+    let mut child_in = child.stdin.take();
+    let child_out = child.stdout.take();
+    let writer_pending = Arc::clone(&pending);
+    // shim → daemon
+    let forward = std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if let Ok(frame) = serde_json::from_str::<Value>(&line) {
+                if let Some(seq) = frame.get("seq") {
+                    if let Ok(mut p) = writer_pending.lock() {
+                        p.insert(seq.to_string(), (frame.clone(), Instant::now()));
+                    }
+                }
+            }
+            let Some(w) = child_in.as_mut() else { break };
+            if w.write_all(line.as_bytes())
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+        drop(child_in);
+    });
+    let record = |frame: &Value, reply: Option<&Value>, started: Instant| {
+        let hook = frame.get("hook").and_then(Value::as_str).unwrap_or_default();
+        if hook.starts_with("agenthooks.") {
+            return;
+        }
+        let native = agenthooks::opencode::frame_name(frame.to_string().as_bytes()).unwrap_or_else(|| hook.to_owned());
+        let seq = frame.get("seq").cloned().unwrap_or(Value::Null);
+        let decoded = std::fs::read_to_string(&decoded_path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|d| d.get("seq") == Some(&seq))
+            .unwrap_or(Value::Null);
+        let (stdout, stderr, exit) = match reply {
+            Some(r) => {
+                let mut r = r.clone();
+                if let Some(o) = r.as_object_mut() {
+                    o.remove("seq");
+                }
+                let err = r.get("error").and_then(Value::as_str).unwrap_or_default().to_owned();
+                (r.to_string(), err.clone(), Value::from(i32::from(!err.is_empty())))
+            }
+            None => (
+                String::new(),
+                "the daemon died before answering".to_owned(),
+                Value::Null,
+            ),
+        };
+        let rec = json!({
+            "provider": provider, "event_arg": native, "mode": mode.as_str(), "argv": argv,
+            "env_names": env_names, "payload": frame.to_string(), "decoded": decoded,
+            "stdout": stdout, "stderr": stderr, "exit": exit, "transport": "frame",
+            "elapsed_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        let mut line = rec.to_string();
+        line.push('\n');
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = f.write_all(line.as_bytes());
+        }
+    };
+    // daemon → shim
+    if let Some(out) = child_out {
+        let mut stdout = std::io::stdout();
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(reply) = serde_json::from_str::<Value>(&line) {
+                let key = reply.get("seq").map(Value::to_string).unwrap_or_default();
+                let entry = pending.lock().ok().and_then(|mut p| p.remove(&key));
+                if let Some((frame, started)) = entry {
+                    record(&frame, Some(&reply), started);
+                }
+            }
+            if stdout
+                .write_all(line.as_bytes())
+                .and_then(|()| stdout.write_all(b"\n"))
+                .and_then(|()| stdout.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+    let status = child.wait().ok();
+    // Frames the daemon never answered (it crashed, or the shim hung up first).
+    let unanswered: Vec<(Value, Instant)> = pending
+        .lock()
+        .map(|mut p| p.drain().map(|(_, v)| v).collect())
+        .unwrap_or_default();
+    for (frame, started) in unanswered {
+        record(&frame, None, started);
+    }
+    let _ = std::fs::remove_file(&decoded_path);
+    drop(forward);
+    status.and_then(|s| s.code()).unwrap_or(1)
 }
 
 /// A deliberately wrong codec: decodes with the agent's real codec, but answers a `tool.pre` in

@@ -58,6 +58,7 @@ fn e2e_real_agents() {
     }
     let mut scenarios: Vec<Scenario> = Scenario::STANDARD.to_vec();
     scenarios.push(Scenario::TrustHashes);
+    scenarios.extend(Scenario::OPENCODE);
     scenarios.retain(|s| agenthooks_e2e::scenario_selected(*s));
     let work = scenario::work_dir();
     let reports = run_suite(&selected_agents(), &scenarios, Path::new(HOOK_BIN), &work);

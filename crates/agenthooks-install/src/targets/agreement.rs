@@ -122,6 +122,16 @@ const WIRED: &[(&str, &str)] = &[
          subagent.stop=SubagentStop compact.pre=PreCompact compact.post=PostCompact \
          notification=Notification",
     ),
+    (
+        "opencode",
+        "session.start=session.created session.end=server.instance.disposed \
+         prompt.submitted=chat.message tool.pre=tool.execute.before tool.post=tool.execute.after \
+         tool.error=message.part.updated permission.request=permission.asked agent.stop=session.idle \
+         subagent.start=session.created subagent.stop=session.idle \
+         compact.pre=experimental.session.compacting compact.post=session.compacted \
+         notification=tui.toast.show file.edited=file.edited model.request=chat.params \
+         model.response=experimental.text.complete",
+    ),
 ];
 
 #[test]

@@ -31,6 +31,7 @@ pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod kimi;
+pub(crate) mod opencode;
 
 /// What one agent's install target is: constants only (behaviour is [`TargetModule`]).
 pub(crate) struct TargetSpec {
@@ -268,7 +269,7 @@ pub(crate) fn jsonc_value(cx: &mut Cx<'_>, path: &std::path::Path) -> Result<Opt
 }
 
 /// Every target module, in a stable order.
-pub(crate) fn all() -> [&'static dyn TargetModule; 6] {
+pub(crate) fn all() -> [&'static dyn TargetModule; 7] {
     [
         &claude::Claude,
         &cursor::Cursor,
@@ -276,6 +277,7 @@ pub(crate) fn all() -> [&'static dyn TargetModule; 6] {
         &gemini::Gemini,
         &copilot::Copilot,
         &kimi::Kimi,
+        &opencode::OpenCode,
     ]
 }
 

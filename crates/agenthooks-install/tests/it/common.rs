@@ -77,6 +77,8 @@ pub(crate) fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
         ("copilot-user", Target::user(Provider::COPILOT, home)),
         ("copilot-project", Target::project(Provider::COPILOT, root, home)),
         ("kimi-user", Target::user(Provider::KIMI, home)),
+        ("opencode-user", Target::user(Provider::OPENCODE, home)),
+        ("opencode-project", Target::project(Provider::OPENCODE, root, home)),
     ]
 }
 
@@ -100,6 +102,10 @@ pub(crate) fn json_commands(v: &serde_json::Value, out: &mut Vec<String>) {
 
 /// Every `command` string in a rendered file (JSON or TOML).
 pub(crate) fn commands_in(path: &Path, text: &str) -> Vec<String> {
+    // The OpenCode shim spawns its argv directly (no shell string to check).
+    if path.extension().is_some_and(|e| e == "js") {
+        return Vec::new();
+    }
     let v: serde_json::Value = if path.extension().is_some_and(|e| e == "toml") {
         toml_json(&text.parse::<toml_edit::DocumentMut>().unwrap())
     } else {

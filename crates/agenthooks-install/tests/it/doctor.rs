@@ -191,7 +191,9 @@ fn known_targets_cover_every_agent_and_scope() {
             "gemini:project",
             "copilot:user",
             "copilot:project",
-            "kimi:user"
+            "kimi:user",
+            "opencode:user",
+            "opencode:project"
         ]
     );
     let r = doctor(

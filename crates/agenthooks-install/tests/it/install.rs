@@ -229,7 +229,7 @@ fn refusals() {
         Err(InstallError::UnsupportedScope { .. })
     ));
     assert!(matches!(
-        render(&m(), &Target::user(Provider::OPENCODE, "/h")),
+        render(&m(), &Target::user(Provider::OPENCLAW, "/h")),
         Err(InstallError::UnknownProvider(_))
     ));
 
@@ -463,4 +463,55 @@ fn cursor_refuses_commands_with_double_slashes() {
     let m = Manifest::new(["/bin/g", "--endpoint=https://x.example"], "g").with_hook(HookSpec::kind(EventKind::Stop));
     let e = render(&m, &Target::project(Provider::CURSOR, "/p", "/h")).unwrap_err();
     assert!(matches!(e, InstallError::UnsafeCommand { token: "//", .. }), "{e}");
+}
+
+#[test]
+fn opencode_shim_is_idempotent_removed_by_uninstall_and_never_overwrites_a_foreign_file() {
+    let m = Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["bash"])))
+        .with_hook(HookSpec::kind(EventKind::Stop).with_timeout(Duration::from_secs(5)))
+        .with_hook(HookSpec::kind(EventKind::PromptSubmitted));
+    let t = Target::project(Provider::OPENCODE, "/p", "/h");
+    let path = Path::new("/p/.opencode/plugin/agenthooks.js");
+    let plan = plan_install(&m, &t, &MemFs::new()).unwrap();
+    assert_eq!(plan.files.len(), 1);
+    assert_eq!(plan.files[0].path, path);
+    let js = plan.files[0].after.clone().unwrap();
+    assert!(js.starts_with("// agenthooks shim for OpenCode"), "{js}");
+    assert!(
+        js.contains(r#"const COMMAND = /*AGENTHOOKS:COMMAND*/["/bin/guard"];"#),
+        "{js}"
+    );
+    assert!(js.contains(r#""matcher":"^bash$""#), "{js}");
+    assert!(
+        js.contains(r#""session.idle":{"#) && js.contains(r#""timeoutMs":5000"#),
+        "{js}"
+    );
+    assert!(js.contains(r#""chat.message":{"#), "{js}");
+    let fs = MemFs::new().with(path, js.clone());
+    assert!(
+        plan_install(&m, &t, &fs).unwrap().is_noop(),
+        "a second install changes nothing"
+    );
+    let un = plan_uninstall(&m, &t, &fs).unwrap();
+    assert_eq!(un.files[0].after, None, "uninstall removes the shim");
+    assert!(!un.files[0].ours_before.is_empty());
+    // Another binary's shim and a foreign file of the same name are not ours.
+    let other = Manifest::new(["/bin/other"], "other");
+    assert!(plan_uninstall(&other, &t, &fs).unwrap().is_noop());
+    let foreign = MemFs::new().with(path, "export default async () => ({})\n");
+    assert!(matches!(
+        plan_install(&m, &t, &foreign),
+        Err(InstallError::Malformed { .. })
+    ));
+    // User scope: ~/.config/opencode/plugin/ (or the agent home given).
+    let u = plan_install(&m, &Target::user(Provider::OPENCODE, "/h"), &MemFs::new()).unwrap();
+    assert_eq!(u.files[0].path, Path::new("/h/.config/opencode/plugin/agenthooks.js"));
+    let a = plan_install(
+        &m,
+        &Target::user(Provider::OPENCODE, "/h").with_agent_home("/xdg/opencode"),
+        &MemFs::new(),
+    )
+    .unwrap();
+    assert_eq!(a.files[0].path, Path::new("/xdg/opencode/plugin/agenthooks.js"));
 }

@@ -5,7 +5,7 @@
 //! (`reference/providers/*.md`, `e2e/README.md`), **not** from our encoders, so that the
 //! agreement test catches encoder bugs: Codex rejects a bare `allow` and unknown keys; Gemini
 //! reads stderr when stdout is empty and blocks on any non-zero exit but 1 when there is text;
-//! Copilot denies `preToolUse` on any hook error; Kimi only gates `PreToolUse`,
+//! Copilot denies `preToolUse` on any hook error; OpenCode's shim throws only from its two gates; Kimi only gates `PreToolUse`,
 //! `UserPromptSubmit` and `Stop`; Claude blocks on exit 2 with stderr as the reason; Cursor
 //! treats empty stdout as a failure and blocks permission hooks on invalid JSON.
 //!
@@ -28,6 +28,7 @@ mod copilot;
 mod cursor;
 mod gemini;
 mod kimi;
+mod opencode;
 mod spawn;
 
 use std::fmt;
@@ -43,6 +44,7 @@ pub use copilot::Copilot;
 pub use cursor::Cursor;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
+pub use opencode::OpenCode;
 pub use spawn::{run, shell_join, HookCommand, Pipes, SpawnError, SpawnOptions, Spawned};
 
 /// What a hook process produced.
@@ -362,10 +364,12 @@ static GEMINI: Gemini = Gemini;
 static COPILOT: Copilot = Copilot;
 static KIMI: Kimi = Kimi;
 static CURSOR: Cursor = Cursor::new();
+static OPENCODE: OpenCode = OpenCode;
 
-/// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor.
-pub fn agents() -> [&'static dyn FakeAgent; 6] {
-    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR]
+/// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor, opencode (the shim and
+/// OpenCode together).
+pub fn agents() -> [&'static dyn FakeAgent; 7] {
+    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE]
 }
 
 /// The fake agent of a provider.
@@ -442,8 +446,19 @@ mod tests {
     #[test]
     fn agents_are_registered() {
         let names: Vec<&str> = agents().iter().map(|a| a.provider()).collect();
-        assert_eq!(names, ["claude-code", "codex", "gemini", "copilot", "kimi", "cursor"]);
-        assert!(agent("opencode").is_none());
+        assert_eq!(
+            names,
+            [
+                "claude-code",
+                "codex",
+                "gemini",
+                "copilot",
+                "kimi",
+                "cursor",
+                "opencode"
+            ]
+        );
+        assert!(agent("openclaw").is_none());
         assert!(agents().iter().all(|a| !a.events().is_empty()));
     }
 

@@ -1,0 +1,279 @@
+//! The generated shim plugin: one ESM file that OpenCode loads from `.opencode/plugin/` (or
+//! `~/.config/opencode/plugin/`), with the consumer's command, the subscribed hooks, bus events,
+//! deadlines and fail policies baked in.
+//!
+//! The template is `src/shim.js` (plain JavaScript, Node built-ins only, one default-exported
+//! async factory so the 1.18 loader and older 1.x loaders both take it). It spawns
+//! `<command> agenthooks serve --provider=opencode` at plugin init, sends the plugin's context as
+//! the `agenthooks.hello` frame (`serverUrl`, `directory`, `worktree`, `projectID`) and proxies
+//! every subscribed hook as a frame. What it guarantees:
+//!
+//! | concern | behaviour |
+//! |---|---|
+//! | correlation | `seq` per call; concurrent in-flight calls (sessions interleave) |
+//! | replies | `Object.assign(output, reply.output)` on OpenCode's own object, in place: a patched array's contents are replaced wholesale, a patched object keeps only the patch's keys, and both keep their identity (OpenCode reads its own `args` and `parts` references after the hook) |
+//! | errors | re-thrown from `tool.execute.before` (blocks the tool) and `chat.message`; swallowed elsewhere |
+//! | deadlines | per hook, owned by the shim (OpenCode has none); sent as `timeout_ms` so the daemon answers first |
+//! | failure | past the deadline, on a crash or EOF: `closed` throws (on the two throwing hooks), `open` does nothing |
+//! | crash | pending calls settle per policy; the daemon is respawned on the next call, with backoff (100 ms doubling to 10 s) |
+//! | bus events | fire-and-forget; only subscribed types; `message.part.delta` and `session.next.*` only when named |
+//! | serialisation | functions, symbols, URL objects and cycles stripped |
+//! | teardown | `dispose` closes stdin, waits 500 ms, kills; process `exit` kills |
+//! | stdout | never written (it is OpenCode's TUI) |
+
+use serde_json::{json, Map, Value};
+
+/// The template, with its defaults in place.
+pub const TEMPLATE: &str = include_str!("shim.js");
+
+/// The file name install writes.
+pub const FILE_NAME: &str = "agenthooks.js";
+
+/// What happens when the daemon cannot answer in time or has died.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ShimFail {
+    /// Do nothing: OpenCode's own flow runs.
+    #[default]
+    Open,
+    /// Throw (on `tool.execute.before` and `chat.message`, the hooks whose throw OpenCode honours).
+    Closed,
+}
+
+impl ShimFail {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Closed => "closed",
+        }
+    }
+}
+
+/// One subscription: a hook name, or a bus event type (`*` for every event but the
+/// high-volume ones).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Subscription {
+    /// The hook or bus event.
+    pub name: String,
+    /// The shim's deadline in milliseconds.
+    pub timeout_ms: u64,
+    /// The fail policy.
+    pub fail: ShimFail,
+    /// A tool matcher (a JavaScript regex source tested against the tool id) on tool hooks:
+    /// other tools are not proxied.
+    pub matcher: Option<String>,
+}
+
+impl Subscription {
+    /// A subscription (every tool).
+    pub fn new(name: impl Into<String>, timeout_ms: u64, fail: ShimFail) -> Self {
+        Self {
+            name: name.into(),
+            timeout_ms,
+            fail,
+            matcher: None,
+        }
+    }
+
+    /// Narrows a tool hook to the tools `matcher` (a regex source) matches.
+    #[must_use]
+    pub fn with_matcher(mut self, matcher: Option<String>) -> Self {
+        self.matcher = matcher;
+        self
+    }
+}
+
+/// What the shim is rendered with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ShimConfig {
+    /// The consumer's command (the binary and its own leading arguments); the shim appends
+    /// `agenthooks serve --provider=opencode`.
+    pub command: Vec<String>,
+    /// Subscribed hooks (by OpenCode hook name).
+    pub hooks: Vec<Subscription>,
+    /// Subscribed bus events (by type).
+    pub events: Vec<Subscription>,
+}
+
+impl ShimConfig {
+    /// A config for `command` with no subscriptions.
+    pub fn new(command: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        Self {
+            command: command.into_iter().map(Into::into).collect(),
+            hooks: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// Subscribes a native event: a hook row, or a bus event row (by its type).
+    #[must_use]
+    pub fn subscribe(self, native: &str, timeout_ms: u64, fail: ShimFail) -> Self {
+        self.with(Subscription::new(native, timeout_ms, fail))
+    }
+
+    /// Adds a subscription (to the hooks or the bus events, by its name).
+    #[must_use]
+    pub fn with(mut self, s: Subscription) -> Self {
+        if is_bus_event(&s.name) {
+            self.events.push(s);
+        } else {
+            self.hooks.push(s);
+        }
+        self
+    }
+}
+
+/// Whether a native name is a bus event (delivered through the `event` hook) rather than a hook.
+pub fn is_bus_event(native: &str) -> bool {
+    !(native == "config"
+        || native == "event"
+        || native.starts_with("tool.")
+        || native.starts_with("chat.")
+        || native.starts_with("experimental.")
+        || native == "permission.ask"
+        || native.starts_with("command.")
+        || native.starts_with("shell."))
+}
+
+fn table(subs: &[Subscription]) -> Value {
+    let mut m = Map::new();
+    for s in subs {
+        let mut spec = json!({"timeoutMs": s.timeout_ms, "fail": s.fail.as_str()});
+        if let Some(matcher) = &s.matcher {
+            spec["matcher"] = matcher.clone().into();
+        }
+        m.insert(s.name.clone(), spec);
+    }
+    Value::Object(m)
+}
+
+fn replace_line(text: &str, marker: &str, value: &Value) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.split_inclusive('\n') {
+        match line.find(marker) {
+            Some(i) => {
+                out.push_str(&line[..i + marker.len()]);
+                out.push_str(&value.to_string());
+                out.push_str(";\n");
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// The subscriptions and command a rendered shim holds (`None` when `text` is not our shim):
+/// install reads them back to know what is installed.
+pub fn parse(text: &str) -> Option<ShimConfig> {
+    if !text.starts_with(HEADER) {
+        return None;
+    }
+    let value = |marker: &str| -> Option<Value> {
+        let line = text.lines().find(|l| l.contains(marker))?;
+        let rest = &line[line.find(marker)? + marker.len()..];
+        serde_json::from_str(rest.trim_end().trim_end_matches(';')).ok()
+    };
+    let subs = |v: Option<Value>| -> Vec<Subscription> {
+        let Some(Value::Object(m)) = v else { return Vec::new() };
+        m.into_iter()
+            .map(|(name, spec)| {
+                let fail = if spec["fail"] == "closed" {
+                    ShimFail::Closed
+                } else {
+                    ShimFail::Open
+                };
+                Subscription::new(name, spec["timeoutMs"].as_u64().unwrap_or(0), fail)
+                    .with_matcher(spec["matcher"].as_str().map(str::to_owned))
+            })
+            .collect()
+    };
+    let command = value("/*AGENTHOOKS:COMMAND*/")?
+        .as_array()?
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect();
+    Some(ShimConfig {
+        command,
+        hooks: subs(value("/*AGENTHOOKS:HOOKS*/")),
+        events: subs(value("/*AGENTHOOKS:EVENTS*/")),
+    })
+}
+
+/// The first line of every rendered shim (how install recognises its own file).
+pub const HEADER: &str = "// agenthooks shim for OpenCode: generated by agenthooks";
+
+/// Renders the shim for a config (deterministic: the same config gives the same bytes).
+///
+/// ```
+/// use agenthooks_opencode::shim::{render, ShimConfig, ShimFail};
+/// let cfg = ShimConfig::new(["/usr/local/bin/guard"])
+///     .subscribe("tool.execute.before", 30_000, ShimFail::Closed)
+///     .subscribe("session.idle", 30_000, ShimFail::Open);
+/// let js = render(&cfg);
+/// assert!(js.contains(r#"const COMMAND = /*AGENTHOOKS:COMMAND*/["/usr/local/bin/guard"];"#));
+/// assert!(js.contains(r#"const HOOKS = /*AGENTHOOKS:HOOKS*/{"tool.execute.before":{"#));
+/// assert!(js.contains(r#""fail":"closed""#) && js.contains(r#""timeoutMs":30000"#));
+/// assert!(js.contains(r#"const EVENTS = /*AGENTHOOKS:EVENTS*/{"session.idle""#));
+/// assert!(!js.contains("console.log"));
+/// ```
+pub fn render(cfg: &ShimConfig) -> String {
+    let mut text = TEMPLATE.to_owned();
+    text = replace_line(&text, "/*AGENTHOOKS:COMMAND*/", &json!(cfg.command));
+    text = replace_line(&text, "/*AGENTHOOKS:HOOKS*/", &table(&cfg.hooks));
+    text = replace_line(&text, "/*AGENTHOOKS:EVENTS*/", &table(&cfg.events));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hooks_and_bus_events_are_told_apart() {
+        for hook in [
+            "tool.execute.before",
+            "chat.message",
+            "experimental.session.compacting",
+            "permission.ask",
+            "shell.env",
+            "config",
+        ] {
+            assert!(!is_bus_event(hook), "{hook}");
+        }
+        for ev in [
+            "session.idle",
+            "permission.asked",
+            "permission.updated",
+            "file.edited",
+            "message.part.delta",
+        ] {
+            assert!(is_bus_event(ev), "{ev}");
+        }
+    }
+
+    #[test]
+    fn rendered_shims_parse_back() {
+        let cfg = ShimConfig::new(["/bin/guard", "--x"])
+            .with(
+                Subscription::new("tool.execute.before", 5000, ShimFail::Closed)
+                    .with_matcher(Some("^(?:bash)$".into())),
+            )
+            .subscribe("session.idle", 9000, ShimFail::Open);
+        let text = render(&cfg);
+        assert_eq!(parse(&text), Some(cfg));
+        assert_eq!(parse("// someone else's plugin"), None);
+    }
+
+    #[test]
+    fn the_template_exports_only_its_default() {
+        let exports: Vec<&str> = TEMPLATE.lines().filter(|l| l.starts_with("export")).collect();
+        assert_eq!(exports, ["export default async function agenthooks(input) {"]);
+        assert!(!TEMPLATE.contains("console."), "the shim never writes to stdout");
+        assert!(TEMPLATE
+            .lines()
+            .filter(|l| l.starts_with("import"))
+            .all(|l| l.contains("\"node:")));
+    }
+}

@@ -1,0 +1,279 @@
+//! The serve loop end to end with the OpenCode codec: frames in, reply frames out, HTTP effects
+//! to a local stand-in for OpenCode's server; and the per-connection facts (MCP servers, child
+//! sessions, our own continuation).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agenthooks_core::decision::{allow, continue_with, deny, rewrite_input};
+use agenthooks_core::runner::{serve, FrameSink, RunOptions, Runner};
+use agenthooks_core::{
+    CanonicalTool, Codec, Context, Event, EventKind, HandlerError, Invocation, PermissionEvent, Policy, Router,
+    StopEvent, ToolPreEvent, Transport,
+};
+use agenthooks_opencode::CODEC;
+use serde_json::{json, Value};
+
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A stand-in for OpenCode's HTTP server: records `"<request line> <body>"` per request.
+fn server() -> (String, Arc<Mutex<Vec<String>>>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://127.0.0.1:{}/", l.local_addr().unwrap().port());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let seen2 = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for s in l.incoming() {
+            let Ok(mut s) = s else { break };
+            let mut r = BufReader::new(s.try_clone().unwrap());
+            let mut first = String::new();
+            r.read_line(&mut first).unwrap();
+            let mut len = 0;
+            loop {
+                let mut line = String::new();
+                r.read_line(&mut line).unwrap();
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    len = v.trim().parse().unwrap();
+                }
+                if line == "\r\n" || line.is_empty() {
+                    break;
+                }
+            }
+            let mut body = vec![0; len];
+            r.read_exact(&mut body).unwrap();
+            seen2
+                .lock()
+                .unwrap()
+                .push(format!("{} {}", first.trim(), String::from_utf8(body).unwrap()));
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\ntrue");
+        }
+    });
+    (url, seen)
+}
+
+fn run(router: Router, frames: &[Value], tag: &str) -> Vec<Value> {
+    let dir = std::env::temp_dir().join(format!("agenthooks-opencode-frames-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let runner = Runner::new(router, vec![&CODEC]).with_options(RunOptions::default().with_state_dir(&dir));
+    let input = frames.iter().map(|f| f.to_string() + "\n").collect::<String>();
+    let sink = Sink::default();
+    let out: FrameSink = Arc::new(Mutex::new(Box::new(sink.clone())));
+    let env: Vec<(String, String)> = Vec::new();
+    serve(&runner, &CODEC, &mut BufReader::new(input.as_bytes()), &out, &env);
+    let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn by_seq(frames: &[Value], seq: i64) -> Value {
+    frames.iter().find(|f| f["seq"] == seq).cloned().unwrap_or(Value::Null)
+}
+
+fn hello(url: &str) -> Value {
+    json!({"seq": 0, "hook": "agenthooks.hello", "input": {"serverUrl": url, "directory": "/w", "worktree": "/w", "projectID": "p"}})
+}
+
+fn before(seq: i64, sid: &str, tool: &str, command: &str) -> Value {
+    json!({"seq": seq, "hook": "tool.execute.before", "timeout_ms": 5000,
+        "input": {"tool": tool, "sessionID": sid, "callID": format!("call_{seq}")},
+        "output": {"args": {"command": command}}})
+}
+
+fn idle(seq: i64, sid: &str) -> Value {
+    json!({"seq": seq, "hook": "event", "input": {"event": {"type": "session.idle", "properties": {"sessionID": sid}}}})
+}
+
+#[test]
+fn gates_answer_with_a_throw_or_mutated_args() {
+    let router = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| match e.tool.command() {
+        Some("rm -rf /") => deny("no"),
+        Some(_) => {
+            let mut input = e.tool.input.clone();
+            input.insert("command".into(), "echo safe".into());
+            rewrite_input(input).allow()
+        }
+        None => agenthooks_core::decision::no_decision(),
+    });
+    let (url, _) = server();
+    let out = run(
+        router,
+        &[
+            hello(&url),
+            before(1, "s", "bash", "rm -rf /"),
+            before(2, "s", "bash", "ls"),
+        ],
+        "gates",
+    );
+    assert_eq!(by_seq(&out, 0)["output"]["agenthooks"], "ready");
+    assert_eq!(by_seq(&out, 1), json!({"seq": 1, "error": "no"}));
+    // The allow degrades (OpenCode has none at this hook); the rewrite stays.
+    assert_eq!(
+        by_seq(&out, 2),
+        json!({"seq": 2, "output": {"args": {"command": "echo safe"}}})
+    );
+}
+
+#[test]
+fn a_permission_is_answered_over_http_with_the_reply_route() {
+    let router = Router::new().on_permission(|_: &Context, e: &PermissionEvent| {
+        assert_eq!((e.tool.name.as_str(), e.tool.command()), ("bash", Some("git push")));
+        allow()
+    });
+    let (url, seen) = server();
+    let asked = json!({"seq": 5, "hook": "event", "input": {"event": {"type": "permission.asked", "properties": {
+        "id": "per_1", "sessionID": "ses_1", "permission": "bash", "patterns": ["git push"],
+        "metadata": {"command": "git push"}, "always": ["git push *"], "tool": {"messageID": "m", "callID": "c"}}}}});
+    let out = run(router, &[hello(&url), asked], "permission");
+    assert_eq!(by_seq(&out, 5), json!({"seq": 5}), "effects never reach the shim");
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [r#"POST /permission/per_1/reply?directory=%2Fw HTTP/1.1 {"reply":"once"}"#]
+    );
+}
+
+#[test]
+fn continue_with_is_a_marked_follow_up_prompt_and_the_cap_holds() {
+    let router = Router::new()
+        .with_policy(Policy::default().with_continuation_cap(1))
+        .on_stop(|_: &Context, _: &StopEvent| continue_with("one more"));
+    let (url, seen) = server();
+    let ours = json!({"seq": 2, "hook": "chat.message", "input": {"sessionID": "s"},
+        "output": {"message": {"id": "msg_2"}, "parts": [{"type": "text", "text": "one more", "synthetic": true, "metadata": {"agenthooks": "continue"}}]}});
+    let user = json!({"seq": 4, "hook": "chat.message", "input": {"sessionID": "s"},
+        "output": {"message": {"id": "msg_3"}, "parts": [{"type": "text", "text": "next question"}]}});
+    let out = run(
+        router,
+        &[hello(&url), idle(1, "s"), ours, idle(3, "s"), user, idle(5, "s")],
+        "continue",
+    );
+    assert_eq!(out.len(), 6, "{out:?}");
+    let seen = seen.lock().unwrap().clone();
+    // idle 1 continues; idle 3 follows our own continuation: capped; idle 5 follows a user
+    // prompt: the counter was reset, it continues again.
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert!(
+        seen[0].starts_with("POST /session/s/prompt_async?directory=%2Fw HTTP/1.1 "),
+        "{seen:?}"
+    );
+    let body: Value = serde_json::from_str(seen[0].split_once(" HTTP/1.1 ").unwrap().1).unwrap();
+    assert_eq!(body["parts"][0]["text"], "one more");
+    assert_eq!(body["parts"][0]["metadata"]["agenthooks"], "continue");
+}
+
+#[test]
+fn connection_facts_mcp_servers_and_child_sessions() {
+    let seen: Arc<Mutex<Vec<(u64, EventKind, Value)>>> = Arc::default();
+    let seen2 = Arc::clone(&seen);
+    let router = Router::new().on_any(move |_: &Context, e: &Event| {
+        let extra = match e {
+            Event::ToolPre(p) => {
+                json!({"class": p.tool.canonical, "mcp": p.tool.mcp.as_ref().map(|m| (&m.server, &m.tool))})
+            }
+            _ => json!(e.envelope().agent.as_ref().map(|a| &a.id)),
+        };
+        let seq = serde_json::from_slice::<Value>(e.envelope().raw().as_bytes()).unwrap()["seq"]
+            .as_u64()
+            .unwrap();
+        seen2.lock().unwrap().push((seq, e.kind(), extra));
+        Ok::<(), HandlerError>(())
+    });
+    let created = json!({"seq": 3, "hook": "event", "input": {"event": {"type": "session.created", "properties": {
+        "sessionID": "child", "info": {"id": "child", "parentID": "s", "directory": "/w"}}}}});
+    let frames = [
+        json!({"seq": 1, "hook": "config", "input": {"mcp": {"my.docs": {"type": "remote"}}}}),
+        before(2, "s", "my_docs_search", "x"),
+        created,
+        idle(4, "child"),
+        idle(5, "s"),
+    ];
+    let out = run(router, &frames, "facts");
+    assert_eq!(out.len(), 5);
+    // Sessions run concurrently (the config frame has none): order by seq.
+    let mut seen = seen.lock().unwrap().clone();
+    seen.sort_by_key(|(seq, _, _)| *seq);
+    let kinds: Vec<EventKind> = seen.iter().map(|(_, k, _)| *k).collect();
+    assert_eq!(
+        kinds,
+        [
+            EventKind::Other,
+            EventKind::ToolPre,
+            EventKind::SubagentStart,
+            EventKind::SubagentStop,
+            EventKind::Stop
+        ]
+    );
+    assert_eq!(
+        seen[1].2,
+        json!({"class": CanonicalTool::Mcp, "mcp": ["my.docs", "search"]})
+    );
+    assert_eq!(seen[3].2, json!("child"));
+}
+
+#[test]
+fn older_and_v1_shapes_still_reach_handlers_as_their_kind() {
+    let env: Vec<(String, String)> = Vec::new();
+    let decode = |frame: Value| {
+        let inv = Invocation::new(frame.to_string().into_bytes(), &env).with_transport(Transport::Frame);
+        CODEC.decode(&inv).unwrap()
+    };
+    // 1.18.33 under `opencode run` sends chat.message with only the session id.
+    let e = decode(json!({"seq": 1, "hook": "chat.message", "input": {"sessionID": "s"},
+        "output": {"parts": [{"type": "text", "text": "hi"}]}}));
+    let Event::PromptSubmitted(p) = &e else { panic!("{e:?}") };
+    assert_eq!((p.prompt.as_str(), p.envelope.session.id.as_str()), ("hi", "s"));
+    // A v1 `permission.updated` with a string `pattern` (older servers).
+    let e = decode(
+        json!({"seq": 2, "hook": "event", "input": {"event": {"type": "permission.updated", "properties": {
+        "id": "per_9", "type": "bash", "pattern": "rm *", "sessionID": "s", "messageID": "m", "callID": "c",
+        "title": "rm", "metadata": {"command": "rm -rf x"}, "time": {"created": 1}}}}}),
+    );
+    assert_eq!(e.kind(), EventKind::Permission);
+    let wire = CODEC.encode(&e, &deny("no").into()).unwrap();
+    let reply: Value = serde_json::from_slice(&wire.stdout).unwrap();
+    assert_eq!(reply["effects"][0]["http"]["path"], "/session/s/permissions/per_9");
+    assert_eq!(reply["effects"][0]["http"]["body"], json!({"response": "reject"}));
+    // A retyped field (`timeout_ms` as a string, `args` as a JSON string) does not fail the frame.
+    let e = decode(json!({"seq": "3", "hook": "tool.execute.before", "timeout_ms": "5000",
+        "input": {"tool": "bash", "sessionID": "s", "callID": "c"}, "output": {"args": "{\"command\":\"ls\"}"}}));
+    let Event::ToolPre(p) = &e else { panic!("{e:?}") };
+    assert_eq!(p.tool.command(), Some("ls"));
+    // An errored tool part is a tool error.
+    let e = decode(
+        json!({"seq": 4, "hook": "event", "input": {"event": {"type": "message.part.updated", "properties": {
+        "part": {"type": "tool", "tool": "bash", "callID": "c", "sessionID": "s",
+            "state": {"status": "error", "input": {"command": "ls"}, "error": "denied"}}}}}}),
+    );
+    let Event::ToolError(t) = &e else { panic!("{e:?}") };
+    assert_eq!((t.error.as_str(), t.tool.id.as_str()), ("denied", "c"));
+}
+
+#[test]
+fn a_slow_handler_is_answered_per_policy_within_the_frames_deadline() {
+    let router =
+        Router::new()
+            .with_policy(Policy::default().fail_closed())
+            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
+                std::thread::sleep(Duration::from_secs(3));
+                deny("late")
+            });
+    let mut frame = before(1, "s", "bash", "ls");
+    frame["timeout_ms"] = json!(400);
+    let started = std::time::Instant::now();
+    let out = run(router, &[frame], "deadline");
+    let err = by_seq(&out, 1)["error"].as_str().unwrap_or_default().to_owned();
+    assert!(err.contains("deadline"), "{out:?}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+}

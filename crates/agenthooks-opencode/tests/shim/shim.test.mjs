@@ -1,0 +1,152 @@
+// The shim without OpenCode: `node --test crates/agenthooks-opencode/tests/shim/`.
+// Covers concurrent calls (correlation by seq), the shim-owned deadline under both fail policies,
+// the crash/EOF path and the respawn, error re-throw vs swallow, in-place replies, event filtering
+// and JSON sanitising. The daemon is fake-daemon.mjs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import agenthooks from "../../src/shim.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const daemon = join(here, "fake-daemon.mjs");
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), "agenthooks-shim-"));
+  const log = join(dir, "frames.jsonl");
+  const bridge = agenthooks.createBridge({
+    command: [process.execPath, daemon],
+    hello: { serverUrl: "http://127.0.0.1:1/", directory: dir, worktree: dir, projectID: "p" },
+    env: { ...process.env, FAKE_DAEMON_LOG: log },
+  });
+  const frames = () =>
+    existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  return { bridge, frames };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (up to 5 s) until `frames()` holds `n` event frames; returns their types. */
+async function eventTypes(frames, n) {
+  const types = () => frames().filter((f) => f.frame.hook === "event").map((f) => f.frame.input.event.type);
+  for (let i = 0; i < 50 && types().length < n; i++) await sleep(100);
+  await sleep(200);
+  return types();
+}
+
+test("concurrent calls are correlated by seq, replies assigned in place", async () => {
+  const { bridge, frames } = setup();
+  const hooks = agenthooks.hooksFor(bridge, { "tool.execute.before": { timeoutMs: 5000, fail: "open" } }, {});
+  const outs = [0, 1, 2].map((i) => ({ args: { command: `c${i}` } }));
+  const argsRefs = outs.map((o) => o.args);
+  // The first answers last.
+  await Promise.all(
+    outs.map((o, i) => hooks["tool.execute.before"]({ tool: "bash", delay: (2 - i) * 150 }, o)),
+  );
+  for (const [i, o] of outs.entries()) {
+    assert.equal(o.args.command, `c${i}`);
+    assert.equal(typeof o.args.seen, "number");
+    assert.equal(o.args, argsRefs[i], "the args object keeps its identity");
+  }
+  assert.equal(new Set(outs.map((o) => o.args.seen)).size, 3);
+  const hello = frames().find((f) => f.frame.hook === "agenthooks.hello");
+  assert.equal(hello.frame.input.serverUrl, "http://127.0.0.1:1/");
+  assert.ok(frames().every((f) => f.frame.hook !== "tool.execute.before" || f.frame.timeout_ms === 5000));
+  await bridge.stop();
+});
+
+test("the deadline applies the fail policy: open does nothing, closed throws", async () => {
+  const { bridge } = setup();
+  const hooks = agenthooks.hooksFor(
+    bridge,
+    {
+      "tool.execute.before": { timeoutMs: 200, fail: "closed" },
+      "tool.execute.after": { timeoutMs: 200, fail: "closed" },
+      "chat.message": { timeoutMs: 200, fail: "open" },
+    },
+    {},
+  );
+  const started = Date.now();
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", mode: "slow" }, { args: {} }), /within 200 ms.*fail-closed/);
+  assert.ok(Date.now() - started < 2000);
+  const out = { parts: [1] };
+  await hooks["chat.message"]({ mode: "slow" }, out);
+  assert.deepEqual(out, { parts: [1] });
+  // tool.execute.after cannot block: closed is a no-op there too.
+  await hooks["tool.execute.after"]({ tool: "bash", mode: "slow" }, { output: "x" });
+  await bridge.stop();
+});
+
+test("a crash rejects pending calls per policy and the daemon is respawned", async () => {
+  const { bridge, frames } = setup();
+  const hooks = agenthooks.hooksFor(bridge, { "tool.execute.before": { timeoutMs: 5000, fail: "closed" } }, {});
+  const slow = hooks["tool.execute.before"]({ tool: "bash", mode: "slow" }, { args: {} });
+  await sleep(100);
+  const firstPid = bridge.pid;
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash", mode: "crash" }, { args: {} }), /daemon exited.*fail-closed/);
+  await assert.rejects(slow, /daemon exited/);
+  assert.equal(bridge.running, false);
+  // Within the backoff: per policy at once.
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: {} }), /not running/);
+  await sleep(300);
+  const out = { args: { command: "ls" } };
+  await hooks["tool.execute.before"]({ tool: "bash" }, out);
+  assert.equal(out.args.command, "ls");
+  assert.notEqual(bridge.pid, firstPid);
+  const hellos = frames().filter((f) => f.frame.hook === "agenthooks.hello");
+  assert.equal(new Set(hellos.map((f) => f.pid)).size, 2, "the respawned daemon got its own hello");
+  await bridge.stop();
+  assert.equal(bridge.running, false);
+});
+
+test("errors are thrown from the gates and swallowed elsewhere", async () => {
+  const { bridge } = setup();
+  const hooks = agenthooks.hooksFor(
+    bridge,
+    { "tool.execute.before": { timeoutMs: 5000 }, "tool.execute.after": { timeoutMs: 5000 } },
+    {},
+  );
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "rm", mode: "error" }, { args: {} }), { message: "no: rm" });
+  await hooks["tool.execute.after"]({ tool: "rm", mode: "error" }, { output: "kept" });
+  await bridge.stop();
+});
+
+test("bus events: fire-and-forget, only subscribed types, high-volume ones filtered", async () => {
+  const { bridge, frames } = setup();
+  const hooks = agenthooks.hooksFor(bridge, {}, { "*": { timeoutMs: 1000 } });
+  await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
+  await hooks.event({ event: { type: "message.part.delta", properties: {} } });
+  await hooks.event({ event: { type: "session.next.step", properties: {} } });
+  assert.deepEqual(await eventTypes(frames, 1), ["session.idle"]);
+  await bridge.stop();
+  const only = setup();
+  const named = agenthooks.hooksFor(only.bridge, {}, { "message.part.delta": { timeoutMs: 1000 } });
+  await named.event({ event: { type: "message.part.delta", properties: {} } });
+  await named.event({ event: { type: "session.idle", properties: {} } });
+  assert.deepEqual(await eventTypes(only.frames, 1), ["message.part.delta"]);
+  await only.bridge.stop();
+});
+
+test("non-JSON values are stripped; in-place assignment semantics", () => {
+  const cyclic = { a: 1, f: () => 1, u: new URL("http://x/"), s: Symbol("s"), n: 10n };
+  cyclic.self = cyclic;
+  assert.deepEqual(JSON.parse(agenthooks.toJson(cyclic)), { a: 1, n: "10" });
+  const parts = [1, 2];
+  const args = { a: 1, b: 2 };
+  const out = { parts, args, title: "t" };
+  agenthooks.assignInPlace(out, { parts: [3], args: { b: 3 }, title: "u" });
+  assert.equal(out.parts, parts);
+  assert.deepEqual(parts, [3]);
+  assert.equal(out.args, args);
+  assert.deepEqual(args, { b: 3 });
+  assert.equal(out.title, "u");
+});
+
+test("the default export is the only export and makes a hooks object", async () => {
+  const mod = await import("../../src/shim.js");
+  assert.deepEqual(Object.keys(mod), ["default"]);
+  assert.equal(typeof mod.default, "function");
+});
