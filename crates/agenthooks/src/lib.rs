@@ -34,7 +34,7 @@
 //! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
 //! | `opencode` | OpenCode bridge (placeholder: registers no codec) | `agenthooks-opencode` |
-//! | `openclaw` | OpenClaw bridge (placeholder: registers no codec) | `agenthooks-openclaw` |
+//! | `openclaw` | OpenClaw bridge (codec + generated native plugin, `serve` mode) | `agenthooks-openclaw` |
 //! | `install` | config generation and installation | `agenthooks-install` |
 //! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
 //!
@@ -154,7 +154,7 @@ providers! {
     "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
     "kimi" => kimi = agenthooks_kimi, feature "kimi", Implemented;
     "opencode" => opencode = agenthooks_opencode, feature "opencode", NotImplemented;
-    "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", NotImplemented;
+    "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", Implemented;
 }
 
 /// The feature that compiles in a provider's crate.

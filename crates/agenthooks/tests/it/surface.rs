@@ -8,6 +8,7 @@ fn provider_crates_follow_the_naming_contract() {
     agenthooks_testkit::assert_provider_surface!(agenthooks::claude);
     agenthooks_testkit::assert_provider_surface!(agenthooks::kimi);
     agenthooks_testkit::assert_provider_surface!(agenthooks::gemini);
+    agenthooks_testkit::assert_provider_surface!(agenthooks::openclaw);
 }
 
 /// No provider crate re-declares a provider string (`Provider::*` in core is the one).
