@@ -31,6 +31,9 @@ pub enum AgentId {
     Copilot,
     /// Kimi Code.
     Kimi,
+    /// OpenClaw (embedded `agent --local` run; hooks through the generated native plugin and
+    /// `serve` mode).
+    OpenClaw,
 }
 
 /// One agent under test.
@@ -74,7 +77,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 5] = [
+pub const AGENTS: [AgentSpec; 6] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",
@@ -170,6 +173,29 @@ pub const AGENTS: [AgentSpec; 5] = [
         session_context: false,
         rewrite: false,
     },
+    AgentSpec {
+        id: AgentId::OpenClaw,
+        name: "OpenClaw",
+        provider: "openclaw",
+        package: "openclaw",
+        version: "2026.9.6",
+        bin: "openclaw",
+        api: Api::OpenAiChat,
+        tool: "exec",
+        expected: &[
+            ("before_agent_run", "prompt.submitted"),
+            ("before_prompt_build", "prompt.submitted"),
+            ("llm_input", "model.request"),
+            ("before_tool_call", "tool.pre"),
+            ("after_tool_call", "tool.post"),
+            ("before_agent_finalize", "agent.stop"),
+            ("agent_end", "other"),
+            ("llm_output", "model.response"),
+        ],
+        // `session_start` is an observer (and does not fire in embedded runs).
+        session_context: false,
+        rewrite: true,
+    },
 ];
 
 impl AgentSpec {
@@ -186,6 +212,7 @@ impl AgentSpec {
             AgentId::Gemini => "gemini",
             AgentId::Copilot => "copilot",
             AgentId::Kimi => "kimi",
+            AgentId::OpenClaw => "openclaw",
         }
     }
 
@@ -253,7 +280,7 @@ pub struct Launch {
     /// Env (the process env is cleared first).
     pub env: Vec<(String, String)>,
     /// What agenthooks-install wrote.
-    pub plan: Plan,
+    pub plan: Option<Plan>,
 }
 
 /// Tools shared by every run.
@@ -300,15 +327,29 @@ fn install(m: &Manifest, t: &Target) -> Result<Plan, String> {
     agenthooks_install::install(m, t).map_err(|e| format!("agenthooks-install ({}): {e}", t.provider))
 }
 
+/// The API key written into OpenClaw's config: it must never appear in a frame the daemon
+/// receives (the shim strips the Gateway config, quirk #803).
+pub const OPENCLAW_SECRET: &str = "sk-E2E-SECRET-openclaw-3c9d";
+
 /// Writes the agent's own config (provider, auth, trust), installs our hooks with
-/// agenthooks-install, and returns how to launch it.
-pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str) -> Result<Launch, String> {
-    let m = manifest(spec, &tc.hook_bin);
+/// agenthooks-install, and returns how to launch it. `fail_closed` is the manifest's failure
+/// policy (the daemon-crash scenario).
+pub fn prepare(
+    spec: &AgentSpec,
+    sb: &Sandbox,
+    tc: &Toolchain,
+    server_url: &str,
+    fail_closed: bool,
+) -> Result<Launch, String> {
+    let mut m = manifest(spec, &tc.hook_bin);
+    if fail_closed {
+        m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
+    }
     let project = sb.project.display().to_string();
     let bin = tc.prefix.join("node_modules").join(".bin").join(spec.bin);
     let s = |x: &str| x.to_owned();
     let prompt = s(PROMPT);
-    let (args, env, plan): (Vec<String>, Vec<(String, String)>, Plan) = match spec.id {
+    let (args, env, plan): (Vec<String>, Vec<(String, String)>, Option<Plan>) = match spec.id {
         AgentId::Claude => {
             // Bypass-permissions is refused as root; an allow rule counts once the workspace is
             // trusted. Written before the install so the installer merges into it.
@@ -338,7 +379,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 s("--max-turns"),
                 s("8"),
             ];
-            (args, env, plan)
+            (args, env, Some(plan))
         }
         AgentId::Codex => {
             let codex_home = sb.home.join(".codex");
@@ -378,7 +419,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
             (
                 vec![s("exec"), s("--skip-git-repo-check"), s("--json"), prompt],
                 env,
-                plan,
+                Some(plan),
             )
         }
         AgentId::Gemini => {
@@ -415,7 +456,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 s("--approval-mode"),
                 s("yolo"),
             ];
-            (args, env, plan)
+            (args, env, Some(plan))
         }
         AgentId::Copilot => {
             let plan = install(
@@ -439,7 +480,7 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 s("--trust-folder"),
                 s("--no-auto-update"),
             ];
-            (args, env, plan)
+            (args, env, Some(plan))
         }
         AgentId::Kimi => {
             let kimi_home = sb.home.join(".kimi-code");
@@ -474,7 +515,21 @@ pub fn prepare(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain, server_url: &str)
                 (s("KIMI_CODE_NO_AUTO_UPDATE"), s("1")),
             ];
             // `-p` cannot be combined with `--yolo`.
-            (vec![s("-p"), prompt], env, plan)
+            (vec![s("-p"), prompt], env, Some(plan))
+        }
+        AgentId::OpenClaw => {
+            let (env, plan) = prepare_openclaw(&m, sb, server_url)?;
+            // `agent --local`, not `agent exec` (which fires no typed hook, quirk #806).
+            let args = vec![
+                s("agent"),
+                s("--local"),
+                s("--agent"),
+                s("main"),
+                s("--message"),
+                prompt,
+                s("--json"),
+            ];
+            (args, env, plan)
         }
     };
     Ok(Launch {
@@ -508,4 +563,43 @@ pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
             sb.root.join("state").display().to_string(),
         ),
     ]
+}
+
+/// OpenClaw's config (`OPENCLAW_CONFIG_PATH`): the fake provider (with [`OPENCLAW_SECRET`] as
+/// its key), the agent's model and workspace, the plugin load path and its entry; then our
+/// plugin. Returns the run's env and the install plan.
+fn prepare_openclaw(m: &Manifest, sb: &Sandbox, server_url: &str) -> Result<(Vec<(String, String)>, Option<Plan>), String> {
+    let config_path = sb.home.join(".openclaw").join("openclaw.json");
+    let plugin_dir = sb.root.join("openclaw-plugin");
+    let model = json!({
+        "id": MODEL, "name": "Fake model", "reasoning": false, "input": ["text"],
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+        "contextWindow": 128_000, "maxTokens": 4096, "api": "openai-completions",
+    });
+    let plan = crate::openclaw::install_plugin(m, &plugin_dir)?;
+    let config = json!({
+        "models": {"mode": "replace", "providers": {"fake": {
+            "baseUrl": format!("{server_url}/v1"), "apiKey": OPENCLAW_SECRET,
+            "api": "openai-completions", "timeoutSeconds": 60, "models": [model],
+        }}},
+        "agents": {"defaults": {
+            "model": {"primary": format!("fake/{MODEL}")},
+            "workspace": sb.project.display().to_string(),
+            "skipBootstrap": true,
+        }},
+        "gateway": {"mode": "local", "bind": "loopback", "auth": {"mode": "token", "token": OPENCLAW_SECRET}},
+        "plugins": {
+            "load": {"paths": [plugin_dir.display().to_string()]},
+            "entries": {"agenthooks": plan.entry},
+        },
+    });
+    write_json(&config_path, &config)?;
+    let env = vec![
+        ("OPENCLAW_CONFIG_PATH".to_owned(), config_path.display().to_string()),
+        (
+            "OPENCLAW_STATE_DIR".to_owned(),
+            sb.home.join(".openclaw-state").display().to_string(),
+        ),
+    ];
+    Ok((env, None))
 }

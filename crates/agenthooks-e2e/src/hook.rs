@@ -40,6 +40,11 @@ pub const PROMPT_CONTEXT: &str = "E2E-PROMPT-CONTEXT-93c1";
 pub const CONTINUE_INSTRUCTION: &str = "E2E-CONTINUE-0f6a: add one more sentence";
 /// The token of [`CONTINUE_INSTRUCTION`] searched for in model requests.
 pub const CONTINUE_TOKEN: &str = "E2E-CONTINUE-0f6a";
+/// The reason of an ask.
+pub const ASK_REASON: &str = "E2E-ASK-61b0 writing marker files needs approval";
+/// Env (internal): the inner `serve` process appends one decoded record per frame.
+pub const CHILD_APPEND_ENV: &str = "AGENTHOOKS_E2E_CHILD_APPEND";
+
 /// The command a rewrite substitutes for the model's.
 pub const REWRITTEN_COMMAND: &str = "echo rewritten > rewritten.txt";
 /// The file [`REWRITTEN_COMMAND`] creates.
@@ -66,6 +71,10 @@ pub enum Mode {
     Continue,
     /// Rewrite the shell command of every `tool.pre` to [`REWRITTEN_COMMAND`] (and allow).
     Rewrite,
+    /// Ask for confirmation on every `tool.pre` with [`ASK_REASON`] (nobody answers).
+    Ask,
+    /// `serve` mode: the daemon dies at its first frame (OpenClaw daemon-crash scenario).
+    Crash,
     /// [`Mode::Deny`] answered by a deliberately wrong encoder: the event is decoded by the
     /// agent's codec but the deny is written in Claude Code's dialect. Used to prove the suite
     /// catches a wrong encoder.
@@ -74,13 +83,15 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 8] = [
         Self::None,
         Self::Deny,
         Self::Context,
         Self::Continue,
         Self::Rewrite,
         Self::DenyWrongDialect,
+        Self::Ask,
+        Self::Crash,
     ];
 
     /// The env value.
@@ -92,6 +103,8 @@ impl Mode {
             Self::Continue => "continue",
             Self::Rewrite => "rewrite",
             Self::DenyWrongDialect => "deny-wrong-dialect",
+            Self::Ask => "ask",
+            Self::Crash => "crash",
         }
     }
 

@@ -1,6 +1,7 @@
 //! # agenthooks-e2e
 //!
-//! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI and Kimi Code,
+//! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI, Kimi Code and
+//! OpenClaw,
 //! installed at pinned versions from the npm registry, each driven through one headless turn per
 //! scenario against a fake model server (no login, no tokens, no network beyond the registry),
 //! with hooks rendered and installed by `agenthooks-install` and answered by a test hook built
@@ -22,6 +23,11 @@
 //! | `rewrite` | the rewritten command ran instead of the model's (Kimi: unsupported, the original ran) |
 //! | `trust-hashes` | Codex: `codex app-server` `hooks/list` calls every hook we installed trusted, with our hash |
 //! | `wrong-encoder-caught` | Gemini, answered by a deliberately wrong (Claude-dialect) encoder: the deny assertions fail |
+//! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
+//! | `daemon-crash` | OpenClaw, fail-closed: the hook daemon dies at its first frame; the shim blocks the tool itself |
+//!
+//! On OpenClaw every run also checks that no API key from the config appears in any frame the
+//! daemon received (the shim strips the Gateway config).
 //!
 //! Every run's payloads, decoded kinds and responses are in the hook's log ([`hook`]); with
 //! `AGENTHOOKS_E2E_CAPTURE=1` they become fixtures ([`capture`]).
@@ -35,15 +41,17 @@
 //! |---|---|
 //! | `AGENTHOOKS_E2E` | `1` runs the real agents; an agent whose install fails fails the run |
 //! | `AGENTHOOKS_E2E_CACHE` | the download cache (default `$HOME/.cache/agenthooks-e2e`) |
-//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi`) |
+//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,openclaw`) |
 //! | `AGENTHOOKS_E2E_SCENARIOS` | comma list of scenario names |
 //! | `AGENTHOOKS_E2E_KEEP` | `1` keeps every sandbox (failed runs' sandboxes are always kept) |
 //! | `AGENTHOOKS_E2E_WORK` | where sandboxes go (default a fresh temp directory) |
 //! | `AGENTHOOKS_E2E_CAPTURE` | `1` writes the received payloads into `fixtures/` |
 //! | `AGENTHOOKS_E2E_VERBOSE` | `1` prints every row's assertions, hook calls and model requests |
 //!
-//! Non-goals: OpenCode and OpenClaw (plugin bridges, their own issues), Cursor (not installable
-//! here; covered by fixtures and the fake-agent harness).
+//! OpenClaw runs embedded (`agent --local`; `agent exec` fires no typed hook) with the generated
+//! native plugin, whose daemon is the test hook in `serve` mode (the tap logs one record per
+//! frame). Non-goals: OpenCode (its own issue), Cursor (not installable here; covered by fixtures
+//! and the fake-agent harness).
 
 pub mod agents;
 pub mod capture;
@@ -52,6 +60,7 @@ pub mod hook;
 /// their own CI).
 pub use agenthooks_testkit::model;
 pub mod npm;
+pub mod openclaw;
 pub mod run;
 pub mod scenario;
 
@@ -104,7 +113,7 @@ pub fn scenario_selected(s: Scenario) -> bool {
 /// Installs Node and the agent's package (cached) and returns its toolchain.
 pub fn toolchain(cache: &npm::Cache, agent: &AgentSpec, hook_bin: &Path) -> Result<Toolchain, String> {
     let node_bin = cache.node()?;
-    let prefix = cache.ensure(agent.package, agent.version)?;
+    let prefix = cache.ensure_under(agent.package, agent.version, Some(&node_bin))?;
     let bin = prefix.join("node_modules/.bin").join(agent.bin);
     if !bin.exists() {
         return Err(format!(
@@ -140,6 +149,7 @@ pub fn run_suite(
             .copied()
             .filter(|s| *s != Scenario::TrustHashes || agent.id == agents::AgentId::Codex)
             .filter(|s| *s != Scenario::WrongEncoder || agent.id == agents::AgentId::Gemini)
+            .filter(|s| !s.openclaw_only() || agent.id == agents::AgentId::OpenClaw)
             .collect();
         if wanted.is_empty() {
             continue;

@@ -36,6 +36,10 @@ pub enum Scenario {
     WrongEncoder,
     /// Codex only: `codex app-server` `hooks/list` reports our hooks trusted with our hashes.
     TrustHashes,
+    /// OpenClaw only: ask on tool.pre; the approval nobody answers must not run the tool.
+    Ask,
+    /// OpenClaw only, fail-closed: the daemon dies at its first frame; the shim blocks the tool.
+    DaemonCrash,
 }
 
 impl Scenario {
@@ -58,7 +62,17 @@ impl Scenario {
             Self::Rewrite => "rewrite",
             Self::WrongEncoder => "wrong-encoder-caught",
             Self::TrustHashes => "trust-hashes",
+            Self::Ask => "ask",
+            Self::DaemonCrash => "daemon-crash",
         }
+    }
+
+    /// The scenarios only OpenClaw runs.
+    pub const OPENCLAW: [Self; 2] = [Self::Ask, Self::DaemonCrash];
+
+    /// Whether only OpenClaw runs it.
+    pub const fn openclaw_only(self) -> bool {
+        matches!(self, Self::Ask | Self::DaemonCrash)
     }
 
     /// The hook mode it runs with.
@@ -70,6 +84,8 @@ impl Scenario {
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
             Self::WrongEncoder => Mode::DenyWrongDialect,
+            Self::Ask => Mode::Ask,
+            Self::DaemonCrash => Mode::Crash,
         }
     }
 }
@@ -230,7 +246,8 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         Ok(s) => s,
         Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting the fake model: {e}"), Some(sb)),
     };
-    let launch = match agents::prepare(agent, &sb, tc, &server.base_url()) {
+    let fail_closed = scenario == Scenario::DaemonCrash;
+    let launch = match agents::prepare(agent, &sb, tc, &server.base_url(), fail_closed) {
         Ok(l) => l,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
     };
@@ -469,6 +486,48 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 ));
             }
         }
+        Scenario::Ask => {
+            checks.push(Check::new(
+                "the tool.pre hook was asked",
+                count_kind("tool.pre") >= 1,
+                format!("{} tool.pre calls", count_kind("tool.pre")),
+            ));
+            let asked = r
+                .records
+                .iter()
+                .any(|x| x.kind.as_deref() == Some("tool.pre") && x.stdout.contains("requireApproval"));
+            checks.push(Check::new(
+                "the hook answered with requireApproval",
+                asked,
+                r.records
+                    .iter()
+                    .find(|x| x.kind.as_deref() == Some("tool.pre"))
+                    .map_or_else(|| "no tool.pre call".to_owned(), |x| tail(&x.stdout, 200)),
+            ));
+            checks.push(Check::new(
+                "the unanswered approval did not run the tool (marker absent)",
+                !marker,
+                marker_detail(marker),
+            ));
+        }
+        Scenario::DaemonCrash => {
+            checks.push(Check::new(
+                "the daemon died at its first frame",
+                r.records.len() == 1 && r.records[0].exit.is_none(),
+                format!("{} frames logged", r.records.len()),
+            ));
+            checks.push(Check::new(
+                "fail-closed: the shim blocked the tool itself (marker absent)",
+                !marker,
+                marker_detail(marker),
+            ));
+            let told = turns.iter().any(|q| q.contains("no answer from the hook daemon"));
+            checks.push(Check::new(
+                "the model saw the shim's block reason",
+                told,
+                format!("{} model turns", turns.len()),
+            ));
+        }
         Scenario::TrustHashes => {}
     }
     checks
@@ -512,6 +571,26 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
         !r.records.is_empty(),
         format!("{} hook calls", r.records.len()),
     ));
+    if r.agent.id == AgentId::OpenClaw {
+        let leaked: Vec<&str> = r
+            .records
+            .iter()
+            .filter(|x| x.payload.contains(agents::OPENCLAW_SECRET))
+            .map(HookRecord::native_name)
+            .collect();
+        checks.push(Check::new(
+            "no API key from the config appears in any frame the daemon received",
+            leaked.is_empty(),
+            if leaked.is_empty() {
+                format!("{} frames clean", r.records.len())
+            } else {
+                format!("leaked in {}", leaked.join(", "))
+            },
+        ));
+    }
+    if r.scenario == Scenario::DaemonCrash {
+        return checks;
+    }
     let undecoded: Vec<String> = r
         .records
         .iter()
@@ -574,8 +653,8 @@ fn present(had_request: bool, found: bool) -> String {
 fn codex_trust_checks(launch: &agents::Launch, sb: &Sandbox, tc: &Toolchain) -> Vec<Check> {
     let ours: Vec<(String, String)> = launch
         .plan
-        .trust
         .iter()
+        .flat_map(|p| &p.trust)
         .map(|t| (t.key.clone(), t.hash.clone()))
         .collect();
     let mut checks = vec![Check::new(

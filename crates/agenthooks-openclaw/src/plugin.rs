@@ -34,6 +34,9 @@ use crate::native;
 /// The plugin id (`plugins.entries.<id>` in `openclaw.json`).
 pub const PLUGIN_ID: &str = "agenthooks";
 
+/// The native name of the shim's own report (not an OpenClaw hook: never registered).
+pub const LOCAL_DECISION: &str = "agenthooks_local_decision";
+
 /// The shim's default deadline for an awaited hook: below OpenClaw's 15 s budget.
 pub const DEFAULT_GATE_DEADLINE: Duration = Duration::from_secs(10);
 
@@ -155,9 +158,13 @@ impl PluginConfig {
         }
     }
 
-    /// Adds a hook (a second entry for the same hook replaces the first).
+    /// Adds a hook (a second entry for the same hook replaces the first; the shim's own
+    /// [`LOCAL_DECISION`] report is not a hook and is skipped).
     #[must_use]
     pub fn with_hook(mut self, hook: ShimHook) -> Self {
+        if hook.hook == LOCAL_DECISION {
+            return self;
+        }
         self.hooks.retain(|h| h.hook != hook.hook);
         self.hooks.push(hook);
         self

@@ -14,8 +14,8 @@ use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
 use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
 use agenthooks_e2e::hook::{
-    decoded_record, Mode, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV, MODE_ENV,
-    PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
+    decoded_record, Mode, ASK_REASON, CHILD_APPEND_ENV, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION,
+    DENY_REASON, LOG_ENV, MODE_ENV, PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
 };
 use serde_json::{json, Value};
 
@@ -30,7 +30,8 @@ fn main() {
     if let Ok(out) = std::env::var(CHILD_ENV) {
         hook(mode, Some(out));
     } else if let Ok(log) = std::env::var(LOG_ENV) {
-        let code = tap(&log, mode);
+        let serve = std::env::args().any(|a| a == "serve");
+        let code = if serve { tap_serve(&log, mode) } else { tap(&log, mode) };
         #[allow(clippy::exit)] // the hook's exit code is its answer to the agent
         std::process::exit(code);
     } else {
@@ -49,15 +50,34 @@ fn main() {
 fn hook(mode: Mode, decoded_out: Option<String>) {
     let mut router = Router::new();
     if let Some(path) = decoded_out {
+        let append = std::env::var_os(CHILD_APPEND_ENV).is_some();
         router = router.on_any(move |_cx: &Context, ev: &Event| {
-            let rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
-            std::fs::write(&path, rec.to_string()).map_err(|e| HandlerError::msg(format!("recording: {e}")))
+            let mut rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
+            if !append {
+                return std::fs::write(&path, rec.to_string())
+                    .map_err(|e| HandlerError::msg(format!("recording: {e}")));
+            }
+            // serve: one line per frame, keyed by the frame's seq
+            let seq = serde_json::from_slice::<Value>(ev.envelope().raw().as_bytes())
+                .ok()
+                .and_then(|f| f.get("seq").cloned())
+                .unwrap_or(Value::Null);
+            rec["seq"] = seq;
+            let mut line = rec.to_string();
+            line.push('\n');
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(line.as_bytes()))
+                .map_err(|e| HandlerError::msg(format!("recording: {e}")))
         });
     }
     router = match mode {
         Mode::Deny | Mode::DenyWrongDialect => {
             router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(deny(DENY_REASON)))
         }
+        Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(ask_user(ASK_REASON))),
         Mode::Context => router
             .on_session_start(|_cx: &Context, _e: &SessionStartEvent| {
                 Ok(ContextDecision::default().with_context(SESSION_CONTEXT))
@@ -162,6 +182,137 @@ fn tap(log: &str, mode: Mode) -> i32 {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().write_all(&stderr);
     exit.unwrap_or(1)
+}
+
+/// The `serve` tap: runs the daemon as a child with the same argv, forwards frames both ways
+/// and logs one record per frame (the frame, its decoded event, the reply's `output` as
+/// `stdout`, its `error` as `stderr`, exit 0 or 1; `None` when no reply came). In [`Mode::Crash`]
+/// it logs the first frame and exits 3 without a daemon.
+fn tap_serve(log: &str, mode: Mode) -> i32 {
+    use std::collections::HashMap;
+    use std::io::BufRead;
+    use std::sync::{Arc, Mutex};
+
+    let argv: Vec<String> = std::env::args().collect();
+    let cmd = runner::parse_args(&argv).ok().flatten();
+    let provider = cmd.as_ref().and_then(|c| c.provider.clone());
+    let mut env_names: Vec<String> = std::env::vars_os()
+        .map(|(k, _)| k.to_string_lossy().into_owned())
+        .collect();
+    env_names.sort();
+    let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
+    let record = move |frame: &str, decoded: Value, reply: Option<&Value>| {
+        let hook = serde_json::from_str::<Value>(frame)
+            .ok()
+            .and_then(|f| f.get("hook").and_then(Value::as_str).map(str::to_owned));
+        let stdout = reply
+            .and_then(|r| r.get("output"))
+            .map(|o| o.to_string())
+            .unwrap_or_default();
+        let stderr = reply
+            .and_then(|r| r.get("error"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let exit = reply.map(|r| i32::from(r.get("error").is_some()));
+        json!({
+            "provider": provider, "event_arg": hook, "mode": mode.as_str(), "argv": argv, "cwd": cwd,
+            "env_names": env_names, "payload": frame, "decoded": decoded, "stdout": stdout,
+            "stderr": stderr, "exit": exit, "spawn_error": Value::Null, "elapsed_ms": 0,
+        })
+    };
+    let append_log = |v: &Value| {
+        let mut line = v.to_string();
+        line.push('\n');
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = f.write_all(line.as_bytes());
+        }
+    };
+    let stdin = std::io::stdin();
+    if mode == Mode::Crash {
+        let mut first = String::new();
+        let _ = stdin.lock().read_line(&mut first);
+        if !first.trim().is_empty() {
+            append_log(&record(first.trim(), Value::Null, None));
+        }
+        return 3;
+    }
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_nanos();
+    let decoded_path = format!("{log}.{}-{nanos}.decoded.jsonl", std::process::id());
+    let Ok(exe) = std::env::current_exe() else { return 1 };
+    let Ok(mut child) = Command::new(exe)
+        .args(std::env::args().skip(1))
+        .env(CHILD_ENV, &decoded_path)
+        .env(CHILD_APPEND_ENV, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+    else {
+        return 1;
+    };
+    let pending: Arc<Mutex<HashMap<String, String>>> = Arc::default();
+    let mut child_in = child.stdin.take();
+    let fwd_pending = Arc::clone(&pending);
+    let forward = std::thread::spawn(move || {
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            let seq = serde_json::from_str::<Value>(&line)
+                .ok()
+                .and_then(|f| f.get("seq").cloned())
+                .unwrap_or(Value::Null)
+                .to_string();
+            if let Ok(mut p) = fwd_pending.lock() {
+                p.insert(seq, line.clone());
+            }
+            let Some(w) = child_in.as_mut() else { break };
+            if writeln!(w, "{line}").and_then(|()| w.flush()).is_err() {
+                break;
+            }
+        }
+        drop(child_in);
+    });
+    let decoded_of = |seq: &str| -> Value {
+        for _ in 0..25 {
+            let text = std::fs::read_to_string(&decoded_path).unwrap_or_default();
+            let hit = text
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .find(|d| d.get("seq").map(Value::to_string).as_deref() == Some(seq));
+            if let Some(d) = hit {
+                return d;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Value::Null
+    };
+    if let Some(out) = child.stdout.take() {
+        let mut stdout = std::io::stdout();
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            let _ = writeln!(stdout, "{line}");
+            let _ = stdout.flush();
+            let Ok(reply) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            let seq = reply.get("seq").cloned().unwrap_or(Value::Null).to_string();
+            let frame = pending.lock().ok().and_then(|mut p| p.remove(&seq));
+            if let Some(frame) = frame {
+                append_log(&record(&frame, decoded_of(&seq), Some(&reply)));
+            }
+        }
+    }
+    let _ = forward.join();
+    let status = child.wait().ok().and_then(|s| s.code()).unwrap_or(1);
+    let left: Vec<String> = pending.lock().map(|p| p.values().cloned().collect()).unwrap_or_default();
+    for frame in left {
+        append_log(&record(&frame, Value::Null, None));
+    }
+    let _ = std::fs::remove_file(&decoded_path);
+    status
 }
 
 /// A deliberately wrong codec: decodes with the agent's real codec, but answers a `tool.pre` in
