@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::agents::{self, AgentId, AgentSpec, Sandbox, Toolchain};
 use crate::hook::{self, HookRecord, Mode};
-use crate::model::{FakeModel, RecordedRequest, Script};
+use crate::model::{FakeModel, RecordedRequest, Script, Turn};
 use crate::run::{output_with_timeout, ProcOutput};
 
 /// The hard timeout of one agent run.
@@ -241,7 +241,14 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         Ok(s) => s,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, None),
     };
-    let script = Script::tool_then_text(agent.tool, agent.tool_args(), "All done.").with_model(agents::MODEL);
+    // OpenClaw refuses a finalize revision after a side-effecting tool ran (quirk #809): its
+    // continue-with turn has no tool call.
+    let script = if scenario == Scenario::ContinueWith && agent.id == AgentId::OpenClaw {
+        Script::new([Turn::text("All done."), Turn::text("One more sentence.")])
+    } else {
+        Script::tool_then_text(agent.tool, agent.tool_args(), "All done.")
+    }
+    .with_model(agents::MODEL);
     let server = match FakeModel::start_with_lifetime(agent.api, script, SERVER_LIFETIME) {
         Ok(s) => s,
         Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting the fake model: {e}"), Some(sb)),
@@ -521,11 +528,12 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 !marker,
                 marker_detail(marker),
             ));
-            let told = turns.iter().any(|q| q.contains("no answer from the hook daemon"));
+            // The first gate after the crash is `before_agent_run`: the shim blocks the prompt.
+            let said = r.proc.as_ref().is_some_and(|p| p.stdout.contains("no answer from the hook daemon"));
             checks.push(Check::new(
-                "the model saw the shim's block reason",
-                told,
-                format!("{} model turns", turns.len()),
+                "the run was stopped by the shim's local decision",
+                said,
+                r.proc.as_ref().map_or_else(|| "no process".to_owned(), |p| tail(&p.stdout, 200)),
             ));
         }
         Scenario::TrustHashes => {}
@@ -614,7 +622,11 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
                 let native = x.native.as_deref()?;
                 let kind = x.kind.as_deref()?;
                 let want = codec.kind_of(native);
-                (want.as_str() != kind || native != x.event_arg).then(|| {
+                // a row may let the payload decide a second kind (OpenClaw `after_tool_call`)
+                let serves = codec
+                    .row(native)
+                    .map_or(want.as_str() == kind, |row| row.serves(want) && (want.as_str() == kind || row.also.is_some_and(|k| k.as_str() == kind)));
+                (!serves || native != x.event_arg).then(|| {
                     format!(
                         "{}: config {} decoded {native}→{kind}, table {want}",
                         x.native_name(),

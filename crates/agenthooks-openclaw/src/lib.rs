@@ -72,6 +72,7 @@
 //! - ⚠ Nested values of a shape no release sent are left out of the typed view (the raw frame
 //!   keeps them; the kit's `extra` repair is top-level only).
 //! - ⚠ `agent_end` splices `llm_output` only when it came first (#805).
+//! - ⚠ Continue-with is refused by OpenClaw once the turn ran a side-effecting tool (#809).
 
 pub mod codec;
 mod loose;

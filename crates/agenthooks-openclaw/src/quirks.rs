@@ -93,4 +93,17 @@ pub static QUIRKS: &[Quirk] = &[
     .events(&["before_tool_call"])
     .capabilities(&[C::Allow, C::Ask])
     .upstream("docs/plugins/hooks/tool-policy.md (2026.9.6)"),
+    Quirk::new(
+        809,
+        &["openclaw"],
+        "`before_agent_finalize` asking for a revision is refused once the turn ran a tool with \
+         potential side effects (\"requested revision after potential side effects; finalizing\"); \
+         in a turn without tool calls the revision runs another model pass with the instruction.",
+        "Documented on agent.stop: continue-with reaches the model only for turns without \
+         side-effecting tools; the e2e continue-with turn has none.",
+    )
+    .versions("2026.9.6")
+    .events(&["before_agent_finalize"])
+    .capabilities(&[C::ContinueAgent])
+    .upstream("e2e run (agent --local), 2026.9.6"),
 ];

@@ -94,6 +94,15 @@ function start() {
     die();
     return d;
   }
+  // On exit the daemon gets end of input and answers what is in flight (registered only once a
+  // daemon runs: OpenClaw loads this module more than once).
+  process.once("exit", () => {
+    try {
+      d.child.stdin.end();
+    } catch {
+      // the daemon sees end of input when this process goes away in any case
+    }
+  });
   d.child.on("error", die);
   d.child.on("exit", die);
   d.child.stdin.on("error", die);
@@ -192,14 +201,6 @@ async function gate(spec, event, ctx) {
   }
   return decideLocally(spec.hook, event, ctx, r.failed);
 }
-
-process.once("exit", () => {
-  try {
-    daemon?.child?.stdin.end();
-  } catch {
-    // the daemon sees end of input when this process goes away in any case
-  }
-});
 
 export default {
   id: CONFIG.id,
