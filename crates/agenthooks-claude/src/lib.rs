@@ -109,8 +109,9 @@
 //! - ⚠ `tool.pre` from `PreSkillShellCommand`: the id is Claude's synthetic one; `command_name`,
 //!   `command_source` and `invoked_by` are only on the native view.
 //! - ⚠ `permission.request`: Claude sends no `tool_use_id`, so the id is synthesized and does
-//!   not correlate with `PreToolUse` (#106); ask is not expressible (Claude's own dialog is the
-//!   ask), and `updatedPermissions` has no unified intent.
+//!   not correlate with `PreToolUse` (#106); ask is not expressible, and need not be:
+//!   Claude's own dialog is the ask (`permission-dialog`: an ask answers no decision, its reason
+//!   as `systemMessage`), and `updatedPermissions` has no unified intent.
 //! - ⚠ `agent.stop`: `stop_hook_active` is a flag, not a count; `continuation_count` comes from
 //!   the runner (#19). `background_tasks`/`session_crons` are native-only.
 //! - ⚠ `file.edited` from `FileChanged`: the change type (`change`/`add`/`unlink`) is native-only,

@@ -120,8 +120,17 @@ pub const TOOL_GATE: CapSet = CapSet::of(&[
 ]);
 /// `PreSkillShellCommand`: deny or ask only (no allow, no rewrite).
 pub const SKILL_GATE: CapSet = CapSet::of(&[C::Deny, C::Ask, C::StopAgent, C::SystemMessage]);
-/// `PermissionRequest`: allow (with a rewrite) or deny.
-pub const PERMISSION: CapSet = CapSet::of(&[C::Allow, C::Deny, C::UpdateInput, C::StopAgent, C::SystemMessage]);
+/// `PermissionRequest`: allow (with a rewrite) or deny; the agent's own dialog follows an abstention.
+// Fired just before Claude's own permission dialog: abstaining lets the user decide (an ask is
+// answered no decision). Does not fire in `-p` mode, so no headless case to recognise.
+pub const PERMISSION: CapSet = CapSet::of(&[
+    C::Allow,
+    C::Deny,
+    C::UpdateInput,
+    C::StopAgent,
+    C::SystemMessage,
+    C::PermissionDialog,
+]);
 /// `PostToolUse`: context, output replacement, feedback.
 pub const POST_TOOL: CapSet = CapSet::of(&[
     C::AddContext,
@@ -190,7 +199,7 @@ agenthooks_core::native_events! {
     events {
         /// `PreToolUse`: the model built a tool call; fires before it runs. Gate: allow, deny, ask,
         /// defer; may rewrite the input. Matcher: tool name.
-        PreToolUse("PreToolUse", ToolPre, blocking, tool_matcher).caps(TOOL_GATE).fail(FailShape::Block).identify(TOOL) {
+        PreToolUse("PreToolUse", ToolPre, blocking, tool_matcher).caps(TOOL_GATE).fail(FailShape::Block).identify(TOOL).may_async() {
             /// Native tool name, verbatim (`Bash`, `Edit`, `mcp__github__create_issue`, …).
             tool_name: String,
             /// Tool arguments as the model produced them (a JSON object on every known version).
@@ -205,7 +214,7 @@ agenthooks_core::native_events! {
         }
         /// `PermissionRequest`: a permission dialog is about to show. Gate: allow (optionally with
         /// rewritten input and permission updates) or deny. Matcher: tool name.
-        PermissionRequest("PermissionRequest", Permission, blocking, tool_matcher).caps(PERMISSION).fail(FailShape::Block).identify(TOOL) {
+        PermissionRequest("PermissionRequest", Permission, blocking, tool_matcher).caps(PERMISSION).fail(FailShape::Block).identify(TOOL).may_async() {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
@@ -225,7 +234,7 @@ agenthooks_core::native_events! {
         }
         /// `PermissionDenied`: a call was denied (for example by the auto-mode classifier). The
         /// hook may ask for a `retry`. Matcher: tool name.
-        PermissionDenied("PermissionDenied", Other, blocking, tool_matcher).caps(NOTICE).identify(TOOL).provider_only() {
+        PermissionDenied("PermissionDenied", Other, blocking, tool_matcher).caps(NOTICE).identify(TOOL).provider_only().may_async() {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
@@ -243,7 +252,7 @@ agenthooks_core::native_events! {
         }
         /// `PostToolUse`: the tool succeeded. Feedback (`decision:"block"`), context, output
         /// replacement. Matcher: tool name.
-        PostToolUse("PostToolUse", ToolPost, blocking, tool_matcher).caps(POST_TOOL).identify(TOOL) {
+        PostToolUse("PostToolUse", ToolPost, blocking, tool_matcher).caps(POST_TOOL).identify(TOOL).may_async() {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
@@ -264,7 +273,7 @@ agenthooks_core::native_events! {
         }
         /// `PostToolUseFailure`: the tool failed or was interrupted. Context only. Matcher: tool
         /// name.
-        PostToolUseFailure("PostToolUseFailure", ToolError, blocking, tool_matcher).caps(LOOP_CONTEXT).identify(TOOL) {
+        PostToolUseFailure("PostToolUseFailure", ToolError, blocking, tool_matcher).caps(LOOP_CONTEXT).identify(TOOL).may_async() {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
@@ -288,14 +297,14 @@ agenthooks_core::native_events! {
         }
         /// `PostToolBatch`: fires once after a whole parallel batch of tool calls resolved.
         /// `decision:"block"` and context.
-        PostToolBatch("PostToolBatch", Other, blocking).caps(LOOP_CONTEXT).provider_only() {
+        PostToolBatch("PostToolBatch", Other, blocking).caps(LOOP_CONTEXT).provider_only().may_async() {
             /// Every call of the batch, in the order the model issued them.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_calls: Option<Vec<BatchToolCall>>,
         }
         /// `UserPromptSubmit`: a prompt was submitted, before the model sees it. Gate:
         /// `decision:"block"`; context.
-        UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking).caps(PROMPT).fail(FailShape::Block) {
+        UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking).caps(PROMPT).fail(FailShape::Block).may_async() {
             /// The prompt text.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
@@ -309,7 +318,7 @@ agenthooks_core::native_events! {
         }
         /// `UserPromptExpansion`: a slash command or MCP prompt expands. Gate: `decision:"block"`.
         /// Matcher: command name.
-        UserPromptExpansion("UserPromptExpansion", Other, blocking).caps(LOOP_CONTEXT).fail(FailShape::Block).provider_only() {
+        UserPromptExpansion("UserPromptExpansion", Other, blocking).caps(LOOP_CONTEXT).fail(FailShape::Block).provider_only().may_async() {
             /// `slash_command` or `mcp_prompt`.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             expansion_type: Option<String>,
@@ -329,7 +338,7 @@ agenthooks_core::native_events! {
         }
         /// `PreSkillShellCommand`: a skill's embedded shell command is about to run (closes part of
         /// blind spot #16). Gate: deny, ask, defer; `updatedInput` is never applied (and blocks).
-        PreSkillShellCommand("PreSkillShellCommand", ToolPre, blocking, tool_matcher).caps(SKILL_GATE).fail(FailShape::Block).identify(TOOL).provider_only().secondary() {
+        PreSkillShellCommand("PreSkillShellCommand", ToolPre, blocking, tool_matcher).caps(SKILL_GATE).fail(FailShape::Block).identify(TOOL).provider_only().secondary().may_async() {
             /// The shell tool that will run the command: `Bash` or `PowerShell`.
             tool_name: String,
             /// `{command, …}`: the command line to run.
@@ -368,7 +377,7 @@ agenthooks_core::native_events! {
         }
         /// `SubagentStop`: a subagent is about to finish. Gate: `decision:"block"` continues it.
         /// Matcher: agent type.
-        SubagentStop("SubagentStop", SubagentStop, blocking).caps(STOP) {
+        SubagentStop("SubagentStop", SubagentStop, blocking).caps(STOP).may_async() {
             /// `true` when this stop follows a continuation a hook forced (quirk #19).
             #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
             stop_hook_active: Option<bool>,
@@ -401,7 +410,7 @@ agenthooks_core::native_events! {
         /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked. Context
         /// only. Matcher: `source`. (`agent_type`, which the reference lists here, is the base
         /// field.)
-        SessionStart("SessionStart", SessionStart, blocking).caps(CONTEXT) {
+        SessionStart("SessionStart", SessionStart, blocking).caps(CONTEXT).may_async() {
             /// `startup`, `resume`, `clear`, `compact` or `fork`.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
@@ -431,16 +440,16 @@ agenthooks_core::native_events! {
             reason: Option<String>,
         }
         /// `Setup`: `--init` or a maintenance run. Context only. Matcher: `trigger`.
-        Setup("Setup", Other, blocking).caps(CONTEXT).provider_only() {
+        Setup("Setup", Other, blocking).caps(CONTEXT).provider_only().may_async() {
             /// `init` or `maintenance`.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
         }
         /// `SubagentStart`: a subagent was spawned. Context only. Matcher: agent type.
-        SubagentStart("SubagentStart", SubagentStart, blocking).caps(CONTEXT) {
+        SubagentStart("SubagentStart", SubagentStart, blocking).caps(CONTEXT).may_async() {
         }
         /// `PreCompact`: before compaction. Gate: `decision:"block"`. Matcher: `manual`/`auto`.
-        PreCompact("PreCompact", CompactPre, blocking).caps(NOTICE).fail(FailShape::Block) {
+        PreCompact("PreCompact", CompactPre, blocking).caps(NOTICE).fail(FailShape::Block).may_async() {
             /// `manual` or `auto`.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
@@ -459,7 +468,7 @@ agenthooks_core::native_events! {
         }
         /// `PreModelSwitch`: the model is about to change. Gate: allow, deny, ask. Matcher: source
         /// (a `[1m]`/`[2m]` suffix is stripped).
-        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only() {
+        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async() {
             /// The current model.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             from_model: Option<String>,
@@ -490,7 +499,7 @@ agenthooks_core::native_events! {
             pricing: Option<Value>,
         }
         /// `PostModelSwitch`: the model changed. Context only.
-        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only() {
+        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only().may_async() {
             /// The previous model.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             from_model: Option<String>,
@@ -520,7 +529,7 @@ agenthooks_core::native_events! {
             pricing: Option<Value>,
         }
         /// `Notification`: a notification is shown. Context only. Matcher: `notification_type`.
-        Notification("Notification", Notification, blocking).caps(CONTEXT) {
+        Notification("Notification", Notification, blocking).caps(CONTEXT).may_async() {
             /// The notification text.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             message: Option<String>,
@@ -533,7 +542,7 @@ agenthooks_core::native_events! {
         }
         /// `Elicitation`: an MCP server asks the user for input. The hook can accept, decline or
         /// answer. Matcher: server name.
-        Elicitation("Elicitation", Other, blocking).caps(NOTICE).provider_only() {
+        Elicitation("Elicitation", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The asking MCP server.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_name: Option<String>,
@@ -555,7 +564,7 @@ agenthooks_core::native_events! {
         }
         /// `ElicitationResult`: the user answered an elicitation. The hook can override the
         /// answer. Matcher: server name.
-        ElicitationResult("ElicitationResult", Other, blocking).caps(NOTICE).provider_only() {
+        ElicitationResult("ElicitationResult", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The MCP server that asked.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_name: Option<String>,
@@ -573,7 +582,7 @@ agenthooks_core::native_events! {
             content: Option<Value>,
         }
         /// `TeammateIdle`: an agent-team teammate went idle. Exit 2 feeds stderr back.
-        TeammateIdle("TeammateIdle", Other, blocking).caps(NOTICE).provider_only() {
+        TeammateIdle("TeammateIdle", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The idle teammate.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             teammate_name: Option<String>,
@@ -582,7 +591,7 @@ agenthooks_core::native_events! {
             team_name: Option<String>,
         }
         /// `TaskCreated`: an agent-team task was created. Exit 2 feeds stderr back.
-        TaskCreated("TaskCreated", Other, blocking).caps(NOTICE).provider_only() {
+        TaskCreated("TaskCreated", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The task's id.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             task_id: Option<String>,
@@ -601,7 +610,7 @@ agenthooks_core::native_events! {
         }
         /// `TaskCompleted`: an agent-team task was completed. Exit 2 feeds stderr back (and keeps
         /// the task open).
-        TaskCompleted("TaskCompleted", Other, blocking).caps(NOTICE).provider_only() {
+        TaskCompleted("TaskCompleted", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The task's id.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             task_id: Option<String>,
@@ -620,7 +629,7 @@ agenthooks_core::native_events! {
         }
         /// `ConfigChange`: a settings or skills file changed. Gate: `decision:"block"` keeps the
         /// old configuration. Matcher: source.
-        ConfigChange("ConfigChange", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only() {
+        ConfigChange("ConfigChange", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async() {
             /// `user_settings`, `project_settings`, `local_settings`, `policy_settings` or
             /// `skills`.
             #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -653,7 +662,7 @@ agenthooks_core::native_events! {
         }
         /// `WorktreeCreate`: a worktree is needed; the hook supplies its path (command hooks print
         /// it on stdout).
-        WorktreeCreate("WorktreeCreate", Other, blocking).provider_only() {
+        WorktreeCreate("WorktreeCreate", Other, blocking).provider_only().may_async() {
             /// The worktree's name (slug).
             #[serde(default, skip_serializing_if = "Option::is_none")]
             name: Option<String>,
@@ -665,7 +674,7 @@ agenthooks_core::native_events! {
             worktree_path: Option<String>,
         }
         /// `CwdChanged`: the working directory changed. May set `watchPaths`.
-        CwdChanged("CwdChanged", Other, blocking).caps(NOTICE).provider_only() {
+        CwdChanged("CwdChanged", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The previous working directory.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             old_cwd: Option<String>,
@@ -675,7 +684,7 @@ agenthooks_core::native_events! {
         }
         /// `FileChanged`: a watched file changed on disk. May set `watchPaths`. Matcher: file
         /// name.
-        FileChanged("FileChanged", FileEdited, blocking).caps(NOTICE).provider_only() {
+        FileChanged("FileChanged", FileEdited, blocking).caps(NOTICE).provider_only().may_async() {
             /// The file that changed.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
@@ -693,7 +702,7 @@ agenthooks_core::native_events! {
             source: Option<String>,
         }
         /// `MessageDisplay`: assistant text is flushed to the screen. Display-only rewrite.
-        MessageDisplay("MessageDisplay", ModelResponse, blocking).caps(NOTICE).provider_only() {
+        MessageDisplay("MessageDisplay", ModelResponse, blocking).caps(NOTICE).provider_only().may_async() {
             /// The turn's id.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             turn_id: Option<String>,

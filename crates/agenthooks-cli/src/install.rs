@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use agenthooks_core::{CapSet, Capability, EventKind, Provider, Variant};
 use agenthooks_install::{
-    default_uses, known_targets, supported_providers, ChangeStatus, DoctorOptions, DoctorReport, FailurePolicy,
-    Finding, FindingCode, HookSpec, InstallError, Manifest, Plan, Preflight, Scope, Target,
+    default_uses, known_targets, supported_providers, ChangeStatus, CodexOptions, DoctorOptions, DoctorReport,
+    FailurePolicy, Finding, FindingCode, HookSpec, InstallError, Manifest, Plan, Preflight, Scope, Target,
 };
 use clap::Args;
 use serde_json::Value;
@@ -320,7 +320,14 @@ fn target(a: &TargetArgs) -> Result<Target, Fail> {
     if let Some(v) = &a.agent_version {
         t = t.with_agent_version(v);
     }
-    Ok(t.with_inline_toml(a.inline_toml).with_trust_project(a.trust_project))
+    if t.provider == Provider::CODEX {
+        t = t.with_options(
+            CodexOptions::default()
+                .with_inline_toml(a.inline_toml)
+                .with_trust_project(a.trust_project),
+        );
+    }
+    Ok(t)
 }
 
 /// Usage errors (exit 2) for what the command line asked for; failures (exit 1) otherwise.

@@ -1,99 +1,54 @@
 //! [`CodexCodec`]: `impl agenthooks_core::Codec` for Codex's hook dialect.
 //!
-//! See the crate docs for the dialect; this module holds the mechanics.
+//! See the crate docs for the dialect; this module holds the mechanics. The facts per event
+//! (kind, capabilities, fail-closed shape, …) are the rows of [`native::EVENTS`]; the encoder
+//! checks an outcome against its event's row first ([`kit::ensure_expressible`]) and then
+//! writes one of the typed outputs of [`crate::output`], selected by the event's kind.
 
 use std::time::Duration;
 
-use agenthooks_core::decision::DEFAULT_BLOCK_REASON;
+use agenthooks_core::decision::reason_or_default;
+use agenthooks_core::kit::{self, Extra, FailShape};
 use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
-    DecodeCategory, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget,
-    FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk,
-    SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
-    ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport, Variant, WireResponse,
+    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
+    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    ToolTable, Transport, WireResponse,
 };
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use crate::native::{self, NativeError, NativeEvent};
+use crate::native::{self, NativeEvent, EVENTS, NOTIFY_EVENT};
 use crate::output::{
     BlockDecision, ContextHookSpecificOutput, InterruptOutput, PermissionBehavior, PermissionDecision,
     PermissionRequestDecision, PermissionRequestHookSpecificOutput, PermissionRequestOutput, PostCompactOutput,
     PostToolUseHookSpecificOutput, PostToolUseOutput, PreCompactOutput, PreToolUseHookSpecificOutput, PreToolUseOutput,
     SessionStartOutput, StopOutput, SubagentStartOutput, SubagentStopOutput, UserPromptSubmitOutput,
 };
-use crate::{quirks, tools};
+use crate::{quirks, tools, view};
 
 /// Codex's default hook timeout (`timeout` in seconds, default 600).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// The legacy `notify` payload's native name (its `type`).
-pub const NOTIFY_EVENT: &str = "agent-turn-complete";
-
-/// The native events Codex fires, with their unified kinds. `PostToolUse` decodes as
-/// `tool.error` when the payload shows a failure (see [`tools::failure`]).
-pub static NATIVE_EVENTS: &[EventRow] = &[
-    EventRow::new("SessionStart", EventKind::SessionStart, true, false),
-    EventRow::new("SessionEnd", EventKind::SessionEnd, false, false),
-    EventRow::new("UserPromptSubmit", EventKind::PromptSubmitted, true, false),
-    EventRow::new("PreToolUse", EventKind::ToolPre, true, true),
-    EventRow::new("PermissionRequest", EventKind::Permission, true, true),
-    EventRow::new("PostToolUse", EventKind::ToolPost, true, true),
-    EventRow::new("PreCompact", EventKind::CompactPre, true, false),
-    EventRow::new("PostCompact", EventKind::CompactPost, true, false),
-    EventRow::new("SubagentStart", EventKind::SubagentStart, true, false),
-    EventRow::new("SubagentStop", EventKind::SubagentStop, true, false),
-    EventRow::new("Stop", EventKind::Stop, true, false),
-    EventRow::new("Interrupt", EventKind::Other, true, false),
-    EventRow::new("StopFailure", EventKind::Other, false, false),
-    EventRow::new(NOTIFY_EVENT, EventKind::Notification, false, false),
-];
-
-use Capability as C;
-
-const PRE_TOOL_USE: CapSet = CapSet::of(&[
-    C::Deny,
-    C::UpdateInput,
-    C::NeutralRewrite,
-    C::AddContext,
-    C::SystemMessage,
-]);
-const PERMISSION_REQUEST: CapSet = CapSet::of(&[C::Allow, C::Deny, C::SystemMessage]);
-// Not `ReplaceOutput`: 0.171.0 replaces only MCP tool output (quirk #209), and capabilities are
-// per event, not per tool; the core degrades a replacement to feedback.
-const POST_TOOL_USE: CapSet = CapSet::of(&[C::FlagOutput, C::AddContext, C::StopAgent, C::SystemMessage]);
-const USER_PROMPT_SUBMIT: CapSet = CapSet::of(&[C::Deny, C::AddContext, C::StopAgent, C::SystemMessage]);
-const STOP: CapSet = CapSet::of(&[C::ContinueAgent, C::StopAgent, C::SystemMessage]);
-const START: CapSet = CapSet::of(&[C::AddContext, C::StopAgent, C::SystemMessage]);
-const COMPACT: CapSet = CapSet::of(&[C::StopAgent, C::SystemMessage]);
-const INTERRUPT: CapSet = CapSet::of(&[C::SystemMessage]);
-
-/// What Codex 0.171.0 honours for a native event (the variant does not matter for Codex).
+/// The `OpenAI` Codex CLI codec. Use the shared [`crate::CODEC`].
 ///
 /// ```
-/// use agenthooks_codex::codec::capabilities_for;
-/// use agenthooks_core::Capability;
-/// let pre = capabilities_for("PreToolUse");
-/// assert!(pre.contains(Capability::Deny) && pre.contains(Capability::UpdateInput));
-/// assert!(!pre.contains(Capability::Ask) && !pre.contains(Capability::Allow));
-/// assert!(capabilities_for("SessionEnd").is_empty());
+/// use agenthooks_codex::CODEC;
+/// use agenthooks_core::decision::deny;
+/// use agenthooks_core::{Codec, Invocation};
+/// let env = std::collections::HashMap::new();
+/// let payload = br#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"c1"}"#;
+/// let event = CODEC.decode(&Invocation::new(payload.to_vec(), &env))?;
+/// let r = CODEC.encode(&event, &deny("rm -rf is blocked").into()).unwrap();
+/// assert_eq!(
+///     r.stdout_str(),
+///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}"#
+/// );
+/// assert_eq!(r.exit_code, 0);
+/// # Ok::<(), agenthooks_core::DecodeError>(())
 /// ```
-pub fn capabilities_for(native: &str) -> CapSet {
-    match native {
-        "PreToolUse" => PRE_TOOL_USE,
-        "PermissionRequest" => PERMISSION_REQUEST,
-        "PostToolUse" => POST_TOOL_USE,
-        "UserPromptSubmit" => USER_PROMPT_SUBMIT,
-        "Stop" | "SubagentStop" => STOP,
-        "SessionStart" | "SubagentStart" => START,
-        "PreCompact" | "PostCompact" => COMPACT,
-        "Interrupt" => INTERRUPT,
-        _ => CapSet::EMPTY,
-    }
-}
-
-/// The `OpenAI` Codex CLI codec. Use the shared [`crate::CODEC`].
 #[derive(Debug, Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct CodexCodec;
@@ -105,307 +60,117 @@ impl CodexCodec {
     }
 }
 
-fn decode_error(err: NativeError) -> DecodeError {
-    let provider = Provider::CODEX;
-    match err {
-        NativeError::Syntax(e) => DecodeError::from_json(provider, &e),
-        NativeError::NotAnObject => DecodeError::new(provider, DecodeCategory::Data, "payload is not a JSON object"),
-        NativeError::MissingEventName => DecodeError::new(
-            provider,
-            DecodeCategory::UnknownEvent,
-            "payload has no string `hook_event_name`",
-        )
-        .with_path("hook_event_name"),
-        NativeError::Invalid { path, source, .. } => DecodeError::from_json(provider, &source).with_path(path),
-    }
-}
-
-/// Session facts every Codex payload shares.
-struct Facts<'a> {
-    session_id: &'a str,
-    turn_id: Option<&'a str>,
-    transcript_path: Option<&'a str>,
-    cwd: &'a str,
-    model: Option<&'a str>,
-    permission_mode: Option<&'a str>,
-    agent: Option<(&'a str, &'a str)>,
-}
-
-impl<'a> Facts<'a> {
-    fn of(event: &'a NativeEvent) -> Option<Self> {
-        fn agent<'b>(id: Option<&'b String>, ty: Option<&'b String>) -> Option<(&'b str, &'b str)> {
-            match (id, ty) {
-                (None, None) => None,
-                (id, ty) => Some((id.map_or("", String::as_str), ty.map_or("", String::as_str))),
-            }
-        }
-        let f = |session_id: &'a String, turn: Option<&'a String>, tp: &'a Option<String>, cwd: &'a String| Self {
-            session_id,
-            turn_id: turn.map(String::as_str),
-            transcript_path: tp.as_deref(),
-            cwd,
-            model: None,
-            permission_mode: None,
-            agent: None,
-        };
-        Some(match event {
-            NativeEvent::SessionStart(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                ..f(&e.session_id, None, &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::SessionEnd(e) => f(&e.session_id, None, &e.transcript_path, &e.cwd),
-            NativeEvent::UserPromptSubmit(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                agent: agent(e.agent_id.as_ref(), e.agent_type.as_ref()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::PreToolUse(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                agent: agent(e.agent_id.as_ref(), e.agent_type.as_ref()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::PermissionRequest(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                agent: agent(e.agent_id.as_ref(), e.agent_type.as_ref()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::PostToolUse(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                agent: agent(e.agent_id.as_ref(), e.agent_type.as_ref()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::PreCompact(e) => Self {
-                model: Some(&e.model),
-                agent: agent(e.agent_id.as_ref(), e.agent_type.as_ref()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::PostCompact(e) => Self {
-                model: Some(&e.model),
-                agent: agent(e.agent_id.as_ref(), e.agent_type.as_ref()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::SubagentStart(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                agent: Some((&e.agent_id, &e.agent_type)),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::SubagentStop(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                agent: Some((&e.agent_id, &e.agent_type)),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::Stop(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::Interrupt(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::StopFailure(e) => Self {
-                model: Some(&e.model),
-                permission_mode: Some(e.permission_mode.as_str()),
-                ..f(&e.session_id, Some(&e.turn_id), &e.transcript_path, &e.cwd)
-            },
-            NativeEvent::LegacyNotify(n) => Self {
-                session_id: n.thread_id.as_deref().unwrap_or_default(),
-                turn_id: n.turn_id.as_deref(),
-                transcript_path: None,
-                cwd: n.cwd.as_deref().unwrap_or_default(),
-                model: None,
-                permission_mode: None,
-                agent: None,
-            },
-            NativeEvent::Other(_) => return None,
-        })
-    }
-
-    fn session(&self) -> SessionInfo {
-        let mut s = SessionInfo::default();
-        self.session_id.clone_into(&mut s.id);
-        self.turn_id.unwrap_or_default().clone_into(&mut s.turn_id);
-        self.cwd.clone_into(&mut s.cwd);
-        if !self.cwd.is_empty() {
-            s.workspace_roots = vec![self.cwd.to_owned()];
-        }
-        self.transcript_path
-            .unwrap_or_default()
-            .clone_into(&mut s.transcript_path);
-        self.model.unwrap_or_default().clone_into(&mut s.model);
-        self.permission_mode
-            .unwrap_or_default()
-            .clone_into(&mut s.permission_mode);
-        s
-    }
-}
-
-/// Best-effort session facts of an unknown event (the keys every Codex payload uses).
-fn other_session(map: &serde_json::Map<String, Value>) -> (SessionInfo, Option<AgentInfo>) {
-    let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
-    let mut s = SessionInfo::default();
-    s.id = text("session_id");
-    s.turn_id = text("turn_id");
-    s.cwd = text("cwd");
+/// Session facts of any Codex payload, from the common fields (the notify payload's session
+/// is its `thread-id`).
+fn session_of(native: &NativeEvent, env: &mut Envelope) {
+    let text = |v: Option<&String>| v.cloned().unwrap_or_default();
+    let s = &mut env.session;
+    native.session().unwrap_or_default().clone_into(&mut s.id);
+    native.turn().unwrap_or_default().clone_into(&mut s.turn_id);
+    s.cwd = text(native.cwd());
     if !s.cwd.is_empty() {
         s.workspace_roots = vec![s.cwd.clone()];
     }
-    s.transcript_path = text("transcript_path");
-    s.model = text("model");
-    s.permission_mode = text("permission_mode");
-    let agent = map
-        .get("agent_id")
-        .and_then(Value::as_str)
-        .map(|id| AgentInfo::new(id, text("agent_type")));
-    (s, agent)
+    native
+        .transcript()
+        .unwrap_or_default()
+        .clone_into(&mut s.transcript_path);
+    s.model = text(native.model());
+    s.permission_mode = native
+        .permission_mode()
+        .map(|m| m.as_str().to_owned())
+        .unwrap_or_default();
+    env.agent = match (native.agent_id(), native.agent_type()) {
+        (None, None) => None,
+        (id, ty) => Some(AgentInfo::new(text(id), text(ty))),
+    };
 }
 
-fn tool_call(name: &str, input: &Value, id: Option<&str>, session: &SessionInfo) -> ToolCall {
-    let call = ToolCall::from_parts(
-        name,
-        tools::canonical(name),
-        input.clone(),
-        id.map(str::to_owned),
-        &session.id,
-        &session.turn_id,
-    );
-    match tools::mcp_call(name) {
-        Some(mcp) => call.with_mcp(mcp),
-        None => call,
-    }
+fn tool_call(name: String, input: Option<Value>, id: Option<String>, env: &Envelope) -> ToolCall {
+    let class = tools::classify(&name);
+    let mcp = tools::parse_mcp(&name);
+    ToolCall::builder(name, input.unwrap_or_else(|| Value::Object(Map::new())))
+        .class(class)
+        .with_id(id.unwrap_or_default())
+        .with_mcp(mcp)
+        .build(&env.session)
 }
 
-fn build_event(native: NativeEvent, inv: &Invocation<'_>) -> Event {
-    let (session, agent) = match &native {
-        NativeEvent::Other(map) => other_session(map),
-        known => match Facts::of(known) {
-            Some(facts) => (facts.session(), facts.agent.map(|(id, ty)| AgentInfo::new(id, ty))),
-            None => (SessionInfo::default(), None),
-        },
-    };
-    let name = native.hook_event_name().to_owned();
-    let envelope = |kind: EventKind| {
-        let mut env = Envelope::new(
-            Provider::CODEX,
-            NativeName::new(name.clone()),
-            kind,
-            inv.payload.clone(),
-        );
-        if let Some(variant) = inv.variant {
-            env.variant = variant.clone();
+/// `Some(null)` → `None`: the text of a nullable key.
+#[allow(clippy::option_option)] // absent / `null` / text, see `native`
+fn text(v: Option<Option<String>>) -> Option<String> {
+    v.flatten()
+}
+
+/// The unified event of a decoded payload: one arm per event with a projection; `Interrupt`,
+/// `StopFailure` and unknown events are `other`.
+fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
+    match native {
+        NativeEvent::SessionStart(e) => {
+            Event::SessionStart(SessionStartEvent::new(env).with_source(e.source.map(|s| s.as_str().to_owned())))
         }
-        env.session = session.clone();
-        env.agent.clone_from(&agent);
-        env
-    };
-    let mut event = match &native {
-        NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::from_parts(
-            envelope(EventKind::SessionStart),
-            Some(e.source.as_str().to_owned()),
-        )),
-        NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::from_parts(
-            envelope(EventKind::SessionEnd),
-            Some(e.reason.as_str().to_owned()),
-        )),
-        NativeEvent::UserPromptSubmit(e) => {
-            Event::PromptSubmitted(PromptEvent::new(envelope(EventKind::PromptSubmitted), e.prompt.clone()))
+        NativeEvent::SessionEnd(e) => {
+            Event::SessionEnd(SessionEndEvent::new(env).with_reason(e.reason.map(|r| r.as_str().to_owned())))
         }
-        NativeEvent::PreToolUse(e) => Event::ToolPre(ToolPreEvent::new(
-            envelope(EventKind::ToolPre),
-            tool_call(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), &session),
-        )),
-        NativeEvent::PermissionRequest(e) => Event::Permission(PermissionEvent::from_parts(
-            envelope(EventKind::Permission),
-            tool_call(&e.tool_name, &e.tool_input, None, &session),
-            None,
-        )),
+        NativeEvent::UserPromptSubmit(e) => Event::PromptSubmitted(PromptEvent::new(env, e.prompt.unwrap_or_default())),
+        NativeEvent::PreToolUse(e) => {
+            let tool = tool_call(e.tool_name, e.tool_input, e.tool_use_id, &env);
+            Event::ToolPre(ToolPreEvent::new(env, tool))
+        }
+        NativeEvent::PermissionRequest(e) => {
+            let tool = tool_call(e.tool_name, e.tool_input, None, &env);
+            Event::Permission(PermissionEvent::new(env, tool))
+        }
         NativeEvent::PostToolUse(e) => {
-            let tool = tool_call(&e.tool_name, &e.tool_input, Some(&e.tool_use_id), &session);
-            match tools::failure(&e.tool_response) {
-                Some(error) => Event::ToolError(ToolErrorEvent::from_parts(
-                    envelope(EventKind::ToolError),
-                    tool,
-                    error,
-                    false,
-                    None,
-                )),
-                None => Event::ToolPost(ToolPostEvent::from_parts(
-                    envelope(EventKind::ToolPost),
-                    tool,
-                    e.tool_response.clone(),
-                    None,
-                )),
+            let tool = tool_call(e.tool_name, e.tool_input, e.tool_use_id, &env);
+            let response = e.tool_response.unwrap_or(Value::Null);
+            match tools::failure(&response) {
+                Some(error) => {
+                    env.kind = EventKind::ToolError;
+                    Event::ToolError(ToolErrorEvent::new(env, tool).with_error(error))
+                }
+                None => Event::ToolPost(ToolPostEvent::new(env, tool).with_output(response)),
             }
         }
-        NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::from_parts(
-            envelope(EventKind::CompactPre),
-            Some(e.trigger.as_str().to_owned()),
-            None,
-        )),
-        NativeEvent::PostCompact(e) => Event::CompactPost(CompactPostEvent::from_parts(
-            envelope(EventKind::CompactPost),
-            Some(e.trigger.as_str().to_owned()),
-            None,
-        )),
-        NativeEvent::SubagentStart(_) => {
-            Event::SubagentStart(SubagentStartEvent::new(envelope(EventKind::SubagentStart)))
+        NativeEvent::PreCompact(e) => {
+            Event::CompactPre(CompactPreEvent::new(env).with_trigger(e.trigger.map(|t| t.as_str().to_owned())))
         }
-        NativeEvent::SubagentStop(e) => Event::SubagentStop(StopEvent::from_parts(
-            envelope(EventKind::SubagentStop),
-            e.stop_hook_active,
-            None,
-            e.last_assistant_message.clone(),
-        )),
-        NativeEvent::Stop(e) => Event::Stop(StopEvent::from_parts(
-            envelope(EventKind::Stop),
-            e.stop_hook_active,
-            None,
-            e.last_assistant_message.clone(),
-        )),
-        NativeEvent::LegacyNotify(n) => Event::Notification(NotificationEvent::from_parts(
-            envelope(EventKind::Notification),
-            n.last_assistant_message.clone().unwrap_or_default(),
-            None,
-            Some(n.kind.clone()),
-        )),
-        NativeEvent::Interrupt(_) | NativeEvent::StopFailure(_) | NativeEvent::Other(_) => {
-            Event::Other(OtherEvent::new(envelope(EventKind::Other)))
+        NativeEvent::PostCompact(e) => {
+            Event::CompactPost(CompactPostEvent::new(env).with_trigger(e.trigger.map(|t| t.as_str().to_owned())))
         }
-    };
-    event.envelope_mut().set_native_view(native);
-    event
-}
-
-fn unsupported(native: &str, what: &str) -> EncodeError {
-    EncodeError::new(
-        Provider::CODEX,
-        EncodeCategory::WrongFamily,
-        format!("Codex {native} cannot express {what}"),
-    )
-}
-
-fn wrong_family(native: &str, outcome: &Outcome) -> EncodeError {
-    EncodeError::new(
-        Provider::CODEX,
-        EncodeCategory::WrongFamily,
-        format!("a {} decision does not fit Codex {native}", outcome.kind()),
-    )
-}
-
-/// A reason Codex accepts: trimmed non-empty, else the core's default block reason.
-fn reason_text(reason: Option<&str>) -> String {
-    match reason {
-        Some(r) if !r.trim().is_empty() => r.to_owned(),
-        _ => DEFAULT_BLOCK_REASON.to_owned(),
+        NativeEvent::SubagentStart(_) => Event::SubagentStart(SubagentStartEvent::new(env)),
+        NativeEvent::SubagentStop(e) => Event::SubagentStop(
+            StopEvent::new(env)
+                .with_previously_continued(e.stop_hook_active.unwrap_or(false))
+                .with_last_message(text(e.last_assistant_message)),
+        ),
+        NativeEvent::Stop(e) => Event::Stop(
+            StopEvent::new(env)
+                .with_previously_continued(e.stop_hook_active.unwrap_or(false))
+                .with_last_message(text(e.last_assistant_message)),
+        ),
+        NativeEvent::LegacyNotify(n) => Event::Notification(
+            NotificationEvent::new(env, n.last_assistant_message.unwrap_or_default())
+                .with_notification_type(Some(n.kind)),
+        ),
+        // Unmapped events (kind `other`), and known events the decoder could not type at all:
+        // the event of the row's kind with only what the envelope knows.
+        _ => Event::bare(env),
     }
+}
+
+/// The native name an envelope carries: the event's, except that a notify payload is named by
+/// its `type` (older releases sent other types than `agent-turn-complete`).
+fn native_name(native: &NativeEvent) -> &str {
+    match native {
+        NativeEvent::LegacyNotify(n) if !n.kind.is_empty() => &n.kind,
+        other => other.name(),
+    }
+}
+
+/// "Codex cannot express this" (category `Unsupported`).
+fn inexpressible(native: &str, what: &str) -> EncodeError {
+    EncodeError::inexpressible(Provider::CODEX, native, what)
 }
 
 /// Context lines joined the way Codex joins several hooks' contexts.
@@ -421,6 +186,11 @@ fn block_notice(outcome: &Outcome) -> Option<String> {
     (outcome.system_message().is_none() && Some(shown) != outcome.reason()).then(|| shown.to_owned())
 }
 
+/// A block reason Codex accepts (non-empty, quirk #205).
+fn reason_text(reason: Option<&str>) -> String {
+    reason_or_default(reason.unwrap_or_default()).to_owned()
+}
+
 fn respond<T: Serialize>(native: &str, out: &T) -> Result<WireResponse, EncodeError> {
     let value = serde_json::to_value(out)
         .map_err(|e| EncodeError::new(Provider::CODEX, EncodeCategory::Serialize, e.to_string()))?;
@@ -434,53 +204,11 @@ fn respond<T: Serialize>(native: &str, out: &T) -> Result<WireResponse, EncodeEr
     Ok(WireResponse::stdout(bytes))
 }
 
+/// Refuses a result Codex's parser would reject (the run would fail and have no effect).
 fn check(native: &str, invalid: Option<String>) -> Result<(), EncodeError> {
     match invalid {
         None => Ok(()),
-        Some(why) => Err(EncodeError::new(
-            Provider::CODEX,
-            EncodeCategory::WrongFamily,
-            format!("Codex would reject this {native} result: {why}"),
-        )),
-    }
-}
-
-/// Encodes an outcome for a Codex native event. `mcp_tool` says whether the event's tool call
-/// targets an MCP tool (output replacement is MCP-only on `PostToolUse`).
-///
-/// Returns empty stdout for "no opinion"; an [`EncodeError`] when the outcome holds something
-/// the event cannot express (the runner degrades outcomes first, so this only happens when
-/// `encode` is called directly).
-///
-/// ```
-/// use agenthooks_codex::codec::encode_for;
-/// use agenthooks_core::decision::deny;
-/// let r = encode_for("PreToolUse", &deny("rm -rf is blocked").into(), false)?;
-/// assert_eq!(
-///     r.stdout_str(),
-///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}"#
-/// );
-/// assert_eq!(r.exit_code, 0);
-/// # Ok::<(), agenthooks_core::EncodeError>(())
-/// ```
-pub fn encode_for(native: &str, outcome: &Outcome, mcp_tool: bool) -> Result<WireResponse, EncodeError> {
-    let parts = Parts {
-        native,
-        outcome,
-        kind: outcome.kind(),
-        ctx: joined_context(outcome),
-        system_message: outcome.system_message().map(str::to_owned),
-        stop: outcome.stop_reason().map(str::to_owned),
-    };
-    match native {
-        "PreToolUse" => encode_pre_tool_use(&parts),
-        "PermissionRequest" => encode_permission_request(&parts),
-        "PostToolUse" => encode_post_tool_use(parts, mcp_tool),
-        "UserPromptSubmit" => encode_user_prompt_submit(parts),
-        "Stop" | "SubagentStop" => encode_stop(parts),
-        "SessionStart" | "SubagentStart" | "PreCompact" | "PostCompact" | "Interrupt" => encode_context_only(parts),
-        // SessionEnd (nothing is read), StopFailure, notify and unknown events: only no opinion.
-        _ => encode_silent(&parts),
+        Some(why) => Err(inexpressible(native, &format!("a result Codex rejects ({why})"))),
     }
 }
 
@@ -491,49 +219,31 @@ struct Parts<'a> {
     kind: DecisionKind,
     ctx: Option<String>,
     system_message: Option<String>,
-    stop: Option<String>,
+    /// `continue` / `stopReason` for a stop-agent request.
+    continue_processing: Option<bool>,
+    stop_reason: Option<String>,
 }
 
-impl Parts<'_> {
-    fn no_ctx(&self) -> Result<(), EncodeError> {
-        match self.ctx {
-            Some(_) => Err(unsupported(self.native, "context")),
-            None => Ok(()),
+impl<'a> Parts<'a> {
+    fn new(native: &'a str, outcome: &'a Outcome) -> Self {
+        let stop_reason = outcome.stop_reason().map(str::to_owned);
+        Self {
+            native,
+            outcome,
+            kind: outcome.kind(),
+            ctx: joined_context(outcome),
+            system_message: outcome.system_message().map(str::to_owned),
+            continue_processing: stop_reason.as_ref().map(|_| false),
+            stop_reason,
         }
     }
 
-    fn no_stop(&self) -> Result<(), EncodeError> {
-        match self.stop {
-            Some(_) => Err(unsupported(self.native, "stop-agent (continue:false)")),
-            None => Ok(()),
-        }
-    }
-
-    fn no_message(&self) -> Result<(), EncodeError> {
-        match self.system_message {
-            Some(_) => Err(unsupported(self.native, "a system message")),
-            None => Ok(()),
-        }
-    }
-
-    fn wrong_family(&self) -> EncodeError {
-        wrong_family(self.native, self.outcome)
-    }
-
-    /// `continue` / `stopReason` for a stop-agent request.
-    fn stop_fields(&mut self) -> (Option<bool>, Option<String>) {
-        match self.stop.take() {
-            Some(reason) => (Some(false), Some(reason)),
-            None => (None, None),
-        }
+    fn unexpected(&self) -> EncodeError {
+        inexpressible(self.native, &format!("a {} decision", self.kind))
     }
 }
 
 fn encode_pre_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
-    let Outcome::ToolPre(d) = p.outcome else {
-        return Err(p.wrong_family());
-    };
-    p.no_stop()?;
     let mut hso = PreToolUseHookSpecificOutput {
         additional_context: p.ctx.clone(),
         ..Default::default()
@@ -542,10 +252,10 @@ fn encode_pre_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
         system_message: p.system_message.clone(),
         ..PreToolUseOutput::default()
     };
-    match (p.kind, d.updated_input()) {
+    match (p.kind, p.outcome.updated_input()) {
         (DecisionKind::Deny, None) => {
             hso.permission_decision = Some(PermissionDecision::Deny);
-            hso.permission_decision_reason = Some(reason_text(d.reason()));
+            hso.permission_decision_reason = Some(reason_text(p.outcome.reason()));
             if out.system_message.is_none() {
                 out.system_message = block_notice(p.outcome);
             }
@@ -556,14 +266,7 @@ fn encode_pre_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
             hso.updated_input = Some(Value::Object(input.clone()));
         }
         (DecisionKind::NoDecision, None) => {}
-        (DecisionKind::Allow, None) => {
-            return Err(unsupported(
-                p.native,
-                "a bare allow (Codex rejects allow without updatedInput)",
-            ));
-        }
-        (DecisionKind::Ask, _) => return Err(unsupported(p.native, "ask")),
-        _ => return Err(p.wrong_family()),
+        _ => return Err(p.unexpected()),
     }
     if hso != PreToolUseHookSpecificOutput::default() {
         out.hook_specific_output = Some(hso);
@@ -573,14 +276,6 @@ fn encode_pre_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
 }
 
 fn encode_permission_request(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
-    let Outcome::ToolPre(d) = p.outcome else {
-        return Err(p.wrong_family());
-    };
-    p.no_stop()?;
-    p.no_ctx()?;
-    if d.updated_input().is_some() {
-        return Err(unsupported(p.native, "an input rewrite (updatedInput is reserved)"));
-    }
     let mut out = PermissionRequestOutput {
         system_message: p.system_message.clone(),
         ..PermissionRequestOutput::default()
@@ -592,17 +287,11 @@ fn encode_permission_request(p: &Parts<'_>) -> Result<WireResponse, EncodeError>
                 out.system_message = block_notice(p.outcome);
             }
             let mut deny = PermissionRequestDecision::new(PermissionBehavior::Deny);
-            deny.message = Some(reason_text(d.reason()));
+            deny.message = Some(reason_text(p.outcome.reason()));
             Some(deny)
         }
-        DecisionKind::Ask => {
-            return Err(unsupported(
-                p.native,
-                "ask (no decision shows Codex's own prompt, without the reason)",
-            ));
-        }
         DecisionKind::NoDecision => None,
-        _ => return Err(p.wrong_family()),
+        _ => return Err(p.unexpected()),
     };
     if let Some(decision) = decision {
         out.hook_specific_output = Some(PermissionRequestHookSpecificOutput {
@@ -614,11 +303,10 @@ fn encode_permission_request(p: &Parts<'_>) -> Result<WireResponse, EncodeError>
     respond(p.native, &out)
 }
 
-fn encode_post_tool_use(mut p: Parts<'_>, mcp_tool: bool) -> Result<WireResponse, EncodeError> {
-    let (continue_processing, stop_reason) = p.stop_fields();
+fn encode_post_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
     let mut out = PostToolUseOutput {
-        continue_processing,
-        stop_reason,
+        continue_processing: p.continue_processing,
+        stop_reason: p.stop_reason.clone(),
         system_message: p.system_message.clone(),
         ..PostToolUseOutput::default()
     };
@@ -626,26 +314,21 @@ fn encode_post_tool_use(mut p: Parts<'_>, mcp_tool: bool) -> Result<WireResponse
         additional_context: p.ctx.clone(),
         ..Default::default()
     };
-    match (p.outcome, p.kind) {
-        (Outcome::ToolPost(_) | Outcome::Context(_), DecisionKind::NoDecision) => {}
-        (Outcome::ToolPost(d), DecisionKind::FlagOutput) => {
+    match p.kind {
+        DecisionKind::NoDecision => {}
+        DecisionKind::FlagOutput => {
             out.decision = Some(BlockDecision::Block);
-            out.reason = Some(reason_text(d.reason()));
+            out.reason = Some(reason_text(p.outcome.reason()));
         }
-        (Outcome::ToolPost(d), DecisionKind::ReplaceOutput) => {
-            if !mcp_tool {
-                return Err(unsupported(
-                    p.native,
-                    "an output replacement for a non-MCP tool (quirk #209)",
-                ));
-            }
-            // Codex replaces the MCP `CallToolResult`: a plain text replacement becomes one.
-            hso.updated_mcp_tool_output = Some(match d.replaced_output().cloned().unwrap_or(Value::Null) {
+        DecisionKind::ReplaceOutput => {
+            // MCP calls only (checked by the caller, quirk #209). Codex replaces the MCP
+            // `CallToolResult`: a plain text replacement becomes one.
+            hso.updated_mcp_tool_output = Some(match p.outcome.replaced_output().cloned().unwrap_or(Value::Null) {
                 Value::String(text) => json!({"content": [{"type": "text", "text": text}]}),
                 other => other,
             });
         }
-        _ => return Err(p.wrong_family()),
+        _ => return Err(p.unexpected()),
     }
     if hso != PostToolUseHookSpecificOutput::default() {
         out.hook_specific_output = Some(hso);
@@ -654,14 +337,10 @@ fn encode_post_tool_use(mut p: Parts<'_>, mcp_tool: bool) -> Result<WireResponse
     respond(p.native, &out)
 }
 
-fn encode_user_prompt_submit(mut p: Parts<'_>) -> Result<WireResponse, EncodeError> {
-    if !matches!(p.outcome, Outcome::Prompt(_)) {
-        return Err(p.wrong_family());
-    }
-    let (continue_processing, stop_reason) = p.stop_fields();
+fn encode_user_prompt_submit(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
     let mut out = UserPromptSubmitOutput {
-        continue_processing,
-        stop_reason,
+        continue_processing: p.continue_processing,
+        stop_reason: p.stop_reason.clone(),
         system_message: p.system_message.clone(),
         hook_specific_output: p.ctx.clone().map(|c| ContextHookSpecificOutput::new(p.native, Some(c))),
         ..UserPromptSubmitOutput::default()
@@ -675,39 +354,24 @@ fn encode_user_prompt_submit(mut p: Parts<'_>) -> Result<WireResponse, EncodeErr
             }
         }
         DecisionKind::NoDecision => {}
-        _ => return Err(p.wrong_family()),
+        _ => return Err(p.unexpected()),
     }
     check(p.native, out.invalid_reason())?;
     respond(p.native, &out)
 }
 
-fn encode_stop(mut p: Parts<'_>) -> Result<WireResponse, EncodeError> {
-    let Outcome::Stop(d) = p.outcome else {
-        return Err(p.wrong_family());
-    };
-    p.no_ctx()?;
+/// `Stop` and `SubagentStop` (`subagent`): continue with an instruction, stop the agent.
+fn encode_stop(p: Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError> {
     let (decision, reason) = match p.kind {
-        DecisionKind::Continue => match d.instruction().filter(|i| !i.trim().is_empty()) {
+        DecisionKind::Continue => match p.outcome.instruction().filter(|i| !i.trim().is_empty()) {
             Some(instruction) => (Some(BlockDecision::Block), Some(instruction.to_owned())),
-            None => return Err(unsupported(p.native, "a continuation without an instruction")),
+            None => return Err(inexpressible(p.native, "a continuation without an instruction")),
         },
         DecisionKind::NoDecision => (None, None),
-        _ => return Err(p.wrong_family()),
+        _ => return Err(p.unexpected()),
     };
-    let (continue_processing, stop_reason) = p.stop_fields();
-    let system_message = p.system_message.clone();
-    if p.native == "Stop" {
-        let out = StopOutput {
-            continue_processing,
-            stop_reason,
-            system_message,
-            decision,
-            reason,
-            ..StopOutput::default()
-        };
-        check(p.native, out.invalid_reason())?;
-        respond(p.native, &out)
-    } else {
+    let (continue_processing, stop_reason, system_message) = (p.continue_processing, p.stop_reason, p.system_message);
+    if subagent {
         let out = SubagentStopOutput {
             continue_processing,
             stop_reason,
@@ -718,29 +382,30 @@ fn encode_stop(mut p: Parts<'_>) -> Result<WireResponse, EncodeError> {
         };
         check(p.native, out.invalid_reason())?;
         respond(p.native, &out)
+    } else {
+        let out = StopOutput {
+            continue_processing,
+            stop_reason,
+            system_message,
+            decision,
+            reason,
+            ..StopOutput::default()
+        };
+        check(p.native, out.invalid_reason())?;
+        respond(p.native, &out)
     }
 }
 
-/// `SessionStart`, `SubagentStart`, `PreCompact`, `PostCompact`, `Interrupt`: no gating.
-fn encode_context_only(mut p: Parts<'_>) -> Result<WireResponse, EncodeError> {
-    if !matches!(p.outcome, Outcome::Context(_)) || p.kind != DecisionKind::NoDecision {
-        return Err(p.wrong_family());
+/// The events without gating (session and subagent start, compaction, `Interrupt`): only the
+/// universal fields and, on the start events, context. What each accepts is in its row.
+fn encode_context_only(p: Parts<'_>, kind: EventKind) -> Result<WireResponse, EncodeError> {
+    if p.kind != DecisionKind::NoDecision {
+        return Err(p.unexpected());
     }
-    if p.native == "Interrupt" {
-        p.no_ctx()?;
-        p.no_stop()?;
-        return respond(
-            p.native,
-            &InterruptOutput {
-                system_message: p.system_message.clone(),
-            },
-        );
-    }
-    let (continue_processing, stop_reason) = p.stop_fields();
-    let system_message = p.system_message.clone();
-    let hso = p.ctx.clone().map(|c| ContextHookSpecificOutput::new(p.native, Some(c)));
-    match p.native {
-        "SessionStart" => respond(
+    let (continue_processing, stop_reason, system_message) = (p.continue_processing, p.stop_reason, p.system_message);
+    let hso = p.ctx.map(|c| ContextHookSpecificOutput::new(p.native, Some(c)));
+    match kind {
+        EventKind::SessionStart => respond(
             p.native,
             &SessionStartOutput {
                 continue_processing,
@@ -750,7 +415,7 @@ fn encode_context_only(mut p: Parts<'_>) -> Result<WireResponse, EncodeError> {
                 ..SessionStartOutput::default()
             },
         ),
-        "SubagentStart" => respond(
+        EventKind::SubagentStart => respond(
             p.native,
             &SubagentStartOutput {
                 continue_processing,
@@ -760,55 +425,105 @@ fn encode_context_only(mut p: Parts<'_>) -> Result<WireResponse, EncodeError> {
                 ..SubagentStartOutput::default()
             },
         ),
-        "PreCompact" => {
-            p.no_ctx()?;
-            respond(
-                p.native,
-                &PreCompactOutput {
-                    continue_processing,
-                    stop_reason,
-                    system_message,
-                    ..PreCompactOutput::default()
-                },
-            )
-        }
-        _ => {
-            p.no_ctx()?;
-            respond(
-                p.native,
-                &PostCompactOutput {
-                    continue_processing,
-                    stop_reason,
-                    system_message,
-                    ..PostCompactOutput::default()
-                },
-            )
+        EventKind::CompactPre => respond(
+            p.native,
+            &PreCompactOutput {
+                continue_processing,
+                stop_reason,
+                system_message,
+                ..PreCompactOutput::default()
+            },
+        ),
+        EventKind::CompactPost => respond(
+            p.native,
+            &PostCompactOutput {
+                continue_processing,
+                stop_reason,
+                system_message,
+                ..PostCompactOutput::default()
+            },
+        ),
+        // `Interrupt`, the one `other` event that reads an answer: `systemMessage` only.
+        _ => respond(p.native, &InterruptOutput { system_message }),
+    }
+}
+
+/// Encodes `outcome` for the native event `native`, decoded as `kind` (`tool.error` for a
+/// failed `PostToolUse`). `mcp_tool` says whether the event's tool call targets an MCP tool.
+fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool) -> Result<WireResponse, EncodeError> {
+    let row = native::row(name);
+    let family = row.map_or(kind, |r| r.kind);
+    let mut caps = row.map_or(CapSet::EMPTY, |r| r.caps);
+    if family == EventKind::ToolPre && outcome.updated_input().is_some() {
+        // Codex writes `allow` only as the vehicle of `updatedInput`.
+        caps = caps.with(Capability::Allow);
+    }
+    if family == EventKind::ToolPost && mcp_tool {
+        // Codex replaces MCP output (quirk #209); capabilities are per event, so the row does
+        // not offer it and the runner degrades it; a direct encode for an MCP call writes it.
+        caps = caps.with(Capability::ReplaceOutput);
+    }
+    kit::ensure_expressible(&Provider::CODEX, name, kind, outcome, caps)?;
+    if caps.is_empty() {
+        // Codex reads no answer (`SessionEnd`, `StopFailure`, notify, unknown events).
+        return if outcome.is_bare_neutral() {
+            Ok(WireResponse::empty())
+        } else {
+            Err(inexpressible(name, "an answer (Codex reads none)"))
+        };
+    }
+    let p = Parts::new(name, outcome);
+    match family {
+        EventKind::ToolPre => encode_pre_tool_use(&p),
+        EventKind::Permission => encode_permission_request(&p),
+        EventKind::ToolPost => encode_post_tool_use(&p),
+        EventKind::PromptSubmitted => encode_user_prompt_submit(&p),
+        EventKind::Stop | EventKind::SubagentStop => encode_stop(p, family == EventKind::SubagentStop),
+        other => encode_context_only(p, other),
+    }
+}
+
+/// The row a failure target names: its native event's, else the wired row of its kind.
+fn target_row(target: &EventTarget) -> Option<&'static EventRow> {
+    match &target.native {
+        Some(name) => native::row(name.as_str()),
+        None => {
+            let kind = target.kind?;
+            EVENTS.iter().find(|r| r.kind == kind && r.primary)
         }
     }
 }
 
-/// Events whose answer Codex does not read: only the neutral outcome encodes (as nothing).
-fn encode_silent(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
-    if p.outcome.is_bare_neutral() {
-        return Ok(WireResponse::empty());
-    }
-    p.no_ctx()?;
-    p.no_stop()?;
-    p.no_message()?;
-    Err(unsupported(p.native, &format!("a {} decision", p.kind)))
-}
-
-/// The native event a failure target names, falling back on its kind.
-fn target_native(target: &EventTarget) -> Option<&str> {
-    if let Some(native) = &target.native {
-        return Some(native.as_str());
-    }
-    Some(match target.kind? {
-        EventKind::ToolPre => "PreToolUse",
-        EventKind::Permission => "PermissionRequest",
-        EventKind::PromptSubmitted => "UserPromptSubmit",
+/// The fail-closed block of a row whose failure shape is [`FailShape::Block`].
+fn blocked(row: &EventRow, reason: String) -> Option<Value> {
+    let out = match row.kind {
+        EventKind::ToolPre => serde_json::to_value(PreToolUseOutput {
+            hook_specific_output: Some(PreToolUseHookSpecificOutput {
+                permission_decision: Some(PermissionDecision::Deny),
+                permission_decision_reason: Some(reason),
+                ..Default::default()
+            }),
+            ..PreToolUseOutput::default()
+        }),
+        EventKind::Permission => {
+            let mut deny = PermissionRequestDecision::new(PermissionBehavior::Deny);
+            deny.message = Some(reason);
+            serde_json::to_value(PermissionRequestOutput {
+                hook_specific_output: Some(PermissionRequestHookSpecificOutput {
+                    decision: Some(deny),
+                    ..Default::default()
+                }),
+                ..PermissionRequestOutput::default()
+            })
+        }
+        EventKind::PromptSubmitted => serde_json::to_value(UserPromptSubmitOutput {
+            decision: Some(BlockDecision::Block),
+            reason: Some(reason),
+            ..UserPromptSubmitOutput::default()
+        }),
         _ => return None,
-    })
+    };
+    out.ok()
 }
 
 impl Codec for CodexCodec {
@@ -817,26 +532,41 @@ impl Codec for CodexCodec {
     }
 
     fn native_events(&self) -> &'static [EventRow] {
-        NATIVE_EVENTS
+        EVENTS
+    }
+
+    fn name_key(&self) -> Option<&'static str> {
+        NativeEvent::NAME_KEY
+    }
+
+    fn tools(&self) -> Option<&'static ToolTable> {
+        Some(&tools::TOOLS)
+    }
+
+    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
+        view(envelope).map(NativeEvent::extra)
     }
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
-        let value: Value = serde_json::from_slice(inv.payload.json_bytes())
-            .map_err(|e| DecodeError::from_json(Provider::CODEX, &e))?;
-        let notify = inv.transport == Transport::Argv
-            || (value.get("hook_event_name").is_none() && value.get("type").is_some_and(Value::is_string));
-        let native = if notify {
-            native::notify_from_value(value).map(NativeEvent::LegacyNotify)
-        } else {
-            native::from_value(value)
+        let bytes = inv.payload.json_bytes();
+        // The notify payload names no event: argv transport (or its shape) says it is one.
+        let notify =
+            inv.transport == Transport::Argv || (inv.native_event.is_none() && native::is_legacy_notify(bytes));
+        let hint = if notify { Some(NOTIFY_EVENT) } else { inv.native_event };
+        let decoded = NativeEvent::decode(&Provider::CODEX, bytes, hint)?;
+        let name = NativeName::new(native_name(&decoded.native).to_owned());
+        let mut env = Envelope::new(Provider::CODEX, name, decoded.native.kind(), inv.payload.clone());
+        if let Some(variant) = inv.variant {
+            env.variant = variant.clone();
         }
-        .map_err(decode_error)?;
-        Ok(build_event(native, inv))
+        session_of(&decoded.native, &mut env);
+        let native = decoded.attach(&mut env);
+        Ok(build_event(env, native))
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         let mcp_tool = event.tool().is_some_and(|t| t.canonical == CanonicalTool::Mcp);
-        encode_for(event.envelope().native.as_str(), outcome, mcp_tool)
+        encode_native(event.envelope().native.as_str(), event.kind(), outcome, mcp_tool)
     }
 
     fn no_op(&self, _target: &EventTarget) -> WireResponse {
@@ -847,40 +577,12 @@ impl Codec for CodexCodec {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }
-        let reason = reason_text(Some(reason));
-        let value = match target_native(target) {
-            Some("PreToolUse") => serde_json::to_value(PreToolUseOutput {
-                hook_specific_output: Some(PreToolUseHookSpecificOutput {
-                    permission_decision: Some(PermissionDecision::Deny),
-                    permission_decision_reason: Some(reason),
-                    ..Default::default()
-                }),
-                ..PreToolUseOutput::default()
-            }),
-            Some("PermissionRequest") => {
-                let mut deny = PermissionRequestDecision::new(PermissionBehavior::Deny);
-                deny.message = Some(reason);
-                serde_json::to_value(PermissionRequestOutput {
-                    hook_specific_output: Some(PermissionRequestHookSpecificOutput {
-                        decision: Some(deny),
-                        ..Default::default()
-                    }),
-                    ..PermissionRequestOutput::default()
-                })
-            }
-            Some("UserPromptSubmit") => serde_json::to_value(UserPromptSubmitOutput {
-                decision: Some(BlockDecision::Block),
-                reason: Some(reason),
-                ..UserPromptSubmitOutput::default()
-            }),
-            // No blocking mechanism (or blocking would mean continuing, on Stop): no opinion.
-            _ => return WireResponse::empty(),
-        };
-        value.map_or_else(|_| WireResponse::empty(), |v| WireResponse::json(&v))
-    }
-
-    fn capabilities(&self, _variant: &Variant, native: &str) -> CapSet {
-        capabilities_for(native)
+        // No blocking mechanism elsewhere (or blocking would mean continuing, on Stop): no opinion.
+        match target_row(target).filter(|r| r.failure == FailShape::Block) {
+            Some(row) => blocked(row, reason_or_default(reason).to_owned())
+                .map_or_else(WireResponse::empty, |v| WireResponse::json(&v)),
+            None => WireResponse::empty(),
+        }
     }
 
     fn default_timeout(&self) -> Duration {
@@ -912,11 +614,18 @@ impl Codec for CodexCodec {
         {
             return Some(Confidence::Certain);
         }
-        let name = obj.get("hook_event_name")?.as_str()?;
-        let known = NATIVE_EVENTS.iter().any(|spec| spec.name == name);
+        // The event names are Claude's: only Codex's shape (`turn_id` and `model`) tells.
+        let row = native::row(obj.get("hook_event_name")?.as_str()?)?;
+        // `turn_id` and `model` as strings together, with none of Claude's markers (`prompt_id`,
+        // `effort`): no sibling dialect sends that shape (Claude's MessageDisplay has a
+        // `turn_id` but no `model`; Kimi's `turn_id` is a number), so it is certain.
         let codex_shape =
             obj.get("turn_id").is_some_and(Value::is_string) && obj.get("model").is_some_and(Value::is_string);
-        (known && codex_shape).then_some(Confidence::Inferred)
+        let claude_marked = obj.contains_key("prompt_id") || obj.contains_key("effort");
+        if codex_shape && !claude_marked {
+            return Some(Confidence::Certain);
+        }
+        row.provider_only.then_some(Confidence::Inferred)
     }
 
     fn stderr_use(&self) -> StderrUse {

@@ -7,12 +7,14 @@
 //!
 //! # Modules
 //! * [`native`]: typed stdin payloads for every event (unknown keys kept in `extra`), the legacy
-//!   `notify` payload, and [`native::decode`].
+//!   `notify` payload, and [`native::EVENTS`], the one table of event facts (kind, gating,
+//!   matcher, capabilities, fail-closed answer, timeout clamp) that the codec and install read.
 //! * [`output`]: typed stdout after Codex's `*.command.output.schema.json`, with Codex's own
 //!   rejection rules (`invalid_reason`).
 //! * [`codec`]: [`CodexCodec`], the [`agenthooks_core::Codec`] implementation; [`CODEC`] is the
 //!   instance the facade registers.
-//! * [`tools`]: canonical tool classes, MCP names, the tool-failure rule.
+//! * [`tools`]: [`tools::TOOLS`] (canonical tool classes, MCP naming), [`tools::classify`],
+//!   [`tools::parse_mcp`], the tool-failure rule.
 //! * [`trust`]: the `[hooks.state]` key and `trusted_hash` an installer must pre-seed (quirk #9).
 //! * [`quirks`]: the Codex quirk registry (ids 201–216).
 //!
@@ -46,8 +48,14 @@
 //! never needs it. Fail-closed answers are deny JSON on `PreToolUse`, `PermissionRequest` and
 //! `UserPromptSubmit`; elsewhere Codex has no blocking mechanism and the answer is no opinion.
 //!
-//! **Timeouts.** `timeout` is in seconds, default 600; `SessionEnd` defaults to 1 s and is clamped
-//! to 1–3 s (quirk #204).
+//! **Timeouts.** `timeout` is in seconds, default 600; `SessionEnd` and `Interrupt` default to
+//! 1 s and are clamped to 1–3 s, also inside the trust hash (quirk #204; the rows'
+//! `timeout_clamp`).
+//!
+//! **Older releases.** Decoding is tolerant: only `hook_event_name` (or `--event`) and the
+//! tool name of tool events are required, and a field of a shape no release sent is kept in the
+//! native view's `extra` (see [`native`]): a payload of an older Codex (no `turn_id`, a
+//! `{command}`-only `tool_input`, an `approval_context`) still reaches handlers as its kind.
 //!
 //! # Lossy projections
 //!
@@ -56,9 +64,10 @@
 //!   vehicle of an input rewrite (`updatedInput`, a full replacement), which does not skip the
 //!   approval flow either; a rewrite with or without `allow` encodes the same way.
 //! * ⚠ **Ask** does not exist in Codex's output: `permissionDecision: "ask"` fails the run on
-//!   `PreToolUse`, and `PermissionRequest` knows only allow/deny. An ask degrades per the policy's
-//!   `AskFallback` (deny by default). On `PermissionRequest`, `AskFallback::NoDecision` lets
-//!   Codex show its own approval prompt — the ask's effect, without its reason.
+//!   `PreToolUse`, and `PermissionRequest` knows only allow/deny. On `PreToolUse` an ask degrades
+//!   per the policy's `AskFallback` (deny by default). `PermissionRequest` fires just before
+//!   Codex's own approval prompt (`permission-dialog`), so an ask there answers no decision: Codex
+//!   asks the user, and the ask's reason is sent as `systemMessage`.
 //! * ⚠ **Deny reasons** must be non-empty (quirk #205): an empty reason becomes the core's
 //!   default block reason. A separate user-facing block message (`with_block_reason`) is sent as
 //!   `systemMessage` when no system message is set (`PreToolUse`, `PermissionRequest`,
@@ -81,7 +90,7 @@
 //! * ⚠ **Context** lines are joined with blank lines; Codex truncates context above
 //!   `additionalContextLimit` (quirk #213).
 //! * ⚠ **`Interrupt` and `StopFailure`** have no unified kind: they decode as `other` with typed
-//!   native views ([`view`]).
+//!   native views ([`view`], [`view_as`]).
 //!
 //! # Non-goals
 //! Writing `hooks.json` / `config.toml` is the install crate's job ([`trust`] gives it the hash);
@@ -94,12 +103,11 @@ pub mod quirks;
 pub mod tools;
 pub mod trust;
 
+pub use agenthooks_core::DecodeError;
 pub use codec::CodexCodec;
 
+use agenthooks_core::kit::FromNative;
 use agenthooks_core::Envelope;
-
-/// The provider wire string this crate serves.
-pub const PROVIDER: &str = "codex";
 
 /// The Codex codec instance the facade registers.
 pub static CODEC: CodexCodec = CodexCodec::new();
@@ -112,52 +120,29 @@ pub static CODEC: CodexCodec = CodexCodec::new();
 /// let env = std::collections::HashMap::new();
 /// let bytes = br#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"Interrupt","model":"m","permission_mode":"default"}"#;
 /// let event = CODEC.decode(&Invocation::new(bytes.to_vec(), &env))?;
-/// assert!(matches!(view(event.envelope()), Some(NativeEvent::Interrupt(i)) if i.turn_id == "t"));
+/// let native = view(event.envelope()).unwrap();
+/// assert!(matches!(native, NativeEvent::Interrupt(_)));
+/// assert_eq!(native.turn_id().map(String::as_str), Some("t"));
 /// # Ok::<(), agenthooks_core::DecodeError>(())
 /// ```
 pub fn view(envelope: &Envelope) -> Option<&native::NativeEvent> {
     envelope.native_view::<native::NativeEvent>()
 }
 
-macro_rules! typed_views {
-    ($($(#[$meta:meta])* $fn_name:ident => $variant:ident),* $(,)?) => {$(
-        $(#[$meta])*
-        pub fn $fn_name(envelope: &Envelope) -> Option<&native::$variant> {
-            match view(envelope)? {
-                native::NativeEvent::$variant(e) => Some(e),
-                _ => None,
-            }
-        }
-    )*};
-}
-
-typed_views! {
-    /// The native `SessionStart` payload, if this is one.
-    session_start => SessionStart,
-    /// The native `SessionEnd` payload, if this is one.
-    session_end => SessionEnd,
-    /// The native `UserPromptSubmit` payload, if this is one.
-    user_prompt_submit => UserPromptSubmit,
-    /// The native `PreToolUse` payload, if this is one.
-    pre_tool_use => PreToolUse,
-    /// The native `PermissionRequest` payload, if this is one.
-    permission_request => PermissionRequest,
-    /// The native `PostToolUse` payload, if this is one (for `tool.post` and `tool.error`).
-    post_tool_use => PostToolUse,
-    /// The native `PreCompact` payload, if this is one.
-    pre_compact => PreCompact,
-    /// The native `PostCompact` payload, if this is one.
-    post_compact => PostCompact,
-    /// The native `SubagentStart` payload, if this is one.
-    subagent_start => SubagentStart,
-    /// The native `SubagentStop` payload, if this is one.
-    subagent_stop => SubagentStop,
-    /// The native `Stop` payload, if this is one.
-    stop => Stop,
-    /// The native `Interrupt` payload, if this is one.
-    interrupt => Interrupt,
-    /// The native `StopFailure` payload, if this is one.
-    stop_failure => StopFailure,
-    /// The legacy `notify` payload, if this is one.
-    legacy_notify => LegacyNotify,
+/// One native event's struct behind a Codex event, if the event is that one (for
+/// `PostToolUse`, both `tool.post` and `tool.error`).
+///
+/// ```
+/// use agenthooks_codex::{native, view_as, CODEC};
+/// use agenthooks_core::{Codec, Invocation};
+/// let env = std::collections::HashMap::new();
+/// let bytes = br#"{"session_id":"s","transcript_path":null,"cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}"#;
+/// let event = CODEC.decode(&Invocation::new(bytes.to_vec(), &env))?;
+/// let end = view_as::<native::SessionEnd>(event.envelope()).unwrap();
+/// assert_eq!(end.transcript_path, Some(None)); // sent as `null`
+/// assert!(view_as::<native::Stop>(event.envelope()).is_none());
+/// # Ok::<(), agenthooks_core::DecodeError>(())
+/// ```
+pub fn view_as<T: FromNative<native::NativeEvent>>(envelope: &Envelope) -> Option<&T> {
+    view(envelope).and_then(T::from_native)
 }

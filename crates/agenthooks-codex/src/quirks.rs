@@ -35,11 +35,11 @@ pub static QUIRKS: &[Quirk] = &[
     Quirk::new(
         204,
         &["codex"],
-        "SessionEnd hook timeouts default to 1 s and are clamped to 1–3 s (also inside the trust identity), and SessionEnd always runs synchronously.",
-        "Install writes at most 3 s and hashes the clamped value; SessionEnd handlers must be fast (the runner's deadline follows the timeout).",
+        "SessionEnd and Interrupt hook timeouts default to 1 s and are clamped to 1–3 s (also inside the trust identity), and SessionEnd always runs synchronously.",
+        "The rows carry the clamp (timeout_clamp 3 s): install writes at most 3 s and hashes the clamped value; these handlers must be fast (the runner's deadline follows the timeout).",
     )
-    .events(&["SessionEnd"])
-    .upstream("reference codex.md §4; trust-hash-vectors-0.171.0.json (30 → 3); fixture 0.171.0/session_end-allow"),
+    .events(&["SessionEnd", "Interrupt"])
+    .upstream("reference codex.md §4; trust-hash-vectors-0.171.0.json (30 → 3); e2e run (Codex logs \"clamping Interrupt hook timeout to 3s\"); fixture 0.171.0/session_end-allow"),
     Quirk::new(
         205,
         &["codex"],

@@ -5,25 +5,47 @@
 //! tool is `exec_command` (or the older `shell` / `local_shell`); `apply_patch`, whose
 //! `tool_input.command` carries the patch text; and MCP tools named `mcp__<server>__<tool>`.
 
-use agenthooks_core::{CanonicalTool, McpCall};
+use agenthooks_core::kit::McpNaming;
+use agenthooks_core::{CanonicalTool, McpCall, ToolTable};
 use serde_json::Value;
 
-/// The canonical class of a Codex hook tool name.
+/// Codex's hook tool names per canonical class and its MCP naming (`mcp__<server>__<tool>`),
+/// read by [`classify`] and by install's matcher compiler.
+pub static TOOLS: ToolTable = ToolTable::new(
+    &[
+        (
+            CanonicalTool::Shell,
+            &[
+                "Bash",
+                "exec_command",
+                "shell",
+                "local_shell",
+                "unified_exec",
+                "container.exec",
+            ],
+        ),
+        (CanonicalTool::FileEdit, &["apply_patch"]),
+    ],
+    Some(McpNaming::new("mcp__", "__")),
+    &[],
+);
+
+/// The canonical class of a Codex hook tool name: [`TOOLS`], except that a name [`parse_mcp`]
+/// rejects (a bare server `mcp__s`, an empty tool `mcp__s__`) is no MCP call.
 ///
 /// ```
-/// use agenthooks_codex::tools::canonical;
+/// use agenthooks_codex::tools::classify;
 /// use agenthooks_core::CanonicalTool;
-/// assert_eq!(canonical("Bash"), CanonicalTool::Shell);
-/// assert_eq!(canonical("apply_patch"), CanonicalTool::FileEdit);
-/// assert_eq!(canonical("mcp__github__create_issue"), CanonicalTool::Mcp);
-/// assert_eq!(canonical("web_search"), CanonicalTool::Other);
+/// assert_eq!(classify("Bash"), CanonicalTool::Shell);
+/// assert_eq!(classify("apply_patch"), CanonicalTool::FileEdit);
+/// assert_eq!(classify("mcp__github__create_issue"), CanonicalTool::Mcp);
+/// assert_eq!(classify("mcp__github"), CanonicalTool::Other);
+/// assert_eq!(classify("web_search"), CanonicalTool::Other);
 /// ```
-pub fn canonical(tool_name: &str) -> CanonicalTool {
-    match tool_name {
-        "Bash" | "exec_command" | "shell" | "local_shell" | "unified_exec" | "container.exec" => CanonicalTool::Shell,
-        "apply_patch" => CanonicalTool::FileEdit,
-        name if mcp_call(name).is_some() => CanonicalTool::Mcp,
-        _ => CanonicalTool::Other,
+pub fn classify(tool_name: &str) -> CanonicalTool {
+    match TOOLS.classify(tool_name) {
+        CanonicalTool::Mcp if parse_mcp(tool_name).is_none() => CanonicalTool::Other,
+        class => class,
     }
 }
 
@@ -32,16 +54,17 @@ pub fn canonical(tool_name: &str) -> CanonicalTool {
 /// empty server or tool.
 ///
 /// ```
-/// use agenthooks_codex::tools::mcp_call;
-/// let call = mcp_call("mcp__docs__search__v2").unwrap();
+/// use agenthooks_codex::tools::parse_mcp;
+/// let call = parse_mcp("mcp__docs__search__v2").unwrap();
 /// assert_eq!((call.server.as_str(), call.tool.as_str()), ("docs", "search__v2"));
-/// assert!(mcp_call("mcp__docs").is_none());
-/// assert!(mcp_call("Bash").is_none());
+/// assert!(parse_mcp("mcp__docs").is_none());
+/// assert!(parse_mcp("Bash").is_none());
 /// ```
-pub fn mcp_call(tool_name: &str) -> Option<McpCall> {
-    let rest = tool_name.strip_prefix("mcp__")?;
-    let (server, tool) = rest.split_once("__")?;
-    (!server.is_empty() && !tool.is_empty()).then(|| McpCall::new(server, tool))
+pub fn parse_mcp(tool_name: &str) -> Option<McpCall> {
+    match TOOLS.parse_mcp(tool_name)? {
+        (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool)),
+        _ => None,
+    }
 }
 
 /// The failure a `PostToolUse` payload shows, if any (Codex has no failure event).
@@ -124,20 +147,22 @@ mod tests {
     #[test]
     fn shell_aliases_are_shell() {
         for name in ["Bash", "exec_command", "shell", "local_shell"] {
-            assert_eq!(canonical(name), CanonicalTool::Shell, "{name}");
+            assert_eq!(classify(name), CanonicalTool::Shell, "{name}");
         }
-        assert_eq!(canonical("bash"), CanonicalTool::Other);
+        assert_eq!(classify("bash"), CanonicalTool::Other);
     }
 
     #[test]
     fn mcp_names() {
-        let call = mcp_call("mcp__github__create_issue").unwrap();
+        let call = parse_mcp("mcp__github__create_issue").unwrap();
         assert_eq!(call.server, "github");
         assert_eq!(call.tool, "create_issue");
-        assert!(mcp_call("mcp____x").is_none());
-        assert!(mcp_call("mcp__s__").is_none());
-        assert!(mcp_call("mcp_s_t").is_none());
-        assert_eq!(canonical("mcp__s"), CanonicalTool::Other);
+        assert!(parse_mcp("mcp____x").is_none());
+        assert!(parse_mcp("mcp__s__").is_none());
+        assert!(parse_mcp("mcp_s_t").is_none());
+        assert_eq!(classify("mcp__s"), CanonicalTool::Other);
+        assert_eq!(classify("mcp__s__"), CanonicalTool::Other);
+        assert_eq!(classify("mcp____x"), CanonicalTool::Other);
     }
 
     #[test]

@@ -7,14 +7,16 @@
 //!
 //! # Algorithm (codex-cli 0.171.0)
 //!
+//! * **Event label**: the native name in snake case (`PreToolUse` → `pre_tool_use`), for every
+//!   row of [`native::EVENTS`] but the argv `notify` payload.
 //! * **State key**: `<key_source>:<event_label>:<group_index>:<handler_index>`, where
 //!   `key_source` is the absolute, canonicalised path of the `hooks.json` / `config.toml` that
 //!   declares the hook (or `<plugin>@<marketplace>:<relative hooks path>` for plugin hooks) and
 //!   the indexes are positions in the event's matcher-group array and the group's `hooks` array.
 //! * **Identity**: `{"event_name": <event_label>, "hooks": [<handler>], "matcher": <m>}` with the
 //!   handler normalised: `type: "command"`, the raw `command` (before `${VAR}` substitution),
-//!   `timeout` always present (`unwrap_or(600).max(1)`; `SessionEnd`: `unwrap_or(1)` clamped to
-//!   1–3), `async` always present, `statusMessage` only when set. `matcher` is dropped for
+//!   `timeout` always present (`unwrap_or(600).max(1)`; `SessionEnd` and `Interrupt`, the rows
+//!   with a timeout clamp: `unwrap_or(1)` clamped to 1–3), `async` always present, `statusMessage` only when set. `matcher` is dropped for
 //!   `UserPromptSubmit` and `Stop` and when absent; an explicit `""` is kept. Absent optionals
 //!   vanish (Codex round-trips the identity through TOML), object keys are sorted recursively
 //!   and the JSON is written compactly by `serde_json`.
@@ -28,48 +30,73 @@
 //! is not modelled. Re-check the vectors per release.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
+use agenthooks_core::{Capability, EventRow};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-/// Native event name → the snake-case label Codex uses in state keys and identities.
-const EVENT_LABELS: &[(&str, &str)] = &[
-    ("PreToolUse", "pre_tool_use"),
-    ("PermissionRequest", "permission_request"),
-    ("PostToolUse", "post_tool_use"),
-    ("PreCompact", "pre_compact"),
-    ("PostCompact", "post_compact"),
-    ("SessionStart", "session_start"),
-    ("SessionEnd", "session_end"),
-    ("UserPromptSubmit", "user_prompt_submit"),
-    ("SubagentStart", "subagent_start"),
-    ("SubagentStop", "subagent_stop"),
-    ("Stop", "stop"),
-    ("Interrupt", "interrupt"),
-];
+use crate::native;
 
 /// Events on which Codex ignores (and drops from the identity) the matcher.
 const MATCHERLESS: &[&str] = &["user_prompt_submit", "stop"];
 
-/// Events whose handlers accept `additionalContextLimit` (upstream source, newer releases).
-const CONTEXT_LIMIT_EVENTS: &[&str] = &[
-    "pre_tool_use",
-    "post_tool_use",
-    "session_start",
-    "user_prompt_submit",
-    "subagent_start",
-];
-
 /// Codex's default `additionalContextLimit`; the default is left out of the identity.
 const DEFAULT_CONTEXT_LIMIT: u64 = 2500;
 
+/// A hook event's trust facts, from its row in [`native::EVENTS`].
+struct Hooked {
+    /// The snake-case label Codex uses in state keys and identities.
+    label: String,
+    row: &'static EventRow,
+}
+
+/// Every event a `hooks.json` declares (the rows but the argv `notify` payload), labelled
+/// the way Codex serialises its event names (`PreToolUse` → `pre_tool_use`).
+fn hooked() -> &'static [Hooked] {
+    static HOOKED: OnceLock<Vec<Hooked>> = OnceLock::new();
+    HOOKED.get_or_init(|| {
+        native::EVENTS
+            .iter()
+            .filter(|row| row.name != native::NOTIFY_EVENT)
+            .map(|row| Hooked {
+                label: snake(row.name),
+                row,
+            })
+            .collect()
+    })
+}
+
+fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, ch) in name.chars().enumerate() {
+        if ch.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+fn hooked_event(event: &str) -> Option<&'static Hooked> {
+    hooked().iter().find(|h| h.row.name == event || h.label == event)
+}
+
 /// The trust label of an event, from its native name (`PreToolUse`) or its label itself
 /// (`pre_tool_use`); `None` for events Codex does not hook.
+///
+/// ```
+/// use agenthooks_codex::trust::event_label;
+/// assert_eq!(event_label("PermissionRequest"), Some("permission_request"));
+/// assert_eq!(event_label("post_compact"), Some("post_compact"));
+/// assert_eq!(event_label("Notification"), None);
+/// ```
 pub fn event_label(event: &str) -> Option<&'static str> {
-    EVENT_LABELS
-        .iter()
-        .find(|(native, label)| *native == event || *label == event)
-        .map(|(_, label)| *label)
+    hooked_event(event).map(|h| h.label.as_str())
 }
 
 /// Why a trust value could not be computed.
@@ -158,19 +185,20 @@ pub fn state_key(
     group_index: usize,
     handler_index: usize,
 ) -> Result<String, TrustError> {
-    let label = label_or_err(event)?;
+    let label = &hooked_or_err(event)?.label;
     Ok(format!("{key_source}:{label}:{group_index}:{handler_index}"))
 }
 
 /// The canonical identity bytes Codex hashes for one handler of a matcher group.
 pub fn identity(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Result<String, TrustError> {
-    let label = label_or_err(event)?;
+    let hooked = hooked_or_err(event)?;
+    let label = hooked.label.as_str();
 
-    // Codex 0.171 clamps SessionEnd and Interrupt to 3 s before hashing (e2e-verified).
-    let timeout = if label == "session_end" || label == "interrupt" {
-        hook.timeout.unwrap_or(1).clamp(1, 3)
-    } else {
-        hook.timeout.unwrap_or(600).max(1)
+    // Codex 0.171 clamps the events of a clamped row (SessionEnd, Interrupt: 3 s, default 1)
+    // before hashing (e2e-verified).
+    let timeout = match hooked.row.timeout_clamp {
+        Some(max) => hook.timeout.unwrap_or(1).clamp(1, max.as_secs().max(1)),
+        None => hook.timeout.unwrap_or(600).max(1),
     };
     let mut handler = Map::new();
     handler.insert("type".into(), Value::from("command"));
@@ -181,7 +209,8 @@ pub fn identity(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Resul
         handler.insert("statusMessage".into(), Value::from(message.as_str()));
     }
     if let Some(limit) = hook.additional_context_limit {
-        if CONTEXT_LIMIT_EVENTS.contains(&label) && limit != DEFAULT_CONTEXT_LIMIT {
+        // Accepted by the events that take `additionalContext` (upstream source, newer releases).
+        if hooked.row.caps.contains(Capability::AddContext) && limit != DEFAULT_CONTEXT_LIMIT {
             handler.insert("additionalContextLimit".into(), Value::from(limit));
         }
     }
@@ -223,8 +252,8 @@ fn hash_bytes(bytes: &[u8]) -> String {
     out
 }
 
-fn label_or_err(event: &str) -> Result<&'static str, TrustError> {
-    event_label(event).ok_or_else(|| TrustError::UnknownEvent(event.to_owned()))
+fn hooked_or_err(event: &str) -> Result<&'static Hooked, TrustError> {
+    hooked_event(event).ok_or_else(|| TrustError::UnknownEvent(event.to_owned()))
 }
 
 /// Sorts object keys recursively (byte order, as `BTreeMap<String, _>` does in Codex).
@@ -244,80 +273,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reference_example_identity_bytes() {
-        // codex.md: PreToolUse, matcher `Bash`, command `guard`, no timeout.
-        assert_eq!(
-            identity("PreToolUse", Some("Bash"), &CommandHook::new("guard")).unwrap(),
-            r#"{"event_name":"pre_tool_use","hooks":[{"async":false,"command":"guard","timeout":600,"type":"command"}],"matcher":"Bash"}"#
-        );
-    }
-
-    #[test]
     fn sha256_of_known_input() {
         assert_eq!(
             hash_bytes(b"abc"),
             "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-    }
-
-    #[test]
-    fn matcher_rules() {
-        let hook = CommandHook::new("x");
-        let ups = identity("UserPromptSubmit", Some("^hi"), &hook).unwrap();
-        assert!(!ups.contains("matcher"), "{ups}");
-        let stop = identity("stop", Some("*"), &hook).unwrap();
-        assert!(!stop.contains("matcher"), "{stop}");
-        let empty = identity("PostToolUse", Some(""), &hook).unwrap();
-        assert!(empty.ends_with(r#","matcher":""}"#), "{empty}");
-        let none = identity("PostToolUse", None, &hook).unwrap();
-        assert!(!none.contains("matcher"), "{none}");
-    }
-
-    #[test]
-    fn timeout_normalisation() {
-        let with = |event: &str, timeout: Option<u64>| {
-            let mut hook = CommandHook::new("x");
-            hook.timeout = timeout;
-            identity(event, None, &hook).unwrap()
-        };
-        assert!(with("SessionEnd", None).contains(r#""timeout":1,"#));
-        assert!(with("SessionEnd", Some(30)).contains(r#""timeout":3,"#));
-        assert!(with("SessionEnd", Some(0)).contains(r#""timeout":1,"#));
-        assert!(with("Stop", None).contains(r#""timeout":600,"#));
-        assert!(with("Stop", Some(0)).contains(r#""timeout":1,"#));
-        assert!(with("Stop", Some(45)).contains(r#""timeout":45,"#));
-    }
-
-    #[test]
-    fn optional_fields_and_key_order() {
-        let hook = CommandHook::new("say \"hi\" ü")
-            .with_async(true)
-            .with_status_message("checking")
-            .with_timeout(5)
-            .with_additional_context_limit(100);
-        assert_eq!(
-            identity("SessionStart", Some("startup"), &hook).unwrap(),
-            r#"{"event_name":"session_start","hooks":[{"additionalContextLimit":100,"async":true,"command":"say \"hi\" ü","statusMessage":"checking","timeout":5,"type":"command"}],"matcher":"startup"}"#
-        );
-        // the default limit and events that do not accept it leave it out
-        let default_limit = CommandHook::new("x").with_additional_context_limit(2500);
-        assert!(!identity("SessionStart", None, &default_limit)
-            .unwrap()
-            .contains("additionalContextLimit"));
-        let stop_limit = CommandHook::new("x").with_additional_context_limit(10);
-        assert!(!identity("Stop", None, &stop_limit)
-            .unwrap()
-            .contains("additionalContextLimit"));
-    }
-
-    #[test]
-    fn unknown_events_are_errors() {
-        assert_eq!(
-            state_key("/f", "Notification", 0, 0),
-            Err(TrustError::UnknownEvent("Notification".into()))
-        );
-        assert!(trusted_hash("nope", None, &CommandHook::new("x")).is_err());
-        assert_eq!(event_label("Interrupt"), Some("interrupt"));
-        assert_eq!(event_label("post_compact"), Some("post_compact"));
     }
 }

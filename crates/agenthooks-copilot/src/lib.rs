@@ -14,11 +14,20 @@
 //! | `preToolUse` (what agenthooks installs) | camelCase | Unix ms (number) | none (quirk 401) | `""` |
 //! | `PreToolUse` (VS Code compatible) | snake_case | ISO-8601 string | `hook_event_name` | `vscode` |
 //!
-//! The event comes from the argv hint (`--event=preToolUse`, baked by the install crate), else
-//! from `hook_event_name` / `hookName`, else it is **reconstructed from the payload's keys**
-//! ([`identify`]); a reconstruction that relies on a missing key or a fallback lowers
+//! The event comes from the payload's `hook_event_name` (PascalCase dialect, camelCase
+//! `notification`), else from the argv hint (`--event=preToolUse`, baked by the install crate),
+//! else from `hookName`, else it is **reconstructed from the payload's keys** ([`identify`]); a
+//! reconstruction that relies on a missing key or a fallback lowers
 //! [`Envelope::confidence`](agenthooks_core::Envelope) (`inferred` / `guess`). The dialect is
-//! always read from the payload.
+//! always read from the payload. Both dialects decode into the same structs
+//! ([`native::NativeEvent`], one row per event in [`native::EVENTS`], camelCase names with
+//! snake_case aliases).
+//!
+//! Decoding is tolerant (`docs/codec-guide.md`): only the event name and, on tool events,
+//! `toolName` are required; a field missing from an older release (`sessionId`, `cwd`, …) or
+//! sent with another type (`toolArgs` string ≤ 1.0.63 / object ≥ 1.0.82, `timestamp` number /
+//! ISO string) still delivers the event as its kind, the unexpected value kept in the native
+//! view's `extra` and reported on `Envelope::projection_issues`.
 //!
 //! | native (camel / Pascal) | kind | capabilities |
 //! |---|---|---|
@@ -28,7 +37,7 @@
 //! | `preToolUse` / `PreToolUse` | tool.pre | deny, ask, allow, update-input, add-context |
 //! | `postToolUse` / `PostToolUse` | tool.post | add-context |
 //! | `postToolUseFailure` / `PostToolUseFailure` | tool.error | add-context |
-//! | `permissionRequest` / `PermissionRequest` | permission.request | deny, allow |
+//! | `permissionRequest` / `PermissionRequest` | permission.request | deny, allow, permission-dialog (an ask answers no decision: Copilot's dialog asks) |
 //! | `agentStop` / `Stop` | agent.stop | continue-agent |
 //! | `subagentStart` / `SubagentStart` | subagent.start | add-context |
 //! | `subagentStop` / `SubagentStop` | subagent.stop | continue-agent |
@@ -41,7 +50,7 @@
 //! synthesized from session, tool name and input without the shell tool's `description` (which
 //! `permissionRequest` drops), so `preToolUse`, `permissionRequest`, `postToolUse` and
 //! `postToolUseFailure` of one call share an id (quirk 404). Tool names map to canonical classes
-//! in [`tools`] (Copilot's own and Claude names).
+//! in [`tools`] (Copilot's own names; Claude-compatible names map onto them).
 //!
 //! # Output
 //!
@@ -82,10 +91,14 @@
 //!   `postToolUse`'s `modifiedResult`, `userPromptSubmitted`'s `modifiedPrompt`/`decision` and
 //!   `sessionStart`'s `modifiedConfig` (SDK-only or unverified for command hooks) are not produced.
 //! - ⚠ The PascalCase dialect's field names beyond `PreToolUse` are inferred, not captured; any
-//!   key spelled differently lands in `extra` of the native struct (quirk 402).
+//!   key spelled differently lands in `extra` of the native struct (quirk 402). A native struct
+//!   decoded from a PascalCase payload serializes back with camelCase keys (the raw bytes stay
+//!   in `Envelope::raw`).
 //! - ⚠ [`Codec::capabilities`](agenthooks_core::Codec::capabilities) cannot see the CLI version
-//!   and answers for current releases; [`CopilotCodec::event_capabilities`] gates
-//!   `userPromptSubmitted` context on `COPILOT_CLI_BINARY_VERSION` (quirk 408).
+//!   and answers for current releases; [`Codec::event_capabilities`](agenthooks_core::Codec::event_capabilities)
+//!   gates `userPromptSubmitted` context on `COPILOT_CLI_BINARY_VERSION` (quirk 408).
+//! - ⚠ A rewrite with no decision (`modifiedArgs` alone) is not claimed: the encoder answers
+//!   it with an `Unsupported` error (the runner turns it into an explicit allow first).
 //!
 //! Copilot caps consecutive stop blocks at 8 (quirk 406); the runner's continuation cap (default
 //! 5) ends loops first. An empty `matcher` invalidates a hook entry (quirk 407): install omits it.
@@ -110,8 +123,9 @@
 //!
 //! # Modules
 //!
-//! - [`native`]: typed structs for every event in both dialects, with unknown keys kept.
-//! - [`identify`]: the event from the argv hint, else reconstructed from the payload's keys.
+//! - [`native`]: one typed struct per event for both dialects, with unknown keys kept, and the
+//!   table of event facts ([`native::EVENTS`]).
+//! - [`identify`]: the event from the payload's name, the argv hint, or the payload's keys.
 //! - [`args`]: `toolArgs` forms.
 //! - [`tools`]: Copilot tool names and their canonical classes.
 //! - [`quirks`]: the Copilot entries (401–412) of the quirk registry.
@@ -123,13 +137,11 @@ pub mod native;
 pub mod quirks;
 pub mod tools;
 
+pub use agenthooks_core::DecodeError;
 pub use codec::{
-    capabilities_of, identification, kind_of_event, parse_version, prompt_context_supported, view, CopilotCodec,
-    COPILOT_BLOCK_CAP, DEFAULT_TIMEOUT, NATIVE_EVENTS, PROMPT_CONTEXT_SINCE, VERSION_ENV,
+    parse_version, prompt_context_supported, view, view_as, CopilotCodec, COPILOT_BLOCK_CAP, DEFAULT_TIMEOUT,
+    PROMPT_CONTEXT_SINCE, VERSION_ENV,
 };
-
-/// The provider wire string.
-pub const PROVIDER: &str = "copilot";
 
 /// The codec the facade registers.
 pub static CODEC: CopilotCodec = CopilotCodec::new();

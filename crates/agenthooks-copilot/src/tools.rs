@@ -1,97 +1,106 @@
 //! Copilot CLI tool names and their canonical classes.
 //!
-//! Copilot's built-in tools use lower-case snake names (`bash`, `view`, `edit`, …); Claude-format
-//! plugin hooks and the PascalCase dialect carry Claude names (`Bash`, `Read`, …, 1.0.62), so
-//! both spellings are listed. MCP tools appear as `mcp__<server>__<tool>` (Claude-compatible
-//! form) or as `<server>-<tool>`: Copilot's own tools never contain a hyphen, so a hyphenated
-//! name is classed as MCP. ⚠ In the hyphenated form the server/tool split is ambiguous
-//! (server names contain hyphens themselves: `github-mcp-server-list_issues`), so
-//! [`mcp_parts`] reports no server for it.
+//! Copilot's built-in tools use lower-case snake names (`bash`, `view`, `edit`, …): [`TOOLS`]
+//! lists them (install's matcher compiler reads the same table). Claude-format plugin hooks and
+//! the PascalCase dialect report Copilot's tools under Claude-compatible names (`Bash`, 1.0.62):
+//! [`CLAUDE_COMPATIBLE`] maps each such name onto the Copilot tool it stands for, so a tool has
+//! one class whatever it is called. ⚠ Only `Bash` is confirmed on the wire; the other entries
+//! follow Claude's name for the same tool, and a Claude-only name (`MultiEdit`, `LS`, …) is not
+//! a Copilot tool and classifies as `other`.
+//!
+//! MCP tools appear as `mcp__<server>__<tool>` (Claude-compatible form) or as `<server>-<tool>`:
+//! Copilot's own tools never contain a hyphen, so a hyphenated name is classed as MCP (quirk
+//! 412). ⚠ In the hyphenated form the server/tool split is ambiguous (server names contain
+//! hyphens themselves: `github-mcp-server-list_issues`), so [`parse_mcp`] reports no server for
+//! it. Neither form fits [`McpNaming`](agenthooks_core::kit::McpNaming) (a fixed prefix and an
+//! unambiguous separator), so [`TOOLS`] declares none and the rules live here.
+//!
+//! ```
+//! use agenthooks_copilot::tools::{classify, parse_mcp};
+//! use agenthooks_core::CanonicalTool;
+//! assert_eq!(classify("bash"), CanonicalTool::Shell);
+//! assert_eq!(classify("Read"), CanonicalTool::FileRead); // Claude-compatible name of `view`
+//! assert_eq!(classify("github-mcp-server-get_issue"), CanonicalTool::Mcp);
+//! let mcp = parse_mcp("mcp__github__get_issue").unwrap();
+//! assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("github", "get_issue"));
+//! ```
 
-use agenthooks_core::CanonicalTool;
+use agenthooks_core::kit::ToolTable;
+use agenthooks_core::{CanonicalTool, McpCall};
 
-/// Known tool names and their classes.
-pub const TOOL_CLASSES: &[(&str, CanonicalTool)] = &[
-    // Copilot CLI built-ins.
-    ("bash", CanonicalTool::Shell),
-    ("powershell", CanonicalTool::Shell),
-    ("write_bash", CanonicalTool::Shell),
-    ("write_powershell", CanonicalTool::Shell),
-    ("read_bash", CanonicalTool::Other),
-    ("stop_bash", CanonicalTool::Other),
-    ("list_bash", CanonicalTool::Other),
-    ("read_powershell", CanonicalTool::Other),
-    ("stop_powershell", CanonicalTool::Other),
-    ("list_powershell", CanonicalTool::Other),
-    ("view", CanonicalTool::FileRead),
-    ("create", CanonicalTool::FileWrite),
-    ("edit", CanonicalTool::FileEdit),
-    ("str_replace_editor", CanonicalTool::FileEdit),
-    ("apply_patch", CanonicalTool::FileEdit),
-    ("glob", CanonicalTool::Search),
-    ("grep", CanonicalTool::Search),
-    ("rg", CanonicalTool::Search),
-    ("web_fetch", CanonicalTool::Fetch),
-    ("web_search", CanonicalTool::Fetch),
-    ("task", CanonicalTool::Task),
-    // Claude names (Claude-format plugin hooks, PascalCase dialect).
-    ("Bash", CanonicalTool::Shell),
-    ("PowerShell", CanonicalTool::Shell),
-    ("Read", CanonicalTool::FileRead),
-    ("Write", CanonicalTool::FileWrite),
-    ("Edit", CanonicalTool::FileEdit),
-    ("MultiEdit", CanonicalTool::FileEdit),
-    ("NotebookEdit", CanonicalTool::FileEdit),
-    ("Glob", CanonicalTool::Search),
-    ("Grep", CanonicalTool::Search),
-    ("LS", CanonicalTool::Search),
-    ("WebFetch", CanonicalTool::Fetch),
-    ("WebSearch", CanonicalTool::Fetch),
-    ("Task", CanonicalTool::Task),
-    ("Agent", CanonicalTool::Task),
+/// Copilot CLI's built-in tools by canonical class. The shell's read/stop/list companions only
+/// observe a running shell and run no new command: `other`.
+pub static TOOLS: ToolTable = ToolTable::new(
+    &[
+        (
+            CanonicalTool::Shell,
+            &["bash", "powershell", "write_bash", "write_powershell"],
+        ),
+        (CanonicalTool::FileRead, &["view"]),
+        (CanonicalTool::FileWrite, &["create"]),
+        (CanonicalTool::FileEdit, &["edit", "str_replace_editor", "apply_patch"]),
+        (CanonicalTool::Search, &["glob", "grep", "rg"]),
+        (CanonicalTool::Fetch, &["web_fetch", "web_search"]),
+        (CanonicalTool::Task, &["task"]),
+        (
+            CanonicalTool::Other,
+            &[
+                "read_bash",
+                "stop_bash",
+                "list_bash",
+                "read_powershell",
+                "stop_powershell",
+                "list_powershell",
+            ],
+        ),
+    ],
+    None,
+    &[],
+);
+
+/// The Claude-compatible names Copilot reports its own tools under (Claude-format plugin hooks,
+/// PascalCase dialect), and the Copilot tool each stands for.
+pub const CLAUDE_COMPATIBLE: &[(&str, &str)] = &[
+    ("Bash", "bash"),
+    ("PowerShell", "powershell"),
+    ("Read", "view"),
+    ("Write", "create"),
+    ("Edit", "edit"),
+    ("Glob", "glob"),
+    ("Grep", "grep"),
+    ("WebFetch", "web_fetch"),
+    ("WebSearch", "web_search"),
+    ("Task", "task"),
 ];
 
-/// The class of a native tool name.
+/// The Copilot tool a name stands for (a Claude-compatible name mapped, anything else as is).
+pub fn copilot_name(name: &str) -> &str {
+    CLAUDE_COMPATIBLE
+        .iter()
+        .find(|(claude, _)| *claude == name)
+        .map_or(name, |(_, own)| own)
+}
+
+/// The class of a native tool name: [`TOOLS`] (through [`copilot_name`]), else MCP by either
+/// naming form, else [`CanonicalTool::Other`]. Names are case-sensitive.
 pub fn classify(name: &str) -> CanonicalTool {
-    if let Some((_, class)) = TOOL_CLASSES.iter().find(|(n, _)| *n == name) {
-        return *class;
-    }
-    if mcp_parts(name).is_some() {
-        CanonicalTool::Mcp
-    } else {
-        CanonicalTool::Other
+    match TOOLS.classify(copilot_name(name)) {
+        CanonicalTool::Other if parse_mcp(name).is_some() => CanonicalTool::Mcp,
+        class => class,
     }
 }
 
-/// An MCP tool name taken apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct McpName {
-    /// The server, when the name encodes it unambiguously (`mcp__server__tool`).
-    pub server: Option<String>,
-    /// The tool as the MCP server knows it (the whole name when the split is ambiguous).
-    pub tool: String,
-}
-
-/// Decodes an MCP tool name: `mcp__<server>__<tool>`, or a hyphenated `<server>-<tool>` (no
-/// server reported, see the module docs). `None` for non-MCP names.
-pub fn mcp_parts(name: &str) -> Option<McpName> {
+/// The MCP identity of a tool name: `mcp__<server>__<tool>`, or a hyphenated `<server>-<tool>`
+/// with an empty server and the whole name as the tool (see the module docs). `None` for
+/// non-MCP names.
+pub fn parse_mcp(name: &str) -> Option<McpCall> {
     if let Some(rest) = name.strip_prefix("mcp__") {
         let (server, tool) = rest.split_once("__")?;
-        if server.is_empty() || tool.is_empty() {
-            return None;
-        }
-        return Some(McpName {
-            server: Some(server.to_owned()),
-            tool: tool.to_owned(),
-        });
+        return (!server.is_empty() && !tool.is_empty()).then(|| McpCall::new(server, tool));
     }
     let hyphenated =
         name.contains('-') && !name.starts_with('-') && !name.ends_with('-') && !name.chars().any(char::is_whitespace);
-    hyphenated.then(|| McpName {
-        server: None,
-        tool: name.to_owned(),
-    })
+    hyphenated.then(|| McpCall::new("", name))
 }
 
 #[cfg(test)]
@@ -99,34 +108,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtins_and_claude_names_classify() {
-        assert_eq!(classify("bash"), CanonicalTool::Shell);
-        assert_eq!(classify("powershell"), CanonicalTool::Shell);
-        assert_eq!(classify("Bash"), CanonicalTool::Shell);
-        assert_eq!(classify("view"), CanonicalTool::FileRead);
-        assert_eq!(classify("create"), CanonicalTool::FileWrite);
-        assert_eq!(classify("edit"), CanonicalTool::FileEdit);
-        assert_eq!(classify("glob"), CanonicalTool::Search);
-        assert_eq!(classify("web_fetch"), CanonicalTool::Fetch);
-        assert_eq!(classify("task"), CanonicalTool::Task);
-        assert_eq!(classify("read_bash"), CanonicalTool::Other);
-        assert_eq!(classify("report_intent"), CanonicalTool::Other);
-        assert_eq!(classify("BASH"), CanonicalTool::Other, "names are case-sensitive");
+    fn builtins_and_claude_compatible_names_classify() {
+        for (name, class) in [
+            ("bash", CanonicalTool::Shell),
+            ("powershell", CanonicalTool::Shell),
+            ("Bash", CanonicalTool::Shell),
+            ("view", CanonicalTool::FileRead),
+            ("create", CanonicalTool::FileWrite),
+            ("Write", CanonicalTool::FileWrite),
+            ("edit", CanonicalTool::FileEdit),
+            ("glob", CanonicalTool::Search),
+            ("web_fetch", CanonicalTool::Fetch),
+            ("task", CanonicalTool::Task),
+            ("read_bash", CanonicalTool::Other),
+            ("report_intent", CanonicalTool::Other),
+            ("MultiEdit", CanonicalTool::Other),
+            ("BASH", CanonicalTool::Other),
+        ] {
+            assert_eq!(classify(name), class, "{name}");
+        }
+        for (claude, own) in CLAUDE_COMPATIBLE {
+            assert_ne!(
+                TOOLS.classify(own),
+                CanonicalTool::Other,
+                "{claude} maps onto a tool of TOOLS"
+            );
+        }
     }
 
     #[test]
     fn mcp_names_decode() {
-        assert_eq!(
-            mcp_parts("mcp__github__get_issue"),
-            Some(McpName {
-                server: Some("github".into()),
-                tool: "get_issue".into()
-            })
-        );
+        let m = parse_mcp("mcp__github__get_issue").unwrap();
+        assert_eq!((m.server.as_str(), m.tool.as_str()), ("github", "get_issue"));
         assert_eq!(classify("github-mcp-server-list_issues"), CanonicalTool::Mcp);
-        assert_eq!(mcp_parts("github-mcp-server-list_issues").and_then(|m| m.server), None);
-        assert_eq!(mcp_parts("mcp__broken"), None);
-        assert_eq!(mcp_parts("-x"), None);
+        let m = parse_mcp("github-mcp-server-list_issues").unwrap();
+        assert_eq!(
+            (m.server.as_str(), m.tool.as_str()),
+            ("", "github-mcp-server-list_issues")
+        );
+        assert_eq!(parse_mcp("mcp__broken"), None);
+        assert_eq!(parse_mcp("-x"), None);
         assert_eq!(classify("mcp____"), CanonicalTool::Other);
     }
 }

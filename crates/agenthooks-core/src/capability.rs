@@ -40,11 +40,21 @@ pub enum Capability {
     /// Apply a rewritten input without an allow/ask verdict (`rewrite_input(..).no_decision()`).
     /// Claude and Codex apply a rewrite only together with a verdict.
     NeutralRewrite = 10,
+    /// Abstaining shows the agent's own permission dialog, so the user decides: the event is a
+    /// `permission.request` fired just before that dialog (Claude Code and Codex
+    /// `PermissionRequest`, Copilot `permissionRequest`). An [`ask_user`](crate::decision::ask_user)
+    /// is then delivered by answering no decision, never turned into a deny (see [`degrade`]).
+    ///
+    /// A codec leaves it out where no dialog follows: a headless mode it can recognise (from the
+    /// variant, the environment or the payload, in [`Codec::capabilities`](crate::Codec::capabilities)
+    /// or [`Codec::event_capabilities`](crate::Codec::event_capabilities)); there the
+    /// [`AskFallback`] applies.
+    PermissionDialog = 11,
 }
 
 impl Capability {
     /// Every capability.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Deny,
         Self::Ask,
         Self::Allow,
@@ -56,6 +66,7 @@ impl Capability {
         Self::StopAgent,
         Self::SystemMessage,
         Self::NeutralRewrite,
+        Self::PermissionDialog,
     ];
 
     /// The stable kebab-case name.
@@ -72,6 +83,7 @@ impl Capability {
             Self::StopAgent => "stop-agent",
             Self::SystemMessage => "system-message",
             Self::NeutralRewrite => "neutral-rewrite",
+            Self::PermissionDialog => "permission-dialog",
         }
     }
 }
@@ -179,7 +191,8 @@ pub enum FailMode {
     Closed,
 }
 
-/// What an [`ask_user`](crate::decision::ask_user) becomes where the agent cannot ask.
+/// What an [`ask_user`](crate::decision::ask_user) becomes where the agent cannot ask and no
+/// permission dialog of its own follows ([`Capability::PermissionDialog`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum AskFallback {
@@ -376,7 +389,8 @@ pub struct UnsupportedError {
 /// | intent | missing | becomes |
 /// |---|---|---|
 /// | deny / block-prompt | `deny` | no-decision |
-/// | ask | `ask` | deny with the ask's reason if `ask_fallback = Deny` and `deny` is supported, else no-decision (a rewrite is kept) |
+/// | ask | `ask`, with `permission-dialog` | no-decision: the agent's own dialog asks the user; the ask's reason becomes the system message if `system-message` and none is set (a rewrite is kept). Recorded, and never an error under `Strict`: the intent is delivered |
+/// | ask | `ask`, no `permission-dialog` | deny with the ask's reason if `ask_fallback = Deny` and `deny` is supported, else no-decision (a rewrite is kept) |
 /// | allow | `allow` | no-decision (a rewrite is kept) |
 /// | rewritten input without a verdict | `neutral-rewrite` | rewrite dropped |
 /// | rewritten input | `update-input` | rewrite dropped; an allow becomes no-decision (never allow an un-rewritten call) |
@@ -385,7 +399,8 @@ pub struct UnsupportedError {
 /// | flag-output | `flag-output` | its reason moves to context if `add-context`, else observed |
 /// | context / system message / stop-agent | the matching cap | dropped |
 ///
-/// Under [`UnsupportedMode::Strict`] the first missing capability is an [`UnsupportedError`].
+/// Under [`UnsupportedMode::Strict`] the first missing capability is an [`UnsupportedError`]
+/// (an ask answered by the agent's permission dialog is not missing anything).
 ///
 /// ```
 /// use agenthooks_core::{degrade, CapSet, Capability, Policy, decision::{ask_user, DecisionKind}, Outcome};
@@ -393,6 +408,12 @@ pub struct UnsupportedError {
 /// let d = degrade(Outcome::from(ask_user("sure?")), caps, &Policy::default()).unwrap();
 /// assert_eq!(d.outcome.kind(), DecisionKind::Deny);
 /// assert_eq!(d.degradations.len(), 1);
+///
+/// // A permission request: the agent's own dialog asks; the reason is shown to the user.
+/// let caps = caps.with(Capability::PermissionDialog).with(Capability::SystemMessage);
+/// let d = degrade(Outcome::from(ask_user("sure?")), caps, &Policy::default()).unwrap();
+/// assert_eq!(d.outcome.kind(), DecisionKind::NoDecision);
+/// assert_eq!(d.outcome.system_message(), Some("sure?"));
 /// ```
 pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degraded, UnsupportedError> {
     let strict = policy.unsupported == UnsupportedMode::Strict;
@@ -422,6 +443,21 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 &mut log,
             )?;
             set_neutral(&mut out);
+        }
+        DecisionKind::Ask if !caps.contains(Capability::Ask) && caps.contains(Capability::PermissionDialog) => {
+            // Delivered, not lost: recorded even under Strict.
+            log.push(Degradation {
+                capability: Capability::Ask,
+                from: DecisionKind::Ask,
+                to: DecisionKind::NoDecision,
+                note: "the agent's own permission dialog asks the user; answered no-decision",
+            });
+            let reason = out.reason().filter(|r| !r.trim().is_empty()).map(str::to_owned);
+            set_kind_neutral(&mut out);
+            let c = out.common_mut();
+            if c.system_message.is_none() && caps.contains(Capability::SystemMessage) {
+                c.system_message = reason;
+            }
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) => {
             if policy.ask_fallback == AskFallback::Deny && caps.contains(Capability::Deny) {
@@ -625,6 +661,29 @@ mod tests {
         let d = degrade(ask_user("q").into(), CapSet::of(&[Capability::Deny]), &p).unwrap();
         assert_eq!(d.outcome.kind(), DecisionKind::NoDecision);
         assert_eq!(d.outcome.reason(), None);
+    }
+
+    #[test]
+    fn ask_on_a_permission_dialog_abstains() {
+        let caps = CapSet::of(&[Capability::Deny, Capability::Allow, Capability::PermissionDialog]);
+        for p in [
+            Policy::default(),
+            Policy::default().with_unsupported(UnsupportedMode::Strict),
+        ] {
+            let d = degrade(ask_user("sure?").into(), caps, &p).unwrap();
+            assert_eq!(d.outcome.kind(), DecisionKind::NoDecision);
+            assert_eq!((d.outcome.reason(), d.outcome.system_message()), (None, None));
+            assert_eq!(d.degradations.len(), 1);
+        }
+        let caps = caps.with(Capability::SystemMessage);
+        let d = degrade(ask_user("sure?").into(), caps, &Policy::default()).unwrap();
+        assert_eq!(d.outcome.system_message(), Some("sure?"));
+        let own = ask_user("sure?").with_system_message("mine");
+        let d = degrade(own.into(), caps, &Policy::default()).unwrap();
+        assert_eq!(d.outcome.system_message(), Some("mine"));
+        // Where the agent can ask, the ask is sent as is.
+        let d = degrade(ask_user("q").into(), caps.with(Capability::Ask), &Policy::default()).unwrap();
+        assert_eq!((d.outcome.kind(), d.degradations.len()), (DecisionKind::Ask, 0));
     }
 
     #[test]

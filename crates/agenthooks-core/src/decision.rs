@@ -10,8 +10,12 @@
 //! | [`ToolPostDecision`] | `tool.post` | [`observed`], [`flag_output`], [`replace_output`] | `observed()` |
 //! | [`ContextDecision`] | every other kind | [`ContextDecision::none`] | `none()` |
 //!
-//! Universal modifiers (every family): `with_context`, `with_system_message`, `stop_agent`.
-//! Blocking families also have `with_block_reason`.
+//! Universal modifiers (every family): `with_context`, `with_system_message`, `with_stop_agent`.
+//! Blocking families also have `with_block_reason` (one message) and `with_block_reason_from`
+//! (the first non-blank of several candidates).
+//!
+//! A handler returns its family's decision, or anything [`IntoDecision`] accepts: a `Result` of
+//! one whose error converts into [`HandlerError`] (the analogue of axum's `IntoResponse`).
 //!
 //! # Illegal decisions do not compile
 //!
@@ -47,7 +51,7 @@
 //! The same legal shapes compile:
 //! ```
 //! use agenthooks_core::decision::*;
-//! let a = deny("rm -rf is blocked").with_context("see policy P-7").with_block_reason(["Blocked by policy"]);
+//! let a = deny("rm -rf is blocked").with_context("see policy P-7").with_block_reason("Blocked by policy");
 //! let b = rewrite_input(serde_json::Map::new()).allow();
 //! let c = continue_with("run the tests first");
 //! let d = replace_output(serde_json::json!("redacted"));
@@ -59,6 +63,8 @@
 use std::fmt;
 
 use serde_json::{Map, Value};
+
+use crate::error::HandlerError;
 
 /// The reason used when a handler denies or blocks with an empty reason (several agents reject
 /// or misrender an empty one).
@@ -236,9 +242,22 @@ macro_rules! family {
             }
 
             /// Asks the agent to stop entirely after this event (`continue: false`) where supported.
-            pub fn stop_agent(mut self, reason: impl Into<String>) -> Self {
+            pub fn with_stop_agent(mut self, reason: impl Into<String>) -> Self {
                 self.common.stop_agent = Some(reason.into());
                 self
+            }
+
+            /// The former name of [`Self::with_stop_agent`], kept while the provider crates'
+            /// tests move to the new name.
+            #[doc(hidden)]
+            pub fn stop_agent(self, reason: impl Into<String>) -> Self {
+                self.with_stop_agent(reason)
+            }
+        }
+
+        impl IntoDecision<$name> for $name {
+            fn into_decision(self) -> Result<$name, HandlerError> {
+                Ok(self)
             }
         }
     };
@@ -267,6 +286,65 @@ family!(
     ContextDecision {}
 );
 
+/// What a handler may return for decision family `D` (the analogue of axum's `IntoResponse`):
+///
+/// - the decision itself (`deny("…")`, `no_decision()`, …) — infallible handlers need no
+///   `Result`;
+/// - a pending rewrite ([`Rewrite`], as `.no_decision()`) for the tool.pre family;
+/// - a `Result<T, E>` of either, whose error converts into [`HandlerError`] (`HandlerError`
+///   itself, or your own error type with a `From` impl) — for handlers that use `?`.
+///
+/// ```
+/// use agenthooks_core::prelude::*;
+///
+/// // No `Result`, no turbofish: the closure returns the decision.
+/// let router = Router::new().on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no tools today"));
+/// # let _ = router;
+///
+/// // A named fn with its own error type.
+/// #[derive(Debug)]
+/// struct PolicyUnreadable;
+/// impl From<PolicyUnreadable> for HandlerError {
+///     fn from(_: PolicyUnreadable) -> Self { HandlerError::msg("the policy file is unreadable") }
+/// }
+/// fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, PolicyUnreadable> {
+///     if e.tool.name.is_empty() { return Err(PolicyUnreadable); }
+///     Ok(no_decision())
+/// }
+/// let router = Router::new().on_tool_pre(guard);
+/// # let _ = router;
+/// ```
+///
+/// Returning another family's decision does not compile, and the error names the family:
+/// ```compile_fail,E0277
+/// use agenthooks_core::prelude::*;
+/// // error: `StopDecision` is not a `ToolPreDecision`, which this handler must decide
+/// let router = Router::new().on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| finish());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a `{D}`, which this handler must decide",
+    label = "a handler of this event returns `{D}` or `Result<{D}, E>`",
+    note = "a handler returns its event's decision family, or a `Result` of it whose error converts into `HandlerError`"
+)]
+pub trait IntoDecision<D> {
+    /// Converts into the decision, or the handler's error.
+    ///
+    /// # Errors
+    ///
+    /// The handler's error, converted.
+    fn into_decision(self) -> Result<D, HandlerError>;
+}
+
+impl<D, T, E> IntoDecision<D> for Result<T, E>
+where
+    T: IntoDecision<D>,
+    E: Into<HandlerError>,
+{
+    fn into_decision(self) -> Result<D, HandlerError> {
+        self.map_err(Into::into)?.into_decision()
+    }
+}
+
 fn reason_or_default_owned(reason: impl Into<String>) -> String {
     let r = reason.into();
     if r.trim().is_empty() {
@@ -292,7 +370,7 @@ pub fn reason_or_default(reason: &str) -> &str {
     }
 }
 
-fn with_kind(kind: DecisionKind, reason: Option<String>) -> Common {
+fn common_of(kind: DecisionKind, reason: Option<String>) -> Common {
     Common {
         kind,
         reason,
@@ -309,7 +387,7 @@ pub fn no_decision() -> ToolPreDecision {
 /// rules.
 pub fn allow() -> ToolPreDecision {
     ToolPreDecision {
-        common: with_kind(DecisionKind::Allow, None),
+        common: common_of(DecisionKind::Allow, None),
         updated_input: None,
     }
 }
@@ -318,7 +396,7 @@ pub fn allow() -> ToolPreDecision {
 /// [`DEFAULT_BLOCK_REASON`]).
 pub fn deny(reason: impl Into<String>) -> ToolPreDecision {
     ToolPreDecision {
-        common: with_kind(DecisionKind::Deny, Some(reason_or_default_owned(reason))),
+        common: common_of(DecisionKind::Deny, Some(reason_or_default_owned(reason))),
         updated_input: None,
     }
 }
@@ -326,7 +404,7 @@ pub fn deny(reason: impl Into<String>) -> ToolPreDecision {
 /// Force a confirmation prompt; the reason is shown in it.
 pub fn ask_user(reason: impl Into<String>) -> ToolPreDecision {
     ToolPreDecision {
-        common: with_kind(DecisionKind::Ask, Some(reason.into())),
+        common: common_of(DecisionKind::Ask, Some(reason.into())),
         updated_input: None,
     }
 }
@@ -384,15 +462,28 @@ impl From<Rewrite> for ToolPreDecision {
     }
 }
 
+impl IntoDecision<ToolPreDecision> for Rewrite {
+    fn into_decision(self) -> Result<ToolPreDecision, HandlerError> {
+        Ok(self.no_decision())
+    }
+}
+
 impl ToolPreDecision {
     /// The rewritten input, if any.
     pub fn updated_input(&self) -> Option<&Map<String, Value>> {
         self.updated_input.as_ref()
     }
 
-    /// The user-facing block message: the first non-empty candidate wins. Only meaningful on a
-    /// blocking decision; ignored by codecs otherwise.
-    pub fn with_block_reason<I, S>(mut self, candidates: I) -> Self
+    /// The user-facing block message (a blank one sets none). Only meaningful on a blocking
+    /// decision; ignored by codecs otherwise.
+    pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
+        self.common.block_reason = first_non_empty([message]);
+        self
+    }
+
+    /// The user-facing block message from candidates: the first non-blank one wins (none when
+    /// all are blank), e.g. a configured message, then a default.
+    pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -418,13 +509,19 @@ pub fn accept_prompt() -> PromptDecision {
 /// Reject the prompt; the reason is shown (an empty reason becomes [`DEFAULT_BLOCK_REASON`]).
 pub fn block_prompt(reason: impl Into<String>) -> PromptDecision {
     PromptDecision {
-        common: with_kind(DecisionKind::BlockPrompt, Some(reason_or_default_owned(reason))),
+        common: common_of(DecisionKind::BlockPrompt, Some(reason_or_default_owned(reason))),
     }
 }
 
 impl PromptDecision {
-    /// The user-facing block message: the first non-empty candidate wins.
-    pub fn with_block_reason<I, S>(mut self, candidates: I) -> Self
+    /// The user-facing block message (a blank one sets none).
+    pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
+        self.common.block_reason = first_non_empty([message]);
+        self
+    }
+
+    /// The user-facing block message from candidates: the first non-blank one wins.
+    pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -443,7 +540,7 @@ pub fn finish() -> StopDecision {
 /// of the [`Policy`](crate::Policy).
 pub fn continue_with(instruction: impl Into<String>) -> StopDecision {
     StopDecision {
-        common: with_kind(DecisionKind::Continue, Some(instruction.into())),
+        common: common_of(DecisionKind::Continue, Some(instruction.into())),
     }
 }
 
@@ -466,7 +563,7 @@ pub fn observed() -> ToolPostDecision {
 /// Feed a note about the output back to the model.
 pub fn flag_output(reason: impl Into<String>) -> ToolPostDecision {
     ToolPostDecision {
-        common: with_kind(DecisionKind::FlagOutput, Some(reason.into())),
+        common: common_of(DecisionKind::FlagOutput, Some(reason.into())),
         replaced_output: None,
     }
 }
@@ -474,7 +571,7 @@ pub fn flag_output(reason: impl Into<String>) -> ToolPostDecision {
 /// Replace the output the model sees.
 pub fn replace_output(output: impl Into<Value>) -> ToolPostDecision {
     ToolPostDecision {
-        common: with_kind(DecisionKind::ReplaceOutput, None),
+        common: common_of(DecisionKind::ReplaceOutput, None),
         replaced_output: Some(output.into()),
     }
 }
@@ -741,8 +838,8 @@ mod tests {
         assert_eq!(d.context(), ["c1", "c2"]);
 
         let d = deny("nope")
-            .stop_agent("halt")
-            .with_block_reason(["", "  ", "Blocked!"]);
+            .with_stop_agent("halt")
+            .with_block_reason_from(["", "  ", "Blocked!"]);
         assert!(d.blocks());
         assert_eq!(d.reason(), Some("nope"));
         assert_eq!(d.stop_reason(), Some("halt"));
@@ -760,7 +857,7 @@ mod tests {
         let d: ToolPreDecision = rewrite_input(m.clone()).into();
         assert_eq!((d.kind(), d.updated_input()), (DecisionKind::NoDecision, Some(&m)));
 
-        let p = block_prompt("pii").with_block_reason(["Prompt blocked"]);
+        let p = block_prompt("pii").with_block_reason("Prompt blocked");
         assert!(p.blocks());
         assert_eq!(p.block_reason(), Some("Prompt blocked"));
         assert_eq!(block_prompt(" ").reason(), Some(DEFAULT_BLOCK_REASON));
@@ -783,7 +880,7 @@ mod tests {
         assert_eq!(o.replaced_output(), Some(&json!("[redacted]")));
         assert_eq!(observed().kind(), DecisionKind::NoDecision);
         assert_eq!(ContextDecision::none().with_context("x").context(), ["x"]);
-        assert_eq!(with_kind(DecisionKind::Deny, None).kind, DecisionKind::Deny);
+        assert_eq!(common_of(DecisionKind::Deny, None).kind, DecisionKind::Deny);
     }
 
     #[test]
@@ -830,7 +927,7 @@ mod tests {
         assert_eq!(m.kind(), DecisionKind::Deny);
         assert_eq!(m.reason(), Some("d1")); // tie goes to the earliest
         assert_eq!(m.context(), ["a", "b", "c"]);
-        let m = merge_all(&[no_decision().stop_agent("s"), allow()]);
+        let m = merge_all(&[no_decision().with_stop_agent("s"), allow()]);
         assert_eq!((m.kind(), m.stop_reason()), (DecisionKind::Allow, Some("s")));
         let m = merge_all(&[observed(), flag_output("f"), replace_output(1)]);
         assert_eq!(m.kind(), DecisionKind::ReplaceOutput);

@@ -41,13 +41,14 @@ pub mod provider;
 pub mod quirks;
 pub mod router;
 pub mod runner;
+pub mod shell;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,
     UnsupportedMode,
 };
 pub use codec::{Codec, ConnState, Env, EventTarget, Invocation, ProcessEnv, StderrUse, Transport, WireResponse};
-pub use decision::{Decision, DecisionKind, Outcome};
+pub use decision::{Decision, DecisionKind, IntoDecision, Outcome};
 pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
 pub use event::{
     normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event,
@@ -61,20 +62,20 @@ pub use provider::{Confidence, NativeName, Provider, Variant};
 pub use quirks::{Quirk, QuirkStatus};
 pub use router::{
     all, any, boxed, match_canonical, match_mcp, match_tools, when, Context, Gated, Handler, HandlerList, Interceptor,
-    Matcher, Next, Observer, Router, StageInfo, StageType,
+    Matcher, Next, Observer, Router, StageInfo, StageType, ToolGate, ToolGateEvent,
 };
 
 /// Everything a hook author usually needs.
 pub mod prelude {
     pub use crate::decision::{
         accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed,
-        replace_output, rewrite_input, ContextDecision, Decision, DecisionKind, PromptDecision, StopDecision,
-        ToolPostDecision, ToolPreDecision,
+        replace_output, rewrite_input, ContextDecision, Decision, DecisionKind, IntoDecision, PromptDecision,
+        StopDecision, ToolPostDecision, ToolPreDecision,
     };
     pub use crate::{
         all, any, match_canonical, match_mcp, match_tools, when, CanonicalTool, Capability, Context, Event, EventKind,
         FailMode, HandlerError, Next, Outcome, PermissionEvent, Policy, PromptEvent, Provider, Router, StopEvent,
-        ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+        ToolCall, ToolErrorEvent, ToolGate, ToolGateEvent, ToolPostEvent, ToolPreEvent,
     };
     pub use crate::{
         AskFallback, CompactPostEvent, CompactPreEvent, FileEditedEvent, ModelRequestEvent, ModelResponseEvent,

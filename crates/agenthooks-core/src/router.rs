@@ -4,8 +4,13 @@
 //! # Model
 //!
 //! - A [`Handler<E>`] turns a typed event into that kind's decision. Plain functions and closures
-//!   with the signature `Fn(&Context, &E) -> Result<D, HandlerError>` (any `D: Into<decision>`)
-//!   are handlers.
+//!   `Fn(&Context, &E) -> R` are handlers when `R` is [`IntoDecision`] of the event's decision
+//!   family: the decision itself (`deny("…")`), or a `Result` of it whose error converts into
+//!   [`HandlerError`]. Closures write their parameter types (`|_cx: &Context, e: &ToolPreEvent|`);
+//!   nothing else needs a type annotation.
+//! - A [`ToolGate`] serves `tool.pre` and `permission.request` with one registration
+//!   ([`Router::on_tool_gate`]): it sees the tool call and which of the two fired
+//!   ([`ToolGateEvent`]).
 //! - Registration stacks: `Router::on_tool_pre(a).on_tool_pre(b)` runs `a` then `b`; a neutral
 //!   decision falls through, the first conclusive one wins (short-circuit); when every stage stays
 //!   neutral the neutrals merge (contexts append in order, stop-agent sticky). Contexts of neutral
@@ -20,22 +25,31 @@
 //! ```
 //! use agenthooks_core::prelude::*;
 //!
-//! fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+//! fn guard(_cx: &Context, e: &ToolPreEvent) -> ToolPreDecision {
 //!     if e.tool.command().is_some_and(|c| c.contains("rm -rf /")) {
-//!         return Ok(deny("destructive command"));
+//!         return deny("destructive command");
 //!     }
-//!     Ok(no_decision())
+//!     no_decision()
 //! }
-//! fn audit(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-//!     Ok(no_decision().with_context(format!("audited {}", e.tool.name)))
+//! fn audit(_cx: &Context, e: &ToolPreEvent) -> ToolPreDecision {
+//!     no_decision().with_context(format!("audited {}", e.tool.name))
 //! }
 //!
 //! let router = Router::new()
 //!     .on_tool_pre(when(match_canonical([CanonicalTool::Shell]), guard))
-//!     .on_tool_pre(audit);
+//!     .on_tool_pre(audit)
+//!     .on_stop(|_cx: &Context, _e: &StopEvent| finish());
 //! let mut names = Vec::new();
 //! router.walk(|s| names.push((s.kind, s.position)));
-//! assert_eq!(names.len(), 2);
+//! assert_eq!(names.len(), 3);
+//! ```
+//!
+//! A value with the wrong signature is not a handler, and the error says what is expected
+//! (``expected `fn(&Context, &ToolPreEvent) -> impl IntoDecision<ToolPreDecision>` ``):
+//! ```compile_fail,E0277
+//! use agenthooks_core::prelude::*;
+//! struct Guard;
+//! let router = Router::new().on_tool_pre(Guard);
 //! ```
 //!
 //! Calling `next` twice in an interceptor does not compile:
@@ -57,8 +71,8 @@ use regex::Regex;
 
 use crate::capability::{CapSet, Capability, Policy, PolicySource};
 use crate::decision::{
-    merge_all, merge_neutral, ContextDecision, Decision, Outcome, PromptDecision, StopDecision, ToolPostDecision,
-    ToolPreDecision,
+    merge_all, merge_neutral, ContextDecision, Decision, IntoDecision, Outcome, PromptDecision, StopDecision,
+    ToolPostDecision, ToolPreDecision,
 };
 use crate::error::HandlerError;
 use crate::event::{
@@ -158,9 +172,22 @@ gated! {
     OtherEvent => ContextDecision;
 }
 
-/// A typed handler for events `E`.
-pub trait Handler<E: Gated>: Send + Sync + 'static {
+/// A typed handler for events `E`: a `fn(&Context, &E) -> impl IntoDecision<E::Decision>`, a
+/// closure of that shape, a combinator, or your own type.
+///
+/// `D` is always `E::Decision` (its default): it is a parameter only so that the compiler's
+/// error for a wrong signature can name the decision type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a handler of `{E}`",
+    label = "expected `fn(&Context, &{E}) -> impl IntoDecision<{D}>`",
+    note = "a handler is a function or closure `Fn(&Context, &{E}) -> R` where `R` is `{D}` or a `Result<{D}, E>` whose error converts into `HandlerError` (closures write their parameter types), or a type implementing `Handler<{E}>`"
+)]
+pub trait Handler<E: Gated, D = <E as Gated>::Decision>: Send + Sync + 'static {
     /// Decides.
+    ///
+    /// # Errors
+    ///
+    /// The handler failed; the runner answers per the policy's [`FailMode`](crate::FailMode).
     fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError>;
 
     /// A name for introspection ([`Router::walk`]); defaults to the type name.
@@ -172,11 +199,133 @@ pub trait Handler<E: Gated>: Send + Sync + 'static {
 impl<E, F, R> Handler<E> for F
 where
     E: Gated,
-    F: Fn(&Context, &E) -> Result<R, HandlerError> + Send + Sync + 'static,
-    R: Into<E::Decision>,
+    F: Fn(&Context, &E) -> R + Send + Sync + 'static,
+    R: IntoDecision<E::Decision>,
 {
     fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
-        self(cx, ev).map(Into::into)
+        self(cx, ev).into_decision()
+    }
+}
+
+/// The event a [`ToolGate`] sees: a `tool.pre` or a `permission.request`, both about one tool
+/// call.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum ToolGateEvent<'a> {
+    /// The agent is about to run a tool (`tool.pre`).
+    ToolPre(&'a ToolPreEvent),
+    /// The agent is about to show its permission dialog for a tool (`permission.request`).
+    Permission(&'a PermissionEvent),
+}
+
+impl<'a> ToolGateEvent<'a> {
+    /// The tool call.
+    pub fn tool(&self) -> &'a ToolCall {
+        match self {
+            Self::ToolPre(e) => &e.tool,
+            Self::Permission(e) => &e.tool,
+        }
+    }
+
+    /// Which kind fired: [`EventKind::ToolPre`] or [`EventKind::Permission`].
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::ToolPre(_) => EventKind::ToolPre,
+            Self::Permission(_) => EventKind::Permission,
+        }
+    }
+
+    /// Whether this is a `permission.request` (an ask there is the agent's own dialog).
+    pub fn is_permission(&self) -> bool {
+        matches!(self, Self::Permission(_))
+    }
+
+    /// The envelope.
+    pub fn envelope(&self) -> &'a Envelope {
+        match self {
+            Self::ToolPre(e) => &e.envelope,
+            Self::Permission(e) => &e.envelope,
+        }
+    }
+}
+
+/// One handler for both tool gates, `tool.pre` and `permission.request` (they share
+/// [`ToolPreDecision`]); register it with [`Router::on_tool_gate`]. Functions and closures
+/// `Fn(&Context, ToolGateEvent<'_>) -> impl IntoDecision<ToolPreDecision>` are tool gates.
+///
+/// ```
+/// use agenthooks_core::prelude::*;
+///
+/// fn guard(_cx: &Context, gate: ToolGateEvent<'_>) -> ToolPreDecision {
+///     if gate.tool().command().is_some_and(|c| c.contains("curl")) {
+///         return ask_user("network access");
+///     }
+///     no_decision()
+/// }
+/// let router = Router::new().on_tool_gate(guard);
+/// assert!(router.handles(EventKind::ToolPre) && router.handles(EventKind::Permission));
+/// let router = Router::new().on_tool_gate(|_cx: &Context, _gate: ToolGateEvent<'_>| deny("no tools"));
+/// # let _ = router;
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool gate",
+    label = "expected `fn(&Context, ToolGateEvent<'_>) -> impl IntoDecision<ToolPreDecision>`"
+)]
+pub trait ToolGate: Send + Sync + 'static {
+    /// Decides.
+    ///
+    /// # Errors
+    ///
+    /// The gate failed; the runner answers per the policy's [`FailMode`](crate::FailMode).
+    fn gate(&self, cx: &Context, ev: ToolGateEvent<'_>) -> Result<ToolPreDecision, HandlerError>;
+
+    /// A name for introspection ([`Router::walk`]); defaults to the type name.
+    fn name(&self) -> &'static str {
+        type_name::<Self>()
+    }
+}
+
+impl<F, R> ToolGate for F
+where
+    F: for<'a> Fn(&Context, ToolGateEvent<'a>) -> R + Send + Sync + 'static,
+    R: IntoDecision<ToolPreDecision>,
+{
+    fn gate(&self, cx: &Context, ev: ToolGateEvent<'_>) -> Result<ToolPreDecision, HandlerError> {
+        self(cx, ev).into_decision()
+    }
+}
+
+impl<M: Matcher, G: ToolGate> ToolGate for When<M, G> {
+    fn gate(&self, cx: &Context, ev: ToolGateEvent<'_>) -> Result<ToolPreDecision, HandlerError> {
+        if self.0.matches(ev.tool()) {
+            self.1.gate(cx, ev)
+        } else {
+            Ok(ToolPreDecision::default())
+        }
+    }
+    fn name(&self) -> &'static str {
+        self.1.name()
+    }
+}
+
+/// A [`ToolGate`] as the handler of one of its two kinds (shared by both registrations).
+struct GateAs<G>(Arc<G>);
+
+impl<G: ToolGate> Handler<ToolPreEvent> for GateAs<G> {
+    fn handle(&self, cx: &Context, ev: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+        self.0.gate(cx, ToolGateEvent::ToolPre(ev))
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+}
+
+impl<G: ToolGate> Handler<PermissionEvent> for GateAs<G> {
+    fn handle(&self, cx: &Context, ev: &PermissionEvent) -> Result<ToolPreDecision, HandlerError> {
+        self.0.gate(cx, ToolGateEvent::Permission(ev))
+    }
+    fn name(&self) -> &'static str {
+        self.0.name()
     }
 }
 
@@ -638,6 +787,16 @@ impl Router {
     /// The policy source.
     pub fn policy(&self) -> &PolicySource {
         &self.policy
+    }
+
+    /// Registers one handler for both tool gates: `tool.pre` and `permission.request` (it stacks
+    /// with the handlers of each kind, in registration order). See [`ToolGate`].
+    #[must_use]
+    pub fn on_tool_gate<G: ToolGate>(mut self, g: G) -> Self {
+        let g = Arc::new(g);
+        self.tool_pre.push(Arc::new(GateAs(Arc::clone(&g))));
+        self.permission.push(Arc::new(GateAs(g)));
+        self
     }
 
     /// Registers an observer of every event (mapped or not). Never gates; errors are logged.

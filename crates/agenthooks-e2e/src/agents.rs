@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use agenthooks::{Codec, Provider};
-use agenthooks_install::{HookSpec, Manifest, Plan, Target};
+use agenthooks_install::{CodexOptions, HookSpec, Manifest, Plan, Target};
 use serde_json::{json, Value};
 
 use crate::model::Api;
@@ -410,7 +410,7 @@ pub fn prepare(
             let target = Target::project(Provider::CODEX, &sb.project, &sb.home)
                 .with_agent_home(&codex_home)
                 .with_agent_version(spec.version)
-                .with_trust_project(true);
+                .with_options(CodexOptions::default().with_trust_project(true));
             let plan = install(&m, &target)?;
             let env = vec![
                 (s("CODEX_HOME"), codex_home.display().to_string()),

@@ -151,20 +151,20 @@ struct Plain {
     tool_use_id: String,
 }
 
-fn observe(_cx: &Context, e: &ToolPostEvent) -> Result<ToolPostDecision, HandlerError> {
-    Ok(if e.tool.name.is_empty() {
+fn observe(_cx: &Context, e: &ToolPostEvent) -> ToolPostDecision {
+    if e.tool.name.is_empty() {
         flag_output("?")
     } else {
         observed()
-    })
+    }
 }
 
-fn pre(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(if e.tool.input.len() > 1_000_000 {
+fn pre(_cx: &Context, e: &ToolPreEvent) -> ToolPreDecision {
+    if e.tool.input.len() > 1_000_000 {
         deny("too big")
     } else {
         no_decision()
-    })
+    }
 }
 
 fn throughput(label: &str, payload: &[u8], iters: usize) -> (f64, f64) {

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use agenthooks::{Codec, Event};
+use agenthooks::decision::DecisionKind;
+use agenthooks::{Codec, Event, EventKind};
 use agenthooks_testkit::fake::{self, HookCommand, SpawnOptions};
 use agenthooks_testkit::Fixture;
 use serde_json::Value;
@@ -16,6 +17,10 @@ use serde_json::Value;
 pub const PLANTED: &str = "AKIAIOSFODNN7EXAMPLE";
 
 /// One table row.
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent facts of one row, read by name"
+)]
 struct Row {
     provider: String,
     event: String,
@@ -28,6 +33,8 @@ struct Row {
     ok: bool,
     /// The agent offers no way to block or ask on this event (a documented limitation).
     cannot_gate: bool,
+    /// The hook's ask was answered no decision so that the agent's own permission dialog asks.
+    dialog: bool,
 }
 
 /// Plants the credential into the first `command`/`cmd`/`prompt`/`toolArgs` string; returns
@@ -39,6 +46,12 @@ fn plant(v: &mut Value) -> bool {
                 if let Some(Value::String(s)) = m.get_mut(key) {
                     s.push_str(" # key=");
                     s.push_str(PLANTED);
+                    return true;
+                }
+            }
+            // The tool input first: other objects (Kimi's `display`) may carry a copy.
+            for key in ["tool_input", "toolInput"] {
+                if m.get_mut(key).is_some_and(plant) {
                     return true;
                 }
             }
@@ -66,21 +79,38 @@ fn short(s: &str, n: usize) -> String {
     }
 }
 
-fn decision_of(codec: &dyn Codec, f: &Fixture, payload: &[u8]) -> String {
+/// The hook's decision, and what the runner sends once the event's capabilities apply: `ask`,
+/// `ask → deny` (the ask fallback), `ask → no-decision` (the agent's own permission dialog), …
+fn decision_of(codec: &dyn Codec, f: &Fixture, payload: &[u8]) -> (String, Option<(DecisionKind, DecisionKind)>) {
     let env: Vec<(String, String)> = f.meta.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let inv = agenthooks::core::Invocation::new(payload.to_vec(), &env)
         .with_native_event(Some(f.meta.native_event.as_str()))
         .with_transport(f.meta.transport);
+    let router = crate::router();
     match codec.decode(&inv) {
-        Ok(ev) => match crate::router().decide(ev) {
-            Ok(o) => o.kind().to_string(),
-            Err(e) => format!("error: {e}"),
-        },
-        Err(e) => format!("undecodable: {}", e.category()),
+        Ok(ev) => {
+            let caps = codec.event_capabilities(&ev);
+            let policy = router.policy().resolve(ev.envelope());
+            match router.decide(ev) {
+                Ok(o) => {
+                    let decided = o.kind();
+                    match agenthooks::degrade(o, caps, &policy) {
+                        Ok(d) if d.outcome.kind() != decided => (
+                            format!("{decided} → {}", d.outcome.kind()),
+                            Some((decided, d.outcome.kind())),
+                        ),
+                        Ok(_) => (decided.to_string(), Some((decided, decided))),
+                        Err(e) => (format!("{decided} → error: {e}"), None),
+                    }
+                }
+                Err(e) => (format!("error: {e}"), None),
+            }
+        }
+        Err(e) => (format!("undecodable: {}", e.category()), None),
     }
 }
 
-fn kind_of(codec: &dyn Codec, f: &Fixture) -> Option<agenthooks::EventKind> {
+fn kind_of(codec: &dyn Codec, f: &Fixture) -> Option<EventKind> {
     let env: Vec<(String, String)> = f.meta.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let inv = agenthooks::core::Invocation::new(f.input.clone(), &env)
         .with_native_event(Some(f.meta.native_event.as_str()))
@@ -119,12 +149,11 @@ pub fn run(args: &[String]) -> i32 {
                 continue;
             }
             let mut variants = vec![(f.input.clone(), false)];
-            let gating = kind_of(codec, f).is_some_and(|k| {
+            let kind = kind_of(codec, f);
+            let gating = kind.is_some_and(|k| {
                 matches!(
                     k,
-                    agenthooks::EventKind::ToolPre
-                        | agenthooks::EventKind::Permission
-                        | agenthooks::EventKind::PromptSubmitted
+                    EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted
                 )
             });
             if gating {
@@ -152,7 +181,7 @@ pub fn run(args: &[String]) -> i32 {
                 for (k, v) in &f.meta.env {
                     opts = opts.with_env(k.clone(), v.clone());
                 }
-                let decision = decision_of(codec, f, &payload);
+                let (decision, sent) = decision_of(codec, f, &payload);
                 match fake::run(agent, &HookCommand::Exec(argv), &f.meta.native_event, &payload, &opts) {
                     Ok(s) => {
                         let v = &s.verdict;
@@ -173,8 +202,19 @@ pub fn run(args: &[String]) -> i32 {
                         let cannot_gate = planted
                             && !caps.contains(agenthooks::Capability::Deny)
                             && !caps.contains(agenthooks::Capability::Ask);
-                        let ok = !v.misbehaved() && (!planted || blocked_or_asked || cannot_gate);
-                        if cannot_gate && !blocked_or_asked {
+                        // A permission request precedes the agent's own dialog: answering no
+                        // decision there lets the user decide, which is the ask.
+                        let dialog = planted
+                            && kind == Some(EventKind::Permission)
+                            && sent == Some((DecisionKind::Ask, DecisionKind::NoDecision))
+                            && v.effect == fake::Effect::Proceed;
+                        if v.system_message.is_some() {
+                            verdict.push_str(" +message");
+                        }
+                        let ok = !v.misbehaved() && (!planted || blocked_or_asked || dialog || cannot_gate);
+                        if dialog {
+                            verdict.push_str(" → the agent's own dialog asks");
+                        } else if cannot_gate && !blocked_or_asked {
                             verdict.push_str(" (agent cannot block this event)");
                         }
                         rows.push(Row {
@@ -188,6 +228,7 @@ pub fn run(args: &[String]) -> i32 {
                             planted,
                             ok,
                             cannot_gate,
+                            dialog,
                         });
                     }
                     Err(e) => {
@@ -202,12 +243,14 @@ pub fn run(args: &[String]) -> i32 {
     let bad: Vec<&Row> = rows.iter().filter(|r| !r.ok).collect();
     let planted = rows.iter().filter(|r| r.planted).count();
     let limited = rows.iter().filter(|r| r.cannot_gate).count();
+    let dialogs = rows.iter().filter(|r| r.dialog).count();
     println!(
-        "\n{} invocations over {} providers; {} with a planted credential: asked or blocked wherever the agent can gate: {} ({} on events the agent cannot gate); malformed answers: {}",
+        "\n{} invocations over {} providers; {} with a planted credential: asked or blocked wherever the agent can gate: {} ({} asked by the agent's own permission dialog; {} on events the agent cannot gate); malformed answers: {}",
         rows.len(),
         rows.iter().map(|r| r.provider.as_str()).collect::<BTreeSet<_>>().len(),
         planted,
         if bad.iter().any(|r| r.planted) { "NO" } else { "yes" },
+        dialogs,
         limited,
         bad.iter().filter(|r| !r.planted).count()
     );

@@ -1,9 +1,12 @@
 //! A secret guard built on agenthooks, written once for every agent.
 //!
-//! - `tool.pre` / `permission.request`: when the tool input contains a credential (AWS access
-//!   keys and secret keys, private keys, GitHub/GitLab/Slack/OpenAI/Anthropic/Google tokens), the guard
-//!   **asks the user**, with context explaining why. Where an agent cannot ask, the policy's
-//!   `AskFallback::Deny` turns the ask into a deny — the handler never branches on the provider.
+//! - `tool.pre` / `permission.request` (one [`ToolGate`](agenthooks::prelude::ToolGate)): when
+//!   the tool input contains a credential (AWS access keys and secret keys, private keys,
+//!   GitHub/GitLab/Slack/OpenAI/Anthropic/Google tokens), the guard **asks the user**, with
+//!   context explaining why. On a permission request the agent's own dialog is that ask (the
+//!   hook answers no decision and the reason is shown where the agent can show one). Where an
+//!   agent cannot ask on `tool.pre`, the policy's `AskFallback::Deny` turns the ask into a deny —
+//!   the handler never branches on the provider.
 //! - `prompt.submitted`: a prompt carrying a credential is blocked (a prompt cannot be "asked").
 //! - `tool.post`: output that contains a credential is flagged to the model.
 //! - Every event is logged through an observer (tracing; stderr or the log file, never stdout).
@@ -209,69 +212,67 @@ fn explain(found: &[&str]) -> String {
     )
 }
 
-fn guard_tool(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    let found = scan_tool(&e.tool);
+fn guard_tool(_cx: &Context, gate: ToolGateEvent<'_>) -> ToolPreDecision {
+    let tool = gate.tool();
+    let found = scan_tool(tool);
     if found.is_empty() {
-        return Ok(no_decision());
+        return no_decision();
     }
-    Ok(ask_user(format!(
+    let ask = ask_user(format!(
         "Credential detected in `{}` input: {}",
-        e.tool.name,
+        tool.name,
         found.join(", ")
-    ))
-    .with_context(explain(&found)))
+    ));
+    // The explanation is for the model, which only `tool.pre` answers can reach.
+    if gate.kind() == EventKind::ToolPre {
+        ask.with_context(explain(&found))
+    } else {
+        ask
+    }
 }
 
-fn guard_permission(_cx: &Context, e: &PermissionEvent) -> Result<ToolPreDecision, HandlerError> {
-    let found = scan_tool(&e.tool);
-    if found.is_empty() {
-        return Ok(no_decision());
-    }
-    Ok(ask_user(format!(
-        "Credential detected in `{}` input: {}",
-        e.tool.name,
-        found.join(", ")
-    )))
-}
-
-fn guard_prompt(_cx: &Context, e: &PromptEvent) -> Result<PromptDecision, HandlerError> {
+fn guard_prompt(_cx: &Context, e: &PromptEvent) -> PromptDecision {
     let found = find_secrets(&e.prompt);
     if found.is_empty() {
-        return Ok(accept_prompt());
+        return accept_prompt();
     }
-    Ok(block_prompt(format!(
+    block_prompt(format!(
         "Prompt blocked: it contains a credential ({})",
         found.join(", ")
     ))
-    .with_block_reason(["Your prompt contains a credential; remove it and try again."]))
+    .with_block_reason("Your prompt contains a credential; remove it and try again.")
 }
 
-fn guard_output(_cx: &Context, e: &ToolPostEvent) -> Result<ToolPostDecision, HandlerError> {
+fn guard_output(_cx: &Context, e: &ToolPostEvent) -> ToolPostDecision {
     let text = e.output.to_string();
     let found = find_secrets(&text);
     if found.is_empty() {
-        return Ok(observed());
+        return observed();
     }
-    Ok(flag_output(format!(
+    flag_output(format!(
         "The output of `{}` contains a credential ({}); do not repeat it.",
         e.tool.name,
         found.join(", ")
-    )))
+    ))
 }
 
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "the `Observer` contract: observers may fail (their errors are logged)"
+)]
 fn log_event(_cx: &Context, e: &Event) -> Result<(), HandlerError> {
     let env = e.envelope();
     tracing::info!(provider = %env.provider, native = %env.native, kind = %e.kind(), session = %env.session.id, bytes = env.raw().len(), "event");
     Ok(())
 }
 
-/// The guard's router: the policy asks where possible and denies where an agent cannot ask.
+/// The guard's router: the policy asks where possible (on a permission request, through the
+/// agent's own dialog) and denies where an agent cannot ask.
 pub fn router() -> Router {
     Router::new()
         .with_policy(Policy::default().with_ask_fallback(AskFallback::Deny))
         .on_any(log_event)
-        .on_tool_pre(guard_tool)
-        .on_permission(guard_permission)
+        .on_tool_gate(guard_tool)
         .on_prompt_submitted(guard_prompt)
         .on_tool_post(guard_output)
 }

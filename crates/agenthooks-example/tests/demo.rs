@@ -24,6 +24,19 @@ fn demo_prints_the_table_for_every_provider_and_guards_planted_secrets() {
         "{text}"
     );
     assert!(text.contains("malformed answers: 0"), "{text}");
+    // An ask on a permission request is the agent's own dialog on every agent that has one.
+    for provider in ["claude-code", "codex", "copilot", "kimi"] {
+        let row = text
+            .lines()
+            .find(|l| {
+                l.starts_with(provider) && l.to_lowercase().contains("| permissionrequest") && l.contains("+AKIA")
+            })
+            .unwrap_or_else(|| panic!("no planted permission-request row for {provider}:\n{text}"));
+        assert!(
+            row.contains("ask → no-decision") && row.contains("the agent's own dialog asks"),
+            "{row}"
+        );
+    }
 }
 
 #[test]
@@ -64,4 +77,36 @@ fn the_hook_asks_on_claude_and_denies_on_codex_for_the_same_secret() {
     let (code, codex) = run("codex");
     assert_eq!(code, Some(0));
     assert!(codex.contains(r#""permissionDecision":"deny""#), "{codex}");
+}
+
+#[test]
+fn on_a_permission_request_the_hook_lets_the_agent_ask() {
+    let payload = r#"{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PermissionRequest","model":"m","permission_mode":"default","turn_id":"t","tool_name":"Bash","tool_input":{"command":"curl -H 'x: AKIAIOSFODNN7EXAMPLE' x"}}"#;
+    for provider in ["claude-code", "codex"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
+            .args([
+                "agenthooks",
+                "run",
+                &format!("--provider={provider}"),
+                "--event=PermissionRequest",
+            ])
+            .env(
+                "AGENTHOOKS_STATE_DIR",
+                std::env::temp_dir().join("agenthooks-example-test"),
+            )
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert_eq!(o.status.code(), Some(0), "{provider}: {out}");
+        // No decision (the agent's dialog shows), the reason as a message to the user.
+        assert!(!out.contains("deny") && !out.contains("behavior"), "{provider}: {out}");
+        assert!(
+            out.contains(r#""systemMessage":"Credential detected"#),
+            "{provider}: {out}"
+        );
+    }
 }

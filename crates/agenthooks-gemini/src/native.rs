@@ -315,7 +315,7 @@ agenthooks_core::native_events! {
         /// `AfterTool`: after a tool call, successful or not (errors in `tool_response.error`,
         /// which decides `tool.post` vs `tool.error`). No tool-call id is sent.
         AfterTool("AfterTool", ToolPost, blocking, tool_matcher)
-            .caps(AFTER_TOOL).identify(&["tool_name", "tool_response"]).provider_only() {
+            .caps(AFTER_TOOL).also(agenthooks_core::EventKind::ToolError).identify(&["tool_name", "tool_response"]).provider_only() {
             /// The tool's registry name (identifying: required).
             tool_name: String,
             /// The tool's arguments as they were run (after any `BeforeTool` rewrite).

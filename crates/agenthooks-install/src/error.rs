@@ -31,6 +31,15 @@ pub enum InstallError {
         why: &'static str,
     },
 
+    /// The target carries another agent's options.
+    #[error("{provider} target with {options} options")]
+    OptionsMismatch {
+        /// The target's agent.
+        provider: Provider,
+        /// The agent the options are for.
+        options: Provider,
+    },
+
     /// An existing config file does not parse, or does not have the shape the agent requires
     /// where we need to edit it. Nothing was written.
     #[error("{path}: malformed {format}: {message}", path = path.display())]

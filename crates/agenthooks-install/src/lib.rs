@@ -91,7 +91,7 @@ pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
 pub use shell::{shell_join, shell_quote};
-pub use target::{known_targets, Scope, Target};
+pub use target::{known_targets, CodexOptions, Scope, Target, TargetOptions};
 pub use targets::{native_events_for, supported_providers};
 
 /// Codex per-hook trust: state keys and trusted hashes, exactly as Codex computes them.

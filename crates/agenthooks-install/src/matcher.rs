@@ -17,6 +17,7 @@
 //! asks for [`MatcherFallback::Error`] (the knob for hot paths). Classes an agent never fires
 //! tool hooks for (Codex has no file-read hook) compile to nothing and are reported.
 
+use agenthooks_core::kit::ToolTable;
 use agenthooks_core::{CanonicalTool, ToolCall};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -282,19 +283,24 @@ pub(crate) enum Syntax {
     ImplicitlyAnchored,
 }
 
-/// One agent's matcher knowledge.
-#[derive(Debug)]
-pub(crate) struct Dialect {
-    /// Native tool names per canonical class. A class absent from the table cannot be
-    /// expressed; a class with an empty list never fires tool hooks on this agent.
-    pub(crate) classes: &'static [(CanonicalTool, &'static [&'static str])],
-    /// MCP tool naming: prefix and server/tool separator (`mcp__`, `__`); `None` when the
-    /// agent's MCP names are not a fixed pattern.
-    pub(crate) mcp_naming: Option<(&'static str, &'static str)>,
-    /// Built-in tools the codec classes as MCP (Claude's `ListMcpResourcesTool`).
-    pub(crate) mcp_builtins: &'static [&'static str],
+/// One agent's matcher *syntax*. The tool names come from the codec's [`ToolTable`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MatcherDialect {
     /// The syntax.
     pub(crate) syntax: Syntax,
+    /// Classes the agent fires no tool hooks for (Codex has no file-read hook): a matcher on
+    /// them compiles to nothing and is reported.
+    pub(crate) no_tool_hooks: &'static [CanonicalTool],
+}
+
+impl MatcherDialect {
+    /// A syntax; every class fires tool hooks.
+    pub(crate) const fn new(syntax: Syntax) -> Self {
+        Self {
+            syntax,
+            no_tool_hooks: &[],
+        }
+    }
 }
 
 /// The result of compiling a matcher.
@@ -350,9 +356,13 @@ fn glob_regex(g: &str) -> String {
     out
 }
 
-impl Dialect {
-    /// Compiles a matcher.
-    pub(crate) fn compile(&self, m: &ToolMatcher) -> Compilation {
+impl MatcherDialect {
+    /// Compiles a matcher against the agent's tool table.
+    ///
+    /// A class the agent fires no tool hooks for is unreachable; a class the table lists is its
+    /// names; any other class — and always `other`, which means "every tool no class lists",
+    /// including tools of future releases — cannot be expressed.
+    pub(crate) fn compile(&self, tools: &ToolTable, m: &ToolMatcher) -> Compilation {
         let mut c = Compilation {
             result: Compiled::All,
             inexpressible: Vec::new(),
@@ -364,10 +374,10 @@ impl Dialect {
         let mut alts: Vec<Alt> = m.names.iter().map(|n| Alt::Lit(n.clone())).collect();
         for class in &m.classes {
             if *class == CanonicalTool::Mcp {
-                match self.mcp_naming {
-                    Some((prefix, _)) => {
-                        alts.push(Alt::Re(format!("{}.*", regex_escape(prefix))));
-                        alts.extend(self.mcp_builtins.iter().map(|b| Alt::Lit((*b).to_owned())));
+                match tools.mcp {
+                    Some(naming) => {
+                        alts.push(Alt::Re(format!("{}.*", regex_escape(naming.prefix))));
+                        alts.extend(tools.mcp_builtins.iter().map(|b| Alt::Lit((*b).to_owned())));
                     }
                     None => c
                         .inexpressible
@@ -375,19 +385,24 @@ impl Dialect {
                 }
                 continue;
             }
-            match self.classes.iter().find(|(k, _)| k == class) {
-                Some((_, [])) => c.unreachable.push(format!("the `{class}` class")),
-                Some((_, names)) => alts.extend(names.iter().map(|n| Alt::Lit((*n).to_owned()))),
-                None => c.inexpressible.push(format!("the `{class}` class")),
+            if self.no_tool_hooks.contains(class) {
+                c.unreachable.push(format!("the `{class}` class"));
+                continue;
+            }
+            match tools.names(*class) {
+                names if !names.is_empty() && *class != CanonicalTool::Other => {
+                    alts.extend(names.iter().map(|n| Alt::Lit((*n).to_owned())));
+                }
+                _ => c.inexpressible.push(format!("the `{class}` class")),
             }
         }
         for g in &m.mcp {
-            match self.mcp_naming {
-                Some((prefix, sep)) => alts.push(Alt::Re(format!(
+            match tools.mcp {
+                Some(naming) => alts.push(Alt::Re(format!(
                     "{}{}{}{}",
-                    regex_escape(prefix),
+                    regex_escape(naming.prefix),
                     glob_regex(&g.server),
-                    regex_escape(sep),
+                    regex_escape(naming.separator),
                     glob_regex(&g.tool)
                 ))),
                 None => c.inexpressible.push(format!("the MCP glob `{g}`")),
@@ -436,12 +451,24 @@ mod tests {
     use agenthooks_core::McpCall;
     use serde_json::json;
 
-    const D: Dialect = Dialect {
-        classes: &[(CanonicalTool::Shell, &["Bash"]), (CanonicalTool::FileRead, &[])],
-        mcp_naming: Some(("mcp__", "__")),
-        mcp_builtins: &["ListMcpResourcesTool"],
-        syntax: Syntax::ClaudeList,
-    };
+    use agenthooks_core::kit::McpNaming;
+
+    static TOOLS: ToolTable = ToolTable::new(
+        &[
+            (CanonicalTool::Shell, &["Bash"]),
+            (CanonicalTool::Other, &["TodoWrite"]),
+        ],
+        Some(McpNaming::new("mcp__", "__")),
+        &["ListMcpResourcesTool"],
+    );
+
+    fn compile(m: &ToolMatcher) -> Compilation {
+        const DIALECT: MatcherDialect = MatcherDialect {
+            syntax: Syntax::ClaudeList,
+            no_tool_hooks: &[CanonicalTool::FileRead],
+        };
+        DIALECT.compile(&TOOLS, m)
+    }
 
     #[test]
     fn globs() {
@@ -455,24 +482,26 @@ mod tests {
 
     #[test]
     fn compiles_claude() {
-        let c = D.compile(&ToolMatcher::names(["Bash", "Write"]));
+        let c = compile(&ToolMatcher::names(["Bash", "Write"]));
         assert_eq!(c.result, Compiled::Pattern("Bash|Write".into()));
-        let c = D.compile(&ToolMatcher::names(["my-tool"]));
+        let c = compile(&ToolMatcher::names(["my-tool"]));
         assert_eq!(c.result, Compiled::Pattern("^my-tool$".into()));
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Shell).with_mcp(McpGlob::parse("git.hub/create_*")));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Shell).with_mcp(McpGlob::parse("git.hub/create_*")));
         assert_eq!(
             c.result,
             Compiled::Pattern("^(?:Bash|mcp__git\\.hub__create_.*)$".into())
         );
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Mcp));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Mcp));
         assert_eq!(c.result, Compiled::Pattern("^(?:mcp__.*|ListMcpResourcesTool)$".into()));
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::FileRead));
+        let c = compile(&ToolMatcher::class(CanonicalTool::FileRead));
         assert_eq!(c.result, Compiled::Never);
         assert_eq!(c.unreachable.len(), 1);
-        let c = D.compile(&ToolMatcher::class(CanonicalTool::Other).with_name("Bash"));
+        let c = compile(&ToolMatcher::class(CanonicalTool::Other).with_name("Bash"));
         assert_eq!(c.result, Compiled::All);
         assert_eq!(c.inexpressible, vec!["the `other` class".to_owned()]);
-        assert_eq!(D.compile(&ToolMatcher::any()).result, Compiled::All);
+        let c = compile(&ToolMatcher::class(CanonicalTool::Search));
+        assert_eq!(c.inexpressible, vec!["the `search` class".to_owned()]);
+        assert_eq!(compile(&ToolMatcher::any()).result, Compiled::All);
     }
 
     #[test]

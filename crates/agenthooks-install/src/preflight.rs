@@ -146,14 +146,20 @@ pub fn preflight(
                 let mine: Vec<_> = hooks.iter().filter(|h| h.specs.contains(&i)).collect();
                 let kind = match &spec.on {
                     HookOn::Kind(k) => *k,
-                    HookOn::Native { event, .. } => m.event(event).map_or(EventKind::Other, |r| r.kind),
+                    HookOn::Native { event, .. } => m.spec().event(event).map_or(EventKind::Other, |r| r.kind),
                 };
                 let caps = mine
                     .iter()
                     .fold(CapSet::EMPTY, |acc, h| acc.union(capabilities(&t.provider, &h.native)));
+                // The agent's own permission dialog delivers an ask (core `degrade`).
+                let delivered = if caps.contains(Capability::PermissionDialog) {
+                    caps.with(Capability::Ask)
+                } else {
+                    caps
+                };
                 let uses = spec.effective_uses(kind);
                 let missing = if spec.blocking && !mine.is_empty() {
-                    minus(uses, caps)
+                    minus(uses, delivered)
                 } else {
                     CapSet::EMPTY
                 };

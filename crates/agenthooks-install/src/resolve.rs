@@ -51,13 +51,15 @@ pub(crate) fn resolve(
     target: &Target,
     m: &dyn TargetModule,
 ) -> Result<(Vec<ResolvedHook>, Vec<Finding>), InstallError> {
-    let provider = m.provider();
+    let ts = m.spec();
+    let provider = ts.provider.clone();
     let mut findings = Vec::new();
     let mut accs: Vec<Acc> = Vec::new();
     for (i, spec) in manifest.hooks.iter().enumerate() {
         let natives: Vec<(String, EventKind, bool)> = match &spec.on {
             HookOn::Kind(k) => {
-                let Some((_, natives)) = m.kinds().iter().find(|(kk, _)| kk == k) else {
+                let natives = ts.natives_for(*k);
+                if natives.is_empty() {
                     findings.push(
                         Finding::new(
                             Severity::Dropped,
@@ -68,11 +70,11 @@ pub(crate) fn resolve(
                         .with_hook(i),
                     );
                     continue;
-                };
+                }
                 natives
-                    .iter()
+                    .into_iter()
                     .map(|n| {
-                        let row = m.event(n);
+                        let row = ts.event(n);
                         let row_kind = row.map_or(*k, |r| r.kind);
                         if row_kind != *k {
                             findings.push(
@@ -85,10 +87,10 @@ pub(crate) fn resolve(
                                     ),
                                 )
                                 .with_hook(i)
-                                .with_native(*n),
+                                .with_native(n),
                             );
                         }
-                        ((*n).to_owned(), row_kind, row.is_some_and(|r| r.tool_matcher))
+                        (n.to_owned(), row_kind, row.is_some_and(|r| r.tool_matcher))
                     })
                     .collect()
             }
@@ -96,7 +98,20 @@ pub(crate) fn resolve(
                 if *p != provider {
                     continue;
                 }
-                match m.event(event) {
+                if let Some(why) = ts.why_not_installed(event) {
+                    findings.push(
+                        Finding::new(
+                            Severity::Dropped,
+                            FindingCode::EventUnavailable,
+                            &provider,
+                            format!("{provider} {event} is not installed: {why}"),
+                        )
+                        .with_hook(i)
+                        .with_native(event.clone()),
+                    );
+                    continue;
+                }
+                match ts.event(event) {
                     Some(row) => vec![(event.clone(), row.kind, row.tool_matcher)],
                     None => {
                         findings.push(
@@ -175,7 +190,7 @@ pub(crate) fn resolve(
         }
         let mut matcher = None;
         if let (true, Some(tools)) = (acc.tool_matcher, &acc.tools) {
-            let c = m.dialect().compile(tools);
+            let c = ts.matcher.compile(ts.tools(), tools);
             if !c.unreachable.is_empty() {
                 findings.push(
                     Finding::new(
@@ -228,7 +243,7 @@ pub(crate) fn resolve(
                 }
             }
         }
-        let t = m.timeout(&acc.native, acc.timeout);
+        let t = ts.timeout(&acc.native, acc.timeout);
         if let Some(note) = &t.note {
             findings.push(
                 Finding::new(
@@ -242,7 +257,7 @@ pub(crate) fn resolve(
             );
         }
         let command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);
-        for token in m.substituted_tokens() {
+        for &token in ts.substituted_tokens {
             if command.contains(token) {
                 return Err(InstallError::UnsafeCommand {
                     provider,

@@ -1,17 +1,15 @@
 //! POSIX shell quoting and the generated hook command line.
 //!
-//! Every agent here runs a hook's `command` through a POSIX shell (`sh -c` / `bash -c`), so each
-//! word is quoted for POSIX `sh`: words made only of `[A-Za-z0-9_@%+=:,./-]` stay bare (the
-//! first word additionally without `=`, which would make it an assignment); everything else is
-//! single-quoted, with `'` written as `'\''`. Inside single quotes the shell expands nothing:
-//! spaces, `"`, `$`, backticks, `\`, `*`, `~`, `;` and newlines reach the program verbatim.
+//! The quoting rule lives in [`agenthooks_core::shell`], shared with the testkit's spawner so
+//! `agenthooks replay` runs exactly the command line install writes.
 
 use std::borrow::Cow;
 use std::time::Duration;
 
 use agenthooks_core::Provider;
 
-/// Quotes one word for a POSIX shell.
+/// Quotes one word for a POSIX shell ([`agenthooks_core::shell::quote`]: the same quoter the
+/// testkit and `agenthooks replay` use).
 ///
 /// ```
 /// use agenthooks_install::shell_quote;
@@ -20,39 +18,13 @@ use agenthooks_core::Provider;
 /// assert_eq!(shell_quote(""), "''");
 /// ```
 pub fn shell_quote(word: &str) -> Cow<'_, str> {
-    quote_word(word, false)
+    agenthooks_core::shell::quote(word)
 }
 
-fn is_safe(c: char, first: bool) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(c, '_' | '@' | '%' | '+' | ':' | ',' | '.' | '/' | '-')
-        || (c == '=' && !first)
-}
-
-fn quote_word(word: &str, first: bool) -> Cow<'_, str> {
-    if !word.is_empty() && word.chars().all(|c| is_safe(c, first)) {
-        return Cow::Borrowed(word);
-    }
-    let mut out = String::with_capacity(word.len() + 2);
-    out.push('\'');
-    for c in word.chars() {
-        if c == '\'' {
-            out.push_str("'\\''");
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    Cow::Owned(out)
-}
-
-/// Quotes a whole argv (the first word is never read as an assignment).
+/// Quotes a whole argv (the first word is never read as an assignment;
+/// [`agenthooks_core::shell::join`]).
 pub fn shell_join<S: AsRef<str>>(argv: &[S]) -> String {
-    argv.iter()
-        .enumerate()
-        .map(|(i, w)| quote_word(w.as_ref(), i == 0))
-        .collect::<Vec<_>>()
-        .join(" ")
+    agenthooks_core::shell::join(argv)
 }
 
 /// Formats seconds for `--timeout`: whole seconds bare, else up to millisecond precision.

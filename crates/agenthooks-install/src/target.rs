@@ -53,11 +53,14 @@ impl std::str::FromStr for Scope {
 ///
 /// ```
 /// use agenthooks_core::Provider;
-/// use agenthooks_install::{Scope, Target};
+/// use agenthooks_install::{CodexOptions, Scope, Target};
 /// let t = Target::project(Provider::CLAUDE_CODE, "/work/repo", "/home/me");
 /// assert_eq!(t.scope, Scope::Project);
-/// let c = Target::user(Provider::CODEX, "/home/me").with_agent_home("/opt/codex-home");
+/// let c = Target::user(Provider::CODEX, "/home/me")
+///     .with_agent_home("/opt/codex-home")
+///     .with_options(CodexOptions::default().with_inline_toml(true));
 /// assert_eq!(c.agent_home.as_deref(), Some(std::path::Path::new("/opt/codex-home")));
+/// assert!(c.options.codex().inline_toml);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -77,12 +80,9 @@ pub struct Target {
     /// The agent's version, when known (gates version-dependent keys such as Claude's
     /// `onFailure`). `None` means "a current release".
     pub agent_version: Option<String>,
-    /// Codex: declare hooks inline in `config.toml` (`[[hooks.<Event>]]`) instead of
-    /// `hooks.json`.
-    pub inline_toml: bool,
-    /// Codex: also mark the project trusted (`[projects."<root>"] trust_level = "trusted"`).
-    /// Off by default: project trust is the user's decision, and it is reported instead.
-    pub trust_project: bool,
+    /// Options only this agent's target reads (an agent's options on another agent's target
+    /// are an error).
+    pub options: TargetOptions,
 }
 
 impl Target {
@@ -95,8 +95,7 @@ impl Target {
             home: home.into(),
             agent_home: None,
             agent_version: None,
-            inline_toml: false,
-            trust_project: false,
+            options: TargetOptions::None,
         }
     }
 
@@ -130,17 +129,10 @@ impl Target {
         self
     }
 
-    /// Codex: hooks inline in `config.toml`.
+    /// Sets the agent-specific options.
     #[must_use]
-    pub fn with_inline_toml(mut self, yes: bool) -> Self {
-        self.inline_toml = yes;
-        self
-    }
-
-    /// Codex: also write project trust.
-    #[must_use]
-    pub fn with_trust_project(mut self, yes: bool) -> Self {
-        self.trust_project = yes;
+    pub fn with_options(mut self, options: impl Into<TargetOptions>) -> Self {
+        self.options = options.into();
         self
     }
 
@@ -152,6 +144,77 @@ impl Target {
     /// Whether the agent version is known to be older than `min` (dotted numbers).
     pub(crate) fn version_below(&self, min: &str) -> bool {
         self.agent_version.as_deref().is_some_and(|v| version_lt(v, min))
+    }
+}
+
+/// Options that only one agent's target reads.
+///
+/// ```
+/// use agenthooks_core::Provider;
+/// use agenthooks_install::{CodexOptions, TargetOptions};
+/// let o: TargetOptions = CodexOptions::default().with_trust_project(true).into();
+/// assert_eq!(o.provider(), Some(Provider::CODEX));
+/// assert!(o.codex().trust_project && !o.codex().inline_toml);
+/// assert!(!TargetOptions::None.codex().trust_project);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TargetOptions {
+    /// No agent-specific options.
+    #[default]
+    None,
+    /// Codex's.
+    Codex(CodexOptions),
+}
+
+impl TargetOptions {
+    /// The agent these options are for (`None` for [`TargetOptions::None`]).
+    pub fn provider(&self) -> Option<Provider> {
+        match self {
+            Self::None => None,
+            Self::Codex(_) => Some(Provider::CODEX),
+        }
+    }
+
+    /// The Codex options (the defaults when these are not Codex's).
+    pub fn codex(&self) -> CodexOptions {
+        match self {
+            Self::Codex(o) => *o,
+            Self::None => CodexOptions::default(),
+        }
+    }
+}
+
+impl From<CodexOptions> for TargetOptions {
+    fn from(o: CodexOptions) -> Self {
+        Self::Codex(o)
+    }
+}
+
+/// Codex install options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CodexOptions {
+    /// Declare hooks inline in `config.toml` (`[[hooks.<Event>]]`) instead of `hooks.json`.
+    pub inline_toml: bool,
+    /// Also mark the project trusted (`[projects."<root>"] trust_level = "trusted"`). Off by
+    /// default: project trust is the user's decision, and it is reported instead.
+    pub trust_project: bool,
+}
+
+impl CodexOptions {
+    /// Hooks inline in `config.toml`.
+    #[must_use]
+    pub fn with_inline_toml(mut self, yes: bool) -> Self {
+        self.inline_toml = yes;
+        self
+    }
+
+    /// Also write project trust.
+    #[must_use]
+    pub fn with_trust_project(mut self, yes: bool) -> Self {
+        self.trust_project = yes;
+        self
     }
 }
 
@@ -190,10 +253,11 @@ pub fn known_targets(root: impl AsRef<Path>, home: impl AsRef<Path>) -> Vec<Targ
     let (root, home) = (root.as_ref(), home.as_ref());
     let mut out = Vec::new();
     for m in crate::targets::all() {
-        for scope in m.scopes() {
+        let spec = m.spec();
+        for scope in spec.scopes {
             match scope {
-                Scope::User => out.push(Target::user(m.provider(), home)),
-                Scope::Project => out.push(Target::project(m.provider(), root, home)),
+                Scope::User => out.push(Target::user(spec.provider.clone(), home)),
+                Scope::Project => out.push(Target::project(spec.provider.clone(), root, home)),
                 Scope::Plugin => {}
             }
         }

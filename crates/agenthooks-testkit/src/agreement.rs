@@ -40,6 +40,12 @@ use crate::harness::invoke_with;
 use crate::shapes::{constructors, modify, router_for, Modifier};
 
 /// The verdict a correct encoder produces for a sent (degraded) decision.
+///
+/// An ask on a `permission.request` whose capabilities include
+/// [`Capability::PermissionDialog`] is sent as no decision (with its reason as the system
+/// message where the event has one), so the agent's verdict is [`Effect::Proceed`]: its own
+/// permission dialog asks the user. Where no dialog follows (no `permission-dialog`), the ask
+/// fallback's deny is expected instead, as [`degrade`] decides.
 pub fn expected_verdict(sent: &Outcome) -> Verdict {
     let text = || sent.reason().unwrap_or_default().to_owned();
     let effect = match sent.kind() {
@@ -627,11 +633,11 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agenthooks_core::decision::{deny, no_decision, rewrite_input};
+    use agenthooks_core::decision::{ask_user, deny, no_decision, rewrite_input};
 
     #[test]
     fn expected_verdicts() {
-        let v = expected_verdict(&deny("r").with_context("c").stop_agent("s").into());
+        let v = expected_verdict(&deny("r").with_context("c").with_stop_agent("s").into());
         assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
         assert_eq!(v.context, ["c"]);
         assert_eq!(v.agent_stopped.as_deref(), Some("s"));
@@ -640,6 +646,25 @@ mod tests {
         let v = expected_verdict(&rewrite_input(m.clone()).no_decision().into());
         assert_eq!((v.effect, v.input_rewritten), (Effect::Proceed, Some(m)));
         assert!(expected_verdict(&no_decision().into()).is_no_op());
+    }
+
+    #[test]
+    fn an_ask_on_a_permission_dialog_expects_the_dialog() {
+        let dialog = CapSet::of(&[Capability::Allow, Capability::Deny, Capability::PermissionDialog]);
+        let sent = |caps| {
+            degrade(ask_user("sure?").into(), caps, &Policy::default())
+                .unwrap()
+                .outcome
+        };
+        assert_eq!(expected_verdict(&sent(dialog)).effect, Effect::Proceed);
+        let v = expected_verdict(&sent(dialog.with(Capability::SystemMessage)));
+        assert_eq!(
+            (v.effect, v.system_message.as_deref()),
+            (Effect::Proceed, Some("sure?"))
+        );
+        // Headless (no dialog follows): the ask fallback denies.
+        let v = expected_verdict(&sent(dialog.without(Capability::PermissionDialog)));
+        assert_eq!(v.effect, Effect::Denied { reason: "sure?".into() });
     }
 
     #[test]

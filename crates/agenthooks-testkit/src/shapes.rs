@@ -13,7 +13,7 @@
 //! | `continue` | `continue_with(INSTRUCTION)` | agent.stop, subagent.stop |
 //! | `flag_output` | `flag_output(FLAG_REASON)` | tool.post |
 //! | `replace_output` | `replace_output(REPLACEMENT)` | tool.post |
-//! | `stop_agent` | neutral `.stop_agent(STOP_REASON)` | all but `other` |
+//! | `stop_agent` | neutral `.with_stop_agent(STOP_REASON)` | all but `other` |
 //! | `system_message` | neutral `.with_system_message(SYSTEM_MESSAGE)` | all but `other` |
 //!
 //! `other` events never reach typed handlers, so only `no_decision` applies to them.
@@ -32,9 +32,9 @@ use agenthooks_core::decision::{
     replace_output, rewrite_input, ContextDecision,
 };
 use agenthooks_core::{
-    CompactPostEvent, CompactPreEvent, Context, Event, EventKind, FileEditedEvent, HandlerError, ModelRequestEvent,
-    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Router, SessionEndEvent,
-    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    CompactPostEvent, CompactPreEvent, Context, Event, EventKind, FileEditedEvent, ModelRequestEvent,
+    ModelResponseEvent, NotificationEvent, Outcome, PromptEvent, Router, SessionEndEvent, SessionStartEvent, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolGateEvent, ToolPostEvent,
 };
 use serde_json::{Map, Value};
 
@@ -203,9 +203,9 @@ pub enum Modifier {
     Context,
     /// `.with_system_message(SYSTEM_MESSAGE)`.
     SystemMessage,
-    /// `.stop_agent(STOP_REASON)`.
+    /// `.with_stop_agent(STOP_REASON)`.
     StopAgent,
-    /// `.with_block_reason([BLOCK_MESSAGE])` (tool.pre and prompt families only).
+    /// `.with_block_reason(BLOCK_MESSAGE)` (tool.pre and prompt families only).
     BlockReason,
 }
 
@@ -248,14 +248,14 @@ pub fn modify(outcome: Outcome, m: Modifier) -> Outcome {
                 Modifier::None | Modifier::BlockReason => d,
                 Modifier::Context => d.with_context(CONTEXT),
                 Modifier::SystemMessage => d.with_system_message(SYSTEM_MESSAGE),
-                Modifier::StopAgent => d.stop_agent(STOP_REASON),
+                Modifier::StopAgent => d.with_stop_agent(STOP_REASON),
             }
         }};
     }
     match outcome {
         Outcome::ToolPre(d) => {
             let d = if m == Modifier::BlockReason {
-                d.with_block_reason([BLOCK_MESSAGE])
+                d.with_block_reason(BLOCK_MESSAGE)
             } else {
                 d
             };
@@ -263,7 +263,7 @@ pub fn modify(outcome: Outcome, m: Modifier) -> Outcome {
         }
         Outcome::Prompt(d) => {
             let d = if m == Modifier::BlockReason {
-                d.with_block_reason([BLOCK_MESSAGE])
+                d.with_block_reason(BLOCK_MESSAGE)
             } else {
                 d
             };
@@ -322,27 +322,21 @@ pub fn router_for(outcome: &Outcome) -> Router {
 fn build(outcome: &Outcome) -> Router {
     let r = Router::new();
     match outcome.clone() {
-        Outcome::ToolPre(d) => {
-            let d2 = d.clone();
-            r.on_tool_pre(move |_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(d.clone()))
-                .on_permission(move |_: &Context, _: &PermissionEvent| Ok::<_, HandlerError>(d2.clone()))
-        }
-        Outcome::Prompt(d) => {
-            r.on_prompt_submitted(move |_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(d.clone()))
-        }
+        Outcome::ToolPre(d) => r.on_tool_gate(move |_: &Context, _: ToolGateEvent<'_>| d.clone()),
+        Outcome::Prompt(d) => r.on_prompt_submitted(move |_: &Context, _: &PromptEvent| d.clone()),
         Outcome::Stop(d) => {
             let d2 = d.clone();
-            r.on_stop(move |_: &Context, _: &StopEvent| Ok::<_, HandlerError>(d.clone()))
-                .on_subagent_stop(move |_: &Context, _: &StopEvent| Ok::<_, HandlerError>(d2.clone()))
+            r.on_stop(move |_: &Context, _: &StopEvent| d.clone())
+                .on_subagent_stop(move |_: &Context, _: &StopEvent| d2.clone())
         }
-        Outcome::ToolPost(d) => r.on_tool_post(move |_: &Context, _: &ToolPostEvent| Ok::<_, HandlerError>(d.clone())),
+        Outcome::ToolPost(d) => r.on_tool_post(move |_: &Context, _: &ToolPostEvent| d.clone()),
         Outcome::Context(d) => {
             macro_rules! each {
                 ($r:expr, $($method:ident : $ev:ty),+) => {{
                     let mut r = $r;
                     $(
                         let dd = d.clone();
-                        r = r.$method(move |_: &Context, _: &$ev| Ok::<_, HandlerError>(dd.clone()));
+                        r = r.$method(move |_: &Context, _: &$ev| dd.clone());
                     )+
                     r
                 }};

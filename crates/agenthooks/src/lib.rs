@@ -9,17 +9,21 @@
 //! ```no_run
 //! use agenthooks::prelude::*;
 //!
-//! fn guard(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-//!     if e.tool.command().is_some_and(|c| c.contains("rm -rf")) {
-//!         return Ok(deny("destructive command blocked by policy"));
+//! // One gate for `tool.pre` and `permission.request`; it returns the decision itself.
+//! fn guard(_cx: &Context, gate: ToolGateEvent<'_>) -> ToolPreDecision {
+//!     if gate.tool().command().is_some_and(|c| c.contains("rm -rf")) {
+//!         return deny("destructive command blocked by policy");
 //!     }
-//!     Ok(no_decision())
+//!     no_decision()
 //! }
 //!
 //! fn main() {
-//!     agenthooks::main(Router::new().on_tool_pre(guard));
+//!     agenthooks::main(Router::new().on_tool_gate(guard));
 //! }
 //! ```
+//!
+//! A handler that can fail returns a `Result` whose error converts into `HandlerError`
+//! (see [`IntoDecision`](prelude::IntoDecision)).
 //!
 //! The generated agent configs call `<your binary> agenthooks run --provider=P --event=E`.
 //!

@@ -86,7 +86,7 @@ fn pre_tool_use_shapes() {
         wire(
             c,
             deny("policy P-7: no edits to checkout")
-                .with_block_reason(["Blocked by policy P-7"])
+                .with_block_reason("Blocked by policy P-7")
                 .with_system_message("Ask #payments for an exception.")
         ),
         r#"{"systemMessage":"Ask #payments for an exception.\nBlocked by policy P-7","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"policy P-7: no edits to checkout"}}"#
@@ -131,16 +131,15 @@ fn permission_request_shapes() {
         encode_err(c, rewrite_input(input(json!({"command": "ls"}))).no_decision()),
         EncodeCategory::Unsupported
     );
-    // Degraded per policy, ask becomes a deny (default) or Claude's own dialog.
+    // An ask is Claude's own dialog, whatever the ask fallback: no decision, the reason shown.
     let caps = CODEC.capabilities(&Variant::DEFAULT, "PermissionRequest");
-    let d = degrade(ask_user("sure?").into(), caps, &Policy::default()).expect("degrades");
-    assert_eq!(
-        wire(c, d.outcome),
-        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"sure?"}}}"#
-    );
-    let p = Policy::default().with_ask_fallback(AskFallback::NoDecision);
-    let d = degrade(ask_user("sure?").into(), caps, &p).expect("degrades");
-    assert_eq!(wire(c, d.outcome), "{}");
+    for p in [
+        Policy::default(),
+        Policy::default().with_ask_fallback(AskFallback::NoDecision),
+    ] {
+        let d = degrade(ask_user("sure?").into(), caps, &p).expect("degrades");
+        assert_eq!(wire(c, d.outcome), r#"{"systemMessage":"sure?"}"#);
+    }
 }
 
 #[test]
@@ -200,7 +199,7 @@ fn prompt_shapes() {
     assert_eq!(
         wire(
             c,
-            block_prompt("matched rule secrets/aws").with_block_reason(["Remove the AWS key and resend."])
+            block_prompt("matched rule secrets/aws").with_block_reason("Remove the AWS key and resend.")
         ),
         r#"{"systemMessage":"Remove the AWS key and resend.","decision":"block","reason":"matched rule secrets/aws"}"#
     );
@@ -406,7 +405,7 @@ fn family_tool_pre() -> Vec<Shape> {
         },
         Shape {
             name: "deny+block-reason",
-            outcome: deny("no").with_block_reason(["Blocked"]).into(),
+            outcome: deny("no").with_block_reason("Blocked").into(),
             needs: &[C::Deny, C::SystemMessage],
         },
         Shape {

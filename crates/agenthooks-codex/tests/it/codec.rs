@@ -3,41 +3,22 @@
 
 use std::collections::HashMap;
 
-use agenthooks_codex::native::NativeEvent;
-use agenthooks_codex::{output, view, CODEC};
+use agenthooks_codex::native::{self, NativeEvent};
+use agenthooks_codex::{output, view, view_as, CODEC};
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed,
     replace_output, rewrite_input, ContextDecision, DEFAULT_BLOCK_REASON,
 };
 use agenthooks_core::{
-    degrade, AskFallback, CanonicalTool, Capability, Codec, Confidence, DecisionKind, Event, EventKind, EventTarget,
-    FailMode, Invocation, Outcome, Policy, Transport, Variant, WireResponse,
+    degrade, AskFallback, CanonicalTool, Capability, Codec, Confidence, DecisionKind, EncodeCategory, Event, EventKind,
+    EventTarget, FailMode, Invocation, Outcome, Policy, Transport, Variant, WireResponse,
 };
 use serde_json::{json, Map, Value};
 
-use crate::support::{cases, output_schema, Case};
+use crate::support::{decode_id, fixtures, json as fixture_json, output_schema, short_id};
 
 fn env() -> HashMap<String, String> {
     HashMap::new()
-}
-
-fn decode_case(case: &Case) -> Event {
-    let env = env();
-    let transport = if case.transport == "argv" {
-        Transport::Argv
-    } else {
-        Transport::Stdin
-    };
-    let inv = Invocation::new(case.input.clone(), &env).with_transport(transport);
-    CODEC.decode(&inv).unwrap_or_else(|e| panic!("{}: {e}", case.id))
-}
-
-fn decode_id(id: &str) -> Event {
-    let case = cases()
-        .into_iter()
-        .find(|c| c.id == id)
-        .unwrap_or_else(|| panic!("no fixture {id}"));
-    decode_case(&case)
 }
 
 fn decode_json(value: &Value) -> Event {
@@ -114,13 +95,13 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
                 deny("rm")
                     .with_context("c")
                     .with_system_message("s")
-                    .with_block_reason(["Blocked by policy"])
+                    .with_block_reason("Blocked by policy")
                     .stop_agent("halt")
                     .into(),
             ),
             (
                 "deny_block_reason",
-                deny("rm").with_block_reason(["Blocked by policy"]).into(),
+                deny("rm").with_block_reason("Blocked by policy").into(),
             ),
             ("allow_stop", allow().stop_agent("halt").with_system_message("m").into()),
         ],
@@ -132,7 +113,7 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
             (
                 "block_full",
                 block_prompt("secret")
-                    .with_block_reason(["Prompt blocked"])
+                    .with_block_reason("Prompt blocked")
                     .with_context("c")
                     .with_system_message("m")
                     .stop_agent("halt")
@@ -196,8 +177,8 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
 fn event_matrix() -> Vec<(String, Event)> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for case in cases() {
-        let event = decode_case(&case);
+    for fx in fixtures() {
+        let event = fx.decode(&CODEC).unwrap_or_else(|e| panic!("{}: {e}", fx.id()));
         let key = (
             event.envelope().native.to_string(),
             event.kind(),
@@ -205,57 +186,34 @@ fn event_matrix() -> Vec<(String, Event)> {
         );
         if !seen.contains(&key) {
             seen.push(key);
-            out.push((case.id.clone(), event));
+            out.push((short_id(&fx), event));
         }
     }
     out
 }
 
 #[test]
-fn every_fixture_decodes_with_raw_bytes_and_native_view() {
-    for case in cases() {
-        let event = decode_case(&case);
+fn every_native_view_is_the_lossless_typed_payload() {
+    // (raw bytes, native name, kind and the no-op are conformance checks 1–4)
+    for fx in fixtures() {
+        let event = fx.decode(&CODEC).unwrap();
         let env = event.envelope();
-        assert_eq!(env.raw().as_bytes(), case.input.as_slice(), "{}: raw differs", case.id);
-        assert_eq!(env.provider, "codex");
-        assert_eq!(env.native.as_str(), case.native_event, "{}", case.id);
-        assert_eq!(event.kind(), env.kind, "{}: envelope kind", case.id);
-        let native = view(env).unwrap_or_else(|| panic!("{}: no native view", case.id));
-        assert_eq!(native.hook_event_name(), case.native_event);
-        // the native view is the lossless typed payload
-        assert_eq!(
-            serde_json::to_value(native).unwrap(),
-            serde_json::from_slice::<Value>(&case.input).unwrap(),
-            "{}",
-            case.id
+        let native = view(env).unwrap_or_else(|| panic!("{}: no native view", fx.id()));
+        assert!(!matches!(native, NativeEvent::Other(_)), "{}", fx.id());
+        assert!(
+            env.projection_issues.is_empty(),
+            "{}: {:?}",
+            fx.id(),
+            env.projection_issues
         );
+        assert_eq!(serde_json::to_value(native).unwrap(), fixture_json(&fx), "{}", fx.id());
         // (the oldest notify shape has no thread-id)
         assert_eq!(
             env.session.id.is_empty(),
-            case.id.ends_with("-legacy"),
+            fx.case.ends_with("-legacy"),
             "{}: session id",
-            case.id
+            fx.id()
         );
-        if case.transport == "stdin" {
-            let expected_kind = match (case.native_event.as_str(), case.id.contains("error")) {
-                ("PostToolUse", true) => EventKind::ToolError,
-                (name, _) => CODEC.kind_of(name),
-            };
-            assert_eq!(event.kind(), expected_kind, "{}", case.id);
-        } else {
-            assert_eq!(event.kind(), EventKind::Notification, "{}", case.id);
-        }
-    }
-}
-
-#[test]
-fn decode_then_neutral_encode_is_the_no_op() {
-    for case in cases() {
-        let event = decode_case(&case);
-        let neutral = Outcome::neutral_for(event.kind());
-        let r = CODEC.encode(&event, &neutral).unwrap();
-        assert_eq!(r, CODEC.no_op(&EventTarget::of(&event)), "{}", case.id);
-        assert_eq!(r, WireResponse::empty(), "{}", case.id);
     }
 }
 
@@ -280,8 +238,8 @@ fn captured_pre_tool_use_projects_session_and_tool() {
     assert_eq!(pre.tool.canonical, CanonicalTool::Shell);
     assert_eq!(pre.tool.command(), Some("echo hi > marker.txt"));
     assert_eq!((pre.tool.id.as_str(), pre.tool.synthesized), ("call_0003", false));
-    assert!(agenthooks_codex::pre_tool_use(&pre.envelope).is_some());
-    assert!(agenthooks_codex::stop(&pre.envelope).is_none());
+    assert!(view_as::<native::PreToolUse>(&pre.envelope).is_some());
+    assert!(view_as::<native::Stop>(&pre.envelope).is_none());
 }
 
 #[test]
@@ -326,8 +284,8 @@ fn failures_folded_into_post_tool_use_become_tool_error() {
     assert_eq!(err.tool.id, "call_Mc9Qe2");
     assert_eq!(err.envelope.native, "PostToolUse");
     // the native payload is still reachable in full
-    let native = agenthooks_codex::post_tool_use(&err.envelope).unwrap();
-    assert_eq!(native.tool_response["isError"], json!(true));
+    let native = view_as::<native::PostToolUse>(&err.envelope).unwrap();
+    assert_eq!(native.tool_response.as_ref().unwrap()["isError"], json!(true));
     // a tool.error answer is a context decision on PostToolUse
     let r = CODEC
         .encode(
@@ -414,8 +372,8 @@ fn lifecycle_events_project_their_fields() {
     let Event::Other(failure) = decode_id("docs/stop_failure") else {
         panic!()
     };
-    let native = agenthooks_codex::stop_failure(&failure.envelope).unwrap();
-    assert_eq!(native.error, agenthooks_codex::native::ApiErrorKind::RateLimit);
+    let native = view_as::<native::StopFailure>(&failure.envelope).unwrap();
+    assert_eq!(native.error, Some(native::ApiErrorKind::RateLimit));
 }
 
 #[test]
@@ -428,7 +386,7 @@ fn legacy_notify_decodes_as_a_notification() {
     assert_eq!(n.envelope.session.id, "019b0a11-5e55-7c10-9d2e-3f4a5b6c7d8e");
     assert_eq!(n.envelope.session.cwd, "/home/dev/shop");
     assert_eq!(
-        agenthooks_codex::legacy_notify(&n.envelope).unwrap().client.as_deref(),
+        view_as::<native::LegacyNotify>(&n.envelope).unwrap().client.as_deref(),
         Some("codex-tui")
     );
     let Event::Notification(old) = decode_id("docs/agent_turn_complete-legacy") else {
@@ -461,42 +419,49 @@ fn unknown_events_decode_as_other_with_every_key() {
     assert_eq!(o.envelope.native, "TaskCreated");
     assert_eq!(o.envelope.session.id, "s");
     assert_eq!(o.envelope.agent.as_ref().unwrap().agent_type, "worker");
-    assert!(matches!(view(&o.envelope), Some(NativeEvent::Other(m)) if m["task"]["id"] == 3));
+    assert!(matches!(view(&o.envelope), Some(NativeEvent::Other(u)) if u.extra["task"]["id"] == 3));
     assert!(CODEC.capabilities(&Variant::default(), "TaskCreated").is_empty());
 }
 
 #[test]
 fn undecodable_payloads_are_typed_errors() {
     let env = env();
-    let cases: [(&[u8], &str, Option<&str>); 6] = [
+    // (a payload without an event name is `unknown-event` at `hook_event_name`)
+    let cases: [(&[u8], &str, Option<&str>); 4] = [
         (b"", "empty", None),
         (b"{not json", "syntax", None),
         (b"[1,2]", "data", None),
         (br#"{"session_id":"s"}"#, "unknown-event", Some("hook_event_name")),
-        (
-            br#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{}}"#,
-            "data",
-            Some("."),
-        ),
-        (
-            br#"{"session_id":"s","turn_id":5,"transcript_path":null,"cwd":"/p","hook_event_name":"Stop","model":"m","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}"#,
-            "data",
-            Some("turn_id"),
-        ),
     ];
     for (bytes, category, path) in cases {
         let err = CODEC.decode(&Invocation::new(bytes.to_vec(), &env)).unwrap_err();
         assert_eq!(err.category().as_str(), category, "{err}");
-        assert_eq!(err.path(), path, "{err}");
+        if path.is_some() {
+            assert_eq!(err.path(), path, "{err}");
+        }
         assert_eq!(err.provider(), &agenthooks_core::Provider::CODEX);
     }
-    let missing = CODEC.decode(&Invocation::new(cases[4].0.to_vec(), &env)).unwrap_err();
-    assert!(missing.to_string().contains("tool_use_id"), "{missing}");
     // argv transport with a non-object
     let err = CODEC
         .decode(&Invocation::new(b"\"x\"".to_vec(), &env).with_transport(Transport::Argv))
         .unwrap_err();
     assert_eq!(err.category().as_str(), "data");
+}
+
+#[test]
+fn what_decoded_strictly_before_now_decodes_tolerantly() {
+    // a missing `tool_use_id` (synthesized) and a retyped `turn_id` (kept in extra)
+    let missing = json!({"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{}});
+    let Event::ToolPre(pre) = decode_json(&missing) else {
+        panic!()
+    };
+    assert!(pre.tool.synthesized);
+    let retyped = json!({"session_id":"s","turn_id":5,"transcript_path":null,"cwd":"/p","hook_event_name":"Stop","model":"m","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null});
+    let Event::Stop(stop) = decode_json(&retyped) else {
+        panic!()
+    };
+    assert_eq!(stop.envelope.session.turn_id, "");
+    assert_eq!(view(&stop.envelope).unwrap().extra()["turn_id"], 5);
 }
 
 #[test]
@@ -572,7 +537,7 @@ fn exact_bytes_for_the_key_shapes() {
         enc(
             &pre,
             deny("rm")
-                .with_block_reason(["Blocked by policy"])
+                .with_block_reason("Blocked by policy")
                 .with_context("see P-7")
         ),
         r#"{"systemMessage":"Blocked by policy","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm","additionalContext":"see P-7"}}"#
@@ -612,7 +577,7 @@ fn exact_bytes_for_permission_and_post_tool_use() {
         r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no pushes to main"}}}"#
     );
     assert_eq!(
-        enc(&perm, deny("no pushes").with_block_reason(["Blocked by policy"])),
+        enc(&perm, deny("no pushes").with_block_reason("Blocked by policy")),
         r#"{"systemMessage":"Blocked by policy","hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no pushes"}}}"#
     );
     assert!(CODEC.encode(&perm, &ask_user("double-check").into()).is_err());
@@ -659,7 +624,7 @@ fn exact_bytes_for_prompt_stop_and_context_events() {
         r#"{"decision":"block","reason":"contains a secret"}"#
     );
     assert_eq!(
-        enc(&prompt, block_prompt("pii").with_block_reason(["Prompt blocked"])),
+        enc(&prompt, block_prompt("pii").with_block_reason("Prompt blocked")),
         r#"{"systemMessage":"Prompt blocked","decision":"block","reason":"pii"}"#
     );
     assert_eq!(
@@ -709,13 +674,15 @@ fn exact_bytes_for_prompt_stop_and_context_events() {
 #[test]
 fn direct_encoding_refuses_what_codex_cannot_express() {
     let pre = decode_id("0.171.0/pre_tool_use-allow");
-    for outcome in [
-        Outcome::from(allow()),
-        ask_user("q").into(),
-        deny("x").stop_agent("s").into(),
-        continue_with("x").into(),
+    // "Codex cannot express this" is `Unsupported`; a decision of another family `WrongFamily`
+    for (outcome, category) in [
+        (Outcome::from(allow()), EncodeCategory::Unsupported),
+        (ask_user("q").into(), EncodeCategory::Unsupported),
+        (deny("x").stop_agent("s").into(), EncodeCategory::Unsupported),
+        (continue_with("x").into(), EncodeCategory::WrongFamily),
     ] {
-        assert!(CODEC.encode(&pre, &outcome).is_err(), "{outcome:?}");
+        let err = CODEC.encode(&pre, &outcome).unwrap_err();
+        assert_eq!(err.category(), category, "{outcome:?}: {err}");
     }
     let perm = decode_id("docs/permission_request");
     assert!(CODEC.encode(&perm, &rewrite_input(input("x")).allow().into()).is_err());
@@ -834,9 +801,27 @@ fn codec_metadata() {
     assert_eq!(CODEC.kind_of("agent-turn-complete"), EventKind::Notification);
     assert_eq!(CODEC.kind_of("Interrupt"), EventKind::Other);
     assert_eq!(CODEC.native_events().len(), 14);
-    for (name, _) in agenthooks_codex::native::NATIVE_EVENTS {
-        assert!(CODEC.native_events().iter().any(|s| s.name == *name), "{name}");
+    assert_eq!(CODEC.native_events(), native::EVENTS);
+    assert_eq!(CODEC.name_key(), Some("hook_event_name"));
+    assert!(CODEC
+        .tools()
+        .is_some_and(|t| t.classify("Bash") == CanonicalTool::Shell));
+    // facts install reads from the rows
+    let row = |n: &str| CODEC.row(n).unwrap();
+    for clamped in ["SessionEnd", "Interrupt"] {
+        assert_eq!(
+            row(clamped).timeout_clamp,
+            Some(std::time::Duration::from_secs(3)),
+            "{clamped}"
+        );
     }
+    for secondary in ["Interrupt", "StopFailure", "agent-turn-complete"] {
+        assert!(!row(secondary).primary, "{secondary}");
+    }
+    assert!(row("agent-turn-complete").provider_only);
+    let wired: Vec<&str> = native::EVENTS.iter().filter(|r| r.primary).map(|r| r.name).collect();
+    assert_eq!(wired.len(), 11, "{wired:?}");
+    assert_eq!(row("PostToolUse").identifying, ["tool_name", "tool_response"]);
     let quirk_ids: Vec<u16> = CODEC.quirks().iter().map(|q| q.id).collect();
     assert!(quirk_ids.contains(&201) && quirk_ids.contains(&204));
     let all = agenthooks_core::quirks::registry([&CODEC as &dyn Codec]);
@@ -853,15 +838,15 @@ fn detection() {
     assert_eq!(CODEC.sniff_env(&env), Some(Confidence::Inferred));
 
     let none = HashMap::new();
-    for case in cases() {
-        let got = CODEC.sniff_payload(&case.input, &none);
-        let expected = match (case.transport.as_str(), case.native_event.as_str()) {
-            ("argv", _) if case.id.ends_with("legacy") => Some(Confidence::Certain),
-            ("argv", _) => Some(Confidence::Certain),
+    for fx in fixtures() {
+        let got = CODEC.sniff_payload(&fx.input, &none);
+        let expected = match (fx.meta.transport, fx.meta.native_event.as_str()) {
+            (Transport::Argv, _) => Some(Confidence::Certain),
             (_, "SessionStart" | "SessionEnd") => None,
-            _ => Some(Confidence::Inferred),
+            // `turn_id` and `model` together: a shape only Codex sends
+            _ => Some(Confidence::Certain),
         };
-        assert_eq!(got, expected, "{}", case.id);
+        assert_eq!(got, expected, "{}", fx.id());
     }
     // Claude's payloads are not claimed
     let claude = br#"{"session_id":"x","transcript_path":"/t","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#;

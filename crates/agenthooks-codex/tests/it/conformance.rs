@@ -1,25 +1,27 @@
-//! The testkit's conformance suite and agreement test over `fixtures/codex`.
+//! The testkit's conformance suite (checks 1–8, tolerance included) and agreement test over
+//! `fixtures/codex`, and Codex's own acceptance of every blessed response.
 
-use agenthooks_codex::native::NativeEvent;
-use agenthooks_codex::{view, CODEC};
+use agenthooks_codex::CODEC;
 use agenthooks_testkit::conformance::Suite;
+
+use crate::support::fixtures;
 
 #[test]
 fn conformance_suite() {
-    let report = Suite::new(&CODEC, agenthooks_testkit::fixtures_dir("codex"))
-        .with_extra(|env| view(env).map(NativeEvent::extra))
-        .min_fixtures(30)
-        .check();
     // A failed `PostToolUse` is `tool.error` (quirk #202): its fixture says so in `meta.toml`.
-    assert!(report.failures.is_empty(), "conformance failed: {report}");
+    let report = Suite::new(&CODEC, agenthooks_testkit::fixtures_dir("codex"))
+        .tolerance(true)
+        .min_fixtures(30)
+        .run();
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
     assert!(report.responses >= 150, "{report}");
+    assert!(report.tolerance_checks >= 400, "{report}");
 }
 
 #[test]
 fn blessed_responses_are_accepted_by_codex() {
     let mut checked = 0;
-    for fx in agenthooks_testkit::fixture::load_all(&agenthooks_testkit::fixtures_dir("codex")).unwrap() {
+    for fx in fixtures() {
         let Ok(entries) = std::fs::read_dir(fx.dir.join("responses")) else {
             continue;
         };

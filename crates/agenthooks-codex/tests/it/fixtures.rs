@@ -1,67 +1,73 @@
-//! Every fixture decodes, round-trips losslessly and validates against Codex's input schema.
+//! The corpus: every native event has captured or documented cases, inputs are compact, and
+//! every stdin input validates against Codex's input schema and decodes exactly (nothing
+//! repaired, nothing left in `extra`, the typed view serialises back to the input).
 
 use std::collections::BTreeSet;
 
-use agenthooks_codex::native::{self, NativeEvent, NATIVE_EVENTS};
+use agenthooks_codex::native::{self, NativeEvent, EVENTS, NOTIFY_EVENT};
+use agenthooks_core::{Provider, Transport};
 use serde_json::Value;
 
-use crate::support::{cases, input_schema};
+use crate::support::{fixture, fixtures, input_schema, json};
+
+fn decode_exact(bytes: &[u8], hint: Option<&str>, id: &str) -> NativeEvent {
+    let decoded = NativeEvent::decode(&Provider::CODEX, bytes, hint).unwrap_or_else(|e| panic!("{id}: {e}"));
+    assert!(
+        decoded.is_exact() && decoded.issues.is_empty(),
+        "{id}: repaired {:?}",
+        decoded.issues
+    );
+    decoded.native
+}
 
 #[test]
 fn corpus_is_complete() {
-    let cases = cases();
-    let stdin_events: BTreeSet<&str> = cases
-        .iter()
-        .filter(|c| c.transport == "stdin")
-        .map(|c| c.native_event.as_str())
-        .collect();
-    for (name, _) in NATIVE_EVENTS {
-        assert!(stdin_events.contains(name), "no fixture for {name}");
-    }
-    // one hand-made case per event, sourced from the docs
-    for (name, _) in NATIVE_EVENTS {
+    let all = fixtures();
+    let events: BTreeSet<&str> = all.iter().map(|f| f.meta.native_event.as_str()).collect();
+    for row in EVENTS {
+        assert!(events.contains(row.name), "no fixture for {}", row.name);
+        // one hand-made case per event, sourced from the docs
         assert!(
-            cases
-                .iter()
-                .any(|c| c.id.starts_with("docs/") && c.native_event == *name && c.source.starts_with("docs")),
-            "no docs fixture for {name}"
+            all.iter()
+                .any(|f| f.version == "docs" && f.meta.native_event == row.name && f.meta.source.starts_with("docs")),
+            "no docs fixture for {}",
+            row.name
         );
     }
-    assert!(cases.iter().any(|c| c.transport == "argv"), "no notify fixture");
-    assert!(cases.iter().filter(|c| c.id.starts_with("0.171.0/")).count() >= 6);
+    assert!(
+        all.iter().any(|f| f.meta.transport == Transport::Argv),
+        "no notify fixture"
+    );
+    assert!(all.iter().filter(|f| f.version == "0.171.0").count() >= 6);
 }
 
 #[test]
 fn inputs_are_compact_single_line_json() {
-    for case in cases() {
-        let text = std::str::from_utf8(&case.input).unwrap();
-        assert!(!text.ends_with('\n'), "{}: trailing newline", case.id);
-        assert!(!text.contains('\n'), "{}: not one line", case.id);
-        let recompacted = serde_json::to_string(&case.json()).unwrap();
-        assert_eq!(recompacted, text, "{}: not compact serde_json form", case.id);
+    for fx in fixtures() {
+        let text = std::str::from_utf8(&fx.input).unwrap();
+        assert!(!text.contains('\n'), "{}: not one line", fx.id());
+        assert_eq!(
+            serde_json::to_string(&json(&fx)).unwrap(),
+            text,
+            "{}: not compact",
+            fx.id()
+        );
     }
 }
 
 #[test]
-fn stdin_fixtures_decode_round_trip_and_validate() {
+fn stdin_fixtures_validate_and_decode_exactly() {
     let mut checked = 0;
-    for case in cases().into_iter().filter(|c| c.transport == "stdin") {
-        let event = native::decode(&case.input).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        assert!(!matches!(event, NativeEvent::Other(_)), "{}: decoded as Other", case.id);
-        assert_eq!(event.hook_event_name(), case.native_event, "{}", case.id);
-        assert!(
-            event.extra().is_empty(),
-            "{}: unexpected extra {:?}",
-            case.id,
-            event.extra()
-        );
+    for fx in fixtures().into_iter().filter(|f| f.meta.transport == Transport::Stdin) {
+        let id = fx.id();
+        let event = decode_exact(&fx.input, None, &id);
+        assert!(!matches!(event, NativeEvent::Other(_)), "{id}: decoded as Other");
+        assert!(event.extra().is_empty(), "{id}: unexpected extra {:?}", event.extra());
         // lossless: the typed struct serialises back to the same JSON value
-        assert_eq!(serde_json::to_value(&event).unwrap(), case.json(), "{}", case.id);
-
-        let schema = input_schema(&case.native_event)
-            .unwrap_or_else(|| panic!("{}: no input schema for {}", case.id, case.native_event));
-        if let Err(errors) = schema.validate(&case.json()) {
-            panic!("{}: schema violations: {errors:#?}", case.id);
+        assert_eq!(serde_json::to_value(&event).unwrap(), json(&fx), "{id}");
+        let schema = input_schema(&fx.meta.native_event).unwrap_or_else(|| panic!("{id}: no input schema"));
+        if let Err(errors) = schema.validate(&json(&fx)) {
+            panic!("{id}: schema violations: {errors:#?}");
         }
         checked += 1;
     }
@@ -71,12 +77,15 @@ fn stdin_fixtures_decode_round_trip_and_validate() {
 #[test]
 fn notify_fixtures_decode_from_argv() {
     let mut checked = 0;
-    for case in cases().into_iter().filter(|c| c.transport == "argv") {
-        let arg = case.argv.last().unwrap_or_else(|| panic!("{}: no argv", case.id));
-        assert_eq!(arg.as_bytes(), case.input.as_slice(), "{}: argv != input.json", case.id);
-        let notify = native::decode_notify(arg).unwrap_or_else(|e| panic!("{}: {e}", case.id));
-        assert_eq!(notify.kind, case.native_event, "{}", case.id);
-        assert!(notify.extra.is_empty(), "{}", case.id);
+    for fx in fixtures().into_iter().filter(|f| f.meta.transport == Transport::Argv) {
+        let id = fx.id();
+        let arg = fx.meta.argv.last().unwrap_or_else(|| panic!("{id}: no argv"));
+        assert_eq!(arg.as_bytes(), fx.input.as_slice(), "{id}: argv != input.json");
+        let NativeEvent::LegacyNotify(notify) = decode_exact(arg.as_bytes(), Some(NOTIFY_EVENT), &id) else {
+            panic!("{id}: not the notify payload")
+        };
+        assert_eq!(notify.kind, fx.meta.native_event, "{id}");
+        assert!(notify.extra.is_empty(), "{id}");
         checked += 1;
     }
     assert!(checked >= 2);
@@ -84,31 +93,30 @@ fn notify_fixtures_decode_from_argv() {
 
 #[test]
 fn captured_values_decode_as_seen_on_the_wire() {
-    let cases = cases();
-    let find = |id: &str| cases.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("{id}"));
+    let decode = |id: &str| decode_exact(&fixture(id).input, None, id);
 
-    let NativeEvent::PreToolUse(pre) = native::decode(&find("0.171.0/pre_tool_use-allow").input).unwrap() else {
+    let NativeEvent::PreToolUse(pre) = decode("0.171.0/pre_tool_use-allow") else {
         panic!("not PreToolUse")
     };
     assert_eq!(pre.tool_name, "Bash");
-    assert_eq!(pre.tool_input["command"], "echo hi > marker.txt");
-    assert_eq!(pre.tool_use_id, "call_0003");
-    assert_eq!(pre.permission_mode, native::PermissionMode::BypassPermissions);
+    assert_eq!(pre.tool_input.as_ref().unwrap()["command"], "echo hi > marker.txt");
+    assert_eq!(pre.tool_use_id.as_deref(), Some("call_0003"));
+    assert_eq!(pre.permission_mode, Some(native::PermissionMode::BypassPermissions));
 
-    let NativeEvent::PostToolUse(post) = native::decode(&find("0.171.0/post_tool_use-allow").input).unwrap() else {
+    let NativeEvent::PostToolUse(post) = decode("0.171.0/post_tool_use-allow") else {
         panic!("not PostToolUse")
     };
-    assert_eq!(post.tool_response, Value::String(String::new()));
+    assert_eq!(post.tool_response, Some(Value::String(String::new())));
 
-    let NativeEvent::SessionEnd(end) = native::decode(&find("docs/session_end-example").input).unwrap() else {
+    let NativeEvent::SessionEnd(end) = decode("docs/session_end-example") else {
         panic!("not SessionEnd")
     };
-    assert_eq!(end.transcript_path, None);
-    assert_eq!(end.reason, native::SessionEndReason::Unspecified);
+    assert_eq!(end.transcript_path, Some(None), "sent as null");
+    assert_eq!(end.reason, Some(native::SessionEndReason::Unspecified));
 
-    let NativeEvent::PostToolUse(mcp) = native::decode(&find("docs/post_tool_use-example").input).unwrap() else {
+    let NativeEvent::PostToolUse(mcp) = decode("docs/post_tool_use-example") else {
         panic!("not PostToolUse")
     };
     assert_eq!(mcp.agent_type.as_deref(), Some("explorer"));
-    assert_eq!(mcp.tool_response["isError"], Value::Bool(false));
+    assert_eq!(mcp.tool_response.as_ref().unwrap()["isError"], Value::Bool(false));
 }

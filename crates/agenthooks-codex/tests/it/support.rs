@@ -1,20 +1,46 @@
-//! Shared helpers: the crate's vendored schemas and the fixture corpus.
+//! Shared helpers: the fixture corpus (through the testkit) and the crate's vendored Codex
+//! schemas, validated with the `jsonschema` crate (draft-07, as Codex's files declare).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use agenthooks_codex::CODEC;
+use agenthooks_core::Event;
+use agenthooks_testkit::fixture::{self, Fixture};
 use serde_json::Value;
-
-use crate::jsonschema::Schema;
 
 /// `crates/agenthooks-codex`.
 pub(crate) fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `fixtures/codex`.
-pub(crate) fn fixtures_dir() -> PathBuf {
-    crate_dir().join("../../fixtures/codex")
+/// Every fixture under `fixtures/codex`, sorted.
+pub(crate) fn fixtures() -> Vec<Fixture> {
+    fixture::load_all(&agenthooks_testkit::fixtures_dir("codex")).expect("fixtures/codex")
+}
+
+/// `<version>/<case>` of a fixture.
+pub(crate) fn short_id(fx: &Fixture) -> String {
+    format!("{}/{}", fx.version, fx.case)
+}
+
+/// The fixture `<version>/<case>`.
+pub(crate) fn fixture(id: &str) -> Fixture {
+    fixtures()
+        .into_iter()
+        .find(|fx| short_id(fx) == id)
+        .unwrap_or_else(|| panic!("no fixture {id}"))
+}
+
+/// The fixture `<version>/<case>`, decoded as the runner would.
+pub(crate) fn decode_id(id: &str) -> Event {
+    let fx = fixture(id);
+    fx.decode(&CODEC).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+/// The input of a fixture as JSON.
+pub(crate) fn json(fx: &Fixture) -> Value {
+    serde_json::from_slice(&fx.input).unwrap_or_else(|e| panic!("{}: {e}", fx.id()))
 }
 
 /// Native event name → schema file stem (`PreToolUse` → `pre-tool-use`).
@@ -31,6 +57,43 @@ pub(crate) fn kebab(native: &str) -> String {
         }
     }
     out
+}
+
+/// A compiled schema document.
+pub(crate) struct Schema {
+    root: Value,
+    validator: jsonschema::Validator,
+}
+
+impl Schema {
+    /// Compiles a draft-07 schema document.
+    pub(crate) fn parse(text: &str) -> Result<Self, String> {
+        let root: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let validator = jsonschema::draft7::new(&root).map_err(|e| e.to_string())?;
+        Ok(Self { root, validator })
+    }
+
+    /// The document.
+    pub(crate) fn root(&self) -> &Value {
+        &self.root
+    }
+
+    /// The node a local `$ref` (`#`, `#/definitions/X`) points at.
+    pub(crate) fn resolve(&self, reference: &str) -> Option<&Value> {
+        self.root.pointer(reference.strip_prefix('#')?)
+    }
+
+    /// Every violation, as text.
+    pub(crate) fn validate(&self, instance: &Value) -> Result<(), Vec<String>> {
+        self.validator
+            .validate(instance)
+            .map_err(|errors| errors.map(|e| format!("at `{}`: {e}", e.instance_path)).collect())
+    }
+
+    /// Whether `instance` is valid.
+    pub(crate) fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
 }
 
 fn load(path: &Path) -> Option<Schema> {
@@ -61,86 +124,4 @@ pub(crate) fn schema_files() -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// One fixture case.
-#[derive(Debug)]
-pub(crate) struct Case {
-    /// `<version>/<case>`.
-    pub(crate) id: String,
-    /// The raw `input.json` bytes.
-    pub(crate) input: Vec<u8>,
-    /// `native_event` from `meta.toml`.
-    pub(crate) native_event: String,
-    /// `transport` from `meta.toml`.
-    pub(crate) transport: String,
-    /// `argv` from `meta.toml` (empty when absent).
-    pub(crate) argv: Vec<String>,
-    /// `source` from `meta.toml`.
-    pub(crate) source: String,
-}
-
-impl Case {
-    /// The input parsed as JSON.
-    pub(crate) fn json(&self) -> Value {
-        serde_json::from_slice(&self.input).unwrap_or_else(|e| panic!("{}: {e}", self.id))
-    }
-}
-
-/// Every case under `fixtures/codex/*/*/`, sorted.
-pub(crate) fn cases() -> Vec<Case> {
-    let mut out = Vec::new();
-    let mut versions: Vec<PathBuf> = fs::read_dir(fixtures_dir())
-        .expect("fixtures/codex")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    versions.sort();
-    for version in versions {
-        let mut dirs: Vec<PathBuf> = fs::read_dir(&version)
-            .expect("version dir")
-            .map(|e| e.expect("dir entry").path())
-            .filter(|p| p.is_dir())
-            .collect();
-        dirs.sort();
-        for dir in dirs {
-            let id = format!(
-                "{}/{}",
-                version.file_name().unwrap().to_string_lossy(),
-                dir.file_name().unwrap().to_string_lossy()
-            );
-            let input = fs::read(dir.join("input.json")).unwrap_or_else(|e| panic!("{id}: {e}"));
-            let meta_text = fs::read_to_string(dir.join("meta.toml")).unwrap_or_else(|e| panic!("{id}: {e}"));
-            let meta: toml_edit::DocumentMut = meta_text.parse().unwrap_or_else(|e| panic!("{id}: meta.toml: {e}"));
-            let text = |key: &str| {
-                meta.get(key)
-                    .and_then(|item| item.as_str())
-                    .unwrap_or_else(|| panic!("{id}: meta.toml lacks `{key}`"))
-                    .to_owned()
-            };
-            assert!(meta.get("variant").is_some(), "{id}: meta.toml lacks `variant`");
-            assert!(
-                meta.get("env").and_then(|e| e.as_table()).is_some(),
-                "{id}: meta.toml lacks an [env] table"
-            );
-            let argv = meta
-                .get("argv")
-                .and_then(|item| item.as_array())
-                .map(|arr| {
-                    arr.iter()
-                        .map(|v| v.as_str().expect("argv strings").to_owned())
-                        .collect()
-                })
-                .unwrap_or_default();
-            out.push(Case {
-                native_event: text("native_event"),
-                transport: text("transport"),
-                source: text("source"),
-                argv,
-                input,
-                id,
-            });
-        }
-    }
-    out
 }

@@ -1,89 +1,61 @@
-//! `Codec::decode` over every fixture, with and without the argv hint.
+//! Copilot-specific decoding: identification with and without the argv hint, projections,
+//! tool-call ids, tool names, payloads of older releases, sniffing.
 
 use std::collections::HashMap;
 
-use agenthooks_copilot::native::{Dialect, EventName, NativeEvent};
-use agenthooks_copilot::{identification, view, CODEC};
-use agenthooks_core::{
-    CanonicalTool, Codec, Confidence, DecodeCategory, Event, EventKind, EventTarget, Invocation, Variant,
-};
+use agenthooks_copilot::identify::identify_bytes;
+use agenthooks_copilot::native::{self, Dialect, NativeEvent};
+use agenthooks_copilot::{view, view_as, CODEC};
+use agenthooks_core::kit::Repair;
+use agenthooks_core::{CanonicalTool, Codec, Confidence, DecodeCategory, Event, EventKind, Invocation, Variant};
 use serde_json::json;
 
-use crate::fixtures::{self, Case};
-
-pub(crate) fn decode_case(case: &Case, argv: bool) -> Event {
-    let env: HashMap<String, String> = case.env.clone();
-    let inv = Invocation::new(case.input.clone(), &env).with_native_event(if argv {
-        case.argv_event.as_deref()
-    } else {
-        None
-    });
-    CODEC.decode(&inv).unwrap_or_else(|e| panic!("{}: {e}", case.id))
-}
+use crate::fixtures::{self, decode, name};
 
 #[test]
-fn every_fixture_decodes_with_raw_bytes_kept() {
-    for case in fixtures::all() {
-        let ev = decode_case(&case, true);
+fn the_payload_decides_the_dialect_and_argv_makes_it_certain() {
+    for f in fixtures::all() {
+        let ev = decode(&f, true);
         let env = ev.envelope();
-        assert_eq!(
-            env.raw().as_bytes(),
-            &case.input[..],
-            "{}: raw is byte-identical",
-            case.id
-        );
-        assert_eq!(env.native, case.native_event.as_str(), "{}", case.id);
-        assert_eq!(env.provider, "copilot");
-        assert_eq!(env.confidence, Confidence::Certain, "{}: argv names the event", case.id);
-        let (event, _) = EventName::parse(&case.native_event).unwrap();
-        assert_eq!(ev.kind(), agenthooks_copilot::kind_of_event(event), "{}", case.id);
-        assert_eq!(ev.kind(), CODEC.kind_of(&case.native_event), "{}", case.id);
-        let native = view(env).unwrap_or_else(|| panic!("{}: native view", case.id));
-        assert_eq!(native.wire_name(), Some(case.native_event.as_str()));
-        assert!(!env.session.cwd.is_empty(), "{}", case.id);
-        assert!(env.provider_time.is_some(), "{}", case.id);
-        if native.dialect() == Some(Dialect::Pascal) {
-            assert_eq!(env.variant, Variant::VSCODE, "{}", case.id);
+        let id = name(&f);
+        assert_eq!(env.confidence, Confidence::Certain, "{id}: argv names the event");
+        assert!(env.projection_issues.is_empty(), "{id}: {:?}", env.projection_issues);
+        let (_, spelled) = native::spelled(&f.meta.native_event).unwrap();
+        let expected = if spelled == Dialect::Pascal {
+            Variant::VSCODE
         } else {
-            assert_eq!(env.variant, Variant::DEFAULT, "{}", case.id);
-        }
-        // Neutral in, no-op out.
-        let neutral = agenthooks_core::Outcome::neutral_for(ev.kind());
-        let wire = CODEC.encode(&ev, &neutral).unwrap();
-        assert_eq!(wire, CODEC.no_op(&EventTarget::of(&ev)), "{}", case.id);
-        assert_eq!((wire.exit_code, wire.stdout.len()), (0, 0));
+            Variant::DEFAULT
+        };
+        assert_eq!(env.variant, expected, "{id}");
+        assert!(!env.session.cwd.is_empty(), "{id}");
+        assert!(env.provider_time.is_some(), "{id}");
     }
 }
 
 #[test]
 fn argv_stripped_decoding_reconstructs_the_same_event() {
-    for case in fixtures::all() {
-        let with = decode_case(&case, true);
-        let without = decode_case(&case, false);
-        assert_eq!(without.envelope().native, case.native_event.as_str(), "{}", case.id);
-        assert_eq!(without.kind(), with.kind(), "{}", case.id);
+    for f in fixtures::all() {
+        let with = decode(&f, true);
+        let without = decode(&f, false);
+        let id = name(&f);
+        assert_eq!(without.envelope().native, f.meta.native_event.as_str(), "{id}");
+        assert_eq!(without.kind(), with.kind(), "{id}");
         assert_eq!(
             without.tool().map(|t| t.id.clone()),
             with.tool().map(|t| t.id.clone()),
-            "{}",
-            case.id
+            "{id}"
         );
-        let id = identification(without.envelope()).unwrap();
-        let expected = if case.id.ends_with("agent_stop-minimal") {
-            Confidence::Guess
-        } else if matches!(id.confidence, agenthooks_copilot::identify::Confidence::Certain) {
-            Confidence::Certain
-        } else {
-            Confidence::Inferred
-        };
-        assert_eq!(without.envelope().confidence, expected, "{}", case.id);
+        let expected = identify_bytes(None, &f.input).confidence.envelope();
+        assert_eq!(without.envelope().confidence, expected, "{id}");
+        if id.ends_with("agent_stop-minimal") {
+            assert_eq!(expected, Confidence::Guess, "{id}");
+        }
     }
 }
 
 #[test]
 fn captured_pre_tool_use_projects_every_field() {
-    let case = fixtures::case("1.0.102/pre_tool_use-deny-json");
-    let ev = decode_case(&case, true);
+    let ev = decode(&fixtures::case("1.0.102/pre_tool_use-deny-json"), true);
     let Event::ToolPre(e) = &ev else {
         panic!("tool.pre expected")
     };
@@ -103,17 +75,22 @@ fn captured_pre_tool_use_projects_every_field() {
         e.tool.raw_input,
         json!({"command": "echo hi > marker.txt", "description": "probe: write marker file"})
     );
+    let native = view_as::<native::PreToolUse>(env).unwrap();
+    assert_eq!(
+        native.timestamp.as_ref().and_then(native::Timestamp::unix_millis),
+        Some(1_796_040_713_029)
+    );
 }
 
 #[test]
 fn ids_correlate_across_a_tool_call() {
-    let pre = decode_case(&fixtures::case("1.0.102/pre_tool_use-allow"), true);
-    let perm = decode_case(&fixtures::case("1.0.102/permission_request-allow"), true);
-    let post = decode_case(&fixtures::case("1.0.102/post_tool_use-allow"), true);
+    let pre = decode(&fixtures::case("1.0.102/pre_tool_use-allow"), true);
+    let perm = decode(&fixtures::case("1.0.102/permission_request-allow"), true);
+    let post = decode(&fixtures::case("1.0.102/post_tool_use-allow"), true);
     let id = pre.tool().unwrap().id.clone();
     assert_eq!(perm.tool().unwrap().id, id, "permissionRequest drops `description`");
     assert_eq!(post.tool().unwrap().id, id);
-    let other = decode_case(&fixtures::case("1.0.102/pre_tool_use-deny-json"), true);
+    let other = decode(&fixtures::case("1.0.102/pre_tool_use-deny-json"), true);
     assert_ne!(other.tool().unwrap().id, id, "another session, another id");
     let Event::Permission(p) = &perm else { panic!() };
     assert_eq!(p.suggestions, Some(json!([])));
@@ -123,22 +100,22 @@ fn ids_correlate_across_a_tool_call() {
 
 #[test]
 fn string_args_are_unstringified_and_kept_raw() {
-    let ev = decode_case(&fixtures::case("docs/pre_tool_use-example"), true);
+    let ev = decode(&fixtures::case("docs/pre_tool_use-example"), true);
     let t = ev.tool().unwrap();
     assert_eq!(t.command(), Some("git push --force origin main"));
     assert_eq!(
         t.raw_input,
         json!("{\"command\": \"git push --force origin main\", \"description\": \"Push release\"}")
     );
-    let ev = decode_case(&fixtures::case("docs/pre_tool_use-unparseable-args"), true);
+    let ev = decode(&fixtures::case("docs/pre_tool_use-unparseable-args"), true);
     assert_eq!(ev.tool().unwrap().input["value"], "echo hi > marker.txt");
-    let ev = decode_case(&fixtures::case("docs/pre_tool_use-no-args"), true);
+    let ev = decode(&fixtures::case("docs/pre_tool_use-no-args"), true);
     assert!(ev.tool().unwrap().input.is_empty());
 }
 
 #[test]
-fn mcp_and_claude_tool_names_classify() {
-    let ev = decode_case(&fixtures::case("docs/pre_tool_use-mcp"), true);
+fn mcp_and_claude_compatible_tool_names_classify() {
+    let ev = decode(&fixtures::case("docs/pre_tool_use-mcp"), true);
     let t = ev.tool().unwrap();
     assert_eq!(t.canonical, CanonicalTool::Mcp);
     let mcp = t.mcp.as_ref().unwrap();
@@ -146,15 +123,19 @@ fn mcp_and_claude_tool_names_classify() {
         (mcp.server.as_str(), mcp.tool.as_str()),
         ("", "github-mcp-server-get_issue")
     );
-    let ev = decode_case(&fixtures::case("docs/pre_tool_use-pascal"), true);
-    assert_eq!(ev.tool().unwrap().canonical, CanonicalTool::FileRead, "Claude `Read`");
-    let ev = decode_case(&fixtures::case("docs/pre_tool_use-powershell"), true);
+    let ev = decode(&fixtures::case("docs/pre_tool_use-pascal"), true);
+    assert_eq!(
+        ev.tool().unwrap().canonical,
+        CanonicalTool::FileRead,
+        "`Read` is `view`"
+    );
+    let ev = decode(&fixtures::case("docs/pre_tool_use-powershell"), true);
     assert_eq!(ev.tool().unwrap().canonical, CanonicalTool::Shell);
 }
 
 #[test]
 fn every_kind_projects_its_fields() {
-    let get = |id: &str| decode_case(&fixtures::case(id), true);
+    let get = |id: &str| decode(&fixtures::case(id), true);
     let Event::SessionStart(e) = get("1.0.102/session_start-allow") else {
         panic!()
     };
@@ -234,6 +215,99 @@ fn every_kind_projects_its_fields() {
     assert_eq!(n.extra["sandbox"], json!({"mode": "workspace-write"}));
 }
 
+/// Payload shapes of older releases (notes/tolerant-fields.md §5) reach handlers as their kind.
+#[test]
+fn older_release_payloads_still_decode_as_their_kind() {
+    let env: HashMap<String, String> = HashMap::new();
+    let decode = |bytes: &[u8], argv: Option<&str>| {
+        CODEC
+            .decode(&Invocation::new(bytes.to_vec(), &env).with_native_event(argv))
+            .unwrap()
+    };
+    // ≤ 1.0.63: no `sessionId` (older docs), `toolArgs` a string, for `apply_patch` the raw
+    // patch text (not JSON).
+    let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** End Patch";
+    let old = json!({"timestamp": 1_751_000_000_000_u64, "cwd": "/w", "toolName": "apply_patch", "toolArgs": patch});
+    let bytes = serde_json::to_vec(&old).unwrap();
+    for argv in [Some("preToolUse"), None] {
+        let ev = decode(&bytes, argv);
+        assert_eq!(ev.kind(), EventKind::ToolPre, "{argv:?}");
+        let t = ev.tool().unwrap();
+        assert_eq!(
+            (t.canonical, t.raw_input.clone()),
+            (CanonicalTool::FileEdit, json!(patch))
+        );
+        assert_eq!(t.input["value"], patch, "kept whole");
+        assert!(ev.envelope().projection_issues.is_empty());
+        assert_eq!(ev.envelope().session.id, "");
+    }
+    // ≥ 1.0.82: the same call with `toolArgs` an object.
+    let ev = decode(
+        br#"{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{"command":"ls"}}"#,
+        Some("preToolUse"),
+    );
+    assert_eq!(ev.tool().unwrap().command(), Some("ls"));
+    // Before 1.0.72 there is no `stop_hook_active`; a flag sent as a string still counts.
+    let ev = decode(br#"{"timestamp":1,"cwd":"/w"}"#, Some("agentStop"));
+    let Event::Stop(e) = &ev else { panic!() };
+    assert!(!e.previously_continued);
+    let ev = decode(
+        br#"{"timestamp":1,"cwd":"/w","stop_hook_active":"true"}"#,
+        Some("agentStop"),
+    );
+    let Event::Stop(e) = &ev else { panic!() };
+    assert!(e.previously_continued);
+    // A PascalCase hook (≥ 1.0.21): ISO timestamp, snake_case fields, into the same struct.
+    let ev = decode(
+        br#"{"hook_event_name":"PostToolUseFailure","session_id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w","tool_name":"Bash","tool_input":{"command":"false"},"error":"exit 1"}"#,
+        None,
+    );
+    let Event::ToolError(e) = &ev else { panic!() };
+    assert_eq!((e.error.as_str(), e.tool.command()), ("exit 1", Some("false")));
+    assert_eq!(e.envelope.variant, Variant::VSCODE);
+    let native = view_as::<native::PostToolUseFailure>(&e.envelope).unwrap();
+    assert_eq!(native.session_id.as_deref(), Some("s"));
+    assert!(native.extra.is_empty());
+}
+
+#[test]
+fn retyped_and_missing_fields_are_repaired_not_fatal() {
+    let env: HashMap<String, String> = HashMap::new();
+    let decode = |bytes: &[u8], argv: Option<&str>| {
+        CODEC
+            .decode(&Invocation::new(bytes.to_vec(), &env).with_native_event(argv))
+            .unwrap()
+    };
+    // `cwd` of a shape no release sent: kept in `extra`, reported, the event is intact.
+    let ev = decode(
+        br#"{"sessionId":"s","timestamp":1,"cwd":{"path":"/w"},"toolName":"bash","toolArgs":{"command":"ls"}}"#,
+        Some("preToolUse"),
+    );
+    assert_eq!(ev.kind(), EventKind::ToolPre);
+    assert_eq!(ev.tool().unwrap().command(), Some("ls"));
+    let issues = &ev.envelope().projection_issues;
+    assert_eq!(
+        (issues.len(), issues[0].path.as_str(), issues[0].repair),
+        (1, "cwd", Repair::MovedToExtra)
+    );
+    assert_eq!(CODEC.native_extra(ev.envelope()).unwrap()["cwd"], json!({"path": "/w"}));
+    // The identifying `toolName` missing or retyped: still `tool.pre`, the native view is the
+    // `Other` form with every key.
+    for bytes in [
+        &br#"{"timestamp":1,"cwd":"/w","toolArgs":{}}"#[..],
+        &br#"{"timestamp":1,"cwd":"/w","toolName":7}"#[..],
+    ] {
+        let ev = decode(bytes, Some("preToolUse"));
+        assert_eq!(ev.kind(), EventKind::ToolPre);
+        assert!(ev
+            .envelope()
+            .projection_issues
+            .iter()
+            .any(|i| i.repair == Repair::Placeholder));
+        assert!(matches!(view(ev.envelope()), Some(NativeEvent::Other(u)) if u.name == "preToolUse"));
+    }
+}
+
 #[test]
 fn bad_payloads_are_typed_errors() {
     let env: HashMap<String, String> = HashMap::new();
@@ -246,11 +320,8 @@ fn bad_payloads_are_typed_errors() {
     assert_eq!(e.category(), DecodeCategory::Syntax);
     let e = decode(b"[1,2]", None);
     assert_eq!(e.category(), DecodeCategory::Data);
-    let e = decode(br#"{"timestamp":1,"cwd":"/w","toolArgs":{}}"#, Some("preToolUse"));
-    assert_eq!(e.category(), DecodeCategory::Data);
-    assert!(e.message().contains("toolName"), "{e}");
-    let e = decode(br#"{"timestamp":1,"cwd":"/w","toolName":7}"#, Some("preToolUse"));
-    assert_eq!(e.path(), Some("toolName"));
+    let e = decode(br#"{"toolName":"bash"} {}"#, Some("preToolUse"));
+    assert_eq!(e.category(), DecodeCategory::Syntax, "trailing data");
     // Unknown events still decode, as `other`, with the raw intact.
     let ev = CODEC
         .decode(&Invocation::new(br#"{"a":1}"#.to_vec(), &env).with_native_event(Some("postResult")))
@@ -259,6 +330,7 @@ fn bad_payloads_are_typed_errors() {
         (ev.kind(), ev.envelope().native.as_str()),
         (EventKind::Other, "postResult")
     );
+    assert_eq!(CODEC.native_extra(ev.envelope()).unwrap()["a"], 1);
     let ev = CODEC
         .decode(&Invocation::new(
             br#"{"timestamp":1,"cwd":"/w","brandNew":true}"#.to_vec(),
@@ -272,20 +344,33 @@ fn bad_payloads_are_typed_errors() {
     bom.extend_from_slice(&fixtures::case("docs/pre_tool_use").input);
     let ev = CODEC.decode(&Invocation::new(bom.clone(), &env)).unwrap();
     assert_eq!(ev.envelope().raw().as_bytes(), &bom[..]);
+    assert_eq!(ev.kind(), EventKind::ToolPre);
+}
+
+#[test]
+fn the_payload_name_wins_over_a_disagreeing_argv() {
+    let env: HashMap<String, String> = HashMap::new();
+    let payload = br#"{"hook_event_name":"PreToolUse","session_id":"s","timestamp":"t","cwd":"/w","tool_name":"Bash"}"#;
+    let ev = CODEC
+        .decode(&Invocation::new(payload.to_vec(), &env).with_native_event(Some("postToolUse")))
+        .unwrap();
+    assert_eq!(
+        (ev.kind(), ev.envelope().native.as_str()),
+        (EventKind::ToolPre, "PreToolUse")
+    );
 }
 
 #[test]
 fn sniffing_recognises_copilot_only() {
     let env: HashMap<String, String> = HashMap::new();
-    for case in fixtures::all() {
-        let got = CODEC.sniff_payload(&case.input, &env);
-        let pascal = case.id.ends_with("-pascal");
-        let expected = if pascal {
+    for f in fixtures::all() {
+        let got = CODEC.sniff_payload(&f.input, &env);
+        let expected = if f.case.ends_with("-pascal") {
             Some(Confidence::Inferred)
         } else {
             Some(Confidence::Certain)
         };
-        assert_eq!(got, expected, "{}", case.id);
+        assert_eq!(got, expected, "{}", name(&f));
     }
     let claude = br#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#;
     assert_eq!(CODEC.sniff_payload(claude, &env), None, "Claude sends no timestamp");

@@ -2,8 +2,7 @@
 
 use std::collections::HashMap;
 
-use agenthooks_copilot::native::EventName;
-use agenthooks_copilot::{capabilities_of, CopilotCodec, CODEC, COPILOT_BLOCK_CAP};
+use agenthooks_copilot::{CopilotCodec, CODEC, COPILOT_BLOCK_CAP};
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, continue_with, deny, finish, flag_output, no_decision, observed, replace_output,
     rewrite_input, ContextDecision,
@@ -14,11 +13,10 @@ use agenthooks_core::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::decode::decode_case;
-use crate::fixtures;
+use crate::fixtures::{self, decode, name};
 
 fn event(id: &str) -> Event {
-    decode_case(&fixtures::case(id), true)
+    decode(&fixtures::case(id), true)
 }
 
 fn stdout(ev: &Event, outcome: impl Into<Outcome>) -> String {
@@ -58,10 +56,12 @@ fn pre_tool_use_decisions() {
         stdout(&ev, rewrite_input(new.clone()).allow()),
         r#"{"permissionDecision":"allow","modifiedArgs":{"command":"echo hi > /tmp/marker.txt","description":"safer"}}"#
     );
-    assert_eq!(
-        stdout(&ev, rewrite_input(new.clone()).no_decision()),
-        r#"{"modifiedArgs":{"command":"echo hi > /tmp/marker.txt","description":"safer"}}"#
-    );
+    // A rewrite without a decision is not claimed (no neutral-rewrite): an error, not bytes.
+    let e = CODEC
+        .encode(&ev, &rewrite_input(new.clone()).no_decision().into())
+        .unwrap_err();
+    assert_eq!(e.category(), EncodeCategory::Unsupported);
+    assert!(e.message().contains("neutral-rewrite"), "{e}");
     assert_eq!(
         stdout(&ev, deny("no").with_context("policy P-7").with_context("ask the owner")),
         r#"{"permissionDecision":"deny","permissionDecisionReason":"no","additionalContext":"policy P-7\nask the owner"}"#
@@ -72,7 +72,7 @@ fn pre_tool_use_decisions() {
     );
     // The block message is used only when there is no reason (Copilot has one field).
     assert_eq!(
-        stdout(&ev, deny("model text").with_block_reason(["user text"])),
+        stdout(&ev, deny("model text").with_block_reason("user text")),
         r#"{"permissionDecision":"deny","permissionDecisionReason":"model text"}"#
     );
 }
@@ -103,9 +103,10 @@ fn permission_request_decisions() {
         r#"{"behavior":"deny","message":"not on main"}"#
     );
     let e = CODEC.encode(&ev, &deny("x").stop_agent("x").into()).unwrap_err();
-    assert_eq!(e.category(), EncodeCategory::WrongFamily, "stop-agent is not claimed");
+    assert_eq!(e.category(), EncodeCategory::Unsupported, "stop-agent is not claimed");
     let e = CODEC.encode(&ev, &ask_user("?").into()).unwrap_err();
-    assert!(e.message().contains("ask"), "{e}");
+    assert_eq!(e.category(), EncodeCategory::Unsupported);
+    assert!(e.message().contains("`ask`"), "{e}");
     let ev = event("docs/permission_request-pascal");
     assert_eq!(
         stdout(&ev, deny("no")),
@@ -187,18 +188,20 @@ fn inexpressible_outcomes_are_errors_not_drops() {
     let e = CODEC
         .encode(&pre, &allow().with_system_message("hi").into())
         .unwrap_err();
-    assert!(e.message().contains("system message"), "{e}");
+    assert_eq!(e.category(), EncodeCategory::Unsupported);
+    assert!(e.message().contains("system-message"), "{e}");
     let e = CODEC.encode(&pre, &deny("x").stop_agent("halt").into()).unwrap_err();
     assert!(e.message().contains("stop-agent"), "{e}");
-    let e = CODEC.encode(&pre, &finish().into()).map(|w| w.stdout);
-    assert_eq!(e, Ok(Vec::new()), "a bare neutral of any family is the no-op");
-    let e = CODEC.encode(&pre, &continue_with("go").into()).unwrap_err();
-    assert_eq!(e.category(), EncodeCategory::WrongFamily);
+    for other_family in [Outcome::from(finish()), continue_with("go").into()] {
+        let e = CODEC.encode(&pre, &other_family).unwrap_err();
+        assert_eq!(e.category(), EncodeCategory::WrongFamily, "{other_family:?}");
+    }
     let end = event("1.0.102/session_end-allow");
     let e = CODEC
         .encode(&end, &ContextDecision::none().with_context("x").into())
         .unwrap_err();
-    assert!(e.message().contains("context"), "{e}");
+    assert_eq!(e.category(), EncodeCategory::Unsupported);
+    assert!(e.message().contains("add-context"), "{e}");
     let other = event("docs/error_occurred");
     assert!(CODEC
         .encode(&other, &ContextDecision::none().with_context("x").into())
@@ -216,7 +219,10 @@ fn capabilities_per_event_and_version() {
     let table = [
         ("preToolUse", full),
         ("PreToolUse", full),
-        ("permissionRequest", CapSet::of(&[C::Deny, C::Allow])),
+        (
+            "permissionRequest",
+            CapSet::of(&[C::Deny, C::Allow, C::PermissionDialog]),
+        ),
         ("agentStop", CapSet::of(&[C::ContinueAgent])),
         ("Stop", CapSet::of(&[C::ContinueAgent])),
         ("subagentStop", CapSet::of(&[C::ContinueAgent])),
@@ -259,10 +265,6 @@ fn capabilities_per_event_and_version() {
         CopilotCodec::new().event_capabilities(&event("1.0.102/pre_tool_use-allow")),
         full
     );
-    assert_eq!(
-        capabilities_of(Some(EventName::UserPromptSubmitted), false),
-        CapSet::EMPTY
-    );
     assert!(
         Policy::default().continuation_cap < COPILOT_BLOCK_CAP,
         "our cap ends loops first"
@@ -276,17 +278,18 @@ fn failure_responses_always_exit_zero() {
             r#"{{"permissionDecision":"deny","permissionDecisionReason":"Blocked: the hook failed and its policy fails closed ({reason})."}}"#
         )
     };
-    for case in fixtures::all() {
-        let ev = decode_case(&case, true);
+    for f in fixtures::all() {
+        let ev = decode(&f, true);
+        let id = name(&f);
         let target = EventTarget::of(&ev);
         let open = CODEC.failure_response(&target, FailMode::Open, "boom");
-        assert_eq!(open, WireResponse::empty(), "{}", case.id);
+        assert_eq!(open, WireResponse::empty(), "{id}");
         let closed = CODEC.failure_response(&target, FailMode::Closed, "boom");
-        assert_eq!(closed.exit_code, 0, "{}", case.id);
+        assert_eq!(closed.exit_code, 0, "{id}");
         assert!(closed.stderr.is_empty());
         let body = closed.stdout_str();
-        match case.native_event.as_str() {
-            "preToolUse" => assert_eq!(body, deny_json("boom"), "{}", case.id),
+        match f.meta.native_event.as_str() {
+            "preToolUse" => assert_eq!(body, deny_json("boom"), "{id}"),
             "PreToolUse" => assert!(
                 body.contains(r#""hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny""#)
             ),
@@ -296,7 +299,7 @@ fn failure_responses_always_exit_zero() {
                     "{body}"
                 );
             }
-            _ => assert_eq!(body, "", "{}: nothing else can block", case.id),
+            _ => assert_eq!(body, "", "{id}: nothing else can block"),
         }
     }
     // From the argv hint alone (the payload did not decode).

@@ -33,7 +33,7 @@ proptest! {
         // event, so that fixture is the one shape unknown keys do change.
         let cases: Vec<_> = fixtures::all()
             .into_iter()
-            .filter(|c| !c.id.ends_with("agent_stop-minimal"))
+            .filter(|f| f.case != "agent_stop-minimal")
             .collect();
         let case = &cases[index % cases.len()];
         let Value::Object(mut payload) = serde_json::from_slice::<Value>(&case.input).unwrap() else {
@@ -45,17 +45,16 @@ proptest! {
         } else {
             serde_json::to_vec(&payload).unwrap()
         };
-        let env: HashMap<String, String> = case.env.clone();
-        for argv in [case.argv_event.as_deref(), None] {
+        let env: HashMap<String, String> = case.env_map();
+        for argv in [fixtures::argv_event(case), None] {
             let ev = CODEC
                 .decode(&Invocation::new(bytes.clone(), &env).with_native_event(argv))
                 .unwrap();
             prop_assert_eq!(ev.envelope().raw().as_bytes(), &bytes[..]);
-            prop_assert_eq!(ev.envelope().native.as_str(), case.native_event.as_str());
-            let native = view(ev.envelope()).unwrap();
-            let got = native.extra().unwrap();
+            prop_assert_eq!(ev.envelope().native.as_str(), case.meta.native_event.as_str());
+            let got = view(ev.envelope()).unwrap().extra();
             for (k, v) in &extra {
-                prop_assert_eq!(got.get(k), Some(v), "{} {}", case.id, k);
+                prop_assert_eq!(got.get(k), Some(v), "{} {}", fixtures::name(case), k);
             }
             let wire = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).unwrap();
             prop_assert_eq!(wire, CODEC.no_op(&EventTarget::of(&ev)));

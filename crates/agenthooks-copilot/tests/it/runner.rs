@@ -36,9 +36,9 @@ fn runner(router: Router, tag: &str) -> Runner {
 
 fn run(r: &Runner, id: &str, argv: bool) -> agenthooks_core::runner::Invoked {
     let case = fixtures::case(id);
-    let env: HashMap<String, String> = case.env.clone();
+    let env: HashMap<String, String> = case.env_map();
     let inv = Invocation::new(case.input.clone(), &env).with_native_event(if argv {
-        case.argv_event.as_deref()
+        fixtures::argv_event(&case)
     } else {
         None
     });
@@ -127,16 +127,12 @@ fn an_undecodable_payload_is_answered_from_the_argv_hint() {
 }
 
 #[test]
-fn ask_on_permission_request_degrades_to_deny() {
-    let ask = |_cx: &Context, _e: &PermissionEvent| -> Result<ToolPreDecision, HandlerError> {
-        Ok(ask_user("confirm the marker"))
-    };
+fn ask_on_permission_request_is_copilots_own_dialog() {
+    let ask = |_cx: &Context, _e: &PermissionEvent| ask_user("confirm the marker");
     let r = runner(Router::new().on_permission(ask), "ask");
     let out = run(&r, "1.0.102/permission_request-allow", true);
-    assert_eq!(
-        out.response.stdout_str(),
-        r#"{"behavior":"deny","message":"confirm the marker"}"#
-    );
+    // No decision: Copilot shows its permission dialog (it has no place for the reason).
+    assert_eq!(out.response.stdout_str(), "");
     assert_eq!(out.degradations.len(), 1);
 }
 
@@ -169,4 +165,20 @@ fn the_continuation_cap_ends_loops_before_copilots_eight() {
     }
     assert_eq!(blocks, Policy::default().continuation_cap);
     assert!(blocks < 8);
+}
+
+/// A payload of an older release (no `sessionId`, `toolArgs` a JSON string, ≤ 1.0.63) with a
+/// field of a shape no release sent still reaches the tool.pre handler, which decides.
+#[test]
+fn an_older_payload_with_a_retyped_field_reaches_the_handler() {
+    let r = runner(Router::new().on_tool_pre(guard), "old");
+    let env: HashMap<String, String> = HashMap::new();
+    let payload = br#"{"timestamp":1751000000000,"cwd":["/w"],"toolName":"bash","toolArgs":"{\"command\":\"echo hi > marker.txt\"}"}"#;
+    let inv = Invocation::new(payload.to_vec(), &env).with_native_event(Some("preToolUse"));
+    let out = r.invoke(&CODEC, &inv, None, Confidence::Certain);
+    assert!(out.failure.is_none());
+    assert_eq!(
+        out.response.stdout_str(),
+        r#"{"permissionDecision":"deny","permissionDecisionReason":"marker files are off limits"}"#
+    );
 }

@@ -185,8 +185,8 @@ macro_rules! __native_struct {
         $(#[$meta:meta])*
         $name:ident { $( $(#[$fmeta:meta])* $field:ident : $fty:ty ),* $(,)? }
     ) => {
-        $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        $(#[$meta])*
         #[non_exhaustive]
         pub struct $name {
             $(

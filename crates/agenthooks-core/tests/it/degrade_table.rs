@@ -18,6 +18,8 @@ fn shapes() -> Vec<(&'static str, Outcome)> {
         ("allow", allow().into()),
         ("deny", deny("d").into()),
         ("ask", ask_user("a").into()),
+        ("ask_msg", ask_user("a").with_system_message("m").into()),
+        ("ask_blank", ask_user(" ").into()),
         ("rewrite_allow", rewrite_input(input()).allow().into()),
         ("rewrite_ask", rewrite_input(input()).ask_user("a").into()),
         ("rewrite_none", rewrite_input(input()).no_decision().into()),
@@ -26,7 +28,7 @@ fn shapes() -> Vec<(&'static str, Outcome)> {
             deny("d")
                 .with_context("c")
                 .with_system_message("m")
-                .stop_agent("s")
+                .with_stop_agent("s")
                 .into(),
         ),
         ("block_prompt", block_prompt("b").into()),
@@ -39,18 +41,40 @@ fn shapes() -> Vec<(&'static str, Outcome)> {
     ]
 }
 
+/// What is compared: kind, whether a rewrite is kept, context, system message, stop-agent.
+type Got = (DecisionKind, bool, Vec<String>, Option<String>, bool);
+
+fn got(o: &Outcome) -> Got {
+    (
+        o.kind(),
+        o.updated_input().is_some(),
+        o.context().to_vec(),
+        o.system_message().map(str::to_owned),
+        o.stop_reason().is_some(),
+    )
+}
+
 /// The table: what each intent needs and what it becomes without it.
-fn expected(name: &str, o: &Outcome, caps: CapSet, p: &Policy) -> (DecisionKind, bool, Vec<String>, bool, bool) {
+fn expected(name: &str, o: &Outcome, caps: CapSet, p: &Policy) -> Got {
     let has = |c| caps.contains(c);
     let mut kind = o.kind();
     let mut input = o.updated_input().is_some();
     let mut ctx: Vec<String> = o.context().to_vec();
+    let mut msg = o.system_message().map(str::to_owned);
     let _ = name;
     // intent row
     match kind {
         DecisionKind::Deny | DecisionKind::BlockPrompt if !has(C::Deny) => {
             kind = DecisionKind::NoDecision;
             input = false;
+        }
+        // A permission request: the agent's own dialog asks; the reason goes to the user.
+        DecisionKind::Ask if !has(C::Ask) && has(C::PermissionDialog) => {
+            kind = DecisionKind::NoDecision;
+            let reason = o.reason().unwrap_or_default();
+            if msg.is_none() && !reason.trim().is_empty() {
+                msg = Some(reason.to_owned());
+            }
         }
         DecisionKind::Ask if !has(C::Ask) => {
             if p.ask_fallback == AskFallback::Deny && has(C::Deny) {
@@ -90,28 +114,36 @@ fn expected(name: &str, o: &Outcome, caps: CapSet, p: &Policy) -> (DecisionKind,
     if !has(C::AddContext) {
         ctx.clear();
     }
-    let msg = o.system_message().is_some() && has(C::SystemMessage);
+    if !has(C::SystemMessage) {
+        msg = None;
+    }
     let stop = o.stop_reason().is_some() && has(C::StopAgent);
     (kind, input, ctx, msg, stop)
+}
+
+/// The one change `degrade` records without it being a loss: an ask answered by the agent's
+/// permission dialog (never an error under `Strict`).
+fn is_dialog(d: &agenthooks_core::Degradation, caps: CapSet) -> bool {
+    d.capability == C::Ask && d.to == DecisionKind::NoDecision && caps.contains(C::PermissionDialog)
+}
+
+/// Every subset of the capabilities.
+fn subsets() -> impl Iterator<Item = CapSet> {
+    (0..=CapSet::ALL.bits()).map(CapSet::from_bits)
 }
 
 #[test]
 fn exhaustive_over_every_subset() {
     let p = Policy::default();
     let mut checked = 0;
-    for bits in 0..=CapSet::ALL.bits() {
-        let bits: u16 = bits;
-        let caps = CapSet::from_bits(bits);
+    for caps in subsets() {
         for (name, o) in shapes() {
             let d = degrade(o.clone(), caps, &p).unwrap();
-            let got = (
-                d.outcome.kind(),
-                d.outcome.updated_input().is_some(),
-                d.outcome.context().to_vec(),
-                d.outcome.system_message().is_some(),
-                d.outcome.stop_reason().is_some(),
+            assert_eq!(
+                got(&d.outcome),
+                expected(name, &o, caps, &p),
+                "shape {name} caps {caps:?}"
             );
-            assert_eq!(got, expected(name, &o, caps, &p), "shape {name} caps {caps:?}");
             // never silently lost: a change implies a degradation entry
             if d.outcome != o {
                 assert!(!d.degradations.is_empty(), "{name} {caps:?} changed without a record");
@@ -121,12 +153,29 @@ fn exhaustive_over_every_subset() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 2048 * shapes().len());
+    assert_eq!(checked, (1 << C::ALL.len()) * shapes().len());
+}
+
+#[test]
+fn ask_on_a_permission_dialog_never_denies() {
+    // Whatever the policy: the agent's dialog is the ask.
+    for ask_fallback in [AskFallback::Deny, AskFallback::NoDecision] {
+        for unsupported in [UnsupportedMode::Degrade, UnsupportedMode::Strict] {
+            let p = Policy::default()
+                .with_ask_fallback(ask_fallback)
+                .with_unsupported(unsupported);
+            for caps in subsets().filter(|c| c.contains(C::PermissionDialog) && !c.contains(C::Ask)) {
+                let d = degrade(ask_user("a").into(), caps, &p).unwrap();
+                assert_eq!(d.outcome.kind(), DecisionKind::NoDecision, "{caps:?} {p:?}");
+                assert!(d.degradations.iter().all(|x| is_dialog(x, caps)), "{caps:?}");
+            }
+        }
+    }
 }
 
 proptest! {
     #[test]
-    fn policy_variants_agree(bits in 0u16..2048, idx in 0usize..15, ask_deny in any::<bool>(), strict in any::<bool>()) {
+    fn policy_variants_agree(bits in 0u16..(1 << C::ALL.len()), idx in 0usize..shapes().len(), ask_deny in any::<bool>(), strict in any::<bool>()) {
         let caps = CapSet::from_bits(bits);
         let (name, o) = shapes().swap_remove(idx);
         let p = Policy::default()
@@ -136,14 +185,13 @@ proptest! {
         let lenient = lenient.unwrap();
         match degrade(o.clone(), caps, &p) {
             Ok(d) => {
-                let got = (d.outcome.kind(), d.outcome.updated_input().is_some(), d.outcome.context().to_vec(), d.outcome.system_message().is_some(), d.outcome.stop_reason().is_some());
-                prop_assert_eq!(got, expected(name, &o, caps, &p));
-                if strict { prop_assert!(d.degradations.is_empty()); }
+                prop_assert_eq!(got(&d.outcome), expected(name, &o, caps, &p));
+                if strict { prop_assert!(d.degradations.iter().all(|x| is_dialog(x, caps))); }
             }
             Err(e) => {
                 prop_assert!(strict);
-                prop_assert!(!lenient.degradations.is_empty());
-                prop_assert_eq!(e.capability, lenient.degradations[0].capability);
+                let first_loss = lenient.degradations.iter().find(|x| !is_dialog(x, caps));
+                prop_assert_eq!(Some(e.capability), first_loss.map(|x| x.capability));
             }
         }
     }

@@ -1,6 +1,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use agenthooks_core::decision::Rewrite;
 use agenthooks_core::prelude::*;
 use agenthooks_core::{boxed, Envelope, Event, Handler, NativeName, RawPayload, StageType};
 use proptest::prelude::*;
@@ -28,20 +29,20 @@ fn cx() -> Context {
     Context::default()
 }
 
-fn neutral(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(no_decision())
+fn neutral(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    no_decision()
 }
-fn ctx_a(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(no_decision().with_context("a"))
+fn ctx_a(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    no_decision().with_context("a")
 }
-fn ctx_b(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(no_decision().with_context("b").stop_agent("halt"))
+fn ctx_b(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    no_decision().with_context("b").with_stop_agent("halt")
 }
-fn deny_x(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(deny("x"))
+fn deny_x(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    deny("x")
 }
-fn allow_y(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
-    Ok(allow().with_context("y"))
+fn allow_y(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+    allow().with_context("y")
 }
 fn fails(_: &Context, _: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
     Err(HandlerError::msg("nope"))
@@ -55,7 +56,7 @@ fn decide(r: &Router, e: &ToolPreEvent) -> Result<Outcome, HandlerError> {
 fn stacking_table() {
     let e = tool_event("Bash", "ls");
     // (stages, expected kind, expected reason, expected context, expected stop)
-    type Stage = fn(&Context, &ToolPreEvent) -> Result<ToolPreDecision, HandlerError>;
+    type Stage = fn(&Context, &ToolPreEvent) -> ToolPreDecision;
     let table: Vec<(Vec<Stage>, DecisionKind, Option<&str>, Vec<&str>, Option<&str>)> = vec![
         (vec![], DecisionKind::NoDecision, None, vec![], None),
         (vec![neutral], DecisionKind::NoDecision, None, vec![], None),
@@ -100,7 +101,7 @@ fn stacking_table() {
         .on_tool_pre(fails)
         .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
             h2.fetch_add(1, Ordering::SeqCst);
-            Ok::<_, HandlerError>(no_decision())
+            no_decision()
         });
     assert!(decide(&r, &e).is_err());
     assert_eq!(hits.load(Ordering::SeqCst), 0);
@@ -113,9 +114,7 @@ fn neutral_rewrite_survives_stacking() {
     let m2 = m.clone();
     let r = Router::new()
         .on_tool_pre(ctx_a)
-        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
-            Ok::<_, HandlerError>(rewrite_input(m2.clone()).no_decision())
-        })
+        .on_tool_pre(move |_: &Context, _: &ToolPreEvent| rewrite_input(m2.clone()).no_decision())
         .on_tool_pre(neutral);
     let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
     assert_eq!(o.kind(), DecisionKind::NoDecision);
@@ -193,11 +192,11 @@ fn interceptors_order_short_circuit_and_observers() {
             next.run(cx, ev)
         })
         .on_tool_pre(|_: &Context, e: &ToolPreEvent| {
-            Ok::<_, HandlerError>(if e.tool.command() == Some("rewritten") {
+            if e.tool.command() == Some("rewritten") {
                 deny("saw rewrite")
             } else {
                 no_decision()
-            })
+            }
         });
     let o = decide(&r, &tool_event("Bash", "ls")).unwrap();
     assert_eq!(o.reason(), Some("saw rewrite"));
@@ -213,7 +212,7 @@ fn interceptors_order_short_circuit_and_observers() {
         .layer(|_: &Context, _: &mut Event, _next: Next<'_>| Ok(Outcome::from(deny("short"))))
         .on_tool_pre(move |_: &Context, _: &ToolPreEvent| {
             ran2.fetch_add(1, Ordering::SeqCst);
-            Ok::<_, HandlerError>(allow())
+            allow()
         });
     assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().reason(), Some("short"));
     assert_eq!(ran.load(Ordering::SeqCst), 0);
@@ -232,7 +231,7 @@ fn panics_become_errors() {
 #[test]
 fn walk_order_and_names() {
     let r = Router::new()
-        .on_stop(|_: &Context, _: &StopEvent| Ok::<_, HandlerError>(finish()))
+        .on_stop(|_: &Context, _: &StopEvent| finish())
         .on_tool_pre(deny_x)
         .on_tool_pre(allow_y)
         .on_other("TaskCreated", |_: &Context, _: &Event| Ok(()))
@@ -395,4 +394,109 @@ proptest! {
             }
         }
     }
+}
+
+fn permission_event(cmd: &str) -> PermissionEvent {
+    let t = tool_event("Bash", cmd);
+    let mut env = t.envelope.clone();
+    env.kind = EventKind::Permission;
+    PermissionEvent::new(env, t.tool)
+}
+
+fn decide_event(r: &Router, e: Event) -> Outcome {
+    r.dispatch(&cx(), &mut { e }).unwrap()
+}
+
+#[test]
+fn handlers_return_the_decision_or_a_result() {
+    #[derive(Debug)]
+    struct Unreadable;
+    impl From<Unreadable> for HandlerError {
+        fn from(_: Unreadable) -> Self {
+            HandlerError::msg("unreadable")
+        }
+    }
+    fn own_error(_: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, Unreadable> {
+        if e.tool.command() == Some("fail") {
+            return Err(Unreadable);
+        }
+        Ok(no_decision())
+    }
+    fn infallible(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+        deny("plain")
+    }
+    fn rewrites(_: &Context, _: &ToolPreEvent) -> Rewrite {
+        rewrite_input(serde_json::Map::new())
+    }
+    let r = Router::new().on_tool_pre(own_error).on_tool_pre(infallible);
+    assert_eq!(decide(&r, &tool_event("Bash", "ls")).unwrap().reason(), Some("plain"));
+    let e = decide(&r, &tool_event("Bash", "fail")).unwrap_err();
+    assert!(e.to_string().contains("unreadable"), "{e}");
+    // The old form keeps compiling.
+    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow()));
+    assert_eq!(
+        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
+        DecisionKind::Allow
+    );
+    // A closure that can fail infers its error from the `Err` arm.
+    let r = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
+        if e.tool.command() == Some("ls") {
+            Ok(allow())
+        } else {
+            Err(HandlerError::msg("no"))
+        }
+    });
+    assert!(decide(&r, &tool_event("Bash", "rm")).is_err());
+    let r = Router::new().on_tool_pre(rewrites);
+    assert!(decide(&r, &tool_event("Bash", "ls")).unwrap().updated_input().is_some());
+}
+
+#[test]
+fn a_tool_gate_serves_both_kinds() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = Arc::clone(&seen);
+    let r = Router::new().on_tool_gate(move |_: &Context, g: ToolGateEvent<'_>| {
+        s2.lock()
+            .unwrap()
+            .push((g.kind(), g.is_permission(), g.envelope().kind));
+        if g.tool().command() == Some("curl") {
+            ask_user(format!("{} wants the network", g.tool().name))
+        } else {
+            no_decision()
+        }
+    });
+    assert!(r.handles(EventKind::ToolPre) && r.handles(EventKind::Permission));
+    let o = decide_event(&r, Event::ToolPre(tool_event("Bash", "curl")));
+    assert_eq!(
+        (o.kind(), o.reason()),
+        (DecisionKind::Ask, Some("Bash wants the network"))
+    );
+    let o = decide_event(&r, Event::Permission(permission_event("curl")));
+    assert_eq!(o.kind(), DecisionKind::Ask);
+    assert!(decide_event(&r, Event::Permission(permission_event("ls"))).is_bare_neutral());
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [
+            (EventKind::ToolPre, false, EventKind::ToolPre),
+            (EventKind::Permission, true, EventKind::Permission),
+            (EventKind::Permission, true, EventKind::Permission),
+        ]
+    );
+    // It stacks with each kind's handlers, in registration order, and reports its own name.
+    fn gate(_: &Context, _: ToolGateEvent<'_>) -> ToolPreDecision {
+        deny("gate")
+    }
+    let r = Router::new()
+        .on_permission(|_: &Context, _: &PermissionEvent| no_decision().with_context("first"))
+        .on_tool_gate(when(match_tools(["Bash"]), gate));
+    let o = decide_event(&r, Event::Permission(permission_event("ls")));
+    assert_eq!((o.reason(), o.context()), (Some("gate"), &["first".to_owned()][..]));
+    let o = decide_event(&r, Event::ToolPre(tool_event("Read", "ls")));
+    assert!(o.is_bare_neutral());
+    let mut names = Vec::new();
+    r.walk(|s| names.push((s.kind, s.name)));
+    assert!(
+        names.iter().filter(|(_, n)| n.ends_with("::gate")).count() == 2,
+        "{names:?}"
+    );
 }

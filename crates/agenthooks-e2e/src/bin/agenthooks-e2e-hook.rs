@@ -74,27 +74,25 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
         });
     }
     router = match mode {
-        Mode::Deny | Mode::DenyWrongDialect => {
-            router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(deny(DENY_REASON)))
-        }
-        Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| Ok(ask_user(ASK_REASON))),
+        Mode::Deny | Mode::DenyWrongDialect => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny(DENY_REASON)),
+        Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| ask_user(ASK_REASON)),
         Mode::Context => router
             .on_session_start(|_cx: &Context, _e: &SessionStartEvent| {
-                Ok(ContextDecision::default().with_context(SESSION_CONTEXT))
+                ContextDecision::default().with_context(SESSION_CONTEXT)
             })
-            .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| Ok(accept_prompt().with_context(PROMPT_CONTEXT))),
+            .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt().with_context(PROMPT_CONTEXT)),
         Mode::Continue => router
             .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
-            .on_stop(|_cx: &Context, _e: &StopEvent| Ok(continue_with(CONTINUE_INSTRUCTION))),
+            .on_stop(|_cx: &Context, _e: &StopEvent| continue_with(CONTINUE_INSTRUCTION)),
         // Rewrite and allow: the intent a hook author writes; where the agent has no allow the
         // core degrades the verdict and keeps the rewrite.
         Mode::Rewrite => router.on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
             let mut input = e.tool.input.clone();
             let Some(key) = ["command", "cmd"].into_iter().find(|k| input.contains_key(*k)) else {
-                return Ok(no_decision());
+                return no_decision();
             };
             input.insert(key.into(), REWRITTEN_COMMAND.into());
-            Ok(rewrite_input(input).allow())
+            rewrite_input(input).allow()
         }),
         // `none`, and modes a newer suite adds: record only.
         _ => router,

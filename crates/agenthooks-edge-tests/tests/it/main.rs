@@ -373,11 +373,11 @@ mod serve {
         }
     }
 
-    fn slow_deny(_: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    fn slow_deny(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
         if e.tool.command() == Some("slow") {
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        Ok(deny(format!("no {}", e.tool.command().unwrap_or(""))))
+        deny(format!("no {}", e.tool.command().unwrap_or("")))
     }
 
     #[test]

@@ -50,7 +50,7 @@ fn before_tool_shapes() {
         r#"{"continue":false,"stopReason":"halt","systemMessage":"m","decision":"deny","reason":"no rm"}"#
     );
     assert_eq!(
-        enc(&ev, deny("model text").with_block_reason(["user text"])),
+        enc(&ev, deny("model text").with_block_reason("user text")),
         r#"{"systemMessage":"user text","decision":"deny","reason":"model text"}"#
     );
     let mut m = Map::new();

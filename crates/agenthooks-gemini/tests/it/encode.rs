@@ -50,13 +50,13 @@ const PRE: &str = "gemini-cli-0.61.0/before_tool-deny-json";
 
 #[test]
 fn before_tool_deny_is_the_shape_that_blocked_the_real_cli() {
-    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok(deny("marker writes are blocked")));
+    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| deny("marker writes are blocked"));
     assert_eq!(
         stdout(r, PRE),
         r#"{"decision":"deny","reason":"marker writes are blocked"}"#
     );
     // An empty reason still gives the model a reason.
-    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok(deny("")));
+    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| deny(""));
     assert_eq!(
         stdout(r, PRE),
         r#"{"decision":"deny","reason":"Blocked by a hook policy."}"#
@@ -65,7 +65,7 @@ fn before_tool_deny_is_the_shape_that_blocked_the_real_cli() {
 
 #[test]
 fn before_tool_ask_rewrite_stop_and_message() {
-    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok(ask_user("Run a shell command?")));
+    let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| ask_user("Run a shell command?"));
     assert_eq!(stdout(r, PRE), r#"{"decision":"ask","reason":"Run a shell command?"}"#);
 
     // Rewrites without a permission opinion are injected through an interceptor: the core
@@ -81,9 +81,9 @@ fn before_tool_ask_rewrite_stop_and_message() {
     );
 
     let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-        Ok(deny("no")
+        deny("no")
             .stop_agent("policy violation")
-            .with_system_message("stopped by guard"))
+            .with_system_message("stopped by guard")
     });
     assert_eq!(
         stdout(r, PRE),
@@ -91,7 +91,7 @@ fn before_tool_ask_rewrite_stop_and_message() {
     );
 
     let r = Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-        Ok(deny("rm is blocked by P-7").with_block_reason(["Blocked: see policy P-7"]))
+        deny("rm is blocked by P-7").with_block_reason("Blocked: see policy P-7")
     });
     assert_eq!(
         stdout(r, PRE),
@@ -126,7 +126,7 @@ fn lossy_rewrite_is_answered_by_the_failure_policy() {
 fn degradations_on_before_tool() {
     // Context has no channel on BeforeTool: dropped, logged.
     let out = invoke(
-        Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok(deny("d").with_context("why"))),
+        Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| deny("d").with_context("why")),
         PRE,
     );
     assert_eq!(out.response.stdout_str(), r#"{"decision":"deny","reason":"d"}"#);
@@ -135,7 +135,7 @@ fn degradations_on_before_tool() {
     // Gemini has no allow that skips confirmation: allow degrades to no decision, and the rewrite
     // riding on it is still delivered (Gemini applies `tool_input` without a verdict).
     let out = invoke(
-        Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| Ok(rewrite_input(e.tool.input.clone()).allow())),
+        Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| rewrite_input(e.tool.input.clone()).allow()),
         PRE,
     );
     assert_eq!(
@@ -149,7 +149,7 @@ fn degradations_on_before_tool() {
     assert!(!out.degradations.is_empty());
 
     let out = invoke(
-        Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok(no_decision())),
+        Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| no_decision()),
         PRE,
     );
     assert_eq!(out.response.stdout_str(), "{}");
@@ -159,20 +159,20 @@ fn degradations_on_before_tool() {
 fn prompt_and_session_context() {
     let f = "gemini-cli-0.61.0/before_agent-allow";
     let r = Router::new()
-        .on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok(accept_prompt().with_context("today is Monday")));
+        .on_prompt_submitted(|_: &Context, _: &PromptEvent| accept_prompt().with_context("today is Monday"));
     assert_eq!(
         stdout(r, f),
         r#"{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"today is Monday"}}"#
     );
-    let r = Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok(block_prompt("contains a secret")));
+    let r = Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| block_prompt("contains a secret"));
     assert_eq!(stdout(r, f), r#"{"decision":"deny","reason":"contains a secret"}"#);
-    let r = Router::new()
-        .on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok(accept_prompt().stop_agent("quota exceeded")));
+    let r =
+        Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| accept_prompt().stop_agent("quota exceeded"));
     assert_eq!(stdout(r, f), r#"{"continue":false,"stopReason":"quota exceeded"}"#);
 
     // ⚠ #13: sent verbatim; Gemini escapes the markup on its side.
     let r = Router::new().on_session_start(|_: &Context, _: &SessionStartEvent| {
-        Ok(ContextDecision::none().with_context("<rules>").with_context("be brief"))
+        ContextDecision::none().with_context("<rules>").with_context("be brief")
     });
     assert_eq!(
         stdout(r, "gemini-cli-0.61.0/session_start-allow"),
@@ -182,20 +182,20 @@ fn prompt_and_session_context() {
 
 #[test]
 fn after_agent_continue_is_a_retry() {
-    let r = Router::new().on_stop(|_: &Context, _: &StopEvent| Ok(continue_with("Run the tests before finishing.")));
+    let r = Router::new().on_stop(|_: &Context, _: &StopEvent| continue_with("Run the tests before finishing."));
     assert_eq!(
         stdout(r, "gemini-cli-0.61.0/after_agent-allow"),
         r#"{"decision":"deny","reason":"Run the tests before finishing."}"#
     );
     let r = Router::new().on_stop(|_: &Context, e: &StopEvent| {
-        Ok(if e.previously_continued {
+        if e.previously_continued {
             finish()
         } else {
             continue_with("again")
-        })
+        }
     });
     assert_eq!(stdout(r, "docs/after_agent-stop_hook_active"), "{}");
-    let r = Router::new().on_stop(|_: &Context, _: &StopEvent| Ok(finish().stop_agent("done for today")));
+    let r = Router::new().on_stop(|_: &Context, _: &StopEvent| finish().stop_agent("done for today"));
     assert_eq!(
         stdout(r, "docs/after_agent"),
         r#"{"continue":false,"stopReason":"done for today"}"#
@@ -205,11 +205,11 @@ fn after_agent_continue_is_a_retry() {
 #[test]
 fn after_tool_replace_flag_context() {
     let f = "gemini-cli-0.61.0/after_tool-allow";
-    let r = Router::new().on_tool_post(|_: &Context, _: &ToolPostEvent| Ok(replace_output("[redacted]")));
+    let r = Router::new().on_tool_post(|_: &Context, _: &ToolPostEvent| replace_output("[redacted]"));
     assert_eq!(stdout(r, f), r#"{"decision":"deny","reason":"[redacted]"}"#);
     // A flag keeps the output: degraded to context (a deny would hide the output, #301).
     let out = invoke(
-        Router::new().on_tool_post(|_: &Context, _: &ToolPostEvent| Ok(flag_output("output looks like a token"))),
+        Router::new().on_tool_post(|_: &Context, _: &ToolPostEvent| flag_output("output looks like a token")),
         f,
     );
     assert_eq!(
@@ -217,14 +217,14 @@ fn after_tool_replace_flag_context() {
         r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"output looks like a token"}}"#
     );
     assert_eq!(out.degradations.len(), 1);
-    let r = Router::new().on_tool_post(|_: &Context, _: &ToolPostEvent| Ok(observed().with_context("file changed")));
+    let r = Router::new().on_tool_post(|_: &Context, _: &ToolPostEvent| observed().with_context("file changed"));
     assert_eq!(
         stdout(r, f),
         r#"{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"file changed"}}"#
     );
     // A failed tool is tool.error: context still reaches the model on AfterTool.
     let r = Router::new().on_tool_error(|_: &Context, e: &ToolErrorEvent| {
-        Ok(ContextDecision::none().with_context(format!("hint: {} failed", e.tool.name)))
+        ContextDecision::none().with_context(format!("hint: {} failed", e.tool.name))
     });
     assert_eq!(
         stdout(r, "docs/after_tool-error"),
@@ -235,10 +235,10 @@ fn after_tool_replace_flag_context() {
 #[test]
 fn model_events_stop_and_message_only() {
     let r = Router::new().on_model_response(|_: &Context, _: &ModelResponseEvent| {
-        Ok(ContextDecision::none()
+        ContextDecision::none()
             .stop_agent("budget")
             .with_system_message("stopping")
-            .with_context("lost"))
+            .with_context("lost")
     });
     let out = invoke(r, "gemini-cli-0.61.0/after_model-allow");
     assert_eq!(

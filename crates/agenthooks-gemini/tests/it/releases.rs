@@ -27,7 +27,7 @@ fn v0_21_before_tool_without_mcp_context() {
     let payload = r#"{"session_id":"s","transcript_path":"","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2025-12-01T10:00:00.000Z","tool_name":"mcp_github_create_issue","tool_input":{"title":"t"}}"#;
     let r = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
         let m = e.tool.mcp.as_ref().expect("mcp from the name");
-        Ok(deny(format!(
+        Ok::<_, agenthooks_core::HandlerError>(deny(format!(
             "{}/{} {:?}",
             m.server, m.tool, e.envelope.session.transcript_path
         )))
@@ -49,7 +49,9 @@ fn after_tool_response_shapes() {
         "",
     ] {
         let r = Router::new().on_tool_post(|_: &Context, e: &ToolPostEvent| {
-            Ok(observed().with_context(format!("post {}", e.output.is_object() || e.output.is_null())))
+            Ok::<_, agenthooks_core::HandlerError>(
+                observed().with_context(format!("post {}", e.output.is_object() || e.output.is_null())),
+            )
         });
         assert_eq!(
             answer(r, &format!("{{{base}{rest}}}")),
@@ -64,7 +66,9 @@ fn after_tool_response_shapes() {
 fn model_request_with_part_content() {
     let payload = r#"{"session_id":"s","transcript_path":"","cwd":"/w","hook_event_name":"BeforeModel","timestamp":"t","llm_request":{"model":"gemini-2.5-pro","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}}"#;
     let r = Router::new().on_model_request(|_: &Context, e: &ModelRequestEvent| {
-        Ok(ContextDecision::none().with_system_message(e.request["messages"][0]["content"][0]["text"].to_string()))
+        Ok::<_, agenthooks_core::HandlerError>(
+            ContextDecision::none().with_system_message(e.request["messages"][0]["content"][0]["text"].to_string()),
+        )
     });
     assert_eq!(answer(r, payload), r#"{"systemMessage":"\"hi\""}"#);
 }
@@ -78,7 +82,9 @@ fn session_start_of_v0_19_and_a_bare_one() {
         r#"{"hook_event_name":"SessionStart"}"#,
     ] {
         let r = Router::new().on_session_start(|_: &Context, e: &SessionStartEvent| {
-            Ok(ContextDecision::none().with_context(e.source.clone().unwrap_or_else(|| "none".into())))
+            Ok::<_, agenthooks_core::HandlerError>(
+                ContextDecision::none().with_context(e.source.clone().unwrap_or_else(|| "none".into())),
+            )
         });
         let out = answer(r, payload);
         assert!(
@@ -112,7 +118,9 @@ fn retyped_fields_still_reach_the_stop_handler() {
     assert_eq!(a.extra["prompt_response"][1], "b");
 
     let r = Router::new().on_stop(|_: &Context, e: &StopEvent| {
-        Ok(finish().with_system_message(format!("continued={}", e.previously_continued)))
+        Ok::<_, agenthooks_core::HandlerError>(
+            finish().with_system_message(format!("continued={}", e.previously_continued)),
+        )
     });
     assert_eq!(answer(r, payload), r#"{"systemMessage":"continued=true"}"#);
 }

@@ -56,11 +56,11 @@ fn shapes() -> Vec<Outcome> {
             .with_context("c")
             .with_system_message("s")
             .stop_agent("x")
-            .with_block_reason(["b"])
+            .with_block_reason("b")
             .into(),
         accept_prompt().into(),
         accept_prompt().with_context("<c>").into(),
-        block_prompt("b").with_block_reason(["u"]).into(),
+        block_prompt("b").with_block_reason("u").into(),
         finish().into(),
         continue_with("i").into(),
         finish().stop_agent("s").with_system_message("m").into(),

@@ -3,8 +3,8 @@
 //! `hooks/hooks.json`, which must be at that path, not at the plugin root).
 //!
 //! - Timeouts in **seconds** (default 600).
-//! - Non-blocking hooks get `async: true`, except `Stop`, which is forced synchronous (cowork
-//!   drops async Stop hooks, quirk #1).
+//! - Non-blocking hooks get `async: true` where the codec row allows it (`may_async`): every
+//!   event except `Stop`, which is forced synchronous (cowork drops async Stop hooks, quirk #1).
 //! - Fail-closed blocking decision hooks get `onFailure: "block"` (the binary crashing, timing
 //!   out or printing invalid JSON then blocks) where the version has it; Claude ignores it on
 //!   `Stop`/`SubagentStop`, so it is not written there.
@@ -14,16 +14,15 @@
 //!   commands: a command containing them is refused.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{Dialect, Syntax};
+use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, JsonHooksFile, Shape};
 use crate::plan::{with_newline, Cx, FileFormat};
 use crate::resolve::ResolvedHook;
@@ -36,81 +35,17 @@ pub(crate) struct Claude;
 /// The first version we verified to have `onFailure` (reference: 2.1.332).
 pub(crate) const ON_FAILURE_MIN: &str = "2.1.332";
 
-const EVENTS: &[EventRow] = &[
-    row("PreToolUse", EventKind::ToolPre, true),
-    row("PermissionRequest", EventKind::Permission, true),
-    row("PermissionDenied", EventKind::Other, true),
-    row("PostToolUse", EventKind::ToolPost, true),
-    row("PostToolUseFailure", EventKind::ToolError, true),
-    row("PostToolBatch", EventKind::Other, false),
-    row("UserPromptSubmit", EventKind::PromptSubmitted, false),
-    row("UserPromptExpansion", EventKind::Other, false),
-    row("PreSkillShellCommand", EventKind::Other, false),
-    row("Stop", EventKind::Stop, false),
-    row("SubagentStop", EventKind::SubagentStop, false),
-    row("StopFailure", EventKind::Other, false),
-    row("SessionStart", EventKind::SessionStart, false),
-    row("SessionEnd", EventKind::SessionEnd, false),
-    row("Setup", EventKind::Other, false),
-    row("SubagentStart", EventKind::SubagentStart, false),
-    row("PreCompact", EventKind::CompactPre, false),
-    row("PostCompact", EventKind::CompactPost, false),
-    row("PreModelSwitch", EventKind::Other, false),
-    row("PostModelSwitch", EventKind::Other, false),
-    row("Notification", EventKind::Notification, false),
-    row("Elicitation", EventKind::Other, false),
-    row("ElicitationResult", EventKind::Other, false),
-    row("TeammateIdle", EventKind::Other, false),
-    row("TaskCreated", EventKind::Other, false),
-    row("TaskCompleted", EventKind::Other, false),
-    row("ConfigChange", EventKind::Other, false),
-    row("InstructionsLoaded", EventKind::Other, false),
-    row("WorktreeCreate", EventKind::Other, false),
-    row("WorktreeRemove", EventKind::Other, false),
-    row("CwdChanged", EventKind::Other, false),
-    row("FileChanged", EventKind::FileEdited, false),
-    row("DirectoryAdded", EventKind::Other, false),
-    row("MessageDisplay", EventKind::ModelResponse, false),
-];
-
-const KINDS: &[(EventKind, &[&str])] = &[
-    (EventKind::SessionStart, &["SessionStart"]),
-    (EventKind::SessionEnd, &["SessionEnd"]),
-    (EventKind::PromptSubmitted, &["UserPromptSubmit"]),
-    (EventKind::ToolPre, &["PreToolUse"]),
-    (EventKind::ToolPost, &["PostToolUse"]),
-    (EventKind::ToolError, &["PostToolUseFailure"]),
-    (EventKind::Permission, &["PermissionRequest"]),
-    (EventKind::Stop, &["Stop"]),
-    (EventKind::SubagentStart, &["SubagentStart"]),
-    (EventKind::SubagentStop, &["SubagentStop"]),
-    (EventKind::CompactPre, &["PreCompact"]),
-    (EventKind::CompactPost, &["PostCompact"]),
-    (EventKind::Notification, &["Notification"]),
-    (EventKind::FileEdited, &["FileChanged"]),
-    (EventKind::ModelResponse, &["MessageDisplay"]),
-];
-
-static DIALECT: Dialect = Dialect {
-    classes: &[
-        (CanonicalTool::Shell, &["Bash", "PowerShell"]),
-        (CanonicalTool::FileRead, &["Read", "NotebookRead"]),
-        (CanonicalTool::FileWrite, &["Write"]),
-        (CanonicalTool::FileEdit, &["Edit", "MultiEdit", "NotebookEdit"]),
-        (CanonicalTool::Search, &["Glob", "Grep", "LS"]),
-        (CanonicalTool::Fetch, &["WebFetch", "WebSearch"]),
-        (CanonicalTool::Task, &["Task", "Agent"]),
-    ],
-    mcp_naming: Some(("mcp__", "__")),
-    mcp_builtins: &["ListMcpResourcesTool", "ReadMcpResourceTool"],
-    syntax: Syntax::ClaudeList,
-};
-
-const TIMEOUT: TimeoutRule = TimeoutRule {
-    unit_ms: 1000,
-    default: 600,
-    min: 1,
-    max: None,
+/// The Claude Code target's constants. Events, kinds, tools and async facts are the Claude
+/// codec's ([`agenthooks_claude::CODEC`]).
+pub(crate) static SPEC: TargetSpec = TargetSpec {
+    provider: Provider::CLAUDE_CODE,
+    codec: &agenthooks_claude::CODEC,
+    scopes: &[Scope::User, Scope::Project, Scope::Plugin],
+    scope_hint: "Claude Code reads user and project settings.json and plugin hooks/hooks.json",
+    timeout: TimeoutRule::new(1000, 600),
+    matcher: MatcherDialect::new(Syntax::ClaudeList),
+    substituted_tokens: &["${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"],
+    not_installed: &[],
 };
 
 /// Events where Claude ignores `onFailure`.
@@ -131,9 +66,9 @@ fn plugin_manifest_path(target: &Target) -> PathBuf {
     target.root.join(".claude-plugin").join("plugin.json")
 }
 
-/// Whether the hook runs asynchronously.
+/// Whether the hook runs asynchronously: non-blocking, on an event whose row allows it.
 fn is_async(h: &ResolvedHook) -> bool {
-    !h.blocking && h.native != "Stop"
+    !h.blocking && SPEC.may_async(&h.native)
 }
 
 /// Whether the hook gets `onFailure: "block"`.
@@ -179,50 +114,27 @@ impl Claude {
 }
 
 impl TargetModule for Claude {
-    fn provider(&self) -> Provider {
-        Provider::CLAUDE_CODE
-    }
-
-    fn scopes(&self) -> &'static [Scope] {
-        &[Scope::User, Scope::Project, Scope::Plugin]
-    }
-
-    fn scope_hint(&self) -> &'static str {
-        "Claude Code reads user and project settings.json and plugin hooks/hooks.json"
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
-        KINDS
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn timeout(&self, _native: &str, requested: Option<Duration>) -> TimeoutPlan {
-        TIMEOUT.plan(requested)
-    }
-
-    fn substituted_tokens(&self) -> &'static [&'static str] {
-        &["${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"]
+    fn spec(&self) -> &'static TargetSpec {
+        &SPEC
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
             let first = h.specs[0];
-            if !h.blocking && h.native == "Stop" {
+            if !h.blocking && !is_async(h) {
+                let why = if h.native == "Stop" {
+                    "cowork drops async Stop hooks, quirk #1"
+                } else {
+                    "the codec does not allow async on it"
+                };
                 out.push(
                     Finding::new(
                         Severity::Degraded,
                         FindingCode::AsyncForcedSync,
                         &p,
-                        "non-blocking Stop hook rendered synchronously (cowork drops async Stop hooks, quirk #1)",
+                        format!("non-blocking {} hook rendered synchronously ({why})", h.native),
                     )
                     .with_hook(first)
                     .with_native(&h.native),

@@ -13,16 +13,15 @@
 //!   refused.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{Dialect, Syntax};
+use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{JsonHooksFile, Shape};
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
@@ -32,62 +31,17 @@ use crate::target::{Scope, Target};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Copilot;
 
-const EVENTS: &[EventRow] = &[
-    row("sessionStart", EventKind::SessionStart, false),
-    row("sessionEnd", EventKind::SessionEnd, false),
-    row("userPromptSubmitted", EventKind::PromptSubmitted, false),
-    row("userPromptTransformed", EventKind::Other, false),
-    row("preToolUse", EventKind::ToolPre, true),
-    row("preMcpToolCall", EventKind::Other, false),
-    row("postToolUse", EventKind::ToolPost, true),
-    row("postToolUseFailure", EventKind::ToolError, true),
-    row("permissionRequest", EventKind::Permission, true),
-    row("agentStop", EventKind::Stop, false),
-    row("subagentStart", EventKind::SubagentStart, false),
-    row("subagentStop", EventKind::SubagentStop, false),
-    row("preCompact", EventKind::CompactPre, false),
-    row("errorOccurred", EventKind::Other, false),
-    row("notification", EventKind::Notification, false),
-];
-
-const KINDS: &[(EventKind, &[&str])] = &[
-    (EventKind::SessionStart, &["sessionStart"]),
-    (EventKind::SessionEnd, &["sessionEnd"]),
-    (EventKind::PromptSubmitted, &["userPromptSubmitted"]),
-    (EventKind::ToolPre, &["preToolUse"]),
-    (EventKind::ToolPost, &["postToolUse"]),
-    (EventKind::ToolError, &["postToolUseFailure"]),
-    (EventKind::Permission, &["permissionRequest"]),
-    (EventKind::Stop, &["agentStop"]),
-    (EventKind::SubagentStart, &["subagentStart"]),
-    (EventKind::SubagentStop, &["subagentStop"]),
-    (EventKind::CompactPre, &["preCompact"]),
-    (EventKind::Notification, &["notification"]),
-];
-
-static DIALECT: Dialect = Dialect {
-    classes: &[
-        (
-            CanonicalTool::Shell,
-            &["bash", "powershell", "write_bash", "write_powershell"],
-        ),
-        (CanonicalTool::FileRead, &["view"]),
-        (CanonicalTool::FileWrite, &["create"]),
-        (CanonicalTool::FileEdit, &["edit", "str_replace_editor", "apply_patch"]),
-        (CanonicalTool::Search, &["glob", "grep", "rg"]),
-        (CanonicalTool::Fetch, &["web_fetch", "web_search"]),
-        (CanonicalTool::Task, &["task"]),
-    ],
-    mcp_naming: None,
-    mcp_builtins: &[],
-    syntax: Syntax::ImplicitlyAnchored,
-};
-
-const TIMEOUT: TimeoutRule = TimeoutRule {
-    unit_ms: 1000,
-    default: 30,
-    min: 1,
-    max: None,
+/// The Copilot CLI target's constants. Events, kinds and tools are the Copilot codec's
+/// ([`agenthooks_copilot::CODEC`]).
+pub(crate) static SPEC: TargetSpec = TargetSpec {
+    provider: Provider::COPILOT,
+    codec: &agenthooks_copilot::CODEC,
+    scopes: &[Scope::User, Scope::Project],
+    scope_hint: "Copilot CLI reads .github/hooks/*.json (project) and ~/.copilot/hooks/*.json (user)",
+    timeout: TimeoutRule::new(1000, 30),
+    matcher: MatcherDialect::new(Syntax::ImplicitlyAnchored),
+    substituted_tokens: &["{{"],
+    not_installed: &[],
 };
 
 pub(crate) fn hooks_path(target: &Target, manifest: &Manifest) -> PathBuf {
@@ -119,40 +73,12 @@ fn file<'a>(path: &'a std::path::Path, keys: &'a [(&'a str, Value)]) -> JsonHook
 }
 
 impl TargetModule for Copilot {
-    fn provider(&self) -> Provider {
-        Provider::COPILOT
-    }
-
-    fn scopes(&self) -> &'static [Scope] {
-        &[Scope::User, Scope::Project]
-    }
-
-    fn scope_hint(&self) -> &'static str {
-        "Copilot CLI reads .github/hooks/*.json (project) and ~/.copilot/hooks/*.json (user)"
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
-        KINDS
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn timeout(&self, _native: &str, requested: Option<Duration>) -> TimeoutPlan {
-        TIMEOUT.plan(requested)
-    }
-
-    fn substituted_tokens(&self) -> &'static [&'static str] {
-        &["{{"]
+    fn spec(&self) -> &'static TargetSpec {
+        &SPEC
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
             let first = h.specs[0];
@@ -217,7 +143,7 @@ impl TargetModule for Copilot {
     }
 
     fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         if cx.target.scope == Scope::Project {
             let config = cx.target.home.join(".copilot").join("config.json");

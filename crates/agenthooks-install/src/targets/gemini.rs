@@ -13,16 +13,15 @@
 //!   `~/.gemini/trustedFolders.json`).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{Dialect, Syntax};
+use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{JsonHooksFile, Shape};
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
@@ -32,60 +31,17 @@ use crate::target::{Scope, Target};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Gemini;
 
-const EVENTS: &[EventRow] = &[
-    row("BeforeTool", EventKind::ToolPre, true),
-    row("AfterTool", EventKind::ToolPost, true),
-    row("BeforeAgent", EventKind::PromptSubmitted, false),
-    row("AfterAgent", EventKind::Stop, false),
-    row("SessionStart", EventKind::SessionStart, false),
-    row("SessionEnd", EventKind::SessionEnd, false),
-    row("PreCompress", EventKind::CompactPre, false),
-    row("Notification", EventKind::Notification, false),
-    row("BeforeModel", EventKind::ModelRequest, false),
-    row("AfterModel", EventKind::ModelResponse, false),
-    row("BeforeToolSelection", EventKind::ModelRequest, false),
-];
-
-const KINDS: &[(EventKind, &[&str])] = &[
-    (EventKind::SessionStart, &["SessionStart"]),
-    (EventKind::SessionEnd, &["SessionEnd"]),
-    (EventKind::PromptSubmitted, &["BeforeAgent"]),
-    (EventKind::ToolPre, &["BeforeTool"]),
-    (EventKind::ToolPost, &["AfterTool"]),
-    (EventKind::ToolError, &["AfterTool"]),
-    (EventKind::Stop, &["AfterAgent"]),
-    (EventKind::CompactPre, &["PreCompress"]),
-    (EventKind::Notification, &["Notification"]),
-    (EventKind::ModelRequest, &["BeforeModel"]),
-    (EventKind::ModelResponse, &["AfterModel"]),
-];
-
-static DIALECT: Dialect = Dialect {
-    classes: &[
-        (CanonicalTool::Shell, &["run_shell_command"]),
-        (CanonicalTool::FileRead, &["read_file", "read_many_files"]),
-        (CanonicalTool::FileWrite, &["write_file"]),
-        (CanonicalTool::FileEdit, &["replace", "edit"]),
-        (
-            CanonicalTool::Search,
-            &["glob", "grep_search", "search_file_content", "grep", "list_directory"],
-        ),
-        (CanonicalTool::Fetch, &["web_fetch", "google_web_search"]),
-        (
-            CanonicalTool::Task,
-            &["delegate_to_agent", "invoke_agent", "codebase_investigator", "cli_help"],
-        ),
-    ],
-    mcp_naming: Some(("mcp_", "_")),
-    mcp_builtins: &[],
-    syntax: Syntax::Anchored,
-};
-
-const TIMEOUT: TimeoutRule = TimeoutRule {
-    unit_ms: 1,
-    default: 60_000,
-    min: 1,
-    max: None,
+/// The Gemini CLI target's constants. Events, kinds and tools are the Gemini codec's
+/// ([`agenthooks_gemini::CODEC`]).
+pub(crate) static SPEC: TargetSpec = TargetSpec {
+    provider: Provider::GEMINI,
+    codec: &agenthooks_gemini::CODEC,
+    scopes: &[Scope::User, Scope::Project],
+    scope_hint: "Gemini CLI reads hooks from user and project settings.json (extensions are not generated)",
+    timeout: TimeoutRule::new(1, 60_000),
+    matcher: MatcherDialect::new(Syntax::Anchored),
+    substituted_tokens: &["$GEMINI_", "${GEMINI_", "$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"],
+    not_installed: &[],
 };
 
 /// Events Gemini does not wait for anyway.
@@ -151,40 +107,12 @@ pub(crate) fn folder_trusted(rules: &Value, dir: &Path) -> Option<bool> {
 }
 
 impl TargetModule for Gemini {
-    fn provider(&self) -> Provider {
-        Provider::GEMINI
-    }
-
-    fn scopes(&self) -> &'static [Scope] {
-        &[Scope::User, Scope::Project]
-    }
-
-    fn scope_hint(&self) -> &'static str {
-        "Gemini CLI reads hooks from user and project settings.json (extensions are not generated)"
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
-        KINDS
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn timeout(&self, _native: &str, requested: Option<Duration>) -> TimeoutPlan {
-        TIMEOUT.plan(requested)
-    }
-
-    fn substituted_tokens(&self) -> &'static [&'static str] {
-        &["$GEMINI_", "${GEMINI_", "$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"]
+    fn spec(&self) -> &'static TargetSpec {
+        &SPEC
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
             let first = h.specs[0];
@@ -251,7 +179,7 @@ impl TargetModule for Gemini {
     }
 
     fn health(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         // hooksConfig in user and project settings.
         let mut settings = vec![settings_path(&Target::user(p.clone(), cx.target.home.clone()))];

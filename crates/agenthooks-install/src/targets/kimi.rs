@@ -11,17 +11,16 @@
 //!   100 ms after what triggered them ends (use `agenthooks_kimi::detach` for slow work).
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::Provider;
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{Dialect, Syntax};
+use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::toml as tm;
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
@@ -32,46 +31,22 @@ use crate::target::{Scope, Target};
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Kimi;
 
-const EVENTS: &[EventRow] = &[
-    row("PreToolUse", EventKind::ToolPre, true),
-    row("PostToolUse", EventKind::ToolPost, true),
-    row("PostToolUseFailure", EventKind::ToolError, true),
-    row("PermissionRequest", EventKind::Permission, true),
-    row("PermissionResult", EventKind::Other, true),
-    row("UserPromptSubmit", EventKind::PromptSubmitted, false),
-    row("UserPromptQueued", EventKind::Other, false),
-    row("TurnStarted", EventKind::Other, false),
-    row("Stop", EventKind::Stop, false),
-    row("StopFailure", EventKind::Other, false),
-    row("Interrupt", EventKind::Other, false),
-    row("SessionStart", EventKind::SessionStart, false),
-    row("SessionEnd", EventKind::SessionEnd, false),
-    row("SessionHeartbeat", EventKind::Other, false),
-    row("SubagentStart", EventKind::SubagentStart, false),
-    row("SubagentStop", EventKind::SubagentStop, false),
-    row("TaskStarted", EventKind::Other, false),
-    row("PreCompact", EventKind::CompactPre, false),
-    row("PostCompact", EventKind::CompactPost, false),
-    row("Notification", EventKind::Notification, false),
-];
+/// The Kimi Code target's constants. Events, kinds and tools are the Kimi codec's
+/// ([`agenthooks_kimi::CODEC`]).
+pub(crate) static SPEC: TargetSpec = TargetSpec {
+    provider: Provider::KIMI,
+    codec: &agenthooks_kimi::CODEC,
+    scopes: &[Scope::User],
+    scope_hint: "Kimi Code reads hooks only from $KIMI_CODE_HOME/config.toml (user scope)",
+    timeout: TimeoutRule::new(1000, 30).max(600),
+    matcher: MatcherDialect::new(Syntax::Anchored),
+    substituted_tokens: &[],
+    not_installed: &[],
+};
 
-const KINDS: &[(EventKind, &[&str])] = &[
-    (EventKind::SessionStart, &["SessionStart"]),
-    (EventKind::SessionEnd, &["SessionEnd"]),
-    (EventKind::PromptSubmitted, &["UserPromptSubmit"]),
-    (EventKind::ToolPre, &["PreToolUse"]),
-    (EventKind::ToolPost, &["PostToolUse"]),
-    (EventKind::ToolError, &["PostToolUseFailure"]),
-    (EventKind::Permission, &["PermissionRequest"]),
-    (EventKind::Stop, &["Stop"]),
-    (EventKind::SubagentStart, &["SubagentStart"]),
-    (EventKind::SubagentStop, &["SubagentStop"]),
-    (EventKind::CompactPre, &["PreCompact"]),
-    (EventKind::CompactPost, &["PostCompact"]),
-    (EventKind::Notification, &["Notification"]),
-];
-
-/// Events Kimi awaits (the rest are fire-and-forget and killed early).
+/// Events Kimi awaits (the rest are fire-and-forget and killed early). Install's own table: the
+/// codec rows carry no "awaited" fact (`blocking` is narrower: Kimi awaits `SessionStart` but
+/// ignores its answer).
 const AWAITED: &[&str] = &[
     "PreToolUse",
     "UserPromptSubmit",
@@ -80,28 +55,6 @@ const AWAITED: &[&str] = &[
     "SessionEnd",
     "SubagentStart",
 ];
-
-static DIALECT: Dialect = Dialect {
-    classes: &[
-        (CanonicalTool::Shell, &["Bash", "Shell"]),
-        (CanonicalTool::FileRead, &["Read", "ReadMediaFile", "ReadFile"]),
-        (CanonicalTool::FileWrite, &["Write", "WriteFile"]),
-        (CanonicalTool::FileEdit, &["Edit", "StrReplaceFile"]),
-        (CanonicalTool::Search, &["Glob", "Grep"]),
-        (CanonicalTool::Fetch, &["WebSearch", "FetchURL", "SearchWeb"]),
-        (CanonicalTool::Task, &["Agent", "AgentSwarm", "Task"]),
-    ],
-    mcp_naming: Some(("mcp__", "__")),
-    mcp_builtins: &[],
-    syntax: Syntax::Anchored,
-};
-
-const TIMEOUT: TimeoutRule = TimeoutRule {
-    unit_ms: 1000,
-    default: 30,
-    min: 1,
-    max: Some(600),
-};
 
 pub(crate) fn config_path(target: &Target) -> PathBuf {
     target.agent_home_or(".kimi-code").join("config.toml")
@@ -210,36 +163,12 @@ fn add(doc: &mut DocumentMut, hooks: &[ResolvedHook]) -> Result<(), String> {
 }
 
 impl TargetModule for Kimi {
-    fn provider(&self) -> Provider {
-        Provider::KIMI
-    }
-
-    fn scopes(&self) -> &'static [Scope] {
-        &[Scope::User]
-    }
-
-    fn scope_hint(&self) -> &'static str {
-        "Kimi Code reads hooks only from $KIMI_CODE_HOME/config.toml (user scope)"
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
-        KINDS
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn timeout(&self, _native: &str, requested: Option<Duration>) -> TimeoutPlan {
-        TIMEOUT.plan(requested)
+    fn spec(&self) -> &'static TargetSpec {
+        &SPEC
     }
 
     fn notes(&self, _target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
             let first = h.specs[0];
@@ -283,7 +212,7 @@ impl TargetModule for Kimi {
     }
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
-        if let Some(h) = hooks.iter().find(|h| self.event(&h.native).is_none()) {
+        if let Some(h) = hooks.iter().find(|h| SPEC.event(&h.native).is_none()) {
             return Err(InstallError::InvalidManifest(format!(
                 "Kimi's strict config schema rejects unknown events; `{}` is not one this release knows",
                 h.native

@@ -1,40 +1,109 @@
-//! One module per agent. Each states its tables (native events per kind, tool matcher
-//! dialect, timeout unit and default) and how it writes, removes and checks its files. Adding
-//! an agent is one module implementing [`TargetModule`] plus a line in [`all`].
+//! One module per agent. Each states a [`TargetSpec`] (the agent's codec, scopes, timeout unit
+//! and bounds, matcher syntax, substituted tokens) and implements [`TargetModule`]: how it
+//! writes, removes and checks its files. Adding an agent is one module plus a line in [`all`].
+//!
+//! **Install keeps no copy of codec data.** The native events, their kinds, blocking, tool
+//! matcher support, which event is wired for a kind (`primary`), whether a hook may run
+//! async and the timeout clamps come from the codec's rows ([`Codec::native_events`]); the
+//! tool classes and MCP naming the matcher compiler uses come from [`Codec::tools`]. A target
+//! adds only what install itself decides: events it deliberately does not write
+//! ([`TargetSpec::not_installed`]). The agreement test (`agreement.rs`) pins the rest against
+//! the codec rows.
 
 use std::time::Duration;
 
-use agenthooks_core::{EventKind, Provider};
+use agenthooks_core::kit::ToolTable;
+use agenthooks_core::{Codec, EventKind, EventRow, Provider};
 
 use crate::error::InstallError;
 use crate::finding::Finding;
-use crate::matcher::Dialect;
+use crate::matcher::MatcherDialect;
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
 
+#[cfg(test)]
+mod agreement;
 pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod copilot;
 pub(crate) mod gemini;
 pub(crate) mod kimi;
 
-/// One native event an agent fires.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct EventRow {
-    /// The native name.
-    pub(crate) native: &'static str,
-    /// Its unified kind.
-    pub(crate) kind: EventKind,
-    /// Whether its matcher selects tools.
-    pub(crate) tool_matcher: bool,
+/// What one agent's install target is: constants only (behaviour is [`TargetModule`]).
+pub(crate) struct TargetSpec {
+    /// The agent.
+    pub(crate) provider: Provider,
+    /// Its codec: the source of every event and tool fact.
+    pub(crate) codec: &'static dyn Codec,
+    /// The scopes it supports.
+    pub(crate) scopes: &'static [Scope],
+    /// Where the agent reads hooks (for unsupported-scope errors).
+    pub(crate) scope_hint: &'static str,
+    /// Timeout unit, default and bounds (per-event clamps come from the rows).
+    pub(crate) timeout: TimeoutRule,
+    /// How the agent spells matchers.
+    pub(crate) matcher: MatcherDialect,
+    /// Text the agent substitutes inside command strings before the shell sees them.
+    pub(crate) substituted_tokens: &'static [&'static str],
+    /// Native events of the codec that install deliberately does not write, and why.
+    pub(crate) not_installed: &'static [(&'static str, &'static str)],
 }
 
-pub(crate) const fn row(native: &'static str, kind: EventKind, tool_matcher: bool) -> EventRow {
-    EventRow {
-        native,
-        kind,
-        tool_matcher,
+/// An empty tool table (a codec without one: every class is inexpressible).
+static NO_TOOLS: ToolTable = ToolTable::new(&[], None, &[]);
+
+impl TargetSpec {
+    /// Every native event install writes for this agent: the codec's rows minus
+    /// [`TargetSpec::not_installed`].
+    pub(crate) fn events(&self) -> impl Iterator<Item = EventRow> + '_ {
+        self.codec
+            .native_events()
+            .iter()
+            .filter(|r| self.why_not_installed(r.name).is_none())
+            .copied()
+    }
+
+    /// The row of an installable native event.
+    pub(crate) fn event(&self, native: &str) -> Option<EventRow> {
+        self.events().find(|r| r.name == native)
+    }
+
+    /// Why install does not write a native event the codec knows.
+    pub(crate) fn why_not_installed(&self, native: &str) -> Option<&'static str> {
+        self.not_installed
+            .iter()
+            .find(|(n, _)| *n == native)
+            .map(|(_, why)| *why)
+    }
+
+    /// The native events a kind is installed on: the primary rows of that kind, then the
+    /// primary rows whose payload may decide it ([`EventRow::also`]: `tool.error` on a failed
+    /// Codex `PostToolUse`).
+    pub(crate) fn natives_for(&self, kind: EventKind) -> Vec<&'static str> {
+        if kind == EventKind::Other {
+            return Vec::new();
+        }
+        let own = self.events().filter(|r| r.kind == kind && r.primary);
+        let also = self.events().filter(|r| r.also == Some(kind) && r.primary);
+        own.chain(also).map(|r| r.name).collect()
+    }
+
+    /// The tool table the matcher compiler reads.
+    pub(crate) fn tools(&self) -> &'static ToolTable {
+        self.codec.tools().unwrap_or(&NO_TOOLS)
+    }
+
+    /// Whether a hook on `native` may be configured to run asynchronously (an event the codec
+    /// does not know: yes, the agent's general rule).
+    pub(crate) fn may_async(&self, native: &str) -> bool {
+        self.event(native).is_none_or(|r| r.may_async)
+    }
+
+    /// The timeout for a native event: the agent's rule, bounded by the row's clamp.
+    pub(crate) fn timeout(&self, native: &str, requested: Option<Duration>) -> TimeoutPlan {
+        let clamp = self.event(native).and_then(|r| r.timeout_clamp);
+        self.timeout.clamped(clamp).plan(requested)
     }
 }
 
@@ -60,9 +129,50 @@ pub(crate) struct TimeoutRule {
     pub(crate) min: u64,
     /// Maximum, in units, if any.
     pub(crate) max: Option<u64>,
+    /// The default, in units, of an event whose row clamps the timeout (Codex: 1 s), when it is
+    /// not the general default bounded by the clamp.
+    pub(crate) clamped_default: Option<u64>,
 }
 
 impl TimeoutRule {
+    /// A rule of `unit_ms` per unit with this default, minimum 1 and no maximum.
+    pub(crate) const fn new(unit_ms: u64, default: u64) -> Self {
+        Self {
+            unit_ms,
+            default,
+            min: 1,
+            max: None,
+            clamped_default: None,
+        }
+    }
+
+    /// With a maximum, in units.
+    pub(crate) const fn max(mut self, max: u64) -> Self {
+        self.max = Some(max);
+        self
+    }
+
+    /// With the default of clamped events, in units.
+    pub(crate) const fn clamped_default(mut self, default: u64) -> Self {
+        self.clamped_default = Some(default);
+        self
+    }
+
+    /// The rule for an event the agent clamps to `clamp` (a no-op without one).
+    fn clamped(self, clamp: Option<Duration>) -> Self {
+        let Some(clamp) = clamp else {
+            return self;
+        };
+        let ms = u64::try_from(clamp.as_millis()).unwrap_or(u64::MAX);
+        let cap = (ms / self.unit_ms).max(self.min);
+        let max = self.max.map_or(cap, |m| m.min(cap));
+        Self {
+            max: Some(max),
+            default: self.clamped_default.unwrap_or(self.default).clamp(self.min, max),
+            ..self
+        }
+    }
+
     /// Converts a requested timeout (rounding up to the unit) and applies the bounds.
     pub(crate) fn plan(&self, requested: Option<Duration>) -> TimeoutPlan {
         let unit = if self.unit_ms == 1 { "ms" } else { "s" };
@@ -96,33 +206,10 @@ impl TimeoutRule {
     }
 }
 
-/// What one agent's install target knows and does.
+/// What one agent's install target does (its constants are its [`TargetSpec`]).
 pub(crate) trait TargetModule: Sync {
-    /// The agent.
-    fn provider(&self) -> Provider;
-
-    /// The scopes it supports.
-    fn scopes(&self) -> &'static [Scope];
-
-    /// Where the agent reads hooks (for unsupported-scope errors).
-    fn scope_hint(&self) -> &'static str;
-
-    /// Every native event this release knows for the agent.
-    fn events(&self) -> &'static [EventRow];
-
-    /// The native events each unified kind is installed on.
-    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])];
-
-    /// The matcher dialect.
-    fn dialect(&self) -> &'static Dialect;
-
-    /// The timeout for a native event.
-    fn timeout(&self, native: &str, requested: Option<Duration>) -> TimeoutPlan;
-
-    /// Text the agent substitutes inside command strings before the shell sees them.
-    fn substituted_tokens(&self) -> &'static [&'static str] {
-        &[]
-    }
+    /// The target's constants.
+    fn spec(&self) -> &'static TargetSpec;
 
     /// Target-specific findings for these hooks (async, fail-closed, trust, locations).
     fn notes(&self, target: &Target, manifest: &crate::Manifest, hooks: &[ResolvedHook]) -> Vec<Finding>;
@@ -137,11 +224,6 @@ pub(crate) trait TargetModule: Sync {
     fn health(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
         let _ = (cx, hooks);
         Ok(Vec::new())
-    }
-
-    /// The row of a native event.
-    fn event(&self, native: &str) -> Option<&'static EventRow> {
-        self.events().iter().find(|r| r.native == native)
     }
 }
 
@@ -160,7 +242,7 @@ pub(crate) fn all() -> [&'static dyn TargetModule; 5] {
 pub(crate) fn module(provider: &Provider) -> Result<&'static dyn TargetModule, InstallError> {
     all()
         .into_iter()
-        .find(|m| m.provider() == *provider)
+        .find(|m| m.spec().provider == *provider)
         .ok_or_else(|| InstallError::UnknownProvider(provider.clone()))
 }
 
@@ -174,27 +256,30 @@ pub(crate) fn module(provider: &Provider) -> Result<&'static dyn TargetModule, I
 /// assert!(native_events_for(&Provider::KIMI, EventKind::ModelRequest).is_empty());
 /// ```
 pub fn native_events_for(provider: &Provider, kind: EventKind) -> Vec<&'static str> {
-    module(provider)
-        .ok()
-        .and_then(|m| m.kinds().iter().find(|(k, _)| *k == kind).map(|(_, n)| n.to_vec()))
-        .unwrap_or_default()
+    module(provider).map(|m| m.spec().natives_for(kind)).unwrap_or_default()
 }
 
 /// The providers this release can install for.
 pub fn supported_providers() -> Vec<Provider> {
-    all().iter().map(|m| m.provider()).collect()
+    all().iter().map(|m| m.spec().provider.clone()).collect()
 }
 
-/// Checks the scope is supported.
+/// Checks the scope is supported and the target's options are this agent's.
 pub(crate) fn check_scope(m: &dyn TargetModule, target: &Target) -> Result<(), InstallError> {
-    if m.scopes().contains(&target.scope) {
-        Ok(())
-    } else {
-        Err(InstallError::UnsupportedScope {
-            provider: m.provider(),
+    let spec = m.spec();
+    if !spec.scopes.contains(&target.scope) {
+        return Err(InstallError::UnsupportedScope {
+            provider: spec.provider.clone(),
             scope: target.scope,
-            why: m.scope_hint(),
-        })
+            why: spec.scope_hint,
+        });
+    }
+    match target.options.provider() {
+        Some(p) if p != spec.provider => Err(InstallError::OptionsMismatch {
+            provider: spec.provider.clone(),
+            options: p,
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -204,48 +289,50 @@ mod tests {
 
     #[test]
     fn timeouts_convert() {
-        let secs = TimeoutRule {
-            unit_ms: 1000,
-            default: 600,
-            min: 1,
-            max: Some(600),
-        };
+        let secs = TimeoutRule::new(1000, 600).max(600);
         assert_eq!(secs.plan(None).value, 600);
         let p = secs.plan(Some(Duration::from_millis(1500)));
         assert_eq!((p.value, p.effective), (2, Duration::from_secs(2)));
         assert!(p.note.unwrap().contains("rounded up"));
         assert_eq!(secs.plan(Some(Duration::from_secs(9000))).value, 600);
-        let ms = TimeoutRule {
-            unit_ms: 1,
-            default: 60_000,
-            min: 1,
-            max: None,
-        };
+        let ms = TimeoutRule::new(1, 60_000);
         let p = ms.plan(Some(Duration::from_millis(1500)));
         assert_eq!((p.value, p.note), (1500, None));
     }
 
     #[test]
-    fn every_kind_maps_to_known_rows() {
+    fn clamps_bound_the_rule() {
+        let codex = TimeoutRule::new(1000, 600).clamped_default(1);
+        let c = codex.clamped(Some(Duration::from_secs(3)));
+        assert_eq!((c.default, c.max), (1, Some(3)));
+        assert_eq!(c.plan(Some(Duration::from_secs(10))).value, 3);
+        assert_eq!(codex.clamped(None).default, 600);
+        let kimi = TimeoutRule::new(1000, 30)
+            .max(600)
+            .clamped(Some(Duration::from_secs(900)));
+        assert_eq!((kimi.default, kimi.max), (30, Some(600)));
+        let gemini = TimeoutRule::new(1, 60_000).clamped(Some(Duration::from_secs(5)));
+        assert_eq!((gemini.default, gemini.max), (5000, Some(5000)));
+    }
+
+    #[test]
+    fn every_kind_maps_to_installable_rows() {
         for m in all() {
-            for (kind, natives) in m.kinds() {
-                for n in *natives {
-                    let row = m
+            let spec = m.spec();
+            for kind in EventKind::ALL {
+                for n in spec.natives_for(kind) {
+                    let row = spec
                         .event(n)
-                        .unwrap_or_else(|| panic!("{} {n} missing from events()", m.provider()));
-                    assert!(
-                        row.kind == *kind || matches!(kind, EventKind::ToolError),
-                        "{} {n}",
-                        m.provider()
-                    );
+                        .unwrap_or_else(|| panic!("{} {n} is wired but not installable", spec.provider));
+                    assert!(row.serves(kind), "{} {n}", spec.provider);
                 }
             }
             // each native appears once
-            let mut names: Vec<_> = m.events().iter().map(|r| r.native).collect();
+            let mut names: Vec<_> = spec.events().map(|r| r.name).collect();
             names.sort_unstable();
             let before = names.len();
             names.dedup();
-            assert_eq!(before, names.len(), "{}", m.provider());
+            assert_eq!(before, names.len(), "{}", spec.provider);
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use agenthooks_core::{CanonicalTool, EventKind, Provider};
-use agenthooks_install::{FailurePolicy, HookSpec, Identity, Manifest, McpGlob, Target, ToolMatcher};
+use agenthooks_install::{CodexOptions, FailurePolicy, HookSpec, Identity, Manifest, McpGlob, Target, ToolMatcher};
 
 /// A fresh empty directory under the target's tmp dir.
 pub(crate) fn temp_dir(name: &str) -> PathBuf {
@@ -70,8 +70,7 @@ pub(crate) fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
         (
             "codex-project-inline-trusted",
             Target::project(Provider::CODEX, root, home)
-                .with_inline_toml(true)
-                .with_trust_project(true),
+                .with_options(CodexOptions::default().with_inline_toml(true).with_trust_project(true)),
         ),
         ("gemini-user", Target::user(Provider::GEMINI, home)),
         ("gemini-project", Target::project(Provider::GEMINI, root, home)),

@@ -170,7 +170,8 @@ fn fresh_install_then_uninstall_leaves_nothing() {
     let dir = temp_dir("fresh");
     let home = dir.join("home");
     for t in [
-        Target::project(Provider::CODEX, &dir, &home).with_trust_project(true),
+        Target::project(Provider::CODEX, &dir, &home)
+            .with_options(agenthooks_install::CodexOptions::default().with_trust_project(true)),
         Target::project(Provider::COPILOT, &dir, &home),
         Target::user(Provider::KIMI, &home),
         Target::plugin(Provider::CLAUDE_CODE, dir.join("plugin"), &home),
@@ -340,4 +341,54 @@ fn kinds_folded_onto_one_native_event_render_once() {
         .as_str()
         .unwrap()
         .starts_with("/bin/g agenthooks run"));
+}
+
+/// Install reads the codec rows: the two drifts the architecture review found are fixed.
+#[test]
+fn codec_rows_drive_install_pre_skill_shell_command_and_codex_stop_failure() {
+    // PreSkillShellCommand is a tool event with a tool matcher in the Claude codec: the hook's
+    // tool filter now reaches the config (before: dropped with "has no tool matcher").
+    let m = Manifest::new(["/bin/guard"], "guard").with_hook(
+        HookSpec::native(Provider::CLAUDE_CODE, "PreSkillShellCommand").with_tools(ToolMatcher::names(["Bash"])),
+    );
+    let r = render(&m, &Target::user(Provider::CLAUDE_CODE, "/h")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.files[0].contents).unwrap();
+    assert_eq!(v["hooks"]["PreSkillShellCommand"][0]["matcher"], "Bash");
+    assert!(!r.findings.iter().any(|f| f.code == FindingCode::MatcherIgnored));
+    // …and it is secondary: a `tool.pre` hook is wired on PreToolUse only.
+    let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::kind(EventKind::ToolPre));
+    let r = render(&m, &Target::user(Provider::CLAUDE_CODE, "/h")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.files[0].contents).unwrap();
+    assert_eq!(
+        v["hooks"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["PreToolUse"]
+    );
+
+    // Codex StopFailure is in the codec: installable, not an unknown event.
+    let m = Manifest::new(["/bin/guard"], "guard").with_hook(HookSpec::native(Provider::CODEX, "StopFailure"));
+    let r = render(&m, &Target::user(Provider::CODEX, "/h")).unwrap();
+    assert!(r.files.iter().any(|f| f.contents.contains("--event=StopFailure")));
+    assert!(!r.findings.iter().any(|f| f.code == FindingCode::UnknownNativeEvent));
+
+    // The legacy notify payload is a codec event install deliberately does not write.
+    let m = Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::native(Provider::CODEX, "agent-turn-complete"))
+        .with_hook(HookSpec::kind(EventKind::Notification));
+    let r = render(&m, &Target::user(Provider::CODEX, "/h")).unwrap();
+    assert!(!r.files.iter().any(|f| f.contents.contains("agent-turn-complete")));
+    let dropped: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::EventUnavailable)
+        .collect();
+    assert_eq!(dropped.len(), 2, "{dropped:?}");
+}
+
+/// Agent-specific options belong to their agent.
+#[test]
+fn codex_options_on_another_target_are_refused() {
+    let t = Target::user(Provider::CLAUDE_CODE, "/h")
+        .with_options(agenthooks_install::CodexOptions::default().with_inline_toml(true));
+    let e = render(&m(), &t).unwrap_err();
+    assert!(matches!(e, InstallError::OptionsMismatch { .. }), "{e}");
 }

@@ -304,7 +304,7 @@ fn block_prompt_with_and_without_a_block_message() {
     );
     let r = encode(
         &ev,
-        block_prompt("contains a secret").with_block_reason(["Prompt blocked by policy"]),
+        block_prompt("contains a secret").with_block_reason("Prompt blocked by policy"),
     );
     assert_eq!(
         stdout(&r),

@@ -31,27 +31,15 @@ impl HookCommand {
     }
 }
 
-/// Joins words into a POSIX shell command line, quoting where needed.
+/// Joins words into a POSIX shell command line, quoting where needed: the quoter install writes
+/// hook commands with ([`agenthooks_core::shell::join`]), so a replay runs what install wrote.
 ///
 /// ```
 /// use agenthooks_testkit::fake::shell_join;
 /// assert_eq!(shell_join(&["echo".into(), "a b".into(), "it's".into()]), r#"echo 'a b' 'it'\''s'"#);
 /// ```
 pub fn shell_join(words: &[String]) -> String {
-    words
-        .iter()
-        .map(|w| {
-            if !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c))
-            {
-                w.clone()
-            } else {
-                format!("'{}'", w.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    agenthooks_core::shell::join(words)
 }
 
 /// Options of [`run`].

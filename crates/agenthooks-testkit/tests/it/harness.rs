@@ -29,14 +29,13 @@ fn assertions_read_the_agent_verdict() {
     run.assert_no_op();
     assert_no_op(&run);
 
-    let r = Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
-        Ok::<_, HandlerError>(accept_prompt().with_context("today is Monday"))
-    });
+    let r = Router::new()
+        .on_prompt_submitted(|_: &Context, _: &PromptEvent| accept_prompt().with_context("today is Monday"));
     let run = invoke(&r, &toy::GOOD, toy::PROMPT_SUBMIT, None);
     run.assert_context("Monday");
     assert_context(&run, "today is Monday");
 
-    let r = Router::new().on_stop(|_: &Context, _: &StopEvent| Ok::<_, HandlerError>(continue_with("run the tests")));
+    let r = Router::new().on_stop(|_: &Context, _: &StopEvent| continue_with("run the tests"));
     invoke(&r, &toy::GOOD, toy::STOP_EVENT, None).assert_continued("run the tests");
 }
 

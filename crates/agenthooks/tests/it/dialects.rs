@@ -117,18 +117,11 @@ fn a_flag_and_payload_mismatch_is_answered_in_the_invoking_agents_dialect() {
             ]);
             let tag = format!("mismatch-{flag}-{real}");
 
-            // a deny reaches the invoking agent as a deny, in a form it parses; where the payload
-            // cannot be told apart with certainty (Codex's shape is only inferred), the flag wins
-            // and the answer is still one the invoking agent parses without error
+            // a deny reaches the invoking agent as a deny, in a form it parses
             let router = Router::new().on_tool_pre(deny_all).on_permission(deny_permission);
             let r = runner(router, &tag).respond(&cmd, &case.payload, &case.env).unwrap();
             let v = read_as(real, &case, &r);
-            let uncertain = *real == "codex" && *flag != "claude-code";
-            let intended = if uncertain {
-                v.is_no_op()
-            } else {
-                matches!(v.effect, Effect::Denied { .. })
-            };
+            let intended = matches!(v.effect, Effect::Denied { .. });
             if v.misbehaved() || !intended || r.exit_code != 0 {
                 failures.push(format!("deny, --provider={flag}, {real} payload: {v} ({r:?})"));
             }

@@ -1,14 +1,14 @@
 //! Codex CLI: `hooks.json` (project `<root>/.codex/hooks.json`, user `$CODEX_HOME/hooks.json`)
-//! or, with [`Target::inline_toml`], `[[hooks.<Event>]]` tables inline in the layer's
+//! or, with [`CodexOptions::inline_toml`], `[[hooks.<Event>]]` tables inline in the layer's
 //! `config.toml` (edited with `toml_edit`, so comments and formatting survive).
 //!
 //! - Timeouts in **seconds** (default 600, minimum 1; `SessionEnd` and `Interrupt` default to 1
-//!   and are clamped to 1–3, as the real 0.171 binary does).
+//!   and are clamped to 1–3, as the real 0.171 binary does: the clamp is the codec row's).
 //! - **Trust** (quirk #9): every hook of ours gets `[hooks.state."<key>"] trusted_hash` in
 //!   `$CODEX_HOME/config.toml`, computed by [`trust`] exactly as Codex does; stale entries of
 //!   ours are removed and entries of foreign hooks whose position shifted move with them.
 //!   Project trust (`[projects."<root>"] trust_level = "trusted"`) is a separate gate: reported,
-//!   and written only with [`Target::trust_project`].
+//!   and written only with [`CodexOptions::trust_project`].
 //! - Non-blocking hooks are wrapped in a detached background worker (the payload is teed to a
 //!   temp file and the command runs in the background), because Codex parses `async: true`
 //!   but runs it synchronously in the versions checked (quirk #10).
@@ -19,95 +19,59 @@
 pub(crate) mod trust;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use agenthooks_core::{CanonicalTool, EventKind, Provider};
+use agenthooks_core::{CanonicalTool, Provider};
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{row, EventRow, TargetModule, TimeoutPlan, TimeoutRule};
+use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{Dialect, Syntax};
+use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, Found, JsonHooksFile, Shape};
 use crate::merge::toml as tm;
 use crate::plan::{Cx, FileFormat, TrustEntry};
 use crate::resolve::ResolvedHook;
 use crate::shell::Owner;
 use crate::target::{Scope, Target};
+#[cfg(doc)]
+use crate::CodexOptions;
 
 /// The Codex target.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Codex;
 
-const EVENTS: &[EventRow] = &[
-    row("SessionStart", EventKind::SessionStart, false),
-    row("SessionEnd", EventKind::SessionEnd, false),
-    row("UserPromptSubmit", EventKind::PromptSubmitted, false),
-    row("PreToolUse", EventKind::ToolPre, true),
-    row("PermissionRequest", EventKind::Permission, true),
-    row("PostToolUse", EventKind::ToolPost, true),
-    row("PreCompact", EventKind::CompactPre, false),
-    row("PostCompact", EventKind::CompactPost, false),
-    row("SubagentStart", EventKind::SubagentStart, false),
-    row("SubagentStop", EventKind::SubagentStop, false),
-    row("Stop", EventKind::Stop, false),
-    row("Interrupt", EventKind::Other, false),
-];
-
-const KINDS: &[(EventKind, &[&str])] = &[
-    (EventKind::SessionStart, &["SessionStart"]),
-    (EventKind::SessionEnd, &["SessionEnd"]),
-    (EventKind::PromptSubmitted, &["UserPromptSubmit"]),
-    (EventKind::ToolPre, &["PreToolUse"]),
-    (EventKind::ToolPost, &["PostToolUse"]),
-    (EventKind::ToolError, &["PostToolUse"]),
-    (EventKind::Permission, &["PermissionRequest"]),
-    (EventKind::Stop, &["Stop"]),
-    (EventKind::SubagentStart, &["SubagentStart"]),
-    (EventKind::SubagentStop, &["SubagentStop"]),
-    (EventKind::CompactPre, &["PreCompact"]),
-    (EventKind::CompactPost, &["PostCompact"]),
-];
-
-static DIALECT: Dialect = Dialect {
-    classes: &[
-        (
-            CanonicalTool::Shell,
-            &[
-                "Bash",
-                "exec_command",
-                "shell",
-                "local_shell",
-                "unified_exec",
-                "container.exec",
-            ],
-        ),
-        (CanonicalTool::FileEdit, &["apply_patch"]),
-        (CanonicalTool::FileRead, &[]),
-        (CanonicalTool::FileWrite, &[]),
-        (CanonicalTool::Search, &[]),
-        (CanonicalTool::Fetch, &[]),
-        (CanonicalTool::Task, &[]),
+/// The Codex target's constants. Events, kinds and tools are the Codex codec's
+/// ([`agenthooks_codex::CODEC`]).
+pub(crate) static SPEC: TargetSpec = TargetSpec {
+    provider: Provider::CODEX,
+    codec: &agenthooks_codex::CODEC,
+    scopes: &[Scope::User, Scope::Project],
+    scope_hint: "Codex reads $CODEX_HOME and <project>/.codex hooks (plugin hooks were removed in 0.147)",
+    // Clamped events (`SessionEnd`, `Interrupt`) default to 1 s, as the real 0.171 binary does.
+    timeout: TimeoutRule::new(1000, trust::DEFAULT_TIMEOUT).clamped_default(1),
+    matcher: MatcherDialect {
+        syntax: Syntax::Anchored,
+        // Codex fires tool hooks only for shell, `apply_patch` and MCP tools.
+        no_tool_hooks: &[
+            CanonicalTool::FileRead,
+            CanonicalTool::FileWrite,
+            CanonicalTool::Search,
+            CanonicalTool::Fetch,
+            CanonicalTool::Task,
+        ],
+    },
+    substituted_tokens: &[
+        "${PLUGIN_ROOT}",
+        "${PLUGIN_DATA}",
+        "${CLAUDE_PLUGIN_ROOT}",
+        "${CLAUDE_PLUGIN_DATA}",
     ],
-    mcp_naming: Some(("mcp__", "__")),
-    mcp_builtins: &[],
-    syntax: Syntax::Anchored,
-};
-
-const TIMEOUT: TimeoutRule = TimeoutRule {
-    unit_ms: 1000,
-    default: trust::DEFAULT_TIMEOUT,
-    min: 1,
-    max: None,
-};
-
-const SESSION_END_TIMEOUT: TimeoutRule = TimeoutRule {
-    unit_ms: 1000,
-    default: 1,
-    min: 1,
-    max: Some(3),
+    not_installed: &[(
+        agenthooks_codex::native::NOTIFY_EVENT,
+        "the legacy `notify` program (`notify = [...]` in config.toml), not a hook",
+    )],
 };
 
 fn codex_home(target: &Target) -> PathBuf {
@@ -120,7 +84,7 @@ pub(crate) fn hooks_file(target: &Target) -> (PathBuf, FileFormat) {
         Scope::User => codex_home(target),
         _ => target.root.join(".codex"),
     };
-    if target.inline_toml {
+    if target.options.codex().inline_toml {
         (dir.join("config.toml"), FileFormat::Toml)
     } else {
         (dir.join("hooks.json"), FileFormat::Json)
@@ -138,11 +102,16 @@ pub(crate) fn detached(command: &str) -> String {
     format!("t=$(mktemp \"${{TMPDIR:-/tmp}}/agenthooks.XXXXXX\") || exit 0; cat >\"$t\"; ( {command} <\"$t\"; rm -f \"$t\" ) >/dev/null 2>&1 </dev/null &")
 }
 
+/// Whether a hook runs in the detached worker: non-blocking, on an event whose row allows async.
+fn is_detached(h: &ResolvedHook) -> bool {
+    !h.blocking && SPEC.may_async(&h.native)
+}
+
 fn handler(h: &ResolvedHook) -> Value {
-    let command = if h.blocking {
-        h.command.clone()
-    } else {
+    let command = if is_detached(h) {
         detached(&h.command)
+    } else {
+        h.command.clone()
     };
     json!({"type": "command", "command": command, "timeout": h.timeout_value})
 }
@@ -423,7 +392,7 @@ impl Codex {
                 }
             }
         }
-        let trust_project = cx.target.trust_project && cx.target.scope == Scope::Project;
+        let trust_project = cx.target.options.codex().trust_project && cx.target.scope == Scope::Project;
         let path = trust_file(cx.target);
         let text = cx.text(&path, FileFormat::Toml)?;
         if text.is_none() && new_ours.is_empty() && !trust_project {
@@ -555,60 +524,33 @@ impl Codex {
 }
 
 impl TargetModule for Codex {
-    fn provider(&self) -> Provider {
-        Provider::CODEX
-    }
-
-    fn scopes(&self) -> &'static [Scope] {
-        &[Scope::User, Scope::Project]
-    }
-
-    fn scope_hint(&self) -> &'static str {
-        "Codex reads $CODEX_HOME and <project>/.codex hooks (plugin hooks were removed in 0.147)"
-    }
-
-    fn events(&self) -> &'static [EventRow] {
-        EVENTS
-    }
-
-    fn kinds(&self) -> &'static [(EventKind, &'static [&'static str])] {
-        KINDS
-    }
-
-    fn dialect(&self) -> &'static Dialect {
-        &DIALECT
-    }
-
-    fn timeout(&self, native: &str, requested: Option<Duration>) -> TimeoutPlan {
-        // Codex clamps both to 3 s (it logs "clamping Interrupt hook timeout to 3s").
-        if matches!(native, "SessionEnd" | "Interrupt") {
-            SESSION_END_TIMEOUT.plan(requested)
-        } else {
-            TIMEOUT.plan(requested)
-        }
-    }
-
-    fn substituted_tokens(&self) -> &'static [&'static str] {
-        &[
-            "${PLUGIN_ROOT}",
-            "${PLUGIN_DATA}",
-            "${CLAUDE_PLUGIN_ROOT}",
-            "${CLAUDE_PLUGIN_DATA}",
-        ]
+    fn spec(&self) -> &'static TargetSpec {
+        &SPEC
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         for h in hooks {
             let first = h.specs[0];
-            if !h.blocking {
+            if is_detached(h) {
                 out.push(
                     Finding::new(
                         Severity::Info,
                         FindingCode::AsyncDetached,
                         &p,
                         "non-blocking: runs in a detached background worker (Codex runs async hooks synchronously, quirk #10); its decisions are ignored",
+                    )
+                    .with_hook(first)
+                    .with_native(&h.native),
+                );
+            } else if !h.blocking {
+                out.push(
+                    Finding::new(
+                        Severity::Degraded,
+                        FindingCode::AsyncUnsupported,
+                        &p,
+                        format!("the codec does not allow async on {}: this non-blocking hook runs synchronously (keep it fast)", h.native),
                     )
                     .with_hook(first)
                     .with_native(&h.native),
@@ -638,7 +580,7 @@ impl TargetModule for Codex {
             ),
         ));
         if target.scope == Scope::Project {
-            if target.trust_project {
+            if target.options.codex().trust_project {
                 out.push(Finding::new(
                     Severity::Info,
                     FindingCode::ProjectTrust,
@@ -687,7 +629,7 @@ impl TargetModule for Codex {
     }
 
     fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
-        let p = self.provider();
+        let p = SPEC.provider.clone();
         let mut out = Vec::new();
         let (path, format) = hooks_file(cx.target);
         let found = Self::scan(cx, &path, format)?;
