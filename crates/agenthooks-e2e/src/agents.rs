@@ -31,6 +31,8 @@ pub enum AgentId {
     Copilot,
     /// Kimi Code.
     Kimi,
+    /// OpenCode (through the generated shim plugin and `agenthooks serve`).
+    OpenCode,
     /// OpenClaw (embedded `agent --local` run; hooks through the generated native plugin and
     /// `serve` mode).
     OpenClaw,
@@ -77,7 +79,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 6] = [
+pub const AGENTS: [AgentSpec; 7] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",
@@ -174,6 +176,28 @@ pub const AGENTS: [AgentSpec; 6] = [
         rewrite: false,
     },
     AgentSpec {
+        id: AgentId::OpenCode,
+        name: "OpenCode",
+        provider: "opencode",
+        package: "opencode-ai",
+        version: "1.18.33",
+        bin: "opencode",
+        api: Api::OpenAiChat,
+        tool: "bash",
+        expected: &[
+            ("session.created", "session.start"),
+            ("chat.message", "prompt.submitted"),
+            ("chat.params", "model.request"),
+            ("tool.execute.before", "tool.pre"),
+            ("tool.execute.after", "tool.post"),
+            ("experimental.text.complete", "model.response"),
+            ("session.idle", "agent.stop"),
+        ],
+        // Session-start context has no wire form on OpenCode (the prompt's does).
+        session_context: false,
+        rewrite: true,
+    },
+    AgentSpec {
         id: AgentId::OpenClaw,
         name: "OpenClaw",
         provider: "openclaw",
@@ -212,6 +236,7 @@ impl AgentSpec {
             AgentId::Gemini => "gemini",
             AgentId::Copilot => "copilot",
             AgentId::Kimi => "kimi",
+            AgentId::OpenCode => "opencode",
             AgentId::OpenClaw => "openclaw",
         }
     }
@@ -279,7 +304,7 @@ pub struct Launch {
     pub args: Vec<String>,
     /// Env (the process env is cleared first).
     pub env: Vec<(String, String)>,
-    /// What agenthooks-install wrote.
+    /// What agenthooks-install wrote (`None` where the suite wrote the hooks itself).
     pub plan: Option<Plan>,
 }
 
@@ -332,17 +357,17 @@ fn install(m: &Manifest, t: &Target) -> Result<Plan, String> {
 pub const OPENCLAW_SECRET: &str = "sk-E2E-SECRET-openclaw-3c9d";
 
 /// Writes the agent's own config (provider, auth, trust), installs our hooks with
-/// agenthooks-install, and returns how to launch it. `fail_closed` is the manifest's failure
+/// agenthooks-install, and returns how to launch it. `options.fail` is also OpenClaw's failure
 /// policy (the daemon-crash scenario).
 pub fn prepare(
     spec: &AgentSpec,
     sb: &Sandbox,
     tc: &Toolchain,
     server_url: &str,
-    fail_closed: bool,
+    options: &crate::opencode::Options,
 ) -> Result<Launch, String> {
     let mut m = manifest(spec, &tc.hook_bin);
-    if fail_closed {
+    if spec.id == AgentId::OpenClaw && matches!(options.fail, agenthooks::opencode::shim::ShimFail::Closed) {
         m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
     }
     let project = sb.project.display().to_string();
@@ -516,6 +541,10 @@ pub fn prepare(
             ];
             // `-p` cannot be combined with `--yolo`.
             (vec![s("-p"), prompt], env, Some(plan))
+        }
+        AgentId::OpenCode => {
+            let plan = crate::opencode::prepare(&m, sb, server_url, options)?;
+            (Vec::new(), crate::opencode::env(), plan)
         }
         AgentId::OpenClaw => {
             let (env, plan) = prepare_openclaw(&m, sb, server_url)?;

@@ -7,7 +7,7 @@
 //!
 //! | variable | meaning |
 //! |---|---|
-//! | `AGENTHOOKS_E2E_MODE` | a [`Mode`] (`none`, `deny`, `context`, `continue`, `rewrite`, `deny-wrong-dialect`) |
+//! | `AGENTHOOKS_E2E_MODE` | a [`Mode`] (`none`, `deny`, `context`, `continue`, `rewrite`, `crash`, `permission`, `deny-wrong-dialect`) |
 //! | `AGENTHOOKS_E2E_LOG` | the JSONL file to append one [`HookRecord`] per invocation to |
 //!
 //! With a log configured the process is a *tap*: it reads the payload, runs itself again as the
@@ -42,8 +42,6 @@ pub const CONTINUE_INSTRUCTION: &str = "E2E-CONTINUE-0f6a: add one more sentence
 pub const CONTINUE_TOKEN: &str = "E2E-CONTINUE-0f6a";
 /// The reason of an ask.
 pub const ASK_REASON: &str = "E2E-ASK-61b0 writing marker files needs approval";
-/// Env (internal): the inner `serve` process appends one decoded record per frame.
-pub const CHILD_APPEND_ENV: &str = "AGENTHOOKS_E2E_CHILD_APPEND";
 
 /// The command a rewrite substitutes for the model's.
 pub const REWRITTEN_COMMAND: &str = "echo rewritten > rewritten.txt";
@@ -71,10 +69,12 @@ pub enum Mode {
     Continue,
     /// Rewrite the shell command of every `tool.pre` to [`REWRITTEN_COMMAND`] (and allow).
     Rewrite,
-    /// Ask for confirmation on every `tool.pre` with [`ASK_REASON`] (nobody answers).
-    Ask,
-    /// `serve` mode: the daemon dies at its first frame (OpenClaw daemon-crash scenario).
+    /// The daemon aborts on every `tool.pre` (a crash in the middle of a gate).
     Crash,
+    /// Allow every `permission.request` (OpenCode: the daemon replies over the HTTP API).
+    Permission,
+    /// Ask for confirmation on every `tool.pre` with [`ASK_REASON`] (OpenClaw: nobody answers).
+    Ask,
     /// [`Mode::Deny`] answered by a deliberately wrong encoder: the event is decoded by the
     /// agent's codec but the deny is written in Claude Code's dialect. Used to prove the suite
     /// catches a wrong encoder.
@@ -83,15 +83,16 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::None,
+        Self::Crash,
+        Self::Permission,
         Self::Deny,
         Self::Context,
         Self::Continue,
         Self::Rewrite,
         Self::DenyWrongDialect,
         Self::Ask,
-        Self::Crash,
     ];
 
     /// The env value.
@@ -102,9 +103,10 @@ impl Mode {
             Self::Context => "context",
             Self::Continue => "continue",
             Self::Rewrite => "rewrite",
+            Self::Crash => "crash",
+            Self::Permission => "permission",
             Self::DenyWrongDialect => "deny-wrong-dialect",
             Self::Ask => "ask",
-            Self::Crash => "crash",
         }
     }
 

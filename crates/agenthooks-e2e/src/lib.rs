@@ -23,8 +23,9 @@
 //! | `rewrite` | the rewritten command ran instead of the model's (Kimi: unsupported, the original ran) |
 //! | `trust-hashes` | Codex: `codex app-server` `hooks/list` calls every hook we installed trusted, with our hash |
 //! | `wrong-encoder-caught` | Gemini, answered by a deliberately wrong (Claude-dialect) encoder: the deny assertions fail |
+//! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
+//! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned. OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself |
 //! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
-//! | `daemon-crash` | OpenClaw, fail-closed: the hook daemon dies at its first frame; the shim blocks the tool itself |
 //!
 //! On OpenClaw every run also checks that no API key from the config appears in any frame the
 //! daemon received (the shim strips the Gateway config).
@@ -41,17 +42,18 @@
 //! |---|---|
 //! | `AGENTHOOKS_E2E` | `1` runs the real agents; an agent whose install fails fails the run |
 //! | `AGENTHOOKS_E2E_CACHE` | the download cache (default `$HOME/.cache/agenthooks-e2e`) |
-//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,openclaw`) |
+//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,opencode,openclaw`) |
 //! | `AGENTHOOKS_E2E_SCENARIOS` | comma list of scenario names |
 //! | `AGENTHOOKS_E2E_KEEP` | `1` keeps every sandbox (failed runs' sandboxes are always kept) |
 //! | `AGENTHOOKS_E2E_WORK` | where sandboxes go (default a fresh temp directory) |
 //! | `AGENTHOOKS_E2E_CAPTURE` | `1` writes the received payloads into `fixtures/` |
 //! | `AGENTHOOKS_E2E_VERBOSE` | `1` prints every row's assertions, hook calls and model requests |
 //!
-//! OpenClaw runs embedded (`agent --local`; `agent exec` fires no typed hook) with the generated
-//! native plugin, whose daemon is the test hook in `serve` mode (the tap logs one record per
-//! frame). Non-goals: OpenCode (its own issue), Cursor (not installable here; covered by fixtures
-//! and the fake-agent harness).
+//! OpenCode runs through its shim plugin and `agenthooks serve`, driven over `opencode serve`'s
+//! HTTP API ([`opencode`]). OpenClaw runs embedded (`agent --local`; `agent exec` fires no typed
+//! hook) with the generated native plugin, whose daemon is the test hook in `serve` mode
+//! ([`openclaw`]). Non-goals: Cursor (not installable here; covered by fixtures and the
+//! fake-agent harness).
 
 pub mod agents;
 pub mod capture;
@@ -61,6 +63,7 @@ pub mod hook;
 pub use agenthooks_testkit::model;
 pub mod npm;
 pub mod openclaw;
+pub mod opencode;
 pub mod run;
 pub mod scenario;
 
@@ -149,7 +152,7 @@ pub fn run_suite(
             .copied()
             .filter(|s| *s != Scenario::TrustHashes || agent.id == agents::AgentId::Codex)
             .filter(|s| *s != Scenario::WrongEncoder || agent.id == agents::AgentId::Gemini)
-            .filter(|s| !s.openclaw_only() || agent.id == agents::AgentId::OpenClaw)
+            .filter(|s| s.runs_on(agent.id))
             .collect();
         if wanted.is_empty() {
             continue;

@@ -36,9 +36,12 @@ pub enum Scenario {
     WrongEncoder,
     /// Codex only: `codex app-server` `hooks/list` reports our hooks trusted with our hashes.
     TrustHashes,
+    /// OpenCode only: bash asks; the daemon allows it over OpenCode's HTTP API; the tool runs.
+    Permission,
     /// OpenClaw only: ask on tool.pre; the approval nobody answers must not run the tool.
     Ask,
-    /// OpenClaw only, fail-closed: the daemon dies at its first frame; the shim blocks the tool.
+    /// OpenCode and OpenClaw: the daemon dies inside the tool gate under a fail-closed shim: the
+    /// tool is blocked (OpenCode: the session goes on, the daemon is respawned).
     DaemonCrash,
 }
 
@@ -62,17 +65,26 @@ impl Scenario {
             Self::Rewrite => "rewrite",
             Self::WrongEncoder => "wrong-encoder-caught",
             Self::TrustHashes => "trust-hashes",
+            Self::Permission => "permission",
             Self::Ask => "ask",
             Self::DaemonCrash => "daemon-crash",
         }
     }
 
-    /// The scenarios only OpenClaw runs.
-    pub const OPENCLAW: [Self; 2] = [Self::Ask, Self::DaemonCrash];
+    /// The scenarios only OpenCode runs (besides the shared bridge ones).
+    pub const OPENCODE: [Self; 2] = [Self::Permission, Self::DaemonCrash];
 
-    /// Whether only OpenClaw runs it.
-    pub const fn openclaw_only(self) -> bool {
-        matches!(self, Self::Ask | Self::DaemonCrash)
+    /// The scenarios only OpenClaw runs (`daemon-crash` comes with [`Scenario::OPENCODE`]).
+    pub const OPENCLAW: [Self; 1] = [Self::Ask];
+
+    /// Whether the scenario runs on an agent: the bridge scenarios only on their bridges.
+    pub fn runs_on(self, agent: AgentId) -> bool {
+        match self {
+            Self::Permission => agent == AgentId::OpenCode,
+            Self::Ask => agent == AgentId::OpenClaw,
+            Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
+            _ => true,
+        }
     }
 
     /// The hook mode it runs with.
@@ -84,6 +96,7 @@ impl Scenario {
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
             Self::WrongEncoder => Mode::DenyWrongDialect,
+            Self::Permission => Mode::Permission,
             Self::Ask => Mode::Ask,
             Self::DaemonCrash => Mode::Crash,
         }
@@ -253,8 +266,12 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         Ok(s) => s,
         Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting the fake model: {e}"), Some(sb)),
     };
-    let fail_closed = scenario == Scenario::DaemonCrash;
-    let launch = match agents::prepare(agent, &sb, tc, &server.base_url(), fail_closed) {
+    let options = match scenario {
+        Scenario::Permission => crate::opencode::Options::default().asking(),
+        Scenario::DaemonCrash => crate::opencode::Options::default().fail_closed(),
+        _ => crate::opencode::Options::default(),
+    };
+    let launch = match agents::prepare(agent, &sb, tc, &server.base_url(), &options) {
         Ok(l) => l,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
     };
@@ -275,13 +292,18 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     env.extend(launch.env.iter().cloned());
     env.push((hook::MODE_ENV.into(), scenario.mode().as_str().into()));
     env.push((hook::LOG_ENV.into(), sb.hook_log.display().to_string()));
-    let mut cmd = Command::new(&launch.program);
-    cmd.args(&launch.args)
-        .env_clear()
-        .envs(env)
-        .current_dir(&sb.project)
-        .stdin(Stdio::null());
-    let proc = match output_with_timeout(&mut cmd, AGENT_TIMEOUT) {
+    let proc = if agent.id == AgentId::OpenCode {
+        crate::opencode::drive(&launch.program, &env, &sb.project, &sb.hook_log, AGENT_TIMEOUT)
+    } else {
+        let mut cmd = Command::new(&launch.program);
+        cmd.args(&launch.args)
+            .env_clear()
+            .envs(env)
+            .current_dir(&sb.project)
+            .stdin(Stdio::null());
+        output_with_timeout(&mut cmd, AGENT_TIMEOUT)
+    };
+    let proc = match proc {
         Ok(p) => p,
         Err(e) => {
             return RunReport::failed_setup(
@@ -356,8 +378,8 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                     .filter(|x| {
                         let native = x.native_name();
                         let target = EventTarget::new(Some(NativeName::from(native)), Some(codec.kind_of(native)));
-                        let want = codec.no_op(&target);
-                        x.exit != Some(want.exit_code) || x.stdout.as_bytes() != want.stdout.as_slice()
+                        let want = no_op_seen(x, &codec.no_op(&target));
+                        x.exit != Some(want.0) || x.stdout != want.1
                     })
                     .map(|x| format!("{}: exit {:?} stdout {}", x.native_name(), x.exit, tail(&x.stdout, 80)))
                     .collect();
@@ -517,28 +539,95 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 marker_detail(marker),
             ));
         }
-        Scenario::DaemonCrash => {
+        Scenario::DaemonCrash if r.agent.id == AgentId::OpenClaw => {
+            let pre: Vec<&HookRecord> = r.records.iter().filter(|x| x.kind.as_deref() == Some("tool.pre")).collect();
             checks.push(Check::new(
-                "the daemon died at its first frame",
-                r.records.len() == 1 && r.records[0].exit.is_none(),
-                format!("{} frames logged", r.records.len()),
+                "the daemon died inside before_tool_call (no answer)",
+                pre.iter().any(|x| x.exit.is_none()),
+                format!("{} tool.pre calls, {} unanswered", pre.len(), pre.iter().filter(|x| x.exit.is_none()).count()),
             ));
             checks.push(Check::new(
                 "fail-closed: the shim blocked the tool itself (marker absent)",
                 !marker,
                 marker_detail(marker),
             ));
-            // The first gate after the crash is `before_agent_run`: the shim blocks the prompt.
-            let said = r.proc.as_ref().is_some_and(|p| p.stdout.contains("no answer from the hook daemon"));
+            let told = turns.iter().position(|q| q.contains("no answer from the hook daemon"));
             checks.push(Check::new(
-                "the run was stopped by the shim's local decision",
-                said,
-                r.proc.as_ref().map_or_else(|| "no process".to_owned(), |p| tail(&p.stdout, 200)),
+                "the shim's local block reason reached the model in the next request",
+                told == Some(1),
+                format!("{told:?} of {} model turns", turns.len()),
             ));
         }
         Scenario::TrustHashes => {}
+        Scenario::Permission => {
+            let asked = count_kind("permission.request");
+            checks.push(Check::new(
+                "the permission.request hook was asked",
+                asked >= 1,
+                format!("{asked} permission.request calls"),
+            ));
+            let replied: Vec<String> = r
+                .records
+                .iter()
+                .filter(|x| x.native_name() == "permission.replied")
+                .filter_map(|x| x.payload_json()?.pointer("/input/event/properties/reply")?.as_str().map(str::to_owned))
+                .collect();
+            checks.push(Check::new(
+                "OpenCode recorded our reply (`once`) through its HTTP API",
+                replied.iter().any(|x| x == "once"),
+                format!("permission.replied: {replied:?}"),
+            ));
+            checks.push(Check::new(
+                "the asked tool ran (marker present)",
+                marker,
+                marker_detail(marker),
+            ));
+        }
+        Scenario::DaemonCrash => {
+            let pre: Vec<&HookRecord> = r.records.iter().filter(|x| x.kind.as_deref() == Some("tool.pre")).collect();
+            checks.push(Check::new(
+                "the daemon died inside tool.execute.before (no answer)",
+                pre.iter().any(|x| x.exit.is_none()),
+                format!("{} tool.pre calls, {} unanswered", pre.len(), pre.iter().filter(|x| x.exit.is_none()).count()),
+            ));
+            checks.push(Check::new(
+                "fail-closed: the tool was blocked (marker absent)",
+                !marker,
+                marker_detail(marker),
+            ));
+            checks.push(Check::new(
+                "the session went on (the model got the tool result)",
+                turns.len() >= 2,
+                format!("{} model turns", turns.len()),
+            ));
+            let after = r
+                .records
+                .iter()
+                .filter(|x| x.kind.as_deref() == Some("agent.stop") && x.exit.is_some())
+                .count();
+            checks.push(Check::new(
+                "the respawned daemon answered later hooks (session.idle)",
+                after >= 1,
+                format!("{after} answered agent.stop calls"),
+            ));
+        }
     }
     checks
+}
+
+/// The no-op as the hook log shows it: a run-mode hook's exit code and stdout, or for a serve
+/// frame the reply without its `seq` (`{"output": <no-op>}`).
+fn no_op_seen(x: &HookRecord, want: &agenthooks::WireResponse) -> (i32, String) {
+    let framed = x.line.get("transport").and_then(Value::as_str) == Some("frame");
+    if !framed {
+        return (want.exit_code, want.stdout_str().into_owned());
+    }
+    // An empty no-op (OpenClaw's pass) is a reply without `output`.
+    if want.stdout.is_empty() {
+        return (want.exit_code, "{}".to_owned());
+    }
+    let output: Value = serde_json::from_slice(&want.stdout).unwrap_or(Value::Null);
+    (want.exit_code, serde_json::json!({"output": output}).to_string())
 }
 
 fn deny_checks(marker: bool, turns: &[&RecordedRequest], pre_calls: usize) -> Vec<Check> {
@@ -596,13 +685,12 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
             },
         ));
     }
-    if r.scenario == Scenario::DaemonCrash {
-        return checks;
-    }
     let undecoded: Vec<String> = r
         .records
         .iter()
         .filter(|x| x.kind.is_none())
+        // Frames in flight when the daemon died were never read by it.
+        .filter(|x| !(r.scenario == Scenario::DaemonCrash && x.exit.is_none()))
         .map(|x| format!("{} ({})", x.native_name(), tail(&x.stderr, 160)))
         .collect();
     checks.push(Check::new(
@@ -622,11 +710,7 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
                 let native = x.native.as_deref()?;
                 let kind = x.kind.as_deref()?;
                 let want = codec.kind_of(native);
-                // a row may let the payload decide a second kind (OpenClaw `after_tool_call`)
-                let serves = codec
-                    .row(native)
-                    .map_or(want.as_str() == kind, |row| row.serves(want) && (want.as_str() == kind || row.also.is_some_and(|k| k.as_str() == kind)));
-                (!serves || native != x.event_arg).then(|| {
+                (!(want.as_str() == kind || refines(want.as_str(), kind)) || native != x.event_arg).then(|| {
                     format!(
                         "{}: config {} decoded {native}→{kind}, table {want}",
                         x.native_name(),
@@ -648,6 +732,18 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
     checks
 }
 
+/// Kinds a payload may refine its table kind to (OpenCode: a child session is a subagent, an
+/// errored tool part a tool error; OpenClaw: a blocked or failed `after_tool_call`).
+fn refines(table: &str, decoded: &str) -> bool {
+    matches!(
+        (table, decoded),
+        ("session.start", "subagent.start")
+            | ("agent.stop", "subagent.stop")
+            | ("other", "tool.error")
+            | ("tool.post", "tool.error")
+    )
+}
+
 fn marker_detail(marker: bool) -> String {
     format!("{} {}", hook::MARKER_FILE, if marker { "present" } else { "absent" })
 }
@@ -666,7 +762,7 @@ fn codex_trust_checks(launch: &agents::Launch, sb: &Sandbox, tc: &Toolchain) -> 
     let ours: Vec<(String, String)> = launch
         .plan
         .iter()
-        .flat_map(|p| &p.trust)
+        .flat_map(|p| p.trust.iter())
         .map(|t| (t.key.clone(), t.hash.clone()))
         .collect();
     let mut checks = vec![Check::new(

@@ -37,7 +37,7 @@
 //! | `gemini` | Gemini CLI codec | `agenthooks-gemini` |
 //! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
-//! | `opencode` | OpenCode bridge (placeholder: registers no codec) | `agenthooks-opencode` |
+//! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | `agenthooks-opencode` |
 //! | `openclaw` | OpenClaw bridge (codec + generated native plugin, `serve` mode) | `agenthooks-openclaw` |
 //! | `install` | config generation and installation | `agenthooks-install` |
 //! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
@@ -157,7 +157,7 @@ providers! {
     "gemini" => gemini = agenthooks_gemini, feature "gemini", Implemented;
     "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
     "kimi" => kimi = agenthooks_kimi, feature "kimi", Implemented;
-    "opencode" => opencode = agenthooks_opencode, feature "opencode", NotImplemented;
+    "opencode" => opencode = agenthooks_opencode, feature "opencode", Implemented;
     "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", Implemented;
 }
 

@@ -40,7 +40,8 @@
 //! `args` (argv), `detect` (which agent, and reconciling answers), `input` (capped reads),
 //! `pipeline` (answering one event), `continuations` (the per-session store), `stdout` (the
 //! fd-1 guard and the one `unsafe`), `process` (the real streams, logging, the watchdog) and
-//! `serve` (the NDJSON bridge).
+//! `serve` (the NDJSON bridge and its frame protocol) and `http` (the daemon's loopback
+//! client for effects).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,6 +54,7 @@ use crate::router::Router;
 mod args;
 mod continuations;
 mod detect;
+pub mod http;
 mod input;
 mod pipeline;
 mod process;
@@ -64,7 +66,7 @@ pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
 pub use pipeline::{deadline_budget, Failure, Invoked};
 pub use process::main_with;
-pub use serve::{serve, FrameSink};
+pub use serve::{serve, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
 
 use pipeline::Dispatch;
 

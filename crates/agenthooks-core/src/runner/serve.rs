@@ -1,6 +1,28 @@
 //! `serve` mode: a long-lived NDJSON bridge (the OpenCode and OpenClaw plugins run on it).
 //!
 //! Frames `{seq, hook, …}` come in, one JSON object per line; `{seq, output?, error?}` go out.
+//! The rest of a frame is the provider's (OpenCode `{input, output}`, OpenClaw `{event, ctx}`);
+//! `seq` is any JSON value the plugin uses to correlate concurrent in-flight calls, echoed back.
+//!
+//! ## The frame protocol (provider-agnostic)
+//!
+//! - **Control frames** are answered here, never decoded by the codec:
+//!   `{"seq", "hook": "agenthooks.hello", "input": {…}}` stores `input` in the connection's
+//!   [`ConnState`] under [`HELLO_KEY`] (the plugin's context: OpenCode's `serverUrl`,
+//!   `directory`, `worktree`, `projectID`) and answers `{"seq", "output": {"agenthooks":
+//!   "ready", "version", "provider"}}`; `"hook": "agenthooks.ping"` answers `{"agenthooks":
+//!   "pong", …}` (install's doctor checks a shim's daemon with it).
+//! - **Replies.** The codec's [`WireResponse`] becomes the response frame: when stdout is a
+//!   non-empty JSON object whose keys are all among `output`, `error` and `effects`, it is a
+//!   *reply envelope* and those keys are lifted into the frame; any other stdout is the frame's
+//!   `output` as is (JSON when it parses). A non-zero exit code adds `error` (stderr, or "blocked
+//!   by hook") unless the envelope has one.
+//! - **Effects** (`effects` in a reply envelope) are things the daemon does itself after the
+//!   frame is answered, in order, on the session's worker: `{"http": {"method", "path",
+//!   "query"?, "body"?, "fallback"?}}` is a request to the plugin's local server (the hello
+//!   frame's `serverUrl`, loopback only, see [`http`](super::http)); `fallback` is the same shape,
+//!   sent when the server answers 404 or 405 (a route an older server lacks). Effects never
+//!   reach the plugin; their failures are logged.
 //! Each frame is answered by the same pipeline as `run`: the same per-event deadline (the
 //! frame's `timeout_ms` when it carries one, else `serve --timeout`, else the codec's default
 //! timeout; the handlers get [`deadline_budget`](super::deadline_budget) of it), the same
@@ -25,12 +47,22 @@ use serde_json::Value;
 use crate::codec::{Codec, ConnState, Env, Invocation, Transport, WireResponse};
 use crate::event::Event;
 
+use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
 use super::pipeline::{decode_guarded, Dispatch, Failure};
 use super::Runner;
 
 /// Where `serve` writes response frames (shared by the per-session workers).
 pub type FrameSink = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// The control frame that carries the plugin's context (stored under [`HELLO_KEY`]).
+pub const HELLO: &str = "agenthooks.hello";
+/// The control frame a health check sends.
+pub const PING: &str = "agenthooks.ping";
+/// The [`ConnState`] key of the hello frame's `input`.
+pub const HELLO_KEY: &str = "hello";
+/// How long one effect's HTTP request may take (connect, and each read and write).
+pub const EFFECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One decoded frame on its way to its session's worker.
 struct Job {
@@ -56,7 +88,7 @@ pub(super) fn serve_with(
     env: &dyn Env,
     timeout: Option<Duration>,
 ) {
-    let conn = ConnState::default();
+    let conn = Arc::new(ConnState::default());
     let state_dir: Arc<PathBuf> = Arc::new(runner.options.resolved_state_dir(env));
     let default_timeout = timeout.unwrap_or_else(|| codec.default_timeout());
     let mut workers: HashMap<String, SessionWorker> = HashMap::new();
@@ -84,16 +116,23 @@ pub(super) fn serve_with(
             continue;
         };
         let seq = head.get("seq").cloned().unwrap_or(Value::Null);
+        if let Some(reply) = control_reply(codec, &conn, &head) {
+            let mut frame = serde_json::Map::new();
+            frame.insert("seq".into(), seq);
+            frame.insert("output".into(), reply);
+            write_frame(out, &Value::Object(frame));
+            continue;
+        }
         let timeout = frame_timeout(&head).unwrap_or(default_timeout);
         let inv = Invocation::new(trimmed.to_vec(), env)
             .with_transport(Transport::Frame)
-            .with_conn(Some(&conn))
+            .with_conn(Some(&*conn))
             .with_state_dir(Some(&state_dir));
         let event = match decode_guarded(codec, &inv) {
             Ok(e) => e,
             Err(e) => {
                 let answered = runner.answer_unread(codec, &inv, Failure::Decode(e));
-                write_frame(out, &frame_of(seq, &answered.response));
+                write_frame(out, &reply_of(seq, &answered.response).0);
                 continue;
             }
         };
@@ -103,17 +142,22 @@ pub(super) fn serve_with(
             let runner = runner.clone();
             let out = Arc::clone(out);
             let state_dir = Arc::clone(&state_dir);
+            let conn = Arc::clone(&conn);
             let h = std::thread::spawn(move || {
                 for job in rx {
                     let Job { seq, event, timeout } = job;
                     let answered = catch_unwind(AssertUnwindSafe(|| {
                         runner.answer_event(codec, event, timeout, &state_dir, Dispatch::Worker)
                     }));
-                    let frame = match answered {
-                        Ok(a) => frame_of(seq, &a.response),
-                        Err(_) => serde_json::json!({"seq": seq, "error": "agenthooks: the pipeline panicked"}),
+                    let (frame, effects) = match answered {
+                        Ok(a) => reply_of(seq, &a.response),
+                        Err(_) => (
+                            serde_json::json!({"seq": seq, "error": "agenthooks: the pipeline panicked"}),
+                            Vec::new(),
+                        ),
                     };
                     write_frame(&out, &frame);
+                    run_effects(&conn, &effects);
                 }
             });
             (tx, h)
@@ -132,17 +176,58 @@ fn frame_timeout(head: &serde_json::Map<String, Value>) -> Option<Duration> {
     (ms.is_finite() && ms > 0.0 && ms <= 86_400_000.0).then(|| Duration::from_secs_f64(ms / 1000.0))
 }
 
-/// The response frame for a wire response: stdout as `output` (JSON when it parses), and an
-/// `error` when the exit code is not 0 (stderr, or "blocked by hook").
-fn frame_of(seq: Value, wire: &WireResponse) -> Value {
+/// Answers a control frame (`agenthooks.hello`, `agenthooks.ping`); `None` for any other frame.
+fn control_reply(codec: &dyn Codec, conn: &ConnState, head: &serde_json::Map<String, Value>) -> Option<Value> {
+    let hook = head.get("hook").and_then(Value::as_str)?;
+    let word = match hook {
+        HELLO => {
+            let input = head.get("input").cloned().unwrap_or(Value::Null);
+            tracing::debug!(hello = %input, "serve: plugin context");
+            conn.set(HELLO_KEY, input);
+            "ready"
+        }
+        PING => "pong",
+        _ => return None,
+    };
+    Some(serde_json::json!({
+        "agenthooks": word,
+        "version": env!("CARGO_PKG_VERSION"),
+        "provider": codec.provider().as_str(),
+    }))
+}
+
+/// The keys of a reply envelope.
+const ENVELOPE_KEYS: [&str; 3] = ["output", "error", "effects"];
+
+/// The response frame for a wire response, and the effects the daemon runs after writing it
+/// (see the module docs: a reply envelope's keys are lifted; other stdout is `output`; a
+/// non-zero exit code adds `error`).
+pub(super) fn reply_of(seq: Value, wire: &WireResponse) -> (Value, Vec<Value>) {
     let mut frame = serde_json::Map::new();
     frame.insert("seq".into(), seq);
+    let mut effects = Vec::new();
     if !wire.stdout.is_empty() {
-        let output = serde_json::from_slice::<Value>(&wire.stdout)
-            .unwrap_or_else(|_| Value::String(wire.stdout_str().into_owned()));
-        frame.insert("output".into(), output);
+        match serde_json::from_slice::<Value>(&wire.stdout) {
+            Ok(Value::Object(m)) if !m.is_empty() && m.keys().all(|k| ENVELOPE_KEYS.contains(&k.as_str())) => {
+                for (k, v) in m {
+                    match (k.as_str(), v) {
+                        ("effects", Value::Array(list)) => effects = list,
+                        ("effects", _) => {}
+                        (_, v) => {
+                            frame.insert(k, v);
+                        }
+                    }
+                }
+            }
+            Ok(v) => {
+                frame.insert("output".into(), v);
+            }
+            Err(_) => {
+                frame.insert("output".into(), Value::String(wire.stdout_str().into_owned()));
+            }
+        }
     }
-    if wire.exit_code != 0 {
+    if wire.exit_code != 0 && !frame.contains_key("error") {
         let msg = if wire.stderr.is_empty() {
             "blocked by hook".to_owned()
         } else {
@@ -150,7 +235,61 @@ fn frame_of(seq: Value, wire: &WireResponse) -> Value {
         };
         frame.insert("error".into(), Value::String(msg));
     }
-    Value::Object(frame)
+    (Value::Object(frame), effects)
+}
+
+/// Runs a reply's effects against the plugin's server (the hello frame's `serverUrl`).
+fn run_effects(conn: &ConnState, effects: &[Value]) {
+    if effects.is_empty() {
+        return;
+    }
+    let server = conn
+        .get(HELLO_KEY)
+        .and_then(|h| h.get("serverUrl").and_then(Value::as_str).map(str::to_owned));
+    for effect in effects {
+        let Some(req) = effect.get("http") else {
+            tracing::warn!(%effect, "serve: unknown effect ignored");
+            continue;
+        };
+        let Some(server) = server.as_deref() else {
+            tracing::warn!(%effect, "serve: no serverUrl from the plugin's hello frame; effect dropped");
+            continue;
+        };
+        match run_http(server, req) {
+            Ok(r) if r.is_success() => tracing::debug!(status = r.status, "serve: effect delivered"),
+            Ok(r) if matches!(r.status, 404 | 405) && req.get("fallback").is_some() => {
+                match req.get("fallback").map(|f| run_http(server, f)) {
+                    Some(Ok(r)) if r.is_success() => tracing::debug!(status = r.status, "serve: effect delivered (fallback route)"),
+                    Some(Ok(r)) => tracing::warn!(status = r.status, body = %r.body, "serve: effect refused (fallback route)"),
+                    Some(Err(e)) => tracing::warn!(error = %e, "serve: effect failed (fallback route)"),
+                    None => {}
+                }
+            }
+            Ok(r) => tracing::warn!(status = r.status, body = %r.body, "serve: effect refused"),
+            Err(e) => tracing::warn!(error = %e, server, "serve: effect failed"),
+        }
+    }
+}
+
+/// One `http` effect: `{method, path, query?, body?}`.
+fn run_http(server: &str, req: &Value) -> Result<http::Response, http::HttpError> {
+    let base = BaseUrl::parse(server)?;
+    let method = req.get("method").and_then(Value::as_str).unwrap_or("POST");
+    let mut path = req.get("path").and_then(Value::as_str).unwrap_or("/").to_owned();
+    if let Some(q) = req.get("query").and_then(Value::as_object) {
+        let pairs: Vec<String> = q
+            .iter()
+            .filter_map(|(k, v)| {
+                let v = v.as_str()?;
+                Some(format!("{}={}", http::encode_component(k), http::encode_component(v)))
+            })
+            .collect();
+        if !pairs.is_empty() {
+            path.push(if path.contains('?') { '&' } else { '?' });
+            path.push_str(&pairs.join("&"));
+        }
+    }
+    http::request(&base, method, &path, req.get("body"), EFFECT_TIMEOUT)
 }
 
 fn write_frame(out: &FrameSink, v: &Value) {
@@ -159,5 +298,126 @@ fn write_frame(out: &FrameSink, v: &Value) {
         bytes.push(b'\n');
         let _ = w.write_all(&bytes);
         let _ = w.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn wire(stdout: &str, code: i32, stderr: &str) -> WireResponse {
+        let mut w = WireResponse::stdout(stdout.as_bytes().to_vec());
+        w.exit_code = code;
+        w.stderr = stderr.as_bytes().to_vec();
+        w
+    }
+
+    #[test]
+    fn replies_lift_an_envelope_and_keep_other_stdout_as_output() {
+        let (f, e) = reply_of(json!(1), &wire(r#"{"output":{"args":{"a":1}}}"#, 0, ""));
+        assert_eq!((f, e.len()), (json!({"seq": 1, "output": {"args": {"a": 1}}}), 0));
+        let (f, e) = reply_of(
+            json!("s"),
+            &wire(r#"{"error":"no","effects":[{"http":{"path":"/x"}}]}"#, 0, ""),
+        );
+        assert_eq!(f, json!({"seq": "s", "error": "no"}));
+        assert_eq!(e, vec![json!({"http": {"path": "/x"}})]);
+        // `{}` and objects with other keys are outputs as they are
+        assert_eq!(reply_of(json!(2), &wire("{}", 0, "")).0, json!({"seq": 2, "output": {}}));
+        assert_eq!(
+            reply_of(json!(3), &wire(r#"{"reason":"r"}"#, 0, "")).0,
+            json!({"seq": 3, "output": {"reason": "r"}})
+        );
+        assert_eq!(reply_of(json!(4), &wire("", 2, "")).0, json!({"seq": 4, "error": "blocked by hook"}));
+        assert_eq!(
+            reply_of(json!(5), &wire("text", 2, " why \n")).0,
+            json!({"seq": 5, "output": "text", "error": "why"})
+        );
+    }
+
+    #[test]
+    fn hello_is_stored_and_ping_answers() {
+        struct NoCodec;
+        impl Codec for NoCodec {
+            fn provider(&self) -> crate::Provider {
+                crate::Provider::from_static("zz")
+            }
+            fn native_events(&self) -> &'static [crate::EventRow] {
+                &[]
+            }
+            fn decode(&self, _: &Invocation<'_>) -> Result<Event, crate::DecodeError> {
+                Err(crate::DecodeError::new(self.provider(), crate::DecodeCategory::Data, "no"))
+            }
+            fn encode(&self, _: &Event, _: &crate::Outcome) -> Result<WireResponse, crate::EncodeError> {
+                Ok(WireResponse::empty())
+            }
+            fn no_op(&self, _: &crate::EventTarget) -> WireResponse {
+                WireResponse::empty()
+            }
+            fn failure_response(&self, _: &crate::EventTarget, _: crate::FailMode, _: &str) -> WireResponse {
+                WireResponse::empty()
+            }
+            fn default_timeout(&self) -> Duration {
+                Duration::from_secs(1)
+            }
+        }
+        let conn = ConnState::default();
+        let head = |v: Value| v.as_object().cloned().unwrap();
+        let r = control_reply(&NoCodec, &conn, &head(json!({"hook": HELLO, "input": {"serverUrl": "http://127.0.0.1:1"}})));
+        assert_eq!(r.unwrap()["agenthooks"], "ready");
+        assert_eq!(conn.get(HELLO_KEY).unwrap()["serverUrl"], "http://127.0.0.1:1");
+        let r = control_reply(&NoCodec, &conn, &head(json!({"hook": PING}))).unwrap();
+        assert_eq!((r["agenthooks"].as_str(), r["provider"].as_str()), (Some("pong"), Some("zz")));
+        assert!(control_reply(&NoCodec, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
+    }
+
+    #[test]
+    fn effects_reach_the_server_and_fall_back_on_404() {
+        use std::io::{BufRead as _, BufReader, Read as _};
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+        let seen2 = Arc::clone(&seen);
+        let h = std::thread::spawn(move || {
+            for status in ["404 Not Found", "200 OK"] {
+                let (mut s, _) = l.accept().unwrap();
+                let mut r = BufReader::new(s.try_clone().unwrap());
+                let mut first = String::new();
+                r.read_line(&mut first).unwrap();
+                let mut len = 0;
+                loop {
+                    let mut line = String::new();
+                    r.read_line(&mut line).unwrap();
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        len = v.trim().parse().unwrap();
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0; len];
+                r.read_exact(&mut body).unwrap();
+                seen2.lock().unwrap().push(format!("{} {}", first.trim(), String::from_utf8(body).unwrap()));
+                s.write_all(format!("HTTP/1.1 {status}\r\nContent-Length: 4\r\n\r\ntrue").as_bytes()).unwrap();
+            }
+        });
+        let conn = ConnState::default();
+        conn.set(HELLO_KEY, json!({"serverUrl": format!("http://127.0.0.1:{port}/")}));
+        run_effects(
+            &conn,
+            &[json!({"http": {"method": "POST", "path": "/permission/p 1/reply", "query": {"directory": "/w x"},
+                "body": {"reply": "once"},
+                "fallback": {"method": "POST", "path": "/session/s/permissions/p", "body": {"response": "once"}}}})],
+        );
+        h.join().unwrap();
+        let seen = seen.lock().unwrap().clone();
+        assert_eq!(
+            seen,
+            [
+                r#"POST /permission/p 1/reply?directory=%2Fw%20x HTTP/1.1 {"reply":"once"}"#,
+                r#"POST /session/s/permissions/p HTTP/1.1 {"response":"once"}"#
+            ]
+        );
     }
 }

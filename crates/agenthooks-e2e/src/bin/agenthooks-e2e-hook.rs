@@ -3,7 +3,7 @@
 //! Behaviour is chosen by `AGENTHOOKS_E2E_MODE`; with `AGENTHOOKS_E2E_LOG` set the process
 //! taps every invocation into that JSONL log (see `agenthooks_e2e::hook`).
 
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -14,8 +14,8 @@ use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
 use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
 use agenthooks_e2e::hook::{
-    decoded_record, Mode, ASK_REASON, CHILD_APPEND_ENV, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION,
-    DENY_REASON, LOG_ENV, MODE_ENV, PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
+    decoded_record, Mode, ASK_REASON, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV, MODE_ENV,
+    PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
 };
 use serde_json::{json, Value};
 
@@ -27,11 +27,18 @@ fn main() {
         .ok()
         .and_then(|m| Mode::parse(&m))
         .unwrap_or(Mode::None);
+    let serving = runner::parse_args(&std::env::args().collect::<Vec<_>>())
+        .ok()
+        .flatten()
+        .is_some_and(|c| c.mode == runner::Mode::Serve);
     if let Ok(out) = std::env::var(CHILD_ENV) {
         hook(mode, Some(out));
+    } else if let (Ok(log), true) = (std::env::var(LOG_ENV), serving) {
+        let code = tap_serve(&log, mode);
+        #[allow(clippy::exit)] // the daemon's end
+        std::process::exit(code);
     } else if let Ok(log) = std::env::var(LOG_ENV) {
-        let serve = std::env::args().any(|a| a == "serve");
-        let code = if serve { tap_serve(&log, mode) } else { tap(&log, mode) };
+        let code = tap(&log, mode);
         #[allow(clippy::exit)] // the hook's exit code is its answer to the agent
         std::process::exit(code);
     } else {
@@ -50,19 +57,15 @@ fn main() {
 fn hook(mode: Mode, decoded_out: Option<String>) {
     let mut router = Router::new();
     if let Some(path) = decoded_out {
-        let append = std::env::var_os(CHILD_APPEND_ENV).is_some();
         router = router.on_any(move |_cx: &Context, ev: &Event| {
             let mut rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
-            if !append {
-                return std::fs::write(&path, rec.to_string())
-                    .map_err(|e| HandlerError::msg(format!("recording: {e}")));
-            }
-            // serve: one line per frame, keyed by the frame's seq
-            let seq = serde_json::from_slice::<Value>(ev.envelope().raw().as_bytes())
+            // In serve mode one process decodes many frames: each line carries its frame's seq.
+            if let Some(seq) = serde_json::from_slice::<Value>(ev.envelope().raw().as_bytes())
                 .ok()
                 .and_then(|f| f.get("seq").cloned())
-                .unwrap_or(Value::Null);
-            rec["seq"] = seq;
+            {
+                rec["seq"] = seq;
+            }
             let mut line = rec.to_string();
             line.push('\n');
             std::fs::OpenOptions::new()
@@ -74,13 +77,20 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
         });
     }
     router = match mode {
-        Mode::Deny | Mode::DenyWrongDialect => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny(DENY_REASON)),
-        Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| ask_user(ASK_REASON)),
+        Mode::Deny | Mode::DenyWrongDialect => {
+            router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny(DENY_REASON))
+        }
         Mode::Context => router
             .on_session_start(|_cx: &Context, _e: &SessionStartEvent| {
                 ContextDecision::default().with_context(SESSION_CONTEXT)
             })
             .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt().with_context(PROMPT_CONTEXT)),
+        // The daemon dies in the middle of a tool gate (the shim's crash path).
+        Mode::Crash => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> {
+            std::process::abort()
+        }),
+        Mode::Permission => router.on_permission(|_cx: &Context, _e: &PermissionEvent| allow()),
+        Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| ask_user(ASK_REASON)),
         Mode::Continue => router
             .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
             .on_stop(|_cx: &Context, _e: &StopEvent| continue_with(CONTINUE_INSTRUCTION)),
@@ -149,7 +159,7 @@ fn tap(log: &str, mode: Mode) -> i32 {
     });
     let decoded: Value = std::fs::read_to_string(&decoded_path)
         .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
+        .and_then(|s| s.lines().next().and_then(|l| serde_json::from_str(l).ok()))
         .unwrap_or(Value::Null);
     let _ = std::fs::remove_file(&decoded_path);
     let (stdout, stderr, exit, spawn_error) = match &output {
@@ -182,135 +192,126 @@ fn tap(log: &str, mode: Mode) -> i32 {
     exit.unwrap_or(1)
 }
 
-/// The `serve` tap: runs the daemon as a child with the same argv, forwards frames both ways
-/// and logs one record per frame (the frame, its decoded event, the reply's `output` as
-/// `stdout`, its `error` as `stderr`, exit 0 or 1; `None` when no reply came). In [`Mode::Crash`]
-/// it logs the first frame and exits 3 without a daemon.
+/// The tap of `agenthooks serve`: runs the real daemon as a child, forwards frames both ways and
+/// logs one record per answered frame (the frame, the decoded event, the reply). When the child
+/// dies, the frames it never answered are logged unanswered and the tap exits too, so the shim
+/// sees the crash.
 fn tap_serve(log: &str, mode: Mode) -> i32 {
     use std::collections::HashMap;
-    use std::io::BufRead;
     use std::sync::{Arc, Mutex};
-
     let argv: Vec<String> = std::env::args().collect();
     let cmd = runner::parse_args(&argv).ok().flatten();
     let provider = cmd.as_ref().and_then(|c| c.provider.clone());
-    let mut env_names: Vec<String> = std::env::vars_os()
-        .map(|(k, _)| k.to_string_lossy().into_owned())
-        .collect();
-    env_names.sort();
-    let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
-    let record = move |frame: &str, decoded: Value, reply: Option<&Value>| {
-        let hook = serde_json::from_str::<Value>(frame)
-            .ok()
-            .and_then(|f| f.get("hook").and_then(Value::as_str).map(str::to_owned));
-        let stdout = reply
-            .and_then(|r| r.get("output"))
-            .map(|o| o.to_string())
-            .unwrap_or_default();
-        let stderr = reply
-            .and_then(|r| r.get("error"))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let exit = reply.map(|r| i32::from(r.get("error").is_some()));
-        json!({
-            "provider": provider, "event_arg": hook, "mode": mode.as_str(), "argv": argv, "cwd": cwd,
-            "env_names": env_names, "payload": frame, "decoded": decoded, "stdout": stdout,
-            "stderr": stderr, "exit": exit, "spawn_error": Value::Null, "elapsed_ms": 0,
-        })
-    };
-    let append_log = |v: &Value| {
-        let mut line = v.to_string();
-        line.push('\n');
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
-            let _ = f.write_all(line.as_bytes());
-        }
-    };
-    let stdin = std::io::stdin();
-    if mode == Mode::Crash {
-        let mut first = String::new();
-        let _ = stdin.lock().read_line(&mut first);
-        if !first.trim().is_empty() {
-            append_log(&record(first.trim(), Value::Null, None));
-        }
-        return 3;
-    }
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or(Duration::ZERO)
         .as_nanos();
-    let decoded_path = format!("{log}.{}-{nanos}.decoded.jsonl", std::process::id());
+    let decoded_path = format!("{log}.{}-{nanos}.decoded", std::process::id());
+    let mut env_names: Vec<String> = std::env::vars_os()
+        .map(|(k, _)| k.to_string_lossy().into_owned())
+        .collect();
+    env_names.sort();
     let Ok(exe) = std::env::current_exe() else { return 1 };
     let Ok(mut child) = Command::new(exe)
-        .args(std::env::args().skip(1))
+        .args(argv.iter().skip(1))
         .env(CHILD_ENV, &decoded_path)
-        .env(CHILD_APPEND_ENV, "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::null())
         .spawn()
     else {
         return 1;
     };
-    let pending: Arc<Mutex<HashMap<String, String>>> = Arc::default();
+    let pending: Arc<Mutex<HashMap<String, (Value, Instant)>>> = Arc::default();
     let mut child_in = child.stdin.take();
-    let fwd_pending = Arc::clone(&pending);
+    let child_out = child.stdout.take();
+    let writer_pending = Arc::clone(&pending);
+    // shim → daemon
     let forward = std::thread::spawn(move || {
+        let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
             let Ok(line) = line else { break };
-            let seq = serde_json::from_str::<Value>(&line)
-                .ok()
-                .and_then(|f| f.get("seq").cloned())
-                .unwrap_or(Value::Null)
-                .to_string();
-            if let Ok(mut p) = fwd_pending.lock() {
-                p.insert(seq, line.clone());
+            if let Ok(frame) = serde_json::from_str::<Value>(&line) {
+                if let Some(seq) = frame.get("seq") {
+                    if let Ok(mut p) = writer_pending.lock() {
+                        p.insert(seq.to_string(), (frame.clone(), Instant::now()));
+                    }
+                }
             }
             let Some(w) = child_in.as_mut() else { break };
-            if writeln!(w, "{line}").and_then(|()| w.flush()).is_err() {
+            if w.write_all(line.as_bytes()).and_then(|()| w.write_all(b"\n")).and_then(|()| w.flush()).is_err() {
                 break;
             }
         }
         drop(child_in);
     });
-    let decoded_of = |seq: &str| -> Value {
-        for _ in 0..25 {
-            let text = std::fs::read_to_string(&decoded_path).unwrap_or_default();
-            let hit = text
-                .lines()
-                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-                .find(|d| d.get("seq").map(Value::to_string).as_deref() == Some(seq));
-            if let Some(d) = hit {
-                return d;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+    let record = |frame: &Value, reply: Option<&Value>, started: Instant| {
+        let hook = frame.get("hook").and_then(Value::as_str).unwrap_or_default();
+        if hook.starts_with("agenthooks.") {
+            return;
         }
-        Value::Null
+        let native = agenthooks::opencode::frame_name(frame.to_string().as_bytes()).unwrap_or_else(|| hook.to_owned());
+        let seq = frame.get("seq").cloned().unwrap_or(Value::Null);
+        let decoded = std::fs::read_to_string(&decoded_path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|d| d.get("seq") == Some(&seq))
+            .unwrap_or(Value::Null);
+        let (stdout, stderr, exit) = match reply {
+            Some(r) => {
+                let mut r = r.clone();
+                if let Some(o) = r.as_object_mut() {
+                    o.remove("seq");
+                }
+                let err = r.get("error").and_then(Value::as_str).unwrap_or_default().to_owned();
+                (r.to_string(), err.clone(), Value::from(i32::from(!err.is_empty())))
+            }
+            None => (String::new(), "the daemon died before answering".to_owned(), Value::Null),
+        };
+        let rec = json!({
+            "provider": provider, "event_arg": native, "mode": mode.as_str(), "argv": argv,
+            "env_names": env_names, "payload": frame.to_string(), "decoded": decoded,
+            "stdout": stdout, "stderr": stderr, "exit": exit, "transport": "frame",
+            "elapsed_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        let mut line = rec.to_string();
+        line.push('\n');
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(log) {
+            let _ = f.write_all(line.as_bytes());
+        }
     };
-    if let Some(out) = child.stdout.take() {
+    // daemon → shim
+    if let Some(out) = child_out {
         let mut stdout = std::io::stdout();
         for line in std::io::BufReader::new(out).lines() {
             let Ok(line) = line else { break };
-            let _ = writeln!(stdout, "{line}");
-            let _ = stdout.flush();
-            let Ok(reply) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
-            let seq = reply.get("seq").cloned().unwrap_or(Value::Null).to_string();
-            let frame = pending.lock().ok().and_then(|mut p| p.remove(&seq));
-            if let Some(frame) = frame {
-                append_log(&record(&frame, decoded_of(&seq), Some(&reply)));
+            if let Ok(reply) = serde_json::from_str::<Value>(&line) {
+                let key = reply.get("seq").map(Value::to_string).unwrap_or_default();
+                let entry = pending.lock().ok().and_then(|mut p| p.remove(&key));
+                if let Some((frame, started)) = entry {
+                    record(&frame, Some(&reply), started);
+                }
+            }
+            if stdout
+                .write_all(line.as_bytes())
+                .and_then(|()| stdout.write_all(b"\n"))
+                .and_then(|()| stdout.flush())
+                .is_err()
+            {
+                break;
             }
         }
     }
-    let _ = forward.join();
-    let status = child.wait().ok().and_then(|s| s.code()).unwrap_or(1);
-    let left: Vec<String> = pending.lock().map(|p| p.values().cloned().collect()).unwrap_or_default();
-    for frame in left {
-        append_log(&record(&frame, Value::Null, None));
+    let status = child.wait().ok();
+    // Frames the daemon never answered (it crashed, or the shim hung up first).
+    let unanswered: Vec<(Value, Instant)> = pending.lock().map(|mut p| p.drain().map(|(_, v)| v).collect()).unwrap_or_default();
+    for (frame, started) in unanswered {
+        record(&frame, None, started);
     }
     let _ = std::fs::remove_file(&decoded_path);
-    status
+    drop(forward);
+    status.and_then(|s| s.code()).unwrap_or(1)
 }
 
 /// A deliberately wrong codec: decodes with the agent's real codec, but answers a `tool.pre` in

@@ -59,6 +59,7 @@ fn e2e_real_agents() {
     }
     let mut scenarios: Vec<Scenario> = Scenario::STANDARD.to_vec();
     scenarios.push(Scenario::TrustHashes);
+    scenarios.extend(Scenario::OPENCODE);
     scenarios.extend(Scenario::OPENCLAW);
     scenarios.retain(|s| agenthooks_e2e::scenario_selected(*s));
     let work = scenario::work_dir();

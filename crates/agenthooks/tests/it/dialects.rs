@@ -182,7 +182,7 @@ fn a_missing_provider_names_a_feature_only_when_it_is_off() {
             .unwrap_err()
     };
     // a placeholder crate, whether or not its feature is on, is not implemented yet
-    for p in ["cursor", "opencode"] {
+    for p in ["cursor"] {
         let e = err(p);
         assert!(
             matches!(

@@ -1,0 +1,189 @@
+//! The generated shim plugin: one ESM file that OpenCode loads from `.opencode/plugin/` (or
+//! `~/.config/opencode/plugin/`), with the consumer's command, the subscribed hooks, bus events,
+//! deadlines and fail policies baked in.
+//!
+//! The template is `src/shim.js` (plain JavaScript, Node built-ins only, one default-exported
+//! async factory so the 1.18 loader and older 1.x loaders both take it). It spawns
+//! `<command> agenthooks serve --provider=opencode` at plugin init, sends the plugin's context as
+//! the `agenthooks.hello` frame (`serverUrl`, `directory`, `worktree`, `projectID`) and proxies
+//! every subscribed hook as a frame. What it guarantees:
+//!
+//! | concern | behaviour |
+//! |---|---|
+//! | correlation | `seq` per call; concurrent in-flight calls (sessions interleave) |
+//! | replies | `Object.assign(output, reply.output)` on OpenCode's own object, in place: a patched array's contents are replaced wholesale, a patched object keeps only the patch's keys, and both keep their identity (OpenCode reads its own `args` and `parts` references after the hook) |
+//! | errors | re-thrown from `tool.execute.before` (blocks the tool) and `chat.message`; swallowed elsewhere |
+//! | deadlines | per hook, owned by the shim (OpenCode has none); sent as `timeout_ms` so the daemon answers first |
+//! | failure | past the deadline, on a crash or EOF: `closed` throws (on the two throwing hooks), `open` does nothing |
+//! | crash | pending calls settle per policy; the daemon is respawned on the next call, with backoff (100 ms doubling to 10 s) |
+//! | bus events | fire-and-forget; only subscribed types; `message.part.delta` and `session.next.*` only when named |
+//! | serialisation | functions, symbols, URL objects and cycles stripped |
+//! | teardown | `dispose` closes stdin, waits 500 ms, kills; process `exit` kills |
+//! | stdout | never written (it is OpenCode's TUI) |
+
+use serde_json::{json, Map, Value};
+
+/// The template, with its defaults in place.
+pub const TEMPLATE: &str = include_str!("shim.js");
+
+/// The file name install writes.
+pub const FILE_NAME: &str = "agenthooks.js";
+
+/// What happens when the daemon cannot answer in time or has died.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ShimFail {
+    /// Do nothing: OpenCode's own flow runs.
+    #[default]
+    Open,
+    /// Throw (on `tool.execute.before` and `chat.message`, the hooks whose throw OpenCode honours).
+    Closed,
+}
+
+impl ShimFail {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Closed => "closed",
+        }
+    }
+}
+
+/// One subscription: a hook name, or a bus event type (`*` for every event but the
+/// high-volume ones).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Subscription {
+    /// The hook or bus event.
+    pub name: String,
+    /// The shim's deadline in milliseconds.
+    pub timeout_ms: u64,
+    /// The fail policy.
+    pub fail: ShimFail,
+}
+
+impl Subscription {
+    /// A subscription.
+    pub fn new(name: impl Into<String>, timeout_ms: u64, fail: ShimFail) -> Self {
+        Self {
+            name: name.into(),
+            timeout_ms,
+            fail,
+        }
+    }
+}
+
+/// What the shim is rendered with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ShimConfig {
+    /// The consumer's command (the binary and its own leading arguments); the shim appends
+    /// `agenthooks serve --provider=opencode`.
+    pub command: Vec<String>,
+    /// Subscribed hooks (by OpenCode hook name).
+    pub hooks: Vec<Subscription>,
+    /// Subscribed bus events (by type).
+    pub events: Vec<Subscription>,
+}
+
+impl ShimConfig {
+    /// A config for `command` with no subscriptions.
+    pub fn new(command: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        Self {
+            command: command.into_iter().map(Into::into).collect(),
+            hooks: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// Subscribes a native event: a hook row, or a bus event row (by its type).
+    #[must_use]
+    pub fn subscribe(mut self, native: &str, timeout_ms: u64, fail: ShimFail) -> Self {
+        let s = Subscription::new(native, timeout_ms, fail);
+        if is_bus_event(native) {
+            self.events.push(s);
+        } else {
+            self.hooks.push(s);
+        }
+        self
+    }
+}
+
+/// Whether a native name is a bus event (delivered through the `event` hook) rather than a hook.
+pub fn is_bus_event(native: &str) -> bool {
+    !(native == "config"
+        || native == "event"
+        || native.starts_with("tool.")
+        || native.starts_with("chat.")
+        || native.starts_with("experimental.")
+        || native == "permission.ask"
+        || native.starts_with("command.")
+        || native.starts_with("shell."))
+}
+
+fn table(subs: &[Subscription]) -> Value {
+    let mut m = Map::new();
+    for s in subs {
+        m.insert(s.name.clone(), json!({"timeoutMs": s.timeout_ms, "fail": s.fail.as_str()}));
+    }
+    Value::Object(m)
+}
+
+fn replace_line(text: &str, marker: &str, value: &Value) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.split_inclusive('\n') {
+        match line.find(marker) {
+            Some(i) => {
+                out.push_str(&line[..i + marker.len()]);
+                out.push_str(&value.to_string());
+                out.push_str(";\n");
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// Renders the shim for a config (deterministic: the same config gives the same bytes).
+///
+/// ```
+/// use agenthooks_opencode::shim::{render, ShimConfig, ShimFail};
+/// let cfg = ShimConfig::new(["/usr/local/bin/guard"])
+///     .subscribe("tool.execute.before", 30_000, ShimFail::Closed)
+///     .subscribe("session.idle", 30_000, ShimFail::Open);
+/// let js = render(&cfg);
+/// assert!(js.contains(r#"const COMMAND = /*AGENTHOOKS:COMMAND*/["/usr/local/bin/guard"];"#));
+/// assert!(js.contains(r#""tool.execute.before":{"fail":"closed","timeoutMs":30000}"#));
+/// assert!(js.contains(r#"const EVENTS = /*AGENTHOOKS:EVENTS*/{"session.idle""#));
+/// assert!(!js.contains("console.log"));
+/// ```
+pub fn render(cfg: &ShimConfig) -> String {
+    let mut text = TEMPLATE.to_owned();
+    text = replace_line(&text, "/*AGENTHOOKS:COMMAND*/", &json!(cfg.command));
+    text = replace_line(&text, "/*AGENTHOOKS:HOOKS*/", &table(&cfg.hooks));
+    text = replace_line(&text, "/*AGENTHOOKS:EVENTS*/", &table(&cfg.events));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hooks_and_bus_events_are_told_apart() {
+        for hook in ["tool.execute.before", "chat.message", "experimental.session.compacting", "permission.ask", "shell.env", "config"] {
+            assert!(!is_bus_event(hook), "{hook}");
+        }
+        for ev in ["session.idle", "permission.asked", "permission.updated", "file.edited", "message.part.delta"] {
+            assert!(is_bus_event(ev), "{ev}");
+        }
+    }
+
+    #[test]
+    fn the_template_exports_only_its_default() {
+        let exports: Vec<&str> = TEMPLATE.lines().filter(|l| l.starts_with("export")).collect();
+        assert_eq!(exports, ["export default async function agenthooks(input) {"]);
+        assert!(!TEMPLATE.contains("console."), "the shim never writes to stdout");
+        assert!(TEMPLATE.lines().filter(|l| l.starts_with("import")).all(|l| l.contains("\"node:")));
+    }
+}
