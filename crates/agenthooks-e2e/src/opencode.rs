@@ -96,11 +96,16 @@ pub fn prepare(m: &Manifest, sb: &Sandbox, model_url: &str, o: &Options) -> Resu
     let mut cfg = ShimConfig::new(m.command.iter().cloned());
     for h in &m.hooks {
         if let HookOn::Native { event, .. } = &h.on {
-            let ms = h.timeout.map_or(30_000, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
+            let ms = h
+                .timeout
+                .map_or(30_000, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX));
             cfg = cfg.subscribe(event, ms, o.fail);
         }
     }
-    write(&sb.project.join(".opencode/plugin").join(shim::FILE_NAME), &shim::render(&cfg))?;
+    write(
+        &sb.project.join(".opencode/plugin").join(shim::FILE_NAME),
+        &shim::render(&cfg),
+    )?;
     Ok(None)
 }
 
@@ -168,7 +173,11 @@ pub fn drive(
         }
         let up = started.elapsed();
         let session = call(&base, "POST", "/session", Some(&json!({})), Duration::from_secs(30))?;
-        let id = session.get("id").and_then(Value::as_str).ok_or("no session id")?.to_owned();
+        let id = session
+            .get("id")
+            .and_then(Value::as_str)
+            .ok_or("no session id")?
+            .to_owned();
         let left = deadline.saturating_duration_since(Instant::now());
         let body = json!({"parts": [{"type": "text", "text": PROMPT}]});
         let answer = call(&base, "POST", &format!("/session/{id}/message"), Some(&body), left)?;

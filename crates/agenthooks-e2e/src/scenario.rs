@@ -540,11 +540,19 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
         }
         Scenario::DaemonCrash if r.agent.id == AgentId::OpenClaw => {
-            let pre: Vec<&HookRecord> = r.records.iter().filter(|x| x.kind.as_deref() == Some("tool.pre")).collect();
+            let pre: Vec<&HookRecord> = r
+                .records
+                .iter()
+                .filter(|x| x.kind.as_deref() == Some("tool.pre"))
+                .collect();
             checks.push(Check::new(
                 "the daemon died inside before_tool_call (no answer)",
                 pre.iter().any(|x| x.exit.is_none()),
-                format!("{} tool.pre calls, {} unanswered", pre.len(), pre.iter().filter(|x| x.exit.is_none()).count()),
+                format!(
+                    "{} tool.pre calls, {} unanswered",
+                    pre.len(),
+                    pre.iter().filter(|x| x.exit.is_none()).count()
+                ),
             ));
             checks.push(Check::new(
                 "fail-closed: the shim blocked the tool itself (marker absent)",
@@ -570,7 +578,12 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 .records
                 .iter()
                 .filter(|x| x.native_name() == "permission.replied")
-                .filter_map(|x| x.payload_json()?.pointer("/input/event/properties/reply")?.as_str().map(str::to_owned))
+                .filter_map(|x| {
+                    x.payload_json()?
+                        .pointer("/input/event/properties/reply")?
+                        .as_str()
+                        .map(str::to_owned)
+                })
                 .collect();
             checks.push(Check::new(
                 "OpenCode recorded our reply (`once`) through its HTTP API",
@@ -584,11 +597,19 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
         }
         Scenario::DaemonCrash => {
-            let pre: Vec<&HookRecord> = r.records.iter().filter(|x| x.kind.as_deref() == Some("tool.pre")).collect();
+            let pre: Vec<&HookRecord> = r
+                .records
+                .iter()
+                .filter(|x| x.kind.as_deref() == Some("tool.pre"))
+                .collect();
             checks.push(Check::new(
                 "the daemon died inside tool.execute.before (no answer)",
                 pre.iter().any(|x| x.exit.is_none()),
-                format!("{} tool.pre calls, {} unanswered", pre.len(), pre.iter().filter(|x| x.exit.is_none()).count()),
+                format!(
+                    "{} tool.pre calls, {} unanswered",
+                    pre.len(),
+                    pre.iter().filter(|x| x.exit.is_none()).count()
+                ),
             ));
             checks.push(Check::new(
                 "fail-closed: the tool was blocked (marker absent)",

@@ -14,11 +14,10 @@ use std::time::Duration;
 use agenthooks_core::decision::reason_or_default;
 use agenthooks_core::kit::{self, Extra, FailShape};
 use agenthooks_core::{
-    Codec, CompactPostEvent, CompactPreEvent, Confidence, ConnState, DecisionKind, DecodeError,
-    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, ModelRequestEvent,
-    ModelResponseEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent,
-    StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, ToolTable,
-    WireResponse,
+    Codec, CompactPostEvent, CompactPreEvent, Confidence, ConnState, DecisionKind, DecodeError, EncodeError, Env,
+    Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent,
+    Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, ToolTable, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -89,8 +88,15 @@ impl Codec for OpenClawCodec {
                 }
             }
             NativeEvent::AgentEnd(e) => {
-                let run = e.event.as_ref().and_then(|ev| ev.run_id.clone()).or_else(|| facts.run_id.clone());
-                e.run_output = conn.zip(run).and_then(|(c, r)| c.take(&format!("llm:{r}"))).map(run_output);
+                let run = e
+                    .event
+                    .as_ref()
+                    .and_then(|ev| ev.run_id.clone())
+                    .or_else(|| facts.run_id.clone());
+                e.run_output = conn
+                    .zip(run)
+                    .and_then(|(c, r)| c.take(&format!("llm:{r}")))
+                    .map(run_output);
             }
             NativeEvent::LocalDecision(e) => {
                 if let (Some(c), Some(ev)) = (conn, e.event.as_ref()) {
@@ -160,7 +166,10 @@ impl Codec for OpenClawCodec {
                     }
                 }
                 if !outcome.context().is_empty() {
-                    out.insert("prependContext".into(), outcome.context().join(CONTEXT_SEPARATOR).into());
+                    out.insert(
+                        "prependContext".into(),
+                        outcome.context().join(CONTEXT_SEPARATOR).into(),
+                    );
                 }
             }
             Event::Stop(_) => {

@@ -99,7 +99,8 @@ impl ShimHook {
     /// OpenClaw's handler timeout for this hook (`hooks.timeouts.<hook>` and the registration's
     /// `timeoutMs`): the shim's deadline plus [`HOST_MARGIN`], for awaited hooks.
     pub fn host_timeout(&self) -> Option<Duration> {
-        self.awaited.then(|| (self.deadline + HOST_MARGIN).min(HOST_TIMEOUT_MAX))
+        self.awaited
+            .then(|| (self.deadline + HOST_MARGIN).min(HOST_TIMEOUT_MAX))
     }
 
     /// The daemon's deadline (`timeout_ms` of the frame): the shim's minus [`DAEMON_MARGIN`].

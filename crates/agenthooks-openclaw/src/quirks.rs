@@ -15,7 +15,14 @@ pub static QUIRKS: &[Quirk] = &[
         "Install writes `allowConversationAccess: true` whenever one of those hooks is wired.",
     )
     .versions("2026.6.x – 2026.9.6")
-    .events(&["before_agent_run", "before_prompt_build", "before_agent_finalize", "llm_input", "llm_output", "agent_end"])
+    .events(&[
+        "before_agent_run",
+        "before_prompt_build",
+        "before_agent_finalize",
+        "llm_input",
+        "llm_output",
+        "agent_end",
+    ])
     .upstream("design #34; docs/plugins/hooks.md (2026.9.6)"),
     Quirk::new(
         802,

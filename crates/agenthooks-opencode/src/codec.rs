@@ -20,9 +20,9 @@ use agenthooks_core::runner::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
     EventKind, EventRow, EventTarget, FailMode, FileEditedEvent, Invocation, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
-    ToolPreEvent, ToolTable, WireResponse,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
+    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    ToolTable, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -223,7 +223,10 @@ impl Codec for OpenCodeCodec {
         if mode != FailMode::Closed {
             return self.no_op(target);
         }
-        let row = target.native.as_ref().and_then(|n| kit::row(native::EVENTS, n.as_str()));
+        let row = target
+            .native
+            .as_ref()
+            .and_then(|n| kit::row(native::EVENTS, n.as_str()));
         match row.map(|r| r.failure) {
             Some(FailShape::Block) => WireResponse::json(&json!({"error": reason_or_default(reason)})),
             // An unknown hook the shim forwards and awaits: a throw blocks where OpenCode can
@@ -367,18 +370,26 @@ fn session_info(native: &NativeEvent, hello: Option<&Value>) -> SessionInfo {
                 .clone()
                 .or_else(|| p.info.as_ref().and_then(|i| i.id.clone()))
         }),
-        NativeEvent::SessionIdle(e) => {
-            bus_sid(e.input.as_ref().and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()))
-        }
-        NativeEvent::SessionCompacted(e) => {
-            bus_sid(e.input.as_ref().and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()))
-        }
-        NativeEvent::PermissionAsked(e) => {
-            bus_sid(e.input.as_ref().and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()))
-        }
-        NativeEvent::PermissionUpdated(e) => {
-            bus_sid(e.input.as_ref().and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()))
-        }
+        NativeEvent::SessionIdle(e) => bus_sid(
+            e.input
+                .as_ref()
+                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
+        ),
+        NativeEvent::SessionCompacted(e) => bus_sid(
+            e.input
+                .as_ref()
+                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
+        ),
+        NativeEvent::PermissionAsked(e) => bus_sid(
+            e.input
+                .as_ref()
+                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
+        ),
+        NativeEvent::PermissionUpdated(e) => bus_sid(
+            e.input
+                .as_ref()
+                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
+        ),
         NativeEvent::MessagePartUpdated(e) => e.input.event.properties.as_ref().and_then(|p| {
             p.session_id
                 .clone()
@@ -418,7 +429,9 @@ fn session_info(native: &NativeEvent, hello: Option<&Value>) -> SessionInfo {
             _ => None,
         })
         .unwrap_or_default();
-    let root = text("worktree").filter(|w| !w.is_empty() && w != "/").unwrap_or_else(|| s.cwd.clone());
+    let root = text("worktree")
+        .filter(|w| !w.is_empty() && w != "/")
+        .unwrap_or_else(|| s.cwd.clone());
     if !root.is_empty() {
         s.workspace_roots = vec![root];
     }
@@ -495,7 +508,9 @@ fn build_event(env: Envelope, native: NativeEvent, servers: &[String], previousl
         NativeEvent::SessionCreated(_) if env.kind == EventKind::SubagentStart => {
             Event::SubagentStart(SubagentStartEvent::new(env))
         }
-        NativeEvent::SessionCreated(_) => Event::SessionStart(SessionStartEvent::new(env).with_source(Some("startup".into()))),
+        NativeEvent::SessionCreated(_) => {
+            Event::SessionStart(SessionStartEvent::new(env).with_source(Some("startup".into())))
+        }
         NativeEvent::SessionIdle(_) => {
             let stop = StopEvent::new(env).with_previously_continued(previously_continued);
             if stop.envelope.kind == EventKind::SubagentStop {
@@ -526,7 +541,9 @@ fn build_event(env: Envelope, native: NativeEvent, servers: &[String], previousl
             let t = tool(&env, &name, args.as_ref(), call.as_ref());
             Event::Permission(PermissionEvent::new(env, t))
         }
-        NativeEvent::InstanceDisposed(_) => Event::SessionEnd(SessionEndEvent::new(env).with_reason(Some("disposed".into()))),
+        NativeEvent::InstanceDisposed(_) => {
+            Event::SessionEnd(SessionEndEvent::new(env).with_reason(Some("disposed".into())))
+        }
         NativeEvent::ToastShow(e) => {
             let p = e.input.and_then(|i| i.event.properties);
             let message = p.as_ref().and_then(|p| p.message.clone()).unwrap_or_default();
@@ -580,7 +597,9 @@ fn parts_with_context(env: &Envelope, context: &str) -> Vec<Value> {
 /// The compaction context already in `output.context`.
 fn compacting_context(env: &Envelope) -> Vec<String> {
     match crate::view(env) {
-        Some(NativeEvent::SessionCompacting(e)) => e.output.as_ref().and_then(|o| o.context.clone()).unwrap_or_default(),
+        Some(NativeEvent::SessionCompacting(e)) => {
+            e.output.as_ref().and_then(|o| o.context.clone()).unwrap_or_default()
+        }
         _ => Vec::new(),
     }
 }
@@ -599,7 +618,8 @@ fn directory_query(env: &Envelope) -> Value {
 /// is marked so the next `chat.message` is known as our continuation.
 fn continue_effect(env: &Envelope, text: &str) -> Value {
     let sid = agenthooks_core::runner::http::encode_component(&env.session.id);
-    let body = json!({"parts": [{"type": "text", "text": text, "synthetic": true, "metadata": {MARKER_KEY: CONTINUE_MARK}}]});
+    let body =
+        json!({"parts": [{"type": "text", "text": text, "synthetic": true, "metadata": {MARKER_KEY: CONTINUE_MARK}}]});
     json!({"http": {
         "method": "POST",
         "path": format!("/session/{sid}/prompt_async"),

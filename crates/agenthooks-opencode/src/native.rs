@@ -93,7 +93,11 @@ pub struct ToolAfterInput {
 #[non_exhaustive]
 pub struct ToolAfterOutput {
     /// The result's title (shown in the UI).
-    #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_text",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// The result text the model sees.
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
@@ -207,7 +211,11 @@ pub struct TextCompleteInput {
 #[non_exhaustive]
 pub struct TextCompleteOutput {
     /// The text.
-    #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_text",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub text: Option<String>,
     /// Keys not known to this crate.
     #[serde(flatten)]
@@ -231,10 +239,18 @@ pub struct SessionInput {
 #[non_exhaustive]
 pub struct CompactingOutput {
     /// Strings appended to the compaction prompt.
-    #[serde(default, deserialize_with = "lenient::opt_string_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_string_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub context: Option<Vec<String>>,
     /// A replacement compaction prompt.
-    #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_text",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub prompt: Option<String>,
     /// Keys not known to this crate.
     #[serde(flatten)]
@@ -358,13 +374,21 @@ pub struct PermissionAskedProps {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission: Option<String>,
     /// The patterns asked for (the command, the path).
-    #[serde(default, deserialize_with = "lenient::opt_string_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_string_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub patterns: Option<Vec<String>>,
     /// Tool-specific details (`{command}` for bash).
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
     /// The patterns an "always" reply would allow from now on.
-    #[serde(default, deserialize_with = "lenient::opt_string_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_string_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub always: Option<Vec<String>>,
     /// The tool call, when the ask comes from one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -386,7 +410,11 @@ pub struct PermissionV1Props {
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub permission_type: Option<String>,
     /// The pattern(s) asked for: a string or a list.
-    #[serde(default, deserialize_with = "lenient::opt_string_list", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_string_list",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pattern: Option<Vec<String>>,
     /// The session.
     #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
@@ -425,7 +453,11 @@ pub struct ToolState {
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub output: Option<Value>,
     /// The error text (error).
-    #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "lenient::opt_text",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub error: Option<String>,
     /// Start/end times.
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
@@ -810,8 +842,14 @@ mod tests {
         let d = NativeEvent::decode(&Provider::OPENCODE, b, Some("session.idle")).unwrap();
         assert!(d.is_exact());
         assert_eq!((d.native.name(), d.native.kind()), ("session.idle", EventKind::Stop));
-        let NativeEvent::SessionIdle(e) = &d.native else { unreachable!() };
-        let sid = e.input.as_ref().and_then(|i| i.event.properties.as_ref()).and_then(|p| p.session_id.as_deref());
+        let NativeEvent::SessionIdle(e) = &d.native else {
+            unreachable!()
+        };
+        let sid = e
+            .input
+            .as_ref()
+            .and_then(|i| i.event.properties.as_ref())
+            .and_then(|p| p.session_id.as_deref());
         assert_eq!(sid, Some("s"));
         let b = br#"{"seq":2,"hook":"event","input":{"event":{"type":"lsp.updated","properties":{}}}}"#;
         let d = NativeEvent::decode(&Provider::OPENCODE, b, Some("lsp.updated")).unwrap();

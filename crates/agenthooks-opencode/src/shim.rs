@@ -124,7 +124,10 @@ pub fn is_bus_event(native: &str) -> bool {
 fn table(subs: &[Subscription]) -> Value {
     let mut m = Map::new();
     for s in subs {
-        m.insert(s.name.clone(), json!({"timeoutMs": s.timeout_ms, "fail": s.fail.as_str()}));
+        m.insert(
+            s.name.clone(),
+            json!({"timeoutMs": s.timeout_ms, "fail": s.fail.as_str()}),
+        );
     }
     Value::Object(m)
 }
@@ -171,10 +174,23 @@ mod tests {
 
     #[test]
     fn hooks_and_bus_events_are_told_apart() {
-        for hook in ["tool.execute.before", "chat.message", "experimental.session.compacting", "permission.ask", "shell.env", "config"] {
+        for hook in [
+            "tool.execute.before",
+            "chat.message",
+            "experimental.session.compacting",
+            "permission.ask",
+            "shell.env",
+            "config",
+        ] {
             assert!(!is_bus_event(hook), "{hook}");
         }
-        for ev in ["session.idle", "permission.asked", "permission.updated", "file.edited", "message.part.delta"] {
+        for ev in [
+            "session.idle",
+            "permission.asked",
+            "permission.updated",
+            "file.edited",
+            "message.part.delta",
+        ] {
             assert!(is_bus_event(ev), "{ev}");
         }
     }
@@ -184,6 +200,9 @@ mod tests {
         let exports: Vec<&str> = TEMPLATE.lines().filter(|l| l.starts_with("export")).collect();
         assert_eq!(exports, ["export default async function agenthooks(input) {"]);
         assert!(!TEMPLATE.contains("console."), "the shim never writes to stdout");
-        assert!(TEMPLATE.lines().filter(|l| l.starts_with("import")).all(|l| l.contains("\"node:")));
+        assert!(TEMPLATE
+            .lines()
+            .filter(|l| l.starts_with("import"))
+            .all(|l| l.contains("\"node:")));
     }
 }

@@ -73,7 +73,13 @@ pub fn classify_with(name: &str, servers: &[String]) -> CanonicalTool {
 pub fn sanitize(server: &str) -> String {
     server
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 

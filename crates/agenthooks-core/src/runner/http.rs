@@ -10,6 +10,7 @@
 //! to a host other than a loopback name or address are refused, so a hostile `serverUrl` cannot
 //! make the daemon call out.
 
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
@@ -130,7 +131,7 @@ pub fn encode_component(s: &str) -> String {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
     out
@@ -156,9 +157,8 @@ pub fn request(
             Err(e) => last = Some(e),
         }
     }
-    let mut stream = match stream {
-        Some(s) => s,
-        None => return Err(last.map_or_else(|| HttpError::NotLoopback(base.host.clone()), HttpError::Io)),
+    let Some(mut stream) = stream else {
+        return Err(last.map_or_else(|| HttpError::NotLoopback(base.host.clone()), HttpError::Io));
     };
     stream.set_read_timeout(Some(timeout))?;
     stream.set_write_timeout(Some(timeout))?;
@@ -171,10 +171,13 @@ pub fn request(
         env!("CARGO_PKG_VERSION")
     );
     match &payload {
-        Some(p) => head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            p.len()
-        )),
+        Some(p) => {
+            let _ = write!(
+                head,
+                "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                p.len()
+            );
+        }
         None => head.push_str("Content-Length: 0\r\n\r\n"),
     }
     stream.write_all(head.as_bytes())?;
@@ -319,7 +322,9 @@ mod tests {
         assert!(req.starts_with("POST /permission/p1/reply HTTP/1.1\r\n"), "{req}");
         assert!(req.ends_with("\r\n\r\n{\"reply\":\"once\"}"), "{req}");
 
-        let (port, h) = serve_once(b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nnot\r\n6\r\n found\r\n0\r\n\r\n");
+        let (port, h) = serve_once(
+            b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nnot\r\n6\r\n found\r\n0\r\n\r\n",
+        );
         let u = BaseUrl::parse(&format!("http://localhost:{port}")).unwrap();
         let r = request(&u, "GET", "/x", None, Duration::from_secs(5)).unwrap();
         assert_eq!((r.status, r.body.as_str()), (404, "not found"));

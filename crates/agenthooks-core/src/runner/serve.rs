@@ -23,6 +23,7 @@
 //!   frame's `serverUrl`, loopback only, see [`http`](super::http)); `fallback` is the same shape,
 //!   sent when the server answers 404 or 405 (a route an older server lacks). Effects never
 //!   reach the plugin; their failures are logged.
+//!
 //! Each frame is answered by the same pipeline as `run`: the same per-event deadline (the
 //! frame's `timeout_ms` when it carries one, else `serve --timeout`, else the codec's default
 //! timeout; the handlers get [`deadline_budget`](super::deadline_budget) of it), the same
@@ -259,8 +260,12 @@ fn run_effects(conn: &ConnState, effects: &[Value]) {
             Ok(r) if r.is_success() => tracing::debug!(status = r.status, "serve: effect delivered"),
             Ok(r) if matches!(r.status, 404 | 405) && req.get("fallback").is_some() => {
                 match req.get("fallback").map(|f| run_http(server, f)) {
-                    Some(Ok(r)) if r.is_success() => tracing::debug!(status = r.status, "serve: effect delivered (fallback route)"),
-                    Some(Ok(r)) => tracing::warn!(status = r.status, body = %r.body, "serve: effect refused (fallback route)"),
+                    Some(Ok(r)) if r.is_success() => {
+                        tracing::debug!(status = r.status, "serve: effect delivered (fallback route)");
+                    }
+                    Some(Ok(r)) => {
+                        tracing::warn!(status = r.status, body = %r.body, "serve: effect refused (fallback route)");
+                    }
                     Some(Err(e)) => tracing::warn!(error = %e, "serve: effect failed (fallback route)"),
                     None => {}
                 }
@@ -324,12 +329,18 @@ mod tests {
         assert_eq!(f, json!({"seq": "s", "error": "no"}));
         assert_eq!(e, vec![json!({"http": {"path": "/x"}})]);
         // `{}` and objects with other keys are outputs as they are
-        assert_eq!(reply_of(json!(2), &wire("{}", 0, "")).0, json!({"seq": 2, "output": {}}));
+        assert_eq!(
+            reply_of(json!(2), &wire("{}", 0, "")).0,
+            json!({"seq": 2, "output": {}})
+        );
         assert_eq!(
             reply_of(json!(3), &wire(r#"{"reason":"r"}"#, 0, "")).0,
             json!({"seq": 3, "output": {"reason": "r"}})
         );
-        assert_eq!(reply_of(json!(4), &wire("", 2, "")).0, json!({"seq": 4, "error": "blocked by hook"}));
+        assert_eq!(
+            reply_of(json!(4), &wire("", 2, "")).0,
+            json!({"seq": 4, "error": "blocked by hook"})
+        );
         assert_eq!(
             reply_of(json!(5), &wire("text", 2, " why \n")).0,
             json!({"seq": 5, "output": "text", "error": "why"})
@@ -347,7 +358,11 @@ mod tests {
                 &[]
             }
             fn decode(&self, _: &Invocation<'_>) -> Result<Event, crate::DecodeError> {
-                Err(crate::DecodeError::new(self.provider(), crate::DecodeCategory::Data, "no"))
+                Err(crate::DecodeError::new(
+                    self.provider(),
+                    crate::DecodeCategory::Data,
+                    "no",
+                ))
             }
             fn encode(&self, _: &Event, _: &crate::Outcome) -> Result<WireResponse, crate::EncodeError> {
                 Ok(WireResponse::empty())
@@ -364,11 +379,18 @@ mod tests {
         }
         let conn = ConnState::default();
         let head = |v: Value| v.as_object().cloned().unwrap();
-        let r = control_reply(&NoCodec, &conn, &head(json!({"hook": HELLO, "input": {"serverUrl": "http://127.0.0.1:1"}})));
+        let r = control_reply(
+            &NoCodec,
+            &conn,
+            &head(json!({"hook": HELLO, "input": {"serverUrl": "http://127.0.0.1:1"}})),
+        );
         assert_eq!(r.unwrap()["agenthooks"], "ready");
         assert_eq!(conn.get(HELLO_KEY).unwrap()["serverUrl"], "http://127.0.0.1:1");
         let r = control_reply(&NoCodec, &conn, &head(json!({"hook": PING}))).unwrap();
-        assert_eq!((r["agenthooks"].as_str(), r["provider"].as_str()), (Some("pong"), Some("zz")));
+        assert_eq!(
+            (r["agenthooks"].as_str(), r["provider"].as_str()),
+            (Some("pong"), Some("zz"))
+        );
         assert!(control_reply(&NoCodec, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
     }
 
@@ -398,17 +420,23 @@ mod tests {
                 }
                 let mut body = vec![0; len];
                 r.read_exact(&mut body).unwrap();
-                seen2.lock().unwrap().push(format!("{} {}", first.trim(), String::from_utf8(body).unwrap()));
-                s.write_all(format!("HTTP/1.1 {status}\r\nContent-Length: 4\r\n\r\ntrue").as_bytes()).unwrap();
+                seen2
+                    .lock()
+                    .unwrap()
+                    .push(format!("{} {}", first.trim(), String::from_utf8(body).unwrap()));
+                s.write_all(format!("HTTP/1.1 {status}\r\nContent-Length: 4\r\n\r\ntrue").as_bytes())
+                    .unwrap();
             }
         });
         let conn = ConnState::default();
         conn.set(HELLO_KEY, json!({"serverUrl": format!("http://127.0.0.1:{port}/")}));
         run_effects(
             &conn,
-            &[json!({"http": {"method": "POST", "path": "/permission/p 1/reply", "query": {"directory": "/w x"},
+            &[
+                json!({"http": {"method": "POST", "path": "/permission/p 1/reply", "query": {"directory": "/w x"},
                 "body": {"reply": "once"},
-                "fallback": {"method": "POST", "path": "/session/s/permissions/p", "body": {"response": "once"}}}})],
+                "fallback": {"method": "POST", "path": "/session/s/permissions/p", "body": {"response": "once"}}}}),
+            ],
         );
         h.join().unwrap();
         let seen = seen.lock().unwrap().clone();

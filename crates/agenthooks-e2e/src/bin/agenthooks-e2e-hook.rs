@@ -14,8 +14,8 @@ use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
 use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
 use agenthooks_e2e::hook::{
-    decoded_record, Mode, ASK_REASON, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV, MODE_ENV,
-    PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
+    decoded_record, Mode, ASK_REASON, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV,
+    MODE_ENV, PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
 };
 use serde_json::{json, Value};
 
@@ -77,18 +77,16 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
         });
     }
     router = match mode {
-        Mode::Deny | Mode::DenyWrongDialect => {
-            router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny(DENY_REASON))
-        }
+        Mode::Deny | Mode::DenyWrongDialect => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny(DENY_REASON)),
         Mode::Context => router
             .on_session_start(|_cx: &Context, _e: &SessionStartEvent| {
                 ContextDecision::default().with_context(SESSION_CONTEXT)
             })
             .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt().with_context(PROMPT_CONTEXT)),
         // The daemon dies in the middle of a tool gate (the shim's crash path).
-        Mode::Crash => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> {
-            std::process::abort()
-        }),
+        Mode::Crash => router.on_tool_pre(
+            |_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { std::process::abort() },
+        ),
         Mode::Permission => router.on_permission(|_cx: &Context, _e: &PermissionEvent| allow()),
         Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| ask_user(ASK_REASON)),
         Mode::Continue => router
@@ -239,7 +237,11 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
                 }
             }
             let Some(w) = child_in.as_mut() else { break };
-            if w.write_all(line.as_bytes()).and_then(|()| w.write_all(b"\n")).and_then(|()| w.flush()).is_err() {
+            if w.write_all(line.as_bytes())
+                .and_then(|()| w.write_all(b"\n"))
+                .and_then(|()| w.flush())
+                .is_err()
+            {
                 break;
             }
         }
@@ -267,7 +269,11 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
                 let err = r.get("error").and_then(Value::as_str).unwrap_or_default().to_owned();
                 (r.to_string(), err.clone(), Value::from(i32::from(!err.is_empty())))
             }
-            None => (String::new(), "the daemon died before answering".to_owned(), Value::Null),
+            None => (
+                String::new(),
+                "the daemon died before answering".to_owned(),
+                Value::Null,
+            ),
         };
         let rec = json!({
             "provider": provider, "event_arg": native, "mode": mode.as_str(), "argv": argv,
@@ -305,7 +311,10 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
     }
     let status = child.wait().ok();
     // Frames the daemon never answered (it crashed, or the shim hung up first).
-    let unanswered: Vec<(Value, Instant)> = pending.lock().map(|mut p| p.drain().map(|(_, v)| v).collect()).unwrap_or_default();
+    let unanswered: Vec<(Value, Instant)> = pending
+        .lock()
+        .map(|mut p| p.drain().map(|(_, v)| v).collect())
+        .unwrap_or_default();
     for (frame, started) in unanswered {
         record(&frame, None, started);
     }

@@ -25,7 +25,10 @@ fn tool_frames_are_backfilled_from_the_connection() {
     decode_on(Some(&conn), &case("before_agent_run-allow").input);
     let pre = decode_on(Some(&conn), &case("before_tool_call-allow").input);
     let s = &pre.envelope().session;
-    assert_eq!((s.cwd.as_str(), s.model.as_str()), ("/tmp/e2e/proj", "fake/probe-model"));
+    assert_eq!(
+        (s.cwd.as_str(), s.model.as_str()),
+        ("/tmp/e2e/proj", "fake/probe-model")
+    );
     assert_eq!(s.id, "25b29926-7bad-430b-bb0b-b3ca64388ade");
     let Event::ToolPre(e) = &pre else { panic!("{pre:?}") };
     assert_eq!(e.tool.command(), Some("echo hi > marker.txt"));
@@ -51,7 +54,10 @@ fn llm_output_is_spliced_into_agent_end() {
     let n: &native::AgentEnd = view_as(end.envelope()).expect("agent_end view");
     let out = n.run_output.as_ref().expect("spliced");
     assert_eq!(out.final_text.as_deref(), Some("Deployment needs owner approval."));
-    assert_eq!((out.input_tokens, out.output_tokens, out.total_tokens), (Some(5120), Some(96), Some(5216)));
+    assert_eq!(
+        (out.input_tokens, out.output_tokens, out.total_tokens),
+        (Some(5120), Some(96), Some(5216))
+    );
     // Taken once.
     let again = decode_on(Some(&conn), &case("docs/agent_end").input);
     let n: &native::AgentEnd = view_as(again.envelope()).expect("agent_end view");
@@ -66,7 +72,10 @@ fn a_local_block_makes_the_after_tool_call_an_error() {
     let report = json!({"seq": 1, "hook": "agenthooks_local_decision",
         "event": {"gate": "before_tool_call", "decision": "block", "cause": "timeout",
                   "reason": "agenthooks: no answer", "toolName": "exec", "toolCallId": "c9"}, "ctx": {"sessionId": "s"}});
-    assert_eq!(decode_on(Some(&conn), report.to_string().as_bytes()).kind(), EventKind::Other);
+    assert_eq!(
+        decode_on(Some(&conn), report.to_string().as_bytes()).kind(),
+        EventKind::Other
+    );
     let post = json!({"seq": 2, "hook": "after_tool_call",
         "event": {"toolName": "exec", "params": {"command": "ls"}, "toolCallId": "c9", "result": {"content": []}},
         "ctx": {"sessionId": "s", "toolName": "exec"}});
@@ -74,7 +83,10 @@ fn a_local_block_makes_the_after_tool_call_an_error() {
     let Event::ToolError(e) = &ev else { panic!("{ev:?}") };
     assert_eq!(e.error, "agenthooks: no answer");
     // Only once: the next call with that id is what it says.
-    assert_eq!(decode_on(Some(&conn), post.to_string().as_bytes()).kind(), EventKind::ToolPost);
+    assert_eq!(
+        decode_on(Some(&conn), post.to_string().as_bytes()).kind(),
+        EventKind::ToolPost
+    );
 }
 
 /// OpenClaw's own block: `after_tool_call` with `error` is tool.error with the reason.
@@ -84,7 +96,10 @@ fn a_blocked_call_reported_by_openclaw_is_an_error() {
     let Event::ToolError(e) = &ev else { panic!("{ev:?}") };
     assert_eq!(e.error, "agenthooks-probe: blocked by policy");
     assert_eq!(e.duration_ms, Some(38));
-    assert_eq!(decode_on(None, &case("after_tool_call-allow-ok").input).kind(), EventKind::ToolPost);
+    assert_eq!(
+        decode_on(None, &case("after_tool_call-allow-ok").input).kind(),
+        EventKind::ToolPost
+    );
 }
 
 /// `stopHookActive` is previously-continued.
@@ -110,17 +125,28 @@ fn older_and_newer_shapes_decode() {
     assert_eq!((e.tool.command(), e.tool.id.as_str()), (Some("ls"), "42"));
     let f = json!({"hook": "before_agent_run", "event": {"prompt": 5, "messages": "none"}, "ctx": "gone"});
     let ev = decode_on(None, f.to_string().as_bytes());
-    let Event::PromptSubmitted(p) = &ev else { panic!("{ev:?}") };
+    let Event::PromptSubmitted(p) = &ev else {
+        panic!("{ev:?}")
+    };
     assert_eq!(p.prompt, "5");
-    assert!(!ev.envelope().projection_issues.is_empty(), "ctx of another type is reported");
+    assert!(
+        !ev.envelope().projection_issues.is_empty(),
+        "ctx of another type is reported"
+    );
     let f = json!({"seq": 1, "hook": "brand_new_hook", "event": {"x": 1}});
     let ev = decode_on(None, f.to_string().as_bytes());
-    assert_eq!((ev.kind(), ev.envelope().native.as_str()), (EventKind::Other, "brand_new_hook"));
+    assert_eq!(
+        (ev.kind(), ev.envelope().native.as_str()),
+        (EventKind::Other, "brand_new_hook")
+    );
     // The tool name is identifying: without it the kind is kept, the view is the Other form.
     let f = json!({"hook": "before_tool_call", "event": {"params": {}}});
     let ev = decode_on(None, f.to_string().as_bytes());
     assert_eq!(ev.kind(), EventKind::ToolPre);
-    assert!(matches!(agenthooks_openclaw::view(ev.envelope()), Some(native::NativeEvent::Other(_))));
+    assert!(matches!(
+        agenthooks_openclaw::view(ev.envelope()),
+        Some(native::NativeEvent::Other(_))
+    ));
 }
 
 /// Every hook of the 2026.9.6 declarations has a row, and the frames sniff as OpenClaw's.
@@ -134,8 +160,12 @@ fn every_declared_hook_has_a_row() {
     }
     assert_eq!(CODEC.native_events().len(), names.len());
     let env: HashMap<String, String> = HashMap::new();
-    assert!(CODEC.sniff_payload(&case("docs/before_tool_call").input, &env).is_some());
-    assert!(CODEC.sniff_payload(br#"{"hook_event_name":"PreToolUse"}"#, &env).is_none());
+    assert!(CODEC
+        .sniff_payload(&case("docs/before_tool_call").input, &env)
+        .is_some());
+    assert!(CODEC
+        .sniff_payload(br#"{"hook_event_name":"PreToolUse"}"#, &env)
+        .is_none());
 }
 
 /// The normalized JSON of a tool frame names the tool class.

@@ -29,7 +29,10 @@ fn out(name: &str, o: impl Into<Outcome>) -> Value {
 
 #[test]
 fn tool_gate_results() {
-    assert_eq!(out("docs/before_tool_call", deny("no")), json!({"block": true, "blockReason": "no"}));
+    assert_eq!(
+        out("docs/before_tool_call", deny("no")),
+        json!({"block": true, "blockReason": "no"})
+    );
     assert_eq!(
         out("docs/before_tool_call", deny("  ")),
         json!({"block": true, "blockReason": agenthooks_core::decision::DEFAULT_BLOCK_REASON})
@@ -63,11 +66,17 @@ fn prompt_finalize_and_context_results() {
     );
     assert_eq!(out("docs/before_agent_run", accept_prompt()), Value::Null);
     assert_eq!(
-        out("before_prompt_build-allow", accept_prompt().with_context("a").with_context("b")),
+        out(
+            "before_prompt_build-allow",
+            accept_prompt().with_context("a").with_context("b")
+        ),
         json!({"prependContext": "a\n\nb"})
     );
     // Context on the gate and a block on the context hook are not expressible.
-    let e = CODEC.encode(&event("docs/before_agent_run"), &accept_prompt().with_context("x").into());
+    let e = CODEC.encode(
+        &event("docs/before_agent_run"),
+        &accept_prompt().with_context("x").into(),
+    );
     assert_eq!(e.unwrap_err().category(), EncodeCategory::Unsupported);
     let e = CODEC.encode(&event("before_prompt_build-allow"), &block_prompt("x").into());
     assert_eq!(e.unwrap_err().category(), EncodeCategory::Unsupported);
@@ -83,7 +92,10 @@ fn prompt_finalize_and_context_results() {
 fn failures_use_the_gates_own_blocks() {
     let t = |n: &str| EventTarget::new(Some(NativeName::from(n)), Some(CODEC.kind_of(n)));
     let closed = |n: &str| CODEC.failure_response(&t(n), FailMode::Closed, "down");
-    assert_eq!(closed("before_tool_call").stdout_str(), r#"{"block":true,"blockReason":"down"}"#);
+    assert_eq!(
+        closed("before_tool_call").stdout_str(),
+        r#"{"block":true,"blockReason":"down"}"#
+    );
     assert_eq!(
         closed("before_agent_run").stdout_str(),
         r#"{"outcome":"block","reason":"down","message":"down"}"#

@@ -18,16 +18,49 @@ pub(crate) struct OpenClawRules;
 
 /// Every hook name of 2026.9.6 (`PluginHookName`), plus the shim's own report.
 pub(crate) const HOOKS: &[&str] = &[
-    "before_model_resolve", "agent_turn_prepare", "before_prompt_build", "before_agent_reply",
-    "model_call_started", "model_call_ended", "llm_input", "llm_output", "before_agent_finalize",
-    "agent_end", "before_compaction", "after_compaction", "before_reset", "inbound_claim",
-    "channel_pairing_requested", "message_received", "message_sending", "reply_payload_sending",
-    "message_sent", "before_tool_call", "after_tool_call", "tool_result_persist",
-    "before_message_write", "session_start", "session_end", "subagent_delivery_target",
-    "subagent_spawned", "subagent_progress", "subagent_ended", "gateway_start", "gateway_stop",
-    "heartbeat_prompt_contribution", "cron_reconciled", "cron_changed", "skill_proposal_evaluate",
-    "skill_proposal_changed", "skill_changed", "before_dispatch", "reply_dispatch", "before_install",
-    "before_agent_run", "resolve_exec_env", "agenthooks_local_decision",
+    "before_model_resolve",
+    "agent_turn_prepare",
+    "before_prompt_build",
+    "before_agent_reply",
+    "model_call_started",
+    "model_call_ended",
+    "llm_input",
+    "llm_output",
+    "before_agent_finalize",
+    "agent_end",
+    "before_compaction",
+    "after_compaction",
+    "before_reset",
+    "inbound_claim",
+    "channel_pairing_requested",
+    "message_received",
+    "message_sending",
+    "reply_payload_sending",
+    "message_sent",
+    "before_tool_call",
+    "after_tool_call",
+    "tool_result_persist",
+    "before_message_write",
+    "session_start",
+    "session_end",
+    "subagent_delivery_target",
+    "subagent_spawned",
+    "subagent_progress",
+    "subagent_ended",
+    "gateway_start",
+    "gateway_stop",
+    "heartbeat_prompt_contribution",
+    "cron_reconciled",
+    "cron_changed",
+    "skill_proposal_evaluate",
+    "skill_proposal_changed",
+    "skill_changed",
+    "before_dispatch",
+    "reply_dispatch",
+    "before_install",
+    "before_agent_run",
+    "resolve_exec_env",
+    "agenthooks_local_decision",
 ];
 
 fn text(o: &Map<String, Value>, k: &str) -> Option<String> {
@@ -48,7 +81,10 @@ fn tool_call(o: &Map<String, Value>, v: &mut Verdict) {
         }
     }
     if let Some(a) = o.get("requireApproval") {
-        match (a.get("title").and_then(Value::as_str), a.get("description").and_then(Value::as_str)) {
+        match (
+            a.get("title").and_then(Value::as_str),
+            a.get("description").and_then(Value::as_str),
+        ) {
             (Some(_), Some(d)) => v.effect = Effect::Asked { reason: d.to_owned() },
             _ => v.problems.push("requireApproval needs title and description".into()),
         }
@@ -73,13 +109,19 @@ fn agent_run(o: &Map<String, Value>, v: &mut Verdict) {
 }
 
 fn prompt_build(o: &Map<String, Value>, v: &mut Verdict) {
-    for k in ["prependSystemContext", "prependContext", "appendContext", "appendSystemContext"] {
+    for k in [
+        "prependSystemContext",
+        "prependContext",
+        "appendContext",
+        "appendSystemContext",
+    ] {
         if let Some(t) = text(o, k).filter(|t| !t.is_empty()) {
             v.context.push(t);
         }
     }
     if o.contains_key("systemPrompt") || o.contains_key("toolsAllow") {
-        v.ignored.push("system prompt / tool narrowing have no unified intent".into());
+        v.ignored
+            .push("system prompt / tool narrowing have no unified intent".into());
     }
 }
 
@@ -108,7 +150,8 @@ impl FakeAgent for OpenClawRules {
     fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {
         let mut v = Verdict::proceed();
         if out.timed_out || out.exit_code != Some(0) {
-            v.problems.push("error frame: the shim decides per its fail policy".into());
+            v.problems
+                .push("error frame: the shim decides per its fail policy".into());
             return v;
         }
         let stdout = out.stdout_str();

@@ -19,7 +19,9 @@ fn node() -> Option<PathBuf> {
         return Some(cached);
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("node")).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file())
 }
 
 /// The driver: registers the plugin on a fake `api`, calls the hooks, prints what came back.
@@ -86,13 +88,24 @@ fn run(daemon: &str, fail_closed: bool) -> Option<Run> {
         .current_dir(&dir)
         .output()
         .expect("running node");
-    assert!(o.status.success(), "node failed: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     std::thread::sleep(Duration::from_millis(200));
     let raw_frames = std::fs::read_to_string(&frames).unwrap_or_default();
     let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
-    let frames = raw_frames.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let frames = raw_frames
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
-    Some(Run { out, frames, raw_frames })
+    Some(Run {
+        out,
+        frames,
+        raw_frames,
+    })
 }
 
 fn frame<'a>(r: &'a Run, hook: &str) -> &'a Value {
@@ -108,10 +121,17 @@ fn frame<'a>(r: &'a Run, hook: &str) -> &'a Value {
 fn secrets_never_reach_the_daemon_and_silent_daemons_fail_closed() {
     let Some(r) = run("cat > FRAMES", true) else { return };
     // Quirk #803: `config`/`cfg` (API keys, tokens) are removed before the frame is written.
-    assert!(!r.raw_frames.contains("SECRET"), "a secret reached the daemon: {}", r.raw_frames);
+    assert!(
+        !r.raw_frames.contains("SECRET"),
+        "a secret reached the daemon: {}",
+        r.raw_frames
+    );
     let start = frame(&r, "gateway_start");
     assert_eq!(start["ctx"], serde_json::json!({"port": 4242, "workspaceDir": "/w"}));
-    assert_eq!(frame(&r, "reply_dispatch")["ctx"], serde_json::json!({"dispatchKind": "agent"}));
+    assert_eq!(
+        frame(&r, "reply_dispatch")["ctx"],
+        serde_json::json!({"dispatchKind": "agent"})
+    );
     // Functions and handles are gone; plain data stays.
     let pre = frame(&r, "before_tool_call");
     assert_eq!(pre["ctx"]["trace"]["traceId"], "t");
@@ -120,13 +140,20 @@ fn secrets_never_reach_the_daemon_and_silent_daemons_fail_closed() {
     // Fail-closed, decided locally within the deadline, and reported.
     assert_eq!(r.out["result"]["block"], true, "{}", r.out);
     assert_eq!(r.out["prompt"]["outcome"], "block", "{}", r.out);
-    assert!(r.out["waitedMs"].as_u64().is_some_and(|ms| (900..5000).contains(&ms)), "{}", r.out);
+    assert!(
+        r.out["waitedMs"].as_u64().is_some_and(|ms| (900..5000).contains(&ms)),
+        "{}",
+        r.out
+    );
     let report = frame(&r, "agenthooks_local_decision");
     assert_eq!(report["event"]["decision"], "block");
     assert_eq!(report["event"]["cause"], "timeout");
     assert_eq!(report["event"]["toolCallId"], "c1");
     // Registration: the matcher only where tools are restricted, host timeouts above the deadline.
-    assert_eq!(r.out["opts"]["before_tool_call"]["matcher"], serde_json::json!(["exec", "write"]));
+    assert_eq!(
+        r.out["opts"]["before_tool_call"]["matcher"],
+        serde_json::json!(["exec", "write"])
+    );
     assert_eq!(r.out["opts"]["before_tool_call"]["timeoutMs"], 3000);
     assert_eq!(r.out["opts"]["gateway_start"], Value::Null);
     assert!(r.frames.iter().any(|f| f["hook"] == "tool_result_persist"));
@@ -149,7 +176,9 @@ fn a_dead_daemon_is_decided_by_the_fail_policy() {
 
 #[test]
 fn rendered_files_have_the_plugin_layout() {
-    let files = PluginConfig::new(["hook"]).with_hook(ShimHook::new("before_tool_call")).render();
+    let files = PluginConfig::new(["hook"])
+        .with_hook(ShimHook::new("before_tool_call"))
+        .render();
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     assert_eq!(names, ["openclaw.plugin.json", "package.json", "index.js"]);
     let manifest: Value = serde_json::from_str(&files[0].1).expect("manifest");

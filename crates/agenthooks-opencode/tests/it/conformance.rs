@@ -7,6 +7,9 @@ use agenthooks_testkit::fixtures_dir;
 
 #[test]
 fn every_fixture_conforms() {
-    let report = Suite::new(&CODEC, fixtures_dir("opencode")).tolerance(true).min_fixtures(20).run();
+    let report = Suite::new(&CODEC, fixtures_dir("opencode"))
+        .tolerance(true)
+        .min_fixtures(20)
+        .run();
     assert!(report.tolerance_checks > 100, "{report}");
 }
