@@ -334,7 +334,7 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
         // ⚠ Approximate (#105): one flushed chunk of display text, not a model response.
         NativeEvent::MessageDisplay(e) => {
             let response = serde_json::to_value(&e).unwrap_or(Value::Null);
-            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(e.delta))
+            Event::ModelResponse(ModelResponseEvent::new(env).with_text(e.delta).with_response(response))
         }
         // Unmapped events (kind `other`), and payloads that could not be typed at all: the
         // event of the row's kind with only what the envelope knows.

@@ -621,14 +621,15 @@ macro_rules! outcome_common {
 impl Outcome {
     /// The neutral outcome of the family that serves `kind`.
     pub fn neutral_for(kind: crate::EventKind) -> Self {
-        use crate::EventKind as K;
-        match kind {
-            K::ToolPre | K::Permission => Self::ToolPre(no_decision()),
-            K::PromptSubmitted => Self::Prompt(accept_prompt()),
-            K::Stop | K::SubagentStop => Self::Stop(finish()),
-            K::ToolPost => Self::ToolPost(observed()),
-            _ => Self::Context(ContextDecision::none()),
+        macro_rules! neutral {
+            ($($kind:ident, $dotted:literal, $ev:ident, $family:ident, $slot:ident, $method:ident, $doc:literal;)*) => {
+                match kind {
+                    $( crate::EventKind::$kind => Self::$family(Default::default()), )*
+                    _ => Self::Context(ContextDecision::none()),
+                }
+            };
         }
+        crate::kind::for_each_kind!(neutral)
     }
 
     /// The intent.

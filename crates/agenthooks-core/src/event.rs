@@ -437,9 +437,7 @@ impl ToolCall {
         }
     }
 
-    /// Builds a tool call from every part (kept for codecs not yet on [`ToolCall::builder`]).
-    #[doc(hidden)]
-    pub fn from_parts(
+    fn from_parts(
         name: impl Into<String>,
         canonical: CanonicalTool,
         raw_input: Value,
@@ -485,6 +483,14 @@ impl ToolCall {
         ["file_path", "path", "filePath", "absolute_path", "notebook_path"]
             .iter()
             .find_map(|k| self.input.get(*k).and_then(Value::as_str))
+    }
+}
+
+/// An empty call (named `""`, no input, a synthesized id): the tool of a payload whose typed
+/// view could not be built.
+impl Default for ToolCall {
+    fn default() -> Self {
+        ToolCall::builder("", Value::Null).build(&SessionInfo::default())
     }
 }
 
@@ -589,8 +595,7 @@ pub fn synth_tool_id(session: &str, turn: &str, tool: &str, input: &Map<String, 
 }
 
 // Declares a typed event: its envelope, the fields `new` takes (`required`) and the fields
-// that default and have a `with_*` setter (`optional`). `from_parts` takes every field in
-// order (kept for codecs not yet on the builders; prefer `new` and `with_*`).
+// that default and have a `with_*` setter (`optional`).
 macro_rules! typed_event {
     (
         $(#[$meta:meta])*
@@ -600,10 +605,13 @@ macro_rules! typed_event {
         }
     ) => {
         $(#[$meta])*
-        #[derive(Debug, Clone)]
+        ///
+        /// Serializes as its kind-specific fields (the `detail` of [`Event::to_json`]).
+        #[derive(Debug, Clone, Serialize)]
         #[non_exhaustive]
         pub struct $name {
             /// The envelope (provider, session, raw payload, …).
+            #[serde(skip)]
             pub envelope: Envelope,
             $($(#[$rmeta])* pub $rfield: $rty,)*
             $($(#[$ometa])* pub $ofield: $oty,)*
@@ -629,11 +637,14 @@ macro_rules! typed_event {
                 }
             )*
 
-            /// Builds the event from its envelope and every field, in declaration order.
-            #[doc(hidden)]
-            #[allow(clippy::too_many_arguments)]
-            pub fn from_parts(envelope: Envelope $(, $rfield: $rty)* $(, $ofield: $oty)*) -> Self {
-                Self { envelope $(, $rfield)* $(, $ofield)* }
+            /// The event with every field defaulted: what [`Event::bare`] builds for a payload
+            /// whose typed view could not be built.
+            pub fn bare(envelope: Envelope) -> Self {
+                Self {
+                    envelope,
+                    $($rfield: Default::default(),)*
+                    $($ofield: Default::default(),)*
+                }
             }
 
             /// The envelope.
@@ -822,13 +833,12 @@ typed_event!(
 typed_event!(
     /// `model.response` (experimental; may fire per streamed chunk).
     ModelResponseEvent {
-        required {
-            /// The response, verbatim as the agent exposes it.
-            pub response: Value,
-        }
+        required {}
         optional {
             /// Text of the response (or chunk), when extractable.
             pub text: Option<String> => with_text,
+            /// The response, verbatim as the agent exposes it.
+            pub response: Value => with_response,
         }
     }
 );
@@ -841,152 +851,77 @@ typed_event!(
     }
 );
 
-/// A decoded event: one variant per [`EventKind`].
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum Event {
-    /// `session.start`
-    SessionStart(SessionStartEvent),
-    /// `session.end`
-    SessionEnd(SessionEndEvent),
-    /// `prompt.submitted`
-    PromptSubmitted(PromptEvent),
-    /// `tool.pre`
-    ToolPre(ToolPreEvent),
-    /// `tool.post`
-    ToolPost(ToolPostEvent),
-    /// `tool.error`
-    ToolError(ToolErrorEvent),
-    /// `permission.request`
-    Permission(PermissionEvent),
-    /// `agent.stop`
-    Stop(StopEvent),
-    /// `subagent.start`
-    SubagentStart(SubagentStartEvent),
-    /// `subagent.stop`
-    SubagentStop(StopEvent),
-    /// `compact.pre`
-    CompactPre(CompactPreEvent),
-    /// `compact.post`
-    CompactPost(CompactPostEvent),
-    /// `notification`
-    Notification(NotificationEvent),
-    /// `file.edited`
-    FileEdited(FileEditedEvent),
-    /// `model.request`
-    ModelRequest(ModelRequestEvent),
-    /// `model.response`
-    ModelResponse(ModelResponseEvent),
-    /// `other`
-    Other(OtherEvent),
-}
+macro_rules! event_enum {
+    ($($kind:ident, $dotted:literal, $ev:ident, $family:ident, $slot:ident, $method:ident, $doc:literal;)*) => {
+        /// A decoded event: one variant per [`EventKind`].
+        #[derive(Debug, Clone)]
+        #[non_exhaustive]
+        pub enum Event {
+            $( #[doc = concat!("`", $dotted, "`")] $kind($ev), )*
+            /// `other`
+            Other(OtherEvent),
+        }
 
-macro_rules! each_event {
-    ($self:expr, $e:ident => $body:expr) => {
-        match $self {
-            Event::SessionStart($e) => $body,
-            Event::SessionEnd($e) => $body,
-            Event::PromptSubmitted($e) => $body,
-            Event::ToolPre($e) => $body,
-            Event::ToolPost($e) => $body,
-            Event::ToolError($e) => $body,
-            Event::Permission($e) => $body,
-            Event::Stop($e) => $body,
-            Event::SubagentStart($e) => $body,
-            Event::SubagentStop($e) => $body,
-            Event::CompactPre($e) => $body,
-            Event::CompactPost($e) => $body,
-            Event::Notification($e) => $body,
-            Event::FileEdited($e) => $body,
-            Event::ModelRequest($e) => $body,
-            Event::ModelResponse($e) => $body,
-            Event::Other($e) => $body,
+        impl Event {
+            /// The event of the envelope's kind with nothing projected beyond the envelope: an
+            /// empty tool call (named `""`) on tool kinds, empty texts, `null` values. Codecs
+            /// use it for a payload whose typed view could not be built (tolerant decoding,
+            /// [`crate::kit`]) and for native events without a unified mapping (kind
+            /// `other`), so the event still reaches handlers as its kind with its raw payload.
+            ///
+            /// ```
+            /// use agenthooks_core::{Envelope, Event, EventKind, Provider, RawPayload};
+            /// let env = Envelope::new(Provider::CODEX, "PreToolUse".into(), EventKind::ToolPre, RawPayload::default());
+            /// let e = Event::bare(env);
+            /// assert_eq!(e.kind(), EventKind::ToolPre);
+            /// assert_eq!(e.tool().map(|t| t.name.as_str()), Some(""));
+            /// ```
+            pub fn bare(envelope: Envelope) -> Self {
+                match envelope.kind {
+                    $( EventKind::$kind => Self::$kind($ev::bare(envelope)), )*
+                    _ => Self::Other(OtherEvent::bare(envelope)),
+                }
+            }
+
+            /// The unified kind (derived from the variant).
+            pub fn kind(&self) -> EventKind {
+                match self {
+                    $( Self::$kind(_) => EventKind::$kind, )*
+                    Self::Other(_) => EventKind::Other,
+                }
+            }
+
+            /// The kind-specific fields as JSON (the `detail` of [`Event::to_json`]).
+            fn detail(&self) -> Value {
+                match self {
+                    $( Self::$kind(e) => to_value(e), )*
+                    Self::Other(e) => to_value(e),
+                }
+            }
+
+            /// The envelope.
+            pub fn envelope(&self) -> &Envelope {
+                match self {
+                    $( Self::$kind(e) => &e.envelope, )*
+                    Self::Other(e) => &e.envelope,
+                }
+            }
+
+            /// The envelope, mutably (interceptors may change the projection, never the raw
+            /// payload).
+            pub fn envelope_mut(&mut self) -> &mut Envelope {
+                match self {
+                    $( Self::$kind(e) => &mut e.envelope, )*
+                    Self::Other(e) => &mut e.envelope,
+                }
+            }
         }
     };
 }
 
+crate::kind::for_each_kind!(event_enum);
+
 impl Event {
-    /// The event of the envelope's kind with nothing projected beyond the envelope: an empty
-    /// tool call (named `""`) on tool kinds, empty texts, `null` values. Codecs use it for a
-    /// payload whose typed view could not be built (tolerant decoding, [`crate::kit`]) and for
-    /// native events without a unified mapping (kind `other`), so the event still reaches
-    /// handlers as its kind with its raw payload.
-    ///
-    /// ```
-    /// use agenthooks_core::{Envelope, Event, EventKind, Provider, RawPayload};
-    /// let env = Envelope::new(Provider::CODEX, "PreToolUse".into(), EventKind::ToolPre, RawPayload::default());
-    /// let e = Event::bare(env);
-    /// assert_eq!(e.kind(), EventKind::ToolPre);
-    /// assert_eq!(e.tool().map(|t| t.name.as_str()), Some(""));
-    /// ```
-    pub fn bare(envelope: Envelope) -> Self {
-        let tool = || ToolCall::builder("", Value::Null).build(&envelope.session);
-        match envelope.kind {
-            EventKind::SessionStart => Self::SessionStart(SessionStartEvent::new(envelope)),
-            EventKind::SessionEnd => Self::SessionEnd(SessionEndEvent::new(envelope)),
-            EventKind::PromptSubmitted => Self::PromptSubmitted(PromptEvent::new(envelope, String::new())),
-            EventKind::ToolPre => {
-                let t = tool();
-                Self::ToolPre(ToolPreEvent::new(envelope, t))
-            }
-            EventKind::ToolPost => {
-                let t = tool();
-                Self::ToolPost(ToolPostEvent::new(envelope, t))
-            }
-            EventKind::ToolError => {
-                let t = tool();
-                Self::ToolError(ToolErrorEvent::new(envelope, t))
-            }
-            EventKind::Permission => {
-                let t = tool();
-                Self::Permission(PermissionEvent::new(envelope, t))
-            }
-            EventKind::Stop => Self::Stop(StopEvent::new(envelope)),
-            EventKind::SubagentStart => Self::SubagentStart(SubagentStartEvent::new(envelope)),
-            EventKind::SubagentStop => Self::SubagentStop(StopEvent::new(envelope)),
-            EventKind::CompactPre => Self::CompactPre(CompactPreEvent::new(envelope)),
-            EventKind::CompactPost => Self::CompactPost(CompactPostEvent::new(envelope)),
-            EventKind::Notification => Self::Notification(NotificationEvent::new(envelope, String::new())),
-            EventKind::FileEdited => Self::FileEdited(FileEditedEvent::new(envelope, String::new())),
-            EventKind::ModelRequest => Self::ModelRequest(ModelRequestEvent::new(envelope, Value::Null)),
-            EventKind::ModelResponse => Self::ModelResponse(ModelResponseEvent::new(envelope, Value::Null)),
-            EventKind::Other => Self::Other(OtherEvent::new(envelope)),
-        }
-    }
-
-    /// The envelope.
-    pub fn envelope(&self) -> &Envelope {
-        each_event!(self, e => &e.envelope)
-    }
-
-    /// The envelope, mutably (interceptors may change the projection, never the raw payload).
-    pub fn envelope_mut(&mut self) -> &mut Envelope {
-        each_event!(self, e => &mut e.envelope)
-    }
-
-    /// The unified kind (derived from the variant).
-    pub fn kind(&self) -> EventKind {
-        match self {
-            Self::SessionStart(_) => EventKind::SessionStart,
-            Self::SessionEnd(_) => EventKind::SessionEnd,
-            Self::PromptSubmitted(_) => EventKind::PromptSubmitted,
-            Self::ToolPre(_) => EventKind::ToolPre,
-            Self::ToolPost(_) => EventKind::ToolPost,
-            Self::ToolError(_) => EventKind::ToolError,
-            Self::Permission(_) => EventKind::Permission,
-            Self::Stop(_) => EventKind::Stop,
-            Self::SubagentStart(_) => EventKind::SubagentStart,
-            Self::SubagentStop(_) => EventKind::SubagentStop,
-            Self::CompactPre(_) => EventKind::CompactPre,
-            Self::CompactPost(_) => EventKind::CompactPost,
-            Self::Notification(_) => EventKind::Notification,
-            Self::FileEdited(_) => EventKind::FileEdited,
-            Self::ModelRequest(_) => EventKind::ModelRequest,
-            Self::ModelResponse(_) => EventKind::ModelResponse,
-            Self::Other(_) => EventKind::Other,
-        }
-    }
-
     /// The tool call, for kinds that carry one.
     pub fn tool(&self) -> Option<&ToolCall> {
         match self {
@@ -1039,67 +974,7 @@ impl Event {
             });
             m.insert("projection_issues".into(), Value::Array(issues.collect()));
         }
-        let mut detail = Map::new();
-        match self {
-            Self::ToolPre(e) => {
-                detail.insert("tool".into(), to_value(&e.tool));
-            }
-            Self::Permission(e) => {
-                detail.insert("tool".into(), to_value(&e.tool));
-                detail.insert("suggestions".into(), e.suggestions.clone().unwrap_or(Value::Null));
-            }
-            Self::ToolPost(e) => {
-                detail.insert("tool".into(), to_value(&e.tool));
-                detail.insert("output".into(), e.output.clone());
-                detail.insert("duration_ms".into(), e.duration_ms.into());
-            }
-            Self::ToolError(e) => {
-                detail.insert("tool".into(), to_value(&e.tool));
-                detail.insert("error".into(), e.error.clone().into());
-                detail.insert("interrupted".into(), e.interrupted.into());
-                detail.insert("duration_ms".into(), e.duration_ms.into());
-            }
-            Self::PromptSubmitted(e) => {
-                detail.insert("prompt".into(), e.prompt.clone().into());
-            }
-            Self::Stop(e) | Self::SubagentStop(e) => {
-                detail.insert("previously_continued".into(), e.previously_continued.into());
-                detail.insert("continuation_count".into(), e.continuation_count.into());
-                detail.insert("last_message".into(), e.last_message.clone().into());
-            }
-            Self::SessionStart(e) => {
-                detail.insert("source".into(), e.source.clone().into());
-            }
-            Self::SessionEnd(e) => {
-                detail.insert("reason".into(), e.reason.clone().into());
-            }
-            Self::CompactPre(e) => {
-                detail.insert("trigger".into(), e.trigger.clone().into());
-                detail.insert("instructions".into(), e.instructions.clone().into());
-            }
-            Self::CompactPost(e) => {
-                detail.insert("trigger".into(), e.trigger.clone().into());
-                detail.insert("summary".into(), e.summary.clone().into());
-            }
-            Self::Notification(e) => {
-                detail.insert("message".into(), e.message.clone().into());
-                detail.insert("title".into(), e.title.clone().into());
-                detail.insert("notification_type".into(), e.notification_type.clone().into());
-            }
-            Self::FileEdited(e) => {
-                detail.insert("path".into(), e.path.clone().into());
-                detail.insert("edits".into(), e.edits.clone().unwrap_or(Value::Null));
-            }
-            Self::ModelRequest(e) => {
-                detail.insert("request".into(), e.request.clone());
-            }
-            Self::ModelResponse(e) => {
-                detail.insert("text".into(), e.text.clone().into());
-                detail.insert("response".into(), e.response.clone());
-            }
-            Self::SubagentStart(_) | Self::Other(_) => {}
-        }
-        m.insert("detail".into(), Value::Object(detail));
+        m.insert("detail".into(), self.detail());
         if include_raw {
             let raw = env
                 .raw()

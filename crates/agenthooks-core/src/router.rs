@@ -542,7 +542,7 @@ pub struct ToolNames(Regex);
 /// ```
 /// use agenthooks_core::{match_tools, Matcher, ToolCall, CanonicalTool};
 /// let m = match_tools(["Bash", "mcp__github__*"]);
-/// let t = ToolCall::from_parts("mcp__github__create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "");
+/// let t = ToolCall::builder("mcp__github__create_issue", serde_json::json!({})).class(CanonicalTool::Mcp).build(&Default::default());
 /// assert!(m.matches(&t));
 /// ```
 pub fn match_tools<I, S>(names: I) -> ToolNames
@@ -570,8 +570,9 @@ pub struct McpTools {
 ///
 /// ```
 /// use agenthooks_core::{match_mcp, Matcher, ToolCall, CanonicalTool, McpCall};
-/// let t = ToolCall::from_parts("mcp_github_create_issue", CanonicalTool::Mcp, serde_json::json!({}), None, "", "")
-///     .with_mcp(McpCall::new("github", "create_issue"));
+/// let t = ToolCall::builder("mcp_github_create_issue", serde_json::json!({}))
+///     .with_mcp(Some(McpCall::new("github", "create_issue")))
+///     .build(&Default::default());
 /// assert!(match_mcp("github", "*").matches(&t));
 /// assert!(!match_mcp("slack", "*").matches(&t));
 /// ```
@@ -685,7 +686,7 @@ pub struct StageInfo {
 }
 
 macro_rules! router_kinds {
-    ($($field:ident : $ev:ty, $method:ident, $kind:expr;)*) => {
+    ($($kind_:ident, $dotted:literal, $ev:ident, $family:ident, $field:ident, $method:ident, $doc:literal;)*) => {
         /// The router: typed handlers per kind, observers and interceptors.
         #[derive(Default, Clone)]
         pub struct Router {
@@ -698,7 +699,7 @@ macro_rules! router_kinds {
 
         impl Router {
             $(
-                #[doc = concat!("Registers a handler for `", stringify!($kind), "` events (stacks; see the module docs).")]
+                #[doc = concat!("Registers a handler for `", $dotted, "` events (stacks; see the module docs).")]
                 #[must_use]
                 pub fn $method<H: Handler<$ev>>(mut self, h: H) -> Self {
                     self.$field.push(Arc::new(h));
@@ -720,38 +721,28 @@ macro_rules! router_kinds {
                 }
                 $(
                     for (i, h) in self.$field.iter().enumerate() {
-                        f(StageInfo { kind: Some($kind), stage_type: StageType::Handler, name: h.name(), position: i, native: None });
+                        f(StageInfo { kind: Some(EventKind::$kind_), stage_type: StageType::Handler, name: h.name(), position: i, native: None });
                     }
                 )*
             }
 
             /// Whether any typed handler is registered for a kind.
             pub fn handles(&self, kind: EventKind) -> bool {
-                $( if kind == $kind && !self.$field.is_empty() { return true; } )*
+                $( if kind == EventKind::$kind_ && !self.$field.is_empty() { return true; } )*
                 false
+            }
+
+            fn typed(&self, cx: &Context, ev: &Event) -> Result<Outcome, HandlerError> {
+                Ok(match ev {
+                    $( Event::$kind_(e) => stack(&self.$field, cx, e)?.into(), )*
+                    _ => Outcome::Context(ContextDecision::none()),
+                })
             }
         }
     };
 }
 
-router_kinds! {
-    session_start: SessionStartEvent, on_session_start, EventKind::SessionStart;
-    session_end: SessionEndEvent, on_session_end, EventKind::SessionEnd;
-    prompt: PromptEvent, on_prompt_submitted, EventKind::PromptSubmitted;
-    tool_pre: ToolPreEvent, on_tool_pre, EventKind::ToolPre;
-    tool_post: ToolPostEvent, on_tool_post, EventKind::ToolPost;
-    tool_error: ToolErrorEvent, on_tool_error, EventKind::ToolError;
-    permission: PermissionEvent, on_permission, EventKind::Permission;
-    stop: StopEvent, on_stop, EventKind::Stop;
-    subagent_start: SubagentStartEvent, on_subagent_start, EventKind::SubagentStart;
-    subagent_stop: StopEvent, on_subagent_stop, EventKind::SubagentStop;
-    compact_pre: CompactPreEvent, on_compact_pre, EventKind::CompactPre;
-    compact_post: CompactPostEvent, on_compact_post, EventKind::CompactPost;
-    notification: NotificationEvent, on_notification, EventKind::Notification;
-    file_edited: FileEditedEvent, on_file_edited, EventKind::FileEdited;
-    model_request: ModelRequestEvent, on_model_request, EventKind::ModelRequest;
-    model_response: ModelResponseEvent, on_model_response, EventKind::ModelResponse;
-}
+crate::kind::for_each_kind!(router_kinds);
 
 fn stack<E: Gated>(stages: &[Arc<dyn Handler<E>>], cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
     first_conclusive(|sink| {
@@ -872,28 +863,6 @@ impl Router {
             );
         }
         self.typed(cx, ev)
-    }
-
-    fn typed(&self, cx: &Context, ev: &Event) -> Result<Outcome, HandlerError> {
-        Ok(match ev {
-            Event::SessionStart(e) => stack(&self.session_start, cx, e)?.into(),
-            Event::SessionEnd(e) => stack(&self.session_end, cx, e)?.into(),
-            Event::PromptSubmitted(e) => stack(&self.prompt, cx, e)?.into(),
-            Event::ToolPre(e) => stack(&self.tool_pre, cx, e)?.into(),
-            Event::ToolPost(e) => stack(&self.tool_post, cx, e)?.into(),
-            Event::ToolError(e) => stack(&self.tool_error, cx, e)?.into(),
-            Event::Permission(e) => stack(&self.permission, cx, e)?.into(),
-            Event::Stop(e) => stack(&self.stop, cx, e)?.into(),
-            Event::SubagentStart(e) => stack(&self.subagent_start, cx, e)?.into(),
-            Event::SubagentStop(e) => stack(&self.subagent_stop, cx, e)?.into(),
-            Event::CompactPre(e) => stack(&self.compact_pre, cx, e)?.into(),
-            Event::CompactPost(e) => stack(&self.compact_post, cx, e)?.into(),
-            Event::Notification(e) => stack(&self.notification, cx, e)?.into(),
-            Event::FileEdited(e) => stack(&self.file_edited, cx, e)?.into(),
-            Event::ModelRequest(e) => stack(&self.model_request, cx, e)?.into(),
-            Event::ModelResponse(e) => stack(&self.model_response, cx, e)?.into(),
-            Event::Other(_) => Outcome::Context(ContextDecision::none()),
-        })
     }
 }
 

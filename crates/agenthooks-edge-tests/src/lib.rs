@@ -86,23 +86,15 @@ impl Codec for TestCodec {
         env.session.id = p.session_id.clone().or(p.conversation_id.clone()).unwrap_or_default();
         Ok(match kind {
             EventKind::ToolPre => {
-                let tool = ToolCall::from_parts(
-                    p.tool_name.unwrap_or_default(),
-                    CanonicalTool::Shell,
-                    p.tool_input.unwrap_or(Value::Null),
-                    None,
-                    &env.session.id,
-                    "",
-                );
+                let tool = ToolCall::builder(p.tool_name.unwrap_or_default(), p.tool_input.unwrap_or(Value::Null))
+                    .class(CanonicalTool::Shell)
+                    .build(&env.session);
                 Event::ToolPre(ToolPreEvent::new(env, tool))
             }
             EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, p.prompt.unwrap_or_default())),
-            EventKind::Stop => Event::Stop(StopEvent::from_parts(
-                env,
-                p.stop_hook_active.unwrap_or(false),
-                None,
-                None,
-            )),
+            EventKind::Stop => {
+                Event::Stop(StopEvent::new(env).with_previously_continued(p.stop_hook_active.unwrap_or(false)))
+            }
             _ => Event::Other(OtherEvent::new(env)),
         })
     }

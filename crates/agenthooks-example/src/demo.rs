@@ -174,12 +174,18 @@ pub fn run(args: &[String]) -> i32 {
                 if f.meta.transport == agenthooks::core::Transport::Argv {
                     argv.push("--argv-payload".into());
                 }
-                let state = std::env::temp_dir().join(format!("agenthooks-demo-{}", std::process::id()));
+                // One state dir per invocation: every row is an independent call (Cursor's
+                // double-fire dedup would otherwise pair rows that share a command).
+                let state = std::env::temp_dir().join(format!("agenthooks-demo-{}-{}", std::process::id(), rows.len()));
                 let mut opts = SpawnOptions::default()
                     .with_env("AGENTHOOKS_STATE_DIR", state.to_string_lossy())
                     .with_cwd(std::env::temp_dir());
                 for (k, v) in &f.meta.env {
                     opts = opts.with_env(k.clone(), v.clone());
+                }
+                if f.meta.transport == agenthooks::core::Transport::Argv {
+                    // The case's own transport (legacy Cursor CLI argv payload).
+                    opts.transport = Some(agenthooks::core::Transport::Argv);
                 }
                 let (decision, sent) = decision_of(codec, f, &payload);
                 match fake::run(agent, &HookCommand::Exec(argv), &f.meta.native_event, &payload, &opts) {

@@ -172,7 +172,7 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
             model_request(&mut env, e.llm_request.as_ref());
             let text = e.llm_response.as_ref().and_then(response_text);
             let response = e.llm_response.as_ref().map_or(Value::Null, to_value);
-            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(text))
+            Event::ModelResponse(ModelResponseEvent::new(env).with_text(text).with_response(response))
         }
         N::PreCompress(e) => Event::CompactPre(CompactPreEvent::new(env).with_trigger(e.trigger)),
         N::Notification(e) => Event::Notification(

@@ -374,15 +374,28 @@ pub fn doctor(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions) -> 
             }
         }
         if h.provider == Provider::CLAUDE_CODE && h.scope != Scope::Plugin && !h.installed.is_empty() {
-            findings.push(Finding::new(
-                Severity::Info,
-                FindingCode::Duplicate,
-                &h.provider,
-                format!(
-                    "Cursor also runs the hooks in {} (Claude-compat); if Cursor gets its own install they fire twice there",
-                    h.installed[0].path.display()
-                ),
-            ));
+            // Cursor runs `.claude/settings*.json` hooks too (Claude-compat, quirk #607).
+            let cursor_too = healths
+                .iter()
+                .any(|c| c.provider == Provider::CURSOR && !c.installed.is_empty());
+            let (severity, text) = if cursor_too {
+                (
+                    Severity::Degraded,
+                    format!(
+                        "hooks are installed for both Claude Code ({}) and Cursor: Cursor also runs the Claude ones (Claude-compat), so each fires twice under Cursor; uninstall one, or turn off Cursor's third-party hooks",
+                        h.installed[0].path.display()
+                    ),
+                )
+            } else {
+                (
+                    Severity::Info,
+                    format!(
+                        "Cursor also runs the hooks in {} (Claude-compat); with a Cursor install as well they fire twice there",
+                        h.installed[0].path.display()
+                    ),
+                )
+            };
+            findings.push(Finding::new(severity, FindingCode::Duplicate, &h.provider, text));
         }
     }
     DoctorReport {

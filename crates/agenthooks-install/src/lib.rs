@@ -57,7 +57,7 @@
 //!
 //! ## Non-goals
 //!
-//! Cursor, OpenCode and OpenClaw targets come with their own modules later (one module under
+//! OpenCode and OpenClaw targets come with their own modules later (one module under
 //! `targets/` each). Windows shells (PowerShell quoting) are not generated.
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]

@@ -506,21 +506,17 @@ mod tests {
 
     #[test]
     fn in_process_filter() {
-        let call = ToolCall::from_parts(
-            "mcp__github__create_issue",
-            CanonicalTool::Mcp,
-            json!({}),
-            None,
-            "s",
-            "t",
-        )
-        .with_mcp(McpCall::new("github", "create_issue"));
+        let call = ToolCall::builder("mcp__github__create_issue", json!({}))
+            .with_mcp(Some(McpCall::new("github", "create_issue")))
+            .build(&agenthooks_core::SessionInfo::default());
         assert!(ToolMatcher::default()
             .with_mcp(McpGlob::parse("git*/create_*"))
             .matches(&call));
         assert!(!ToolMatcher::names(["Bash"]).matches(&call));
         assert!(ToolMatcher::class(CanonicalTool::Mcp).matches(&call));
-        let bash = ToolCall::from_parts("Bash", CanonicalTool::Shell, json!({}), None, "s", "t");
+        let bash = ToolCall::builder("Bash", json!({}))
+            .class(CanonicalTool::Shell)
+            .build(&agenthooks_core::SessionInfo::default());
         assert!(ToolMatcher::names(["Bash"]).matches(&bash));
         assert!(ToolMatcher::class(CanonicalTool::Shell).matches(&bash));
         assert!(!ToolMatcher::class(CanonicalTool::FileRead).matches(&bash));

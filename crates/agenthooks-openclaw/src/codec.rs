@@ -316,7 +316,7 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
                 .and_then(|e| e.assistant_texts.as_ref())
                 .map(|t| t.join("\n"));
             let response = serde_json::to_value(&f.event).unwrap_or(Value::Null);
-            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(text))
+            Event::ModelResponse(ModelResponseEvent::new(env).with_text(text).with_response(response))
         }
         // `other` (agent_end and the rest), and frames that could not be typed at all.
         _ => Event::bare(env),

@@ -502,7 +502,7 @@ fn build_event(env: Envelope, native: NativeEvent, servers: &[String], previousl
         NativeEvent::TextComplete(e) => {
             let text = e.output.as_ref().and_then(|o| o.text.clone());
             let response = serde_json::to_value(&e.output).unwrap_or(Value::Null);
-            Event::ModelResponse(ModelResponseEvent::new(env, response).with_text(text))
+            Event::ModelResponse(ModelResponseEvent::new(env).with_text(text).with_response(response))
         }
         NativeEvent::SessionCompacting(_) => Event::CompactPre(CompactPreEvent::new(env)),
         NativeEvent::SessionCreated(_) if env.kind == EventKind::SubagentStart => {

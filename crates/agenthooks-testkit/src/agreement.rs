@@ -593,39 +593,30 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
     );
     "agenthooks-testkit-session".clone_into(&mut env.session.id);
     "/tmp".clone_into(&mut env.session.cwd);
+    let session = env.session.clone();
     let tool = || {
-        ToolCall::from_parts(
-            "Bash",
-            CanonicalTool::Shell,
-            json!({"command": "ls"}),
-            Some("agenthooks-testkit-tool".to_owned()),
-            "agenthooks-testkit-session",
-            "",
-        )
+        ToolCall::builder("Bash", json!({"command": "ls"}))
+            .class(CanonicalTool::Shell)
+            .with_id("agenthooks-testkit-tool")
+            .build(&session)
     };
     match kind {
-        K::SessionStart => Event::SessionStart(SessionStartEvent::from_parts(env, Some("startup".to_owned()))),
-        K::SessionEnd => Event::SessionEnd(SessionEndEvent::from_parts(env, None)),
+        K::SessionStart => Event::SessionStart(SessionStartEvent::new(env).with_source(Some("startup".to_owned()))),
+        K::SessionEnd => Event::SessionEnd(SessionEndEvent::new(env)),
         K::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, "hello".to_owned())),
         K::ToolPre => Event::ToolPre(ToolPreEvent::new(env, tool())),
-        K::ToolPost => Event::ToolPost(ToolPostEvent::from_parts(env, tool(), json!("ok"), None)),
-        K::ToolError => Event::ToolError(ToolErrorEvent::from_parts(
-            env,
-            tool(),
-            "failed".to_owned(),
-            false,
-            None,
-        )),
-        K::Permission => Event::Permission(PermissionEvent::from_parts(env, tool(), None)),
-        K::Stop => Event::Stop(StopEvent::from_parts(env, false, None, None)),
+        K::ToolPost => Event::ToolPost(ToolPostEvent::new(env, tool()).with_output(json!("ok"))),
+        K::ToolError => Event::ToolError(ToolErrorEvent::new(env, tool()).with_error("failed".to_owned())),
+        K::Permission => Event::Permission(PermissionEvent::new(env, tool())),
+        K::Stop => Event::Stop(StopEvent::new(env)),
         K::SubagentStart => Event::SubagentStart(SubagentStartEvent::new(env)),
-        K::SubagentStop => Event::SubagentStop(StopEvent::from_parts(env, false, None, None)),
-        K::CompactPre => Event::CompactPre(CompactPreEvent::from_parts(env, None, None)),
-        K::CompactPost => Event::CompactPost(CompactPostEvent::from_parts(env, None, None)),
-        K::Notification => Event::Notification(NotificationEvent::from_parts(env, "note".to_owned(), None, None)),
-        K::FileEdited => Event::FileEdited(FileEditedEvent::from_parts(env, "/tmp/x".to_owned(), None)),
+        K::SubagentStop => Event::SubagentStop(StopEvent::new(env)),
+        K::CompactPre => Event::CompactPre(CompactPreEvent::new(env)),
+        K::CompactPost => Event::CompactPost(CompactPostEvent::new(env)),
+        K::Notification => Event::Notification(NotificationEvent::new(env, "note".to_owned())),
+        K::FileEdited => Event::FileEdited(FileEditedEvent::new(env, "/tmp/x".to_owned())),
         K::ModelRequest => Event::ModelRequest(ModelRequestEvent::new(env, json!({}))),
-        K::ModelResponse => Event::ModelResponse(ModelResponseEvent::new(env, json!({}))),
+        K::ModelResponse => Event::ModelResponse(ModelResponseEvent::new(env).with_response(json!({}))),
         _ => Event::Other(OtherEvent::new(env)),
     }
 }

@@ -108,7 +108,7 @@ impl Suite {
             extra: None,
             bless: golden::blessing(),
             min_fixtures: 1,
-            tolerance: false,
+            tolerance: true,
         }
     }
 
@@ -130,8 +130,8 @@ impl Suite {
         self
     }
 
-    /// Runs check 8, the drop/retype tolerance property (default off while codecs move to the
-    /// provider kit).
+    /// Runs check 8, the drop/retype tolerance property (default on; a codec under construction
+    /// may switch it off, a finished one never does).
     #[must_use]
     pub fn tolerance(mut self, on: bool) -> Self {
         self.tolerance = on;
@@ -327,14 +327,6 @@ impl Suite {
 /// Runs the suite for `codec` over `dir` and panics on any failure.
 pub fn run(codec: &'static dyn Codec, dir: impl AsRef<Path>) -> Report {
     Suite::new(codec, dir.as_ref()).run()
-}
-
-/// [`run`] with an accessor for the native view's extra map.
-pub fn run_with_extra<F>(codec: &'static dyn Codec, dir: impl AsRef<Path>, extra: F) -> Report
-where
-    F: for<'a> Fn(&'a Envelope) -> Option<&'a Map<String, Value>> + Send + Sync + 'static,
-{
-    Suite::new(codec, dir.as_ref()).with_extra(extra).run()
 }
 
 /// Inserts `"agenthooks_testkit_unknown": {…}` as the last member of a top-level JSON object,

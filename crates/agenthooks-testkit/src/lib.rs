@@ -34,10 +34,9 @@
 //! // In a codec crate's tests: `conformance(&agenthooks_claude::CODEC)` from a `#[test]`.
 //! fn conformance(codec: &'static dyn Codec) {
 //!     let dir = agenthooks_testkit::fixtures_dir(codec.provider().as_str());
-//!     agenthooks_testkit::conformance::Suite::new(codec, dir)
-//!         // the native view's extra map, so the suite can check unknown keys land there
-//!         .with_extra(|_env| None)
-//!         .run();
+//!     // decode, raw, kind, no-op, golden event and responses, `extra` capture (through
+//!     // `Codec::native_extra`) and the drop/retype tolerance property, for every fixture
+//!     agenthooks_testkit::conformance::Suite::new(codec, dir).run();
 //! }
 //! ```
 //!

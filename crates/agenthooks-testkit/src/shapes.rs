@@ -390,14 +390,9 @@ mod tests {
 
     #[test]
     fn rewrite_keeps_keys() {
-        let t = ToolCall::from_parts(
-            "Bash",
-            agenthooks_core::CanonicalTool::Shell,
-            serde_json::json!({"command": "ls", "timeout": 5}),
-            None,
-            "",
-            "",
-        );
+        let t = ToolCall::builder("Bash", serde_json::json!({"command": "ls", "timeout": 5}))
+            .class(agenthooks_core::CanonicalTool::Shell)
+            .build(&agenthooks_core::SessionInfo::default());
         let m = rewritten_input(Some(&t));
         assert_eq!(m["command"], REWRITTEN_COMMAND);
         assert_eq!(m["timeout"], 5);

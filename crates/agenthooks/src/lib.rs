@@ -33,7 +33,7 @@
 //! |---|---|---|
 //! | `claude` | Claude Code codec | [`agenthooks-claude`](claude) |
 //! | `codex` | OpenAI Codex codec | `agenthooks-codex` |
-//! | `cursor` | Cursor codec (placeholder until its issue lands: registers no codec) | `agenthooks-cursor` |
+//! | `cursor` | Cursor codec (IDE, CLI, cloud agents) | [`agenthooks-cursor`](cursor) |
 //! | `gemini` | Gemini CLI codec | `agenthooks-gemini` |
 //! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
@@ -116,9 +116,9 @@ macro_rules! providers {
         /// status in this build.
         ///
         /// ```
-        /// let cursor = agenthooks::PROVIDERS.iter().find(|e| e.provider == "cursor").unwrap();
-        /// assert_eq!(cursor.status, agenthooks::ProviderStatus::NotImplemented);
-        /// assert!(!cursor.has_codec());
+        /// let openclaw = agenthooks::PROVIDERS.iter().find(|e| e.provider == "openclaw").unwrap();
+        /// assert_eq!(openclaw.status, agenthooks::ProviderStatus::Implemented);
+        /// assert_eq!(openclaw.feature, "openclaw");
         /// ```
         pub const PROVIDERS: &[ProviderEntry] = &[$(
             ProviderEntry {
@@ -152,7 +152,7 @@ macro_rules! providers {
 
 providers! {
     "claude-code" => claude = agenthooks_claude, feature "claude", Implemented;
-    "cursor" => cursor = agenthooks_cursor, feature "cursor", NotImplemented;
+    "cursor" => cursor = agenthooks_cursor, feature "cursor", Implemented;
     "codex" => codex = agenthooks_codex, feature "codex", Implemented;
     "gemini" => gemini = agenthooks_gemini, feature "gemini", Implemented;
     "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
@@ -176,7 +176,6 @@ pub fn feature_for(provider: &str) -> Option<&'static str> {
 ///
 /// ```
 /// use agenthooks::core::runner::ProviderHint;
-/// assert_eq!(agenthooks::provider_hint("cursor"), ProviderHint::NotImplemented);
 /// assert_eq!(agenthooks::provider_hint("nope"), ProviderHint::Unknown);
 /// ```
 pub fn provider_hint(provider: &str) -> ProviderHint {

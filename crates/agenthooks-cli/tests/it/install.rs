@@ -311,13 +311,16 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let targets = v["targets"].as_array().unwrap();
     let providers: Vec<&str> = targets.iter().map(|t| t["provider"].as_str().unwrap()).collect();
-    assert_eq!(providers, ["claude-code", "codex", "gemini", "copilot", "kimi"]);
-    let codex = &targets[1];
+    assert_eq!(
+        providers,
+        ["claude-code", "cursor", "codex", "gemini", "copilot", "kimi"]
+    );
+    let codex = &targets[2];
     assert_eq!(codex["scope"], "project");
     assert_eq!(codex["hooks"][0]["missing"], json!(["ask", "allow"]));
     assert_eq!(targets[0]["hooks"][0]["missing"], json!([]));
     // Kimi has only user hooks.
-    assert_eq!(targets[4]["scope"], "user");
+    assert_eq!(targets[5]["scope"], "user");
     // Nothing was written.
     assert_eq!(std::fs::read_dir(sb.project()).unwrap().count(), 0);
 }

@@ -19,10 +19,11 @@ fn tool_event(name: &str, cmd: &str) -> ToolPreEvent {
     } else {
         CanonicalTool::Other
     };
-    ToolPreEvent::new(
-        env,
-        ToolCall::from_parts(name, canonical, json!({"command": cmd}), Some("t1".into()), "s", ""),
-    )
+    let tool = ToolCall::builder(name, json!({"command": cmd}))
+        .class(canonical)
+        .with_id("t1")
+        .build(&env.session);
+    ToolPreEvent::new(env, tool)
 }
 
 fn cx() -> Context {

@@ -27,6 +27,7 @@ mod agreement;
 pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod copilot;
+pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod kimi;
 
@@ -228,9 +229,10 @@ pub(crate) trait TargetModule: Sync {
 }
 
 /// Every target module, in a stable order.
-pub(crate) fn all() -> [&'static dyn TargetModule; 5] {
+pub(crate) fn all() -> [&'static dyn TargetModule; 6] {
     [
         &claude::Claude,
+        &cursor::Cursor,
         &codex::Codex,
         &gemini::Gemini,
         &copilot::Copilot,

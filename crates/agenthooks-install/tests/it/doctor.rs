@@ -183,6 +183,8 @@ fn known_targets_cover_every_agent_and_scope() {
         [
             "claude-code:user",
             "claude-code:project",
+            "cursor:user",
+            "cursor:project",
             "codex:user",
             "codex:project",
             "gemini:user",

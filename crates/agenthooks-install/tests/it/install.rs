@@ -229,7 +229,7 @@ fn refusals() {
         Err(InstallError::UnsupportedScope { .. })
     ));
     assert!(matches!(
-        render(&m(), &Target::user(Provider::CURSOR, "/h")),
+        render(&m(), &Target::user(Provider::OPENCODE, "/h")),
         Err(InstallError::UnknownProvider(_))
     ));
 
@@ -391,4 +391,74 @@ fn codex_options_on_another_target_are_refused() {
         .with_options(agenthooks_install::CodexOptions::default().with_inline_toml(true));
     let e = render(&m(), &t).unwrap_err();
     assert!(matches!(e, InstallError::OptionsMismatch { .. }), "{e}");
+}
+
+#[test]
+fn cursor_hooks_json_v1_with_fail_closed_decision_hooks() {
+    use agenthooks_install::FailurePolicy;
+    let manifest = Manifest::new(["/bin/g"], "g")
+        .with_failure(FailurePolicy::Closed)
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Shell", "Read"])))
+        .with_hook(HookSpec::kind(EventKind::SessionEnd).non_blocking())
+        .with_hook(HookSpec::kind(EventKind::Stop).with_timeout(Duration::from_millis(1500)));
+    let target = Target::project(Provider::CURSOR, "/p", "/h");
+    let rendered = render(&manifest, &target).unwrap();
+    assert!(
+        rendered.files[0].path.ends_with(".cursor/hooks.json"),
+        "{:?}",
+        rendered.files[0].path
+    );
+    let doc: serde_json::Value = serde_json::from_str(&rendered.files[0].contents).unwrap();
+    assert_eq!(doc["version"], 1);
+    let pre = &doc["hooks"]["preToolUse"][0];
+    assert_eq!(pre["matcher"], "^(?:Shell|Read)$");
+    assert_eq!(pre["failClosed"], true);
+    assert_eq!(pre["timeout"], 60);
+    // The specific gates beside preToolUse (the binary dedupes the double fire); their matcher
+    // is not a tool name, so none is written.
+    for ev in ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile"] {
+        let entry = &doc["hooks"][ev][0];
+        assert_eq!(entry["failClosed"], true, "{ev}");
+        assert!(entry.get("matcher").is_none(), "{ev}: {entry}");
+    }
+    // Telemetry stays fail-open; stop cannot fail closed; timeouts in seconds.
+    assert!(doc["hooks"]["sessionEnd"][0].get("failClosed").is_none());
+    assert!(doc["hooks"]["stop"][0].get("failClosed").is_none());
+    assert_eq!(doc["hooks"]["stop"][0]["timeout"], 2);
+    // Only known event keys.
+    let known = [
+        "preToolUse",
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "beforeReadFile",
+        "sessionEnd",
+        "stop",
+    ];
+    for k in doc["hooks"].as_object().unwrap().keys() {
+        assert!(known.contains(&k.as_str()), "{k}");
+    }
+    // Idempotent merge beside a foreign hook; uninstall restores the bytes.
+    let path = Path::new("/p/.cursor/hooks.json");
+    let original = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [{ \"command\": \"./theirs.sh\" }]\n  }\n}\n";
+    let plan = plan_install(&manifest, &target, &MemFs::new().with(path, original)).unwrap();
+    let installed = plan.files[0].after.clone().unwrap();
+    assert!(installed.contains("./theirs.sh"), "{installed}");
+    assert!(
+        plan_install(&manifest, &target, &MemFs::new().with(path, installed.clone()))
+            .unwrap()
+            .is_noop()
+    );
+    let un = plan_uninstall(&manifest, &target, &MemFs::new().with(path, installed)).unwrap();
+    assert_eq!(un.files[0].after.as_deref(), Some(original));
+    // User scope: ~/.cursor/hooks.json.
+    let rendered = render(&manifest, &Target::user(Provider::CURSOR, "/h")).unwrap();
+    assert!(rendered.files[0].path.starts_with("/h/.cursor"));
+}
+
+#[test]
+fn cursor_refuses_commands_with_double_slashes() {
+    // Cursor's naive `//` comment stripper would discard the whole file (#29).
+    let m = Manifest::new(["/bin/g", "--endpoint=https://x.example"], "g").with_hook(HookSpec::kind(EventKind::Stop));
+    let e = render(&m, &Target::project(Provider::CURSOR, "/p", "/h")).unwrap_err();
+    assert!(matches!(e, InstallError::UnsafeCommand { token: "//", .. }), "{e}");
 }

@@ -15,7 +15,7 @@ fn bless_then_check() {
     let corpus = dir.0.join("claude-code");
 
     // Without expected files every check of 5 and 6 fails, naming the file.
-    let report = Suite::new(&toy::GOOD, &corpus).bless(false).check();
+    let report = Suite::new(&toy::GOOD, &corpus).tolerance(false).bless(false).check();
     assert_eq!(report.fixtures, 4);
     assert!(
         report.failures.iter().all(|f| f.contains("expected file is missing")),
@@ -23,6 +23,7 @@ fn bless_then_check() {
     );
 
     let blessed = Suite::new(&toy::GOOD, &corpus)
+        .tolerance(false)
         .with_extra(toy::extra)
         .bless(true)
         .check();
@@ -32,6 +33,7 @@ fn bless_then_check() {
     assert_eq!(blessed.extra_checks, 4);
 
     let report = Suite::new(&toy::GOOD, &corpus)
+        .tolerance(false)
         .with_extra(toy::extra)
         .bless(false)
         .run();
@@ -67,7 +69,7 @@ fn bless_then_check() {
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace("\"exit_code\": 0", "\"exit_code\": 2")).unwrap();
     std::fs::write(pre.join("responses/continue.json"), "{}\n").unwrap();
-    let report = Suite::new(&toy::GOOD, &corpus).bless(false).check();
+    let report = Suite::new(&toy::GOOD, &corpus).tolerance(false).bless(false).check();
     assert_eq!(report.failures.len(), 2, "{report}");
     assert!(report.failures[0].contains("deny.json: differs"), "{report}");
     assert!(
@@ -79,9 +81,9 @@ fn bless_then_check() {
         "{report}"
     );
     // Blessing repairs both.
-    Suite::new(&toy::GOOD, &corpus).bless(true).run();
+    Suite::new(&toy::GOOD, &corpus).tolerance(false).bless(true).run();
     assert!(!pre.join("responses/continue.json").exists());
-    Suite::new(&toy::GOOD, &corpus).bless(false).run();
+    Suite::new(&toy::GOOD, &corpus).tolerance(false).bless(false).run();
 }
 
 #[test]
@@ -110,12 +112,33 @@ fn decode_failures_and_wrong_metadata_are_reported() {
     );
 }
 
+/// Check 8 bites: the toy codec reads every field strictly (a missing `session_id` or a
+/// retyped `tool_input` fails its decode), so the drop/retype property reports it.
+#[test]
+fn an_intolerant_codec_fails_the_tolerance_check() {
+    let dir = TempDir::new("conf-tolerance");
+    toy::write_fixtures(&dir.0);
+    let corpus = dir.0.join("claude-code");
+    Suite::new(&toy::GOOD, &corpus).tolerance(false).bless(true).check();
+    let report = Suite::new(&toy::GOOD, &corpus).check();
+    assert!(report.tolerance_checks > 0, "{report}");
+    assert!(
+        report
+            .failures
+            .iter()
+            .any(|f| f.contains("tolerance: with `hook_event_name` retyped")
+                || f.contains("tolerance: without `hook_event_name`")),
+        "{report}"
+    );
+}
+
 #[test]
 fn extra_keys_must_land_in_the_native_view() {
     let dir = TempDir::new("conf-extra");
     toy::write_fixtures(&dir.0);
     // An accessor that looks at the wrong map fails the check.
     let report = Suite::new(&toy::GOOD, dir.0.join("claude-code"))
+        .tolerance(false)
         .with_extra(agenthooks_core::Envelope::native_view::<serde_json::Map<String, Value>>)
         .bless(true)
         .check();

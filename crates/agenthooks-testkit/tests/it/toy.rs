@@ -118,27 +118,19 @@ impl Codec for Toy {
         env.set_native_view(view);
         Ok(match kind {
             EventKind::ToolPre => {
-                let tool = ToolCall::from_parts(
-                    s(m, "tool_name"),
-                    CanonicalTool::Shell,
-                    m.get("tool_input").cloned().unwrap_or(Value::Null),
-                    m.get("tool_use_id").and_then(Value::as_str).map(str::to_owned),
-                    &s(m, "session_id"),
-                    "",
-                );
+                let tool = ToolCall::builder(s(m, "tool_name"), m.get("tool_input").cloned().unwrap_or(Value::Null))
+                    .class(CanonicalTool::Shell)
+                    .with_id(s(m, "tool_use_id"))
+                    .build(&env.session);
                 Event::ToolPre(ToolPreEvent::new(env, tool))
             }
             EventKind::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, s(m, "prompt"))),
-            EventKind::Stop => Event::Stop(StopEvent::from_parts(
-                env,
-                m.get("stop_hook_active") == Some(&Value::Bool(true)),
-                None,
-                None,
-            )),
-            EventKind::SessionStart => Event::SessionStart(SessionStartEvent::from_parts(
-                env,
-                m.get("source").and_then(Value::as_str).map(str::to_owned),
-            )),
+            EventKind::Stop => Event::Stop(
+                StopEvent::new(env).with_previously_continued(m.get("stop_hook_active") == Some(&Value::Bool(true))),
+            ),
+            EventKind::SessionStart => Event::SessionStart(
+                SessionStartEvent::new(env).with_source(m.get("source").and_then(Value::as_str).map(str::to_owned)),
+            ),
             _ => return Err(err(format!("unknown event {name}"))),
         })
     }

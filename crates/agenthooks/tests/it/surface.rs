@@ -10,6 +10,7 @@ fn provider_crates_follow_the_naming_contract() {
     agenthooks_testkit::assert_provider_surface!(agenthooks::gemini);
     agenthooks_testkit::assert_provider_surface!(agenthooks::copilot);
     agenthooks_testkit::assert_provider_surface!(agenthooks::codex);
+    agenthooks_testkit::assert_provider_surface!(agenthooks::cursor);
     agenthooks_testkit::assert_provider_surface!(agenthooks::openclaw);
 }
 
@@ -17,7 +18,7 @@ fn provider_crates_follow_the_naming_contract() {
 #[test]
 fn no_provider_string_consts() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for name in ["claude", "codex", "gemini", "copilot", "kimi"] {
+    for name in ["claude", "codex", "cursor", "gemini", "copilot", "kimi"] {
         let lib = crates.join(format!("agenthooks-{name}")).join("src").join("lib.rs");
         let text = std::fs::read_to_string(&lib).unwrap_or_default();
         assert!(

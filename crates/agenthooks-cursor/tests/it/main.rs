@@ -1,0 +1,8 @@
+//! Integration tests for the Cursor codec (one binary; see the modules).
+
+mod dedup;
+mod encode;
+mod fixtures;
+mod quirks;
+mod support;
+mod testkit;
