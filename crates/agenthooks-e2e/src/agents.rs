@@ -594,14 +594,13 @@ pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
     ]
 }
 
+/// Environment variables of a run.
+type Env = Vec<(String, String)>;
+
 /// OpenClaw's config (`OPENCLAW_CONFIG_PATH`): the fake provider (with [`OPENCLAW_SECRET`] as
 /// its key), the agent's model and workspace, the plugin load path and its entry; then our
 /// plugin. Returns the run's env and the install plan.
-fn prepare_openclaw(
-    m: &Manifest,
-    sb: &Sandbox,
-    server_url: &str,
-) -> Result<(Vec<(String, String)>, Option<Plan>), String> {
+fn prepare_openclaw(m: &Manifest, sb: &Sandbox, server_url: &str) -> Result<(Env, Option<Plan>), String> {
     let config_path = sb.home.join(".openclaw").join("openclaw.json");
     let plugin_dir = sb.root.join("openclaw-plugin");
     let model = json!({

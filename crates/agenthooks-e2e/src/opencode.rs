@@ -183,7 +183,7 @@ pub fn drive(
         let answer = call(&base, "POST", &format!("/session/{id}/message"), Some(&body), left)?;
         let answered = started.elapsed();
         // Quiet: the hook log has not grown for 3 s (a continuation shows up as more hook calls).
-        let size = || std::fs::metadata(hook_log).map(|m| m.len()).unwrap_or(0);
+        let size = || std::fs::metadata(hook_log).map_or(0, |m| m.len());
         let mut last = (size(), Instant::now());
         while Instant::now() < deadline && last.1.elapsed() < Duration::from_secs(3) {
             std::thread::sleep(Duration::from_millis(250));

@@ -758,10 +758,7 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
 fn refines(table: &str, decoded: &str) -> bool {
     matches!(
         (table, decoded),
-        ("session.start", "subagent.start")
-            | ("agent.stop", "subagent.stop")
-            | ("other", "tool.error")
-            | ("tool.post", "tool.error")
+        ("session.start", "subagent.start") | ("agent.stop", "subagent.stop") | ("other" | "tool.post", "tool.error")
     )
 }
 

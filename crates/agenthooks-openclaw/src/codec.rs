@@ -32,7 +32,7 @@ const PROVIDER: Provider = Provider::OPENCLAW;
 /// The daemon's deadline for a frame that carries no `timeout_ms`: below the shim's default
 /// gate deadline ([`crate::plugin::DEFAULT_GATE_DEADLINE`]), itself below OpenClaw's 15 s
 /// fail-closed budget.
-const DEFAULT_TIMEOUT: Duration = Duration::from_millis(9_000);
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(9);
 
 /// Separator between several context strings merged into one `prependContext`.
 const CONTEXT_SEPARATOR: &str = "\n\n";
@@ -96,6 +96,7 @@ impl Codec for OpenClawCodec {
                 e.run_output = conn
                     .zip(run)
                     .and_then(|(c, r)| c.take(&format!("llm:{r}")))
+                    .as_ref()
                     .map(run_output);
             }
             NativeEvent::LocalDecision(e) => {
@@ -472,12 +473,14 @@ fn llm_summary(e: &native::LlmOutputEvent) -> Value {
     })
 }
 
-fn run_output(v: Value) -> RunOutput {
+fn run_output(v: &Value) -> RunOutput {
     let mut r = RunOutput::default();
-    r.final_text = v.get("finalText").and_then(Value::as_str).map(str::to_owned);
-    r.input_tokens = v.get("input").and_then(Value::as_u64);
-    r.output_tokens = v.get("output").and_then(Value::as_u64);
-    r.total_tokens = v.get("total").and_then(Value::as_u64);
+    let (text, n) = (
+        |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned),
+        |k: &str| v.get(k).and_then(Value::as_u64),
+    );
+    (r.final_text, r.input_tokens, r.output_tokens, r.total_tokens) =
+        (text("finalText"), n("input"), n("output"), n("total"));
     r
 }
 

@@ -41,13 +41,13 @@ pub const LOCAL_DECISION: &str = "agenthooks_local_decision";
 pub const DEFAULT_GATE_DEADLINE: Duration = Duration::from_secs(10);
 
 /// How much earlier than the shim's deadline the daemon must answer (its `timeout_ms`).
-pub const DAEMON_MARGIN: Duration = Duration::from_millis(1_000);
+pub const DAEMON_MARGIN: Duration = Duration::from_secs(1);
 
 /// How much later than the shim's deadline OpenClaw's own handler timeout is set.
-pub const HOST_MARGIN: Duration = Duration::from_millis(2_000);
+pub const HOST_MARGIN: Duration = Duration::from_secs(2);
 
 /// The longest handler timeout OpenClaw accepts (`hooks.timeouts.*`, ms).
-pub const HOST_TIMEOUT_MAX: Duration = Duration::from_millis(600_000);
+pub const HOST_TIMEOUT_MAX: Duration = Duration::from_secs(600);
 
 const INDEX_JS: &str = include_str!("plugin/index.js");
 const CONFIG_SLOT: &str = "__AGENTHOOKS_CONFIG__";

@@ -126,7 +126,7 @@ fn table(subs: &[Subscription]) -> Value {
     for s in subs {
         m.insert(
             s.name.clone(),
-            json!({"timeoutMs": s.timeout_ms, "fail": s.fail.as_str()}),
+            json!({"fail": s.fail.as_str(), "timeoutMs": s.timeout_ms}),
         );
     }
     Value::Object(m)

@@ -93,7 +93,7 @@ pub fn parse_mcp(name: &str, servers: &[String]) -> Option<McpCall> {
         .iter()
         .filter_map(|s| {
             let rest = name.strip_prefix(&sanitize(s))?.strip_prefix('_')?;
-            (!rest.is_empty()).then(|| (s, rest))
+            (!rest.is_empty()).then_some((s, rest))
         })
         .max_by_key(|(s, _)| s.len())
         .map(|(s, rest)| McpCall::new(s.clone(), rest))

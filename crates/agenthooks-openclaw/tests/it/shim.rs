@@ -56,12 +56,16 @@ struct Run {
     raw_frames: String,
 }
 
+static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 fn run(daemon: &str, fail_closed: bool) -> Option<Run> {
     let Some(node) = node() else {
-        eprintln!("shim tests skipped: no node (set AGENTHOOKS_NODE)");
+        #[allow(clippy::print_stderr)] // the skip is worth a line in the test output
+        {
+            eprintln!("shim tests skipped: no node (set AGENTHOOKS_NODE)");
+        }
         return None;
     };
-    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("agenthooks-openclaw-shim-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
