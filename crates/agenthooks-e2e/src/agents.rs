@@ -33,6 +33,9 @@ pub enum AgentId {
     Kimi,
     /// OpenCode (through the generated shim plugin and `agenthooks serve`).
     OpenCode,
+    /// OpenClaw (embedded `agent --local` run; hooks through the generated native plugin and
+    /// `serve` mode).
+    OpenClaw,
 }
 
 /// One agent under test.
@@ -76,7 +79,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 6] = [
+pub const AGENTS: [AgentSpec; 7] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",
@@ -194,6 +197,29 @@ pub const AGENTS: [AgentSpec; 6] = [
         session_context: false,
         rewrite: true,
     },
+    AgentSpec {
+        id: AgentId::OpenClaw,
+        name: "OpenClaw",
+        provider: "openclaw",
+        package: "openclaw",
+        version: "2026.9.6",
+        bin: "openclaw",
+        api: Api::OpenAiChat,
+        tool: "exec",
+        expected: &[
+            ("before_agent_run", "prompt.submitted"),
+            ("before_prompt_build", "prompt.submitted"),
+            ("llm_input", "model.request"),
+            ("before_tool_call", "tool.pre"),
+            ("after_tool_call", "tool.post"),
+            ("before_agent_finalize", "agent.stop"),
+            ("agent_end", "other"),
+            ("llm_output", "model.response"),
+        ],
+        // `session_start` is an observer (and does not fire in embedded runs).
+        session_context: false,
+        rewrite: true,
+    },
 ];
 
 impl AgentSpec {
@@ -211,6 +237,7 @@ impl AgentSpec {
             AgentId::Copilot => "copilot",
             AgentId::Kimi => "kimi",
             AgentId::OpenCode => "opencode",
+            AgentId::OpenClaw => "openclaw",
         }
     }
 
@@ -325,8 +352,13 @@ fn install(m: &Manifest, t: &Target) -> Result<Plan, String> {
     agenthooks_install::install(m, t).map_err(|e| format!("agenthooks-install ({}): {e}", t.provider))
 }
 
+/// The API key written into OpenClaw's config: it must never appear in a frame the daemon
+/// receives (the shim strips the Gateway config, quirk #803).
+pub const OPENCLAW_SECRET: &str = "sk-E2E-SECRET-openclaw-3c9d";
+
 /// Writes the agent's own config (provider, auth, trust), installs our hooks with
-/// agenthooks-install, and returns how to launch it.
+/// agenthooks-install, and returns how to launch it. `options.fail` is also OpenClaw's failure
+/// policy (the daemon-crash scenario).
 pub fn prepare(
     spec: &AgentSpec,
     sb: &Sandbox,
@@ -334,7 +366,10 @@ pub fn prepare(
     server_url: &str,
     options: &crate::opencode::Options,
 ) -> Result<Launch, String> {
-    let m = manifest(spec, &tc.hook_bin);
+    let mut m = manifest(spec, &tc.hook_bin);
+    if spec.id == AgentId::OpenClaw && matches!(options.fail, agenthooks::opencode::shim::ShimFail::Closed) {
+        m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
+    }
     let project = sb.project.display().to_string();
     let bin = tc.prefix.join("node_modules").join(".bin").join(spec.bin);
     let s = |x: &str| x.to_owned();
@@ -511,6 +546,20 @@ pub fn prepare(
             let plan = crate::opencode::prepare(&m, sb, server_url, options)?;
             (Vec::new(), crate::opencode::env(), plan)
         }
+        AgentId::OpenClaw => {
+            let (env, plan) = prepare_openclaw(&m, sb, server_url)?;
+            // `agent --local`, not `agent exec` (which fires no typed hook, quirk #806).
+            let args = vec![
+                s("agent"),
+                s("--local"),
+                s("--agent"),
+                s("main"),
+                s("--message"),
+                prompt,
+                s("--json"),
+            ];
+            (args, env, plan)
+        }
     };
     Ok(Launch {
         program: bin,
@@ -543,4 +592,46 @@ pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
             sb.root.join("state").display().to_string(),
         ),
     ]
+}
+
+/// Environment variables of a run.
+type Env = Vec<(String, String)>;
+
+/// OpenClaw's config (`OPENCLAW_CONFIG_PATH`): the fake provider (with [`OPENCLAW_SECRET`] as
+/// its key), the agent's model and workspace, the plugin load path and its entry; then our
+/// plugin. Returns the run's env and the install plan.
+fn prepare_openclaw(m: &Manifest, sb: &Sandbox, server_url: &str) -> Result<(Env, Option<Plan>), String> {
+    let config_path = sb.home.join(".openclaw").join("openclaw.json");
+    let plugin_dir = sb.root.join("openclaw-plugin");
+    let model = json!({
+        "id": MODEL, "name": "Fake model", "reasoning": false, "input": ["text"],
+        "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+        "contextWindow": 128_000, "maxTokens": 4096, "api": "openai-completions",
+    });
+    let plan = crate::openclaw::install_plugin(m, &plugin_dir)?;
+    let config = json!({
+        "models": {"mode": "replace", "providers": {"fake": {
+            "baseUrl": format!("{server_url}/v1"), "apiKey": OPENCLAW_SECRET,
+            "api": "openai-completions", "timeoutSeconds": 60, "models": [model],
+        }}},
+        "agents": {"defaults": {
+            "model": {"primary": format!("fake/{MODEL}")},
+            "workspace": sb.project.display().to_string(),
+            "skipBootstrap": true,
+        }},
+        "gateway": {"mode": "local", "bind": "loopback", "auth": {"mode": "token", "token": OPENCLAW_SECRET}},
+        "plugins": {
+            "load": {"paths": [plugin_dir.display().to_string()]},
+            "entries": {"agenthooks": plan.entry},
+        },
+    });
+    write_json(&config_path, &config)?;
+    let env = vec![
+        ("OPENCLAW_CONFIG_PATH".to_owned(), config_path.display().to_string()),
+        (
+            "OPENCLAW_STATE_DIR".to_owned(),
+            sb.home.join(".openclaw-state").display().to_string(),
+        ),
+    ];
+    Ok((env, None))
 }

@@ -40,6 +40,9 @@ pub const PROMPT_CONTEXT: &str = "E2E-PROMPT-CONTEXT-93c1";
 pub const CONTINUE_INSTRUCTION: &str = "E2E-CONTINUE-0f6a: add one more sentence";
 /// The token of [`CONTINUE_INSTRUCTION`] searched for in model requests.
 pub const CONTINUE_TOKEN: &str = "E2E-CONTINUE-0f6a";
+/// The reason of an ask.
+pub const ASK_REASON: &str = "E2E-ASK-61b0 writing marker files needs approval";
+
 /// The command a rewrite substitutes for the model's.
 pub const REWRITTEN_COMMAND: &str = "echo rewritten > rewritten.txt";
 /// The file [`REWRITTEN_COMMAND`] creates.
@@ -70,6 +73,8 @@ pub enum Mode {
     Crash,
     /// Allow every `permission.request` (OpenCode: the daemon replies over the HTTP API).
     Permission,
+    /// Ask for confirmation on every `tool.pre` with [`ASK_REASON`] (OpenClaw: nobody answers).
+    Ask,
     /// [`Mode::Deny`] answered by a deliberately wrong encoder: the event is decoded by the
     /// agent's codec but the deny is written in Claude Code's dialect. Used to prove the suite
     /// catches a wrong encoder.
@@ -78,7 +83,7 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode.
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::None,
         Self::Crash,
         Self::Permission,
@@ -87,6 +92,7 @@ impl Mode {
         Self::Continue,
         Self::Rewrite,
         Self::DenyWrongDialect,
+        Self::Ask,
     ];
 
     /// The env value.
@@ -100,6 +106,7 @@ impl Mode {
             Self::Crash => "crash",
             Self::Permission => "permission",
             Self::DenyWrongDialect => "deny-wrong-dialect",
+            Self::Ask => "ask",
         }
     }
 

@@ -1,6 +1,7 @@
 //! # agenthooks-e2e
 //!
-//! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI and Kimi Code,
+//! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI, Kimi Code and
+//! OpenClaw,
 //! installed at pinned versions from the npm registry, each driven through one headless turn per
 //! scenario against a fake model server (no login, no tokens, no network beyond the registry),
 //! with hooks rendered and installed by `agenthooks-install` and answered by a test hook built
@@ -23,7 +24,11 @@
 //! | `trust-hashes` | Codex: `codex app-server` `hooks/list` calls every hook we installed trusted, with our hash |
 //! | `wrong-encoder-caught` | Gemini, answered by a deliberately wrong (Claude-dialect) encoder: the deny assertions fail |
 //! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
-//! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned |
+//! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned. OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself |
+//! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
+//!
+//! On OpenClaw every run also checks that no API key from the config appears in any frame the
+//! daemon received (the shim strips the Gateway config).
 //!
 //! Every run's payloads, decoded kinds and responses are in the hook's log ([`hook`]); with
 //! `AGENTHOOKS_E2E_CAPTURE=1` they become fixtures ([`capture`]).
@@ -37,7 +42,7 @@
 //! |---|---|
 //! | `AGENTHOOKS_E2E` | `1` runs the real agents; an agent whose install fails fails the run |
 //! | `AGENTHOOKS_E2E_CACHE` | the download cache (default `$HOME/.cache/agenthooks-e2e`) |
-//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,opencode`) |
+//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,opencode,openclaw`) |
 //! | `AGENTHOOKS_E2E_SCENARIOS` | comma list of scenario names |
 //! | `AGENTHOOKS_E2E_KEEP` | `1` keeps every sandbox (failed runs' sandboxes are always kept) |
 //! | `AGENTHOOKS_E2E_WORK` | where sandboxes go (default a fresh temp directory) |
@@ -45,8 +50,10 @@
 //! | `AGENTHOOKS_E2E_VERBOSE` | `1` prints every row's assertions, hook calls and model requests |
 //!
 //! OpenCode runs through its shim plugin and `agenthooks serve`, driven over `opencode serve`'s
-//! HTTP API ([`opencode`]). Non-goals: OpenClaw (its own issue), Cursor (not installable here;
-//! covered by fixtures and the fake-agent harness).
+//! HTTP API ([`opencode`]). OpenClaw runs embedded (`agent --local`; `agent exec` fires no typed
+//! hook) with the generated native plugin, whose daemon is the test hook in `serve` mode
+//! ([`openclaw`]). Non-goals: Cursor (not installable here; covered by fixtures and the
+//! fake-agent harness).
 
 pub mod agents;
 pub mod capture;
@@ -55,6 +62,7 @@ pub mod hook;
 /// their own CI).
 pub use agenthooks_testkit::model;
 pub mod npm;
+pub mod openclaw;
 pub mod opencode;
 pub mod run;
 pub mod scenario;
@@ -108,7 +116,7 @@ pub fn scenario_selected(s: Scenario) -> bool {
 /// Installs Node and the agent's package (cached) and returns its toolchain.
 pub fn toolchain(cache: &npm::Cache, agent: &AgentSpec, hook_bin: &Path) -> Result<Toolchain, String> {
     let node_bin = cache.node()?;
-    let prefix = cache.ensure(agent.package, agent.version)?;
+    let prefix = cache.ensure_under(agent.package, agent.version, Some(&node_bin))?;
     let bin = prefix.join("node_modules/.bin").join(agent.bin);
     if !bin.exists() {
         return Err(format!(
@@ -144,7 +152,7 @@ pub fn run_suite(
             .copied()
             .filter(|s| *s != Scenario::TrustHashes || agent.id == agents::AgentId::Codex)
             .filter(|s| *s != Scenario::WrongEncoder || agent.id == agents::AgentId::Gemini)
-            .filter(|s| !s.opencode_only() || agent.id == agents::AgentId::OpenCode)
+            .filter(|s| s.runs_on(agent.id))
             .collect();
         if wanted.is_empty() {
             continue;

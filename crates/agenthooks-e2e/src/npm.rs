@@ -70,6 +70,13 @@ impl Cache {
 
     /// Installs `name@version` unless already complete; returns the prefix.
     pub fn ensure(&self, name: &str, version: &str) -> Result<PathBuf, String> {
+        self.ensure_under(name, version, None)
+    }
+
+    /// [`Cache::ensure`] with `node_bin` first on npm's `PATH`: npm then runs under that Node and
+    /// its engine checks see it (OpenClaw needs Node ≥ 24.16; under Node 20 npm silently installs
+    /// an empty placeholder).
+    pub fn ensure_under(&self, name: &str, version: &str, node_bin: Option<&Path>) -> Result<PathBuf, String> {
         let prefix = self.prefix(name, version);
         if prefix.join(".complete").is_file() {
             return Ok(prefix);
@@ -101,7 +108,13 @@ impl Cache {
                     "--no-update-notifier",
                 ])
                 .arg(&spec)
-                .env("npm_config_cache", self.root.join("npm-cache")),
+                .env("npm_config_cache", self.root.join("npm-cache"))
+                .envs(node_bin.map(|b| {
+                    let path = std::env::var_os("PATH").unwrap_or_default();
+                    let mut dirs = vec![b.to_path_buf()];
+                    dirs.extend(std::env::split_paths(&path));
+                    ("PATH", std::env::join_paths(dirs).unwrap_or(path))
+                })),
             Duration::from_secs(600),
         )
         .map_err(|e| format!("npm install {spec}: {e}"))?;

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::agents::{self, AgentId, AgentSpec, Sandbox, Toolchain};
 use crate::hook::{self, HookRecord, Mode};
-use crate::model::{FakeModel, RecordedRequest, Script};
+use crate::model::{FakeModel, RecordedRequest, Script, Turn};
 use crate::run::{output_with_timeout, ProcOutput};
 
 /// The hard timeout of one agent run.
@@ -38,8 +38,10 @@ pub enum Scenario {
     TrustHashes,
     /// OpenCode only: bash asks; the daemon allows it over OpenCode's HTTP API; the tool runs.
     Permission,
-    /// OpenCode only: the daemon dies inside `tool.execute.before` under a fail-closed shim: the
-    /// tool is blocked, the session goes on, the daemon is respawned.
+    /// OpenClaw only: ask on tool.pre; the approval nobody answers must not run the tool.
+    Ask,
+    /// OpenCode and OpenClaw: the daemon dies inside the tool gate under a fail-closed shim: the
+    /// tool is blocked (OpenCode: the session goes on, the daemon is respawned).
     DaemonCrash,
 }
 
@@ -64,16 +66,25 @@ impl Scenario {
             Self::WrongEncoder => "wrong-encoder-caught",
             Self::TrustHashes => "trust-hashes",
             Self::Permission => "permission",
+            Self::Ask => "ask",
             Self::DaemonCrash => "daemon-crash",
         }
     }
 
-    /// The scenarios only OpenCode runs.
+    /// The scenarios only OpenCode runs (besides the shared bridge ones).
     pub const OPENCODE: [Self; 2] = [Self::Permission, Self::DaemonCrash];
 
-    /// Whether only OpenCode runs it.
-    pub const fn opencode_only(self) -> bool {
-        matches!(self, Self::Permission | Self::DaemonCrash)
+    /// The scenarios only OpenClaw runs (`daemon-crash` comes with [`Scenario::OPENCODE`]).
+    pub const OPENCLAW: [Self; 1] = [Self::Ask];
+
+    /// Whether the scenario runs on an agent: the bridge scenarios only on their bridges.
+    pub fn runs_on(self, agent: AgentId) -> bool {
+        match self {
+            Self::Permission => agent == AgentId::OpenCode,
+            Self::Ask => agent == AgentId::OpenClaw,
+            Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
+            _ => true,
+        }
     }
 
     /// The hook mode it runs with.
@@ -86,6 +97,7 @@ impl Scenario {
             Self::Rewrite => Mode::Rewrite,
             Self::WrongEncoder => Mode::DenyWrongDialect,
             Self::Permission => Mode::Permission,
+            Self::Ask => Mode::Ask,
             Self::DaemonCrash => Mode::Crash,
         }
     }
@@ -242,7 +254,14 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         Ok(s) => s,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, None),
     };
-    let script = Script::tool_then_text(agent.tool, agent.tool_args(), "All done.").with_model(agents::MODEL);
+    // OpenClaw refuses a finalize revision after a side-effecting tool ran (quirk #809): its
+    // continue-with turn has no tool call.
+    let script = if scenario == Scenario::ContinueWith && agent.id == AgentId::OpenClaw {
+        Script::new([Turn::text("All done."), Turn::text("One more sentence.")])
+    } else {
+        Script::tool_then_text(agent.tool, agent.tool_args(), "All done.")
+    }
+    .with_model(agents::MODEL);
     let server = match FakeModel::start_with_lifetime(agent.api, script, SERVER_LIFETIME) {
         Ok(s) => s,
         Err(e) => return RunReport::failed_setup(agent, scenario, format!("starting the fake model: {e}"), Some(sb)),
@@ -496,6 +515,57 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 ));
             }
         }
+        Scenario::Ask => {
+            checks.push(Check::new(
+                "the tool.pre hook was asked",
+                count_kind("tool.pre") >= 1,
+                format!("{} tool.pre calls", count_kind("tool.pre")),
+            ));
+            let asked = r
+                .records
+                .iter()
+                .any(|x| x.kind.as_deref() == Some("tool.pre") && x.stdout.contains("requireApproval"));
+            checks.push(Check::new(
+                "the hook answered with requireApproval",
+                asked,
+                r.records
+                    .iter()
+                    .find(|x| x.kind.as_deref() == Some("tool.pre"))
+                    .map_or_else(|| "no tool.pre call".to_owned(), |x| tail(&x.stdout, 200)),
+            ));
+            checks.push(Check::new(
+                "the unanswered approval did not run the tool (marker absent)",
+                !marker,
+                marker_detail(marker),
+            ));
+        }
+        Scenario::DaemonCrash if r.agent.id == AgentId::OpenClaw => {
+            let pre: Vec<&HookRecord> = r
+                .records
+                .iter()
+                .filter(|x| x.kind.as_deref() == Some("tool.pre"))
+                .collect();
+            checks.push(Check::new(
+                "the daemon died inside before_tool_call (no answer)",
+                pre.iter().any(|x| x.exit.is_none()),
+                format!(
+                    "{} tool.pre calls, {} unanswered",
+                    pre.len(),
+                    pre.iter().filter(|x| x.exit.is_none()).count()
+                ),
+            ));
+            checks.push(Check::new(
+                "fail-closed: the shim blocked the tool itself (marker absent)",
+                !marker,
+                marker_detail(marker),
+            ));
+            let told = turns.iter().position(|q| q.contains("no answer from the hook daemon"));
+            checks.push(Check::new(
+                "the shim's local block reason reached the model in the next request",
+                told == Some(1),
+                format!("{told:?} of {} model turns", turns.len()),
+            ));
+        }
         Scenario::TrustHashes => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
@@ -573,6 +643,10 @@ fn no_op_seen(x: &HookRecord, want: &agenthooks::WireResponse) -> (i32, String) 
     if !framed {
         return (want.exit_code, want.stdout_str().into_owned());
     }
+    // An empty no-op (OpenClaw's pass) is a reply without `output`.
+    if want.stdout.is_empty() {
+        return (want.exit_code, "{}".to_owned());
+    }
     let output: Value = serde_json::from_slice(&want.stdout).unwrap_or(Value::Null);
     (want.exit_code, serde_json::json!({"output": output}).to_string())
 }
@@ -615,6 +689,23 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
         !r.records.is_empty(),
         format!("{} hook calls", r.records.len()),
     ));
+    if r.agent.id == AgentId::OpenClaw {
+        let leaked: Vec<&str> = r
+            .records
+            .iter()
+            .filter(|x| x.payload.contains(agents::OPENCLAW_SECRET))
+            .map(HookRecord::native_name)
+            .collect();
+        checks.push(Check::new(
+            "no API key from the config appears in any frame the daemon received",
+            leaked.is_empty(),
+            if leaked.is_empty() {
+                format!("{} frames clean", r.records.len())
+            } else {
+                format!("leaked in {}", leaked.join(", "))
+            },
+        ));
+    }
     let undecoded: Vec<String> = r
         .records
         .iter()
@@ -663,11 +754,11 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
 }
 
 /// Kinds a payload may refine its table kind to (OpenCode: a child session is a subagent, an
-/// errored tool part a tool error).
+/// errored tool part a tool error; OpenClaw: a blocked or failed `after_tool_call`).
 fn refines(table: &str, decoded: &str) -> bool {
     matches!(
         (table, decoded),
-        ("session.start", "subagent.start") | ("agent.stop", "subagent.stop") | ("other", "tool.error")
+        ("session.start", "subagent.start") | ("agent.stop", "subagent.stop") | ("other" | "tool.post", "tool.error")
     )
 }
 

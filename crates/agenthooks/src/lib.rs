@@ -38,7 +38,7 @@
 //! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
 //! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | `agenthooks-opencode` |
-//! | `openclaw` | OpenClaw bridge (placeholder: registers no codec) | `agenthooks-openclaw` |
+//! | `openclaw` | OpenClaw bridge (codec + generated native plugin, `serve` mode) | `agenthooks-openclaw` |
 //! | `install` | config generation and installation | `agenthooks-install` |
 //! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
 //!
@@ -117,8 +117,8 @@ macro_rules! providers {
         ///
         /// ```
         /// let openclaw = agenthooks::PROVIDERS.iter().find(|e| e.provider == "openclaw").unwrap();
-        /// assert_eq!(openclaw.status, agenthooks::ProviderStatus::NotImplemented);
-        /// assert!(!openclaw.has_codec());
+        /// assert_eq!(openclaw.status, agenthooks::ProviderStatus::Implemented);
+        /// assert_eq!(openclaw.feature, "openclaw");
         /// ```
         pub const PROVIDERS: &[ProviderEntry] = &[$(
             ProviderEntry {
@@ -158,7 +158,7 @@ providers! {
     "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
     "kimi" => kimi = agenthooks_kimi, feature "kimi", Implemented;
     "opencode" => opencode = agenthooks_opencode, feature "opencode", Implemented;
-    "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", NotImplemented;
+    "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", Implemented;
 }
 
 /// The feature that compiles in a provider's crate.
@@ -176,7 +176,6 @@ pub fn feature_for(provider: &str) -> Option<&'static str> {
 ///
 /// ```
 /// use agenthooks::core::runner::ProviderHint;
-/// assert_eq!(agenthooks::provider_hint("openclaw"), ProviderHint::NotImplemented);
 /// assert_eq!(agenthooks::provider_hint("nope"), ProviderHint::Unknown);
 /// ```
 pub fn provider_hint(provider: &str) -> ProviderHint {

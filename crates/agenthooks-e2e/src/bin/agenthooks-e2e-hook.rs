@@ -14,8 +14,8 @@ use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
 use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
 use agenthooks_e2e::hook::{
-    decoded_record, Mode, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV, MODE_ENV,
-    PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
+    decoded_record, Mode, ASK_REASON, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV,
+    MODE_ENV, PROMPT_CONTEXT, REWRITTEN_COMMAND, SESSION_CONTEXT,
 };
 use serde_json::{json, Value};
 
@@ -88,6 +88,7 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
             |_cx: &Context, _e: &ToolPreEvent| -> Result<ToolPreDecision, HandlerError> { std::process::abort() },
         ),
         Mode::Permission => router.on_permission(|_cx: &Context, _e: &PermissionEvent| allow()),
+        Mode::Ask => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| ask_user(ASK_REASON)),
         Mode::Continue => router
             .with_policy(Policy::default().with_continuation_cap(CONTINUATION_CAP))
             .on_stop(|_cx: &Context, _e: &StopEvent| continue_with(CONTINUE_INSTRUCTION)),

@@ -11,6 +11,9 @@ fn provider_crates_follow_the_naming_contract() {
     agenthooks_testkit::assert_provider_surface!(agenthooks::copilot);
     agenthooks_testkit::assert_provider_surface!(agenthooks::codex);
     agenthooks_testkit::assert_provider_surface!(agenthooks::cursor);
+    agenthooks_testkit::assert_provider_surface!(agenthooks::opencode);
+    agenthooks_testkit::assert_provider_surface!(agenthooks::openclaw);
+    agenthooks_testkit::assert_provider_surface!(agenthooks::openclaw);
 }
 
 /// No provider crate re-declares a provider string (`Provider::*` in core is the one).

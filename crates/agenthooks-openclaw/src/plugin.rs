@@ -1,0 +1,277 @@
+//! The generated native plugin: the three files of the OpenClaw plugin directory, rendered with
+//! the consumer's command baked in (install writes them; tests and the e2e suite render them
+//! directly).
+//!
+//! | file | content |
+//! |---|---|
+//! | `openclaw.plugin.json` | `{id, name, description, configSchema, activation: {onStartup: true}}` |
+//! | `package.json` | `{"name", "version", "type": "module", "openclaw": {"extensions": ["./index.js"]}}` |
+//! | `index.js` | plain JS, Node built-ins only: default export `{id, name, description, register(api)}` |
+//!
+//! `index.js` spawns `<command> agenthooks serve --provider=openclaw` on the first hook call of a
+//! Gateway or embedded run (never in `register`, which OpenClaw also calls in discovery mode)
+//! and proxies frames `{seq, hook, event, ctx}` → `{seq, output?}` (see [`crate::native`]). It
+//! registers only the hooks in [`PluginConfig::hooks`], with OpenClaw's `matcher` option when a
+//! hook is restricted to tools (never an empty list), and:
+//!
+//! - strips functions, handles and the Gateway config (`ctx.config`, `ctx.cfg`: API keys) from
+//!   every context before it leaves the process (quirk #803);
+//! - awaits the gates ([`ShimHook::awaited`]) under [`ShimHook::deadline`], below OpenClaw's
+//!   15 s fail-closed budget, and registers them with a host `timeoutMs` above it; when the
+//!   daemon is gone, errs or misses the deadline it applies [`PluginConfig::fail_closed`]
+//!   itself (`{block: true, blockReason}` on `before_tool_call`, `{outcome: "block"}` on
+//!   `before_agent_run`, nothing elsewhere) and reports the local decision in an
+//!   `agenthooks_local_decision` frame (quirk #804);
+//! - fires observers and forgets them (each waits at most 250 ms for its frame to reach the
+//!   pipe, inside the 2 s shutdown drain); the synchronous hooks return at once.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::native;
+
+/// The plugin id (`plugins.entries.<id>` in `openclaw.json`).
+pub const PLUGIN_ID: &str = "agenthooks";
+
+/// The native name of the shim's own report (not an OpenClaw hook: never registered).
+pub const LOCAL_DECISION: &str = "agenthooks_local_decision";
+
+/// The shim's default deadline for an awaited hook: below OpenClaw's 15 s budget.
+pub const DEFAULT_GATE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How much earlier than the shim's deadline the daemon must answer (its `timeout_ms`).
+pub const DAEMON_MARGIN: Duration = Duration::from_secs(1);
+
+/// How much later than the shim's deadline OpenClaw's own handler timeout is set.
+pub const HOST_MARGIN: Duration = Duration::from_secs(2);
+
+/// The longest handler timeout OpenClaw accepts (`hooks.timeouts.*`, ms).
+pub const HOST_TIMEOUT_MAX: Duration = Duration::from_secs(600);
+
+const INDEX_JS: &str = include_str!("plugin/index.js");
+const CONFIG_SLOT: &str = "__AGENTHOOKS_CONFIG__";
+
+/// One hook the plugin registers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ShimHook {
+    /// The OpenClaw hook name.
+    pub hook: String,
+    /// Whether the shim awaits the daemon's answer (the hook's row is blocking); else the call
+    /// is fired and forgotten.
+    pub awaited: bool,
+    /// The shim's deadline for an awaited hook.
+    pub deadline: Duration,
+    /// OpenClaw's `matcher` (canonical tool ids), when the hook is restricted to tools; an empty
+    /// list is never rendered.
+    pub matcher: Option<Vec<String>>,
+}
+
+impl ShimHook {
+    /// A hook as its row says: awaited when the row is blocking, the default deadline, no
+    /// matcher.
+    pub fn new(hook: impl Into<String>) -> Self {
+        let hook = hook.into();
+        let awaited = agenthooks_core::kit::row(native::EVENTS, &hook).is_some_and(|r| r.blocking);
+        Self {
+            hook,
+            awaited,
+            deadline: DEFAULT_GATE_DEADLINE,
+            matcher: None,
+        }
+    }
+
+    /// Sets the deadline (kept between 1 s and OpenClaw's maximum minus the host margin).
+    #[must_use]
+    pub fn with_deadline(mut self, d: Duration) -> Self {
+        self.deadline = d.clamp(Duration::from_secs(1), HOST_TIMEOUT_MAX.saturating_sub(HOST_MARGIN));
+        self
+    }
+
+    /// Sets the tool matcher (`None` or an empty list: every tool).
+    #[must_use]
+    pub fn with_matcher(mut self, tools: Option<Vec<String>>) -> Self {
+        self.matcher = tools.filter(|t| !t.is_empty());
+        self
+    }
+
+    /// OpenClaw's handler timeout for this hook (`hooks.timeouts.<hook>` and the registration's
+    /// `timeoutMs`): the shim's deadline plus [`HOST_MARGIN`], for awaited hooks.
+    pub fn host_timeout(&self) -> Option<Duration> {
+        self.awaited
+            .then(|| (self.deadline + HOST_MARGIN).min(HOST_TIMEOUT_MAX))
+    }
+
+    /// The daemon's deadline (`timeout_ms` of the frame): the shim's minus [`DAEMON_MARGIN`].
+    pub fn daemon_timeout(&self) -> Duration {
+        self.deadline
+            .saturating_sub(DAEMON_MARGIN)
+            .max(Duration::from_millis(500))
+    }
+
+    fn to_json(&self) -> Value {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let mut v = json!({"hook": self.hook, "await": self.awaited});
+        if self.awaited {
+            v["deadlineMs"] = ms(self.deadline).into();
+            v["daemonMs"] = ms(self.daemon_timeout()).into();
+            if let Some(h) = self.host_timeout() {
+                v["hostTimeoutMs"] = ms(h).into();
+            }
+        }
+        if let Some(m) = &self.matcher {
+            v["matcher"] = json!(m);
+        }
+        v
+    }
+}
+
+/// What the plugin is rendered from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PluginConfig {
+    /// The consumer's command (argv); `agenthooks serve --provider=openclaw` is appended.
+    pub command: Vec<String>,
+    /// The hooks to register.
+    pub hooks: Vec<ShimHook>,
+    /// The consumer's fail policy for a daemon that does not answer a gate.
+    pub fail_closed: bool,
+    /// The plugin's display name.
+    pub name: String,
+    /// The plugin's version (`package.json`).
+    pub version: String,
+}
+
+impl PluginConfig {
+    /// A plugin running `command`, no hooks yet, fail-open.
+    pub fn new<I, S>(command: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self {
+            command: command.into_iter().map(Into::into).collect(),
+            hooks: Vec::new(),
+            fail_closed: false,
+            name: "agenthooks".into(),
+            version: "0.0.0".into(),
+        }
+    }
+
+    /// Adds a hook (a second entry for the same hook replaces the first; the shim's own
+    /// [`LOCAL_DECISION`] report is not a hook and is skipped).
+    #[must_use]
+    pub fn with_hook(mut self, hook: ShimHook) -> Self {
+        if hook.hook == LOCAL_DECISION {
+            return self;
+        }
+        self.hooks.retain(|h| h.hook != hook.hook);
+        self.hooks.push(hook);
+        self
+    }
+
+    /// Sets the fail policy.
+    #[must_use]
+    pub fn fail_closed(mut self, closed: bool) -> Self {
+        self.fail_closed = closed;
+        self
+    }
+
+    /// Sets the display name and version.
+    #[must_use]
+    pub fn with_identity(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.name = name.into();
+        self.version = version.into();
+        self
+    }
+
+    /// Whether a conversation-scope hook is registered (then OpenClaw needs
+    /// `hooks.allowConversationAccess: true` for this plugin, quirk #801).
+    pub fn needs_conversation_access(&self) -> bool {
+        self.hooks.iter().any(|h| CONVERSATION_HOOKS.contains(&h.hook.as_str()))
+    }
+
+    /// `hooks.timeouts` for `openclaw.json`: one entry per awaited hook, in milliseconds.
+    pub fn host_timeouts(&self) -> Vec<(String, u64)> {
+        self.hooks
+            .iter()
+            .filter_map(|h| {
+                let t = h.host_timeout()?;
+                Some((h.hook.clone(), u64::try_from(t.as_millis()).unwrap_or(u64::MAX)))
+            })
+            .collect()
+    }
+
+    /// The rendered files, `(file name, contents)`, in a stable order.
+    pub fn render(&self) -> Vec<(&'static str, String)> {
+        let manifest = json!({
+            "id": PLUGIN_ID,
+            "name": self.name,
+            "description": "agenthooks bridge: forwards OpenClaw hooks to the consumer's hook binary",
+            "configSchema": {"type": "object", "additionalProperties": false},
+            "activation": {"onStartup": true},
+        });
+        let package = json!({
+            "name": "agenthooks-openclaw-plugin",
+            "version": self.version,
+            "private": true,
+            "type": "module",
+            "openclaw": {"extensions": ["./index.js"]},
+        });
+        let config = json!({
+            "id": PLUGIN_ID,
+            "name": self.name,
+            "command": self.command,
+            "failClosed": self.fail_closed,
+            "hooks": self.hooks.iter().map(ShimHook::to_json).collect::<Vec<_>>(),
+        });
+        let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
+        let config_js = serde_json::to_string_pretty(&config).unwrap_or_else(|_| "{}".into());
+        vec![
+            ("openclaw.plugin.json", pretty(&manifest)),
+            ("package.json", pretty(&package)),
+            ("index.js", INDEX_JS.replacen(CONFIG_SLOT, &config_js, 1)),
+        ]
+    }
+}
+
+/// The hooks OpenClaw gates behind `hooks.allowConversationAccess` for non-bundled plugins
+/// (2026.9.6).
+pub const CONVERSATION_HOOKS: &[&str] = &[
+    "before_model_resolve",
+    "agent_turn_prepare",
+    "before_prompt_build",
+    "before_agent_reply",
+    "llm_input",
+    "llm_output",
+    "before_agent_finalize",
+    "agent_end",
+    "before_agent_run",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gates_are_awaited_under_the_host_budget() {
+        let h = ShimHook::new("before_tool_call");
+        assert!(h.awaited);
+        assert!(h.deadline < Duration::from_secs(15));
+        assert!(h.daemon_timeout() < h.deadline);
+        assert!(h.host_timeout().is_some_and(|t| t > h.deadline));
+        assert!(!ShimHook::new("after_tool_call").awaited);
+        assert_eq!(ShimHook::new("agent_end").host_timeout(), None);
+    }
+
+    #[test]
+    fn empty_matchers_are_not_rendered() {
+        let h = ShimHook::new("before_tool_call").with_matcher(Some(Vec::new()));
+        assert_eq!(h.matcher, None);
+        let files = PluginConfig::new(["/bin/hook"]).with_hook(h).render();
+        let js = &files[2].1;
+        assert!(js.contains("\"before_tool_call\"") && !js.contains("\"matcher\""));
+        assert!(!js.contains(CONFIG_SLOT));
+    }
+}

