@@ -561,7 +561,12 @@ pub fn decode<N: NativeEvents>(
             format!("the payload is not UTF-8 ({e})"),
         ));
     }
-    let payload_name = probe_name(provider, bytes, N::NAME_KEY)?;
+    // A dialect without a name key takes the name from the hint: no probe pass (the typed pass
+    // below rejects malformed JSON and trailing data, and the slow path reports them).
+    let payload_name = match N::NAME_KEY {
+        Some(key) => probe_name(provider, bytes, Some(key))?,
+        None => None,
+    };
     let Some(name) = payload_name.as_deref().or(hint) else {
         let key = N::NAME_KEY.unwrap_or("--event");
         return Err(DecodeError::new(
