@@ -20,7 +20,8 @@ fn every_fixture_conforms() {
 #[test]
 fn the_fake_opencode_agrees_with_the_capabilities() {
     use agenthooks_testkit::agreement::{run_with_known_gaps, KnownGap};
-    const V1: &str = "the v1 per-session reply route takes only {response}: a deny's reason is not delivered (quirk #704)";
+    const V1: &str =
+        "the v1 per-session reply route takes only {response}: a deny's reason is not delivered (quirk #704)";
     let gaps = [
         KnownGap::new("permission.updated", "deny", V1),
         KnownGap::new("permission.updated", "ask_user", V1),
