@@ -15,14 +15,14 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::{reason_or_default, DecisionKind};
-use agenthooks_core::kit::{self, Extra, FailShape};
+use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::runner::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
-    EventKind, EventRow, EventTarget, FailMode, FileEditedEvent, Invocation, ModelRequestEvent, ModelResponseEvent,
+    EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelRequestEvent, ModelResponseEvent,
     NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
     SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
-    ToolTable, WireResponse,
+    WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -110,21 +110,7 @@ impl Codec for OpenCodeCodec {
         PROVIDER
     }
 
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        crate::view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -77,3 +77,15 @@ pub static QUIRKS: &[Quirk] = &[
     .events(&["session.idle", "chat.message"])
     .capabilities(&[C::ContinueAgent]),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::QUIRKS;
+
+    #[test]
+    fn ids_are_sorted_unique_and_ours() {
+        assert!(agenthooks_core::quirks::ids_strictly_increasing(QUIRKS));
+        assert!(QUIRKS.iter().all(|q| q.id == 28 || (700..800).contains(&q.id)));
+        assert!(QUIRKS.iter().all(|q| q.providers == ["opencode"]));
+    }
+}
