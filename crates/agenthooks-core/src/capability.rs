@@ -12,44 +12,46 @@ use std::sync::Arc;
 use crate::decision::{DecisionKind, Outcome};
 use crate::event::Envelope;
 
-/// One thing a decision can ask an agent to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-#[repr(u8)]
-pub enum Capability {
-    /// Prevent the action (deny a tool, block a prompt).
-    Deny = 0,
-    /// Force a confirmation prompt.
-    Ask = 1,
-    /// Skip the permission prompt.
-    Allow = 2,
-    /// Rewrite the tool input.
-    UpdateInput = 3,
-    /// Inject context for the model.
-    AddContext = 4,
-    /// Replace the tool output the model sees.
-    ReplaceOutput = 5,
-    /// Feed a note about the tool output back to the model.
-    FlagOutput = 6,
-    /// Keep the agent going with an instruction (stop events).
-    ContinueAgent = 7,
-    /// Stop the whole agent (`continue: false`).
-    StopAgent = 8,
-    /// Show a message to the user.
-    SystemMessage = 9,
-    /// Apply a rewritten input without an allow/ask verdict (`rewrite_input(..).no_decision()`).
-    /// Claude and Codex apply a rewrite only together with a verdict.
-    NeutralRewrite = 10,
-    /// Abstaining shows the agent's own permission dialog, so the user decides: the event is a
-    /// `permission.request` fired just before that dialog (Claude Code and Codex
-    /// `PermissionRequest`, Copilot `permissionRequest`). An [`ask_user`](crate::decision::ask_user)
-    /// is then delivered by answering no decision, never turned into a deny (see [`degrade`]).
-    ///
-    /// A codec leaves it out where no dialog follows: a headless mode it can recognise (from the
-    /// variant, the environment or the payload, in [`Codec::capabilities`](crate::Codec::capabilities)
-    /// or [`Codec::event_capabilities`](crate::Codec::event_capabilities)); there the
-    /// [`AskFallback`] applies.
-    PermissionDialog = 11,
+crate::named_enum! {
+    /// One thing a decision can ask an agent to do.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[non_exhaustive]
+    #[repr(u8)]
+    pub enum Capability {
+        /// Prevent the action (deny a tool, block a prompt).
+        Deny => "deny",
+        /// Force a confirmation prompt.
+        Ask => "ask",
+        /// Skip the permission prompt.
+        Allow => "allow",
+        /// Rewrite the tool input.
+        UpdateInput => "update-input",
+        /// Inject context for the model.
+        AddContext => "add-context",
+        /// Replace the tool output the model sees.
+        ReplaceOutput => "replace-output",
+        /// Feed a note about the tool output back to the model.
+        FlagOutput => "flag-output",
+        /// Keep the agent going with an instruction (stop events).
+        ContinueAgent => "continue-agent",
+        /// Stop the whole agent (`continue: false`).
+        StopAgent => "stop-agent",
+        /// Show a message to the user.
+        SystemMessage => "system-message",
+        /// Apply a rewritten input without an allow/ask verdict (`rewrite_input(..).no_decision()`).
+        /// Claude and Codex apply a rewrite only together with a verdict.
+        NeutralRewrite => "neutral-rewrite",
+        /// Abstaining shows the agent's own permission dialog, so the user decides: the event is a
+        /// `permission.request` fired just before that dialog (Claude Code and Codex
+        /// `PermissionRequest`, Copilot `permissionRequest`). An [`ask_user`](crate::decision::ask_user)
+        /// is then delivered by answering no decision, never turned into a deny (see [`degrade`]).
+        ///
+        /// A codec leaves it out where no dialog follows: a headless mode it can recognise (from the
+        /// variant, the environment or the payload, in [`Codec::capabilities`](crate::Codec::capabilities)
+        /// or [`Codec::event_capabilities`](crate::Codec::event_capabilities)); there the
+        /// [`AskFallback`] applies.
+        PermissionDialog => "permission-dialog",
+    }
 }
 
 impl Capability {
@@ -68,30 +70,6 @@ impl Capability {
         Self::NeutralRewrite,
         Self::PermissionDialog,
     ];
-
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Deny => "deny",
-            Self::Ask => "ask",
-            Self::Allow => "allow",
-            Self::UpdateInput => "update-input",
-            Self::AddContext => "add-context",
-            Self::ReplaceOutput => "replace-output",
-            Self::FlagOutput => "flag-output",
-            Self::ContinueAgent => "continue-agent",
-            Self::StopAgent => "stop-agent",
-            Self::SystemMessage => "system-message",
-            Self::NeutralRewrite => "neutral-rewrite",
-            Self::PermissionDialog => "permission-dialog",
-        }
-    }
-}
-
-impl fmt::Display for Capability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// A set of [`Capability`] values: a copyable bit set.

@@ -70,48 +70,36 @@ use crate::error::HandlerError;
 /// or misrender an empty one).
 pub const DEFAULT_BLOCK_REASON: &str = "Blocked by a hook policy.";
 
-/// What a decision intends. Append-only: new kinds are added at the end.
-///
-/// `finish()`, `accept_prompt()`, `observed()` and `ContextDecision::none()` are the neutral
-/// decisions of their families and report [`DecisionKind::NoDecision`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-#[repr(u8)]
-pub enum DecisionKind {
-    /// No opinion: the agent's own flow runs. Never a forced allow.
-    #[default]
-    NoDecision = 0,
-    /// Skip the permission prompt (never loosens the agent's own deny rules).
-    Allow = 1,
-    /// Prevent the tool call.
-    Deny = 2,
-    /// Force a confirmation prompt.
-    Ask = 3,
-    /// Reject the prompt.
-    BlockPrompt = 4,
-    /// Keep the agent going with an instruction.
-    Continue = 5,
-    /// Feed back a note about the tool output to the model.
-    FlagOutput = 6,
-    /// Replace the tool output the model sees.
-    ReplaceOutput = 7,
+crate::named_enum! {
+    /// What a decision intends. Append-only: new kinds are added at the end.
+    ///
+    /// `finish()`, `accept_prompt()`, `observed()` and `ContextDecision::none()` are the neutral
+    /// decisions of their families and report [`DecisionKind::NoDecision`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    #[non_exhaustive]
+    #[repr(u8)]
+    pub enum DecisionKind {
+        /// No opinion: the agent's own flow runs. Never a forced allow.
+        #[default]
+        NoDecision => "no-decision",
+        /// Skip the permission prompt (never loosens the agent's own deny rules).
+        Allow => "allow",
+        /// Prevent the tool call.
+        Deny => "deny",
+        /// Force a confirmation prompt.
+        Ask => "ask",
+        /// Reject the prompt.
+        BlockPrompt => "block-prompt",
+        /// Keep the agent going with an instruction.
+        Continue => "continue",
+        /// Feed back a note about the tool output to the model.
+        FlagOutput => "flag-output",
+        /// Replace the tool output the model sees.
+        ReplaceOutput => "replace-output",
+    }
 }
 
 impl DecisionKind {
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::NoDecision => "no-decision",
-            Self::Allow => "allow",
-            Self::Deny => "deny",
-            Self::Ask => "ask",
-            Self::BlockPrompt => "block-prompt",
-            Self::Continue => "continue",
-            Self::FlagOutput => "flag-output",
-            Self::ReplaceOutput => "replace-output",
-        }
-    }
-
     /// True exactly for the kinds whose intent is "the action is prevented" (deny, block-prompt).
     /// An ask defers to a human and does not block.
     pub const fn blocks(self) -> bool {
@@ -132,12 +120,6 @@ impl DecisionKind {
             Self::Ask | Self::ReplaceOutput => 2,
             Self::Deny | Self::BlockPrompt | Self::Continue => 3,
         }
-    }
-}
-
-impl fmt::Display for DecisionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -6,33 +6,18 @@ use std::path::{Path, PathBuf};
 use agenthooks_core::Provider;
 use serde::{Deserialize, Serialize};
 
-/// Where hooks are installed for an agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Scope {
-    /// The user's own config (every project).
-    User,
-    /// One project's config (checked into the repository).
-    Project,
-    /// A plugin directory (Claude Code's `.claude-plugin` layout).
-    Plugin,
-}
-
-impl Scope {
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::User => "user",
-            Self::Project => "project",
-            Self::Plugin => "plugin",
-        }
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+agenthooks_core::named_enum! {
+    /// Where hooks are installed for an agent.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    #[non_exhaustive]
+    pub enum Scope {
+        /// The user's own config (every project).
+        User => "user",
+        /// One project's config (checked into the repository).
+        Project => "project",
+        /// A plugin directory (Claude Code's `.claude-plugin` layout).
+        Plugin => "plugin",
     }
 }
 
