@@ -394,37 +394,21 @@ pub struct UnsupportedError {
 /// assert_eq!(d.outcome.system_message(), Some("sure?"));
 /// ```
 pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degraded, UnsupportedError> {
-    let strict = policy.unsupported == UnsupportedMode::Strict;
     let mut out = outcome;
-    let mut log = Vec::new();
-    let note = |out: &Outcome, cap: Capability, to: DecisionKind, n: &'static str, log: &mut Vec<Degradation>| {
-        if strict {
-            return Err(UnsupportedError { capability: cap });
-        }
-        log.push(Degradation {
-            capability: cap,
-            from: out.kind(),
-            to,
-            note: n,
-        });
-        Ok(())
+    let mut log = Log {
+        strict: policy.unsupported == UnsupportedMode::Strict,
+        made: Vec::new(),
     };
 
     // 1. The intent itself.
     match out.kind() {
         DecisionKind::Deny | DecisionKind::BlockPrompt if !caps.contains(Capability::Deny) => {
-            note(
-                &out,
-                Capability::Deny,
-                DecisionKind::NoDecision,
-                "cannot block here; answered no-decision",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::Deny, "cannot block here; answered no-decision")?;
             set_neutral(&mut out);
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) && caps.contains(Capability::PermissionDialog) => {
             // Delivered, not lost: recorded even under Strict.
-            log.push(Degradation {
+            log.made.push(Degradation {
                 capability: Capability::Ask,
                 from: DecisionKind::Ask,
                 to: DecisionKind::NoDecision,
@@ -439,12 +423,11 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) => {
             if policy.ask_fallback == AskFallback::Deny && caps.contains(Capability::Deny) {
-                note(
+                log.note(
                     &out,
                     Capability::Ask,
                     DecisionKind::Deny,
                     "ask unsupported; denied per ask_fallback",
-                    &mut log,
                 )?;
                 let c = out.common_mut();
                 c.kind = DecisionKind::Deny;
@@ -453,34 +436,16 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 }
                 out.clear_updated_input();
             } else {
-                note(
-                    &out,
-                    Capability::Ask,
-                    DecisionKind::NoDecision,
-                    "ask unsupported; deferred to the agent",
-                    &mut log,
-                )?;
+                log.neutral(&out, Capability::Ask, "ask unsupported; deferred to the agent")?;
                 set_kind_neutral(&mut out);
             }
         }
         DecisionKind::Allow if !caps.contains(Capability::Allow) => {
-            note(
-                &out,
-                Capability::Allow,
-                DecisionKind::NoDecision,
-                "allow unsupported; deferred to the agent",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::Allow, "allow unsupported; deferred to the agent")?;
             set_kind_neutral(&mut out);
         }
         DecisionKind::Continue if !caps.contains(Capability::ContinueAgent) => {
-            note(
-                &out,
-                Capability::ContinueAgent,
-                DecisionKind::NoDecision,
-                "cannot continue here; finished",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::ContinueAgent, "cannot continue here; finished")?;
             set_neutral(&mut out);
         }
         DecisionKind::ReplaceOutput if !caps.contains(Capability::ReplaceOutput) => {
@@ -490,24 +455,17 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 .unwrap_or_default();
             out.clear_replaced_output();
             if caps.contains(Capability::FlagOutput) {
-                note(
+                log.note(
                     &out,
                     Capability::ReplaceOutput,
                     DecisionKind::FlagOutput,
                     "replacement sent as feedback",
-                    &mut log,
                 )?;
                 let c = out.common_mut();
                 c.kind = DecisionKind::FlagOutput;
                 c.reason = Some(replacement);
             } else {
-                note(
-                    &out,
-                    Capability::ReplaceOutput,
-                    DecisionKind::NoDecision,
-                    "cannot replace output; observed",
-                    &mut log,
-                )?;
+                log.neutral(&out, Capability::ReplaceOutput, "cannot replace output; observed")?;
                 set_neutral(&mut out);
             }
         }
@@ -516,25 +474,13 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
     if out.kind() == DecisionKind::FlagOutput && !caps.contains(Capability::FlagOutput) {
         let reason = out.reason().unwrap_or_default().to_owned();
         if caps.contains(Capability::AddContext) && !reason.is_empty() {
-            note(
-                &out,
-                Capability::FlagOutput,
-                DecisionKind::NoDecision,
-                "flag sent as context",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::FlagOutput, "flag sent as context")?;
             let c = out.common_mut();
             c.kind = DecisionKind::NoDecision;
             c.reason = None;
             c.context.push(reason);
         } else {
-            note(
-                &out,
-                Capability::FlagOutput,
-                DecisionKind::NoDecision,
-                "cannot flag output; observed",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::FlagOutput, "cannot flag output; observed")?;
             set_neutral(&mut out);
         }
     }
@@ -544,12 +490,10 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         && out.kind() == DecisionKind::NoDecision
         && !caps.contains(Capability::NeutralRewrite)
     {
-        note(
+        log.neutral(
             &out,
             Capability::NeutralRewrite,
-            DecisionKind::NoDecision,
             "a rewrite needs an allow or ask verdict here; rewrite dropped",
-            &mut log,
         )?;
         out.clear_updated_input();
     }
@@ -559,35 +503,70 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         } else {
             out.kind()
         };
-        note(
+        log.note(
             &out,
             Capability::UpdateInput,
             to,
             "rewrite dropped; an allow of the original input is not sent",
-            &mut log,
         )?;
         out.clear_updated_input();
         out.common_mut().kind = to;
     }
     if !out.context().is_empty() && !caps.contains(Capability::AddContext) {
-        let k = out.kind();
-        note(&out, Capability::AddContext, k, "context dropped", &mut log)?;
+        log.dropped(&out, Capability::AddContext, "context dropped")?;
         out.common_mut().context.clear();
     }
     if out.system_message().is_some() && !caps.contains(Capability::SystemMessage) {
-        let k = out.kind();
-        note(&out, Capability::SystemMessage, k, "system message dropped", &mut log)?;
+        log.dropped(&out, Capability::SystemMessage, "system message dropped")?;
         out.common_mut().system_message = None;
     }
     if out.stop_reason().is_some() && !caps.contains(Capability::StopAgent) {
-        let k = out.kind();
-        note(&out, Capability::StopAgent, k, "stop-agent dropped", &mut log)?;
+        log.dropped(&out, Capability::StopAgent, "stop-agent dropped")?;
         out.common_mut().stop_agent = None;
     }
     Ok(Degraded {
         outcome: out,
-        degradations: log,
+        degradations: log.made,
     })
+}
+
+/// The degradations [`degrade`] makes, in order.
+struct Log {
+    /// [`UnsupportedMode::Strict`]: a missing capability is an error instead.
+    strict: bool,
+    made: Vec<Degradation>,
+}
+
+impl Log {
+    /// Records that `out` loses `capability` and becomes `to`.
+    fn note(
+        &mut self,
+        out: &Outcome,
+        capability: Capability,
+        to: DecisionKind,
+        note: &'static str,
+    ) -> Result<(), UnsupportedError> {
+        if self.strict {
+            return Err(UnsupportedError { capability });
+        }
+        self.made.push(Degradation {
+            capability,
+            from: out.kind(),
+            to,
+            note,
+        });
+        Ok(())
+    }
+
+    /// Records that `out` loses `capability` and becomes no decision.
+    fn neutral(&mut self, out: &Outcome, capability: Capability, note: &'static str) -> Result<(), UnsupportedError> {
+        self.note(out, capability, DecisionKind::NoDecision, note)
+    }
+
+    /// Records that `out` loses `capability` and keeps its kind (a modifier is dropped).
+    fn dropped(&mut self, out: &Outcome, capability: Capability, note: &'static str) -> Result<(), UnsupportedError> {
+        self.note(out, capability, out.kind(), note)
+    }
 }
 
 /// Neutral kind, keeping a rewrite (checked separately against `update-input`).

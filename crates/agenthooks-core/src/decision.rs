@@ -455,25 +455,34 @@ impl ToolPreDecision {
     pub fn updated_input(&self) -> Option<&Map<String, Value>> {
         self.updated_input.as_ref()
     }
-
-    /// The user-facing block message (a blank one sets none). Only meaningful on a blocking
-    /// decision; ignored by codecs otherwise.
-    pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
-        self.common.block_reason = first_non_empty([message]);
-        self
-    }
-
-    /// The user-facing block message from candidates: the first non-blank one wins (none when
-    /// all are blank), e.g. a configured message, then a default.
-    pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.common.block_reason = first_non_empty(candidates);
-        self
-    }
 }
+
+/// The block-message builders of the decisions that can block (tool calls and prompts).
+macro_rules! block_reason_builders {
+    ($($ty:ident),+) => {$(
+        impl $ty {
+            /// The user-facing block message (a blank one sets none). Only meaningful on a
+            /// blocking decision; ignored by codecs otherwise.
+            pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
+                self.common.block_reason = first_non_empty([message]);
+                self
+            }
+
+            /// The user-facing block message from candidates: the first non-blank one wins
+            /// (none when all are blank), e.g. a configured message, then a default.
+            pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
+            where
+                I: IntoIterator<Item = S>,
+                S: Into<String>,
+            {
+                self.common.block_reason = first_non_empty(candidates);
+                self
+            }
+        }
+    )+};
+}
+
+block_reason_builders!(ToolPreDecision, PromptDecision);
 
 fn first_non_empty<I, S>(candidates: I) -> Option<String>
 where
@@ -492,24 +501,6 @@ pub fn accept_prompt() -> PromptDecision {
 pub fn block_prompt(reason: impl Into<String>) -> PromptDecision {
     PromptDecision {
         common: common_of(DecisionKind::BlockPrompt, Some(reason_or_default_owned(reason))),
-    }
-}
-
-impl PromptDecision {
-    /// The user-facing block message (a blank one sets none).
-    pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
-        self.common.block_reason = first_non_empty([message]);
-        self
-    }
-
-    /// The user-facing block message from candidates: the first non-blank one wins.
-    pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.common.block_reason = first_non_empty(candidates);
-        self
     }
 }
 

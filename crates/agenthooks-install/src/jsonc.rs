@@ -279,57 +279,7 @@ impl Parser<'_> {
     }
 
     fn object(&mut self) -> Result<Node, SyntaxError> {
-        self.enter()?;
-        let start = self.i;
-        self.i += 1;
-        let mut members = Vec::new();
-        self.skip_ws()?;
-        if self.peek() == Some(b'}') {
-            self.i += 1;
-            self.depth -= 1;
-            return Ok(Node {
-                start,
-                end: self.i,
-                kind: Kind::Object(members),
-            });
-        }
-        loop {
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a string key"));
-            }
-            let key_start = self.i;
-            let key = self.string()?;
-            let key_end = self.i;
-            self.skip_ws()?;
-            if self.peek() != Some(b':') {
-                return Err(self.error("expected `:` after an object key"));
-            }
-            self.i += 1;
-            self.skip_ws()?;
-            let value = self.value()?;
-            members.push(Member {
-                key,
-                key_start,
-                key_end,
-                value,
-            });
-            self.skip_ws()?;
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.skip_ws()?;
-                    if self.peek() == Some(b'}') {
-                        return Err(self.error("trailing comma in object"));
-                    }
-                }
-                Some(b'}') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => return Err(self.error("expected `,` or `}` in object")),
-            }
-        }
-        self.depth -= 1;
+        let (start, members) = self.container(b'}', "object", Self::member)?;
         Ok(Node {
             start,
             end: self.i,
@@ -338,43 +288,74 @@ impl Parser<'_> {
     }
 
     fn array(&mut self) -> Result<Node, SyntaxError> {
+        let (start, items) = self.container(b']', "array", Self::value)?;
+        Ok(Node {
+            start,
+            end: self.i,
+            kind: Kind::Array(items),
+        })
+    }
+
+    /// An object or array from its opening bracket to `close`: its start and its items, each
+    /// read by `item`, separated by commas (a trailing one is an error).
+    fn container<T>(
+        &mut self,
+        close: u8,
+        what: &str,
+        item: fn(&mut Self) -> Result<T, SyntaxError>,
+    ) -> Result<(usize, Vec<T>), SyntaxError> {
         self.enter()?;
         let start = self.i;
         self.i += 1;
         let mut items = Vec::new();
         self.skip_ws()?;
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(close) {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Node {
-                start,
-                end: self.i,
-                kind: Kind::Array(items),
-            });
+            return Ok((start, items));
         }
         loop {
-            items.push(self.value()?);
+            items.push(item(self)?);
             self.skip_ws()?;
             match self.peek() {
                 Some(b',') => {
                     self.i += 1;
                     self.skip_ws()?;
-                    if self.peek() == Some(b']') {
-                        return Err(self.error("trailing comma in array"));
+                    if self.peek() == Some(close) {
+                        return Err(self.error(&format!("trailing comma in {what}")));
                     }
                 }
-                Some(b']') => {
+                Some(c) if c == close => {
                     self.i += 1;
                     break;
                 }
-                _ => return Err(self.error("expected `,` or `]` in array")),
+                _ => return Err(self.error(&format!("expected `,` or `{}` in {what}", char::from(close)))),
             }
         }
         self.depth -= 1;
-        Ok(Node {
-            start,
-            end: self.i,
-            kind: Kind::Array(items),
+        Ok((start, items))
+    }
+
+    /// One `"key": value` member of an object.
+    fn member(&mut self) -> Result<Member, SyntaxError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key"));
+        }
+        let key_start = self.i;
+        let key = self.string()?;
+        let key_end = self.i;
+        self.skip_ws()?;
+        if self.peek() != Some(b':') {
+            return Err(self.error("expected `:` after an object key"));
+        }
+        self.i += 1;
+        self.skip_ws()?;
+        let value = self.value()?;
+        Ok(Member {
+            key,
+            key_start,
+            key_end,
+            value,
         })
     }
 

@@ -216,9 +216,9 @@ impl TargetSpec {
 #[derive(Clone, Copy)]
 pub(crate) struct Notes {
     /// Checked on each hook, in order.
-    pub(crate) hooks: &'static [HookNote],
+    hooks: &'static [HookNote],
     /// Said once at project scope (an info [`FindingCode::ProjectTrust`]).
-    pub(crate) project_trust: Option<&'static str>,
+    project_trust: Option<&'static str>,
 }
 
 impl Notes {
@@ -233,11 +233,11 @@ impl Notes {
 #[derive(Clone, Copy)]
 pub(crate) struct HookNote {
     /// When it applies.
-    pub(crate) when: fn(&Manifest, &ResolvedHook) -> bool,
+    when: fn(&Manifest, &ResolvedHook) -> bool,
     /// How bad it is.
-    pub(crate) severity: Severity,
+    severity: Severity,
     /// What it is about.
-    pub(crate) code: FindingCode,
+    code: FindingCode,
     /// The sentence; `{native}` stands for the hook's native event.
     pub(crate) message: &'static str,
 }
