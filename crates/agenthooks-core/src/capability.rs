@@ -239,26 +239,16 @@ impl Policy {
         self.fail = FailMode::Open;
         self
     }
+}
 
-    /// Sets the ask fallback.
-    #[must_use]
-    pub fn with_ask_fallback(mut self, f: AskFallback) -> Self {
-        self.ask_fallback = f;
-        self
-    }
-
-    /// Sets the unsupported-intent mode.
-    #[must_use]
-    pub fn with_unsupported(mut self, m: UnsupportedMode) -> Self {
-        self.unsupported = m;
-        self
-    }
-
-    /// Sets the continuation cap.
-    #[must_use]
-    pub fn with_continuation_cap(mut self, cap: u32) -> Self {
-        self.continuation_cap = cap;
-        self
+crate::setters! {
+    impl Policy {
+        /// Sets the ask fallback.
+        with_ask_fallback(ask_fallback: AskFallback);
+        /// Sets the unsupported-intent mode.
+        with_unsupported(unsupported: UnsupportedMode);
+        /// Sets the continuation cap.
+        with_continuation_cap(continuation_cap: u32);
     }
 }
 
@@ -423,14 +413,13 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) => {
             if policy.ask_fallback == AskFallback::Deny && caps.contains(Capability::Deny) {
-                log.note(
-                    &out,
+                log.turn(
+                    &mut out,
                     Capability::Ask,
                     DecisionKind::Deny,
                     "ask unsupported; denied per ask_fallback",
                 )?;
                 let c = out.common_mut();
-                c.kind = DecisionKind::Deny;
                 if c.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
                     c.reason = Some(crate::decision::DEFAULT_BLOCK_REASON.to_owned());
                 }
@@ -455,15 +444,13 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 .unwrap_or_default();
             out.clear_replaced_output();
             if caps.contains(Capability::FlagOutput) {
-                log.note(
-                    &out,
+                log.turn(
+                    &mut out,
                     Capability::ReplaceOutput,
                     DecisionKind::FlagOutput,
                     "replacement sent as feedback",
                 )?;
-                let c = out.common_mut();
-                c.kind = DecisionKind::FlagOutput;
-                c.reason = Some(replacement);
+                out.common_mut().reason = Some(replacement);
             } else {
                 log.neutral(&out, Capability::ReplaceOutput, "cannot replace output; observed")?;
                 set_neutral(&mut out);
@@ -503,14 +490,13 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         } else {
             out.kind()
         };
-        log.note(
-            &out,
+        log.turn(
+            &mut out,
             Capability::UpdateInput,
             to,
             "rewrite dropped; an allow of the original input is not sent",
         )?;
         out.clear_updated_input();
-        out.common_mut().kind = to;
     }
     if !out.context().is_empty() && !caps.contains(Capability::AddContext) {
         log.dropped(&out, Capability::AddContext, "context dropped")?;
@@ -555,6 +541,19 @@ impl Log {
             to,
             note,
         });
+        Ok(())
+    }
+
+    /// Records that `out` loses `capability` and turns it into a `to`.
+    fn turn(
+        &mut self,
+        out: &mut Outcome,
+        capability: Capability,
+        to: DecisionKind,
+        note: &'static str,
+    ) -> Result<(), UnsupportedError> {
+        self.note(out, capability, to, note)?;
+        out.common_mut().kind = to;
         Ok(())
     }
 

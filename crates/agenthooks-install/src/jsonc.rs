@@ -207,6 +207,12 @@ impl Parser<'_> {
         position_error(self.text, self.i, message)
     }
 
+    /// An error at `start` (where an unterminated string or comment began).
+    fn error_at(&mut self, start: usize, message: &str) -> SyntaxError {
+        self.i = start;
+        self.error(message)
+    }
+
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
@@ -229,10 +235,7 @@ impl Parser<'_> {
                         self.i += 2;
                         loop {
                             match self.peek() {
-                                None => {
-                                    self.i = start;
-                                    return Err(self.error("unterminated block comment"));
-                                }
+                                None => return Err(self.error_at(start, "unterminated block comment")),
                                 Some(b'*') if self.s.get(self.i + 1) == Some(&b'/') => {
                                     self.i += 2;
                                     break;
@@ -364,10 +367,7 @@ impl Parser<'_> {
         self.i += 1;
         loop {
             match self.peek() {
-                None => {
-                    self.i = start;
-                    return Err(self.error("unterminated string"));
-                }
+                None => return Err(self.error_at(start, "unterminated string")),
                 Some(b'"') => {
                     self.i += 1;
                     break;

@@ -214,13 +214,6 @@ impl ToolMatcher {
         self
     }
 
-    /// Sets the fallback.
-    #[must_use]
-    pub fn with_fallback(mut self, f: MatcherFallback) -> Self {
-        self.fallback = f;
-        self
-    }
-
     /// Whether it matches every tool.
     pub fn is_any(&self) -> bool {
         self.names.is_empty() && self.classes.is_empty() && self.mcp.is_empty()
@@ -256,6 +249,13 @@ impl ToolMatcher {
         }
         out.fallback = self.fallback.max_strict(other.fallback);
         out
+    }
+}
+
+agenthooks_core::setters! {
+    impl ToolMatcher {
+        /// Sets the fallback.
+        with_fallback(fallback: MatcherFallback);
     }
 }
 
