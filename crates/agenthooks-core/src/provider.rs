@@ -253,17 +253,8 @@ mod tests {
         let known = Provider::KNOWN;
         let wire: Vec<&str> = known.iter().map(Provider::as_str).collect();
         assert_eq!(
-            wire,
-            [
-                "claude-code",
-                "cursor",
-                "codex",
-                "gemini",
-                "copilot",
-                "kimi",
-                "opencode",
-                "openclaw"
-            ]
+            wire.join(" "),
+            "claude-code cursor codex gemini copilot kimi opencode openclaw"
         );
         assert!("".parse::<Provider>().is_err());
         let unknown: Provider = "zed".parse().unwrap();

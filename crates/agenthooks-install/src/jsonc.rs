@@ -253,8 +253,8 @@ impl Parser<'_> {
 
     fn value(&mut self) -> Result<Node, SyntaxError> {
         match self.peek() {
-            Some(b'{') => self.object(),
-            Some(b'[') => self.array(),
+            Some(b'{') => self.container(b'}', "object", Self::member, Kind::Object),
+            Some(b'[') => self.container(b']', "array", Self::value, Kind::Array),
             Some(b'"') => {
                 let start = self.i;
                 let s = self.string()?;
@@ -281,32 +281,15 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn object(&mut self) -> Result<Node, SyntaxError> {
-        let (start, members) = self.container(b'}', "object", Self::member)?;
-        Ok(Node {
-            start,
-            end: self.i,
-            kind: Kind::Object(members),
-        })
-    }
-
-    fn array(&mut self) -> Result<Node, SyntaxError> {
-        let (start, items) = self.container(b']', "array", Self::value)?;
-        Ok(Node {
-            start,
-            end: self.i,
-            kind: Kind::Array(items),
-        })
-    }
-
-    /// An object or array from its opening bracket to `close`: its start and its items, each
-    /// read by `item`, separated by commas (a trailing one is an error).
+    /// An object or array, from its opening bracket to `close`: its items, each read by `item`,
+    /// separated by commas (a trailing one is an error), made a node by `kind`.
     fn container<T>(
         &mut self,
         close: u8,
         what: &str,
         item: fn(&mut Self) -> Result<T, SyntaxError>,
-    ) -> Result<(usize, Vec<T>), SyntaxError> {
+        kind: fn(Vec<T>) -> Kind,
+    ) -> Result<Node, SyntaxError> {
         self.enter()?;
         let start = self.i;
         self.i += 1;
@@ -315,7 +298,11 @@ impl Parser<'_> {
         if self.peek() == Some(close) {
             self.i += 1;
             self.depth -= 1;
-            return Ok((start, items));
+            return Ok(Node {
+                start,
+                end: self.i,
+                kind: kind(items),
+            });
         }
         loop {
             items.push(item(self)?);
@@ -336,7 +323,11 @@ impl Parser<'_> {
             }
         }
         self.depth -= 1;
-        Ok((start, items))
+        Ok(Node {
+            start,
+            end: self.i,
+            kind: kind(items),
+        })
     }
 
     /// One `"key": value` member of an object.

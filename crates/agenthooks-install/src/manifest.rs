@@ -48,11 +48,7 @@ pub struct Manifest {
 
 impl Manifest {
     /// A manifest with a command and an identity name, and no hooks yet.
-    pub fn new<I, S>(command: I, name: impl Into<String>) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn new(command: impl IntoIterator<Item = impl Into<String>>, name: impl Into<String>) -> Self {
         Self {
             command: command.into_iter().map(Into::into).collect(),
             hooks: Vec::new(),

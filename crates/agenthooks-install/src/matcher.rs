@@ -170,11 +170,7 @@ impl ToolMatcher {
     }
 
     /// These native tool names.
-    pub fn names<I, S>(names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn names(names: impl IntoIterator<Item = impl Into<String>>) -> Self {
         Self {
             names: names.into_iter().map(Into::into).collect(),
             ..Self::default()

@@ -1,6 +1,8 @@
 //! One module per agent. Each states a [`TargetSpec`] (the agent's codec, scopes, timeout unit
-//! and bounds, matcher syntax, substituted tokens) and implements [`TargetModule`]: how it
-//! writes, removes and checks its files. Adding an agent is one module plus a line in [`all`].
+//! and bounds, matcher syntax, substituted tokens, and the [`Notes`] its posture earns: async,
+//! fail-closed, project trust), built with [`TargetSpec::new`] and only what differs from its
+//! defaults, and implements [`TargetModule`]: how it writes, removes and checks its files.
+//! Adding an agent is one module plus a line in [`all`].
 //!
 //! **Install keeps no copy of codec data.** The native events, their kinds, blocking, tool
 //! matcher support, which event is wired for a kind (`primary`), whether a hook may run
