@@ -5,5 +5,6 @@ mod doctor;
 mod exec;
 mod golden;
 mod install;
+mod openclaw;
 mod props;
 mod trust;
