@@ -42,27 +42,22 @@ pub(crate) struct OpenClaw;
 
 /// The OpenClaw target's constants. Events, kinds and tools are the OpenClaw codec's
 /// ([`agenthooks_openclaw::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::OPENCLAW,
-    codec: &agenthooks_openclaw::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "OpenClaw discovers plugins in <workspace>/.openclaw/extensions/ and <state dir>/extensions/",
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::OPENCLAW, &agenthooks_openclaw::CODEC)
+    .scope_hint("OpenClaw discovers plugins in <workspace>/.openclaw/extensions/ and <state dir>/extensions/")
     // The shim's deadline for an awaited hook, in milliseconds: at most OpenClaw's 600 s
     // handler maximum minus the host margin (the host timeout is written above it).
-    timeout: TimeoutRule {
+    .timeouts(TimeoutRule {
         unit_ms: 1,
         default: 10_000,
         min: 1_000,
         max: Some(598_000),
         clamped_default: None,
-    },
-    matcher: MatcherDialect::new(Syntax::ExactList),
-    substituted_tokens: &[],
-    not_installed: &[(
+    })
+    .matcher(MatcherDialect::new(Syntax::ExactList))
+    .not_installed(&[(
         plugin::LOCAL_DECISION,
         "the shim's own report of a decision it made itself (not an OpenClaw hook)",
-    )],
-};
+    )]);
 
 /// The hooks whose failure OpenClaw itself treats as a block (15 s, fail closed): the shim's
 /// fail-closed answer there is honoured. Elsewhere OpenClaw skips a failed handler.
