@@ -58,8 +58,7 @@
 //!         BeforeTool("before_tool", ToolPre, blocking, tool_matcher).caps(GATE).fail(FailShape::Block) {
 //!             /// The tool (identifying).
 //!             tool: String,
-//!             /// Its arguments.
-//!             #[serde(default)]
+//!             /// Its arguments (an `Option`: absent is `None`, and `None` is not written back).
 //!             args: Option<serde_json::Value>,
 //!         }
 //!         /// The session ended.
@@ -113,6 +112,9 @@ use crate::provider::Provider;
 
 pub mod lenient;
 mod macros;
+mod quirk_table;
+
+pub use quirk_table::quirk_table_ok;
 
 /// Unknown keys of a payload object, in wire order.
 pub type Extra = Map<String, Value>;
