@@ -12,7 +12,7 @@ use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
-    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent,
     SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
     ToolPreEvent, Variant, WireResponse,
 };
@@ -94,7 +94,7 @@ impl Codec for ClaudeCodec {
         PROVIDER
     }
 
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
+    agenthooks_core::kit_codec_tables!();
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;
@@ -118,12 +118,9 @@ impl Codec for ClaudeCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
-        let env = event.envelope();
-        let native = env.native.as_str();
-        let caps = caps_of(native);
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, caps)?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
+        let native = event.envelope().native.as_str();
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, caps_of(native))? {
+            return Ok(no_op);
         }
         let mcp = event.tool().is_some_and(|t| t.mcp.is_some());
         encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(Reply::into_wire)
@@ -186,14 +183,6 @@ impl Codec for ClaudeCodec {
         // install concerns (quirk #1: Stop hooks must be synchronous in cowork).
         let _ = variant;
         caps_of(native)
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

@@ -13,9 +13,9 @@ use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
     DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
-    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
-    Transport, WireResponse,
+    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionStartEvent,
+    StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport,
+    WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -27,7 +27,7 @@ use crate::output::{
     PostToolUseHookSpecificOutput, PostToolUseOutput, PreCompactOutput, PreToolUseHookSpecificOutput, PreToolUseOutput,
     SessionStartOutput, StopOutput, SubagentStartOutput, SubagentStopOutput, UserPromptSubmitOutput,
 };
-use crate::{quirks, tools, view};
+use crate::tools;
 
 /// Codex's default hook timeout (`timeout` in seconds, default 600).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
@@ -483,17 +483,6 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
     }
 }
 
-/// The row a failure target names: its native event's, else the wired row of its kind.
-fn target_row(target: &EventTarget) -> Option<&'static EventRow> {
-    match &target.native {
-        Some(name) => native::row(name.as_str()),
-        None => {
-            let kind = target.kind?;
-            EVENTS.iter().find(|r| r.kind == kind && r.primary)
-        }
-    }
-}
-
 /// The fail-closed block of a row whose failure shape is [`FailShape::Block`].
 fn blocked(row: &EventRow, reason: String) -> Option<Value> {
     let out = match row.kind {
@@ -531,7 +520,7 @@ impl Codec for CodexCodec {
         Provider::CODEX
     }
 
-    agenthooks_core::kit_codec_tables!(events: EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
+    agenthooks_core::kit_codec_tables!();
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -564,19 +553,11 @@ impl Codec for CodexCodec {
             return WireResponse::empty();
         }
         // No blocking mechanism elsewhere (or blocking would mean continuing, on Stop): no opinion.
-        match target_row(target).filter(|r| r.failure == FailShape::Block) {
+        match kit::target_row(EVENTS, target).filter(|r| r.failure == FailShape::Block) {
             Some(row) => blocked(row, reason_or_default(reason).to_owned())
                 .map_or_else(WireResponse::empty, |v| WireResponse::json(&v)),
             None => WireResponse::empty(),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

@@ -846,6 +846,57 @@ pub fn ensure_expressible(
     }
 }
 
+/// The opening every kit encoder shares: [`ensure_expressible`] for the event (its native name
+/// and kind, the codec's provider, `caps`), then the answer to a bare neutral outcome, the
+/// codec's [`no_op`](crate::Codec::no_op). `Ok(None)`: the outcome needs encoding.
+///
+/// ```ignore
+/// fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
+///     if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+///         return Ok(no_op);
+///     }
+///     // the event's own answer
+/// }
+/// ```
+///
+/// # Errors
+///
+/// The outcome does not fit the event's kind, or needs a capability `caps` lacks.
+pub fn expressible_or_no_op<C: crate::Codec + ?Sized>(
+    codec: &C,
+    event: &crate::Event,
+    outcome: &Outcome,
+    caps: CapSet,
+) -> Result<Option<crate::WireResponse>, EncodeError> {
+    ensure_expressible(
+        &codec.provider(),
+        event.envelope().native.as_str(),
+        event.kind(),
+        outcome,
+        caps,
+    )?;
+    Ok(outcome
+        .is_bare_neutral()
+        .then(|| codec.no_op(&crate::EventTarget::of(event))))
+}
+
+/// The row a failure target names (`None` when it names no event, or one `rows` lacks).
+pub fn named_row(rows: &'static [EventRow], target: &crate::EventTarget) -> Option<&'static EventRow> {
+    target.native.as_ref().and_then(|n| row(rows, n.as_str()))
+}
+
+/// The row of a failure target: the one it names, or for a target that names no event, the
+/// first primary row of its kind.
+pub fn target_row(rows: &'static [EventRow], target: &crate::EventTarget) -> Option<&'static EventRow> {
+    match &target.native {
+        Some(n) => row(rows, n.as_str()),
+        None => {
+            let kind = target.kind?;
+            rows.iter().find(|r| r.kind == kind && r.primary)
+        }
+    }
+}
+
 /// The first capability of `need` that `have` lacks.
 fn missing(need: CapSet, have: CapSet) -> Option<Capability> {
     need.iter().find(|c| !have.contains(*c))

@@ -12,8 +12,8 @@ use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError,
     Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelResponseEvent,
-    OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse,
-    StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
+    OtherEvent, Outcome, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
@@ -113,7 +113,7 @@ impl Codec for CursorCodec {
         PROVIDER
     }
 
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
+    agenthooks_core::kit_codec_tables!();
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = crate::compat::decode(inv.payload.json_bytes(), inv.native_event)?;
@@ -144,14 +144,10 @@ impl Codec for CursorCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
-        let env = event.envelope();
-        let native = env.native.as_str();
-        let caps = self.event_capabilities(event);
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, caps)?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
         }
-        encode_reply(native, outcome).map(|v| WireResponse::json(&v))
+        encode_reply(event.envelope().native.as_str(), outcome).map(|v| WireResponse::json(&v))
     }
 
     fn no_op(&self, target: &EventTarget) -> WireResponse {
@@ -165,11 +161,7 @@ impl Codec for CursorCodec {
             return self.no_op(target);
         }
         let reason = reason_or_default(reason);
-        let row = target
-            .native
-            .as_ref()
-            .and_then(|n| kit::row(native::EVENTS, n.as_str()));
-        let Some(row) = row else {
+        let Some(row) = kit::named_row(native::EVENTS, target) else {
             // An event we cannot name: exit 2 is Cursor's block on permission hooks and the
             // prompt, and has no effect elsewhere.
             return WireResponse::exit(2, reason.as_bytes().to_vec());
@@ -228,14 +220,6 @@ impl Codec for CursorCodec {
             _ => {}
         }
         caps
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

@@ -10,8 +10,8 @@ use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
-    Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Outcome, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -254,7 +254,7 @@ impl Codec for GeminiCodec {
         Provider::GEMINI
     }
 
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
+    agenthooks_core::kit_codec_tables!();
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -342,12 +342,7 @@ impl Codec for GeminiCodec {
     }
 
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        let row = match &target.native {
-            Some(n) => self.row(n.as_str()),
-            None => target
-                .kind
-                .and_then(|k| native::EVENTS.iter().find(|r| r.kind == k && r.primary)),
-        };
+        let row = kit::target_row(native::EVENTS, target);
         match row.map(|r| r.failure) {
             // Gemini's block is a deny body, exit 0 (a non-zero exit does not block, #306).
             Some(FailShape::Block) if mode == FailMode::Closed => Output {
@@ -358,14 +353,6 @@ impl Codec for GeminiCodec {
             .response(),
             _ => self.no_op(target),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

@@ -20,7 +20,7 @@ use agenthooks_core::runner::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo,
     SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
     WireResponse,
 };
@@ -110,7 +110,7 @@ impl Codec for OpenCodeCodec {
         PROVIDER
     }
 
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
+    agenthooks_core::kit_codec_tables!();
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -143,12 +143,11 @@ impl Codec for OpenCodeCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
+        }
         let env = event.envelope();
         let native = env.native.as_str();
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, self.event_capabilities(event))?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
-        }
         let reply = match (event, outcome.kind()) {
             (Event::ToolPre(_) | Event::PromptSubmitted(_), DecisionKind::Deny | DecisionKind::BlockPrompt) => {
                 json!({"error": reason_or_default(outcome.reason().unwrap_or_default())})
@@ -211,10 +210,7 @@ impl Codec for OpenCodeCodec {
         if mode != FailMode::Closed {
             return self.no_op(target);
         }
-        let row = target
-            .native
-            .as_ref()
-            .and_then(|n| kit::row(native::EVENTS, n.as_str()));
+        let row = kit::named_row(native::EVENTS, target);
         if row.is_some_and(|r| r.kind == EventKind::Permission) {
             // A reject needs the request id: from the payload the runner kept.
             let effect = target.payload.as_ref().and_then(|p| {
@@ -236,14 +232,6 @@ impl Codec for OpenCodeCodec {
             None if target.kind.is_none() => WireResponse::json(&json!({"error": reason_or_default(reason)})),
             _ => self.no_op(target),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {

@@ -360,19 +360,48 @@ macro_rules! __native_accessor {
 
 /// The table-backed [`Codec`](crate::Codec) methods every kit codec writes the same way, expanded
 /// inside its `impl Codec` block: `native_events` (the `native_events!` rows), `name_key` (the
-/// enum's `NAME_KEY`), `tools` (the provider's [`ToolTable`](crate::kit::ToolTable)) and
-/// `native_extra` (the native view's `extra`, through the crate's `view`).
+/// enum's `NAME_KEY`), `tools` (the provider's [`ToolTable`](crate::kit::ToolTable)),
+/// `native_extra` (the native view's `extra`, through the crate's `view`) and, when given,
+/// `quirks` (the crate's [`quirk_table!`](crate::quirk_table)) and `default_timeout`.
+///
+/// Without arguments it reads the naming contract's paths: `crate::native::{EVENTS,
+/// NativeEvent}`, `crate::tools::TOOLS`, `crate::view`, `crate::quirks::QUIRKS`, and the codec
+/// module's `DEFAULT_TIMEOUT`.
 ///
 /// ```ignore
 /// impl Codec for MyCodec {
+///     agenthooks_core::kit_codec_tables!(); // or, naming each:
 ///     agenthooks_core::kit_codec_tables!(
 ///         events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view,
+///         quirks: quirks::QUIRKS, timeout: DEFAULT_TIMEOUT,
 ///     );
 ///     // provider, decode, encode, …
 /// }
 /// ```
 #[macro_export]
+#[allow(clippy::crate_in_macro_def)] // the no-argument form names the calling crate's own modules
 macro_rules! kit_codec_tables {
+    // The naming contract's paths (`docs/codec-guide.md`), with `DEFAULT_TIMEOUT` in scope.
+    () => {
+        $crate::kit_codec_tables!(
+            events: crate::native::EVENTS, native: crate::native::NativeEvent, tools: crate::tools::TOOLS,
+            view: crate::view, quirks: crate::quirks::QUIRKS, timeout: DEFAULT_TIMEOUT,
+        );
+    };
+    (
+        events: $events:expr, native: $Native:ty, tools: $tools:expr, view: $view:path,
+        quirks: $quirks:expr, timeout: $timeout:expr $(,)?
+    ) => {
+        $crate::kit_codec_tables!(events: $events, native: $Native, tools: $tools, view: $view);
+
+        fn quirks(&self) -> &'static [$crate::Quirk] {
+            $quirks
+        }
+
+        fn default_timeout(&self) -> ::std::time::Duration {
+            $timeout
+        }
+    };
     (events: $events:expr, native: $Native:ty, tools: $tools:expr, view: $view:path $(,)?) => {
         fn native_events(&self) -> &'static [$crate::kit::EventRow] {
             $events
