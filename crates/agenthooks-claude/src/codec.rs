@@ -221,14 +221,20 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
             .with_mcp(mcp)
             .build(s)
     };
+    // The call of an event with the tool fields (`tool_name`, `tool_input`, `tool_use_id`, `mcp_server`).
+    macro_rules! tool_of {
+        ($e:expr) => {
+            tool(
+                &$e.tool_name,
+                $e.tool_input.as_ref(),
+                $e.tool_use_id.as_ref(),
+                $e.mcp_server.as_ref(),
+            )
+        };
+    }
     match native {
         NativeEvent::PreToolUse(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::PreSkillShellCommand(e) => {
@@ -236,22 +242,12 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::PermissionRequest(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             let suggestions = e.permission_suggestions.map(Value::Array);
             Event::Permission(PermissionEvent::new(env, t).with_suggestions(suggestions))
         }
         NativeEvent::PostToolUse(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             let output = e.tool_response.unwrap_or(Value::Null);
             Event::ToolPost(
                 ToolPostEvent::new(env, t)
@@ -260,12 +256,7 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
             )
         }
         NativeEvent::PostToolUseFailure(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             Event::ToolError(
                 ToolErrorEvent::new(env, t)
                     .with_error(e.error.unwrap_or_default())

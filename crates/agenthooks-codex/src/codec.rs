@@ -25,7 +25,7 @@ use crate::output::{
     BlockDecision, ContextHookSpecificOutput, InterruptOutput, PermissionBehavior, PermissionDecision,
     PermissionRequestDecision, PermissionRequestHookSpecificOutput, PermissionRequestOutput, PostCompactOutput,
     PostToolUseHookSpecificOutput, PostToolUseOutput, PreCompactOutput, PreToolUseHookSpecificOutput, PreToolUseOutput,
-    SessionStartOutput, StopOutput, SubagentStartOutput, SubagentStopOutput, UserPromptSubmitOutput,
+    SessionStartOutput, StopOutput, SubagentStartOutput, SubagentStopOutput, Universal, UserPromptSubmitOutput,
 };
 use crate::tools;
 
@@ -238,6 +238,15 @@ impl<'a> Parts<'a> {
         }
     }
 
+    /// An output struct with the universal fields of this outcome set.
+    fn base<T: Universal>(&self) -> T {
+        T::universal(
+            self.continue_processing,
+            self.stop_reason.clone(),
+            self.system_message.clone(),
+        )
+    }
+
     fn unexpected(&self) -> EncodeError {
         inexpressible(self.native, &format!("a {} decision", self.kind))
     }
@@ -304,12 +313,7 @@ fn encode_permission_request(p: &Parts<'_>) -> Result<WireResponse, EncodeError>
 }
 
 fn encode_post_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
-    let mut out = PostToolUseOutput {
-        continue_processing: p.continue_processing,
-        stop_reason: p.stop_reason.clone(),
-        system_message: p.system_message.clone(),
-        ..PostToolUseOutput::default()
-    };
+    let mut out: PostToolUseOutput = p.base();
     let mut hso = PostToolUseHookSpecificOutput {
         additional_context: p.ctx.clone(),
         ..Default::default()
@@ -339,11 +343,8 @@ fn encode_post_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
 
 fn encode_user_prompt_submit(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
     let mut out = UserPromptSubmitOutput {
-        continue_processing: p.continue_processing,
-        stop_reason: p.stop_reason.clone(),
-        system_message: p.system_message.clone(),
         hook_specific_output: p.ctx.clone().map(|c| ContextHookSpecificOutput::new(p.native, Some(c))),
-        ..UserPromptSubmitOutput::default()
+        ..p.base()
     };
     match p.kind {
         DecisionKind::BlockPrompt => {
@@ -361,7 +362,7 @@ fn encode_user_prompt_submit(p: &Parts<'_>) -> Result<WireResponse, EncodeError>
 }
 
 /// `Stop` and `SubagentStop` (`subagent`): continue with an instruction, stop the agent.
-fn encode_stop(p: Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError> {
+fn encode_stop(p: &Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError> {
     let (decision, reason) = match p.kind {
         DecisionKind::Continue => match p.outcome.instruction().filter(|i| !i.trim().is_empty()) {
             Some(instruction) => (Some(BlockDecision::Block), Some(instruction.to_owned())),
@@ -370,26 +371,19 @@ fn encode_stop(p: Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError
         DecisionKind::NoDecision => (None, None),
         _ => return Err(p.unexpected()),
     };
-    let (continue_processing, stop_reason, system_message) = (p.continue_processing, p.stop_reason, p.system_message);
     if subagent {
         let out = SubagentStopOutput {
-            continue_processing,
-            stop_reason,
-            system_message,
             decision,
             reason,
-            ..SubagentStopOutput::default()
+            ..p.base()
         };
         check(p.native, out.invalid_reason())?;
         respond(p.native, &out)
     } else {
         let out = StopOutput {
-            continue_processing,
-            stop_reason,
-            system_message,
             decision,
             reason,
-            ..StopOutput::default()
+            ..p.base()
         };
         check(p.native, out.invalid_reason())?;
         respond(p.native, &out)
@@ -402,49 +396,31 @@ fn encode_context_only(p: Parts<'_>, kind: EventKind) -> Result<WireResponse, En
     if p.kind != DecisionKind::NoDecision {
         return Err(p.unexpected());
     }
-    let (continue_processing, stop_reason, system_message) = (p.continue_processing, p.stop_reason, p.system_message);
-    let hso = p.ctx.map(|c| ContextHookSpecificOutput::new(p.native, Some(c)));
+    let hso = p.ctx.clone().map(|c| ContextHookSpecificOutput::new(p.native, Some(c)));
     match kind {
         EventKind::SessionStart => respond(
             p.native,
             &SessionStartOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
                 hook_specific_output: hso,
-                ..SessionStartOutput::default()
+                ..p.base()
             },
         ),
         EventKind::SubagentStart => respond(
             p.native,
             &SubagentStartOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
                 hook_specific_output: hso,
-                ..SubagentStartOutput::default()
+                ..p.base()
             },
         ),
-        EventKind::CompactPre => respond(
-            p.native,
-            &PreCompactOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
-                ..PreCompactOutput::default()
-            },
-        ),
-        EventKind::CompactPost => respond(
-            p.native,
-            &PostCompactOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
-                ..PostCompactOutput::default()
-            },
-        ),
+        EventKind::CompactPre => respond(p.native, &p.base::<PreCompactOutput>()),
+        EventKind::CompactPost => respond(p.native, &p.base::<PostCompactOutput>()),
         // `Interrupt`, the one `other` event that reads an answer: `systemMessage` only.
-        _ => respond(p.native, &InterruptOutput { system_message }),
+        _ => respond(
+            p.native,
+            &InterruptOutput {
+                system_message: p.system_message,
+            },
+        ),
     }
 }
 
@@ -478,7 +454,7 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
         EventKind::Permission => encode_permission_request(&p),
         EventKind::ToolPost => encode_post_tool_use(&p),
         EventKind::PromptSubmitted => encode_user_prompt_submit(&p),
-        EventKind::Stop | EventKind::SubagentStop => encode_stop(p, family == EventKind::SubagentStop),
+        EventKind::Stop | EventKind::SubagentStop => encode_stop(&p, family == EventKind::SubagentStop),
         other => encode_context_only(p, other),
     }
 }

@@ -403,6 +403,27 @@ impl ToolTable {
     }
 }
 
+impl ToolTable {
+    /// Built-in names the table lists more than once (within a class or across two), plus any
+    /// of `also` (names the crate keeps outside the classes) already listed or repeated; empty
+    /// for a well-formed table.
+    ///
+    /// ```
+    /// use agenthooks_core::{kit::ToolTable, CanonicalTool as T};
+    /// const TOOLS: ToolTable = ToolTable::new(&[(T::Shell, &["sh"]), (T::FileRead, &["cat", "sh"])], None, &[]);
+    /// assert_eq!(TOOLS.repeated_names(&["ls"]), ["sh"]);
+    /// assert_eq!(TOOLS.repeated_names(&["cat"]), ["cat", "sh"]);
+    /// ```
+    pub fn repeated_names(&self, also: &[&'static str]) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = self.classes.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        names.extend_from_slice(also);
+        names.sort_unstable();
+        let mut repeated: Vec<&'static str> = names.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
+        repeated.dedup();
+        repeated
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Native enums
 // ---------------------------------------------------------------------------------------------

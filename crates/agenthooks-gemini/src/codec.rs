@@ -130,6 +130,17 @@ fn model_request(env: &mut Envelope, request: Option<&LlmRequest>) -> Value {
 /// One arm per mapped event: the typed event of a decoded payload.
 fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
     use NativeEvent as N;
+    // The call of a tool event (`tool_name`, `tool_input`, `mcp_context`).
+    macro_rules! tool_of {
+        ($e:expr) => {
+            tool_call(
+                &env.session,
+                &$e.tool_name,
+                $e.tool_input.as_ref(),
+                $e.mcp_context.as_ref(),
+            )
+        };
+    }
     match native {
         N::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env).with_source(e.source)),
         N::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env).with_reason(e.reason)),
@@ -140,21 +151,11 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
                 .with_last_message(e.prompt_response),
         ),
         N::BeforeTool(e) => {
-            let tool = tool_call(
-                &env.session,
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.mcp_context.as_ref(),
-            );
+            let tool = tool_of!(e);
             Event::ToolPre(ToolPreEvent::new(env, tool))
         }
         N::AfterTool(e) => {
-            let tool = tool_call(
-                &env.session,
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.mcp_context.as_ref(),
-            );
+            let tool = tool_of!(e);
             match e.error_message() {
                 Some(msg) => Event::ToolError(ToolErrorEvent::new(env, tool).with_error(msg)),
                 None => Event::ToolPost(ToolPostEvent::new(env, tool).with_output(to_value(&e.tool_response))),

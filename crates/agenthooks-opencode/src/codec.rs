@@ -27,7 +27,7 @@ use agenthooks_core::{
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::native::{self, NativeEvent};
+use crate::native::{self, Bus, NativeEvent};
 use crate::tools;
 
 /// The provider this codec serves.
@@ -343,10 +343,14 @@ fn kind_of(native: &NativeEvent, child: bool) -> EventKind {
     }
 }
 
+/// The session a bus event's properties name (`sid` picks it from the properties).
+fn bus_session<P>(bus: Option<&Bus<P>>, sid: impl Fn(&P) -> Option<&String>) -> Option<String> {
+    bus.and_then(|b| sid(b.event.properties.as_ref()?)).cloned()
+}
+
 /// Session facts: the session from the frame; directory and worktree from the hello frame.
 fn session_info(native: &NativeEvent, hello: Option<&Value>) -> SessionInfo {
     let mut s = SessionInfo::default();
-    let bus_sid = |p: Option<&String>| p.cloned();
     let id = match native {
         NativeEvent::ToolExecuteBefore(e) => e.input.session_id.clone(),
         NativeEvent::ToolExecuteAfter(e) => e.input.session_id.clone(),
@@ -360,26 +364,10 @@ fn session_info(native: &NativeEvent, hello: Option<&Value>) -> SessionInfo {
                 .clone()
                 .or_else(|| p.info.as_ref().and_then(|i| i.id.clone()))
         }),
-        NativeEvent::SessionIdle(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
-        NativeEvent::SessionCompacted(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
-        NativeEvent::PermissionAsked(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
-        NativeEvent::PermissionUpdated(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
+        NativeEvent::SessionIdle(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
+        NativeEvent::SessionCompacted(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
+        NativeEvent::PermissionAsked(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
+        NativeEvent::PermissionUpdated(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
         NativeEvent::MessagePartUpdated(e) => e.input.event.properties.as_ref().and_then(|p| {
             p.session_id
                 .clone()
