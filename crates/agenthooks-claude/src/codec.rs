@@ -90,11 +90,7 @@ fn caps_of(native: &str) -> CapSet {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for ClaudeCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;

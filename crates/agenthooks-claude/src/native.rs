@@ -404,10 +404,14 @@ agenthooks_core::native_events! {
         }
         /// `PreModelSwitch`: the model is about to change. Gate: allow, deny, ask. Matcher: source
         /// (a `[1m]`/`[2m]` suffix is stripped).
-        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async() {
-            /// The current model.
+        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async()
+        // …and, with the same fields:
+        |
+        /// `PostModelSwitch`: the model changed. Context only.
+        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only().may_async() {
+            /// The current (on `PostModelSwitch`: the previous) model.
             from_model: Option<String>,
-            /// The model being switched to.
+            /// The model being switched to (on `PostModelSwitch`: the new one).
             to_model: Option<String>,
             /// The model the user asked for, when it differs from the resolved one (`null`
             /// otherwise; always sent).
@@ -422,29 +426,6 @@ agenthooks_core::native_events! {
             #[serde(deserialize_with = "present")]
             cache_ttl: Option<Value>,
             /// Estimated cost of re-writing the cache on the new model, in USD.
-            estimated_cache_write_usd: Option<Number>,
-            /// Pricing of the models involved.
-            #[serde(deserialize_with = "present")]
-            pricing: Option<Value>,
-        }
-        /// `PostModelSwitch`: the model changed. Context only.
-        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only().may_async() {
-            /// The previous model.
-            from_model: Option<String>,
-            /// The new model.
-            to_model: Option<String>,
-            /// The model the user asked for (`null` when it equals the resolved one; always sent).
-            write_null requested_model: Option<String>,
-            /// What triggered the switch.
-            source: Option<String>,
-            /// Tokens currently in context.
-            context_tokens: Option<Number>,
-            /// `true` when the prompt cache is warm.
-            prompt_cache_warm: Option<bool>,
-            /// Cache time-to-live information.
-            #[serde(deserialize_with = "present")]
-            cache_ttl: Option<Value>,
-            /// Estimated cost of re-writing the cache, in USD.
             estimated_cache_write_usd: Option<Number>,
             /// Pricing of the models involved.
             #[serde(deserialize_with = "present")]

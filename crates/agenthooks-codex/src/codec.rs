@@ -492,11 +492,7 @@ fn blocked(row: &EventRow, reason: String) -> Option<Value> {
 }
 
 impl Codec for CodexCodec {
-    fn provider(&self) -> Provider {
-        Provider::CODEX
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: Provider::CODEX);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

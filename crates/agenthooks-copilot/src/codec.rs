@@ -288,13 +288,9 @@ fn wire(out: &Reply<'_>) -> WireResponse {
 }
 
 impl Codec for CopilotCodec {
-    fn provider(&self) -> Provider {
-        Provider::COPILOT
-    }
-
     // The camelCase rows (the names install bakes into `--event`); `name_key` is `None`:
     // camelCase payloads name no event (the argv hint or the shape does).
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: Provider::COPILOT);
 
     /// The row of a name in either spelling (`PreToolUse` is the `preToolUse` row).
     fn row(&self, native: &str) -> Option<&'static EventRow> {

@@ -109,11 +109,7 @@ pub fn detect_variant(native: &NativeEvent, env: &dyn Env) -> Variant {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for CursorCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = crate::compat::decode(inv.payload.json_bytes(), inv.native_event)?;
@@ -360,6 +356,11 @@ fn claim(
     d
 }
 
+/// The input of a shell or read gate: `{key: value}`, or `{}` when Cursor sent no value.
+fn one_key(key: &str, value: Option<String>) -> Value {
+    Value::Object(value.map(|v| (key.to_owned(), Value::String(v))).into_iter().collect())
+}
+
 /// Builds the typed event (projection). The envelope's native view is set by the caller.
 fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Event {
     let s = &env.session;
@@ -383,19 +384,16 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeShellExecution(e) => {
-            let mut input = Map::new();
-            if let Some(c) = e.command {
-                input.insert("command".into(), c.into());
-            }
-            let t = tool("Shell", Value::Object(input), sibling_id(dedup).as_ref(), None);
+            let t = tool("Shell", one_key("command", e.command), sibling_id(dedup).as_ref(), None);
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeReadFile(e) => {
-            let mut input = Map::new();
-            if let Some(p) = e.file_path {
-                input.insert("file_path".into(), p.into());
-            }
-            let t = tool("Read", Value::Object(input), sibling_id(dedup).as_ref(), None);
+            let t = tool(
+                "Read",
+                one_key("file_path", e.file_path),
+                sibling_id(dedup).as_ref(),
+                None,
+            );
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeMcpExecution(e) => {

@@ -251,11 +251,7 @@ fn block_message(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Codec for GeminiCodec {
-    fn provider(&self) -> Provider {
-        Provider::GEMINI
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: Provider::GEMINI);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

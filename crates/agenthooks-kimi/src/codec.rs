@@ -112,11 +112,7 @@ pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
 }
 
 impl agenthooks_core::Codec for KimiCodec {
-    fn provider(&self) -> Provider {
-        Provider::KIMI
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: Provider::KIMI);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         // Straight from the bytes; the name is the payload's own, else the config's --event (the

@@ -50,11 +50,7 @@ impl OpenClawCodec {
 }
 
 impl Codec for OpenClawCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

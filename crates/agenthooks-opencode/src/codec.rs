@@ -106,11 +106,7 @@ pub fn frame_name(frame: &[u8]) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for OpenCodeCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!();
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

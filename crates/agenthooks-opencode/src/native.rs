@@ -514,74 +514,41 @@ agenthooks_core::native_events! {
             write_null output: Option<CompactingOutput>,
         }
         /// `permission.ask`: typed but never triggered since ~1.5 (quirk #18).
-        PermissionAsk("permission.ask", Other).secondary() {
-            /// A v1 `Permission`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{status}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` a v1 `Permission`, `output` `{status}`.
+        PermissionAsk("permission.ask", Other).secondary()
+        |
         /// `command.execute.before`: a slash command is expanded.
-        CommandExecuteBefore("command.execute.before", Other) {
-            /// `{command, sessionID, arguments}`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{parts}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` `{command, sessionID, arguments}`, `output` `{parts}`.
+        CommandExecuteBefore("command.execute.before", Other)
+        |
         /// `shell.env`: the environment of a shell tool call.
-        ShellEnv("shell.env", Other) {
-            /// `{cwd, sessionID?, callID?}`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{env}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` `{cwd, sessionID?, callID?}`, `output` `{env}`.
+        ShellEnv("shell.env", Other)
+        |
         /// `tool.definition`: a tool's schema before it is sent to the model.
-        ToolDefinition("tool.definition", Other) {
-            /// `{toolID}`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{description, parameters}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` `{toolID}`, `output` `{description, parameters}`.
+        ToolDefinition("tool.definition", Other)
+        |
         /// `experimental.chat.messages.transform`: the history sent to the model.
-        MessagesTransform("experimental.chat.messages.transform", Other) {
-            /// `{}`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{messages}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` `{}`, `output` `{messages}`.
+        MessagesTransform("experimental.chat.messages.transform", Other)
+        |
         /// `experimental.chat.system.transform`: the system prompt.
-        SystemTransform("experimental.chat.system.transform", Other) {
-            /// `{sessionID?, model}`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{system}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` `{sessionID?, model}`, `output` `{system}`.
+        SystemTransform("experimental.chat.system.transform", Other)
+        |
         /// `experimental.compaction.autocontinue`: whether a synthetic continue follows compaction.
-        CompactionAutocontinue("experimental.compaction.autocontinue", Other) {
-            /// `{sessionID, agent, model, provider, message, overflow}`.
-            #[serde(deserialize_with = "present")]
-            write_null input: Option<Value>,
-            /// `{enabled}`.
-            #[serde(deserialize_with = "present")]
-            write_null output: Option<Value>,
-        }
+        /// `input` `{sessionID, agent, model, provider, message, overflow}`, `output` `{enabled}`.
+        CompactionAutocontinue("experimental.compaction.autocontinue", Other)
+        |
         /// `experimental.provider.small_model`: the small model of a provider.
-        SmallModel("experimental.provider.small_model", Other) {
-            /// `{provider}`.
+        /// `input` `{provider}`, `output` `{model?}`.
+        SmallModel("experimental.provider.small_model", Other)
+        {
+            /// `input`, free shape (an explicit `null` kept).
             #[serde(deserialize_with = "present")]
             write_null input: Option<Value>,
-            /// `{model?}`.
+            /// `output`, free shape (an explicit `null` kept).
             #[serde(deserialize_with = "present")]
             write_null output: Option<Value>,
         }

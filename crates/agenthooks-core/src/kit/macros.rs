@@ -4,6 +4,9 @@
 /// `Option`, present on every event) and one row per native event with its facts and its own
 /// fields. See [`crate::kit`] for an example and the tolerant-decoding rule.
 ///
+/// Rows that carry the same fields share one list: `A(…).caps(…) | B(…) { fields }` declares
+/// a struct for each, with the same fields.
+///
 /// A provider crate omits the names (`native_events! { /// doc  name_key …; common {…} events
 /// {…} }`) and gets the naming contract's: enum `NativeEvent`, unknown struct `Unknown`, rows
 /// `EVENTS`; `pub enum E; unknown U; rows R;` before `name_key` names them otherwise.
@@ -54,6 +57,49 @@ macro_rules! native_events {
         rows $ROWS:ident;
         name_key $name_key:expr;
         common $common:tt
+        events { $($events:tt)* }
+    ) => {
+        $crate::__native_rows! {
+            [[$(#[$emeta])*] $Enum $Unknown $ROWS [$name_key] $common]
+            []
+            $($events)*
+        }
+    };
+}
+
+/// Spells out rows that share one field list (`A(…) | B(…) { fields }`) as one row each, then
+/// expands the table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __native_rows {
+    ([$($head:tt)*] [$($rows:tt)*]) => {
+        $crate::__native_events_impl! { $($head)* events { $($rows)* } }
+    };
+    (
+        @group [$($head:tt)*] [$($rows:tt)*] $fields:tt [$( [$($row:tt)*] )+]
+        $($rest:tt)*
+    ) => {
+        $crate::__native_rows! { [$($head)*] [$($rows)* $( $($row)* $fields )+] $($rest)* }
+    };
+    (
+        [$($head:tt)*] [$($rows:tt)*]
+        $( $(#[$vmeta:meta])* $Variant:ident ( $($facts:tt)* ) $(. $m:ident ( $($arg:tt)* ))* )|+
+        { $($fields:tt)* }
+        $($rest:tt)*
+    ) => {
+        $crate::__native_rows! {
+            @group [$($head)*] [$($rows)*] { $($fields)* }
+            [$( [$(#[$vmeta])* $Variant ( $($facts)* ) $(. $m ( $($arg)* ))*] )+]
+            $($rest)*
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __native_events_impl {
+    (
+        [$(#[$emeta:meta])*] $Enum:ident $Unknown:ident $ROWS:ident [$name_key:expr] $common:tt
         events {
             $(
                 $(#[$vmeta:meta])*
@@ -366,11 +412,11 @@ macro_rules! __native_accessor {
 ///
 /// Without arguments it reads the naming contract's paths: `crate::native::{EVENTS,
 /// NativeEvent}`, `crate::tools::TOOLS`, `crate::view`, `crate::quirks::QUIRKS`, and the codec
-/// module's `DEFAULT_TIMEOUT`.
+/// module's `DEFAULT_TIMEOUT`; `kit_codec_tables!(provider: P)` also writes `provider`.
 ///
 /// ```ignore
 /// impl Codec for MyCodec {
-///     agenthooks_core::kit_codec_tables!(); // or, naming each:
+///     agenthooks_core::kit_codec_tables!(provider: Provider::from_static("toy")); // or, naming each:
 ///     agenthooks_core::kit_codec_tables!(
 ///         events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view,
 ///         quirks: quirks::QUIRKS, timeout: DEFAULT_TIMEOUT,
@@ -381,6 +427,14 @@ macro_rules! __native_accessor {
 #[macro_export]
 #[allow(clippy::crate_in_macro_def)] // the no-argument form names the calling crate's own modules
 macro_rules! kit_codec_tables {
+    // `provider` too, then the naming contract's paths.
+    (provider: $provider:expr $(,)?) => {
+        fn provider(&self) -> $crate::Provider {
+            $provider
+        }
+
+        $crate::kit_codec_tables!();
+    };
     // The naming contract's paths (`docs/codec-guide.md`), with `DEFAULT_TIMEOUT` in scope.
     () => {
         $crate::kit_codec_tables!(
