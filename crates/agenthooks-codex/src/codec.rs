@@ -212,6 +212,11 @@ fn check(native: &str, invalid: Option<String>) -> Result<(), EncodeError> {
     }
 }
 
+/// `Some(value)` unless it is the default (an empty `hookSpecificOutput` is not written).
+fn unless_default<T: Default + PartialEq>(value: T) -> Option<T> {
+    (value != T::default()).then_some(value)
+}
+
 /// An outcome taken apart for encoding.
 struct Parts<'a> {
     native: &'a str,
@@ -277,9 +282,7 @@ fn encode_pre_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
         (DecisionKind::NoDecision, None) => {}
         _ => return Err(p.unexpected()),
     }
-    if hso != PreToolUseHookSpecificOutput::default() {
-        out.hook_specific_output = Some(hso);
-    }
+    out.hook_specific_output = unless_default(hso);
     check(p.native, out.invalid_reason())?;
     respond(p.native, &out)
 }
@@ -334,9 +337,7 @@ fn encode_post_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
         }
         _ => return Err(p.unexpected()),
     }
-    if hso != PostToolUseHookSpecificOutput::default() {
-        out.hook_specific_output = Some(hso);
-    }
+    out.hook_specific_output = unless_default(hso);
     check(p.native, out.invalid_reason())?;
     respond(p.native, &out)
 }
