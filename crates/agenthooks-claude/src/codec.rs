@@ -12,7 +12,7 @@ use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
-    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
+    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent,
     SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
     ToolPreEvent, Variant, WireResponse,
 };
@@ -90,11 +90,7 @@ fn caps_of(native: &str) -> CapSet {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for ClaudeCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;
@@ -118,12 +114,9 @@ impl Codec for ClaudeCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
-        let env = event.envelope();
-        let native = env.native.as_str();
-        let caps = caps_of(native);
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, caps)?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
+        let native = event.envelope().native.as_str();
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, caps_of(native))? {
+            return Ok(no_op);
         }
         let mcp = event.tool().is_some_and(|t| t.mcp.is_some());
         encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(Reply::into_wire)
@@ -188,14 +181,6 @@ impl Codec for ClaudeCodec {
         caps_of(native)
     }
 
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
-    }
-
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
         // Codex, Cursor, Gemini and Copilot cross-set CLAUDE_PROJECT_DIR / CLAUDE_PLUGIN_ROOT
         // (quirk #20); these two are Claude's own.
@@ -232,14 +217,20 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
             .with_mcp(mcp)
             .build(s)
     };
+    // The call of an event with the tool fields (`tool_name`, `tool_input`, `tool_use_id`, `mcp_server`).
+    macro_rules! tool_of {
+        ($e:expr) => {
+            tool(
+                &$e.tool_name,
+                $e.tool_input.as_ref(),
+                $e.tool_use_id.as_ref(),
+                $e.mcp_server.as_ref(),
+            )
+        };
+    }
     match native {
         NativeEvent::PreToolUse(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::PreSkillShellCommand(e) => {
@@ -247,22 +238,12 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::PermissionRequest(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             let suggestions = e.permission_suggestions.map(Value::Array);
             Event::Permission(PermissionEvent::new(env, t).with_suggestions(suggestions))
         }
         NativeEvent::PostToolUse(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             let output = e.tool_response.unwrap_or(Value::Null);
             Event::ToolPost(
                 ToolPostEvent::new(env, t)
@@ -271,12 +252,7 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
             )
         }
         NativeEvent::PostToolUseFailure(e) => {
-            let t = tool(
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.tool_use_id.as_ref(),
-                e.mcp_server.as_ref(),
-            );
+            let t = tool_of!(e);
             Event::ToolError(
                 ToolErrorEvent::new(env, t)
                     .with_error(e.error.unwrap_or_default())

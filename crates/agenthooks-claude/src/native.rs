@@ -51,57 +51,44 @@
 use agenthooks_core::kit::lenient::{self, present};
 use agenthooks_core::kit::FailShape;
 use agenthooks_core::{CapSet, Capability as C};
-use serde::{Deserialize, Serialize};
 use serde_json::{Number, Value};
 
 /// Unknown keys of a payload object, in wire order.
 pub use agenthooks_core::kit::Extra;
 
-/// Reasoning effort of the current model call (`effort` on tool-context events).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Effort {
-    /// Effort level: `low`, `medium`, `high`, `xhigh`, `max` as of 2.1.332.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// Reasoning effort of the current model call (`effort` on tool-context events).
+    pub struct Effort {
+        /// Effort level: `low`, `medium`, `high`, `xhigh`, `max` as of 2.1.332.
+        level: Option<String>,
+    }
 }
 
-/// The MCP server a tool belongs to (`mcp_server`, since ~2.1.3xx).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct McpServer {
-    /// The server's configured name (not the normalized segment of `mcp__<server>__<tool>`).
-    pub name: String,
-    /// Where the server is configured: `user`, `project`, `local`, `plugin`, `claudeai`,
-    /// `managed`, … Identifies plugin and claude.ai servers (quirk #26).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// The MCP server a tool belongs to (`mcp_server`, since ~2.1.3xx).
+    pub struct McpServer {
+        /// The server's configured name (not the normalized segment of `mcp__<server>__<tool>`).
+        name: String,
+        /// Where the server is configured: `user`, `project`, `local`, `plugin`, `claudeai`,
+        /// `managed`, … Identifies plugin and claude.ai servers (quirk #26).
+        source: Option<String>,
+    }
 }
 
-/// One resolved call of a parallel batch (`PostToolBatch.tool_calls[]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct BatchToolCall {
-    /// Native tool name, verbatim (`Bash`, `mcp__github__create_issue`, …).
-    pub tool_name: String,
-    /// Tool arguments as the model produced them.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub tool_input: Option<Value>,
-    /// Claude's tool-use id (`toolu_…`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_use_id: Option<String>,
-    /// The result text or object fed back to the model; for a denied call, the denial text.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub tool_response: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One resolved call of a parallel batch (`PostToolBatch.tool_calls[]`).
+    pub struct BatchToolCall {
+        /// Native tool name, verbatim (`Bash`, `mcp__github__create_issue`, …).
+        tool_name: String,
+        /// Tool arguments as the model produced them.
+        #[serde(deserialize_with = "present")]
+        tool_input: Option<Value>,
+        /// Claude's tool-use id (`toolu_…`).
+        tool_use_id: Option<String>,
+        /// The result text or object fed back to the model; for a denied call, the denial text.
+        #[serde(deserialize_with = "present")]
+        tool_response: Option<Value>,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -161,9 +148,6 @@ const TOOL: &[&str] = &["tool_name"];
 agenthooks_core::native_events! {
     /// A decoded Claude Code hook payload: one variant per native event of Claude Code
     /// 2.1.332, plus [`NativeEvent::Other`] for events this crate does not know.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key Some("hook_event_name");
     common {
         /// `session_id`: the Claude session UUID.
@@ -203,13 +187,11 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim (`Bash`, `Edit`, `mcp__github__create_issue`, …).
             tool_name: String,
             /// Tool arguments as the model produced them (a JSON object on every known version).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// Claude's tool-use id (`toolu_…`); the same id arrives on the matching post event.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
             /// The MCP server of an MCP tool (since ~2.1.3xx).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server: Option<McpServer>,
         }
         /// `PermissionRequest`: a permission dialog is about to show. Gate: allow (optionally with
@@ -218,18 +200,15 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// Suggested permission updates ("always allow" choices), as Claude would offer them:
             /// objects like `{"type":"addRules","rules":[…],"behavior":"allow","destination":…}`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             permission_suggestions: Option<Vec<Value>>,
             /// The MCP server of an MCP tool.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server: Option<McpServer>,
             /// Not sent by 2.1.332 (the reference says so explicitly); typed here so that a
             /// release which adds it is correlated with the tool events at once.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
         }
         /// `PermissionDenied`: a call was denied (for example by the auto-mode classifier). The
@@ -238,16 +217,13 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// Claude's tool-use id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
             /// Why the call was denied.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
             /// The MCP server of an MCP tool.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server: Option<McpServer>,
         }
         /// `PostToolUse`: the tool succeeded. Feedback (`decision:"block"`), context, output
@@ -256,19 +232,17 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// The tool's result, of any shape (Bash: `{stdout, stderr, interrupted, isImage, …}`).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_response: Option<Value>,
             /// Claude's tool-use id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
             /// Wall-clock run time of the tool, in milliseconds.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             duration_ms: Option<u64>,
             /// The MCP server of an MCP tool.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server: Option<McpServer>,
         }
         /// `PostToolUseFailure`: the tool failed or was interrupted. Context only. Matcher: tool
@@ -277,63 +251,51 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// Claude's tool-use id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
             /// The error text fed back to the model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<String>,
             /// `true` when the user interrupted the tool.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             is_interrupt: Option<bool>,
             /// Wall-clock run time of the tool, in milliseconds.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             duration_ms: Option<u64>,
             /// The MCP server of an MCP tool.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server: Option<McpServer>,
         }
         /// `PostToolBatch`: fires once after a whole parallel batch of tool calls resolved.
         /// `decision:"block"` and context.
         PostToolBatch("PostToolBatch", Other, blocking).caps(LOOP_CONTEXT).provider_only().may_async() {
             /// Every call of the batch, in the order the model issued them.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_calls: Option<Vec<BatchToolCall>>,
         }
         /// `UserPromptSubmit`: a prompt was submitted, before the model sees it. Gate:
         /// `decision:"block"`; context.
         UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking).caps(PROMPT).fail(FailShape::Block).may_async() {
             /// The prompt text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
             /// Who submitted it: `user`, `sdk`, `system`, `loop_wakeup`, `schedule_wakeup`,
             /// `poll_event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
             /// The session's current title.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             session_title: Option<String>,
         }
         /// `UserPromptExpansion`: a slash command or MCP prompt expands. Gate: `decision:"block"`.
         /// Matcher: command name.
         UserPromptExpansion("UserPromptExpansion", Other, blocking).caps(LOOP_CONTEXT).fail(FailShape::Block).provider_only().may_async() {
             /// `slash_command` or `mcp_prompt`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             expansion_type: Option<String>,
             /// The command being expanded (without the leading `/`).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command_name: Option<String>,
             /// The arguments typed after the command (a string on known versions; kept as any JSON
             /// value because MCP prompts take structured arguments).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             command_args: Option<Value>,
             /// Where the command is defined (`user`, `project`, `plugin`, `mcp`, …).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command_source: Option<String>,
             /// The expanded prompt text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
         }
         /// `PreSkillShellCommand`: a skill's embedded shell command is about to run (closes part of
@@ -342,20 +304,16 @@ agenthooks_core::native_events! {
             /// The shell tool that will run the command: `Bash` or `PowerShell`.
             tool_name: String,
             /// `{command, …}`: the command line to run.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// A synthetic tool-use id minted by Claude for this command (no model tool call
             /// exists).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
             /// The skill or slash command that embeds the shell command.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command_name: Option<String>,
             /// Where the command is defined (`user`, `project`, `plugin`, …).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command_source: Option<String>,
             /// Who invoked the skill: `user`, `claude` or `other`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             invoked_by: Option<String>,
         }
         /// `Stop`: the main agent is about to finish its turn. Gate: `decision:"block"` + `reason`
@@ -363,48 +321,39 @@ agenthooks_core::native_events! {
         Stop("Stop", Stop, blocking).caps(STOP) {
             /// `true` when this stop follows a continuation a Stop hook forced (loop guard,
             /// quirk #19).
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             stop_hook_active: Option<bool>,
             /// The final assistant text of the turn.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             last_assistant_message: Option<String>,
             /// Background tasks still running.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             background_tasks: Option<Vec<Value>>,
             /// Scheduled (cron) prompts of the session.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             session_crons: Option<Vec<Value>>,
         }
         /// `SubagentStop`: a subagent is about to finish. Gate: `decision:"block"` continues it.
         /// Matcher: agent type.
         SubagentStop("SubagentStop", SubagentStop, blocking).caps(STOP).may_async() {
             /// `true` when this stop follows a continuation a hook forced (quirk #19).
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             stop_hook_active: Option<bool>,
             /// Path of the subagent's own transcript.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_transcript_path: Option<String>,
             /// The subagent's final assistant text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             last_assistant_message: Option<String>,
             /// Background tasks still running.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             background_tasks: Option<Vec<Value>>,
             /// Scheduled (cron) prompts of the session.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             session_crons: Option<Vec<Value>>,
         }
         /// `StopFailure`: the turn ended because of an API error. Not a gate. Matcher: error type.
         StopFailure("StopFailure", Other).may_async() {
             /// `rate_limit`, `overloaded`, `authentication_failed`, `billing_error`,
             /// `invalid_request`, `server_error`, `max_output_tokens`, `unknown`, …
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<String>,
             /// Details of the error (text or object, as the API reported it).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             error_details: Option<Value>,
             /// The last assistant text before the failure.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             last_assistant_message: Option<String>,
         }
         /// `SessionStart`: a session starts, resumes, is cleared, compacted or forked. Context
@@ -412,37 +361,28 @@ agenthooks_core::native_events! {
         /// field.)
         SessionStart("SessionStart", SessionStart, blocking).caps(CONTEXT).may_async() {
             /// `startup`, `resume`, `clear`, `compact` or `fork`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
             /// The session's model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             model: Option<String>,
             /// The session's title.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             session_title: Option<String>,
             /// Seconds since the last model response (resume).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             seconds_since_last_response: Option<Number>,
             /// Tokens currently in context.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             context_tokens: Option<Number>,
             /// `true` when the prompt cache has most likely expired.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt_cache_likely_expired: Option<bool>,
             /// Estimated cost of re-writing the cache, in USD.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             estimated_cache_write_usd: Option<Number>,
         }
         /// `SessionEnd`: the session ends. Not a gate. Matcher: `reason`.
         SessionEnd("SessionEnd", SessionEnd).may_async() {
             /// `clear`, `resume`, `logout`, `prompt_input_exit` or `other`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
         }
         /// `Setup`: `--init` or a maintenance run. Context only. Matcher: `trigger`.
         Setup("Setup", Other, blocking).caps(CONTEXT).provider_only().may_async() {
             /// `init` or `maintenance`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
         }
         /// `SubagentStart`: a subagent was spawned. Context only. Matcher: agent type.
@@ -451,180 +391,119 @@ agenthooks_core::native_events! {
         /// `PreCompact`: before compaction. Gate: `decision:"block"`. Matcher: `manual`/`auto`.
         PreCompact("PreCompact", CompactPre, blocking).caps(NOTICE).fail(FailShape::Block).may_async() {
             /// `manual` or `auto`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
             /// The instructions given to `/compact` (`null` when none; always sent).
-            #[serde(default)]
-            custom_instructions: Option<String>,
+            write_null custom_instructions: Option<String>,
         }
         /// `PostCompact`: after compaction. Not a gate. Matcher: `manual`/`auto`.
         PostCompact("PostCompact", CompactPost).caps(NOTICE).may_async() {
             /// `manual` or `auto`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
             /// The summary that replaced the conversation.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             compact_summary: Option<String>,
         }
         /// `PreModelSwitch`: the model is about to change. Gate: allow, deny, ask. Matcher: source
         /// (a `[1m]`/`[2m]` suffix is stripped).
-        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async() {
-            /// The current model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+        PreModelSwitch("PreModelSwitch", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async()
+        // …and, with the same fields:
+        |
+        /// `PostModelSwitch`: the model changed. Context only.
+        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only().may_async() {
+            /// The current (on `PostModelSwitch`: the previous) model.
             from_model: Option<String>,
-            /// The model being switched to.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            /// The model being switched to (on `PostModelSwitch`: the new one).
             to_model: Option<String>,
             /// The model the user asked for, when it differs from the resolved one (`null`
             /// otherwise; always sent).
-            #[serde(default)]
-            requested_model: Option<String>,
+            write_null requested_model: Option<String>,
             /// What triggered the switch (`user`, `fallback`, …).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
             /// Tokens currently in context.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             context_tokens: Option<Number>,
             /// `true` when the prompt cache is warm for the current model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt_cache_warm: Option<bool>,
             /// Cache time-to-live information.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             cache_ttl: Option<Value>,
             /// Estimated cost of re-writing the cache on the new model, in USD.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             estimated_cache_write_usd: Option<Number>,
             /// Pricing of the models involved.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-            pricing: Option<Value>,
-        }
-        /// `PostModelSwitch`: the model changed. Context only.
-        PostModelSwitch("PostModelSwitch", Other, blocking).caps(CONTEXT).provider_only().may_async() {
-            /// The previous model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            from_model: Option<String>,
-            /// The new model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            to_model: Option<String>,
-            /// The model the user asked for (`null` when it equals the resolved one; always sent).
-            #[serde(default)]
-            requested_model: Option<String>,
-            /// What triggered the switch.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            source: Option<String>,
-            /// Tokens currently in context.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            context_tokens: Option<Number>,
-            /// `true` when the prompt cache is warm.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            prompt_cache_warm: Option<bool>,
-            /// Cache time-to-live information.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-            cache_ttl: Option<Value>,
-            /// Estimated cost of re-writing the cache, in USD.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
-            estimated_cache_write_usd: Option<Number>,
-            /// Pricing of the models involved.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             pricing: Option<Value>,
         }
         /// `Notification`: a notification is shown. Context only. Matcher: `notification_type`.
         Notification("Notification", Notification, blocking).caps(CONTEXT).may_async() {
             /// The notification text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             message: Option<String>,
             /// `permission_prompt`, `idle_prompt`, `auth_success`, `elicitation_dialog`, …
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             notification_type: Option<String>,
             /// The notification title.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             title: Option<String>,
         }
         /// `Elicitation`: an MCP server asks the user for input. The hook can accept, decline or
         /// answer. Matcher: server name.
         Elicitation("Elicitation", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The asking MCP server.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_name: Option<String>,
             /// The question shown to the user.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             message: Option<String>,
             /// `form` or `url`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mode: Option<String>,
             /// The URL to open (url mode).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             url: Option<String>,
             /// The elicitation's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             elicitation_id: Option<String>,
             /// JSON Schema of the requested answer (form mode).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             requested_schema: Option<Value>,
         }
         /// `ElicitationResult`: the user answered an elicitation. The hook can override the
         /// answer. Matcher: server name.
         ElicitationResult("ElicitationResult", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The MCP server that asked.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_name: Option<String>,
             /// `accept`, `decline` or `cancel`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             action: Option<String>,
             /// The elicitation's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             elicitation_id: Option<String>,
             /// `form` or `url`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mode: Option<String>,
             /// The submitted answer (form mode, `accept`).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             content: Option<Value>,
         }
         /// `TeammateIdle`: an agent-team teammate went idle. Exit 2 feeds stderr back.
         TeammateIdle("TeammateIdle", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The idle teammate.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             teammate_name: Option<String>,
             /// Its team.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             team_name: Option<String>,
         }
         /// `TaskCreated`: an agent-team task was created. Exit 2 feeds stderr back.
         TaskCreated("TaskCreated", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The task's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_id: Option<String>,
             /// The task's subject line.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_subject: Option<String>,
             /// The task's description.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_description: Option<String>,
             /// The teammate the task is assigned to.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             teammate_name: Option<String>,
             /// The team.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             team_name: Option<String>,
         }
         /// `TaskCompleted`: an agent-team task was completed. Exit 2 feeds stderr back (and keeps
         /// the task open).
         TaskCompleted("TaskCompleted", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The task's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_id: Option<String>,
             /// The task's subject line.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_subject: Option<String>,
             /// The task's description.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_description: Option<String>,
             /// The teammate that completed it.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             teammate_name: Option<String>,
             /// The team.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             team_name: Option<String>,
         }
         /// `ConfigChange`: a settings or skills file changed. Gate: `decision:"block"` keeps the
@@ -632,91 +511,72 @@ agenthooks_core::native_events! {
         ConfigChange("ConfigChange", Other, blocking).caps(NOTICE).fail(FailShape::Block).provider_only().may_async() {
             /// `user_settings`, `project_settings`, `local_settings`, `policy_settings` or
             /// `skills`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
             /// The file that changed.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
         }
         /// `InstructionsLoaded`: a `CLAUDE.md` or memory file was loaded. Not a gate. Matcher:
         /// load reason.
         InstructionsLoaded("InstructionsLoaded", Other).caps(NOTICE).may_async().provider_only() {
             /// The loaded file.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
             /// `User`, `Project`, `Local`, `Managed`, …
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             memory_type: Option<String>,
             /// `session_start`, `nested_traversal`, `path_glob_match`, `include`, `compact`, …
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             load_reason: Option<String>,
             /// The `paths:` globs of a conditional rule file.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             globs: Option<Vec<String>>,
             /// The file whose access triggered a lazy load.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger_file_path: Option<String>,
             /// The file that `@include`d this one.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             parent_file_path: Option<String>,
         }
         /// `WorktreeCreate`: a worktree is needed; the hook supplies its path (command hooks print
         /// it on stdout).
         WorktreeCreate("WorktreeCreate", Other, blocking).provider_only().may_async() {
             /// The worktree's name (slug).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             name: Option<String>,
         }
         /// `WorktreeRemove`: a worktree is removed. Not a gate.
         WorktreeRemove("WorktreeRemove", Other).caps(NOTICE).may_async().provider_only() {
             /// The worktree being removed.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             worktree_path: Option<String>,
         }
         /// `CwdChanged`: the working directory changed. May set `watchPaths`.
         CwdChanged("CwdChanged", Other, blocking).caps(NOTICE).provider_only().may_async() {
             /// The previous working directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             old_cwd: Option<String>,
             /// The new working directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             new_cwd: Option<String>,
         }
         /// `FileChanged`: a watched file changed on disk. May set `watchPaths`. Matcher: file
         /// name.
         FileChanged("FileChanged", FileEdited, blocking).caps(NOTICE).provider_only().may_async() {
             /// The file that changed.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
             /// `change`, `add` or `unlink`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<String>,
         }
         /// `DirectoryAdded`: a working directory was added to the session. Not a gate.
         DirectoryAdded("DirectoryAdded", Other).caps(NOTICE).may_async().provider_only() {
             /// The added directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             directory: Option<String>,
             /// How it was added (`add_dir_command`, `cli_flag`, `settings`, …).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
         }
         /// `MessageDisplay`: assistant text is flushed to the screen. Display-only rewrite.
         MessageDisplay("MessageDisplay", ModelResponse, blocking).caps(NOTICE).provider_only().may_async() {
             /// The turn's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             turn_id: Option<String>,
             /// The assistant message's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             message_id: Option<String>,
             /// Index of this chunk within the message.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             index: Option<u64>,
             /// `true` on the last chunk of the message.
-            #[serde(rename = "final", default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "final", deserialize_with = "lenient::opt_bool")]
             is_final: Option<bool>,
             /// The text of this chunk.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             delta: Option<String>,
         }
     }

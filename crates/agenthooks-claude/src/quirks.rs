@@ -4,146 +4,105 @@
 //! [`agenthooks_core::quirks::SEEDED`]; each of them and each entry here has a fixture under
 //! `fixtures/claude-code/` (see the crate's integration tests for the mapping).
 
-use agenthooks_core::{Capability as C, Quirk, QuirkStatus};
+use agenthooks_core::Quirk;
 
 /// Claude Code's quirks, sorted by id.
-pub static QUIRKS: &[Quirk] = &[
-    Quirk::new(
-        26,
-        &["claude-code"],
+pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+    provider "claude-code";
+    ids 100..200 + [26];
+    26 {
         "Plugin and claude.ai-connector MCP servers appear in no on-disk MCP config; their \
          tool names carry a normalized segment (`mcp__plugin_<plugin>_<server>__<tool>`).",
         "McpCall::server comes from the payload's `mcp_server.name` when present (2.1.3xx), \
          else from the name segment; `mcp_server.source` stays on the native view. The \
          transport (url/command) is still not in the payload.",
-    )
-    .versions("2.1.x; `mcp_server` since ~2.1.3xx")
-    .events(&[
-        "PreToolUse",
-        "PermissionRequest",
-        "PermissionDenied",
-        "PostToolUse",
-        "PostToolUseFailure",
-    ])
-    .correction(
-        "Since ~2.1.3xx the payload carries `mcp_server {name, source}`, which identifies \
+        versions "2.1.x; `mcp_server` since ~2.1.3xx",
+        events ["PreToolUse", "PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure"],
+        correction "Since ~2.1.3xx the payload carries `mcp_server {name, source}`, which identifies \
          plugin and claude.ai servers without `claude mcp list` (reference claude-code.md §5).",
-    )
-    .upstream("reference claude-code.md §2, §5"),
-    Quirk::new(
-        101,
-        &["claude-code"],
+        upstream "reference claude-code.md §2, §5",
+    }
+    101 {
         "A hook handler may set `onFailure: \"block\"`: a failure to start, a timeout, an exit \
          code other than 0/2 or invalid JSON then counts as exit 2 (not for async hooks, nor \
          Stop/SubagentStop/TaskCompleted/TeammateIdle).",
         "Fail-closed inside the binary answers with the event's own deny/block JSON; install \
          may also set `onFailure: \"block\"` so a crash of the hook binary itself blocks.",
-    )
-    .versions("2.1.3xx")
-    .capabilities(&[C::Deny])
-    .upstream("reference claude-code.md §3, §5"),
-    Quirk::new(
-        102,
-        &["claude-code"],
+        versions "2.1.3xx",
+        capabilities [Deny],
+        upstream "reference claude-code.md §3, §5",
+    }
+    102 {
         "`hookSpecificOutput.updatedToolOutput` replaces any tool's output on PostToolUse; \
          older builds knew only `updatedMCPToolOutput`, for MCP tools.",
         "replace_output encodes `updatedToolOutput`, plus `updatedMCPToolOutput` with the same \
          value for MCP tools so older builds still apply it.",
-    )
-    .events(&["PostToolUse"])
-    .capabilities(&[C::ReplaceOutput])
-    .upstream("reference claude-code.md §3, §5"),
-    Quirk::new(
-        103,
-        &["claude-code"],
+        events ["PostToolUse"],
+        capabilities [ReplaceOutput],
+        upstream "reference claude-code.md §3, §5",
+    }
+    103 {
         "PreSkillShellCommand takes deny/ask/defer only; an `updatedInput` is never applied \
          and blocks the command.",
         "PreSkillShellCommand decodes as tool.pre without allow, update-input or context \
          capabilities, so a rewrite is degraded before it can reach the wire.",
-    )
-    .versions("2.1.3xx")
-    .events(&["PreSkillShellCommand"])
-    .capabilities(&[C::UpdateInput, C::Allow])
-    .upstream("reference claude-code.md §3"),
-    Quirk::new(
-        104,
-        &["claude-code"],
+        versions "2.1.3xx",
+        events ["PreSkillShellCommand"],
+        capabilities [UpdateInput, Allow],
+        upstream "reference claude-code.md §3",
+    }
+    104 {
         "A WorktreeCreate command hook replaces Claude's own worktree creation and must print \
          the worktree path on stdout: `{}` would be read as a path.",
         "The WorktreeCreate no-op is empty stdout (Claude reports that no path was supplied); \
          install registers WorktreeCreate only for a handler that supplies a path.",
-    )
-    .events(&["WorktreeCreate"])
-    .upstream("reference claude-code.md §1, §3"),
-    Quirk::new(
-        105,
-        &["claude-code"],
+        events ["WorktreeCreate"],
+        upstream "reference claude-code.md §1, §3",
+    }
+    105 {
         "MessageDisplay fires per chunk of assistant text flushed to the screen, and its only \
          output (`displayContent`) changes the display, not what the model said.",
         "Mapped to model.response as an approximation (⚠): `text` is the chunk's `delta`; the \
          only capability is a system message.",
-    )
-    .events(&["MessageDisplay"])
-    .upstream("reference claude-code.md §5; e2e capture 2.1.197"),
-    Quirk::new(
-        106,
-        &["claude-code"],
+        events ["MessageDisplay"],
+        upstream "reference claude-code.md §5; e2e capture 2.1.197",
+    }
+    106 {
         "PermissionRequest carries no `tool_use_id` and has no `ask` answer: the dialog it \
          precedes already asks.",
         "The tool-call id is synthesized (`hook_synth_…`); ask is not a capability and \
          degrades per `ask_fallback` (no-decision lets Claude's own dialog ask).",
-    )
-    .events(&["PermissionRequest"])
-    .capabilities(&[C::Ask])
-    .upstream("reference claude-code.md §2, §3"),
-    Quirk::new(
-        107,
-        &["claude-code"],
+        events ["PermissionRequest"],
+        capabilities [Ask],
+        upstream "reference claude-code.md §2, §3",
+    }
+    107 {
         "Exit code 2 means \"block\" on gates but \"continue the agent\" on Stop/SubagentStop.",
         "Fail-closed answers with the event's deny/block JSON where it has one, the no-op on \
          events that cannot block (never exit 2 on Stop), and exit 2 with the reason on \
          stderr only when the event is unknown.",
-    )
-    .events(&["Stop", "SubagentStop"])
-    .capabilities(&[C::Deny, C::ContinueAgent])
-    .upstream("reference claude-code.md §3"),
-    Quirk::new(
-        108,
-        &["claude-code"],
+        events ["Stop", "SubagentStop"],
+        capabilities [Deny, ContinueAgent],
+        upstream "reference claude-code.md §3",
+    }
+    108 {
         "PreToolUse also accepts `permissionDecision: \"defer\"` (only in `-p` mode with a \
          single tool call), with precedence deny > defer > ask > allow across hooks.",
         "No unified intent maps to defer; the codec never emits it.",
-    )
-    .versions("2.1.3xx")
-    .events(&["PreToolUse", "PreSkillShellCommand"])
-    .status(QuirkStatus::Confirmed)
-    .upstream("reference claude-code.md §3; claudetto wiki"),
-    Quirk::new(
-        109,
-        &["claude-code"],
+        versions "2.1.3xx",
+        events ["PreToolUse", "PreSkillShellCommand"],
+        status Confirmed,
+        upstream "reference claude-code.md §3; claudetto wiki",
+    }
+    109 {
         "`updatedInput` is applied together with `permissionDecision: \"allow\"` or `\"ask\"` \
          only (PermissionRequest: with `behavior: \"allow\"` only); without a verdict it is \
          ignored and the original input runs.",
         "A rewrite with no decision is an EncodeError (the failure policy answers), never a \
          silently dropped rewrite.",
-    )
-    .events(&["PreToolUse", "PermissionRequest"])
-    .capabilities(&[C::UpdateInput])
-    .status(QuirkStatus::Unverified)
-    .upstream("reference claude-code.md §3; code.claude.com/docs/en/hooks (\"combine with allow or ask\")"),
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_are_sorted_unique_and_in_range() {
-        assert!(agenthooks_core::quirks::ids_strictly_increasing(QUIRKS));
-        let ids: Vec<u16> = QUIRKS.iter().map(|q| q.id).collect();
-        assert!(ids.iter().all(|id| *id == 26 || (100..200).contains(id)));
-        assert!(QUIRKS
-            .iter()
-            .all(|q| q.affects("claude-code") && !q.behaviour.is_empty() && !q.mitigation.is_empty()));
+        events ["PreToolUse", "PermissionRequest"],
+        capabilities [UpdateInput],
+        status Unverified,
+        upstream "reference claude-code.md §3; code.claude.com/docs/en/hooks (\"combine with allow or ask\")",
     }
-}
+};

@@ -13,9 +13,9 @@ use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
     DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
-    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent,
-    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
-    Transport, WireResponse,
+    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionStartEvent,
+    StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport,
+    WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -25,9 +25,9 @@ use crate::output::{
     BlockDecision, ContextHookSpecificOutput, InterruptOutput, PermissionBehavior, PermissionDecision,
     PermissionRequestDecision, PermissionRequestHookSpecificOutput, PermissionRequestOutput, PostCompactOutput,
     PostToolUseHookSpecificOutput, PostToolUseOutput, PreCompactOutput, PreToolUseHookSpecificOutput, PreToolUseOutput,
-    SessionStartOutput, StopOutput, SubagentStartOutput, SubagentStopOutput, UserPromptSubmitOutput,
+    SessionStartOutput, StopOutput, SubagentStartOutput, SubagentStopOutput, Universal, UserPromptSubmitOutput,
 };
-use crate::{quirks, tools, view};
+use crate::tools;
 
 /// Codex's default hook timeout (`timeout` in seconds, default 600).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
@@ -212,6 +212,11 @@ fn check(native: &str, invalid: Option<String>) -> Result<(), EncodeError> {
     }
 }
 
+/// `Some(value)` unless it is the default (an empty `hookSpecificOutput` is not written).
+fn unless_default<T: Default + PartialEq>(value: T) -> Option<T> {
+    (value != T::default()).then_some(value)
+}
+
 /// An outcome taken apart for encoding.
 struct Parts<'a> {
     native: &'a str,
@@ -236,6 +241,15 @@ impl<'a> Parts<'a> {
             continue_processing: stop_reason.as_ref().map(|_| false),
             stop_reason,
         }
+    }
+
+    /// An output struct with the universal fields of this outcome set.
+    fn base<T: Universal>(&self) -> T {
+        T::universal(
+            self.continue_processing,
+            self.stop_reason.clone(),
+            self.system_message.clone(),
+        )
     }
 
     fn unexpected(&self) -> EncodeError {
@@ -268,9 +282,7 @@ fn encode_pre_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
         (DecisionKind::NoDecision, None) => {}
         _ => return Err(p.unexpected()),
     }
-    if hso != PreToolUseHookSpecificOutput::default() {
-        out.hook_specific_output = Some(hso);
-    }
+    out.hook_specific_output = unless_default(hso);
     check(p.native, out.invalid_reason())?;
     respond(p.native, &out)
 }
@@ -304,12 +316,7 @@ fn encode_permission_request(p: &Parts<'_>) -> Result<WireResponse, EncodeError>
 }
 
 fn encode_post_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
-    let mut out = PostToolUseOutput {
-        continue_processing: p.continue_processing,
-        stop_reason: p.stop_reason.clone(),
-        system_message: p.system_message.clone(),
-        ..PostToolUseOutput::default()
-    };
+    let mut out: PostToolUseOutput = p.base();
     let mut hso = PostToolUseHookSpecificOutput {
         additional_context: p.ctx.clone(),
         ..Default::default()
@@ -330,20 +337,15 @@ fn encode_post_tool_use(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
         }
         _ => return Err(p.unexpected()),
     }
-    if hso != PostToolUseHookSpecificOutput::default() {
-        out.hook_specific_output = Some(hso);
-    }
+    out.hook_specific_output = unless_default(hso);
     check(p.native, out.invalid_reason())?;
     respond(p.native, &out)
 }
 
 fn encode_user_prompt_submit(p: &Parts<'_>) -> Result<WireResponse, EncodeError> {
     let mut out = UserPromptSubmitOutput {
-        continue_processing: p.continue_processing,
-        stop_reason: p.stop_reason.clone(),
-        system_message: p.system_message.clone(),
         hook_specific_output: p.ctx.clone().map(|c| ContextHookSpecificOutput::new(p.native, Some(c))),
-        ..UserPromptSubmitOutput::default()
+        ..p.base()
     };
     match p.kind {
         DecisionKind::BlockPrompt => {
@@ -361,7 +363,7 @@ fn encode_user_prompt_submit(p: &Parts<'_>) -> Result<WireResponse, EncodeError>
 }
 
 /// `Stop` and `SubagentStop` (`subagent`): continue with an instruction, stop the agent.
-fn encode_stop(p: Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError> {
+fn encode_stop(p: &Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError> {
     let (decision, reason) = match p.kind {
         DecisionKind::Continue => match p.outcome.instruction().filter(|i| !i.trim().is_empty()) {
             Some(instruction) => (Some(BlockDecision::Block), Some(instruction.to_owned())),
@@ -370,26 +372,19 @@ fn encode_stop(p: Parts<'_>, subagent: bool) -> Result<WireResponse, EncodeError
         DecisionKind::NoDecision => (None, None),
         _ => return Err(p.unexpected()),
     };
-    let (continue_processing, stop_reason, system_message) = (p.continue_processing, p.stop_reason, p.system_message);
     if subagent {
         let out = SubagentStopOutput {
-            continue_processing,
-            stop_reason,
-            system_message,
             decision,
             reason,
-            ..SubagentStopOutput::default()
+            ..p.base()
         };
         check(p.native, out.invalid_reason())?;
         respond(p.native, &out)
     } else {
         let out = StopOutput {
-            continue_processing,
-            stop_reason,
-            system_message,
             decision,
             reason,
-            ..StopOutput::default()
+            ..p.base()
         };
         check(p.native, out.invalid_reason())?;
         respond(p.native, &out)
@@ -402,49 +397,31 @@ fn encode_context_only(p: Parts<'_>, kind: EventKind) -> Result<WireResponse, En
     if p.kind != DecisionKind::NoDecision {
         return Err(p.unexpected());
     }
-    let (continue_processing, stop_reason, system_message) = (p.continue_processing, p.stop_reason, p.system_message);
-    let hso = p.ctx.map(|c| ContextHookSpecificOutput::new(p.native, Some(c)));
+    let hso = p.ctx.clone().map(|c| ContextHookSpecificOutput::new(p.native, Some(c)));
     match kind {
         EventKind::SessionStart => respond(
             p.native,
             &SessionStartOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
                 hook_specific_output: hso,
-                ..SessionStartOutput::default()
+                ..p.base()
             },
         ),
         EventKind::SubagentStart => respond(
             p.native,
             &SubagentStartOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
                 hook_specific_output: hso,
-                ..SubagentStartOutput::default()
+                ..p.base()
             },
         ),
-        EventKind::CompactPre => respond(
-            p.native,
-            &PreCompactOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
-                ..PreCompactOutput::default()
-            },
-        ),
-        EventKind::CompactPost => respond(
-            p.native,
-            &PostCompactOutput {
-                continue_processing,
-                stop_reason,
-                system_message,
-                ..PostCompactOutput::default()
-            },
-        ),
+        EventKind::CompactPre => respond(p.native, &p.base::<PreCompactOutput>()),
+        EventKind::CompactPost => respond(p.native, &p.base::<PostCompactOutput>()),
         // `Interrupt`, the one `other` event that reads an answer: `systemMessage` only.
-        _ => respond(p.native, &InterruptOutput { system_message }),
+        _ => respond(
+            p.native,
+            &InterruptOutput {
+                system_message: p.system_message,
+            },
+        ),
     }
 }
 
@@ -478,19 +455,8 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
         EventKind::Permission => encode_permission_request(&p),
         EventKind::ToolPost => encode_post_tool_use(&p),
         EventKind::PromptSubmitted => encode_user_prompt_submit(&p),
-        EventKind::Stop | EventKind::SubagentStop => encode_stop(p, family == EventKind::SubagentStop),
+        EventKind::Stop | EventKind::SubagentStop => encode_stop(&p, family == EventKind::SubagentStop),
         other => encode_context_only(p, other),
-    }
-}
-
-/// The row a failure target names: its native event's, else the wired row of its kind.
-fn target_row(target: &EventTarget) -> Option<&'static EventRow> {
-    match &target.native {
-        Some(name) => native::row(name.as_str()),
-        None => {
-            let kind = target.kind?;
-            EVENTS.iter().find(|r| r.kind == kind && r.primary)
-        }
     }
 }
 
@@ -527,11 +493,7 @@ fn blocked(row: &EventRow, reason: String) -> Option<Value> {
 }
 
 impl Codec for CodexCodec {
-    fn provider(&self) -> Provider {
-        Provider::CODEX
-    }
-
-    agenthooks_core::kit_codec_tables!(events: EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
+    agenthooks_core::kit_codec_tables!(provider: Provider::CODEX);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -564,19 +526,11 @@ impl Codec for CodexCodec {
             return WireResponse::empty();
         }
         // No blocking mechanism elsewhere (or blocking would mean continuing, on Stop): no opinion.
-        match target_row(target).filter(|r| r.failure == FailShape::Block) {
+        match kit::target_row(EVENTS, target).filter(|r| r.failure == FailShape::Block) {
             Some(row) => blocked(row, reason_or_default(reason).to_owned())
                 .map_or_else(WireResponse::empty, |v| WireResponse::json(&v)),
             None => WireResponse::empty(),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

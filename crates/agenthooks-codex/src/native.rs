@@ -236,9 +236,6 @@ const INTERRUPT: CapSet = CapSet::of(&[C::SystemMessage]);
 
 agenthooks_core::native_events! {
     /// A decoded Codex hook payload, one variant per native event.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key Some("hook_event_name");
     common {
         /// `session_id`: the thread id (a `UUIDv7`; the parent thread's on subagent events).
@@ -270,20 +267,17 @@ agenthooks_core::native_events! {
         /// only.
         SessionStart("SessionStart", SessionStart, blocking).caps(START).may_async() {
             /// Why the session started.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<SessionStartSource>,
         }
         /// `SessionEnd`: the main thread ends (never fired for subagents). Nothing is read back.
         SessionEnd("SessionEnd", SessionEnd).clamp_secs(3).may_async() {
             /// Always `other` in 0.171.0.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<SessionEndReason>,
         }
         /// `UserPromptSubmit`: the user submitted a prompt, before the model sees it.
         UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking)
             .caps(USER_PROMPT_SUBMIT).fail(FailShape::Block).may_async() {
             /// The prompt text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
         }
         /// `PreToolUse`: before a shell, `apply_patch` or MCP tool call.
@@ -295,10 +289,9 @@ agenthooks_core::native_events! {
             /// The canonical hook tool name (`Bash`, `apply_patch`, `mcp__s__t`; identifying).
             tool_name: String,
             /// The tool's arguments, any JSON (a closed `{command}` object in early releases).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// The model's call id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
         }
         /// `PermissionRequest`: Codex is about to show an approval prompt. Note: no
@@ -311,11 +304,11 @@ agenthooks_core::native_events! {
             /// The canonical hook tool name (identifying).
             tool_name: String,
             /// The tool's arguments, any JSON.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// `{sandbox_permissions, additional_permissions?, justification?}`: sent (required)
             /// by releases around `99458d2` only; gone in 0.171.0.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             approval_context: Option<Value>,
         }
         /// `PostToolUse`: after a tool call, on success **and** failure (Codex has no separate
@@ -325,26 +318,23 @@ agenthooks_core::native_events! {
             /// The canonical hook tool name (identifying).
             tool_name: String,
             /// The tool's arguments, any JSON.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// The tool's result, any JSON: the output text for shell calls, the
             /// `CallToolResult` for MCP calls (decides `tool.post` vs `tool.error`).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_response: Option<Value>,
             /// The model's call id (pairs with [`PreToolUse::tool_use_id`]).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_use_id: Option<String>,
         }
         /// `PreCompact`: before the context is compacted. Universal output fields only.
         PreCompact("PreCompact", CompactPre, blocking).caps(COMPACT).may_async() {
             /// Manual or automatic compaction.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<CompactTrigger>,
         }
         /// `PostCompact`: after the context was compacted. Universal output fields only.
         PostCompact("PostCompact", CompactPost, blocking).caps(COMPACT).may_async() {
             /// Manual or automatic compaction.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<CompactTrigger>,
         }
         /// `SubagentStart`: a subagent starts (`agent_id`, `agent_type` set). Context only.
@@ -352,23 +342,21 @@ agenthooks_core::native_events! {
         /// `SubagentStop`: a subagent finishes; `decision: "block"` makes it continue.
         SubagentStop("SubagentStop", SubagentStop, blocking).caps(STOP).may_async() {
             /// The subagent's rollout file, or `null`.
-            #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "nullable")]
             agent_transcript_path: Option<Option<String>>,
             /// The subagent's final message, or `null`.
-            #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "nullable")]
             last_assistant_message: Option<Option<String>>,
             /// `true` when this stop follows a continuation a stop hook forced.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             stop_hook_active: Option<bool>,
         }
         /// `Stop`: the turn is about to end; `decision: "block"` continues it with `reason` as
         /// the next prompt.
         Stop("Stop", Stop, blocking).caps(STOP).may_async() {
             /// `true` when this stop follows a continuation a stop hook forced.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             stop_hook_active: Option<bool>,
             /// The final assistant message of the turn, or `null`.
-            #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "nullable")]
             last_assistant_message: Option<Option<String>>,
         }
         /// `Interrupt`: the user interrupted an active turn (new in 0.171). Only
@@ -380,13 +368,12 @@ agenthooks_core::native_events! {
         /// that the first release shipping it decodes without a code change.
         StopFailure("StopFailure", Other).may_async().secondary() {
             /// The error class.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<ApiErrorKind>,
             /// Details of the error, or `null`.
-            #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "nullable")]
             error_details: Option<Option<String>>,
             /// The last assistant message before the failure, or `null`.
-            #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "nullable")]
             last_assistant_message: Option<Option<String>>,
         }
         /// The legacy `notify` payload: `notify = ["prog", "args…"]` in `config.toml` makes
@@ -404,23 +391,22 @@ agenthooks_core::native_events! {
             #[serde(rename = "type")]
             kind: String,
             /// `thread-id`: the thread (session) id.
-            #[serde(rename = "thread-id", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "thread-id")]
             thread_id: Option<String>,
             /// `turn-id`: the turn id (the common [`turn_id`](Self::turn_id) is the hook
             /// payloads' snake-case key, never sent here).
-            #[serde(rename = "turn-id", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "turn-id")]
             turn: Option<String>,
             /// `client`: the client that ran the turn (e.g. `codex-tui`), newer releases only.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             client: Option<String>,
             /// `input-messages`: the user messages that started the turn.
-            #[serde(rename = "input-messages", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "input-messages")]
             input_messages: Option<Vec<String>>,
             /// `last-assistant-message`: the turn's final assistant message. Every known release
             /// writes the key, as `null` when the turn produced no message, so it serialises
             /// back as `null` rather than being omitted.
-            #[serde(rename = "last-assistant-message", default)]
-            last_assistant_message: Option<String>,
+            #[serde(rename = "last-assistant-message")]
+            write_null last_assistant_message: Option<String>,
         }
     }
 }

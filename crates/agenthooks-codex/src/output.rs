@@ -43,9 +43,46 @@ fn invalid_block(event: &str) -> String {
     format!("{event} hook returned decision:block without a non-empty reason")
 }
 
+/// The universal fields every output struct starts with, set together (see [`output_struct!`]).
+pub(crate) trait Universal {
+    /// The struct with only the universal fields set.
+    fn universal(
+        continue_processing: Option<bool>,
+        stop_reason: Option<String>,
+        system_message: Option<String>,
+    ) -> Self;
+}
+
 /// Declares an output struct with the universal fields (`continue`, `stopReason`,
 /// `suppressOutput`, `systemMessage`) followed by the event's own optional fields.
+///
+/// `pub struct X block("Event") { … }` also gives it `decision` (only `block`) and `reason`
+/// before its own fields, and the one rule Codex applies to them (`invalid_reason`: a `block`
+/// needs a non-empty `reason`).
 macro_rules! output_struct {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident block($event:literal) { $($fields:tt)* }
+    ) => {
+        output_struct! {
+            $(#[$meta])*
+            pub struct $name {
+                /// `block`: see the struct's docs; needs a non-empty `reason`.
+                pub decision: Option<BlockDecision>,
+                /// The reason, prompt or feedback that goes with `block`.
+                pub reason: Option<String>,
+                $($fields)*
+            }
+        }
+
+        impl $name {
+            /// Why Codex 0.171.0 would reject this result (run failed, no effect), or `None`.
+            pub fn invalid_reason(&self) -> Option<String> {
+                (self.decision == Some(BlockDecision::Block) && !non_empty(self.reason.as_deref()))
+                    .then(|| invalid_block($event))
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
@@ -74,6 +111,16 @@ macro_rules! output_struct {
                 #[serde(default, skip_serializing_if = "Option::is_none")]
                 pub $field: $ty,
             )*
+        }
+
+        impl Universal for $name {
+            fn universal(
+                continue_processing: Option<bool>,
+                stop_reason: Option<String>,
+                system_message: Option<String>,
+            ) -> Self {
+                Self { continue_processing, stop_reason, system_message, ..Self::default() }
+            }
         }
     };
 }
@@ -386,57 +433,27 @@ impl PostToolUseOutput {
 
 output_struct! {
     /// `user-prompt-submit.command.output`.
-    pub struct UserPromptSubmitOutput {
-        /// `block`: the prompt is not sent; `reason` is shown.
-        pub decision: Option<BlockDecision>,
-        /// The block reason.
-        pub reason: Option<String>,
+    ///
+    /// `decision: "block"`: the prompt is not sent; `reason` is shown.
+    pub struct UserPromptSubmitOutput block("UserPromptSubmit") {
         /// Context for the model.
         pub hook_specific_output: Option<ContextHookSpecificOutput>,
     }
 }
 
-impl UserPromptSubmitOutput {
-    /// Why Codex 0.171.0 would reject this result (run failed, no effect), or `None`.
-    pub fn invalid_reason(&self) -> Option<String> {
-        (self.decision == Some(BlockDecision::Block) && !non_empty(self.reason.as_deref()))
-            .then(|| invalid_block("UserPromptSubmit"))
-    }
-}
-
 output_struct! {
     /// `stop.command.output`.
-    pub struct StopOutput {
-        /// `block`: Codex continues the turn with `reason` as the next prompt.
-        pub decision: Option<BlockDecision>,
-        /// The continuation prompt.
-        pub reason: Option<String>,
-    }
-}
-
-impl StopOutput {
-    /// Why Codex 0.171.0 would reject this result (run failed, no effect), or `None`.
-    pub fn invalid_reason(&self) -> Option<String> {
-        (self.decision == Some(BlockDecision::Block) && !non_empty(self.reason.as_deref()))
-            .then(|| invalid_block("Stop"))
+    ///
+    /// `decision: "block"`: Codex continues the turn with `reason` as the next prompt.
+    pub struct StopOutput block("Stop") {
     }
 }
 
 output_struct! {
     /// `subagent-stop.command.output`.
-    pub struct SubagentStopOutput {
-        /// `block`: the subagent continues with `reason` as its next prompt.
-        pub decision: Option<BlockDecision>,
-        /// The continuation prompt.
-        pub reason: Option<String>,
-    }
-}
-
-impl SubagentStopOutput {
-    /// Why Codex 0.171.0 would reject this result (run failed, no effect), or `None`.
-    pub fn invalid_reason(&self) -> Option<String> {
-        (self.decision == Some(BlockDecision::Block) && !non_empty(self.reason.as_deref()))
-            .then(|| invalid_block("SubagentStop"))
+    ///
+    /// `decision: "block"`: the subagent continues with `reason` as its next prompt.
+    pub struct SubagentStopOutput block("SubagentStop") {
     }
 }
 

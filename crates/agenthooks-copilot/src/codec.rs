@@ -7,7 +7,7 @@ use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, NativeName,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo,
     SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
     WireResponse,
 };
@@ -288,13 +288,9 @@ fn wire(out: &Reply<'_>) -> WireResponse {
 }
 
 impl Codec for CopilotCodec {
-    fn provider(&self) -> Provider {
-        Provider::COPILOT
-    }
-
     // The camelCase rows (the names install bakes into `--event`); `name_key` is `None`:
     // camelCase payloads name no event (the argv hint or the shape does).
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
+    agenthooks_core::kit_codec_tables!(provider: Provider::COPILOT);
 
     /// The row of a name in either spelling (`PreToolUse` is the `preToolUse` row).
     fn row(&self, native: &str) -> Option<&'static EventRow> {
@@ -351,10 +347,8 @@ impl Codec for CopilotCodec {
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         let env = event.envelope();
         let name = env.native.as_str();
-        let caps = self.capabilities(&env.variant, name);
-        kit::ensure_expressible(&Provider::COPILOT, name, event.kind(), outcome, caps)?;
-        if outcome.is_bare_neutral() {
-            return Ok(WireResponse::empty());
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.capabilities(&env.variant, name))? {
+            return Ok(no_op);
         }
         let Some((row, dialect)) = target(name) else {
             return Err(EncodeError::inexpressible(Provider::COPILOT, name, "a decision"));
@@ -401,14 +395,6 @@ impl Codec for CopilotCodec {
         } else {
             caps
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     /// `COPILOT_CLI_BINARY_VERSION` is set by Copilot for its hook processes: certain.

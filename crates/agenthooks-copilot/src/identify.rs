@@ -294,194 +294,54 @@ use IdentifyConfidence::{High, Medium};
 
 /// Every event's shape, in the order the rules are tried (the reference's order, extended for
 /// the events it does not list).
+#[rustfmt::skip] // one line per rule: the table reads as the reference's list
 const SHAPES: &[Shape] = &[
-    shape(
-        "permissionRequest",
-        &[
-            "toolName",
-            "toolInput",
-            "permissionSuggestions",
-            "hookName",
-            "tool_name",
-            "tool_input",
-            "permission_suggestions",
-        ],
-        &[r(
-            High,
-            t("toolInput", &["toolInput"], &[]),
-            t(
-                "tool_name+permission_suggestions",
-                &["tool_name", "permission_suggestions"],
-                &[],
-            ),
-        )],
-    ),
-    shape(
-        "postToolUse",
-        &[
-            "toolName",
-            "toolArgs",
-            "toolResult",
-            "tool_name",
-            "tool_input",
-            "tool_result",
-            "tool_response",
-        ],
-        &[r(
-            High,
-            t("toolResult", &["toolResult"], &[]),
-            t("tool_result", &["tool_name"], &["tool_result", "tool_response"]),
-        )],
-    ),
-    shape(
-        "preMcpToolCall",
-        &[
-            "toolCallId",
-            "serverName",
-            "toolName",
-            "arguments",
-            "_meta",
-            "tool_call_id",
-            "server_name",
-            "tool_name",
-        ],
-        &[r(
-            High,
-            t("serverName", &["serverName"], &[]),
-            t("server_name", &["server_name"], &[]),
-        )],
-    ),
-    shape(
-        "postToolUseFailure",
-        &["toolName", "toolArgs", "error", "tool_name", "tool_input"],
-        &[r(
-            High,
-            t("toolName+error", &["toolName", "error"], &[]),
-            t("tool_name+error", &["tool_name", "error"], &[]),
-        )],
-    ),
-    shape(
-        "preToolUse",
-        &["toolName", "toolArgs", "tool_name", "tool_input"],
-        &[r(
-            Medium,
-            t("toolName", &["toolName"], &[]),
-            t("tool_name", &["tool_name"], &[]),
-        )],
-    ),
-    shape(
-        "errorOccurred",
-        &["error", "errorContext", "recoverable", "error_context"],
-        &[r(
-            High,
-            t("errorContext", &["errorContext"], &[]),
-            t("error_context", &["error_context"], &[]),
-        )],
-    ),
-    shape(
-        "preCompact",
-        &["trigger", "customInstructions", "custom_instructions"],
-        &[r(
-            High,
-            t("trigger", &["trigger"], &[]),
-            t("trigger", &["trigger"], &[]),
-        )],
-    ),
-    shape(
-        "subagentStop",
-        &[
-            "agentName",
-            "agentDisplayName",
-            "agentDescription",
-            "stopReason",
-            "response",
-            "stop_hook_active",
-            "stopHookActive",
-            "agent_name",
-            "agent_display_name",
-            "agent_description",
-            "stop_reason",
-        ],
-        &[
-            r(
-                High,
-                t("agentName+stopReason", &["agentName", "stopReason"], &[]),
-                t(
-                    "agent_name+stop_reason",
-                    &["agent_name"],
-                    &["stop_reason", "response", "stop_hook_active"],
-                ),
-            ),
-            r(
-                Medium,
-                t(
-                    "agentName+response",
-                    &["agentName"],
-                    &["response", "stop_hook_active", "stopHookActive"],
-                ),
-                None,
-            ),
-        ],
-    ),
-    shape(
-        "subagentStart",
-        &[
-            "agentName",
-            "agentDisplayName",
-            "agentDescription",
-            "agent_name",
-            "agent_display_name",
-            "agent_description",
-        ],
-        &[r(
-            Medium,
-            t("agentName", &["agentName"], &[]),
-            t("agent_name", &["agent_name"], &[]),
-        )],
-    ),
-    shape(
-        "agentStop",
-        &["stopReason", "stop_hook_active", "stopHookActive", "stop_reason"],
-        &[r(
-            High,
-            t("stopReason", &[], &["stopReason", "stop_hook_active", "stopHookActive"]),
-            t("stop_reason", &[], &["stop_reason", "stop_hook_active"]),
-        )],
-    )
-    .fallback(),
-    shape(
-        "sessionStart",
-        &["source", "initialPrompt", "initial_prompt"],
-        &[r(High, t("source", &["source"], &[]), t("source", &["source"], &[]))],
-    ),
-    shape(
-        "sessionEnd",
-        &["reason", "finalMessage", "final_message", "error"],
-        &[r(High, t("reason", &["reason"], &[]), t("reason", &["reason"], &[]))],
-    ),
-    shape(
-        "userPromptTransformed",
-        &["prompt", "transformedPrompt", "transformed_prompt"],
-        &[r(
-            High,
-            t("transformedPrompt", &["transformedPrompt"], &[]),
-            t("transformed_prompt", &["transformed_prompt"], &[]),
-        )],
-    ),
-    shape(
-        "userPromptSubmitted",
-        &["prompt"],
-        &[r(High, t("prompt", &["prompt"], &[]), t("prompt", &["prompt"], &[]))],
-    ),
-    shape(
-        "notification",
-        &["message", "title", "notification_type"],
-        &[r(
-            Medium,
-            t("notification_type", &[], &["notification_type"]),
-            t("notification_type", &[], &["notification_type"]),
-        )],
-    ),
+    shape("permissionRequest", &["toolName", "toolInput", "permissionSuggestions", "hookName", "tool_name", "tool_input", "permission_suggestions"], &[
+        r(High, t("toolInput", &["toolInput"], &[]), t("tool_name+permission_suggestions", &["tool_name", "permission_suggestions"], &[])),
+    ]),
+    shape("postToolUse", &["toolName", "toolArgs", "toolResult", "tool_name", "tool_input", "tool_result", "tool_response"], &[
+        r(High, t("toolResult", &["toolResult"], &[]), t("tool_result", &["tool_name"], &["tool_result", "tool_response"])),
+    ]),
+    shape("preMcpToolCall", &["toolCallId", "serverName", "toolName", "arguments", "_meta", "tool_call_id", "server_name", "tool_name"], &[
+        r(High, t("serverName", &["serverName"], &[]), t("server_name", &["server_name"], &[])),
+    ]),
+    shape("postToolUseFailure", &["toolName", "toolArgs", "error", "tool_name", "tool_input"], &[
+        r(High, t("toolName+error", &["toolName", "error"], &[]), t("tool_name+error", &["tool_name", "error"], &[])),
+    ]),
+    shape("preToolUse", &["toolName", "toolArgs", "tool_name", "tool_input"], &[
+        r(Medium, t("toolName", &["toolName"], &[]), t("tool_name", &["tool_name"], &[])),
+    ]),
+    shape("errorOccurred", &["error", "errorContext", "recoverable", "error_context"], &[
+        r(High, t("errorContext", &["errorContext"], &[]), t("error_context", &["error_context"], &[])),
+    ]),
+    shape("preCompact", &["trigger", "customInstructions", "custom_instructions"], &[
+        r(High, t("trigger", &["trigger"], &[]), t("trigger", &["trigger"], &[])),
+    ]),
+    shape("subagentStop", &["agentName", "agentDisplayName", "agentDescription", "stopReason", "response", "stop_hook_active", "stopHookActive", "agent_name", "agent_display_name", "agent_description", "stop_reason"], &[
+        r(High, t("agentName+stopReason", &["agentName", "stopReason"], &[]), t("agent_name+stop_reason", &["agent_name"], &["stop_reason", "response", "stop_hook_active"])),
+        r(Medium, t("agentName+response", &["agentName"], &["response", "stop_hook_active", "stopHookActive"]), None),
+    ]),
+    shape("subagentStart", &["agentName", "agentDisplayName", "agentDescription", "agent_name", "agent_display_name", "agent_description"], &[
+        r(Medium, t("agentName", &["agentName"], &[]), t("agent_name", &["agent_name"], &[])),
+    ]),
+    shape("agentStop", &["stopReason", "stop_hook_active", "stopHookActive", "stop_reason"], &[
+        r(High, t("stopReason", &[], &["stopReason", "stop_hook_active", "stopHookActive"]), t("stop_reason", &[], &["stop_reason", "stop_hook_active"])),
+    ]).fallback(),
+    shape("sessionStart", &["source", "initialPrompt", "initial_prompt"], &[
+        r(High, t("source", &["source"], &[]), t("source", &["source"], &[])),
+    ]),
+    shape("sessionEnd", &["reason", "finalMessage", "final_message", "error"], &[
+        r(High, t("reason", &["reason"], &[]), t("reason", &["reason"], &[])),
+    ]),
+    shape("userPromptTransformed", &["prompt", "transformedPrompt", "transformed_prompt"], &[
+        r(High, t("transformedPrompt", &["transformedPrompt"], &[]), t("transformed_prompt", &["transformed_prompt"], &[])),
+    ]),
+    shape("userPromptSubmitted", &["prompt"], &[
+        r(High, t("prompt", &["prompt"], &[]), t("prompt", &["prompt"], &[])),
+    ]),
+    shape("notification", &["message", "title", "notification_type"], &[
+        r(Medium, t("notification_type", &[], &["notification_type"]), t("notification_type", &[], &["notification_type"])),
+    ]),
 ];
 
 /// Keys every payload may carry whatever the event, in both dialects.

@@ -41,7 +41,7 @@
 //! never fails a hook.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use agenthooks_core::kit::{lenient, EventRow, FailShape};
 use agenthooks_core::{CapSet, Capability as C};
@@ -74,9 +74,6 @@ const TOOL: &[&str] = &["toolName", "tool_name"];
 agenthooks_core::native_events! {
     /// A decoded Copilot CLI hook payload (either dialect): one variant per native event, plus
     /// [`NativeEvent::Other`] for events this crate does not know (`postResult`, …).
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key None;
     common {
         /// `sessionId` / `session_id`. Present in current releases; absent from the older
@@ -113,40 +110,35 @@ agenthooks_core::native_events! {
         /// `sessionStart` / `SessionStart`: a new or resumed session. Context.
         SessionStart("sessionStart", SessionStart, blocking).caps(CONTEXT) {
             /// `source`: `startup` | `resume` | `new`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
             /// `initialPrompt` / `initial_prompt`: the prompt the session was started with.
-            #[serde(rename = "initialPrompt", alias = "initial_prompt", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "initialPrompt", alias = "initial_prompt")]
             initial_prompt: Option<String>,
         }
         /// `sessionEnd` / `SessionEnd`: the session terminates (in `-p` mode once per completed
         /// turn, 1.0.78). Output ignored.
         SessionEnd("sessionEnd", SessionEnd) {
             /// `reason`: `complete` | `error` | `abort` | `timeout` | `user_exit`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
             /// `finalMessage` / `final_message` (SDK).
-            #[serde(rename = "finalMessage", alias = "final_message", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "finalMessage", alias = "final_message")]
             final_message: Option<String>,
             /// `error` (SDK).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<ErrorDetail>,
         }
         /// `userPromptSubmitted` / `UserPromptSubmit`: the user submitted a prompt. Context from
         /// 1.0.65 (quirk 408).
         UserPromptSubmitted("userPromptSubmitted", PromptSubmitted, blocking).caps(CONTEXT) {
             /// `prompt`: the prompt text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
         }
         /// `userPromptTransformed`: after prompt expansion, before it is stored or sent (newer
         /// builds; modify-only, not mapped; the PascalCase spelling is mechanical).
         UserPromptTransformed("userPromptTransformed", Other) {
             /// `prompt`: the prompt as submitted.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
             /// `transformedPrompt` / `transformed_prompt`: the prompt after expansion.
-            #[serde(rename = "transformedPrompt", alias = "transformed_prompt", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "transformedPrompt", alias = "transformed_prompt")]
             transformed_prompt: Option<String>,
         }
         /// `preToolUse` / `PreToolUse`: before each tool call (the gate). Fail-closed: an
@@ -159,26 +151,25 @@ agenthooks_core::native_events! {
             /// `toolArgs` (camelCase) / `tool_input` (PascalCase): a JSON-encoded **string** up to
             /// at least 1.0.63, an object by 1.0.82; absent when the tool takes no arguments.
             /// See [`crate::args::normalize`].
-            #[serde(rename = "toolArgs", alias = "tool_input", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolArgs", alias = "tool_input")]
             tool_args: Option<Value>,
         }
         /// `preMcpToolCall`: before an MCP request is sent (1.0.51; adjusts `_meta` only, not
         /// mapped; the PascalCase spelling is mechanical).
         PreMcpToolCall("preMcpToolCall", Other) {
             /// `toolCallId` / `tool_call_id` (the only tool event that carries an id).
-            #[serde(rename = "toolCallId", alias = "tool_call_id", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolCallId", alias = "tool_call_id")]
             tool_call_id: Option<String>,
             /// `serverName` / `server_name`: the MCP server.
-            #[serde(rename = "serverName", alias = "server_name", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "serverName", alias = "server_name")]
             server_name: Option<String>,
             /// `toolName` / `tool_name`: the tool as the MCP server knows it.
-            #[serde(rename = "toolName", alias = "tool_name", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolName", alias = "tool_name")]
             tool_name: Option<String>,
             /// `arguments`: the MCP call arguments, free shape.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             arguments: Option<Value>,
             /// `_meta`: the outgoing request metadata.
-            #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "_meta")]
             meta: Option<Value>,
         }
         /// `postToolUse` / `PostToolUse`: after a **successful** tool call (1.0.15). Context.
@@ -187,13 +178,12 @@ agenthooks_core::native_events! {
             #[serde(rename = "toolName", alias = "tool_name")]
             tool_name: String,
             /// `toolArgs` / `tool_input` (string or object, see [`PreToolUse::tool_args`]).
-            #[serde(rename = "toolArgs", alias = "tool_input", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolArgs", alias = "tool_input")]
             tool_args: Option<Value>,
             /// `toolResult` / `tool_result` (snake spelling unverified).
-            #[serde(rename = "toolResult", alias = "tool_result", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolResult", alias = "tool_result")]
             tool_result: Option<ToolResult>,
             /// `tool_response`: the Claude-compatible spelling a PascalCase payload may use.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_response: Option<Value>,
         }
         /// `postToolUseFailure` / `PostToolUseFailure`: after a tool call whose result is
@@ -203,10 +193,9 @@ agenthooks_core::native_events! {
             #[serde(rename = "toolName", alias = "tool_name")]
             tool_name: String,
             /// `toolArgs` / `tool_input` (string or object).
-            #[serde(rename = "toolArgs", alias = "tool_input", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolArgs", alias = "tool_input")]
             tool_args: Option<Value>,
             /// `error`: the failure message.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<ErrorDetail>,
         }
         /// `permissionRequest` / `PermissionRequest`: before the permission service decides on
@@ -217,103 +206,97 @@ agenthooks_core::native_events! {
             tool_name: String,
             /// `toolInput` / `tool_input`: the tool arguments as an **object** (not a string,
             /// unlike `toolArgs`).
-            #[serde(rename = "toolInput", alias = "tool_input", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "toolInput", alias = "tool_input")]
             tool_input: Option<Value>,
             /// `permissionSuggestions` / `permission_suggestions` (seen as `[]` on 1.0.102;
             /// undocumented).
-            #[serde(rename = "permissionSuggestions", alias = "permission_suggestions", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "permissionSuggestions", alias = "permission_suggestions")]
             permission_suggestions: Option<Value>,
             /// `hookName`: `"permissionRequest"` on 1.0.102 (undocumented; the only camelCase
             /// payload seen to name its own event).
-            #[serde(rename = "hookName", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "hookName")]
             hook_name: Option<String>,
         }
         /// `agentStop` / `Stop`: the main agent finished a turn. `decision: "block"` continues.
         AgentStop("agentStop", Stop, blocking).caps(STOP) {
             /// `stopReason` / `stop_reason`: `end_turn`.
-            #[serde(rename = "stopReason", alias = "stop_reason", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "stopReason", alias = "stop_reason")]
             stop_reason: Option<String>,
             /// `stop_hook_active` (1.0.72, snake_case on the wire in both dialects): this stop
             /// re-enters after a previous `block`.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             stop_hook_active: Option<bool>,
             /// `stopHookActive`: the SDK spelling of the same flag; both are accepted.
-            #[serde(rename = "stopHookActive", default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "stopHookActive", deserialize_with = "lenient::opt_bool")]
             stop_hook_active_camel: Option<bool>,
         }
         /// `subagentStart` / `SubagentStart`: a subagent was spawned. Context (prepended to the
         /// child's prompt).
         SubagentStart("subagentStart", SubagentStart, blocking).caps(CONTEXT) {
             /// `agentName` / `agent_name`.
-            #[serde(rename = "agentName", alias = "agent_name", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "agentName", alias = "agent_name")]
             agent_name: Option<String>,
             /// `agentDisplayName` / `agent_display_name`.
-            #[serde(rename = "agentDisplayName", alias = "agent_display_name", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "agentDisplayName", alias = "agent_display_name")]
             agent_display_name: Option<String>,
             /// `agentDescription` / `agent_description`.
-            #[serde(rename = "agentDescription", alias = "agent_description", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "agentDescription", alias = "agent_description")]
             agent_description: Option<String>,
         }
         /// `subagentStop` / `SubagentStop`: a subagent completed. `decision: "block"` continues.
         SubagentStop("subagentStop", SubagentStop, blocking).caps(STOP) {
             /// `agentName` / `agent_name`.
-            #[serde(rename = "agentName", alias = "agent_name", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "agentName", alias = "agent_name")]
             agent_name: Option<String>,
             /// `agentDisplayName` / `agent_display_name`.
-            #[serde(rename = "agentDisplayName", alias = "agent_display_name", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "agentDisplayName", alias = "agent_display_name")]
             agent_display_name: Option<String>,
             /// `agentDescription` / `agent_description`.
-            #[serde(rename = "agentDescription", alias = "agent_description", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "agentDescription", alias = "agent_description")]
             agent_description: Option<String>,
             /// `stopReason` / `stop_reason`: `end_turn`.
-            #[serde(rename = "stopReason", alias = "stop_reason", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "stopReason", alias = "stop_reason")]
             stop_reason: Option<String>,
             /// `response`: the child's last assistant message (SDK).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             response: Option<String>,
             /// `stop_hook_active` (Claude-compatible spelling).
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             stop_hook_active: Option<bool>,
             /// `stopHookActive` (SDK spelling).
-            #[serde(rename = "stopHookActive", default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "stopHookActive", deserialize_with = "lenient::opt_bool")]
             stop_hook_active_camel: Option<bool>,
         }
         /// `preCompact` / `PreCompact`: context compaction begins. Output ignored.
         PreCompact("preCompact", CompactPre) {
             /// `trigger`: `manual` | `auto`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
             /// `customInstructions` / `custom_instructions`: the `/compact` instructions (empty
             /// when none).
-            #[serde(rename = "customInstructions", alias = "custom_instructions", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "customInstructions", alias = "custom_instructions")]
             custom_instructions: Option<String>,
         }
         /// `errorOccurred` / `ErrorOccurred`: an error during execution (not mapped).
         ErrorOccurred("errorOccurred", Other) {
             /// `error`: `{message, name, stack?}` from command hooks, a string from SDK callbacks.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<ErrorDetail>,
             /// `errorContext` / `error_context`: `model_call` | `tool_execution` | `system` |
             /// `user_input`.
-            #[serde(rename = "errorContext", alias = "error_context", default, skip_serializing_if = "Option::is_none")]
+            #[serde(rename = "errorContext", alias = "error_context")]
             error_context: Option<String>,
             /// `recoverable`.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             recoverable: Option<bool>,
         }
         /// `notification` / `Notification`: an asynchronous system notification
         /// (fire-and-forget; `additionalContext` is injected as a user message).
         Notification("notification", Notification, blocking).caps(CONTEXT) {
             /// `message`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             message: Option<String>,
             /// `title`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             title: Option<String>,
             /// `notification_type` (snake_case in both dialects): `shell_completed`,
             /// `shell_detached_completed`, `agent_completed`, `agent_idle`, `permission_prompt`,
             /// `elicitation_dialog`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             notification_type: Option<String>,
         }
     }
@@ -517,54 +500,38 @@ impl ErrorDetail {
     }
 }
 
-/// A structured error as sent on `errorOccurred`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ErrorObject {
-    /// The error message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// The error class name (`Error`, `TypeError`, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// A stack trace, when sent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stack: Option<String>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+agenthooks_core::native_record! {
+    /// A structured error as sent on `errorOccurred`.
+    pub struct ErrorObject {
+        /// The error message.
+        message: Option<String>,
+        /// The error class name (`Error`, `TypeError`, …).
+        name: Option<String>,
+        /// A stack trace, when sent.
+        stack: Option<String>,
+    }
 }
 
-/// A tool result as sent on `postToolUse` (`toolResult`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct ToolResult {
-    /// `success` on `postToolUse` (older docs also list `failure` / `denied`; the SDK adds
-    /// `rejected` / `timeout`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result_type: Option<String>,
-    /// The text the model sees.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text_result_for_llm: Option<String>,
-    /// Binary results (SDK), free shape.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub binary_results_for_llm: Option<Value>,
-    /// Error text of a failed result (SDK).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<Value>,
-    /// Session log text (SDK).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session_log: Option<Value>,
-    /// Tool telemetry (SDK), free shape.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_telemetry: Option<Value>,
-    /// Names of tools returned by a tool-search tool (SDK).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_references: Option<Value>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+agenthooks_core::native_record! {
+    /// A tool result as sent on `postToolUse` (`toolResult`).
+    #[serde(rename_all = "camelCase")]
+    pub struct ToolResult {
+        /// `success` on `postToolUse` (older docs also list `failure` / `denied`; the SDK adds
+        /// `rejected` / `timeout`).
+        result_type: Option<String>,
+        /// The text the model sees.
+        text_result_for_llm: Option<String>,
+        /// Binary results (SDK), free shape.
+        binary_results_for_llm: Option<Value>,
+        /// Error text of a failed result (SDK).
+        error: Option<Value>,
+        /// Session log text (SDK).
+        session_log: Option<Value>,
+        /// Tool telemetry (SDK), free shape.
+        tool_telemetry: Option<Value>,
+        /// Names of tools returned by a tool-search tool (SDK).
+        tool_references: Option<Value>,
+    }
 }
 
 #[cfg(test)]

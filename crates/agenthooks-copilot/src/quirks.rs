@@ -3,144 +3,125 @@
 //! Each entry names where it is exercised: a fixture under `fixtures/copilot/` or a test in this
 //! crate (`tests/it/`).
 
-use agenthooks_core::{Capability as C, Quirk, QuirkStatus};
+use agenthooks_core::Quirk;
 
 /// Every Copilot quirk.
-pub static QUIRKS: &[Quirk] = &[
-    Quirk::new(
-        401,
-        &["copilot"],
+pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+    provider "copilot";
+    ids 400..500;
+    401 {
         "camelCase payloads carry no event name (only `notification` has `hook_event_name`; \
          1.0.102's `permissionRequest` adds an undocumented `hookName`).",
         "Install bakes `--event=<camelCase name>` into argv; without it the codec reconstructs \
          the event from the payload's disjoint keys and lowers the confidence when the shape is \
          ambiguous (fixtures: every camelCase case, checked with the argv hint stripped).",
-    )
-    .upstream("reference copilot.md §3; e2e captures copilot-1.0.102"),
-    Quirk::new(
-        402,
-        &["copilot"],
+        upstream "reference copilot.md §3; e2e captures copilot-1.0.102",
+    }
+    402 {
         "The payload dialect follows the config key spelling (1.0.21): a PascalCase key \
          (`PreToolUse`) sends snake_case fields, `hook_event_name` and ISO timestamps, and \
          Claude tool names (`Bash`, 1.0.62).",
         "Install renders camelCase keys only. The codec reads the dialect from the payload \
          (variant `vscode`), decodes both, and answers a PascalCase hook with the Copilot fields \
          plus the Claude-compatible `hookSpecificOutput` (fixtures: `docs/*-pascal`).",
-    )
-    .versions(">= 1.0.21")
-    .upstream("reference copilot.md §1; third-party reports rtk-ai/rtk#1800, Hypabolic/Hypa#52")
-    .status(QuirkStatus::Unverified),
-    Quirk::new(
-        403,
-        &["copilot"],
+        versions ">= 1.0.21",
+        upstream "reference copilot.md §1; third-party reports rtk-ai/rtk#1800, Hypabolic/Hypa#52",
+        status Unverified,
+    }
+    403 {
         "`toolArgs` is a JSON-encoded string in the documented examples and older releases and \
          an object in 1.0.102; `permissionRequest` sends `toolInput` as an object.",
         "ToolCall::input is always an object; ToolCall::raw_input keeps the string form \
          (fixtures: `docs/pre_tool_use-example`, `1.0.102/pre_tool_use-allow`).",
-    )
-    .capabilities(&[C::UpdateInput]),
-    Quirk::new(
-        404,
-        &["copilot"],
+        capabilities [UpdateInput],
+    }
+    404 {
         "No tool-call id on preToolUse, postToolUse, postToolUseFailure or permissionRequest; \
          permissionRequest drops the shell tool's `description` argument.",
         "Synthesized ids hash session | tool | input without `description`, so pre, permission, \
          post and failure of one call share an id (test: ids_correlate_across_a_tool_call).",
-    )
-    .upstream("e2e captures copilot-1.0.102 allow.jsonl"),
-    Quirk::new(
-        405,
-        &["copilot"],
+        upstream "e2e captures copilot-1.0.102 allow.jsonl",
+    }
+    405 {
         "preToolUse denies on any hook error (\"hook errored\", 1.0.57) and on exit 2 (1.0.70), \
          but a timeout allows (1.0.67); there is no failClosed knob.",
         "The codec never signals through the exit code: it always exits 0 with the verdict on \
          stdout, and a fail-closed failure is an explicit deny JSON (tests: failure_responses_*).",
-    )
-    .events(&["preToolUse", "permissionRequest"])
-    .capabilities(&[C::Deny])
-    .correction("Timeouts fail open, so a hung hook allows (reference copilot.md §4)."),
-    Quirk::new(
-        406,
-        &["copilot"],
+        events ["preToolUse", "permissionRequest"],
+        capabilities [Deny],
+        correction "Timeouts fail open, so a hung hook allows (reference copilot.md §4).",
+    }
+    406 {
         "agentStop/subagentStop `decision: \"block\"` is capped at 8 consecutive blocks (1.0.72); \
          re-entry is flagged as `stop_hook_active` (changelog) or `stopHookActive` (SDK types).",
         "Both spellings map to StopEvent::previously_continued; the library continuation cap \
          (default 5) stays below Copilot's 8 (fixtures: `docs/agent_stop`, \
          `docs/agent_stop-stop-hook-active-sdk`).",
-    )
-    .versions(">= 1.0.72")
-    .events(&["agentStop", "subagentStop"])
-    .capabilities(&[C::ContinueAgent]),
-    Quirk::new(
-        407,
-        &["copilot"],
+        versions ">= 1.0.72",
+        events ["agentStop", "subagentStop"],
+        capabilities [ContinueAgent],
+    }
+    407 {
         "An empty `matcher` string is a validation error (\"matcher cannot be empty\"); an absent \
          one matches everything.",
         "Install never writes an empty matcher; match-all hooks omit the key.",
-    )
-    .events(&["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"]),
-    Quirk::new(
-        408,
-        &["copilot"],
+        events ["preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest"],
+    }
+    408 {
         "userPromptSubmitted output: the docs say it is ignored; the changelog says \
          `additionalContext` reaches the model since 1.0.65 (seen on 1.0.102 against a fake \
          model); `modifiedPrompt` and `decision: \"block\"` are SDK-only as far as known.",
         "AddContext is claimed from `COPILOT_CLI_BINARY_VERSION` >= 1.0.65 (and when the version \
          is unknown, since emitting the field is harmless on older releases); block and prompt \
          rewrites are not claimed (fixtures: `1.0.102/user_prompt_submitted-*`).",
-    )
-    .versions(">= 1.0.65")
-    .events(&["userPromptSubmitted"])
-    .capabilities(&[C::AddContext, C::Deny])
-    .upstream("settled on the real CLI 1.0.102 by the agenthooks-e2e context scenario: top-level additionalContext on userPromptSubmitted reaches the model")
-    .status(QuirkStatus::Confirmed),
-    Quirk::new(
-        409,
-        &["copilot"],
+        versions ">= 1.0.65",
+        events ["userPromptSubmitted"],
+        capabilities [AddContext, Deny],
+        upstream "settled on the real CLI 1.0.102 by the agenthooks-e2e context scenario: top-level additionalContext on userPromptSubmitted reaches the model",
+        status Confirmed,
+    }
+    409 {
         "Only top-level output fields are read in the camelCase dialect: the Claude-shaped \
          `hookSpecificOutput` and plain-text stdout are silently ignored.",
         "The camelCase encoder writes top-level fields only (tests: encode_*).",
-    )
-    .upstream("reference copilot.md §9 (1.0.102 against a fake model)"),
-    Quirk::new(
-        410,
-        &["copilot"],
+        upstream "reference copilot.md §9 (1.0.102 against a fake model)",
+    }
+    410 {
         "permissionRequest fires even with --allow-all-tools, is skipped for `read` and `hook` \
          permission kinds, and merges several hooks' outputs (later wins); exit 2 means deny.",
         "Allow and deny are `behavior` fields; `interrupt` (valid only with a deny) is not \
          claimed as stop-agent (fixture: `1.0.102/permission_request-allow`).",
-    )
-    .events(&["permissionRequest"])
-    .capabilities(&[C::Allow, C::Deny, C::StopAgent]),
-    Quirk::new(
-        411,
-        &["copilot"],
+        events ["permissionRequest"],
+        capabilities [Allow, Deny, StopAgent],
+    }
+    411 {
         "preToolUse `ask`: Autopilot turns it into a deny (1.0.97), and the user's denial text is \
          not passed to the agent (github/copilot-cli#2647, #4237).",
         "Ask is claimed; its reason is shown in the prompt; the loss of the user's steering text \
          is documented.",
-    )
-    .versions(">= 1.0.97")
-    .events(&["preToolUse"])
-    .capabilities(&[C::Ask]),
-    Quirk::new(
-        412,
-        &["copilot"],
+        versions ">= 1.0.97",
+        events ["preToolUse"],
+        capabilities [Ask],
+    }
+    412 {
         "Copilot MCP tools are named `<server>-<tool>` where the server name may contain hyphens.",
         "Hyphenated names are classed MCP with an empty server; `mcp__s__t` names decode fully \
          (fixture: `docs/pre_tool_use-mcp`).",
-    )
-    .status(QuirkStatus::Unverified),
-];
+        status Unverified,
+    }
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn ids_are_in_the_copilot_range_and_unique() {
-        let ids: Vec<u16> = QUIRKS.iter().map(|q| q.id).collect();
-        assert_eq!(ids, (401..=412).collect::<Vec<_>>());
-        assert!(QUIRKS.iter().all(|q| q.affects("copilot") && !q.affects("claude-code")));
+    fn ids_run_from_401_to_412_without_a_gap() {
+        // quirk_table! checks the ids are strictly increasing: twelve of them from 401 to 412
+        // leave no gap.
+        assert_eq!(
+            (QUIRKS.len(), QUIRKS[0].id, QUIRKS[QUIRKS.len() - 1].id),
+            (12, 401, 412)
+        );
     }
 }

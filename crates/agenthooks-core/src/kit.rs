@@ -58,8 +58,7 @@
 //!         BeforeTool("before_tool", ToolPre, blocking, tool_matcher).caps(GATE).fail(FailShape::Block) {
 //!             /// The tool (identifying).
 //!             tool: String,
-//!             /// Its arguments.
-//!             #[serde(default)]
+//!             /// Its arguments (an `Option`: absent is `None`, and `None` is not written back).
 //!             args: Option<serde_json::Value>,
 //!         }
 //!         /// The session ended.
@@ -113,6 +112,9 @@ use crate::provider::Provider;
 
 pub mod lenient;
 mod macros;
+mod quirk_table;
+
+pub use quirk_table::quirk_table_ok;
 
 /// Unknown keys of a payload object, in wire order.
 pub type Extra = Map<String, Value>;
@@ -398,6 +400,27 @@ impl ToolTable {
             .iter()
             .find(|(c, _)| *c == class)
             .map_or(&[], |(_, names)| names)
+    }
+}
+
+impl ToolTable {
+    /// Built-in names the table lists more than once (within a class or across two), plus any
+    /// of `also` (names the crate keeps outside the classes) already listed or repeated; empty
+    /// for a well-formed table.
+    ///
+    /// ```
+    /// use agenthooks_core::{kit::ToolTable, CanonicalTool as T};
+    /// const TOOLS: ToolTable = ToolTable::new(&[(T::Shell, &["sh"]), (T::FileRead, &["cat", "sh"])], None, &[]);
+    /// assert_eq!(TOOLS.repeated_names(&["ls"]), ["sh"]);
+    /// assert_eq!(TOOLS.repeated_names(&["cat"]), ["cat", "sh"]);
+    /// ```
+    pub fn repeated_names(&self, also: &[&'static str]) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = self.classes.iter().flat_map(|(_, n)| n.iter().copied()).collect();
+        names.extend_from_slice(also);
+        names.sort_unstable();
+        let mut repeated: Vec<&'static str> = names.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
+        repeated.dedup();
+        repeated
     }
 }
 
@@ -841,6 +864,57 @@ pub fn ensure_expressible(
     match missing(outcome.required_capabilities(), caps) {
         Some(cap) => Err(EncodeError::unsupported(provider.clone(), native, cap)),
         None => Ok(()),
+    }
+}
+
+/// The opening every kit encoder shares: [`ensure_expressible`] for the event (its native name
+/// and kind, the codec's provider, `caps`), then the answer to a bare neutral outcome, the
+/// codec's [`no_op`](crate::Codec::no_op). `Ok(None)`: the outcome needs encoding.
+///
+/// ```ignore
+/// fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
+///     if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+///         return Ok(no_op);
+///     }
+///     // the event's own answer
+/// }
+/// ```
+///
+/// # Errors
+///
+/// The outcome does not fit the event's kind, or needs a capability `caps` lacks.
+pub fn expressible_or_no_op<C: crate::Codec + ?Sized>(
+    codec: &C,
+    event: &crate::Event,
+    outcome: &Outcome,
+    caps: CapSet,
+) -> Result<Option<crate::WireResponse>, EncodeError> {
+    ensure_expressible(
+        &codec.provider(),
+        event.envelope().native.as_str(),
+        event.kind(),
+        outcome,
+        caps,
+    )?;
+    Ok(outcome
+        .is_bare_neutral()
+        .then(|| codec.no_op(&crate::EventTarget::of(event))))
+}
+
+/// The row a failure target names (`None` when it names no event, or one `rows` lacks).
+pub fn named_row(rows: &'static [EventRow], target: &crate::EventTarget) -> Option<&'static EventRow> {
+    target.native.as_ref().and_then(|n| row(rows, n.as_str()))
+}
+
+/// The row of a failure target: the one it names, or for a target that names no event, the
+/// first primary row of its kind.
+pub fn target_row(rows: &'static [EventRow], target: &crate::EventTarget) -> Option<&'static EventRow> {
+    match &target.native {
+        Some(n) => row(rows, n.as_str()),
+        None => {
+            let kind = target.kind?;
+            rows.iter().find(|r| r.kind == kind && r.primary)
+        }
     }
 }
 

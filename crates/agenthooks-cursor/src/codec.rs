@@ -12,8 +12,8 @@ use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError,
     Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelResponseEvent,
-    OtherEvent, Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse,
-    StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
+    OtherEvent, Outcome, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
@@ -109,11 +109,7 @@ pub fn detect_variant(native: &NativeEvent, env: &dyn Env) -> Variant {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for CursorCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = crate::compat::decode(inv.payload.json_bytes(), inv.native_event)?;
@@ -144,14 +140,10 @@ impl Codec for CursorCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
-        let env = event.envelope();
-        let native = env.native.as_str();
-        let caps = self.event_capabilities(event);
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, caps)?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
         }
-        encode_reply(native, outcome).map(|v| WireResponse::json(&v))
+        encode_reply(event.envelope().native.as_str(), outcome).map(|v| WireResponse::json(&v))
     }
 
     fn no_op(&self, target: &EventTarget) -> WireResponse {
@@ -165,11 +157,7 @@ impl Codec for CursorCodec {
             return self.no_op(target);
         }
         let reason = reason_or_default(reason);
-        let row = target
-            .native
-            .as_ref()
-            .and_then(|n| kit::row(native::EVENTS, n.as_str()));
-        let Some(row) = row else {
+        let Some(row) = kit::named_row(native::EVENTS, target) else {
             // An event we cannot name: exit 2 is Cursor's block on permission hooks and the
             // prompt, and has no effect elsewhere.
             return WireResponse::exit(2, reason.as_bytes().to_vec());
@@ -228,14 +216,6 @@ impl Codec for CursorCodec {
             _ => {}
         }
         caps
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
@@ -376,6 +356,11 @@ fn claim(
     d
 }
 
+/// The input of a shell or read gate: `{key: value}`, or `{}` when Cursor sent no value.
+fn one_key(key: &str, value: Option<String>) -> Value {
+    Value::Object(value.map(|v| (key.to_owned(), Value::String(v))).into_iter().collect())
+}
+
 /// Builds the typed event (projection). The envelope's native view is set by the caller.
 fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Event {
     let s = &env.session;
@@ -399,19 +384,16 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeShellExecution(e) => {
-            let mut input = Map::new();
-            if let Some(c) = e.command {
-                input.insert("command".into(), c.into());
-            }
-            let t = tool("Shell", Value::Object(input), sibling_id(dedup).as_ref(), None);
+            let t = tool("Shell", one_key("command", e.command), sibling_id(dedup).as_ref(), None);
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeReadFile(e) => {
-            let mut input = Map::new();
-            if let Some(p) = e.file_path {
-                input.insert("file_path".into(), p.into());
-            }
-            let t = tool("Read", Value::Object(input), sibling_id(dedup).as_ref(), None);
+            let t = tool(
+                "Read",
+                one_key("file_path", e.file_path),
+                sibling_id(dedup).as_ref(),
+                None,
+            );
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeMcpExecution(e) => {

@@ -43,7 +43,7 @@
 use agenthooks_core::kit::lenient::{self, present};
 use agenthooks_core::kit::FailShape;
 use agenthooks_core::{CapSet, Capability as C};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Number, Value};
 
 /// Unknown keys of a payload object, in wire order.
@@ -54,41 +54,29 @@ fn nullable<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Option<String>>, 
     Option::<String>::deserialize(de).map(Some)
 }
 
-/// One `{id, value}` model parameter (`model_params[]`, newer builds).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ModelParam {
-    /// The parameter (`thinking`, `context`, `effort`, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// Its value, as a string.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_text",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub value: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One `{id, value}` model parameter (`model_params[]`, newer builds).
+    pub struct ModelParam {
+        /// The parameter (`thinking`, `context`, `effort`, …).
+        id: Option<String>,
+        /// Its value, as a string.
+        #[serde(deserialize_with = "lenient::opt_text")]
+        value: Option<String>,
+    }
 }
 
-/// One attachment of a prompt or a file read (`attachments[]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Attachment {
-    /// `type`: `file` or `rule`.
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    /// `file_path` (current builds).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file_path: Option<String>,
-    /// `filePath`: the 1.7/2.0-era spelling.
-    #[serde(rename = "filePath", default, skip_serializing_if = "Option::is_none")]
-    pub file_path_legacy: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One attachment of a prompt or a file read (`attachments[]`).
+    pub struct Attachment {
+        /// `type`: `file` or `rule`.
+        #[serde(rename = "type")]
+        kind: Option<String>,
+        /// `file_path` (current builds).
+        file_path: Option<String>,
+        /// `filePath`: the 1.7/2.0-era spelling.
+        #[serde(rename = "filePath")]
+        file_path_legacy: Option<String>,
+    }
 }
 
 impl Attachment {
@@ -98,74 +86,44 @@ impl Attachment {
     }
 }
 
-/// One agent edit (`afterFileEdit.edits[]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct FileEdit {
-    /// The replaced text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub old_string: Option<String>,
-    /// The new text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new_string: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One agent edit (`afterFileEdit.edits[]`).
+    pub struct FileEdit {
+        /// The replaced text.
+        old_string: Option<String>,
+        /// The new text.
+        new_string: Option<String>,
+    }
 }
 
-/// A line/column range of a Tab edit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct TabRange {
-    /// First line (1-based).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub start_line_number: Option<u64>,
-    /// First column.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub start_column: Option<u64>,
-    /// Last line.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub end_line_number: Option<u64>,
-    /// Last column.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_u64",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub end_column: Option<u64>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// A line/column range of a Tab edit.
+    pub struct TabRange {
+        /// First line (1-based).
+        #[serde(deserialize_with = "lenient::opt_u64")]
+        start_line_number: Option<u64>,
+        /// First column.
+        #[serde(deserialize_with = "lenient::opt_u64")]
+        start_column: Option<u64>,
+        /// Last line.
+        #[serde(deserialize_with = "lenient::opt_u64")]
+        end_line_number: Option<u64>,
+        /// Last column.
+        #[serde(deserialize_with = "lenient::opt_u64")]
+        end_column: Option<u64>,
+    }
 }
 
-/// One Tab (inline completion) edit (`afterTabFileEdit.edits[]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct TabEdit {
-    /// The edited range.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub range: Option<TabRange>,
-    /// The line before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub old_line: Option<String>,
-    /// The line after.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new_line: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One Tab (inline completion) edit (`afterTabFileEdit.edits[]`).
+    pub struct TabEdit {
+        /// The edited range.
+        range: Option<TabRange>,
+        /// The line before.
+        old_line: Option<String>,
+        /// The line after.
+        new_line: Option<String>,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,9 +166,6 @@ const FILE: &[&str] = &["file_path"];
 agenthooks_core::native_events! {
     /// A decoded Cursor hook payload: one variant per native event of the reference (21), plus
     /// [`NativeEvent::Other`] for events this crate does not know.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key Some("hook_event_name");
     common {
         /// `conversation_id`: stable across turns (the session id).
@@ -244,38 +199,31 @@ agenthooks_core::native_events! {
         /// are read (the CLI awaits the hook); `continue` is accepted but not enforced.
         SessionStart("sessionStart", SessionStart, blocking).caps(SESSION_START) {
             /// Whether the conversation is a background (cloud) agent.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             is_background_agent: Option<bool>,
             /// `agent`, `ask` or `edit` (the CLI omits it).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             composer_mode: Option<String>,
         }
         /// `sessionEnd`: the conversation ended (the response is ignored).
         SessionEnd("sessionEnd", SessionEnd) {
             /// `completed`, `aborted`, `error`, `window_close`, `user_close`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
             /// Duration of the conversation, in milliseconds.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration_ms: Option<Number>,
             /// Whether it was a background agent.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             is_background_agent: Option<bool>,
             /// The final status text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             final_status: Option<String>,
             /// The error, when it ended in one.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error_message: Option<String>,
         }
         /// `beforeSubmitPrompt`: the user hit send. Gate: `continue: false`. Matcher: the literal
         /// `UserPromptSubmit`.
         BeforeSubmitPrompt("beforeSubmitPrompt", PromptSubmitted, blocking).caps(PROMPT).fail(FailShape::Block).provider_only() {
             /// The prompt text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
             /// Attached files and rules.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             attachments: Option<Vec<Attachment>>,
         }
         /// `preToolUse`: before any tool (`Shell`, `Read`, `Write`, `MCP:<tool>`, …). Gate:
@@ -284,16 +232,14 @@ agenthooks_core::native_events! {
             /// Tool name, verbatim (`Shell`, `Read`, `MCP:create_issue`, …).
             tool_name: String,
             /// Tool arguments (an object).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// Tool-call id; may hold two parts, `call_…\nctc_…` (kept verbatim).
-            #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_text")]
             tool_use_id: Option<String>,
             /// Working directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             cwd: Option<String>,
             /// The model's message for the call, when any.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_message: Option<String>,
         }
         /// `postToolUse`: a tool succeeded (Shell: exit code 0 only). Context; MCP output
@@ -302,19 +248,17 @@ agenthooks_core::native_events! {
             /// Tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// The output, a JSON-encoded string (Shell: `{"output":…,"exitCode":…}`).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_output: Option<Value>,
             /// Tool-call id.
-            #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_text")]
             tool_use_id: Option<String>,
             /// Working directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             cwd: Option<String>,
             /// Run time in milliseconds.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration: Option<Number>,
         }
         /// `postToolUseFailure`: a tool failed, timed out or was denied. Matcher: tool name.
@@ -322,25 +266,21 @@ agenthooks_core::native_events! {
             /// Tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// Tool-call id.
-            #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_text")]
             tool_use_id: Option<String>,
             /// Working directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             cwd: Option<String>,
             /// The error text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error_message: Option<String>,
             /// `error`, `timeout` or `permission_denied`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             failure_type: Option<String>,
             /// Run time in milliseconds.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration: Option<Number>,
             /// Whether the user interrupted the tool.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             is_interrupt: Option<bool>,
         }
         /// `subagentStart`: before a Task subagent spawns. Cursor gates it (allow/deny, `ask` =
@@ -348,99 +288,80 @@ agenthooks_core::native_events! {
         /// native-only. Matcher: subagent type.
         SubagentStart("subagentStart", SubagentStart, blocking).fail(FailShape::Block) {
             /// Subagent id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             subagent_id: Option<String>,
             /// `generalPurpose`, `explore`, `shell`, …
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             subagent_type: Option<String>,
             /// The task given to the subagent.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task: Option<String>,
             /// The parent conversation.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             parent_conversation_id: Option<String>,
             /// The Task tool call that spawns it.
-            #[serde(default, deserialize_with = "lenient::opt_text", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_text")]
             tool_call_id: Option<String>,
             /// The subagent's model.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             subagent_model: Option<String>,
             /// Whether it runs as a parallel worker.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             is_parallel_worker: Option<bool>,
             /// The git branch, when any.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             git_branch: Option<String>,
         }
         /// `subagentStop`: a subagent completed, errored or was aborted. `followup_message`
         /// (only when `status` is `completed`). Matcher: subagent type.
         SubagentStop("subagentStop", SubagentStop, blocking).caps(STOP) {
             /// Subagent type.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             subagent_type: Option<String>,
             /// `completed`, `error` or `aborted`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             status: Option<String>,
             /// The task.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task: Option<String>,
             /// The task's description.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             description: Option<String>,
             /// The subagent's summary.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             summary: Option<String>,
             /// Run time in milliseconds.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration_ms: Option<Number>,
             /// Messages exchanged.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             message_count: Option<u64>,
             /// Tool calls made.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             tool_call_count: Option<u64>,
             /// Prior follow-ups in this loop (#19).
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             loop_count: Option<u64>,
             /// Files the subagent modified.
-            #[serde(default, deserialize_with = "lenient::opt_string_list", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_string_list")]
             modified_files: Option<Vec<String>>,
             /// The subagent's transcript (`null` when none).
-            #[serde(default, deserialize_with = "nullable", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "nullable")]
             agent_transcript_path: Option<Option<String>>,
             /// Subagent id (seen by the live probe).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             subagent_id: Option<String>,
             /// Parent conversation (seen by the live probe).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             parent_conversation_id: Option<String>,
         }
         /// `beforeShellExecution`: before a shell command. Gate: allow/deny/ask. Matcher: the
         /// full command string (so install writes none; the runner filters).
         BeforeShellExecution("beforeShellExecution", ToolPre, blocking).caps(SHELL_MCP_GATE).fail(FailShape::Block).identify(COMMAND).provider_only() {
             /// The command line.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command: Option<String>,
             /// Working directory.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             cwd: Option<String>,
             /// Whether the command runs sandboxed.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             sandbox: Option<bool>,
         }
         /// `afterShellExecution`: after a shell command (response awaited, then discarded).
         AfterShellExecution("afterShellExecution", ToolPost).identify(COMMAND).secondary().provider_only() {
             /// The command line.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command: Option<String>,
             /// Its output.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             output: Option<String>,
             /// Run time in milliseconds (approval wait excluded).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration: Option<Number>,
             /// Whether it ran sandboxed.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             sandbox: Option<bool>,
         }
         /// `beforeMCPExecution`: before an MCP tool call. Gate: allow/deny/ask. No tool-call id
@@ -449,19 +370,15 @@ agenthooks_core::native_events! {
             /// The tool, as the server knows it.
             tool_name: String,
             /// Its arguments, a JSON-encoded string (#5).
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// The server's key in `mcp.json`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_name: Option<String>,
             /// HTTP/SSE transport URL.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             url: Option<String>,
             /// HTTP/SSE server URL.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_url: Option<String>,
             /// stdio launch line.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             command: Option<String>,
         }
         /// `afterMCPExecution`: after an MCP tool call; `updated_mcp_tool_output` (#603).
@@ -469,108 +386,90 @@ agenthooks_core::native_events! {
             /// The tool, as the server knows it.
             tool_name: String,
             /// Its arguments, a JSON-encoded string.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             tool_input: Option<Value>,
             /// The server's key in `mcp.json`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_name: Option<String>,
             /// HTTP/SSE server URL.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_server_url: Option<String>,
             /// The result, a JSON-encoded string.
-            #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "present")]
             result_json: Option<Value>,
             /// Run time in milliseconds.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration: Option<Number>,
         }
         /// `beforeReadFile`: the agent reads a file. Gate: allow/deny only. Matcher: tool type
         /// (`Read`, `TabRead`).
         BeforeReadFile("beforeReadFile", ToolPre, blocking).caps(READ_GATE).fail(FailShape::Block).identify(FILE).provider_only() {
             /// Absolute path.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
             /// The full file content.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             content: Option<String>,
             /// Attached files and rules.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             attachments: Option<Vec<Attachment>>,
         }
         /// `afterFileEdit`: the agent edited a file.
         AfterFileEdit("afterFileEdit", FileEdited).provider_only() {
             /// Absolute path.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
             /// The edits.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             edits: Option<Vec<FileEdit>>,
         }
         /// `beforeTabFileRead`: Tab reads a file. Cursor gates it (allow/deny), but it is unmapped
         /// (`other`): the permission is native-only; fail-closed still denies.
         BeforeTabFileRead("beforeTabFileRead", Other).fail(FailShape::Block).provider_only() {
             /// Absolute path.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
             /// The file content.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             content: Option<String>,
         }
         /// `afterTabFileEdit`: Tab edited a file.
         AfterTabFileEdit("afterTabFileEdit", FileEdited).secondary().provider_only() {
             /// Absolute path.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             file_path: Option<String>,
             /// The edits.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             edits: Option<Vec<TabEdit>>,
         }
         /// `afterAgentResponse`: an assistant message completed.
         AfterAgentResponse("afterAgentResponse", ModelResponse).provider_only() {
             /// The message text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             text: Option<String>,
         }
         /// `afterAgentThought`: a thinking block completed.
         AfterAgentThought("afterAgentThought", ModelResponse).secondary().provider_only() {
             /// The thought text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             text: Option<String>,
             /// Thinking time in milliseconds.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             duration_ms: Option<Number>,
         }
         /// `preCompact`: before context compaction (observational; `user_message`).
         PreCompact("preCompact", CompactPre, blocking).caps(PRE_COMPACT) {
             /// `auto` or `manual`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
             /// Context usage, in percent.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             context_usage_percent: Option<Number>,
             /// Tokens in context.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             context_tokens: Option<u64>,
             /// The context window.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             context_window_size: Option<u64>,
             /// Messages in context.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             message_count: Option<u64>,
             /// Messages about to be compacted.
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             messages_to_compact: Option<u64>,
             /// Whether this is the first compaction.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             is_first_compaction: Option<bool>,
         }
         /// `stop`: the agent loop ended. `followup_message`. Matcher: the literal `Stop`.
         Stop("stop", Stop, blocking).caps(STOP) {
             /// `completed`, `aborted` or `error`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             status: Option<String>,
             /// Prior follow-ups in this loop (#19).
-            #[serde(default, deserialize_with = "lenient::opt_u64", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_u64")]
             loop_count: Option<u64>,
         }
         /// `workspaceOpen`: a workspace opened or its folders changed (IDE and CLI). Reads

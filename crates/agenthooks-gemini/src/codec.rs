@@ -10,8 +10,8 @@ use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
-    Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Outcome, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -130,6 +130,17 @@ fn model_request(env: &mut Envelope, request: Option<&LlmRequest>) -> Value {
 /// One arm per mapped event: the typed event of a decoded payload.
 fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
     use NativeEvent as N;
+    // The call of a tool event (`tool_name`, `tool_input`, `mcp_context`).
+    macro_rules! tool_of {
+        ($e:expr) => {
+            tool_call(
+                &env.session,
+                &$e.tool_name,
+                $e.tool_input.as_ref(),
+                $e.mcp_context.as_ref(),
+            )
+        };
+    }
     match native {
         N::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env).with_source(e.source)),
         N::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env).with_reason(e.reason)),
@@ -140,21 +151,11 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
                 .with_last_message(e.prompt_response),
         ),
         N::BeforeTool(e) => {
-            let tool = tool_call(
-                &env.session,
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.mcp_context.as_ref(),
-            );
+            let tool = tool_of!(e);
             Event::ToolPre(ToolPreEvent::new(env, tool))
         }
         N::AfterTool(e) => {
-            let tool = tool_call(
-                &env.session,
-                &e.tool_name,
-                e.tool_input.as_ref(),
-                e.mcp_context.as_ref(),
-            );
+            let tool = tool_of!(e);
             match e.error_message() {
                 Some(msg) => Event::ToolError(ToolErrorEvent::new(env, tool).with_error(msg)),
                 None => Event::ToolPost(ToolPostEvent::new(env, tool).with_output(to_value(&e.tool_response))),
@@ -250,11 +251,7 @@ fn block_message(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Codec for GeminiCodec {
-    fn provider(&self) -> Provider {
-        Provider::GEMINI
-    }
-
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
+    agenthooks_core::kit_codec_tables!(provider: Provider::GEMINI);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -342,12 +339,7 @@ impl Codec for GeminiCodec {
     }
 
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        let row = match &target.native {
-            Some(n) => self.row(n.as_str()),
-            None => target
-                .kind
-                .and_then(|k| native::EVENTS.iter().find(|r| r.kind == k && r.primary)),
-        };
+        let row = kit::target_row(native::EVENTS, target);
         match row.map(|r| r.failure) {
             // Gemini's block is a deny body, exit 0 (a non-zero exit does not block, #306).
             Some(FailShape::Block) if mode == FailMode::Closed => Output {
@@ -358,14 +350,6 @@ impl Codec for GeminiCodec {
             .response(),
             _ => self.no_op(target),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

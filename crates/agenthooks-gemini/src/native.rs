@@ -27,9 +27,8 @@
 //!
 //! An event name this crate does not know decodes as [`NativeEvent::Other`] with every key kept.
 
-use agenthooks_core::kit::{lenient, Extra, FailShape};
+use agenthooks_core::kit::{lenient, FailShape};
 use agenthooks_core::{CapSet, Capability as C};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------------------------
@@ -59,176 +58,107 @@ const MODEL: CapSet = CapSet::of(&[C::StopAgent, C::SystemMessage]);
 // Shared nested shapes
 // ---------------------------------------------------------------------------------------------
 
-/// `mcp_context` on `BeforeTool`/`AfterTool` when the tool is served by an MCP server.
-///
-/// `server_name` and `tool_name` (the name on the server) are authoritative: prefer them over
-/// parsing the `mcp_<server>_<tool>` tool name (see [`crate::mcp`]). Transport info is one of
-/// `command`/`args`/`cwd` (stdio), `url` (SSE / streamable HTTP) or `tcp` (WebSocket).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct McpContext {
-    /// The MCP server's name as configured in `mcpServers` (always sent since v0.25.0; a
-    /// context without it falls back to parsing the tool name).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server_name: Option<String>,
-    /// The tool's name as the MCP server knows it (always sent since v0.25.0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
-    /// stdio transport: the server command.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
-    /// stdio transport: the server command's arguments.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub args: Option<Vec<String>>,
-    /// stdio transport: the server's working directory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
-    /// SSE / HTTP transport: the server URL.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// WebSocket transport: the server address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tcp: Option<String>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `mcp_context` on `BeforeTool`/`AfterTool` when the tool is served by an MCP server.
+    ///
+    /// `server_name` and `tool_name` (the name on the server) are authoritative: prefer them over
+    /// parsing the `mcp_<server>_<tool>` tool name (see [`crate::mcp`]). Transport info is one of
+    /// `command`/`args`/`cwd` (stdio), `url` (SSE / streamable HTTP) or `tcp` (WebSocket).
+    pub struct McpContext {
+        /// The MCP server's name as configured in `mcpServers` (always sent since v0.25.0; a
+        /// context without it falls back to parsing the tool name).
+        server_name: Option<String>,
+        /// The tool's name as the MCP server knows it (always sent since v0.25.0).
+        tool_name: Option<String>,
+        /// stdio transport: the server command.
+        command: Option<String>,
+        /// stdio transport: the server command's arguments.
+        args: Option<Vec<String>>,
+        /// stdio transport: the server's working directory.
+        cwd: Option<String>,
+        /// SSE / HTTP transport: the server URL.
+        url: Option<String>,
+        /// WebSocket transport: the server address.
+        tcp: Option<String>,
+    }
 }
 
-/// `tool_response` on `AfterTool`: Gemini's `ToolResult` projection.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToolResponse {
-    /// What the model receives: a string, a `Part` or an array of parts.
-    #[serde(
-        rename = "llmContent",
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub llm_content: Option<Value>,
-    /// What the user sees: a string or a structured display (e.g. a file diff object).
-    #[serde(
-        rename = "returnDisplay",
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub return_display: Option<Value>,
-    /// Present when the tool failed: `{type, message}` (e.g. `shell_execute_error`).
-    #[serde(
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub error: Option<Value>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `tool_response` on `AfterTool`: Gemini's `ToolResult` projection.
+    pub struct ToolResponse {
+        /// What the model receives: a string, a `Part` or an array of parts.
+        #[serde(rename = "llmContent", deserialize_with = "lenient::present")]
+        llm_content: Option<Value>,
+        /// What the user sees: a string or a structured display (e.g. a file diff object).
+        #[serde(rename = "returnDisplay", deserialize_with = "lenient::present")]
+        return_display: Option<Value>,
+        /// Present when the tool failed: `{type, message}` (e.g. `shell_execute_error`).
+        #[serde(deserialize_with = "lenient::present")]
+        error: Option<Value>,
+    }
 }
 
-/// `llm_request` on the model-level events: Gemini's decoupled request shape.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct LlmRequest {
-    /// The model id the request goes to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    /// The conversation so far.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub messages: Option<Vec<LlmMessage>>,
-    /// Generation config (`temperature`, `topP`, `topK`, …), free shape.
-    #[serde(
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub config: Option<Value>,
-    /// Tool config (`mode` `AUTO|ANY|NONE`, `allowedFunctionNames`), free shape.
-    #[serde(
-        rename = "toolConfig",
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub tool_config: Option<Value>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `llm_request` on the model-level events: Gemini's decoupled request shape.
+    pub struct LlmRequest {
+        /// The model id the request goes to.
+        model: Option<String>,
+        /// The conversation so far.
+        messages: Option<Vec<LlmMessage>>,
+        /// Generation config (`temperature`, `topP`, `topK`, …), free shape.
+        #[serde(deserialize_with = "lenient::present")]
+        config: Option<Value>,
+        /// Tool config (`mode` `AUTO|ANY|NONE`, `allowedFunctionNames`), free shape.
+        #[serde(rename = "toolConfig", deserialize_with = "lenient::present")]
+        tool_config: Option<Value>,
+    }
 }
 
-/// One message of [`LlmRequest::messages`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct LlmMessage {
-    /// `user`, `model` or `system`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
-    /// The message content: a string in 0.61.0, possibly parts in other versions.
-    #[serde(
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub content: Option<Value>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One message of [`LlmRequest::messages`].
+    pub struct LlmMessage {
+        /// `user`, `model` or `system`.
+        role: Option<String>,
+        /// The message content: a string in 0.61.0, possibly parts in other versions.
+        #[serde(deserialize_with = "lenient::present")]
+        content: Option<Value>,
+    }
 }
 
-/// `llm_response` on `AfterModel`: one streamed chunk (or a whole response).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct LlmResponse {
-    /// The chunk's text, concatenated by Gemini (sent by 0.61.0, not in the reference).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    /// The candidates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<Vec<LlmCandidate>>,
-    /// Token usage (`promptTokenCount`, `candidatesTokenCount`, `totalTokenCount`), free shape.
-    #[serde(
-        rename = "usageMetadata",
-        default,
-        deserialize_with = "lenient::present",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub usage_metadata: Option<Value>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `llm_response` on `AfterModel`: one streamed chunk (or a whole response).
+    pub struct LlmResponse {
+        /// The chunk's text, concatenated by Gemini (sent by 0.61.0, not in the reference).
+        text: Option<String>,
+        /// The candidates.
+        candidates: Option<Vec<LlmCandidate>>,
+        /// Token usage (`promptTokenCount`, `candidatesTokenCount`, `totalTokenCount`), free shape.
+        #[serde(rename = "usageMetadata", deserialize_with = "lenient::present")]
+        usage_metadata: Option<Value>,
+    }
 }
 
-/// One candidate of [`LlmResponse::candidates`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct LlmCandidate {
-    /// The candidate's content.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content: Option<LlmContent>,
-    /// `STOP`, `MAX_TOKENS`, `SAFETY`, … (absent on intermediate chunks).
-    #[serde(rename = "finishReason", default, skip_serializing_if = "Option::is_none")]
-    pub finish_reason: Option<String>,
-    /// The candidate's index.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub index: Option<i64>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// One candidate of [`LlmResponse::candidates`].
+    pub struct LlmCandidate {
+        /// The candidate's content.
+        content: Option<LlmContent>,
+        /// `STOP`, `MAX_TOKENS`, `SAFETY`, … (absent on intermediate chunks).
+        #[serde(rename = "finishReason")]
+        finish_reason: Option<String>,
+        /// The candidate's index.
+        index: Option<i64>,
+    }
 }
 
-/// [`LlmCandidate::content`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct LlmContent {
-    /// Usually `model`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
-    /// The parts: plain strings for text in 0.61.0, objects (`functionCall`, …) otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parts: Option<Vec<Value>>,
-    /// Unknown keys, kept verbatim.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// [`LlmCandidate::content`].
+    pub struct LlmContent {
+        /// Usually `model`.
+        role: Option<String>,
+        /// The parts: plain strings for text in 0.61.0, objects (`functionCall`, …) otherwise.
+        parts: Option<Vec<Value>>,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -240,9 +170,6 @@ agenthooks_core::native_events! {
     ///
     /// `kind()` is the row's kind; a failed `AfterTool` (see [`AfterTool::is_error`]) is
     /// reported as `tool.error` by the codec.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key Some("hook_event_name");
     common {
         /// The session id (also exported as `GEMINI_SESSION_ID`).
@@ -263,14 +190,12 @@ agenthooks_core::native_events! {
         SessionStart("SessionStart", SessionStart, blocking).caps(SESSION_START) {
             /// `startup`, `resume` or `clear` (the matcher input, compared exactly; v0.19 also
             /// sent `compress`).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
         }
         /// `SessionEnd`: exit, `/clear` or logout. Best effort: Gemini does not wait for the
         /// hook.
         SessionEnd("SessionEnd", SessionEnd).caps(MESSAGE_ONLY) {
             /// `exit`, `clear`, `logout`, `prompt_input_exit` or `other`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
         }
         /// `BeforeAgent`: a prompt was submitted, before planning (≈ Claude's
@@ -278,20 +203,17 @@ agenthooks_core::native_events! {
         BeforeAgent("BeforeAgent", PromptSubmitted, blocking)
             .caps(BEFORE_AGENT).fail(FailShape::Block).provider_only() {
             /// The submitted prompt.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
         }
         /// `AfterAgent`: once per turn after the final answer (≈ Claude's `Stop`). A deny
         /// starts a new turn, so fail-closed answers the no-op here (#305).
         AfterAgent("AfterAgent", Stop, blocking).caps(AFTER_AGENT).provider_only() {
             /// The prompt of the turn that just finished.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
             /// The agent's final answer.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt_response: Option<String>,
             /// `true` when this turn is itself a retry caused by an earlier `AfterAgent` deny.
-            #[serde(default, deserialize_with = "lenient::opt_bool", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::opt_bool")]
             stop_hook_active: Option<bool>,
         }
         /// `BeforeTool`: before a tool call. Gate: deny, stop, rewrite input (shallow merge),
@@ -302,14 +224,12 @@ agenthooks_core::native_events! {
             /// identifying: required).
             tool_name: String,
             /// The tool's arguments (a JSON object).
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
             /// Set for MCP tools (since v0.25.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_context: Option<McpContext>,
             /// The name the model asked for when Gemini resolved it to another tool (an alias;
             /// since v0.31.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             original_request_name: Option<String>,
         }
         /// `AfterTool`: after a tool call, successful or not (errors in `tool_response.error`,
@@ -319,17 +239,14 @@ agenthooks_core::native_events! {
             /// The tool's registry name (identifying: required).
             tool_name: String,
             /// The tool's arguments as they were run (after any `BeforeTool` rewrite).
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
             /// The tool's result (decides the kind: see [`AfterTool::is_error`]).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_response: Option<ToolResponse>,
             /// Set for MCP tools (since v0.25.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             mcp_context: Option<McpContext>,
             /// The name the model asked for when Gemini resolved it to another tool (since
             /// v0.31.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             original_request_name: Option<String>,
         }
         /// `BeforeModel`: before each LLM request. Gate: deny, partial request override,
@@ -337,17 +254,14 @@ agenthooks_core::native_events! {
         /// model call).
         BeforeModel("BeforeModel", ModelRequest, blocking).caps(MODEL).provider_only() {
             /// The request about to be sent.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             llm_request: Option<LlmRequest>,
         }
         /// `AfterModel`: once per streamed response **chunk**. Gate: deny, replace the chunk.
         /// Experimental in the unified layer.
         AfterModel("AfterModel", ModelResponse, blocking).caps(MODEL).provider_only() {
             /// The request this chunk answers.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             llm_request: Option<LlmRequest>,
             /// The chunk.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             llm_response: Option<LlmResponse>,
         }
         /// `BeforeToolSelection`: before the model picks tools. Can only restrict the tools
@@ -356,27 +270,23 @@ agenthooks_core::native_events! {
         BeforeToolSelection("BeforeToolSelection", ModelRequest, blocking)
             .caps(MESSAGE_ONLY).provider_only().secondary() {
             /// The request the tool selection applies to.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             llm_request: Option<LlmRequest>,
         }
         /// `PreCompress`: before history compression. Advisory; Gemini does not wait for the
         /// hook.
         PreCompress("PreCompress", CompactPre).caps(MESSAGE_ONLY).provider_only() {
             /// `manual` or `auto`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
         }
         /// `Notification`: a system alert (only `ToolPermission` today). Observe only.
         Notification("Notification", Notification).caps(MESSAGE_ONLY) {
             /// `ToolPermission` (the matcher input, compared exactly).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             notification_type: Option<String>,
             /// The alert text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             message: Option<String>,
             /// Details of the alert (for `ToolPermission`: the confirmation details), free
             /// shape.
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             details: Option<Value>,
         }
     }

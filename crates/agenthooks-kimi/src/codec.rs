@@ -7,8 +7,8 @@ use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
     Event, EventKind, EventTarget, FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, Quirk, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    PromptEvent, Provider, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -112,11 +112,7 @@ pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
 }
 
 impl agenthooks_core::Codec for KimiCodec {
-    fn provider(&self) -> Provider {
-        Provider::KIMI
-    }
-
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: view);
+    agenthooks_core::kit_codec_tables!(provider: Provider::KIMI);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         // Straight from the bytes; the name is the payload's own, else the config's --event (the
@@ -193,12 +189,7 @@ impl agenthooks_core::Codec for KimiCodec {
         if mode != FailMode::Closed {
             return WireResponse::empty();
         }
-        let row = match &target.native {
-            Some(n) => self.row(n.as_str()),
-            None => target
-                .kind
-                .and_then(|k| native::EVENTS.iter().find(|r| r.kind == k && r.primary)),
-        };
+        let row = kit::target_row(native::EVENTS, target);
         let text = if reason.trim().is_empty() {
             "Blocked: the hook failed.".to_owned()
         } else {
@@ -211,14 +202,6 @@ impl agenthooks_core::Codec for KimiCodec {
             Some(FailShape::Exit(code)) => WireResponse::exit(code, text),
             _ => WireResponse::empty(),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

@@ -66,7 +66,7 @@ use std::fmt;
 use agenthooks_core::kit::{lenient, FailShape};
 use agenthooks_core::{CapSet, Capability};
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// Upper bound Kimi applies to [`PostToolUse::tool_output`], in UTF-16 code units.
 pub const TOOL_OUTPUT_LIMIT: usize = 2000;
@@ -169,20 +169,16 @@ impl fmt::Display for Prompt {
     }
 }
 
-/// One content part of a rich prompt (`{"type": "text", "text": "…"}`, `{"type": "image_url",
-/// "imageUrl": {…}}`, …). Nested keys keep Kimi's camelCase.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ContentPart {
-    /// The part type: `text`, `think`, `image_url`, `audio_url`, `video_url`, or a newer one.
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// The text of a `text` part.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    /// Every other key of the part (`imageUrl`, `think`, …), verbatim.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+agenthooks_core::native_record! {
+    /// One content part of a rich prompt (`{"type": "text", "text": "…"}`, `{"type": "image_url",
+    /// "imageUrl": {…}}`, …). Nested keys keep Kimi's camelCase.
+    pub struct ContentPart {
+        /// The part type: `text`, `think`, `image_url`, `audio_url`, `video_url`, or a newer one.
+        #[serde(rename = "type")]
+        kind: String,
+        /// The text of a `text` part.
+        text: Option<String>,
+    }
 }
 
 impl ContentPart {
@@ -240,30 +236,23 @@ impl FailureError {
     }
 }
 
-/// Kimi's serialized error (`ErrorPayload` in its runtime): `{code, message, name?, details?,
-/// retryable, cause?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ErrorPayload {
-    /// The error code; `"internal"` for plain tool errors and hook blocks.
-    pub code: String,
-    /// The message, e.g. the block reason when a `PreToolUse` hook denied the call.
-    pub message: String,
-    /// The JavaScript error name, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Code-specific details.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<Value>,
-    /// Whether Kimi considers the error retryable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retryable: Option<bool>,
-    /// The underlying error, same shape (Kimi follows at most 8 levels).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cause: Option<Box<ErrorPayload>>,
-    /// Unknown keys, verbatim.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
+agenthooks_core::native_record! {
+    /// Kimi's serialized error (`ErrorPayload` in its runtime): `{code, message, name?, details?,
+    /// retryable, cause?}`.
+    pub struct ErrorPayload {
+        /// The error code; `"internal"` for plain tool errors and hook blocks.
+        code: String,
+        /// The message, e.g. the block reason when a `PreToolUse` hook denied the call.
+        message: String,
+        /// The JavaScript error name, when known.
+        name: Option<String>,
+        /// Code-specific details.
+        details: Option<Value>,
+        /// Whether Kimi considers the error retryable.
+        retryable: Option<bool>,
+        /// The underlying error, same shape (Kimi follows at most 8 levels).
+        cause: Option<Box<ErrorPayload>>,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,9 +261,6 @@ pub struct ErrorPayload {
 
 agenthooks_core::native_events! {
     /// A decoded Kimi Code hook payload.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key Some("hook_event_name");
     common {
         /// The native event name (absent only when the name came from `--event`).
@@ -298,10 +284,9 @@ agenthooks_core::native_events! {
             /// The tool name (`Bash`, `Read`, `mcp__server__tool`, …); identifying, required.
             tool_name: String,
             /// The tool arguments; `{}` when the model's arguments were not an object.
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
             /// The model's tool-call id (`""` when unknown in kimi-cli).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
         }
         /// `PostToolUse`: a tool call succeeded. Fire-and-forget; the hook runs under the tool call's
@@ -311,14 +296,13 @@ agenthooks_core::native_events! {
             /// The tool name; identifying, required.
             tool_name: String,
             /// The tool arguments (`{}` when not an object).
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
             /// The model's tool-call id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
             /// The tool output: a string in every upstream release (text parts joined, cut to
             /// [`TOOL_OUTPUT_LIMIT`] characters), kept as sent whatever its shape.
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_output: Option<Value>,
         }
         /// `PostToolUseFailure`: a tool call failed or was blocked (a `PreToolUse` deny lands here
@@ -328,14 +312,13 @@ agenthooks_core::native_events! {
             /// The tool name; identifying, required.
             tool_name: String,
             /// The tool arguments (`{}` when not an object).
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
             /// The model's tool-call id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
             /// The error: an object `{code, message, retryable, …}` in Kimi Code, a string in
             /// kimi-cli.
-            #[serde(default, deserialize_with = "some", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "some")]
             error: Option<FailureError>,
         }
         /// `PermissionRequest`: Kimi is about to wait for the user's approval of a tool call.
@@ -343,70 +326,54 @@ agenthooks_core::native_events! {
         PermissionRequest("PermissionRequest", Permission, tool_matcher)
             .identify(&["tool_name"]).clamp_secs(MAX_TIMEOUT_SECS) {
             /// The approval request id (`approval_<uuid>`).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             id: Option<String>,
             /// The agent asking (`main`, or a subagent id).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_id: Option<String>,
             /// The turn number.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             turn_id: Option<u64>,
             /// The model's tool-call id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
             /// The tool name; identifying, required.
             tool_name: String,
             /// What the approval is for, e.g. `Editing src/app.ts`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             action: Option<String>,
             /// Kimi's UI hint for the input (`{"kind": "command", …}`, `{"kind": "file_io", …}`, …).
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             display: Option<Value>,
             /// The tool arguments.
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
         }
         /// `PermissionResult`: an approval was resolved. Observation only (matcher: tool name).
         PermissionResult("PermissionResult", Other, tool_matcher)
             .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// The approval request id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             id: Option<String>,
             /// The agent that asked.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_id: Option<String>,
             /// The turn number.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             turn_id: Option<u64>,
             /// The model's tool-call id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_call_id: Option<String>,
             /// The tool name.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             tool_name: Option<String>,
             /// What the approval was for.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             action: Option<String>,
             /// Kimi's UI hint for the input.
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             display: Option<Value>,
             /// The tool arguments.
-            #[serde(default, deserialize_with = "lenient::present", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "lenient::present")]
             tool_input: Option<Value>,
             /// `approved`, `rejected`, `cancelled` or `error`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             decision: Option<String>,
             /// `session` when the approval covers the rest of the session.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             scope: Option<String>,
             /// The user's feedback text.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             feedback: Option<String>,
             /// The label of the option the user picked.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             selected_label: Option<String>,
             /// The error message when `decision` is `error`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error: Option<String>,
         }
         /// `UserPromptSubmit`: a user message (origin `user` only), before the model sees it. Can
@@ -414,39 +381,33 @@ agenthooks_core::native_events! {
         UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking)
             .caps(GATE_PROMPT).fail(FailShape::Block).clamp_secs(MAX_TIMEOUT_SECS) {
             /// The prompt: content parts (what the 2.1.0 CLI sends), or a string (docs, kimi-cli).
-            #[serde(default, deserialize_with = "some", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "some")]
             prompt: Option<Prompt>,
             /// Whether the message steers a running turn (added in 0.32.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             is_steer: Option<bool>,
         }
         /// `UserPromptQueued`: a message was queued while a turn runs. Observation only.
         UserPromptQueued("UserPromptQueued", Other)
             .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// The queued prompt's id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt_id: Option<String>,
             /// The queued prompt (content parts in 2.x).
-            #[serde(default, deserialize_with = "some", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "some")]
             prompt: Option<Prompt>,
             /// How many prompts are queued now.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             queue_length: Option<u64>,
         }
         /// `TurnStarted`: a turn begins. Observation only (matcher: origin kind).
         TurnStarted("TurnStarted", Other)
             .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// The turn number (0 for the session's first turn).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             turn_id: Option<u64>,
             /// Why the turn started: `user`, `task`, `system_trigger`, …
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             origin_kind: Option<String>,
             /// The origin's name, for named origins (e.g. `stop_hook`).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             origin_name: Option<String>,
             /// The turn's prompt text (a string in 2.1.0; parts are accepted too).
-            #[serde(default, deserialize_with = "some", skip_serializing_if = "Option::is_none")]
+            #[serde(deserialize_with = "some")]
             prompt: Option<Prompt>,
         }
         /// `Stop`: the model is about to end the turn. Can block once per turn (the reason becomes a
@@ -454,46 +415,37 @@ agenthooks_core::native_events! {
         Stop("Stop", Stop, blocking).caps(GATE_STOP).clamp_secs(MAX_TIMEOUT_SECS) {
             /// Always `false` in Kimi Code 2.x: a second `Stop` in the same turn is not run at all
             /// (kimi-cli could send `true` on the re-run).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             stop_hook_active: Option<bool>,
         }
         /// `StopFailure`: the turn failed with an error. Observation only (matcher: error type).
         StopFailure("StopFailure", Other).secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// The error's name, when known.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error_type: Option<String>,
             /// The error message.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             error_message: Option<String>,
         }
         /// `Interrupt`: the user cancelled the turn (Esc); `Stop` does not fire. Observation only.
         Interrupt("Interrupt", Other)
             .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// The cancelled turn.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             turn_id: Option<u64>,
             /// Always `cancelled` so far.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
         }
         /// `SessionStart`: a session was created or resumed (not forked). Awaited, but its output
         /// never reaches the model (verified on 2.1.0). Matcher: `startup`/`resume`.
         SessionStart("SessionStart", SessionStart).clamp_secs(MAX_TIMEOUT_SECS) {
             /// `startup` or `resume`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source: Option<String>,
             /// The default model's name (added in 0.32.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             model: Option<String>,
             /// The default agent profile's name (added in 0.32.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             profile: Option<String>,
         }
         /// `SessionEnd`: the session closes (awaited). Does not fire in `-p` mode. Matcher:
         /// `exit`/`archive`.
         SessionEnd("SessionEnd", SessionEnd).clamp_secs(MAX_TIMEOUT_SECS) {
             /// `exit` or `archive` (always `exit` before 0.32.0).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             reason: Option<String>,
         }
         /// `SessionHeartbeat`: every 60 s while the session lives, only when a hook is configured
@@ -501,94 +453,71 @@ agenthooks_core::native_events! {
         SessionHeartbeat("SessionHeartbeat", Other)
             .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// Milliseconds since the session service started.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             uptime_ms: Option<u64>,
         }
         /// `SubagentStart`: before a subagent runs (awaited; output ignored). Matcher: agent name.
         SubagentStart("SubagentStart", SubagentStart).clamp_secs(MAX_TIMEOUT_SECS) {
             /// The subagent's name.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_name: Option<String>,
             /// The prompt the subagent gets.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             prompt: Option<String>,
         }
         /// `SubagentStop`: a subagent completed. Observation only. Matcher: agent name.
         SubagentStop("SubagentStop", SubagentStop).clamp_secs(MAX_TIMEOUT_SECS) {
             /// The subagent's name.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_name: Option<String>,
             /// The subagent's final response.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             response: Option<String>,
         }
         /// `TaskStarted`: a background task starts. Observation only. Matcher: task kind.
         TaskStarted("TaskStarted", Other)
             .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
             /// The task id.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             task_id: Option<String>,
             /// `agent`, `process` or `question`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             kind: Option<String>,
             /// The task's description.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             description: Option<String>,
             /// The task status at start (e.g. `running`).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             status: Option<String>,
             /// Whether the task runs detached from the turn.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             detached: Option<bool>,
             /// Start time, milliseconds since the Unix epoch.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             started_at: Option<u64>,
         }
         /// `PreCompact`: before context compaction (awaited; output ignored). Matcher:
         /// `manual`/`auto`.
         PreCompact("PreCompact", CompactPre).clamp_secs(MAX_TIMEOUT_SECS) {
             /// `manual` or `auto`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
             /// The context size before compaction (an estimate; kept as sent).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             token_count: Option<Number>,
         }
         /// `PostCompact`: after context compaction. Observation only. Matcher: `manual`/`auto`.
         PostCompact("PostCompact", CompactPost).clamp_secs(MAX_TIMEOUT_SECS) {
             /// `manual` or `auto`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             trigger: Option<String>,
             /// The estimated context size after compaction (kept as sent).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             estimated_token_count: Option<Number>,
         }
         /// `Notification`: a background-task notification. Observation only. Matcher: notification
         /// type (e.g. `task.completed`).
         Notification("Notification", Notification).clamp_secs(MAX_TIMEOUT_SECS) {
             /// Where the notification goes (`context`).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             sink: Option<String>,
             /// The agent the task belongs to (kimi-code only).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             agent_id: Option<String>,
             /// The notification type, e.g. `task.completed`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             notification_type: Option<String>,
             /// The title.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             title: Option<String>,
             /// The body.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             body: Option<String>,
             /// `info` or `warning`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             severity: Option<String>,
             /// What emitted it (e.g. `task`; kimi-code only).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source_kind: Option<String>,
             /// The emitter's id (e.g. the task id; kimi-code only).
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             source_id: Option<String>,
         }
     }

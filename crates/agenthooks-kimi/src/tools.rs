@@ -51,18 +51,23 @@ mod tests {
 
     #[test]
     fn classifies_kimi_code_tools() {
-        assert_eq!(classify("Bash"), CanonicalTool::Shell);
-        assert_eq!(classify("Read"), CanonicalTool::FileRead);
-        assert_eq!(classify("Write"), CanonicalTool::FileWrite);
-        assert_eq!(classify("Edit"), CanonicalTool::FileEdit);
-        assert_eq!(classify("Grep"), CanonicalTool::Search);
-        assert_eq!(classify("WebSearch"), CanonicalTool::Fetch);
-        assert_eq!(classify("FetchURL"), CanonicalTool::Fetch);
-        assert_eq!(classify("Agent"), CanonicalTool::Task);
-        assert_eq!(classify("mcp__github__create_issue"), CanonicalTool::Mcp);
-        assert_eq!(classify("TodoList"), CanonicalTool::Other);
-        assert_eq!(classify("bash"), CanonicalTool::Other);
-        assert_eq!(classify("StrReplaceFile"), CanonicalTool::FileEdit);
+        use CanonicalTool::{Fetch, FileEdit, FileRead, FileWrite, Mcp, Other, Search, Shell, Task};
+        for (name, class) in [
+            ("Bash", Shell),
+            ("Read", FileRead),
+            ("Write", FileWrite),
+            ("Edit", FileEdit),
+            ("Grep", Search),
+            ("WebSearch", Fetch),
+            ("FetchURL", Fetch),
+            ("Agent", Task),
+            ("mcp__github__create_issue", Mcp),
+            ("TodoList", Other),
+            ("bash", Other),
+            ("StrReplaceFile", FileEdit),
+        ] {
+            assert_eq!(classify(name), class, "{name}");
+        }
     }
 
     #[test]

@@ -12,12 +12,12 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, Extra, FailShape};
+use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     Codec, CompactPostEvent, CompactPreEvent, Confidence, ConnState, DecisionKind, DecodeError, EncodeError, Env,
-    Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent,
-    Outcome, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, ToolTable, WireResponse,
+    Envelope, Event, EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, Outcome,
+    PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
+    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -50,25 +50,7 @@ impl OpenClawCodec {
 }
 
 impl Codec for OpenClawCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    fn native_events(&self) -> &'static [EventRow] {
-        native::EVENTS
-    }
-
-    fn name_key(&self) -> Option<&'static str> {
-        NativeEvent::NAME_KEY
-    }
-
-    fn tools(&self) -> Option<&'static ToolTable> {
-        Some(&tools::TOOLS)
-    }
-
-    fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {
-        crate::view(envelope).map(NativeEvent::extra)
-    }
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -129,12 +111,8 @@ impl Codec for OpenClawCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
-        let env = event.envelope();
-        let native = env.native.as_str();
-        let caps = self.event_capabilities(event);
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, caps)?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
         }
         let mut out = Map::new();
         match event {
@@ -213,14 +191,6 @@ impl Codec for OpenClawCodec {
             json!({"outcome": "block", "reason": reason, "message": reason})
         };
         WireResponse::json(&v)
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {

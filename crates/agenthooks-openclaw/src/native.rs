@@ -779,9 +779,6 @@ pub const FINALIZE: CapSet = CapSet::of(&[C::ContinueAgent]);
 
 agenthooks_core::native_events! {
     /// A decoded OpenClaw shim frame.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key Some("hook");
     common {
         /// `seq`: the shim's frame number (the reply carries it back).
@@ -798,7 +795,6 @@ agenthooks_core::native_events! {
             /// `event` (identifying: carries `toolName`).
             event: ToolCallEvent,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ToolContext>,
         }
         /// `after_tool_call`: `tool.post`, or `tool.error` when `event.error` is set or the
@@ -808,17 +804,14 @@ agenthooks_core::native_events! {
             /// `event` (identifying: carries `toolName` and `error`).
             event: ToolCallEvent,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ToolContext>,
         }
         /// `before_agent_run`: the prompt gate (embedded and CLI runners only).
         BeforeAgentRun("before_agent_run", PromptSubmitted, blocking)
             .caps(PROMPT_GATE).fail(FailShape::Block).provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<BeforeAgentRunEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `before_prompt_build`: where context reaches the model; wired when a prompt hook
@@ -826,101 +819,79 @@ agenthooks_core::native_events! {
         BeforePromptBuild("before_prompt_build", PromptSubmitted, blocking)
             .caps(PROMPT_CONTEXT).secondary().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<BeforePromptBuildEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `before_agent_finalize`: the stop/continue lever.
         BeforeAgentFinalize("before_agent_finalize", Stop, blocking)
             .caps(FINALIZE).provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<BeforeAgentFinalizeEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `session_start`.
         SessionStart("session_start", SessionStart).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<SessionEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SessionContext>,
         }
         /// `session_end` (2 s shared drain on shutdown).
         SessionEnd("session_end", SessionEnd).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<SessionEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SessionContext>,
         }
         /// `subagent_spawned`.
         SubagentSpawned("subagent_spawned", SubagentStart).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<SubagentEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SubagentContext>,
         }
         /// `subagent_ended` (an observer: a subagent cannot be continued from here).
         SubagentEnded("subagent_ended", SubagentStop).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<SubagentEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SubagentContext>,
         }
         /// `before_compaction`.
         BeforeCompaction("before_compaction", CompactPre).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<CompactionEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `after_compaction`.
         AfterCompaction("after_compaction", CompactPost).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<CompactionEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `llm_input`: the request a model call is built from.
         LlmInput("llm_input", ModelRequest).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<LlmInputEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `llm_output`: the run's assistant texts and usage (cached per run for `agent_end`).
         LlmOutput("llm_output", ModelResponse).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<LlmOutputEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `agent_end`: the run finished (`other`; the cached `llm_output` is spliced in).
         AgentEnd("agent_end", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<AgentEndEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
             /// The run's `llm_output` (final text, usage) when it arrived before `agent_end` on
             /// this connection: not on the wire, spliced in by the daemon (quirk #805).
@@ -930,263 +901,205 @@ agenthooks_core::native_events! {
         /// `before_model_resolve`.
         BeforeModelResolve("before_model_resolve", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<BeforeModelResolveEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `agent_turn_prepare`.
         AgentTurnPrepare("agent_turn_prepare", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<AgentTurnPrepareEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `before_agent_reply` (a claim hook).
         BeforeAgentReply("before_agent_reply", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<BeforeAgentReplyEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `model_call_started`.
         ModelCallStarted("model_call_started", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ModelCallEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `model_call_ended`.
         ModelCallEnded("model_call_ended", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ModelCallEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `before_reset`.
         BeforeReset("before_reset", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<CompactionEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `inbound_claim`.
         InboundClaim("inbound_claim", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `channel_pairing_requested`.
         ChannelPairingRequested("channel_pairing_requested", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `message_received`.
         MessageReceived("message_received", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `message_sending`.
         MessageSending("message_sending", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `reply_payload_sending`.
         ReplyPayloadSending("reply_payload_sending", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `message_sent`.
         MessageSent("message_sent", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `tool_result_persist` (synchronous).
         ToolResultPersist("tool_result_persist", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<MessageWriteEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ToolContext>,
         }
         /// `before_message_write` (synchronous).
         BeforeMessageWrite("before_message_write", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<MessageWriteEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SessionContext>,
         }
         /// `subagent_delivery_target` (deprecated modify hook).
         SubagentDeliveryTarget("subagent_delivery_target", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<SubagentEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SubagentContext>,
         }
         /// `subagent_progress`.
         SubagentProgress("subagent_progress", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<SubagentEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<SubagentContext>,
         }
         /// `gateway_start` (the shim removed `ctx.config`: it holds API keys).
         GatewayStart("gateway_start", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<GatewayEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<GatewayContext>,
         }
         /// `gateway_stop` (5 s budget; `ctx.config` removed as on start).
         GatewayStop("gateway_stop", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<GatewayEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<GatewayContext>,
         }
         /// `heartbeat_prompt_contribution`.
         HeartbeatPromptContribution("heartbeat_prompt_contribution", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `cron_reconciled`.
         CronReconciled("cron_reconciled", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<GatewayContext>,
         }
         /// `cron_changed`.
         CronChanged("cron_changed", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<GatewayContext>,
         }
         /// `skill_proposal_evaluate`.
         SkillProposalEvaluate("skill_proposal_evaluate", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `skill_proposal_changed`.
         SkillProposalChanged("skill_proposal_changed", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `skill_changed`.
         SkillChanged("skill_changed", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `before_dispatch`.
         BeforeDispatch("before_dispatch", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `reply_dispatch` (the shim removes `ctx.cfg` and the dispatcher).
         ReplyDispatch("reply_dispatch", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ChannelEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `before_install` (15 s fail-closed host budget; not gated by agenthooks).
         BeforeInstall("before_install", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<OperatorEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ChannelContext>,
         }
         /// `resolve_exec_env`.
         ResolveExecEnv("resolve_exec_env", Other).may_async().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<ResolveExecEnvEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<AgentContext>,
         }
         /// `agenthooks_local_decision`: not an OpenClaw hook; the shim's report of a gate it
         /// decided itself (quirk #804). Install never wires it.
         LocalDecision("agenthooks_local_decision", Other).secondary().provider_only() {
             /// `event`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             event: Option<LocalDecisionEvent>,
             /// `ctx`.
-            #[serde(default, skip_serializing_if = "Option::is_none")]
             ctx: Option<ToolContext>,
         }
     }

@@ -20,14 +20,14 @@ use agenthooks_core::runner::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelRequestEvent, ModelResponseEvent,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, Quirk, SessionEndEvent, SessionInfo,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo,
     SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
     WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::native::{self, NativeEvent};
+use crate::native::{self, Bus, NativeEvent};
 use crate::tools;
 
 /// The provider this codec serves.
@@ -106,11 +106,7 @@ pub fn frame_name(frame: &[u8]) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for OpenCodeCodec {
-    fn provider(&self) -> Provider {
-        PROVIDER
-    }
-
-    agenthooks_core::kit_codec_tables!(events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view);
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();
@@ -143,12 +139,11 @@ impl Codec for OpenCodeCodec {
     }
 
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
+        }
         let env = event.envelope();
         let native = env.native.as_str();
-        kit::ensure_expressible(&PROVIDER, native, event.kind(), outcome, self.event_capabilities(event))?;
-        if outcome.is_bare_neutral() {
-            return Ok(self.no_op(&EventTarget::of(event)));
-        }
         let reply = match (event, outcome.kind()) {
             (Event::ToolPre(_) | Event::PromptSubmitted(_), DecisionKind::Deny | DecisionKind::BlockPrompt) => {
                 json!({"error": reason_or_default(outcome.reason().unwrap_or_default())})
@@ -211,10 +206,7 @@ impl Codec for OpenCodeCodec {
         if mode != FailMode::Closed {
             return self.no_op(target);
         }
-        let row = target
-            .native
-            .as_ref()
-            .and_then(|n| kit::row(native::EVENTS, n.as_str()));
+        let row = kit::named_row(native::EVENTS, target);
         if row.is_some_and(|r| r.kind == EventKind::Permission) {
             // A reject needs the request id: from the payload the runner kept.
             let effect = target.payload.as_ref().and_then(|p| {
@@ -236,14 +228,6 @@ impl Codec for OpenCodeCodec {
             None if target.kind.is_none() => WireResponse::json(&json!({"error": reason_or_default(reason)})),
             _ => self.no_op(target),
         }
-    }
-
-    fn default_timeout(&self) -> Duration {
-        DEFAULT_TIMEOUT
-    }
-
-    fn quirks(&self) -> &'static [Quirk] {
-        crate::quirks::QUIRKS
     }
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
@@ -355,10 +339,14 @@ fn kind_of(native: &NativeEvent, child: bool) -> EventKind {
     }
 }
 
+/// The session a bus event's properties name (`sid` picks it from the properties).
+fn bus_session<P>(bus: Option<&Bus<P>>, sid: impl Fn(&P) -> Option<&String>) -> Option<String> {
+    bus.and_then(|b| sid(b.event.properties.as_ref()?)).cloned()
+}
+
 /// Session facts: the session from the frame; directory and worktree from the hello frame.
 fn session_info(native: &NativeEvent, hello: Option<&Value>) -> SessionInfo {
     let mut s = SessionInfo::default();
-    let bus_sid = |p: Option<&String>| p.cloned();
     let id = match native {
         NativeEvent::ToolExecuteBefore(e) => e.input.session_id.clone(),
         NativeEvent::ToolExecuteAfter(e) => e.input.session_id.clone(),
@@ -372,26 +360,10 @@ fn session_info(native: &NativeEvent, hello: Option<&Value>) -> SessionInfo {
                 .clone()
                 .or_else(|| p.info.as_ref().and_then(|i| i.id.clone()))
         }),
-        NativeEvent::SessionIdle(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
-        NativeEvent::SessionCompacted(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
-        NativeEvent::PermissionAsked(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
-        NativeEvent::PermissionUpdated(e) => bus_sid(
-            e.input
-                .as_ref()
-                .and_then(|i| i.event.properties.as_ref()?.session_id.as_ref()),
-        ),
+        NativeEvent::SessionIdle(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
+        NativeEvent::SessionCompacted(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
+        NativeEvent::PermissionAsked(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
+        NativeEvent::PermissionUpdated(e) => bus_session(e.input.as_ref(), |p| p.session_id.as_ref()),
         NativeEvent::MessagePartUpdated(e) => e.input.event.properties.as_ref().and_then(|p| {
             p.session_id
                 .clone()

@@ -38,223 +38,166 @@ pub use agenthooks_core::kit::Extra;
 // Hook arguments
 // ---------------------------------------------------------------------------------------------
 
-/// `input` of `tool.execute.before`: `{tool, sessionID, callID}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToolBeforeInput {
-    /// OpenCode's tool id (`bash`, `read`, `edit`, `<server>_<tool>` for MCP tools).
-    pub tool: String,
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The model's tool-call id (the same on `tool.execute.after` and the tool part).
-    #[serde(rename = "callID", default, skip_serializing_if = "Option::is_none")]
-    pub call_id: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `input` of `tool.execute.before`: `{tool, sessionID, callID}`.
+    pub struct ToolBeforeInput {
+        /// OpenCode's tool id (`bash`, `read`, `edit`, `<server>_<tool>` for MCP tools).
+        tool: String,
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The model's tool-call id (the same on `tool.execute.after` and the tool part).
+        #[serde(rename = "callID")]
+        call_id: Option<String>,
+    }
 }
 
-/// `output` of `tool.execute.before`: `{args}`, which a hook mutates to rewrite the call.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToolBeforeOutput {
-    /// The tool arguments as the model produced them (an object).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub args: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `output` of `tool.execute.before`: `{args}`, which a hook mutates to rewrite the call.
+    pub struct ToolBeforeOutput {
+        /// The tool arguments as the model produced them (an object).
+        #[serde(deserialize_with = "present")]
+        args: Option<Value>,
+    }
 }
 
-/// `input` of `tool.execute.after`: `{tool, sessionID, callID, args}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToolAfterInput {
-    /// OpenCode's tool id.
-    pub tool: String,
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The model's tool-call id.
-    #[serde(rename = "callID", default, skip_serializing_if = "Option::is_none")]
-    pub call_id: Option<String>,
-    /// The arguments the tool ran with (after any rewrite).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub args: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `input` of `tool.execute.after`: `{tool, sessionID, callID, args}`.
+    pub struct ToolAfterInput {
+        /// OpenCode's tool id.
+        tool: String,
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The model's tool-call id.
+        #[serde(rename = "callID")]
+        call_id: Option<String>,
+        /// The arguments the tool ran with (after any rewrite).
+        #[serde(deserialize_with = "present")]
+        args: Option<Value>,
+    }
 }
 
-/// `output` of `tool.execute.after`: `{title, output, metadata}`; `output` is what the model
-/// sees, so replacing it replaces the tool result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToolAfterOutput {
-    /// The result's title (shown in the UI).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_text",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub title: Option<String>,
-    /// The result text the model sees.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub output: Option<Value>,
-    /// Tool-specific metadata (exit code, diff, preview, …).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `output` of `tool.execute.after`: `{title, output, metadata}`; `output` is what the model
+    /// sees, so replacing it replaces the tool result.
+    pub struct ToolAfterOutput {
+        /// The result's title (shown in the UI).
+        #[serde(deserialize_with = "lenient::opt_text")]
+        title: Option<String>,
+        /// The result text the model sees.
+        #[serde(deserialize_with = "present")]
+        output: Option<Value>,
+        /// Tool-specific metadata (exit code, diff, preview, …).
+        #[serde(deserialize_with = "present")]
+        metadata: Option<Value>,
+    }
 }
 
-/// A model reference `{providerID, modelID}` (`chat.message`'s `input.model`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ModelRef {
-    /// The provider (`anthropic`, a custom provider id).
-    #[serde(rename = "providerID", default, skip_serializing_if = "Option::is_none")]
-    pub provider_id: Option<String>,
-    /// The model id.
-    #[serde(rename = "modelID", default, skip_serializing_if = "Option::is_none")]
-    pub model_id: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// A model reference `{providerID, modelID}` (`chat.message`'s `input.model`).
+    pub struct ModelRef {
+        /// The provider (`anthropic`, a custom provider id).
+        #[serde(rename = "providerID")]
+        provider_id: Option<String>,
+        /// The model id.
+        #[serde(rename = "modelID")]
+        model_id: Option<String>,
+    }
 }
 
-/// `input` of `chat.message`: `{sessionID, agent?, model?, messageID?, variant?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ChatMessageInput {
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The agent (`build`, `plan`, a custom agent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    /// The model the message goes to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<ModelRef>,
-    /// The new user message's id.
-    #[serde(rename = "messageID", default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// The model variant (reasoning effort).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `input` of `chat.message`: `{sessionID, agent?, model?, messageID?, variant?}`.
+    pub struct ChatMessageInput {
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The agent (`build`, `plan`, a custom agent).
+        agent: Option<String>,
+        /// The model the message goes to.
+        model: Option<ModelRef>,
+        /// The new user message's id.
+        #[serde(rename = "messageID")]
+        message_id: Option<String>,
+        /// The model variant (reasoning effort).
+        variant: Option<String>,
+    }
 }
 
-/// `output` of `chat.message`: `{message, parts}`; a hook edits `parts` (context injection).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ChatMessageOutput {
-    /// The user message (`{id, sessionID, role, time, agent, model}`).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub message: Option<Value>,
-    /// Its parts (`{id, sessionID, messageID, type: "text", text, synthetic?}`, files, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parts: Option<Vec<Value>>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `output` of `chat.message`: `{message, parts}`; a hook edits `parts` (context injection).
+    pub struct ChatMessageOutput {
+        /// The user message (`{id, sessionID, role, time, agent, model}`).
+        #[serde(deserialize_with = "present")]
+        message: Option<Value>,
+        /// Its parts (`{id, sessionID, messageID, type: "text", text, synthetic?}`, files, …).
+        parts: Option<Vec<Value>>,
+    }
 }
 
-/// `input` of `chat.params` / `chat.headers`: `{sessionID, agent, model, provider, message}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ChatRequestInput {
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The agent making the call (`build`, `title`, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    /// The model (OpenCode's full model record).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub model: Option<Value>,
-    /// The provider context.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub provider: Option<Value>,
-    /// The user message being answered.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub message: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `input` of `chat.params` / `chat.headers`: `{sessionID, agent, model, provider, message}`.
+    pub struct ChatRequestInput {
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The agent making the call (`build`, `title`, …).
+        agent: Option<String>,
+        /// The model (OpenCode's full model record).
+        #[serde(deserialize_with = "present")]
+        model: Option<Value>,
+        /// The provider context.
+        #[serde(deserialize_with = "present")]
+        provider: Option<Value>,
+        /// The user message being answered.
+        #[serde(deserialize_with = "present")]
+        message: Option<Value>,
+    }
 }
 
-/// `input` of `experimental.text.complete`: `{sessionID, messageID, partID}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct TextCompleteInput {
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The assistant message.
-    #[serde(rename = "messageID", default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// The text part.
-    #[serde(rename = "partID", default, skip_serializing_if = "Option::is_none")]
-    pub part_id: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `input` of `experimental.text.complete`: `{sessionID, messageID, partID}`.
+    pub struct TextCompleteInput {
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The assistant message.
+        #[serde(rename = "messageID")]
+        message_id: Option<String>,
+        /// The text part.
+        #[serde(rename = "partID")]
+        part_id: Option<String>,
+    }
 }
 
-/// `output` of `experimental.text.complete`: `{text}`, the part's final text.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct TextCompleteOutput {
-    /// The text.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_text",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub text: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `output` of `experimental.text.complete`: `{text}`, the part's final text.
+    pub struct TextCompleteOutput {
+        /// The text.
+        #[serde(deserialize_with = "lenient::opt_text")]
+        text: Option<String>,
+    }
 }
 
-/// `input` of `experimental.session.compacting`: `{sessionID}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct SessionInput {
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `input` of `experimental.session.compacting`: `{sessionID}`.
+    pub struct SessionInput {
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+    }
 }
 
-/// `output` of `experimental.session.compacting`: `{context, prompt?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct CompactingOutput {
-    /// Strings appended to the compaction prompt.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string_list",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub context: Option<Vec<String>>,
-    /// A replacement compaction prompt.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_text",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub prompt: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `output` of `experimental.session.compacting`: `{context, prompt?}`.
+    pub struct CompactingOutput {
+        /// Strings appended to the compaction prompt.
+        #[serde(deserialize_with = "lenient::opt_string_list")]
+        context: Option<Vec<String>>,
+        /// A replacement compaction prompt.
+        #[serde(deserialize_with = "lenient::opt_text")]
+        prompt: Option<String>,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,256 +233,188 @@ pub struct BusEvent<P> {
     pub extra: Extra,
 }
 
-/// Properties that name a session: `{sessionID, …}` (`session.idle`, `session.compacted`, …).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct SessionProps {
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// Properties that name a session: `{sessionID, …}` (`session.idle`, `session.compacted`, …).
+    pub struct SessionProps {
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+    }
 }
 
-/// A session record (`session.created.properties.info`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct SessionRecord {
-    /// The session id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// The parent session: set on a child (subagent) session.
-    #[serde(rename = "parentID", default, skip_serializing_if = "Option::is_none")]
-    pub parent_id: Option<String>,
-    /// The project.
-    #[serde(rename = "projectID", default, skip_serializing_if = "Option::is_none")]
-    pub project_id: Option<String>,
-    /// The session's directory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub directory: Option<String>,
-    /// The title.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// The OpenCode version that created it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// A session record (`session.created.properties.info`).
+    pub struct SessionRecord {
+        /// The session id.
+        id: Option<String>,
+        /// The parent session: set on a child (subagent) session.
+        #[serde(rename = "parentID")]
+        parent_id: Option<String>,
+        /// The project.
+        #[serde(rename = "projectID")]
+        project_id: Option<String>,
+        /// The session's directory.
+        directory: Option<String>,
+        /// The title.
+        title: Option<String>,
+        /// The OpenCode version that created it.
+        version: Option<String>,
+    }
 }
 
-/// `session.created` / `session.updated` / `session.deleted` properties: `{sessionID?, info}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct SessionInfoProps {
-    /// The session (1.18 also sends it beside `info`).
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The session record.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub info: Option<SessionRecord>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `session.created` / `session.updated` / `session.deleted` properties: `{sessionID?, info}`.
+    pub struct SessionInfoProps {
+        /// The session (1.18 also sends it beside `info`).
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The session record.
+        info: Option<SessionRecord>,
+    }
 }
 
-/// The tool a permission is asked for (`permission.asked.properties.tool`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct PermissionTool {
-    /// The assistant message holding the call.
-    #[serde(rename = "messageID", default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// The tool-call id (the `callID` of `tool.execute.before`).
-    #[serde(rename = "callID", default, skip_serializing_if = "Option::is_none")]
-    pub call_id: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// The tool a permission is asked for (`permission.asked.properties.tool`).
+    pub struct PermissionTool {
+        /// The assistant message holding the call.
+        #[serde(rename = "messageID")]
+        message_id: Option<String>,
+        /// The tool-call id (the `callID` of `tool.execute.before`).
+        #[serde(rename = "callID")]
+        call_id: Option<String>,
+    }
 }
 
-/// `permission.asked` properties (v2, 1.18): `{id, sessionID, permission, patterns, metadata,
-/// always, tool?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct PermissionAskedProps {
-    /// The request id (`per_…`), the `{requestID}` of the reply route.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The permission (`bash`, `edit`, `webfetch`, an MCP tool id, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permission: Option<String>,
-    /// The patterns asked for (the command, the path).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string_list",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub patterns: Option<Vec<String>>,
-    /// Tool-specific details (`{command}` for bash).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Value>,
-    /// The patterns an "always" reply would allow from now on.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string_list",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub always: Option<Vec<String>>,
-    /// The tool call, when the ask comes from one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool: Option<PermissionTool>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `permission.asked` properties (v2, 1.18): `{id, sessionID, permission, patterns, metadata,
+    /// always, tool?}`.
+    pub struct PermissionAskedProps {
+        /// The request id (`per_…`), the `{requestID}` of the reply route.
+        id: Option<String>,
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The permission (`bash`, `edit`, `webfetch`, an MCP tool id, …).
+        permission: Option<String>,
+        /// The patterns asked for (the command, the path).
+        #[serde(deserialize_with = "lenient::opt_string_list")]
+        patterns: Option<Vec<String>>,
+        /// Tool-specific details (`{command}` for bash).
+        #[serde(deserialize_with = "present")]
+        metadata: Option<Value>,
+        /// The patterns an "always" reply would allow from now on.
+        #[serde(deserialize_with = "lenient::opt_string_list")]
+        always: Option<Vec<String>>,
+        /// The tool call, when the ask comes from one.
+        tool: Option<PermissionTool>,
+    }
 }
 
-/// `permission.updated` properties (v1 `Permission`): `{id, type, pattern, sessionID,
-/// messageID, callID?, title, metadata, time}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct PermissionV1Props {
-    /// The permission id (the `{permissionID}` of the legacy reply route).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// The permission type (`bash`, `edit`, …).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub permission_type: Option<String>,
-    /// The pattern(s) asked for: a string or a list.
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_string_list",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub pattern: Option<Vec<String>>,
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The assistant message.
-    #[serde(rename = "messageID", default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// The tool-call id.
-    #[serde(rename = "callID", default, skip_serializing_if = "Option::is_none")]
-    pub call_id: Option<String>,
-    /// A human title.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// Tool-specific details.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Value>,
-    /// Timestamps.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub time: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `permission.updated` properties (v1 `Permission`): `{id, type, pattern, sessionID,
+    /// messageID, callID?, title, metadata, time}`.
+    pub struct PermissionV1Props {
+        /// The permission id (the `{permissionID}` of the legacy reply route).
+        id: Option<String>,
+        /// The permission type (`bash`, `edit`, …).
+        #[serde(rename = "type")]
+        permission_type: Option<String>,
+        /// The pattern(s) asked for: a string or a list.
+        #[serde(deserialize_with = "lenient::opt_string_list")]
+        pattern: Option<Vec<String>>,
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The assistant message.
+        #[serde(rename = "messageID")]
+        message_id: Option<String>,
+        /// The tool-call id.
+        #[serde(rename = "callID")]
+        call_id: Option<String>,
+        /// A human title.
+        title: Option<String>,
+        /// Tool-specific details.
+        #[serde(deserialize_with = "present")]
+        metadata: Option<Value>,
+        /// Timestamps.
+        #[serde(deserialize_with = "present")]
+        time: Option<Value>,
+    }
 }
 
-/// A tool part's state (`message.part.updated.properties.part.state`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToolState {
-    /// `pending`, `running`, `completed`, `error`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    /// The arguments.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub input: Option<Value>,
-    /// The result (completed).
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub output: Option<Value>,
-    /// The error text (error).
-    #[serde(
-        default,
-        deserialize_with = "lenient::opt_text",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub error: Option<String>,
-    /// Start/end times.
-    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
-    pub time: Option<Value>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// A tool part's state (`message.part.updated.properties.part.state`).
+    pub struct ToolState {
+        /// `pending`, `running`, `completed`, `error`.
+        status: Option<String>,
+        /// The arguments.
+        #[serde(deserialize_with = "present")]
+        input: Option<Value>,
+        /// The result (completed).
+        #[serde(deserialize_with = "present")]
+        output: Option<Value>,
+        /// The error text (error).
+        #[serde(deserialize_with = "lenient::opt_text")]
+        error: Option<String>,
+        /// Start/end times.
+        #[serde(deserialize_with = "present")]
+        time: Option<Value>,
+    }
 }
 
-/// A message part (`message.part.updated.properties.part`): text, reasoning, tool, step, …
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct Part {
-    /// The part id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
-    /// The part type (`text`, `tool`, `step-start`, `step-finish`, `reasoning`, …).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub part_type: Option<String>,
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The message.
-    #[serde(rename = "messageID", default, skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
-    /// The tool id (tool parts).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
-    /// The tool-call id (tool parts).
-    #[serde(rename = "callID", default, skip_serializing_if = "Option::is_none")]
-    pub call_id: Option<String>,
-    /// The tool state (tool parts).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<ToolState>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// A message part (`message.part.updated.properties.part`): text, reasoning, tool, step, …
+    pub struct Part {
+        /// The part id.
+        id: Option<String>,
+        /// The part type (`text`, `tool`, `step-start`, `step-finish`, `reasoning`, …).
+        #[serde(rename = "type")]
+        part_type: Option<String>,
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The message.
+        #[serde(rename = "messageID")]
+        message_id: Option<String>,
+        /// The tool id (tool parts).
+        tool: Option<String>,
+        /// The tool-call id (tool parts).
+        #[serde(rename = "callID")]
+        call_id: Option<String>,
+        /// The tool state (tool parts).
+        state: Option<ToolState>,
+    }
 }
 
-/// `message.part.updated` properties: `{sessionID?, part, delta?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct PartProps {
-    /// The session.
-    #[serde(rename = "sessionID", default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
-    /// The part.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub part: Option<Part>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `message.part.updated` properties: `{sessionID?, part, delta?}`.
+    pub struct PartProps {
+        /// The session.
+        #[serde(rename = "sessionID")]
+        session_id: Option<String>,
+        /// The part.
+        part: Option<Part>,
+    }
 }
 
-/// `file.edited` properties: `{file}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct FileProps {
-    /// The file path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `file.edited` properties: `{file}`.
+    pub struct FileProps {
+        /// The file path.
+        file: Option<String>,
+    }
 }
 
-/// `tui.toast.show` properties: `{title?, message, variant}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[non_exhaustive]
-pub struct ToastProps {
-    /// The title.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    /// The message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
-    /// `info`, `success`, `warning`, `error`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-    /// Keys not known to this crate.
-    #[serde(flatten)]
-    pub extra: Extra,
+agenthooks_core::native_record! {
+    /// `tui.toast.show` properties: `{title?, message, variant}`.
+    pub struct ToastProps {
+        /// The title.
+        title: Option<String>,
+        /// The message.
+        message: Option<String>,
+        /// `info`, `success`, `warning`, `error`.
+        variant: Option<String>,
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -570,9 +445,6 @@ const INPUT: &[&str] = &["input"];
 agenthooks_core::native_events! {
     /// A decoded OpenCode shim frame: one variant per hook and bus event of OpenCode 1.18.33,
     /// plus [`NativeEvent::Other`] for the ones this crate does not know.
-    pub enum NativeEvent;
-    unknown Unknown;
-    rows EVENTS;
     name_key None;
     common {
         /// `seq`: the shim's correlation id (echoed in the response frame).
@@ -593,8 +465,7 @@ agenthooks_core::native_events! {
             /// `{tool, sessionID, callID}` (identifying: the tool).
             input: ToolBeforeInput,
             /// `{args}`.
-            #[serde(default)]
-            output: Option<ToolBeforeOutput>,
+            write_null output: Option<ToolBeforeOutput>,
         }
         /// `tool.execute.after`: a tool call finished normally (a tool that throws surfaces as
         /// an errored tool part instead: see `message.part.updated`).
@@ -603,132 +474,90 @@ agenthooks_core::native_events! {
             /// `{tool, sessionID, callID, args}` (identifying: the tool).
             input: ToolAfterInput,
             /// `{title, output, metadata}`.
-            #[serde(default)]
-            output: Option<ToolAfterOutput>,
+            write_null output: Option<ToolAfterOutput>,
         }
         /// `chat.message`: a new user message, before the model sees it.
         ChatMessage("chat.message", PromptSubmitted, blocking).caps(PROMPT).fail(FailShape::Block) {
             /// `{sessionID, agent?, model?, messageID?, variant?}`.
-            #[serde(default)]
-            input: Option<ChatMessageInput>,
+            write_null input: Option<ChatMessageInput>,
             /// `{message, parts}`.
-            #[serde(default)]
-            output: Option<ChatMessageOutput>,
+            write_null output: Option<ChatMessageOutput>,
         }
         /// `chat.params`: the parameters of a model request (observed).
         ChatParams("chat.params", ModelRequest) {
             /// `{sessionID, agent, model, provider, message}`.
-            #[serde(default)]
-            input: Option<ChatRequestInput>,
+            write_null input: Option<ChatRequestInput>,
             /// `{temperature, topP, topK, maxOutputTokens, options}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
+            #[serde(deserialize_with = "present")]
+            write_null output: Option<Value>,
         }
         /// `chat.headers`: the headers of a model request (observed; fires with `chat.params`).
         ChatHeaders("chat.headers", ModelRequest).secondary() {
             /// `{sessionID, agent, model, provider, message}`.
-            #[serde(default)]
-            input: Option<ChatRequestInput>,
+            write_null input: Option<ChatRequestInput>,
             /// `{headers}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
+            #[serde(deserialize_with = "present")]
+            write_null output: Option<Value>,
         }
         /// `experimental.text.complete`: the final text of an assistant text part.
         TextComplete("experimental.text.complete", ModelResponse) {
             /// `{sessionID, messageID, partID}`.
-            #[serde(default)]
-            input: Option<TextCompleteInput>,
+            write_null input: Option<TextCompleteInput>,
             /// `{text}`.
-            #[serde(default)]
-            output: Option<TextCompleteOutput>,
+            write_null output: Option<TextCompleteOutput>,
         }
         /// `experimental.session.compacting`: compaction is about to start.
         SessionCompacting("experimental.session.compacting", CompactPre, blocking).caps(COMPACTING) {
             /// `{sessionID}`.
-            #[serde(default)]
-            input: Option<SessionInput>,
+            write_null input: Option<SessionInput>,
             /// `{context, prompt?}`.
-            #[serde(default)]
-            output: Option<CompactingOutput>,
+            write_null output: Option<CompactingOutput>,
         }
         /// `permission.ask`: typed but never triggered since ~1.5 (quirk #18).
-        PermissionAsk("permission.ask", Other).secondary() {
-            /// A v1 `Permission`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{status}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` a v1 `Permission`, `output` `{status}`.
+        PermissionAsk("permission.ask", Other).secondary()
+        |
         /// `command.execute.before`: a slash command is expanded.
-        CommandExecuteBefore("command.execute.before", Other) {
-            /// `{command, sessionID, arguments}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{parts}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` `{command, sessionID, arguments}`, `output` `{parts}`.
+        CommandExecuteBefore("command.execute.before", Other)
+        |
         /// `shell.env`: the environment of a shell tool call.
-        ShellEnv("shell.env", Other) {
-            /// `{cwd, sessionID?, callID?}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{env}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` `{cwd, sessionID?, callID?}`, `output` `{env}`.
+        ShellEnv("shell.env", Other)
+        |
         /// `tool.definition`: a tool's schema before it is sent to the model.
-        ToolDefinition("tool.definition", Other) {
-            /// `{toolID}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{description, parameters}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` `{toolID}`, `output` `{description, parameters}`.
+        ToolDefinition("tool.definition", Other)
+        |
         /// `experimental.chat.messages.transform`: the history sent to the model.
-        MessagesTransform("experimental.chat.messages.transform", Other) {
-            /// `{}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{messages}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` `{}`, `output` `{messages}`.
+        MessagesTransform("experimental.chat.messages.transform", Other)
+        |
         /// `experimental.chat.system.transform`: the system prompt.
-        SystemTransform("experimental.chat.system.transform", Other) {
-            /// `{sessionID?, model}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{system}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` `{sessionID?, model}`, `output` `{system}`.
+        SystemTransform("experimental.chat.system.transform", Other)
+        |
         /// `experimental.compaction.autocontinue`: whether a synthetic continue follows compaction.
-        CompactionAutocontinue("experimental.compaction.autocontinue", Other) {
-            /// `{sessionID, agent, model, provider, message, overflow}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{enabled}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
-        }
+        /// `input` `{sessionID, agent, model, provider, message, overflow}`, `output` `{enabled}`.
+        CompactionAutocontinue("experimental.compaction.autocontinue", Other)
+        |
         /// `experimental.provider.small_model`: the small model of a provider.
-        SmallModel("experimental.provider.small_model", Other) {
-            /// `{provider}`.
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
-            /// `{model?}`.
-            #[serde(default, deserialize_with = "present")]
-            output: Option<Value>,
+        /// `input` `{provider}`, `output` `{model?}`.
+        SmallModel("experimental.provider.small_model", Other)
+        {
+            /// `input`, free shape (an explicit `null` kept).
+            #[serde(deserialize_with = "present")]
+            write_null input: Option<Value>,
+            /// `output`, free shape (an explicit `null` kept).
+            #[serde(deserialize_with = "present")]
+            write_null output: Option<Value>,
         }
         /// `config`: the merged config at init. The shim sends only the MCP servers' names and
         /// types (`{mcp: {<name>: {type, enabled}}}`): the rest holds provider API keys.
         Config("config", Other) {
             /// `{mcp}` (sanitized by the shim).
-            #[serde(default, deserialize_with = "present")]
-            input: Option<Value>,
+            #[serde(deserialize_with = "present")]
+            write_null input: Option<Value>,
         }
         /// `session.created`: a session started; a child session (`info.parentID`) is a
         /// subagent.
@@ -739,40 +568,34 @@ agenthooks_core::native_events! {
         /// `session.idle`: the session's turn finished (child sessions too: subagent stop).
         SessionIdle("session.idle", Stop, blocking).caps(STOP).also(EventKind::SubagentStop) {
             /// `{event: {type, properties: {sessionID}}}`.
-            #[serde(default)]
-            input: Option<Bus<SessionProps>>,
+            write_null input: Option<Bus<SessionProps>>,
         }
         /// `session.compacted`: compaction finished.
         SessionCompacted("session.compacted", CompactPost) {
             /// `{event: {type, properties: {sessionID}}}`.
-            #[serde(default)]
-            input: Option<Bus<SessionProps>>,
+            write_null input: Option<Bus<SessionProps>>,
         }
         /// `file.edited`: a file was edited through a tool.
         FileEdited("file.edited", FileEdited) {
             /// `{event: {type, properties: {file}}}`.
-            #[serde(default)]
-            input: Option<Bus<FileProps>>,
+            write_null input: Option<Bus<FileProps>>,
         }
         /// `permission.asked` (v2, 1.18): OpenCode asks the user; answered by a reply to
         /// `POST /permission/{requestID}/reply`.
         PermissionAsked("permission.asked", Permission, blocking).caps(PERMISSION).fail(FailShape::Block) {
             /// `{event: {type, properties: {id, sessionID, permission, patterns, metadata, always, tool}}}`.
-            #[serde(default)]
-            input: Option<Bus<PermissionAskedProps>>,
+            write_null input: Option<Bus<PermissionAskedProps>>,
         }
         /// `permission.updated` (v1, what the plugin types declare and older servers emit);
         /// answered by the legacy `POST /session/{id}/permissions/{permissionID}`.
         PermissionUpdated("permission.updated", Permission, blocking).caps(PERMISSION).fail(FailShape::Block).secondary() {
             /// `{event: {type, properties: Permission}}`.
-            #[serde(default)]
-            input: Option<Bus<PermissionV1Props>>,
+            write_null input: Option<Bus<PermissionV1Props>>,
         }
         /// `permission.replied`: a permission was answered (by anyone).
         PermissionReplied("permission.replied", Other) {
             /// `{event: {type, properties: {sessionID, requestID, reply}}}`.
-            #[serde(default)]
-            input: Option<Bus<Value>>,
+            write_null input: Option<Bus<Value>>,
         }
         /// `message.part.updated`: a part changed; an errored tool part is a `tool.error`.
         MessagePartUpdated("message.part.updated", Other).also(EventKind::ToolError).identify(INPUT) {
@@ -782,51 +605,43 @@ agenthooks_core::native_events! {
         /// `server.instance.disposed`: the instance shut down (best-effort session end).
         InstanceDisposed("server.instance.disposed", SessionEnd) {
             /// `{event: {type, properties: {directory}}}`.
-            #[serde(default)]
-            input: Option<Bus<Value>>,
+            write_null input: Option<Bus<Value>>,
         }
         /// `tui.toast.show`: a toast in the TUI.
         ToastShow("tui.toast.show", Notification) {
             /// `{event: {type, properties: {title?, message, variant}}}`.
-            #[serde(default)]
-            input: Option<Bus<ToastProps>>,
+            write_null input: Option<Bus<ToastProps>>,
         }
         /// `session.updated`: a session record changed.
         SessionUpdated("session.updated", Other) {
             /// `{event: {type, properties: {sessionID, info}}}`.
-            #[serde(default)]
-            input: Option<Bus<SessionInfoProps>>,
+            write_null input: Option<Bus<SessionInfoProps>>,
         }
         /// `session.status`: busy/idle/retry.
         SessionStatus("session.status", Other) {
             /// `{event: {type, properties: {sessionID, status}}}`.
-            #[serde(default)]
-            input: Option<Bus<Value>>,
+            write_null input: Option<Bus<Value>>,
         }
         /// `session.error`: a session failed.
         SessionError("session.error", Other) {
             /// `{event: {type, properties: {sessionID?, error}}}`.
-            #[serde(default)]
-            input: Option<Bus<Value>>,
+            write_null input: Option<Bus<Value>>,
         }
         /// `session.deleted`: a session was deleted.
         SessionDeleted("session.deleted", Other) {
             /// `{event: {type, properties: {info}}}`.
-            #[serde(default)]
-            input: Option<Bus<SessionInfoProps>>,
+            write_null input: Option<Bus<SessionInfoProps>>,
         }
         /// `message.updated`: a message record changed.
         MessageUpdated("message.updated", Other) {
             /// `{event: {type, properties: {sessionID, info}}}`.
-            #[serde(default)]
-            input: Option<Bus<Value>>,
+            write_null input: Option<Bus<Value>>,
         }
         /// `message.part.delta`: a streamed delta (high volume: the shim forwards it only when
         /// a hook subscribes).
         MessagePartDelta("message.part.delta", Other).secondary() {
             /// `{event: {type, properties: {sessionID, messageID, partID, field, delta}}}`.
-            #[serde(default)]
-            input: Option<Bus<Value>>,
+            write_null input: Option<Bus<Value>>,
         }
     }
 }

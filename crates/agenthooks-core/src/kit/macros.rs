@@ -4,6 +4,13 @@
 /// `Option`, present on every event) and one row per native event with its facts and its own
 /// fields. See [`crate::kit`] for an example and the tolerant-decoding rule.
 ///
+/// Rows that carry the same fields share one list: `A(…).caps(…) | B(…) { fields }` declares
+/// a struct for each, with the same fields.
+///
+/// A provider crate omits the names (`native_events! { /// doc  name_key …; common {…} events
+/// {…} }`) and gets the naming contract's: enum `NativeEvent`, unknown struct `Unknown`, rows
+/// `EVENTS`; `pub enum E; unknown U; rows R;` before `name_key` names them otherwise.
+///
 /// Generates:
 /// - one struct per event: the common fields (with `#[serde(default, skip_serializing_if =
 ///   "Option::is_none")]` added), the event's fields, and a flattened `extra` map;
@@ -18,12 +25,31 @@
 ///   `.fail(…)`, `.identify(…)`, `.also(…)`, `.clamp_secs(…)`, `.may_async()`,
 ///   `.provider_only()`, `.secondary()`).
 ///
-/// Per-event `Option` fields need their own `#[serde(default, skip_serializing_if =
-/// "Option::is_none")]` (the macro cannot tell an `Option` among arbitrary field types).
+/// Per-event fields follow the rules of [`native_record!`](crate::native_record): an
+/// `Option<T>` field gets `#[serde(default, skip_serializing_if = "Option::is_none")]`,
+/// `write_null field: Option<T>` gets `#[serde(default)]` only (`None` written back as `null`),
+/// any other field is required; a field's own `#[serde(…)]` attributes are kept.
 ///
 /// The calling crate depends on `serde` and `serde_json`.
 #[macro_export]
 macro_rules! native_events {
+    // The naming contract's names (`docs/codec-guide.md`): `NativeEvent`, `Unknown`, `EVENTS`.
+    (
+        $(#[$emeta:meta])*
+        name_key $name_key:expr;
+        common $common:tt
+        events $events:tt
+    ) => {
+        $crate::native_events! {
+            $(#[$emeta])*
+            pub enum NativeEvent;
+            unknown Unknown;
+            rows EVENTS;
+            name_key $name_key;
+            common $common
+            events $events
+        }
+    };
     (
         $(#[$emeta:meta])*
         pub enum $Enum:ident;
@@ -31,6 +57,49 @@ macro_rules! native_events {
         rows $ROWS:ident;
         name_key $name_key:expr;
         common $common:tt
+        events { $($events:tt)* }
+    ) => {
+        $crate::__native_rows! {
+            [[$(#[$emeta])*] $Enum $Unknown $ROWS [$name_key] $common]
+            []
+            $($events)*
+        }
+    };
+}
+
+/// Spells out rows that share one field list (`A(…) | B(…) { fields }`) as one row each, then
+/// expands the table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __native_rows {
+    ([$($head:tt)*] [$($rows:tt)*]) => {
+        $crate::__native_events_impl! { $($head)* events { $($rows)* } }
+    };
+    (
+        @group [$($head:tt)*] [$($rows:tt)*] $fields:tt [$( [$($row:tt)*] )+]
+        $($rest:tt)*
+    ) => {
+        $crate::__native_rows! { [$($head)*] [$($rows)* $( $($row)* $fields )+] $($rest)* }
+    };
+    (
+        [$($head:tt)*] [$($rows:tt)*]
+        $( $(#[$vmeta:meta])* $Variant:ident ( $($facts:tt)* ) $(. $m:ident ( $($arg:tt)* ))* )|+
+        { $($fields:tt)* }
+        $($rest:tt)*
+    ) => {
+        $crate::__native_rows! {
+            @group [$($head)*] [$($rows)*] { $($fields)* }
+            [$( [$(#[$vmeta])* $Variant ( $($facts)* ) $(. $m ( $($arg)* ))*] )+]
+            $($rest)*
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __native_events_impl {
+    (
+        [$(#[$emeta:meta])*] $Enum:ident $Unknown:ident $ROWS:ident [$name_key:expr] $common:tt
         events {
             $(
                 $(#[$vmeta:meta])*
@@ -183,21 +252,102 @@ macro_rules! __native_struct {
     (
         { $( $(#[$cmeta:meta])* $cfield:ident : Option<$cty:ty> ),* $(,)? }
         $(#[$meta:meta])*
-        $name:ident { $( $(#[$fmeta:meta])* $field:ident : $fty:ty ),* $(,)? }
+        $name:ident { $($fields:tt)* }
     ) => {
+        $crate::__native_fields! {
+            [$(#[$meta])*] $name
+            [$( $(#[$cmeta])* #[serde(default, skip_serializing_if = "Option::is_none")] pub $cfield: Option<$cty>, )*]
+            $($fields)*
+        }
+    };
+}
+
+/// Declares one tolerant native record: a struct of a payload's nested object (or a frame part)
+/// with the same field rules as the per-event structs of [`native_events!`](crate::native_events).
+///
+/// Generates the struct with `Debug, Clone, PartialEq, Serialize, Deserialize`,
+/// `#[non_exhaustive]`, every field `pub`, and a flattened `extra` map last (keys this crate
+/// does not know, kept in wire order and written back). Field rules (shared with the event
+/// structs):
+///
+/// - a field typed `Option<T>` gets `#[serde(default, skip_serializing_if = "Option::is_none")]`
+///   (absent decodes as `None`, `None` is not written back);
+/// - `write_null field: Option<T>` gets `#[serde(default)]` only: a field the agent always sends,
+///   whose `None` is written back as `null`;
+/// - any other field is required and passed as written;
+/// - a field's own `#[serde(…)]` attributes (`rename`, `alias`, `deserialize_with`) are kept.
+///
+/// ```
+/// agenthooks_core::native_record! {
+///     /// A model reference.
+///     pub struct ModelRef {
+///         /// The provider (identifying).
+///         provider: String,
+///         /// The model id.
+///         #[serde(rename = "modelID")]
+///         model_id: Option<String>,
+///         /// The variant (`null` when none; always sent).
+///         write_null variant: Option<String>,
+///     }
+/// }
+/// let m: ModelRef = serde_json::from_str(r#"{"provider":"p","variant":null,"new":1}"#)?;
+/// assert_eq!((m.provider.as_str(), m.model_id.as_deref(), m.extra["new"].as_i64()), ("p", None, Some(1)));
+/// assert_eq!(serde_json::to_string(&m)?, r#"{"provider":"p","variant":null,"new":1}"#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// The calling crate depends on `serde` and `serde_json`.
+#[macro_export]
+macro_rules! native_record {
+    ( $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* } ) => {
+        $crate::__native_fields! { [$(#[$meta])*] $name [] $($fields)* }
+    };
+}
+
+/// The field muncher behind [`native_record!`] and the per-event structs: one field at a time,
+/// the lenient serde attributes added by the field's form (see [`native_record!`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __native_fields {
+    ([$($meta:tt)*] $name:ident [$($out:tt)*]) => {
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-        $(#[$meta])*
+        $($meta)*
         #[non_exhaustive]
         pub struct $name {
-            $(
-                $(#[$cmeta])*
-                #[serde(default, skip_serializing_if = "Option::is_none")]
-                pub $cfield: Option<$cty>,
-            )*
-            $( $(#[$fmeta])* pub $field: $fty, )*
+            $($out)*
             /// Keys of the payload this crate does not know, in wire order.
             #[serde(flatten)]
             pub extra: $crate::kit::Extra,
+        }
+    };
+    (
+        [$($meta:tt)*] $name:ident [$($out:tt)*]
+        $(#[$fmeta:meta])* write_null $field:ident : Option<$fty:ty> $(, $($rest:tt)*)?
+    ) => {
+        $crate::__native_fields! {
+            [$($meta)*] $name
+            [$($out)* $(#[$fmeta])* #[serde(default)] pub $field: Option<$fty>,]
+            $($($rest)*)?
+        }
+    };
+    (
+        [$($meta:tt)*] $name:ident [$($out:tt)*]
+        $(#[$fmeta:meta])* $field:ident : Option<$fty:ty> $(, $($rest:tt)*)?
+    ) => {
+        $crate::__native_fields! {
+            [$($meta)*] $name
+            [$($out)* $(#[$fmeta])* #[serde(default, skip_serializing_if = "Option::is_none")] pub $field: Option<$fty>,]
+            $($($rest)*)?
+        }
+    };
+    (
+        [$($meta:tt)*] $name:ident [$($out:tt)*]
+        $(#[$fmeta:meta])* $field:ident : $fty:ty $(, $($rest:tt)*)?
+    ) => {
+        $crate::__native_fields! {
+            [$($meta)*] $name
+            [$($out)* $(#[$fmeta])* pub $field: $fty,]
+            $($($rest)*)?
         }
     };
 }
@@ -256,19 +406,56 @@ macro_rules! __native_accessor {
 
 /// The table-backed [`Codec`](crate::Codec) methods every kit codec writes the same way, expanded
 /// inside its `impl Codec` block: `native_events` (the `native_events!` rows), `name_key` (the
-/// enum's `NAME_KEY`), `tools` (the provider's [`ToolTable`](crate::kit::ToolTable)) and
-/// `native_extra` (the native view's `extra`, through the crate's `view`).
+/// enum's `NAME_KEY`), `tools` (the provider's [`ToolTable`](crate::kit::ToolTable)),
+/// `native_extra` (the native view's `extra`, through the crate's `view`) and, when given,
+/// `quirks` (the crate's [`quirk_table!`](crate::quirk_table)) and `default_timeout`.
+///
+/// Without arguments it reads the naming contract's paths: `crate::native::{EVENTS,
+/// NativeEvent}`, `crate::tools::TOOLS`, `crate::view`, `crate::quirks::QUIRKS`, and the codec
+/// module's `DEFAULT_TIMEOUT`; `kit_codec_tables!(provider: P)` also writes `provider`.
 ///
 /// ```ignore
 /// impl Codec for MyCodec {
+///     agenthooks_core::kit_codec_tables!(provider: Provider::from_static("toy")); // or, naming each:
 ///     agenthooks_core::kit_codec_tables!(
 ///         events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view,
+///         quirks: quirks::QUIRKS, timeout: DEFAULT_TIMEOUT,
 ///     );
 ///     // provider, decode, encode, …
 /// }
 /// ```
 #[macro_export]
+#[allow(clippy::crate_in_macro_def)] // the no-argument form names the calling crate's own modules
 macro_rules! kit_codec_tables {
+    // `provider` too, then the naming contract's paths.
+    (provider: $provider:expr $(,)?) => {
+        fn provider(&self) -> $crate::Provider {
+            $provider
+        }
+
+        $crate::kit_codec_tables!();
+    };
+    // The naming contract's paths (`docs/codec-guide.md`), with `DEFAULT_TIMEOUT` in scope.
+    () => {
+        $crate::kit_codec_tables!(
+            events: crate::native::EVENTS, native: crate::native::NativeEvent, tools: crate::tools::TOOLS,
+            view: crate::view, quirks: crate::quirks::QUIRKS, timeout: DEFAULT_TIMEOUT,
+        );
+    };
+    (
+        events: $events:expr, native: $Native:ty, tools: $tools:expr, view: $view:path,
+        quirks: $quirks:expr, timeout: $timeout:expr $(,)?
+    ) => {
+        $crate::kit_codec_tables!(events: $events, native: $Native, tools: $tools, view: $view);
+
+        fn quirks(&self) -> &'static [$crate::Quirk] {
+            $quirks
+        }
+
+        fn default_timeout(&self) -> ::std::time::Duration {
+            $timeout
+        }
+    };
     (events: $events:expr, native: $Native:ty, tools: $tools:expr, view: $view:path $(,)?) => {
         fn native_events(&self) -> &'static [$crate::kit::EventRow] {
             $events
@@ -285,5 +472,86 @@ macro_rules! kit_codec_tables {
         fn native_extra<'a>(&self, envelope: &'a $crate::Envelope) -> ::std::option::Option<&'a $crate::kit::Extra> {
             $view(envelope).map(<$Native>::extra)
         }
+    };
+}
+
+/// A provider crate's quirk table, one entry per quirk, checked at compile time with
+/// [`quirk_table_ok`](crate::kit::quirk_table_ok) (ids sorted and in the crate's range or among
+/// the design-numbered ids it owns, every entry the provider's own, texts not empty).
+///
+/// An entry is `id { behaviour, mitigation, key value, … }`: the two required texts of
+/// [`Quirk::new`](crate::Quirk::new), then any of its setters by name: `versions "…"`,
+/// `events ["…", …]`, `capabilities [Deny, …]` ([`Capability`](crate::Capability) variants),
+/// `upstream "…"`, `correction "…"`, `status Open` (a [`QuirkStatus`](crate::QuirkStatus)
+/// variant).
+///
+/// ```
+/// use agenthooks_core::{Capability, Quirk, QuirkStatus};
+///
+/// static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+///     provider "toy";
+///     ids 900..1000 + [26];
+///     26 {
+///         "The toy names MCP tools oddly.",
+///         "The tool table parses both spellings.",
+///     }
+///     901 {
+///         "A deny needs a reason.",
+///         "The codec always writes one.",
+///         events ["before_tool"],
+///         capabilities [Deny],
+///         status Unverified,
+///         upstream "toy docs §3",
+///     }
+/// };
+/// assert_eq!(QUIRKS[1].capabilities, [Capability::Deny]);
+/// assert_eq!((QUIRKS[1].events, QUIRKS[1].status), (&["before_tool"][..], QuirkStatus::Unverified));
+/// assert!(QUIRKS.iter().all(|q| q.affects("toy")));
+/// ```
+///
+/// A table out of order (or out of range) does not build:
+///
+/// ```compile_fail
+/// static QUIRKS: &[agenthooks_core::Quirk] = agenthooks_core::quirk_table! {
+///     provider "toy";
+///     ids 900..1000;
+///     902 { "b", "m" }
+///     901 { "b", "m" }
+/// };
+/// ```
+#[macro_export]
+macro_rules! quirk_table {
+    (
+        provider $provider:literal;
+        ids $lo:literal .. $hi:literal $(+ [$($own:literal),* $(,)?])?;
+        $( $id:literal { $behaviour:literal, $mitigation:literal $(, $($set:tt)*)? } )*
+    ) => {{
+        const TABLE: &[$crate::Quirk] = &[
+            $( $crate::__quirk_set!($crate::Quirk::new($id, &[$provider], $behaviour, $mitigation); $($($set)*)?) ),*
+        ];
+        const _: () = assert!(
+            $crate::kit::quirk_table_ok(TABLE, $provider, $lo, $hi, &[$($($own),*)?]),
+            concat!("malformed ", $provider, " quirk table (id order or range, provider, empty text)"),
+        );
+        TABLE
+    }};
+}
+
+/// The setters of one [`quirk_table!`] entry, applied in order.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __quirk_set {
+    ($q:expr;) => { $q };
+    ($q:expr; capabilities [$($cap:ident),* $(,)?] $(, $($rest:tt)*)?) => {
+        $crate::__quirk_set!($q.capabilities(&[$($crate::Capability::$cap),*]); $($($rest)*)?)
+    };
+    ($q:expr; events [$($event:literal),* $(,)?] $(, $($rest:tt)*)?) => {
+        $crate::__quirk_set!($q.events(&[$($event),*]); $($($rest)*)?)
+    };
+    ($q:expr; status $status:ident $(, $($rest:tt)*)?) => {
+        $crate::__quirk_set!($q.status($crate::QuirkStatus::$status); $($($rest)*)?)
+    };
+    ($q:expr; $setter:ident $text:literal $(, $($rest:tt)*)?) => {
+        $crate::__quirk_set!($q.$setter($text); $($($rest)*)?)
     };
 }
