@@ -58,7 +58,7 @@ pub mod tolerance;
 use std::path::{Path, PathBuf};
 
 pub use fake::{Effect, FakeAgent, HookOutput, Verdict};
-pub use fixture::{Fixture, FixtureError, Meta};
+pub use fixture::{Corpus, Fixture, FixtureError, Meta};
 pub use harness::{assert_context, assert_denied, assert_no_op, invoke, HookRun};
 pub use shapes::Shape;
 

@@ -8,12 +8,14 @@ use serde_json::{Map, Value};
 
 use agenthooks_testkit::fixture::Fixture;
 
-use crate::support::{cases, name};
+use crate::support::CORPUS;
 
 fn docs_cases() -> Vec<Fixture> {
-    cases()
-        .into_iter()
-        .filter(|c| name(c).starts_with("docs/") && !name(c).ends_with("unknown-fields"))
+    CORPUS
+        .cases()
+        .iter()
+        .filter(|c| Fixture::short_id(c).starts_with("docs/") && !Fixture::short_id(c).ends_with("unknown-fields"))
+        .cloned()
         .collect()
 }
 

@@ -9,7 +9,7 @@ use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, Too
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect};
 use serde_json::{json, Map, Value};
 
-use crate::support::case;
+use crate::support::CORPUS;
 
 #[test]
 fn conformance_suite() {
@@ -49,7 +49,7 @@ fn input(v: Value) -> Map<String, Value> {
 
 #[test]
 fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
-    let payload = case("2.1.197/pre_tool_use-deny-json").input;
+    let payload = &CORPUS.case("2.1.197/pre_tool_use-deny-json").input;
     let run = |r: Router| invoke(&r, &CODEC, &payload, Some("PreToolUse"));
 
     let r = run(Router::new()
@@ -99,7 +99,7 @@ fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
 
 #[test]
 fn fake_agent_verdicts_on_prompt_and_stop() {
-    let prompt = case("2.1.197/user_prompt_submit-allow").input;
+    let prompt = &CORPUS.case("2.1.197/user_prompt_submit-allow").input;
     let r = invoke(
         &Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
             Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
@@ -119,7 +119,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
     );
     r.assert_denied("No secrets, please.");
 
-    let stop = case("2.1.197/stop-allow").input;
+    let stop = &CORPUS.case("2.1.197/stop-allow").input;
     let r = invoke(
         &Router::new().on_stop(|_: &Context, e: &StopEvent| {
             Ok::<_, HandlerError>(if e.previously_continued {
@@ -134,7 +134,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
     );
     r.assert_continued("Run the tests first.");
     // The loop guard: after a continuation the handler finishes (#19).
-    let guarded = case("docs/stop-loop-guard").input;
+    let guarded = &CORPUS.case("docs/stop-loop-guard").input;
     let r = invoke(
         &Router::new().on_stop(|_: &Context, e: &StopEvent| {
             Ok::<_, HandlerError>(if e.previously_continued {
@@ -153,7 +153,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
 #[test]
 fn fake_agent_verdicts_on_failures() {
     use agenthooks_core::{Policy, PolicySource};
-    let payload = case("2.1.197/pre_tool_use-allow").input;
+    let payload = &CORPUS.case("2.1.197/pre_tool_use-allow").input;
     let failing = |policy: Policy| {
         Router::new()
             .with_policy(PolicySource::from(policy))
