@@ -12,7 +12,7 @@ use agenthooks_testkit::fake::Cursor;
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect, FakeAgent, HookOutput};
 use serde_json::json;
 
-use crate::support::case;
+use crate::support::CORPUS;
 
 #[test]
 #[allow(clippy::print_stderr)] // the counts, for `--nocapture` runs
@@ -49,7 +49,7 @@ fn agreement_with_the_fake_agent() {
 
 #[test]
 fn fake_agent_verdicts_on_the_gates() {
-    let pre = case("docs/pre_tool_use").input;
+    let pre = &CORPUS.case("docs/pre_tool_use").input;
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("no rm -rf"))),
         &CODEC,
@@ -66,7 +66,7 @@ fn fake_agent_verdicts_on_the_gates() {
     );
     assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
     // On beforeShellExecution ask is real.
-    let shell = case("docs/before_shell_execution").input;
+    let shell = &CORPUS.case("docs/before_shell_execution").input;
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
         &CODEC,
@@ -92,7 +92,7 @@ fn fake_agent_verdicts_on_the_gates() {
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow())),
         &CODEC,
-        &case("docs/before_read_file").input,
+        &CORPUS.case("docs/before_read_file").input,
         None,
     );
     r.assert_allowed().assert_well_behaved();
@@ -101,7 +101,7 @@ fn fake_agent_verdicts_on_the_gates() {
 
 #[test]
 fn fake_agent_verdicts_on_prompt_stop_and_post() {
-    let prompt = case("docs/before_submit_prompt").input;
+    let prompt = &CORPUS.case("docs/before_submit_prompt").input;
     let r = invoke(
         &Router::new()
             .on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(block_prompt("No secrets."))),
@@ -119,7 +119,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
         None,
     );
     r.assert_context("Today is Monday.").assert_well_behaved();
-    let stop = case("docs/stop").input;
+    let stop = &CORPUS.case("docs/stop").input;
     let r = invoke(
         &Router::new().on_stop(|_: &Context, e: &StopEvent| {
             Ok::<_, HandlerError>(if e.previously_continued {
@@ -144,11 +144,11 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
             })
         }),
         &CODEC,
-        &case("docs/stop-loop").input,
+        &CORPUS.case("docs/stop-loop").input,
         None,
     );
     r.assert_no_op();
-    let mcp = case("docs/post_tool_use-mcp").input;
+    let mcp = &CORPUS.case("docs/post_tool_use-mcp").input;
     let r = invoke(
         &Router::new()
             .on_tool_post(|_: &Context, _: &ToolPostEvent| Ok::<_, HandlerError>(replace_output("[redacted]"))),
@@ -166,7 +166,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
 
 #[test]
 fn fake_agent_verdicts_on_failures() {
-    let pre = case("docs/pre_tool_use").input;
+    let pre = &CORPUS.case("docs/pre_tool_use").input;
     let failing = |policy: Policy| {
         Router::new()
             .with_policy(PolicySource::from(policy))
