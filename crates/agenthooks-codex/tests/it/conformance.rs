@@ -4,7 +4,7 @@
 use agenthooks_codex::CODEC;
 use agenthooks_testkit::conformance::Suite;
 
-use crate::support::fixtures;
+use crate::support::CORPUS;
 
 #[test]
 fn conformance_suite() {
@@ -21,7 +21,7 @@ fn conformance_suite() {
 #[test]
 fn blessed_responses_are_accepted_by_codex() {
     let mut checked = 0;
-    for fx in fixtures() {
+    for fx in CORPUS.cases() {
         let Ok(entries) = std::fs::read_dir(fx.dir.join("responses")) else {
             continue;
         };

@@ -9,7 +9,9 @@ use agenthooks_core::{Codec, EventTarget, Invocation, Outcome, Transport, WireRe
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::support::{fixtures, json};
+use agenthooks_testkit::Fixture;
+
+use crate::support::CORPUS;
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -40,9 +42,9 @@ proptest! {
 
     #[test]
     fn unknown_keys_land_in_extra_and_raw_is_kept(index in 0usize..64, extra in extras(), pretty in any::<bool>()) {
-        let all = fixtures();
+        let all = CORPUS.cases();
         let fx = &all[index % all.len()];
-        let Value::Object(mut payload) = json(fx) else { panic!("{}", fx.id()) };
+        let Value::Object(mut payload) = Fixture::input_json(fx) else { panic!("{}", fx.id()) };
         for (k, v) in &extra {
             payload.insert(k.clone(), v.clone());
         }
