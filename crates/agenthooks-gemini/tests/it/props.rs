@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use agenthooks_testkit::fixture::Fixture;
 
-use crate::cases;
+use crate::CORPUS;
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -59,7 +59,7 @@ proptest! {
         nested in extras(),
         pretty in any::<bool>(),
     ) {
-        let all = cases();
+        let all = CORPUS.cases();
         let c = &all[idx.index(all.len())];
         let (mut bytes, obj) = with_extras(c, &top, &nested);
         if pretty {

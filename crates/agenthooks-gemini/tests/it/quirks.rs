@@ -18,7 +18,7 @@ use serde_json::json;
 
 use agenthooks_testkit::fixture::Fixture;
 
-use crate::{case, cases, decode, short_id};
+use crate::CORPUS;
 
 /// What the real Gemini CLI makes of a response (the testkit's fake agent, written from
 /// Gemini's own rules independently of this encoder).
@@ -27,7 +27,7 @@ fn gemini_reads(c: &Fixture, r: &WireResponse) -> Verdict {
 }
 
 fn encode(c: &Fixture, o: impl Into<Outcome>) -> (Event, WireResponse) {
-    let ev = decode(c);
+    let ev = CORPUS.decode(c);
     let r = CODEC.encode(&ev, &o.into()).expect("encodes");
     (ev, r)
 }
@@ -41,19 +41,19 @@ fn caps(native: &str) -> CapSet {
     reason = "one arm per quirk id: the table reads best as one match"
 )]
 fn check(id: u16) {
-    let pre = case("gemini-cli-0.61.0/before_tool-allow");
-    let post = case("gemini-cli-0.61.0/after_tool-allow");
+    let pre = CORPUS.case("gemini-cli-0.61.0/before_tool-allow");
+    let post = CORPUS.case("gemini-cli-0.61.0/after_tool-allow");
     match id {
         11 => {
             // Explicit JSON on stdout for "no decision", exit 0: Gemini never falls back to stderr.
-            for c in cases() {
-                let ev = decode(&c);
+            for c in CORPUS.cases() {
+                let ev = CORPUS.decode(&c);
                 let r = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).expect("encodes");
                 assert_eq!(
                     (r.stdout.as_slice(), r.exit_code, r.stderr.is_empty()),
                     (&b"{}"[..], 0, true),
                     "{}",
-                    short_id(&c)
+                    Fixture::short_id(&c)
                 );
                 assert!(gemini_reads(&c, &r).is_no_op(), "{}", c.id());
             }
@@ -62,11 +62,11 @@ fn check(id: u16) {
             let mut m = serde_json::Map::new();
             m.insert("command".into(), json!("ls"));
             let e = CODEC
-                .encode(&decode(&pre), &rewrite_input(m).no_decision().into())
+                .encode(&CORPUS.decode(&pre), &rewrite_input(m).no_decision().into())
                 .expect_err("lossy");
             assert_eq!(e.category(), agenthooks_core::EncodeCategory::LossyUpdate);
             // A rewrite that keeps every key merges to exactly what the hook asked for.
-            let mut m = decode(&pre).tool().expect("tool").input.clone();
+            let mut m = CORPUS.decode(&pre).tool().expect("tool").input.clone();
             m.insert("command".into(), json!("echo safe"));
             let (_, r) = encode(&pre, rewrite_input(m.clone()).ask_user("ok?"));
             assert_eq!(gemini_reads(&pre, &r).input_rewritten, Some(m));
@@ -84,7 +84,7 @@ fn check(id: u16) {
             assert_eq!(agent.timeout("BeforeTool", None), CODEC.default_timeout());
         }
         15 | 309 => {
-            let ev = decode(&case("docs/after_tool-mcp-stdio"));
+            let ev = CORPUS.decode(&CORPUS.case("docs/after_tool-mcp-stdio"));
             let m = ev.tool().and_then(|t| t.mcp.clone()).expect("mcp");
             assert_eq!((m.server.as_str(), m.tool.as_str()), ("db_tools", "run_query"));
             let guess = mcp::parse("mcp_db_tools_run_query").expect("parses");
@@ -93,7 +93,10 @@ fn check(id: u16) {
             assert_eq!(known.server, "db_tools");
         }
         20 => {
-            assert!(cases().iter().all(|c| c.meta.env.contains_key("CLAUDE_PROJECT_DIR")));
+            assert!(CORPUS
+                .cases()
+                .iter()
+                .all(|c| c.meta.env.contains_key("CLAUDE_PROJECT_DIR")));
             let claude_only: HashMap<String, String> = [("CLAUDE_PROJECT_DIR".to_owned(), "/p".to_owned())].into();
             assert_eq!(CODEC.sniff_env(&claude_only), None);
             assert_eq!(CODEC.sniff_env(&pre.env_map()), Some(Confidence::Inferred));
@@ -110,18 +113,19 @@ fn check(id: u16) {
             assert!(!caps("AfterTool").contains(Capability::FlagOutput));
         }
         302 => {
-            let two: Vec<_> = cases()
-                .into_iter()
+            let two: Vec<_> = CORPUS
+                .cases()
+                .iter()
                 .filter(|c| c.case.starts_with("after_model-allow"))
                 .collect();
             assert!(two.len() >= 2, "one fixture per captured chunk shape");
             for c in two {
-                assert_eq!(decode(&c).kind(), EventKind::ModelResponse);
+                assert_eq!(CORPUS.decode(&c).kind(), EventKind::ModelResponse);
             }
             assert_eq!(CODEC.row("AfterModel").map(|r| r.tool_matcher), Some(false));
         }
         303 => {
-            let (a, b) = (decode(&pre), decode(&post));
+            let (a, b) = (CORPUS.decode(&pre), CORPUS.decode(&post));
             let (a, b) = (a.tool().expect("tool"), b.tool().expect("tool"));
             assert!(a.synthesized && a.id == b.id);
         }
@@ -135,7 +139,7 @@ fn check(id: u16) {
             );
         }
         305 => {
-            let c = case("gemini-cli-0.61.0/after_agent-allow");
+            let c = CORPUS.case("gemini-cli-0.61.0/after_agent-allow");
             let (_, r) = encode(&c, continue_with("Now run the tests."));
             assert_eq!(
                 gemini_reads(&c, &r).effect,
@@ -143,7 +147,7 @@ fn check(id: u16) {
                     instruction: "Now run the tests.".into()
                 }
             );
-            let Event::Stop(s) = decode(&case("docs/after_agent-stop_hook_active")) else {
+            let Event::Stop(s) = CORPUS.decode(&CORPUS.case("docs/after_agent-stop_hook_active")) else {
                 panic!("not a stop")
             };
             assert!(s.previously_continued);
@@ -185,8 +189,8 @@ fn check(id: u16) {
                 ("docs/before_agent-markup", "BeforeAgent"),
                 ("gemini-cli-0.61.0/after_tool-allow", "AfterTool"),
             ] {
-                let c = case(f);
-                let ev = decode(&c);
+                let c = CORPUS.case(f);
+                let ev = CORPUS.decode(&c);
                 let mut o = Outcome::neutral_for(ev.kind());
                 if let Outcome::Context(d) = &o {
                     o = d.clone().with_context("ctx").into();
@@ -202,7 +206,7 @@ fn check(id: u16) {
             assert!(!caps("AfterAgent").contains(Capability::AddContext));
         }
         310 => {
-            let c = case("gemini-cli-0.61.0/before_agent-allow");
+            let c = CORPUS.case("gemini-cli-0.61.0/before_agent-allow");
             let (_, r) = encode(&c, block_prompt("no secrets"));
             assert_eq!(
                 gemini_reads(&c, &r).effect,
@@ -214,9 +218,12 @@ fn check(id: u16) {
             assert_eq!(gemini_reads(&c, &r).agent_stopped.as_deref(), Some("quota"));
         }
         311 => {
-            let ev = decode(&case("gemini-cli-0.61.0/session_start-allow"));
+            let ev = CORPUS.decode(&CORPUS.case("gemini-cli-0.61.0/session_start-allow"));
             assert_eq!(ev.kind(), EventKind::SessionStart);
-            let (_, r) = encode(&case("gemini-cli-0.61.0/session_start-allow"), ContextDecision::none());
+            let (_, r) = encode(
+                &CORPUS.case("gemini-cli-0.61.0/session_start-allow"),
+                ContextDecision::none(),
+            );
             assert_eq!(r.stdout, b"{}");
         }
         other => panic!("quirk #{other} has no case"),
