@@ -8,6 +8,8 @@ use agenthooks_core::{Codec, EventTarget, Invocation, Outcome};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
+use agenthooks_testkit::Fixture;
+
 use crate::fixtures;
 
 fn scalar() -> impl Strategy<Value = Value> {
@@ -31,8 +33,8 @@ proptest! {
         // A payload of base keys only is guessed to be `agentStop` (the one event whose own
         // fields are all optional); with an unknown key next to them it is more likely a new
         // event, so that fixture is the one shape unknown keys do change.
-        let cases: Vec<_> = fixtures::all()
-            .into_iter()
+        let cases: Vec<_> = fixtures::CORPUS.cases()
+            .iter()
             .filter(|f| f.case != "agent_stop-minimal")
             .collect();
         let case = &cases[index % cases.len()];
@@ -54,7 +56,7 @@ proptest! {
             prop_assert_eq!(ev.envelope().native.as_str(), case.meta.native_event.as_str());
             let got = view(ev.envelope()).unwrap().extra();
             for (k, v) in &extra {
-                prop_assert_eq!(got.get(k), Some(v), "{} {}", fixtures::name(case), k);
+                prop_assert_eq!(got.get(k), Some(v), "{} {}", Fixture::short_id(case), k);
             }
             let wire = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).unwrap();
             prop_assert_eq!(wire, CODEC.no_op(&EventTarget::of(&ev)));
