@@ -30,20 +30,7 @@ fn conformance_suite() {
 #[allow(clippy::print_stderr)] // the counts, for `--nocapture` runs
 fn agreement_with_the_fake_agent() {
     let report = agreement::check(&CODEC, Some(&fixtures_dir("cursor")));
-    assert!(report.errors.is_empty(), "{:#?}", report.errors);
-    assert!(
-        report.synthetic.is_empty(),
-        "events without a fixture: {:?}",
-        report.synthetic
-    );
-    let unexpected: Vec<String> = report
-        .cases
-        .iter()
-        .filter(|c| !c.differences.is_empty())
-        .map(|c| format!("{} [{}]: {:?}", c.native, c.decision, c.differences))
-        .collect();
-    assert!(unexpected.is_empty(), "{unexpected:#?}");
-    assert!(report.cases.len() >= 100, "only {} cases", report.cases.len());
+    report.assert_agrees(100);
     eprintln!("agreement: {} cases", report.cases.len());
 }
 
