@@ -6,6 +6,7 @@ use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
 };
 use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPreEvent};
+use agenthooks_testkit::harness::assert_tool_pre_failure_policy;
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect};
 use serde_json::{json, Map, Value};
 
@@ -138,19 +139,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
 
 #[test]
 fn fake_agent_verdicts_on_failures() {
-    use agenthooks_core::{Policy, PolicySource};
     let payload = &CORPUS.case("2.1.197/pre_tool_use-allow").input;
-    let failing = |policy: Policy| {
-        Router::new()
-            .with_policy(PolicySource::from(policy))
-            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-                Err::<agenthooks_core::decision::ToolPreDecision, _>(HandlerError::from("policy service unreachable"))
-            })
-    };
-    // Fail-open: the agent's own flow runs.
-    invoke(&failing(Policy::default()), &CODEC, &payload, None).assert_no_op();
-    // Fail-closed: Claude denies the call.
-    let r = invoke(&failing(Policy::default().fail_closed()), &CODEC, &payload, None);
-    assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
-    assert_eq!(r.response().exit_code, 0);
+    // Fail-open: the agent's own flow runs; fail-closed: the agent denies the call.
+    assert_tool_pre_failure_policy(&CODEC, payload);
 }

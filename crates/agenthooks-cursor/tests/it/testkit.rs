@@ -4,11 +4,10 @@
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, no_decision, replace_output, rewrite_input,
 };
-use agenthooks_core::{
-    Context, HandlerError, Policy, PolicySource, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent,
-};
+use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent};
 use agenthooks_cursor::CODEC;
 use agenthooks_testkit::fake::Cursor;
+use agenthooks_testkit::harness::assert_tool_pre_failure_policy;
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect, FakeAgent, HookOutput};
 use serde_json::json;
 
@@ -154,17 +153,8 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
 #[test]
 fn fake_agent_verdicts_on_failures() {
     let pre = &CORPUS.case("docs/pre_tool_use").input;
-    let failing = |policy: Policy| {
-        Router::new()
-            .with_policy(PolicySource::from(policy))
-            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-                Err::<agenthooks_core::decision::ToolPreDecision, _>(HandlerError::from("policy service unreachable"))
-            })
-    };
-    invoke(&failing(Policy::default()), &CODEC, &pre, None).assert_no_op();
-    let r = invoke(&failing(Policy::default().fail_closed()), &CODEC, &pre, None);
-    assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
-    assert_eq!(r.response().exit_code, 0);
+    // Fail-open: the agent's own flow runs; fail-closed: the agent denies the call.
+    assert_tool_pre_failure_policy(&CODEC, pre);
     // A crash of the binary: Cursor proceeds unless the entry sets failClosed (#7).
     let crash = HookOutput::new(101, "", "thread 'main' panicked");
     assert_eq!(
