@@ -542,7 +542,7 @@ fn one_event_per_native() -> Vec<Event> {
                 .iter()
                 .find(|c| Fixture::short_id(c).starts_with("docs/") && c.meta.native_event == spec.name)
                 .unwrap_or_else(|| panic!("no docs fixture for {}", spec.name));
-            CORPUS.decode(&case)
+            CORPUS.decode(case)
         })
         .collect();
     out.push(CORPUS.event("docs/future_event"));

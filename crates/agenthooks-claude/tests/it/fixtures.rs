@@ -80,7 +80,7 @@ fn variant_is_detected_from_env_without_a_flag() {
             ev.envelope().variant.as_str(),
             case.meta.variant,
             "{}",
-            Fixture::short_id(&case)
+            Fixture::short_id(case)
         );
     }
     // A --variant flag wins over the environment.
@@ -316,7 +316,7 @@ fn lifecycle_and_other_events_project() {
 #[test]
 fn future_events_decode_as_other_with_raw_intact() {
     let case = CORPUS.case("docs/future_event");
-    let ev = CORPUS.decode(&case);
+    let ev = CORPUS.decode(case);
     assert_eq!(ev.kind(), EventKind::Other);
     assert_eq!(ev.envelope().native.as_str(), "PreWebRequest");
     assert_eq!(ev.envelope().raw().as_bytes(), case.input.as_slice());

@@ -37,7 +37,7 @@ fn input(v: Value) -> Map<String, Value> {
 #[test]
 fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
     let payload = &CORPUS.case("2.1.197/pre_tool_use-deny-json").input;
-    let run = |r: Router| invoke(&r, &CODEC, &payload, Some("PreToolUse"));
+    let run = |r: Router| invoke(&r, &CODEC, payload, Some("PreToolUse"));
 
     let r = run(Router::new()
         .on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("blocked by agenthooks probe"))));
@@ -92,7 +92,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
             Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
         }),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_context("Today is Monday.").assert_well_behaved();
@@ -101,7 +101,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
             Ok::<_, HandlerError>(block_prompt("No secrets, please."))
         }),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_denied("No secrets, please.");
@@ -116,7 +116,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
             })
         }),
         &CODEC,
-        &stop,
+        stop,
         None,
     );
     r.assert_continued("Run the tests first.");
@@ -131,7 +131,7 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
             })
         }),
         &CODEC,
-        &guarded,
+        guarded,
         None,
     );
     r.assert_no_op();

@@ -188,7 +188,7 @@ fn event_matrix() -> Vec<(String, Event)> {
         );
         if !seen.contains(&key) {
             seen.push(key);
-            out.push((Fixture::short_id(&fx), event));
+            out.push((Fixture::short_id(fx), event));
         }
     }
     out
@@ -210,7 +210,7 @@ fn every_native_view_is_the_lossless_typed_payload() {
         );
         assert_eq!(
             serde_json::to_value(native).unwrap(),
-            Fixture::input_json(&fx),
+            Fixture::input_json(fx),
             "{}",
             fx.id()
         );

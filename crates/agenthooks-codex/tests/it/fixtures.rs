@@ -49,7 +49,7 @@ fn inputs_are_compact_single_line_json() {
         let text = std::str::from_utf8(&fx.input).unwrap();
         assert!(!text.contains('\n'), "{}: not one line", fx.id());
         assert_eq!(
-            serde_json::to_string(&Fixture::input_json(&fx)).unwrap(),
+            serde_json::to_string(&Fixture::input_json(fx)).unwrap(),
             text,
             "{}: not compact",
             fx.id()
@@ -60,19 +60,15 @@ fn inputs_are_compact_single_line_json() {
 #[test]
 fn stdin_fixtures_validate_and_decode_exactly() {
     let mut checked = 0;
-    for fx in CORPUS
-        .cases()
-        .into_iter()
-        .filter(|f| f.meta.transport == Transport::Stdin)
-    {
+    for fx in CORPUS.cases().iter().filter(|f| f.meta.transport == Transport::Stdin) {
         let id = fx.id();
         let event = decode_exact(&fx.input, None, &id);
         assert!(!matches!(event, NativeEvent::Other(_)), "{id}: decoded as Other");
         assert!(event.extra().is_empty(), "{id}: unexpected extra {:?}", event.extra());
         // lossless: the typed struct serialises back to the same JSON value
-        assert_eq!(serde_json::to_value(&event).unwrap(), Fixture::input_json(&fx), "{id}");
+        assert_eq!(serde_json::to_value(&event).unwrap(), Fixture::input_json(fx), "{id}");
         let schema = input_schema(&fx.meta.native_event).unwrap_or_else(|| panic!("{id}: no input schema"));
-        if let Err(errors) = schema.validate(&Fixture::input_json(&fx)) {
+        if let Err(errors) = schema.validate(&Fixture::input_json(fx)) {
             panic!("{id}: schema violations: {errors:#?}");
         }
         checked += 1;
@@ -83,11 +79,7 @@ fn stdin_fixtures_validate_and_decode_exactly() {
 #[test]
 fn notify_fixtures_decode_from_argv() {
     let mut checked = 0;
-    for fx in CORPUS
-        .cases()
-        .into_iter()
-        .filter(|f| f.meta.transport == Transport::Argv)
-    {
+    for fx in CORPUS.cases().iter().filter(|f| f.meta.transport == Transport::Argv) {
         let id = fx.id();
         let arg = fx.meta.argv.last().unwrap_or_else(|| panic!("{id}: no argv"));
         assert_eq!(arg.as_bytes(), fx.input.as_slice(), "{id}: argv != input.json");

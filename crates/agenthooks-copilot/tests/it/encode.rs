@@ -18,7 +18,7 @@ use agenthooks_testkit::Fixture;
 use crate::fixtures::{self, decode};
 
 fn event(id: &str) -> Event {
-    decode(&fixtures::CORPUS.case(id), true)
+    decode(fixtures::CORPUS.case(id), true)
 }
 
 fn stdout(ev: &Event, outcome: impl Into<Outcome>) -> String {
@@ -281,8 +281,8 @@ fn failure_responses_always_exit_zero() {
         )
     };
     for f in fixtures::CORPUS.cases() {
-        let ev = decode(&f, true);
-        let id = Fixture::short_id(&f);
+        let ev = decode(f, true);
+        let id = Fixture::short_id(f);
         let target = EventTarget::of(&ev);
         let open = CODEC.failure_response(&target, FailMode::Open, "boom");
         assert_eq!(open, WireResponse::empty(), "{id}");

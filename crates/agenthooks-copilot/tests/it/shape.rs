@@ -25,7 +25,7 @@ fn reconstruction_without_argv_is_exact_on_every_fixture() {
     let mut checked = 0;
     for f in fixtures::CORPUS.cases() {
         let id = identify_bytes(None, &f.input);
-        let case = Fixture::short_id(&f);
+        let case = Fixture::short_id(f);
         assert_eq!(id.native_name, f.meta.native_event, "{case}: {id:?}");
         let (row, dialect) = native::spelled(&f.meta.native_event).unwrap();
         assert_eq!(id.row, Some(row), "{case}");
@@ -55,15 +55,15 @@ fn reconstruction_without_argv_is_exact_on_every_fixture() {
 #[test]
 fn argv_hint_agrees_with_the_shape_on_every_fixture() {
     for f in fixtures::CORPUS.cases() {
-        let argv = argv_event(&f);
-        assert!(argv.is_some(), "{}: fixtures bake --event=", Fixture::short_id(&f));
+        let argv = argv_event(f);
+        assert!(argv.is_some(), "{}: fixtures bake --event=", Fixture::short_id(f));
         let id = identify_bytes(argv, &f.input);
         let named = f.input.windows(17).any(|w| w == b"\"hook_event_name\"");
         let basis = if named { Basis::EventNameField } else { Basis::Argv };
-        assert_eq!(id.basis, basis, "{}", Fixture::short_id(&f));
+        assert_eq!(id.basis, basis, "{}", Fixture::short_id(f));
         assert_eq!(id.confidence, Certain);
-        assert_eq!(id.native_name, f.meta.native_event, "{}", Fixture::short_id(&f));
-        assert_eq!(id.name_conflict, None, "{}", Fixture::short_id(&f));
+        assert_eq!(id.native_name, f.meta.native_event, "{}", Fixture::short_id(f));
+        assert_eq!(id.name_conflict, None, "{}", Fixture::short_id(f));
     }
 }
 

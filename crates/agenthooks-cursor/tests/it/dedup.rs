@@ -74,7 +74,7 @@ fn the_specific_mcp_event_takes_the_echos_id_and_later_echoes_defer() {
         EventKind::ToolPre,
         "first MCP call of a conversation: the echo is delivered"
     );
-    let b = decode_in(&dir, &spec);
+    let b = decode_in(&dir, spec);
     assert_eq!(
         b.kind(),
         EventKind::ToolPre,

@@ -39,7 +39,7 @@ fn fake_agent_verdicts_on_the_gates() {
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("no rm -rf"))),
         &CODEC,
-        &pre,
+        pre,
         None,
     );
     r.assert_denied("no rm -rf").assert_well_behaved();
@@ -47,7 +47,7 @@ fn fake_agent_verdicts_on_the_gates() {
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
         &CODEC,
-        &pre,
+        pre,
         None,
     );
     assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
@@ -56,7 +56,7 @@ fn fake_agent_verdicts_on_the_gates() {
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
         &CODEC,
-        &shell,
+        shell,
         None,
     );
     assert_eq!(r.verdict().effect, Effect::Asked { reason: "sure?".into() });
@@ -68,7 +68,7 @@ fn fake_agent_verdicts_on_the_gates() {
             Ok::<_, HandlerError>(rewrite_input(i).no_decision())
         }),
         &CODEC,
-        &pre,
+        pre,
         None,
     );
     assert_eq!(
@@ -82,7 +82,7 @@ fn fake_agent_verdicts_on_the_gates() {
         None,
     );
     r.assert_allowed().assert_well_behaved();
-    invoke(&Router::new(), &CODEC, &pre, None).assert_no_op();
+    invoke(&Router::new(), &CODEC, pre, None).assert_no_op();
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
         &Router::new()
             .on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(block_prompt("No secrets."))),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_denied("No secrets.");
@@ -101,7 +101,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
             Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
         }),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_context("Today is Monday.").assert_well_behaved();
@@ -115,7 +115,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
             })
         }),
         &CODEC,
-        &stop,
+        stop,
         None,
     );
     r.assert_continued("Run the tests first.");
@@ -139,7 +139,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
         &Router::new()
             .on_tool_post(|_: &Context, _: &ToolPostEvent| Ok::<_, HandlerError>(replace_output("[redacted]"))),
         &CODEC,
-        &mcp,
+        mcp,
         None,
     );
     assert_eq!(
@@ -158,11 +158,11 @@ fn fake_agent_verdicts_on_failures() {
     // A crash of the binary: Cursor proceeds unless the entry sets failClosed (#7).
     let crash = HookOutput::new(101, "", "thread 'main' panicked");
     assert_eq!(
-        Cursor::new().interpret("preToolUse", &pre, &crash).effect,
+        Cursor::new().interpret("preToolUse", pre, &crash).effect,
         Effect::Proceed
     );
     assert!(matches!(
-        Cursor::fail_closed().interpret("preToolUse", &pre, &crash).effect,
+        Cursor::fail_closed().interpret("preToolUse", pre, &crash).effect,
         Effect::Denied { .. }
     ));
     let _ = no_decision();

@@ -12,7 +12,7 @@ use crate::CORPUS;
 fn every_fixture_is_typed_exactly() {
     for c in CORPUS.cases() {
         let id = c.id();
-        let ev = CORPUS.decode(&c);
+        let ev = CORPUS.decode(c);
         let env = ev.envelope();
         assert!(env.projection_issues.is_empty(), "{id}: {:?}", env.projection_issues);
         let v = view(env).expect("native view");
@@ -45,7 +45,7 @@ fn every_event_has_a_docs_fixture() {
 
 #[test]
 fn captured_model_events_decode_typed() {
-    let ev = CORPUS.decode(&CORPUS.case("gemini-cli-0.61.0/after_model-allow-2"));
+    let ev = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_model-allow-2"));
     let Some(NativeEvent::AfterModel(m)) = view(ev.envelope()) else {
         panic!("not AfterModel")
     };
@@ -60,7 +60,7 @@ fn captured_model_events_decode_typed() {
         Some(vec![Value::from("All done: marker written.")])
     );
 
-    let ev = CORPUS.decode(&CORPUS.case("gemini-cli-0.61.0/after_tool-allow"));
+    let ev = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_tool-allow"));
     let Some(NativeEvent::AfterTool(t)) = view(ev.envelope()) else {
         panic!("not AfterTool")
     };

@@ -117,7 +117,7 @@ fn direct_encode_is_json_or_a_typed_error() {
     // Without the runner's degrade: whatever the outcome, encode answers JSON or an error (which
     // the runner turns into the failure response, checked above) — never empty bytes.
     for c in CORPUS.cases() {
-        let ev = CORPUS.decode(&c);
+        let ev = CORPUS.decode(c);
         for (i, o) in shapes().iter().enumerate() {
             if let Ok(r) = CODEC.encode(&ev, o) {
                 assert_explicit_json(&r, &format!("{} shape #{i}", c.id()));
