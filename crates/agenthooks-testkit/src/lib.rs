@@ -52,6 +52,8 @@ pub mod golden;
 pub mod harness;
 pub mod model;
 pub mod shapes;
+#[cfg(feature = "proptest")]
+pub mod strategy;
 pub mod surface;
 pub mod tolerance;
 

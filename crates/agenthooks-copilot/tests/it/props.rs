@@ -8,21 +8,16 @@ use agenthooks_core::{Codec, EventTarget, Invocation, Outcome};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use agenthooks_testkit::Fixture;
+use agenthooks_testkit::{strategy, Fixture};
 
 use crate::fixtures;
 
-fn scalar() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        "[ -~]{0,12}".prop_map(Value::from),
-        Just(Value::Null),
-    ]
+fn scalar() -> BoxedStrategy<Value> {
+    strategy::json_leaf("[ -~]{0,12}")
 }
 
-fn extra_keys() -> impl Strategy<Value = Map<String, Value>> {
-    prop::collection::btree_map("zz[a-z]{1,8}", scalar(), 1..5).prop_map(|m| m.into_iter().collect())
+fn extra_keys() -> BoxedStrategy<Map<String, Value>> {
+    strategy::unknown_keys("zz[a-z]{1,8}", scalar())
 }
 
 proptest! {

@@ -610,31 +610,13 @@ fn runner_fails_closed_with_a_deny_and_open_with_nothing() {
 // Property: unknown keys land in `extra`, raw stays byte-identical
 // ---------------------------------------------------------------------------------------------
 
-fn json_leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        "[ -~]{0,12}".prop_map(Value::String),
-    ]
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    json_leaf().prop_recursive(2, 12, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn unknown_keys_land_in_extra_and_raw_is_identical(
         case_index in 0usize..64,
         key in "x_[a-z_]{1,10}",
-        value in json_value(),
+        value in agenthooks_testkit::strategy::json_value("[ -~]{0,12}", 2),
         spaces in "[ \n]{0,3}",
     ) {
         let all = CORPUS.cases();
