@@ -136,9 +136,8 @@ fn finalize(o: &Map<String, Value>, v: &mut Verdict) {
 }
 
 /// The shim's deadline (milliseconds) and what a failed handler means.
-const PROFILE: Profile = Profile::new("openclaw", HOOKS)
-    .timeout(TimeoutUnit::Milliseconds, 15_000)
-    .on_timeout(ERROR_FRAME);
+const PROFILE: Profile =
+    Profile::new("openclaw", HOOKS, TimeoutUnit::Milliseconds, 15_000).failures(ERROR_FRAME, "the hook failed");
 
 /// A handler that fails or times out answers with an error frame.
 const ERROR_FRAME: &str = "error frame: the shim decides per its fail policy";

@@ -262,10 +262,10 @@ impl Claude {
     }
 }
 
-const PROFILE: Profile = Profile::new("claude-code", EVENTS)
-    .timeout(TimeoutUnit::Seconds, 600)
-    .on_timeout("timed out: a non-blocking error, the action proceeds")
-    .on_error("a non-blocking error (stderr shown to the user), the action proceeds");
+const PROFILE: Profile = Profile::new("claude-code", EVENTS, TimeoutUnit::Seconds, 600).failures(
+    "timed out: a non-blocking error, the action proceeds",
+    "a non-blocking error (stderr shown to the user), the action proceeds",
+);
 
 impl FakeAgent for Claude {
     fn profile(&self) -> &'static Profile {

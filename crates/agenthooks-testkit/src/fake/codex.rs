@@ -250,11 +250,9 @@ impl Codex {
     }
 }
 
-const PROFILE: Profile = Profile::new("codex", EVENTS)
-    .timeout(TimeoutUnit::Seconds, 600)
+const PROFILE: Profile = Profile::new("codex", EVENTS, TimeoutUnit::Seconds, 600)
     .clamp(1, u64::MAX)
-    .on_timeout("timed out: the run fails, no effect")
-    .on_error("the run fails, no effect");
+    .failures("timed out: the run fails, no effect", "the run fails, no effect");
 
 /// The legacy `notify` program: fire and forget, whatever it does.
 const NOTIFY: &str = "agent-turn-complete";

@@ -154,10 +154,10 @@ impl Copilot {
     }
 }
 
-const PROFILE: Profile = Profile::new("copilot", EVENTS)
-    .timeout(TimeoutUnit::Seconds, 30)
-    .on_timeout("timed out: logged and skipped (timeouts allow, also on preToolUse)")
-    .on_error("logged and skipped");
+const PROFILE: Profile = Profile::new("copilot", EVENTS, TimeoutUnit::Seconds, 30).failures(
+    "timed out: logged and skipped (timeouts allow, also on preToolUse)",
+    "logged and skipped",
+);
 
 /// The reason Copilot gives when a `preToolUse` hook errors (it fails closed there).
 const ERRORED: &str = "Denied by preToolUse hook (hook errored)";

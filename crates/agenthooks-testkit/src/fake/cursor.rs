@@ -211,7 +211,7 @@ impl Cursor {
     }
 }
 
-const PROFILE: Profile = Profile::new("cursor", EVENTS).timeout(TimeoutUnit::Seconds, 60);
+const PROFILE: Profile = Profile::new("cursor", EVENTS, TimeoutUnit::Seconds, 60);
 
 impl FakeAgent for Cursor {
     fn profile(&self) -> &'static Profile {

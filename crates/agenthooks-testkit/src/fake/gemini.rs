@@ -159,9 +159,8 @@ impl Gemini {
     }
 }
 
-const PROFILE: Profile = Profile::new("gemini", EVENTS)
-    .timeout(TimeoutUnit::Milliseconds, 60_000)
-    .on_timeout("timed out: no output, the action proceeds");
+const PROFILE: Profile = Profile::new("gemini", EVENTS, TimeoutUnit::Milliseconds, 60_000)
+    .failures("timed out: no output, the action proceeds", "the hook failed");
 
 impl FakeAgent for Gemini {
     fn profile(&self) -> &'static Profile {

@@ -54,11 +54,9 @@ fn block(v: &mut Verdict, event: &str, reason: String) {
     }
 }
 
-const PROFILE: Profile = Profile::new("kimi", EVENTS)
-    .timeout(TimeoutUnit::Seconds, 30)
+const PROFILE: Profile = Profile::new("kimi", EVENTS, TimeoutUnit::Seconds, 30)
     .clamp(1, 600)
-    .on_timeout("timed out: allowed (fail-open)")
-    .on_error("allowed (fail-open)");
+    .failures("timed out: allowed (fail-open)", "allowed (fail-open)");
 
 /// The reason of a block, `Blocked by <event> hook` when the hook gave none.
 fn reason_or_default(native_event: &str, reason: String) -> String {

@@ -322,9 +322,8 @@ impl TimeoutUnit {
 ///
 /// ```
 /// use agenthooks_testkit::fake::{Profile, TimeoutUnit};
-/// const P: Profile = Profile::new("my-agent", &["BeforeTool"])
-///     .timeout(TimeoutUnit::Milliseconds, 5_000)
-///     .on_timeout("timed out: the action proceeds");
+/// const P: Profile = Profile::new("my-agent", &["BeforeTool"], TimeoutUnit::Milliseconds, 5_000)
+///     .failures("timed out: the action proceeds", "the action proceeds");
 /// assert_eq!(P.provider, "my-agent");
 /// assert_eq!(P.timeout_for(None).as_millis(), 5_000);
 /// ```
@@ -348,45 +347,31 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// A profile with seconds, a 60 s default timeout, no clamp and generic texts.
-    pub const fn new(provider: &'static str, events: &'static [&'static str]) -> Self {
+    /// A profile: who the agent is, and the unit and default of its config's `timeout` field
+    /// (no clamp, generic failure texts).
+    pub const fn new(
+        provider: &'static str,
+        events: &'static [&'static str],
+        timeout_unit: TimeoutUnit,
+        default_timeout: u64,
+    ) -> Self {
         Self {
             provider,
             events,
-            timeout_unit: TimeoutUnit::Seconds,
-            default_timeout: 60,
+            timeout_unit,
+            default_timeout,
             timeout_range: (0, u64::MAX),
             timed_out: "timed out",
             on_error: "the hook failed",
         }
     }
 
-    /// The unit and the default of the config's `timeout` field.
+    /// What failures mean: the problem recorded for a hook killed at its timeout, and what an
+    /// error exit means (the problem reads `exit <code>: <on_error>`).
     #[must_use]
-    pub const fn timeout(mut self, unit: TimeoutUnit, default: u64) -> Self {
-        self.timeout_unit = unit;
-        self.default_timeout = default;
-        self
-    }
-
-    /// The range a configured timeout is clamped into.
-    #[must_use]
-    pub const fn clamp(mut self, min: u64, max: u64) -> Self {
-        self.timeout_range = (min, max);
-        self
-    }
-
-    /// The problem recorded for a hook killed at its timeout.
-    #[must_use]
-    pub const fn on_timeout(mut self, problem: &'static str) -> Self {
-        self.timed_out = problem;
-        self
-    }
-
-    /// What an error exit means (the problem reads `exit <code>: <what>`).
-    #[must_use]
-    pub const fn on_error(mut self, what: &'static str) -> Self {
-        self.on_error = what;
+    pub const fn failures(mut self, timed_out: &'static str, on_error: &'static str) -> Self {
+        self.timed_out = timed_out;
+        self.on_error = on_error;
         self
     }
 
@@ -395,6 +380,13 @@ impl Profile {
         let (min, max) = self.timeout_range;
         self.timeout_unit
             .to_duration(configured.unwrap_or(self.default_timeout).clamp(min, max))
+    }
+
+    /// The range a configured timeout is clamped into.
+    #[must_use]
+    pub const fn clamp(mut self, min: u64, max: u64) -> Self {
+        self.timeout_range = (min, max);
+        self
     }
 }
 

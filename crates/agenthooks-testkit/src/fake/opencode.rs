@@ -99,9 +99,10 @@ fn apply_effect(v: &mut Verdict, effect: &Value) {
 }
 
 /// The shim's deadline (milliseconds); OpenCode has none of its own.
-const PROFILE: Profile = Profile::new("opencode", EVENTS)
-    .timeout(TimeoutUnit::Milliseconds, 60_000)
-    .on_timeout("no answer within the shim's deadline: fail-open, nothing applied");
+const PROFILE: Profile = Profile::new("opencode", EVENTS, TimeoutUnit::Milliseconds, 60_000).failures(
+    "no answer within the shim's deadline: fail-open, nothing applied",
+    "the hook failed",
+);
 
 impl FakeAgent for OpenCode {
     fn profile(&self) -> &'static Profile {
