@@ -8,18 +8,24 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{args_text, conversation, Conversation, Script, Served, Turn};
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
-    if req.path != "/v1/chat/completions" && req.path != "/chat/completions" {
-        return not_found(req);
-    }
-    let body = match json_body(req) {
-        Ok(b) => b,
+    let Conversation {
+        body,
+        served,
+        turn,
+        model,
+    } = match conversation(
+        req,
+        script,
+        &["/v1/chat/completions", "/chat/completions"],
+        assistant_turns,
+    ) {
+        Ok(c) => c,
         Err(e) => return e,
     };
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
-    let model = body.get("model").and_then(Value::as_str).unwrap_or(script.model());
+    let model = model.as_str();
     let id = format!("chatcmpl-fake{seq:04}");
     let call_id = format!("call_fake_{seq:04}");
     let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
@@ -81,13 +87,7 @@ mod tests {
     use super::*;
 
     fn post(body: &Value) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/v1/chat/completions".into(),
-            query: None,
-            headers: vec![],
-            body: serde_json::to_vec(body).unwrap_or_default(),
-        }
+        Request::post("/v1/chat/completions", None, body)
     }
 
     fn script() -> Script {

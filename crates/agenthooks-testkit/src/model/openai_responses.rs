@@ -9,18 +9,19 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{args_text, conversation, Conversation, Script, Served, Turn};
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
-    if req.path != "/v1/responses" && req.path != "/responses" {
-        return not_found(req);
-    }
-    let body = match json_body(req) {
-        Ok(b) => b,
+    let Conversation {
+        body,
+        served,
+        turn,
+        model,
+    } = match conversation(req, script, &["/v1/responses", "/responses"], assistant_turns) {
+        Ok(c) => c,
         Err(e) => return e,
     };
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
-    let model = body.get("model").and_then(Value::as_str).unwrap_or(script.model());
+    let model = model.as_str();
     let item = output_item(&turn, seq);
     let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(true);
     if !stream {
@@ -96,25 +97,11 @@ mod tests {
     use super::*;
 
     fn post(body: &Value) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/v1/responses".into(),
-            query: None,
-            headers: vec![],
-            body: serde_json::to_vec(body).unwrap_or_default(),
-        }
+        Request::post("/v1/responses", None, body)
     }
 
     fn script() -> Script {
         Script::tool_then_text("exec_command", json!({"cmd": "echo hi > marker.txt"}), "Done.")
-    }
-
-    fn events(r: &Response) -> Vec<Value> {
-        String::from_utf8_lossy(&r.body)
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .collect()
     }
 
     #[test]
@@ -123,7 +110,7 @@ mod tests {
             "input": [{"type": "message", "role": "developer", "content": []}, {"type": "message", "role": "user", "content": []}]});
         let (r, served) = respond(&post(&first), &script(), 7);
         assert_eq!(served, Served::Turn(0));
-        let ev = events(&r);
+        let ev = r.data_json();
         let types: Vec<&str> = ev.iter().filter_map(|e| e["type"].as_str()).collect();
         assert_eq!(
             types,
@@ -145,7 +132,7 @@ mod tests {
             {"type": "function_call_output", "call_id": "c", "output": "denied: E2E"}]});
         let (r, served) = respond(&post(&second), &script(), 8);
         assert_eq!(served, Served::Turn(1));
-        let ev = events(&r);
+        let ev = r.data_json();
         assert_eq!(ev[2]["delta"], "Done.");
         assert_eq!(ev[3]["item"]["content"][0]["text"], "Done.");
         assert_eq!(ev[4]["response"]["status"], "completed");
