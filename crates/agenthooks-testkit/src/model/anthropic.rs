@@ -8,7 +8,10 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, conversation, json_body, Conversation, Script, Served, Turn};
+use super::{args_text, conversation, json_body, Script, Served, Turn};
+
+/// The paths this API is served on.
+const PATHS: &[&str] = &["/v1/messages"];
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
     if req.path == "/v1/messages/count_tokens" {
@@ -17,23 +20,17 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
             Err(e) => e,
         };
     }
-    let Conversation {
-        body,
-        served,
-        turn,
-        model,
-    } = match conversation(req, script, &["/v1/messages"], assistant_turns) {
+    let c = match conversation(req, script, PATHS, assistant_turns) {
         Ok(c) => c,
         Err(e) => return e,
     };
-    let model = model.as_str();
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     let resp = if stream {
-        sse(&turn, model, seq)
+        sse(&c.turn, &c.model, seq)
     } else {
-        Response::json(200, &message(&turn, model, seq))
+        Response::json(200, &message(&c.turn, &c.model, seq))
     };
-    (resp, served)
+    (resp, c.served)
 }
 
 /// How many assistant messages the history holds.

@@ -9,38 +9,35 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, conversation, Conversation, Script, Served, Turn};
+use super::{args_text, conversation, Script, Served, Turn};
+
+/// The paths this API is served on.
+const PATHS: &[&str] = &["/v1/responses", "/responses"];
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
-    let Conversation {
-        body,
-        served,
-        turn,
-        model,
-    } = match conversation(req, script, &["/v1/responses", "/responses"], assistant_turns) {
+    let c = match conversation(req, script, PATHS, assistant_turns) {
         Ok(c) => c,
         Err(e) => return e,
     };
-    let model = model.as_str();
-    let item = output_item(&turn, seq);
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(true);
+    let item = output_item(&c.turn, seq);
+    let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(true);
     if !stream {
         return (
-            Response::json(200, &response_object(model, seq, "completed", &[item])),
-            served,
+            Response::json(200, &response_object(&c.model, seq, "completed", &[item])),
+            c.served,
         );
     }
     let mut events = vec![
-        json!({"type": "response.created", "response": response_object(model, seq, "in_progress", &[])}),
+        json!({"type": "response.created", "response": response_object(&c.model, seq, "in_progress", &[])}),
         json!({"type": "response.output_item.added", "output_index": 0, "item": in_progress(&item)}),
     ];
-    if let Turn::Text(t) = &turn {
+    if let Turn::Text(t) = &c.turn {
         events.push(json!({"type": "response.output_text.delta", "item_id": item["id"], "output_index": 0, "content_index": 0, "delta": t}));
     }
     events.push(json!({"type": "response.output_item.done", "output_index": 0, "item": item}));
-    events.push(json!({"type": "response.completed", "response": response_object(model, seq, "completed", std::slice::from_ref(&item))}));
+    events.push(json!({"type": "response.completed", "response": response_object(&c.model, seq, "completed", std::slice::from_ref(&item))}));
     let framed: Vec<(Option<&str>, String)> = events.iter().map(|e| (e["type"].as_str(), e.to_string())).collect();
-    (Response::sse(&framed), served)
+    (Response::sse(&framed), c.served)
 }
 
 /// How many model-produced items the history holds.
