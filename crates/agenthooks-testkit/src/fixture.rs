@@ -347,6 +347,17 @@ impl Corpus {
     pub fn event(&self, name: &str) -> Event {
         self.decode(self.case(name))
     }
+
+    /// The codec's native events that no case satisfying `keep` is of (e.g. events without a
+    /// `docs/` fixture: `|c| c.version == "docs"`).
+    pub fn events_without(&self, keep: impl Fn(&Fixture) -> bool) -> Vec<&'static str> {
+        self.codec
+            .native_events()
+            .iter()
+            .map(|row| row.name)
+            .filter(|name| !self.cases().iter().any(|c| c.meta.native_event == *name && keep(c)))
+            .collect()
+    }
 }
 
 impl std::fmt::Debug for Corpus {
