@@ -266,6 +266,20 @@ pub fn assert_tool_pre_failure_policy(codec: &'static dyn Codec, payload: &[u8])
     r
 }
 
+/// A router whose stop handler continues with `instruction` unless the agent already
+/// continued the turn (the loop guard): it finishes then.
+pub fn continue_once(instruction: &'static str) -> Router {
+    use agenthooks_core::decision::{continue_with, finish};
+    use agenthooks_core::{Context, HandlerError, StopEvent};
+    Router::new().on_stop(move |_: &Context, e: &StopEvent| {
+        Ok::<_, HandlerError>(if e.previously_continued {
+            finish()
+        } else {
+            continue_with(instruction)
+        })
+    })
+}
+
 /// Free-function form of [`HookRun::assert_no_op`].
 pub fn assert_no_op(run: &HookRun) {
     run.assert_no_op();

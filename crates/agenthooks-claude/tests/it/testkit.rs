@@ -2,11 +2,9 @@
 //! unknown keys), the can't-drift agreement test, and fake-agent verdicts through the runner.
 
 use agenthooks_claude::CODEC;
-use agenthooks_core::decision::{
-    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
-};
-use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPreEvent};
-use agenthooks_testkit::harness::assert_tool_pre_failure_policy;
+use agenthooks_core::decision::{accept_prompt, allow, ask_user, block_prompt, deny, no_decision, rewrite_input};
+use agenthooks_core::{Context, HandlerError, PromptEvent, Router, ToolPreEvent};
+use agenthooks_testkit::harness::{assert_tool_pre_failure_policy, continue_once};
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect};
 use serde_json::{json, Map, Value};
 
@@ -107,33 +105,11 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
     r.assert_denied("No secrets, please.");
 
     let stop = &CORPUS.case("2.1.197/stop-allow").input;
-    let r = invoke(
-        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
-            Ok::<_, HandlerError>(if e.previously_continued {
-                finish()
-            } else {
-                continue_with("Run the tests first.")
-            })
-        }),
-        &CODEC,
-        stop,
-        None,
-    );
+    let r = invoke(&continue_once("Run the tests first."), &CODEC, stop, None);
     r.assert_continued("Run the tests first.");
     // The loop guard: after a continuation the handler finishes (#19).
     let guarded = &CORPUS.case("docs/stop-loop-guard").input;
-    let r = invoke(
-        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
-            Ok::<_, HandlerError>(if e.previously_continued {
-                finish()
-            } else {
-                continue_with("again")
-            })
-        }),
-        &CODEC,
-        guarded,
-        None,
-    );
+    let r = invoke(&continue_once("again"), &CODEC, guarded, None);
     r.assert_no_op();
 }
 

@@ -7,7 +7,7 @@ use agenthooks_core::decision::{
 use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent};
 use agenthooks_cursor::CODEC;
 use agenthooks_testkit::fake::Cursor;
-use agenthooks_testkit::harness::assert_tool_pre_failure_policy;
+use agenthooks_testkit::harness::{assert_tool_pre_failure_policy, continue_once};
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect, FakeAgent, HookOutput};
 use serde_json::json;
 
@@ -106,18 +106,7 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
     );
     r.assert_context("Today is Monday.").assert_well_behaved();
     let stop = &CORPUS.case("docs/stop").input;
-    let r = invoke(
-        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
-            Ok::<_, HandlerError>(if e.previously_continued {
-                agenthooks_core::decision::finish()
-            } else {
-                continue_with("Run the tests first.")
-            })
-        }),
-        &CODEC,
-        stop,
-        None,
-    );
+    let r = invoke(&continue_once("Run the tests first."), &CODEC, stop, None);
     r.assert_continued("Run the tests first.");
     // loop_count > 0: the handler sees the agent already continued (#19).
     let r = invoke(
