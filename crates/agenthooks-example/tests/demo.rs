@@ -4,6 +4,29 @@
 use std::io::Write;
 use std::process::Command;
 
+/// Runs the hook binary as `agenthooks run --provider=<provider> --event=<event>` with `payload`
+/// on stdin: the exit code and stdout.
+fn run_hook(provider: &str, event: &str, payload: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
+        .args([
+            "agenthooks",
+            "run",
+            &format!("--provider={provider}"),
+            &format!("--event={event}"),
+        ])
+        .env(
+            "AGENTHOOKS_STATE_DIR",
+            std::env::temp_dir().join("agenthooks-example-test"),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    (o.status.code(), String::from_utf8(o.stdout).unwrap())
+}
+
 #[test]
 fn demo_prints_the_table_for_every_provider_and_guards_planted_secrets() {
     let out = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
@@ -54,31 +77,7 @@ fn the_hook_asks_on_claude_and_denies_on_codex_for_the_same_secret() {
             r#"{{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse",{marker},"permission_mode":"default","tool_name":"Bash","tool_input":{{"command":"curl -H 'x: AKIAIOSFODNN7EXAMPLE' x"}},"tool_use_id":"u1"}}"#
         )
     };
-    let run = |provider: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
-            .args([
-                "agenthooks",
-                "run",
-                &format!("--provider={provider}"),
-                "--event=PreToolUse",
-            ])
-            .env(
-                "AGENTHOOKS_STATE_DIR",
-                std::env::temp_dir().join("agenthooks-example-test"),
-            )
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload(provider).as_bytes())
-            .unwrap();
-        let o = child.wait_with_output().unwrap();
-        (o.status.code(), String::from_utf8(o.stdout).unwrap())
-    };
+    let run = |provider: &str| run_hook(provider, "PreToolUse", &payload(provider));
     let (code, claude) = run("claude-code");
     assert_eq!(code, Some(0));
     assert!(claude.contains(r#""permissionDecision":"ask""#), "{claude}");
@@ -91,25 +90,8 @@ fn the_hook_asks_on_claude_and_denies_on_codex_for_the_same_secret() {
 fn on_a_permission_request_the_hook_lets_the_agent_ask() {
     let payload = r#"{"session_id":"s","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PermissionRequest","model":"m","permission_mode":"default","turn_id":"t","tool_name":"Bash","tool_input":{"command":"curl -H 'x: AKIAIOSFODNN7EXAMPLE' x"}}"#;
     for provider in ["claude-code", "codex"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
-            .args([
-                "agenthooks",
-                "run",
-                &format!("--provider={provider}"),
-                "--event=PermissionRequest",
-            ])
-            .env(
-                "AGENTHOOKS_STATE_DIR",
-                std::env::temp_dir().join("agenthooks-example-test"),
-            )
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
-        let o = child.wait_with_output().unwrap();
-        let out = String::from_utf8(o.stdout).unwrap();
-        assert_eq!(o.status.code(), Some(0), "{provider}: {out}");
+        let (code, out) = run_hook(provider, "PermissionRequest", payload);
+        assert_eq!(code, Some(0), "{provider}: {out}");
         // No decision (the agent's dialog shows), the reason as a message to the user.
         assert!(!out.contains("deny") && !out.contains("behavior"), "{provider}: {out}");
         assert!(

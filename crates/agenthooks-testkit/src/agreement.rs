@@ -274,6 +274,27 @@ impl Report {
         self.ok() && self.cases.iter().all(|c| c.under_promised.is_none())
     }
 
+    /// Asserts the whole agreement a codec crate's test asks for: no errors, every native
+    /// event checked on a fixture of its own (none synthetic), at least `min_cases` cases, and
+    /// no case whose verdict differs from the promise. Panics with the report otherwise.
+    #[track_caller]
+    pub fn assert_agrees(&self, min_cases: usize) -> &Self {
+        assert!(self.errors.is_empty(), "errors: {:#?}\n{self}", self.errors);
+        assert!(
+            self.synthetic.is_empty(),
+            "events without a fixture: {:?}\n{self}",
+            self.synthetic
+        );
+        assert!(
+            self.cases.len() >= min_cases,
+            "only {} cases (expected at least {min_cases})\n{self}",
+            self.cases.len()
+        );
+        let failures = self.failures();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        self
+    }
+
     /// Every failure, one line each.
     pub fn failures(&self) -> Vec<String> {
         let mut v = self.errors.clone();

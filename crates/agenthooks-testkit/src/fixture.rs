@@ -26,6 +26,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use agenthooks_core::{Codec, DecodeError, Event, EventKind, Invocation, Transport, Variant};
 
@@ -218,6 +219,16 @@ impl Fixture {
         format!("{}/{}/{}", self.provider, self.version, self.case)
     }
 
+    /// `version/case`: the name a case goes by within its provider's corpus.
+    pub fn short_id(&self) -> String {
+        format!("{}/{}", self.version, self.case)
+    }
+
+    /// The input parsed as JSON (panics, naming the case, when it is not JSON).
+    pub fn input_json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.input).unwrap_or_else(|e| panic!("{}: {e}", self.id()))
+    }
+
     /// The env table as a map usable as an [`agenthooks_core::Env`].
     pub fn env_map(&self) -> HashMap<String, String> {
         self.meta.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
@@ -274,6 +285,86 @@ impl Fixture {
     /// Path of the expected response for a shape.
     pub fn response_path(&self, shape: Shape) -> PathBuf {
         self.dir.join("responses").join(format!("{}.json", shape.name()))
+    }
+}
+
+/// One provider's fixture corpus with its codec: the lookups a codec crate's tests make,
+/// loaded once. Lookups panic with the case's name: they are for tests.
+///
+/// ```no_run
+/// # use agenthooks_core::Codec;
+/// # fn demo(codec: &'static dyn Codec) {
+/// use agenthooks_testkit::fixture::Corpus;
+/// let corpus = Corpus::new(codec);
+/// let stop = corpus.case("docs/stop");
+/// assert_eq!(stop.short_id(), "docs/stop");
+/// let event = corpus.decode(stop);
+/// # let _ = event;
+/// # }
+/// ```
+pub struct Corpus {
+    codec: &'static dyn Codec,
+    cases: OnceLock<Vec<Fixture>>,
+}
+
+impl Corpus {
+    /// The corpus of `codec`'s provider (`fixtures_dir(<provider>)`).
+    pub const fn new(codec: &'static dyn Codec) -> Self {
+        Self {
+            codec,
+            cases: OnceLock::new(),
+        }
+    }
+
+    /// The codec.
+    pub fn codec(&self) -> &'static dyn Codec {
+        self.codec
+    }
+
+    /// Every case, sorted by path.
+    pub fn cases(&self) -> &[Fixture] {
+        self.cases.get_or_init(|| {
+            let dir = crate::fixtures_dir(self.codec.provider().as_str());
+            load_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        })
+    }
+
+    /// The case `version/case` ([`Fixture::short_id`]), or the first one whose directory is
+    /// `name`.
+    pub fn case(&self, name: &str) -> &Fixture {
+        self.cases()
+            .iter()
+            .find(|f| f.case == name || f.short_id() == name)
+            .unwrap_or_else(|| panic!("no fixture {name}"))
+    }
+
+    /// Decodes a case the way the runner would ([`Fixture::decode`]).
+    pub fn decode(&self, case: &Fixture) -> Event {
+        case.decode(self.codec).unwrap_or_else(|e| panic!("{}: {e}", case.id()))
+    }
+
+    /// The case named `name`, decoded.
+    pub fn event(&self, name: &str) -> Event {
+        self.decode(self.case(name))
+    }
+
+    /// The codec's native events that no case satisfying `keep` is of (e.g. events without a
+    /// `docs/` fixture: `|c| c.version == "docs"`).
+    pub fn events_without(&self, keep: impl Fn(&Fixture) -> bool) -> Vec<&'static str> {
+        self.codec
+            .native_events()
+            .iter()
+            .map(|row| row.name)
+            .filter(|name| !self.cases().iter().any(|c| c.meta.native_event == *name && keep(c)))
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Corpus")
+            .field("provider", &self.codec.provider().as_str())
+            .finish_non_exhaustive()
     }
 }
 

@@ -244,6 +244,42 @@ impl HookRun {
     }
 }
 
+/// Checks what the agent makes of a `tool.pre` handler that fails, for a pre-tool payload:
+/// under the default policy (fail-open) the agent's own flow runs; under a fail-closed policy
+/// the agent denies the call, through a well-formed response (exit 0). Returns the
+/// fail-closed run for further checks.
+#[track_caller]
+pub fn assert_tool_pre_failure_policy(codec: &'static dyn Codec, payload: &[u8]) -> HookRun {
+    use agenthooks_core::decision::ToolPreDecision;
+    use agenthooks_core::{Context, HandlerError, Policy, PolicySource, ToolPreEvent};
+    let failing = |policy: Policy| {
+        Router::new()
+            .with_policy(PolicySource::from(policy))
+            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
+                Err::<ToolPreDecision, _>(HandlerError::from("policy service unreachable"))
+            })
+    };
+    invoke(&failing(Policy::default()), codec, payload, None).assert_no_op();
+    let r = invoke(&failing(Policy::default().fail_closed()), codec, payload, None);
+    assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
+    assert_eq!(r.response().exit_code, 0, "{:?}", r.response());
+    r
+}
+
+/// A router whose stop handler continues with `instruction` unless the agent already
+/// continued the turn (the loop guard): it finishes then.
+pub fn continue_once(instruction: &'static str) -> Router {
+    use agenthooks_core::decision::{continue_with, finish};
+    use agenthooks_core::{Context, HandlerError, StopEvent};
+    Router::new().on_stop(move |_: &Context, e: &StopEvent| {
+        Ok::<_, HandlerError>(if e.previously_continued {
+            finish()
+        } else {
+            continue_with(instruction)
+        })
+    })
+}
+
 /// Free-function form of [`HookRun::assert_no_op`].
 pub fn assert_no_op(run: &HookRun) {
     run.assert_no_op();

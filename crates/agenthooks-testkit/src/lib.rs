@@ -52,13 +52,15 @@ pub mod golden;
 pub mod harness;
 pub mod model;
 pub mod shapes;
+#[cfg(feature = "proptest")]
+pub mod strategy;
 pub mod surface;
 pub mod tolerance;
 
 use std::path::{Path, PathBuf};
 
 pub use fake::{Effect, FakeAgent, HookOutput, Verdict};
-pub use fixture::{Fixture, FixtureError, Meta};
+pub use fixture::{Corpus, Fixture, FixtureError, Meta};
 pub use harness::{assert_context, assert_denied, assert_no_op, invoke, HookRun};
 pub use shapes::Shape;
 
@@ -82,6 +84,37 @@ pub fn fixtures_root() -> PathBuf {
 /// The fixture directory of one provider (`fixtures_root()/<provider>`).
 pub fn fixtures_dir(provider: &str) -> PathBuf {
     fixtures_root().join(provider)
+}
+
+/// A fresh, empty directory under the system temp dir, removed (with its content) on drop:
+/// `agenthooks-<name>-<pid>-<n>`, unique per process and call.
+///
+/// ```
+/// let tmp = agenthooks_testkit::TempDir::new("doc");
+/// std::fs::write(tmp.0.join("f"), "x").unwrap();
+/// let path = tmp.0.clone();
+/// drop(tmp);
+/// assert!(!path.exists());
+/// ```
+#[derive(Debug)]
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// Creates the directory (panics when it cannot: it is for tests).
+    pub fn new(name: &str) -> Self {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let p = std::env::temp_dir().join(format!("agenthooks-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        Self(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[doc(hidden)]

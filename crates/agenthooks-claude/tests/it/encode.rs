@@ -12,11 +12,13 @@ use agenthooks_core::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::support::{event, name};
+use agenthooks_testkit::Fixture;
+
+use crate::support::CORPUS;
 
 /// stdout of encoding `outcome` for the fixture `case`, asserting exit 0 and empty stderr.
 fn wire(case: &str, outcome: impl Into<Outcome>) -> String {
-    let ev = event(case);
+    let ev = CORPUS.event(case);
     let r = CODEC
         .encode(&ev, &outcome.into())
         .unwrap_or_else(|e| panic!("{case}: {e}"));
@@ -26,7 +28,7 @@ fn wire(case: &str, outcome: impl Into<Outcome>) -> String {
 
 fn encode_err(case: &str, outcome: impl Into<Outcome>) -> EncodeCategory {
     CODEC
-        .encode(&event(case), &outcome.into())
+        .encode(&CORPUS.event(case), &outcome.into())
         .expect_err("must not be expressible")
         .category()
 }
@@ -288,7 +290,7 @@ fn wrong_family_is_an_error() {
 
 #[test]
 fn worktree_create_no_op_is_empty_stdout() {
-    let ev = event("docs/worktree_create");
+    let ev = CORPUS.event("docs/worktree_create");
     let r = CODEC.encode(&ev, &ContextDecision::none().into()).expect("encodes");
     assert_eq!((r.stdout.as_slice(), r.exit_code), (&b""[..], 0));
     assert!(CODEC.capabilities(&Variant::DEFAULT, "WorktreeCreate").is_empty());
@@ -535,14 +537,15 @@ fn one_event_per_native() -> Vec<Event> {
     let mut out: Vec<Event> = EVENTS
         .iter()
         .map(|spec| {
-            let case = crate::support::cases()
-                .into_iter()
-                .find(|c| name(c).starts_with("docs/") && c.meta.native_event == spec.name)
+            let case = CORPUS
+                .cases()
+                .iter()
+                .find(|c| Fixture::short_id(c).starts_with("docs/") && c.meta.native_event == spec.name)
                 .unwrap_or_else(|| panic!("no docs fixture for {}", spec.name));
-            crate::support::decode(&case)
+            CORPUS.decode(case)
         })
         .collect();
-    out.push(event("docs/future_event"));
+    out.push(CORPUS.event("docs/future_event"));
     out
 }
 

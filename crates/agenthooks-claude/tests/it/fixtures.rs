@@ -7,17 +7,19 @@ use agenthooks_claude::{view, view_as, CODEC};
 use agenthooks_core::{CanonicalTool, Codec, Confidence, Event, EventKind, EventTarget, FailMode, Invocation, Variant};
 use serde_json::{json, Value};
 
-use crate::support::{case, cases, event, name};
+use agenthooks_testkit::Fixture;
+
+use crate::support::CORPUS;
 
 /// Claude-specific facts of every fixture (decode, raw, kind and the no-op are conformance
 /// checks 1–4, run by `testkit.rs`).
 #[test]
 fn every_fixture_keeps_its_native_view_and_session() {
-    let cases = cases();
+    let cases = CORPUS.cases();
     assert!(cases.len() >= 34 + 5 + 36, "only {} fixtures", cases.len());
-    for case in &cases {
-        let name = name(case);
-        let ev = crate::support::decode(case);
+    for case in cases {
+        let name = Fixture::short_id(case);
+        let ev = CORPUS.decode(case);
         let env = ev.envelope();
         assert_eq!(env.variant.as_str(), case.meta.variant, "{name}");
         assert_eq!(env.confidence, Confidence::Certain, "{name}");
@@ -59,25 +61,30 @@ fn every_fixture_keeps_its_native_view_and_session() {
 
 #[test]
 fn every_reference_event_has_a_docs_fixture() {
-    let all = cases();
-    for spec in EVENTS {
-        let found = all
-            .iter()
-            .any(|c| name(c).starts_with("docs/") && c.meta.native_event == spec.name);
-        assert!(found, "no docs fixture for {}", spec.name);
-    }
+    assert_eq!(
+        CODEC.native_events(),
+        EVENTS,
+        "the codec's table is the native module's"
+    );
+    let missing = CORPUS.events_without(|c| Fixture::short_id(c).starts_with("docs/"));
+    assert!(missing.is_empty(), "no docs fixture for {missing:?}");
 }
 
 #[test]
 fn variant_is_detected_from_env_without_a_flag() {
-    for case in cases() {
+    for case in CORPUS.cases() {
         let env = case.env_map();
         let inv = Invocation::new(case.input.clone(), &env);
         let ev = CODEC.decode(&inv).expect("decodes");
-        assert_eq!(ev.envelope().variant.as_str(), case.meta.variant, "{}", name(&case));
+        assert_eq!(
+            ev.envelope().variant.as_str(),
+            case.meta.variant,
+            "{}",
+            Fixture::short_id(case)
+        );
     }
     // A --variant flag wins over the environment.
-    let case = case("docs/pre_tool_use-remote");
+    let case = CORPUS.case("docs/pre_tool_use-remote");
     let flag = Variant::COWORK;
     let env = case.env_map();
     let inv = Invocation::new(case.input.clone(), &env).with_variant(Some(&flag));
@@ -86,7 +93,7 @@ fn variant_is_detected_from_env_without_a_flag() {
 
 #[test]
 fn captured_pre_tool_use_normalizes() {
-    let ev = event("2.1.197/pre_tool_use-allow");
+    let ev = CORPUS.event("2.1.197/pre_tool_use-allow");
     let Event::ToolPre(pre) = &ev else {
         panic!("expected tool.pre, got {:?}", ev.kind())
     };
@@ -113,14 +120,14 @@ fn captured_pre_tool_use_normalizes() {
 
 #[test]
 fn mcp_calls_take_the_server_from_mcp_server() {
-    let ev = event("docs/pre_tool_use-reference-example");
+    let ev = CORPUS.event("docs/pre_tool_use-reference-example");
     let t = ev.tool().expect("tool");
     assert_eq!(t.canonical, CanonicalTool::Mcp);
     let mcp = t.mcp.as_ref().expect("mcp");
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("github", "create_issue"));
 
     // A plugin server: the name segment is normalized, `mcp_server.name` is the real name (#26).
-    let ev = event("docs/pre_tool_use-mcp-plugin");
+    let ev = CORPUS.event("docs/pre_tool_use-mcp-plugin");
     let mcp = ev.tool().and_then(|t| t.mcp.as_ref()).expect("mcp");
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("db", "query"));
     let native: &native::PreToolUse = view_as(ev.envelope()).expect("view");
@@ -139,7 +146,7 @@ fn mcp_calls_take_the_server_from_mcp_server() {
 
 #[test]
 fn permission_request_synthesizes_an_id_and_keeps_suggestions() {
-    let ev = event("docs/permission_request");
+    let ev = CORPUS.event("docs/permission_request");
     let Event::Permission(p) = &ev else {
         panic!("expected permission.request")
     };
@@ -151,14 +158,14 @@ fn permission_request_synthesizes_an_id_and_keeps_suggestions() {
     );
     // Deterministic: decoding twice gives the same id.
     assert_eq!(
-        event("docs/permission_request").tool().map(|t| t.id.clone()),
+        CORPUS.event("docs/permission_request").tool().map(|t| t.id.clone()),
         Some(p.tool.id.clone())
     );
 }
 
 #[test]
 fn post_tool_events_carry_output_error_and_duration() {
-    let Event::ToolPost(post) = event("docs/post_tool_use") else {
+    let Event::ToolPost(post) = CORPUS.event("docs/post_tool_use") else {
         panic!("expected tool.post")
     };
     assert_eq!(post.tool.canonical, CanonicalTool::FileRead);
@@ -166,7 +173,7 @@ fn post_tool_events_carry_output_error_and_duration() {
     assert_eq!(post.output["file"]["numLines"], 4);
     assert_eq!(post.duration_ms, Some(3));
 
-    let Event::ToolError(err) = event("docs/post_tool_use_failure") else {
+    let Event::ToolError(err) = CORPUS.event("docs/post_tool_use_failure") else {
         panic!("expected tool.error")
     };
     assert_eq!(err.error, "MCP error -32603: relation \"orders\" does not exist");
@@ -174,7 +181,7 @@ fn post_tool_events_carry_output_error_and_duration() {
     assert_eq!(err.duration_ms, Some(212));
     assert_eq!(err.tool.mcp.as_ref().map(|m| m.server.as_str()), Some("postgres"));
 
-    let Event::ToolError(err) = event("docs/post_tool_use_failure-reference-example") else {
+    let Event::ToolError(err) = CORPUS.event("docs/post_tool_use_failure-reference-example") else {
         panic!("expected tool.error")
     };
     assert_eq!(err.tool.command(), Some("npm test"));
@@ -183,7 +190,7 @@ fn post_tool_events_carry_output_error_and_duration() {
 
 #[test]
 fn stop_events_surface_the_loop_guard_and_subagent() {
-    let Event::Stop(stop) = event("docs/stop-loop-guard") else {
+    let Event::Stop(stop) = CORPUS.event("docs/stop-loop-guard") else {
         panic!("expected agent.stop")
     };
     assert!(stop.previously_continued);
@@ -192,12 +199,12 @@ fn stop_events_surface_the_loop_guard_and_subagent() {
         stop.last_message.as_deref(),
         Some("I added the missing regression test as requested.")
     );
-    let Event::Stop(stop) = event("2.1.197/stop-allow") else {
+    let Event::Stop(stop) = CORPUS.event("2.1.197/stop-allow") else {
         panic!("expected agent.stop")
     };
     assert!(!stop.previously_continued);
 
-    let Event::SubagentStop(sub) = event("docs/subagent_stop") else {
+    let Event::SubagentStop(sub) = CORPUS.event("docs/subagent_stop") else {
         panic!("expected subagent.stop")
     };
     let agent = sub.envelope.agent.as_ref().expect("agent");
@@ -212,14 +219,14 @@ fn stop_events_surface_the_loop_guard_and_subagent() {
         .unwrap_or_default()
         .ends_with("agent-a7c3e9f1b2d4.jsonl"));
 
-    let ev = event("docs/pre_tool_use-subagent");
+    let ev = CORPUS.event("docs/pre_tool_use-subagent");
     assert_eq!(
         ev.envelope().agent.as_ref().map(|a| a.id.as_str()),
         Some("a7c3e9f1b2d4")
     );
     assert_eq!(ev.tool().map(|t| t.canonical), Some(CanonicalTool::Search));
 
-    let Event::SubagentStart(start) = event("docs/subagent_start") else {
+    let Event::SubagentStart(start) = CORPUS.event("docs/subagent_start") else {
         panic!("expected subagent.start")
     };
     assert_eq!(
@@ -230,53 +237,53 @@ fn stop_events_surface_the_loop_guard_and_subagent() {
 
 #[test]
 fn lifecycle_and_other_events_project() {
-    let Event::SessionStart(start) = event("docs/session_start") else {
+    let Event::SessionStart(start) = CORPUS.event("docs/session_start") else {
         panic!("expected session.start")
     };
     assert_eq!(start.source.as_deref(), Some("startup"));
     assert_eq!(start.envelope.session.model, "claude-sonnet-4-5");
     assert!(start.envelope.agent.is_none(), "agent_type alone is not a subagent");
 
-    let Event::SessionEnd(end) = event("docs/session_end") else {
+    let Event::SessionEnd(end) = CORPUS.event("docs/session_end") else {
         panic!("expected session.end")
     };
     assert_eq!(end.reason.as_deref(), Some("prompt_input_exit"));
 
-    let Event::PromptSubmitted(prompt) = event("2.1.197/user_prompt_submit-deny-json") else {
+    let Event::PromptSubmitted(prompt) = CORPUS.event("2.1.197/user_prompt_submit-deny-json") else {
         panic!("expected prompt.submitted")
     };
     assert_eq!(prompt.prompt, "Create marker.txt containing hi using the shell.");
 
-    let Event::CompactPre(pre) = event("docs/pre_compact") else {
+    let Event::CompactPre(pre) = CORPUS.event("docs/pre_compact") else {
         panic!("expected compact.pre")
     };
     assert_eq!(
         (pre.trigger.as_deref(), pre.instructions.as_deref()),
         (Some("manual"), Some("Keep the decisions about the checkout timeout."))
     );
-    let Event::CompactPost(post) = event("docs/post_compact") else {
+    let Event::CompactPost(post) = CORPUS.event("docs/post_compact") else {
         panic!("expected compact.post")
     };
     assert!(post.summary.as_deref().is_some_and(|s| s.starts_with("The user asked")));
 
-    let Event::Notification(note) = event("docs/notification") else {
+    let Event::Notification(note) = CORPUS.event("docs/notification") else {
         panic!("expected notification")
     };
     assert_eq!(note.notification_type.as_deref(), Some("permission_prompt"));
     assert_eq!(note.title.as_deref(), Some("Claude Code"));
 
-    let Event::FileEdited(file) = event("docs/file_changed") else {
+    let Event::FileEdited(file) = CORPUS.event("docs/file_changed") else {
         panic!("expected file.edited")
     };
     assert_eq!(file.path, "/home/dev/shop/.env");
 
-    let Event::ModelResponse(resp) = event("2.1.197/message_display-allow") else {
+    let Event::ModelResponse(resp) = CORPUS.event("2.1.197/message_display-allow") else {
         panic!("expected model.response")
     };
     assert_eq!(resp.text.as_deref(), Some("All done: marker written."));
     assert_eq!(resp.response["final"], true);
 
-    let Event::ToolPre(pre) = event("docs/pre_skill_shell_command") else {
+    let Event::ToolPre(pre) = CORPUS.event("docs/pre_skill_shell_command") else {
         panic!("expected tool.pre")
     };
     assert_eq!(pre.tool.canonical, CanonicalTool::Shell);
@@ -290,13 +297,13 @@ fn lifecycle_and_other_events_project() {
         ("changelog", "claude")
     );
 
-    let ev = event("docs/pre_model_switch");
+    let ev = CORPUS.event("docs/pre_model_switch");
     assert_eq!(ev.kind(), EventKind::Other);
     assert_eq!(ev.envelope().session.model, "claude-opus-4-1");
     let sw: &native::PreModelSwitch = view_as(ev.envelope()).expect("view");
     assert_eq!(sw.requested_model, None);
 
-    let ev = event("2.1.197/post_tool_batch-deny-exit2");
+    let ev = CORPUS.event("2.1.197/post_tool_batch-deny-exit2");
     assert_eq!(ev.kind(), EventKind::Other);
     let batch: &native::PostToolBatch = view_as(ev.envelope()).expect("view");
     assert!(batch.tool_calls.as_ref().expect("calls")[0]
@@ -308,8 +315,8 @@ fn lifecycle_and_other_events_project() {
 
 #[test]
 fn future_events_decode_as_other_with_raw_intact() {
-    let case = case("docs/future_event");
-    let ev = crate::support::decode(&case);
+    let case = CORPUS.case("docs/future_event");
+    let ev = CORPUS.decode(case);
     assert_eq!(ev.kind(), EventKind::Other);
     assert_eq!(ev.envelope().native.as_str(), "PreWebRequest");
     assert_eq!(ev.envelope().raw().as_bytes(), case.input.as_slice());
@@ -322,7 +329,7 @@ fn future_events_decode_as_other_with_raw_intact() {
 
 #[test]
 fn unknown_fields_land_in_extra() {
-    let ev = event("docs/pre_tool_use-unknown-fields");
+    let ev = CORPUS.event("docs/pre_tool_use-unknown-fields");
     let native = view(ev.envelope()).expect("view");
     let keys: Vec<&str> = native.extra().keys().map(String::as_str).collect();
     assert_eq!(keys, ["sandbox", "attempt"]);
@@ -356,7 +363,7 @@ fn bad_payloads_are_typed_errors() {
     );
     // A BOM (as Cursor adds) is tolerated; the raw keeps it.
     let mut bom = b"\xEF\xBB\xBF".to_vec();
-    bom.extend_from_slice(&case("docs/session_end").input);
+    bom.extend_from_slice(&CORPUS.case("docs/session_end").input);
     let ev = decode(&bom).expect("decodes with a BOM");
     assert_eq!(ev.envelope().raw().as_bytes(), bom.as_slice());
 }

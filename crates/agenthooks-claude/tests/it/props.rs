@@ -7,24 +7,22 @@ use proptest::prelude::*;
 use serde_json::{Map, Value};
 
 use agenthooks_testkit::fixture::Fixture;
+use agenthooks_testkit::strategy;
 
-use crate::support::{cases, name};
+use crate::support::CORPUS;
 
 fn docs_cases() -> Vec<Fixture> {
-    cases()
-        .into_iter()
-        .filter(|c| name(c).starts_with("docs/") && !name(c).ends_with("unknown-fields"))
+    CORPUS
+        .cases()
+        .iter()
+        .filter(|c| Fixture::short_id(c).starts_with("docs/") && !Fixture::short_id(c).ends_with("unknown-fields"))
+        .cloned()
         .collect()
 }
 
-fn scalar() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        "[ -~]{0,16}".prop_map(Value::String),
-        prop::collection::vec(any::<u8>().prop_map(Value::from), 0..3).prop_map(Value::Array),
-    ]
+/// Scalars and shallow arrays and objects of them.
+fn scalar() -> BoxedStrategy<Value> {
+    strategy::json_value("[ -~]{0,16}", 1)
 }
 
 proptest! {
@@ -33,7 +31,7 @@ proptest! {
     #[test]
     fn unknown_keys_land_in_extra_and_raw_is_kept(
         index in any::<prop::sample::Index>(),
-        extras in prop::collection::btree_map("zz_[a-z0-9_]{1,12}", scalar(), 1..5),
+        extras in strategy::unknown_keys("zz_[a-z0-9_]{1,12}", scalar()),
     ) {
         let cases = docs_cases();
         let case = &cases[index.index(cases.len())];

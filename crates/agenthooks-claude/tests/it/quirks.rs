@@ -6,9 +6,11 @@ use agenthooks_core::quirks::registry;
 use agenthooks_core::{CanonicalTool, Capability, Codec, Event, EventTarget, FailMode, Outcome, Variant};
 use serde_json::json;
 
-use crate::support::{cases, event};
+use agenthooks_testkit::Fixture;
 
-/// The fixture case(s) that exercise each quirk.
+use crate::support::CORPUS;
+
+/// The fixture CORPUS.case(s) that exercise each quirk.
 const QUIRK_FIXTURES: &[(u16, &[&str])] = &[
     (1, &["docs/stop-cowork"]),
     (
@@ -32,7 +34,7 @@ const QUIRK_FIXTURES: &[(u16, &[&str])] = &[
 
 #[test]
 fn every_claude_quirk_has_a_fixture() {
-    let names: Vec<String> = cases().iter().map(crate::support::name).collect();
+    let names: Vec<String> = CORPUS.cases().iter().map(Fixture::short_id).collect();
     for q in registry([&CODEC as &dyn Codec]) {
         if !q.affects("claude-code") {
             continue;
@@ -48,7 +50,7 @@ fn every_claude_quirk_has_a_fixture() {
 
 #[test]
 fn q1_cowork_is_detected_and_stop_still_continues() {
-    let ev = event("docs/stop-cowork");
+    let ev = CORPUS.event("docs/stop-cowork");
     assert_eq!(ev.envelope().variant, Variant::COWORK);
     assert!(CODEC
         .capabilities(&Variant::COWORK, "Stop")
@@ -57,7 +59,7 @@ fn q1_cowork_is_detected_and_stop_still_continues() {
 
 #[test]
 fn q16_skill_shell_commands_reach_shell_policies() {
-    let ev = event("docs/pre_skill_shell_command");
+    let ev = CORPUS.event("docs/pre_skill_shell_command");
     let tool = ev.tool().expect("tool.pre");
     assert_eq!(tool.canonical, CanonicalTool::Shell);
     assert_eq!(tool.command(), Some("git log --oneline -20"));
@@ -66,7 +68,7 @@ fn q16_skill_shell_commands_reach_shell_policies() {
 #[test]
 fn q17_no_decision_is_not_an_allow() {
     for case in ["2.1.197/pre_tool_use-allow", "docs/pre_tool_use"] {
-        let ev = event(case);
+        let ev = CORPUS.event(case);
         let r = CODEC.encode(&ev, &no_decision().into()).expect("encodes");
         assert_eq!(r.stdout, b"{}");
         assert!(!r.stdout_str().contains("allow"));
@@ -75,7 +77,7 @@ fn q17_no_decision_is_not_an_allow() {
 
 #[test]
 fn q19_stop_hook_active_is_previously_continued() {
-    let Event::Stop(stop) = event("docs/stop-loop-guard") else {
+    let Event::Stop(stop) = CORPUS.event("docs/stop-loop-guard") else {
         panic!("expected agent.stop")
     };
     assert!(stop.previously_continued);
@@ -83,7 +85,7 @@ fn q19_stop_hook_active_is_previously_continued() {
 
 #[test]
 fn q26_plugin_mcp_server_uses_the_real_name() {
-    let ev = event("docs/pre_tool_use-mcp-plugin");
+    let ev = CORPUS.event("docs/pre_tool_use-mcp-plugin");
     let mcp = ev.tool().and_then(|t| t.mcp.as_ref()).expect("mcp");
     assert_eq!(mcp.server, "db");
     let native: &native::PreToolUse = view_as(ev.envelope()).expect("view");
@@ -92,7 +94,7 @@ fn q26_plugin_mcp_server_uses_the_real_name() {
 
 #[test]
 fn q101_fail_closed_uses_the_event_json() {
-    let ev = event("docs/pre_tool_use");
+    let ev = CORPUS.event("docs/pre_tool_use");
     let r = CODEC.failure_response(&EventTarget::of(&ev), FailMode::Closed, "timed out");
     assert_eq!(r.exit_code, 0);
     assert!(r.stdout_str().contains(r#""permissionDecision":"deny""#));
@@ -100,13 +102,13 @@ fn q101_fail_closed_uses_the_event_json() {
 
 #[test]
 fn q102_mcp_replacement_sets_both_keys() {
-    let ev = event("docs/post_tool_use-mcp");
+    let ev = CORPUS.event("docs/post_tool_use-mcp");
     let r = CODEC.encode(&ev, &replace_output(json!("x")).into()).expect("encodes");
     let out = r.stdout_str();
     assert!(out.contains(r#""updatedToolOutput":"x""#) && out.contains(r#""updatedMCPToolOutput":"x""#));
     // A built-in tool gets only the new key.
     let r = CODEC
-        .encode(&event("docs/post_tool_use"), &replace_output(json!("x")).into())
+        .encode(&CORPUS.event("docs/post_tool_use"), &replace_output(json!("x")).into())
         .expect("encodes");
     assert!(!r.stdout_str().contains("updatedMCPToolOutput"));
 }
@@ -120,13 +122,13 @@ fn q103_skill_shell_commands_take_no_rewrite() {
 
 #[test]
 fn q104_worktree_create_no_op_is_empty() {
-    let ev = event("docs/worktree_create");
+    let ev = CORPUS.event("docs/worktree_create");
     assert!(CODEC.no_op(&EventTarget::of(&ev)).stdout.is_empty());
 }
 
 #[test]
 fn q105_message_display_is_an_approximate_model_response() {
-    let Event::ModelResponse(m) = event("docs/message_display") else {
+    let Event::ModelResponse(m) = CORPUS.event("docs/message_display") else {
         panic!("expected model.response")
     };
     assert_eq!(m.text.as_deref(), Some("I'll start by reading the failing test."));
@@ -136,7 +138,7 @@ fn q105_message_display_is_an_approximate_model_response() {
 
 #[test]
 fn q106_permission_request_has_no_ask_and_a_synthesized_id() {
-    let ev = event("docs/permission_request");
+    let ev = CORPUS.event("docs/permission_request");
     assert!(ev.tool().is_some_and(|t| t.synthesized));
     assert!(!CODEC
         .capabilities(&Variant::DEFAULT, "PermissionRequest")
@@ -146,7 +148,7 @@ fn q106_permission_request_has_no_ask_and_a_synthesized_id() {
 #[test]
 fn q107_fail_closed_never_continues_a_stop() {
     for case in ["docs/stop", "2.1.197/stop-deny-exit2", "docs/subagent_stop"] {
-        let ev = event(case);
+        let ev = CORPUS.event(case);
         let r = CODEC.failure_response(&EventTarget::of(&ev), FailMode::Closed, "boom");
         assert_eq!((r.exit_code, r.stdout.as_slice()), (0, &b"{}"[..]), "{case}");
     }
@@ -158,7 +160,7 @@ fn q109_a_rewrite_needs_a_verdict() {
     let mut input = serde_json::Map::new();
     input.insert("command".into(), json!("ls"));
     for case in ["docs/pre_tool_use", "docs/permission_request"] {
-        let ev = event(case);
+        let ev = CORPUS.event(case);
         assert!(CODEC
             .encode(&ev, &rewrite_input(input.clone()).no_decision().into())
             .is_err());
@@ -171,7 +173,7 @@ fn q109_a_rewrite_needs_a_verdict() {
 
 #[test]
 fn q108_defer_is_never_emitted() {
-    let ev = event("docs/pre_tool_use");
+    let ev = CORPUS.event("docs/pre_tool_use");
     for outcome in [
         Outcome::from(no_decision()),
         agenthooks_core::decision::allow().into(),

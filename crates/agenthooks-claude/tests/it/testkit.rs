@@ -2,14 +2,13 @@
 //! unknown keys), the can't-drift agreement test, and fake-agent verdicts through the runner.
 
 use agenthooks_claude::CODEC;
-use agenthooks_core::decision::{
-    accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
-};
-use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPreEvent};
+use agenthooks_core::decision::{accept_prompt, allow, ask_user, block_prompt, deny, no_decision, rewrite_input};
+use agenthooks_core::{Context, HandlerError, PromptEvent, Router, ToolPreEvent};
+use agenthooks_testkit::harness::{assert_tool_pre_failure_policy, continue_once};
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect};
 use serde_json::{json, Map, Value};
 
-use crate::support::case;
+use crate::support::CORPUS;
 
 #[test]
 fn conformance_suite() {
@@ -23,21 +22,7 @@ fn conformance_suite() {
 
 #[test]
 fn agreement_with_the_fake_agent() {
-    let report = agreement::check(&CODEC, Some(&fixtures_dir("claude-code")));
-    assert!(report.errors.is_empty(), "{:#?}", report.errors);
-    assert!(
-        report.synthetic.is_empty(),
-        "events without a fixture: {:?}",
-        report.synthetic
-    );
-    assert!(report.cases.len() >= 150, "only {} cases", report.cases.len());
-    let unexpected: Vec<String> = report
-        .cases
-        .iter()
-        .filter(|c| !c.differences.is_empty())
-        .map(|c| format!("{} [{}]: {:?}", c.native, c.decision, c.differences))
-        .collect();
-    assert!(unexpected.is_empty(), "{unexpected:#?}");
+    agreement::check(&CODEC, Some(&fixtures_dir("claude-code"))).assert_agrees(150);
 }
 
 fn input(v: Value) -> Map<String, Value> {
@@ -49,8 +34,8 @@ fn input(v: Value) -> Map<String, Value> {
 
 #[test]
 fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
-    let payload = case("2.1.197/pre_tool_use-deny-json").input;
-    let run = |r: Router| invoke(&r, &CODEC, &payload, Some("PreToolUse"));
+    let payload = &CORPUS.case("2.1.197/pre_tool_use-deny-json").input;
+    let run = |r: Router| invoke(&r, &CODEC, payload, Some("PreToolUse"));
 
     let r = run(Router::new()
         .on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("blocked by agenthooks probe"))));
@@ -99,13 +84,13 @@ fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
 
 #[test]
 fn fake_agent_verdicts_on_prompt_and_stop() {
-    let prompt = case("2.1.197/user_prompt_submit-allow").input;
+    let prompt = &CORPUS.case("2.1.197/user_prompt_submit-allow").input;
     let r = invoke(
         &Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
             Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
         }),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_context("Today is Monday.").assert_well_behaved();
@@ -114,57 +99,23 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
             Ok::<_, HandlerError>(block_prompt("No secrets, please."))
         }),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_denied("No secrets, please.");
 
-    let stop = case("2.1.197/stop-allow").input;
-    let r = invoke(
-        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
-            Ok::<_, HandlerError>(if e.previously_continued {
-                finish()
-            } else {
-                continue_with("Run the tests first.")
-            })
-        }),
-        &CODEC,
-        &stop,
-        None,
-    );
+    let stop = &CORPUS.case("2.1.197/stop-allow").input;
+    let r = invoke(&continue_once("Run the tests first."), &CODEC, stop, None);
     r.assert_continued("Run the tests first.");
     // The loop guard: after a continuation the handler finishes (#19).
-    let guarded = case("docs/stop-loop-guard").input;
-    let r = invoke(
-        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
-            Ok::<_, HandlerError>(if e.previously_continued {
-                finish()
-            } else {
-                continue_with("again")
-            })
-        }),
-        &CODEC,
-        &guarded,
-        None,
-    );
+    let guarded = &CORPUS.case("docs/stop-loop-guard").input;
+    let r = invoke(&continue_once("again"), &CODEC, guarded, None);
     r.assert_no_op();
 }
 
 #[test]
 fn fake_agent_verdicts_on_failures() {
-    use agenthooks_core::{Policy, PolicySource};
-    let payload = case("2.1.197/pre_tool_use-allow").input;
-    let failing = |policy: Policy| {
-        Router::new()
-            .with_policy(PolicySource::from(policy))
-            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-                Err::<agenthooks_core::decision::ToolPreDecision, _>(HandlerError::from("policy service unreachable"))
-            })
-    };
-    // Fail-open: the agent's own flow runs.
-    invoke(&failing(Policy::default()), &CODEC, &payload, None).assert_no_op();
-    // Fail-closed: Claude denies the call.
-    let r = invoke(&failing(Policy::default().fail_closed()), &CODEC, &payload, None);
-    assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
-    assert_eq!(r.response().exit_code, 0);
+    let payload = &CORPUS.case("2.1.197/pre_tool_use-allow").input;
+    // Fail-open: the agent's own flow runs; fail-closed: the agent denies the call.
+    assert_tool_pre_failure_policy(&CODEC, payload);
 }

@@ -23,22 +23,7 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("agenthooks-cli-it-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Self(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use agenthooks_testkit::TempDir;
 
 /// One fixture case of a provider with its expected event; when the corpus has no blessed
 /// `event.json` yet, the provider's fixtures are copied to `tmp` and blessed there.
@@ -368,44 +353,26 @@ fn replay_usage_errors() {
     let tmp = TempDir::new("replay-usage");
     let p = tmp.0.join("p.json");
     std::fs::write(&p, "{\"a\":\n  oops}").unwrap();
-    let out = run(bin()
-        .args([
-            "replay",
-            "--provider",
-            "claude-code",
-            "--event",
-            "PreToolUse",
-            "--payload",
-        ])
-        .arg(&p)
-        .args(["--", "true"]));
+    // `replay --provider <p> --event <e> --payload <file> [<hook command>]`.
+    let replay = |provider: &str, event: &str, hook: &[&str]| {
+        run(bin()
+            .args(["replay", "--provider", provider, "--event", event, "--payload"])
+            .arg(&p)
+            .args(hook))
+    };
+    let out = replay("claude-code", "PreToolUse", &["--", "true"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
         err.contains(&p.display().to_string()) && err.contains("line 2"),
         "{err}"
     );
-    let out = run(bin()
-        .args(["replay", "--provider", "claude-code", "--event", "Nope", "--payload"])
-        .arg(&p)
-        .args(["--", "true"]));
+    let out = replay("claude-code", "Nope", &["--", "true"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("`Nope` is not a claude-code event"));
-    let out = run(bin()
-        .args([
-            "replay",
-            "--provider",
-            "claude-code",
-            "--event",
-            "PreToolUse",
-            "--payload",
-        ])
-        .arg(&p));
+    let out = replay("claude-code", "PreToolUse", &[]);
     assert_eq!(out.status.code(), Some(2), "the hook command is required");
-    let out = run(bin()
-        .args(["replay", "--provider", "opencode", "--event", "x", "--payload"])
-        .arg(&p)
-        .args(["--", "true"]));
+    let out = replay("opencode", "x", &["--", "true"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

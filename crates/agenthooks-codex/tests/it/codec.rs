@@ -15,7 +15,9 @@ use agenthooks_core::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::support::{decode_id, fixtures, json as fixture_json, output_schema, short_id};
+use agenthooks_testkit::Fixture;
+
+use crate::support::{output_schema, CORPUS};
 
 fn env() -> HashMap<String, String> {
     HashMap::new()
@@ -177,7 +179,7 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
 fn event_matrix() -> Vec<(String, Event)> {
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for fx in fixtures() {
+    for fx in CORPUS.cases() {
         let event = fx.decode(&CODEC).unwrap_or_else(|e| panic!("{}: {e}", fx.id()));
         let key = (
             event.envelope().native.to_string(),
@@ -186,7 +188,7 @@ fn event_matrix() -> Vec<(String, Event)> {
         );
         if !seen.contains(&key) {
             seen.push(key);
-            out.push((short_id(&fx), event));
+            out.push((Fixture::short_id(fx), event));
         }
     }
     out
@@ -195,7 +197,7 @@ fn event_matrix() -> Vec<(String, Event)> {
 #[test]
 fn every_native_view_is_the_lossless_typed_payload() {
     // (raw bytes, native name, kind and the no-op are conformance checks 1–4)
-    for fx in fixtures() {
+    for fx in CORPUS.cases() {
         let event = fx.decode(&CODEC).unwrap();
         let env = event.envelope();
         let native = view(env).unwrap_or_else(|| panic!("{}: no native view", fx.id()));
@@ -206,7 +208,12 @@ fn every_native_view_is_the_lossless_typed_payload() {
             fx.id(),
             env.projection_issues
         );
-        assert_eq!(serde_json::to_value(native).unwrap(), fixture_json(&fx), "{}", fx.id());
+        assert_eq!(
+            serde_json::to_value(native).unwrap(),
+            Fixture::input_json(fx),
+            "{}",
+            fx.id()
+        );
         // (the oldest notify shape has no thread-id)
         assert_eq!(
             env.session.id.is_empty(),
@@ -219,7 +226,7 @@ fn every_native_view_is_the_lossless_typed_payload() {
 
 #[test]
 fn captured_pre_tool_use_projects_session_and_tool() {
-    let event = decode_id("0.171.0/pre_tool_use-deny-json");
+    let event = CORPUS.event("0.171.0/pre_tool_use-deny-json");
     let Event::ToolPre(pre) = &event else {
         panic!("{event:?}")
     };
@@ -244,13 +251,13 @@ fn captured_pre_tool_use_projects_session_and_tool() {
 
 #[test]
 fn tool_classes_mcp_and_subagents() {
-    let Event::ToolPre(patch) = decode_id("docs/pre_tool_use") else {
+    let Event::ToolPre(patch) = CORPUS.event("docs/pre_tool_use") else {
         panic!()
     };
     assert_eq!(patch.tool.canonical, CanonicalTool::FileEdit);
     assert!(patch.tool.command().unwrap().starts_with("*** Begin Patch"));
 
-    let Event::ToolPre(mcp) = decode_id("docs/pre_tool_use-mcp") else {
+    let Event::ToolPre(mcp) = CORPUS.event("docs/pre_tool_use-mcp") else {
         panic!()
     };
     assert_eq!(mcp.tool.canonical, CanonicalTool::Mcp);
@@ -260,14 +267,14 @@ fn tool_classes_mcp_and_subagents() {
     assert_eq!(agent.agent_type, "worker");
     assert_eq!(agent.id, "019b0a12-0000-7111-8222-933344445555");
 
-    let Event::ToolPost(post) = decode_id("docs/post_tool_use-example") else {
+    let Event::ToolPost(post) = CORPUS.event("docs/post_tool_use-example") else {
         panic!()
     };
     assert_eq!(post.output["content"][0]["text"], "3 results");
     assert_eq!(post.envelope.agent.as_ref().unwrap().agent_type, "explorer");
     assert_eq!(post.tool.id, "call_9XyA1b2C");
 
-    let Event::ToolPost(shell) = decode_id("0.171.0/post_tool_use-allow") else {
+    let Event::ToolPost(shell) = CORPUS.event("0.171.0/post_tool_use-allow") else {
         panic!()
     };
     assert_eq!(shell.output, json!(""));
@@ -275,7 +282,7 @@ fn tool_classes_mcp_and_subagents() {
 
 #[test]
 fn failures_folded_into_post_tool_use_become_tool_error() {
-    let Event::ToolError(err) = decode_id("docs/post_tool_use-mcp-error") else {
+    let Event::ToolError(err) = CORPUS.event("docs/post_tool_use-mcp-error") else {
         panic!()
     };
     assert_eq!(err.error, "403 Forbidden: token lacks issues:write");
@@ -301,33 +308,33 @@ fn failures_folded_into_post_tool_use_become_tool_error() {
 
 #[test]
 fn permission_request_gets_a_synthesized_id() {
-    let Event::Permission(p) = decode_id("docs/permission_request-example") else {
+    let Event::Permission(p) = CORPUS.event("docs/permission_request-example") else {
         panic!()
     };
     assert!(p.tool.synthesized && p.tool.id.starts_with("hook_synth_"));
     assert_eq!(p.tool.command(), Some("network-access downloads.example.com"));
     assert_eq!(p.tool.input["description"], "fetch dependencies");
-    let again = decode_id("docs/permission_request-example");
+    let again = CORPUS.event("docs/permission_request-example");
     assert_eq!(again.tool().unwrap().id, p.tool.id, "synthesized ids are deterministic");
 }
 
 #[test]
 fn stop_events_project_loop_guard_and_message() {
-    let Event::Stop(stop) = decode_id("0.171.0/stop-allow") else {
+    let Event::Stop(stop) = CORPUS.event("0.171.0/stop-allow") else {
         panic!()
     };
     assert!(!stop.previously_continued);
     assert_eq!(stop.last_message.as_deref(), Some("All done: marker written."));
-    let Event::Stop(null_msg) = decode_id("docs/stop") else {
+    let Event::Stop(null_msg) = CORPUS.event("docs/stop") else {
         panic!()
     };
     assert_eq!(null_msg.last_message, None);
-    let Event::SubagentStop(sub) = decode_id("docs/subagent_stop") else {
+    let Event::SubagentStop(sub) = CORPUS.event("docs/subagent_stop") else {
         panic!()
     };
     assert!(sub.previously_continued);
     assert_eq!(sub.envelope.agent.as_ref().unwrap().agent_type, "explorer");
-    let Event::SubagentStart(start) = decode_id("docs/subagent_start") else {
+    let Event::SubagentStart(start) = CORPUS.event("docs/subagent_start") else {
         panic!()
     };
     assert_eq!(start.envelope.agent.as_ref().unwrap().agent_type, "explorer");
@@ -335,21 +342,21 @@ fn stop_events_project_loop_guard_and_message() {
 
 #[test]
 fn lifecycle_events_project_their_fields() {
-    let Event::SessionStart(start) = decode_id("docs/session_start") else {
+    let Event::SessionStart(start) = CORPUS.event("docs/session_start") else {
         panic!()
     };
     assert_eq!(start.source.as_deref(), Some("resume"));
     assert_eq!(start.envelope.session.transcript_path, "", "null transcript_path");
-    let Event::SessionEnd(end) = decode_id("0.171.0/session_end-allow") else {
+    let Event::SessionEnd(end) = CORPUS.event("0.171.0/session_end-allow") else {
         panic!()
     };
     assert_eq!(end.reason.as_deref(), Some("other"));
     assert_eq!(end.envelope.session.turn_id, "");
-    let Event::PromptSubmitted(prompt) = decode_id("0.171.0/user_prompt_submit-allow") else {
+    let Event::PromptSubmitted(prompt) = CORPUS.event("0.171.0/user_prompt_submit-allow") else {
         panic!()
     };
     assert_eq!(prompt.prompt, "Create marker.txt containing hi using the shell.");
-    let Event::CompactPre(pre) = decode_id("docs/pre_compact") else {
+    let Event::CompactPre(pre) = CORPUS.event("docs/pre_compact") else {
         panic!()
     };
     assert_eq!(pre.trigger.as_deref(), Some("manual"));
@@ -357,19 +364,19 @@ fn lifecycle_events_project_their_fields() {
         pre.envelope.session.permission_mode, "",
         "PreCompact has no permission_mode"
     );
-    let Event::CompactPost(post) = decode_id("docs/post_compact") else {
+    let Event::CompactPost(post) = CORPUS.event("docs/post_compact") else {
         panic!()
     };
     assert_eq!(post.trigger.as_deref(), Some("auto"));
     assert!(post.envelope.agent.is_some());
     for (id, name) in [("docs/interrupt", "Interrupt"), ("docs/stop_failure", "StopFailure")] {
-        let Event::Other(other) = decode_id(id) else {
+        let Event::Other(other) = CORPUS.event(id) else {
             panic!("{id}")
         };
         assert_eq!(other.envelope.native, name);
         assert_eq!(other.envelope.session.turn_id, "019b0a11-6f00-7a21-8b32-4c5d6e7f8091");
     }
-    let Event::Other(failure) = decode_id("docs/stop_failure") else {
+    let Event::Other(failure) = CORPUS.event("docs/stop_failure") else {
         panic!()
     };
     let native = view_as::<native::StopFailure>(&failure.envelope).unwrap();
@@ -378,7 +385,7 @@ fn lifecycle_events_project_their_fields() {
 
 #[test]
 fn legacy_notify_decodes_as_a_notification() {
-    let Event::Notification(n) = decode_id("docs/agent_turn_complete") else {
+    let Event::Notification(n) = CORPUS.event("docs/agent_turn_complete") else {
         panic!()
     };
     assert_eq!(n.message, "Retries added; all 12 tests pass.");
@@ -389,7 +396,7 @@ fn legacy_notify_decodes_as_a_notification() {
         view_as::<native::LegacyNotify>(&n.envelope).unwrap().client.as_deref(),
         Some("codex-tui")
     );
-    let Event::Notification(old) = decode_id("docs/agent_turn_complete-legacy") else {
+    let Event::Notification(old) = CORPUS.event("docs/agent_turn_complete-legacy") else {
         panic!()
     };
     assert_eq!(old.message, "");
@@ -522,7 +529,7 @@ fn every_shape_on_every_event_encodes_to_something_codex_accepts() {
 
 #[test]
 fn exact_bytes_for_the_key_shapes() {
-    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    let pre = CORPUS.event("0.171.0/pre_tool_use-allow");
     assert_eq!(
         enc(&pre, deny("rm -rf is blocked")),
         r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"rm -rf is blocked"}}"#
@@ -567,7 +574,7 @@ fn enc(event: &Event, outcome: impl Into<Outcome>) -> String {
 
 #[test]
 fn exact_bytes_for_permission_and_post_tool_use() {
-    let perm = decode_id("docs/permission_request");
+    let perm = CORPUS.event("docs/permission_request");
     assert_eq!(
         enc(&perm, allow()),
         r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#
@@ -582,8 +589,8 @@ fn exact_bytes_for_permission_and_post_tool_use() {
     );
     assert!(CODEC.encode(&perm, &ask_user("double-check").into()).is_err());
 
-    let post_shell = decode_id("docs/post_tool_use");
-    let post_mcp = decode_id("docs/post_tool_use-example");
+    let post_shell = CORPUS.event("docs/post_tool_use");
+    let post_mcp = CORPUS.event("docs/post_tool_use-example");
     assert_eq!(
         enc(&post_shell, flag_output("secret in output")),
         r#"{"decision":"block","reason":"secret in output"}"#
@@ -618,7 +625,7 @@ fn exact_bytes_for_permission_and_post_tool_use() {
 
 #[test]
 fn exact_bytes_for_prompt_stop_and_context_events() {
-    let prompt = decode_id("0.171.0/user_prompt_submit-allow");
+    let prompt = CORPUS.event("0.171.0/user_prompt_submit-allow");
     assert_eq!(
         enc(&prompt, block_prompt("contains a secret")),
         r#"{"decision":"block","reason":"contains a secret"}"#
@@ -632,7 +639,7 @@ fn exact_bytes_for_prompt_stop_and_context_events() {
         r#"{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"today is Monday"}}"#
     );
 
-    let stop = decode_id("0.171.0/stop-allow");
+    let stop = CORPUS.event("0.171.0/stop-allow");
     assert_eq!(
         enc(&stop, continue_with("run the tests first")),
         r#"{"decision":"block","reason":"run the tests first"}"#
@@ -641,39 +648,39 @@ fn exact_bytes_for_prompt_stop_and_context_events() {
         enc(&stop, finish().stop_agent("halt")),
         r#"{"continue":false,"stopReason":"halt"}"#
     );
-    let sub = decode_id("docs/subagent_stop");
+    let sub = CORPUS.event("docs/subagent_stop");
     assert_eq!(
         enc(&sub, continue_with("dig deeper")),
         r#"{"decision":"block","reason":"dig deeper"}"#
     );
 
-    let start = decode_id("0.171.0/session_start-allow");
+    let start = CORPUS.event("0.171.0/session_start-allow");
     assert_eq!(
         enc(&start, ContextDecision::none().with_context("repo rules: …")),
         r#"{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"repo rules: …"}}"#
     );
-    let sub_start = decode_id("docs/subagent_start");
+    let sub_start = CORPUS.event("docs/subagent_start");
     assert_eq!(
         enc(&sub_start, ContextDecision::none().with_context("be brief")),
         r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"be brief"}}"#
     );
-    let compact = decode_id("docs/pre_compact");
+    let compact = CORPUS.event("docs/pre_compact");
     assert_eq!(
         enc(&compact, ContextDecision::none().with_system_message("compacting")),
         r#"{"systemMessage":"compacting"}"#
     );
-    let interrupt = decode_id("docs/interrupt");
+    let interrupt = CORPUS.event("docs/interrupt");
     assert_eq!(
         enc(&interrupt, ContextDecision::none().with_system_message("bye")),
         r#"{"systemMessage":"bye"}"#
     );
-    let end = decode_id("0.171.0/session_end-allow");
+    let end = CORPUS.event("0.171.0/session_end-allow");
     assert_eq!(enc(&end, ContextDecision::none()), "");
 }
 
 #[test]
 fn direct_encoding_refuses_what_codex_cannot_express() {
-    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    let pre = CORPUS.event("0.171.0/pre_tool_use-allow");
     // "Codex cannot express this" is `Unsupported`; a decision of another family `WrongFamily`
     for (outcome, category) in [
         (Outcome::from(allow()), EncodeCategory::Unsupported),
@@ -684,21 +691,21 @@ fn direct_encoding_refuses_what_codex_cannot_express() {
         let err = CODEC.encode(&pre, &outcome).unwrap_err();
         assert_eq!(err.category(), category, "{outcome:?}: {err}");
     }
-    let perm = decode_id("docs/permission_request");
+    let perm = CORPUS.event("docs/permission_request");
     assert!(CODEC.encode(&perm, &rewrite_input(input("x")).allow().into()).is_err());
     assert!(CODEC.encode(&perm, &allow().with_context("c").into()).is_err());
-    let stop = decode_id("0.171.0/stop-allow");
+    let stop = CORPUS.event("0.171.0/stop-allow");
     assert!(CODEC.encode(&stop, &continue_with("").into()).is_err());
     assert!(CODEC.encode(&stop, &finish().with_context("c").into()).is_err());
-    let interrupt = decode_id("docs/interrupt");
+    let interrupt = CORPUS.event("docs/interrupt");
     assert!(CODEC
         .encode(&interrupt, &ContextDecision::none().stop_agent("s").into())
         .is_err());
-    let end = decode_id("0.171.0/session_end-allow");
+    let end = CORPUS.event("0.171.0/session_end-allow");
     assert!(CODEC
         .encode(&end, &ContextDecision::none().with_system_message("m").into())
         .is_err());
-    let compact = decode_id("docs/post_compact");
+    let compact = CORPUS.event("docs/post_compact");
     assert!(CODEC
         .encode(&compact, &ContextDecision::none().with_context("c").into())
         .is_err());
@@ -706,7 +713,7 @@ fn direct_encoding_refuses_what_codex_cannot_express() {
 
 #[test]
 fn bare_allow_degrades_to_no_opinion_and_ask_to_deny() {
-    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    let pre = CORPUS.event("0.171.0/pre_tool_use-allow");
     let caps = CODEC.capabilities(&Variant::default(), "PreToolUse");
     let d = degrade(allow().into(), caps, &Policy::default()).unwrap();
     assert_eq!(d.outcome.kind(), DecisionKind::NoDecision);
@@ -726,7 +733,7 @@ fn rewrite_allow_on_codex() {
     // `.no_decision()` is kept and encoded as Codex's allow + updatedInput; finished with
     // `.allow()`, the core's degradation currently neutralises the allow *and* drops the rewrite
     // (reported to core: keep the rewrite when only the allow is unsupported).
-    let pre = decode_id("0.171.0/pre_tool_use-allow");
+    let pre = CORPUS.event("0.171.0/pre_tool_use-allow");
     let caps = CODEC.capabilities(&Variant::default(), "PreToolUse");
     let kept = degrade(
         rewrite_input(input("ls")).no_decision().into(),
@@ -838,7 +845,7 @@ fn detection() {
     assert_eq!(CODEC.sniff_env(&env), Some(Confidence::Inferred));
 
     let none = HashMap::new();
-    for fx in fixtures() {
+    for fx in CORPUS.cases() {
         let got = CODEC.sniff_payload(&fx.input, &none);
         let expected = match (fx.meta.transport, fx.meta.native_event.as_str()) {
             (Transport::Argv, _) => Some(Confidence::Certain),

@@ -8,7 +8,9 @@ use agenthooks_codex::native::{self, NativeEvent, EVENTS, NOTIFY_EVENT};
 use agenthooks_core::{Provider, Transport};
 use serde_json::Value;
 
-use crate::support::{fixture, fixtures, input_schema, json};
+use agenthooks_testkit::Fixture;
+
+use crate::support::{input_schema, CORPUS};
 
 fn decode_exact(bytes: &[u8], hint: Option<&str>, id: &str) -> NativeEvent {
     let decoded = NativeEvent::decode(&Provider::CODEX, bytes, hint).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -22,7 +24,7 @@ fn decode_exact(bytes: &[u8], hint: Option<&str>, id: &str) -> NativeEvent {
 
 #[test]
 fn corpus_is_complete() {
-    let all = fixtures();
+    let all = CORPUS.cases();
     let events: BTreeSet<&str> = all.iter().map(|f| f.meta.native_event.as_str()).collect();
     for row in EVENTS {
         assert!(events.contains(row.name), "no fixture for {}", row.name);
@@ -43,11 +45,11 @@ fn corpus_is_complete() {
 
 #[test]
 fn inputs_are_compact_single_line_json() {
-    for fx in fixtures() {
+    for fx in CORPUS.cases() {
         let text = std::str::from_utf8(&fx.input).unwrap();
         assert!(!text.contains('\n'), "{}: not one line", fx.id());
         assert_eq!(
-            serde_json::to_string(&json(&fx)).unwrap(),
+            serde_json::to_string(&Fixture::input_json(fx)).unwrap(),
             text,
             "{}: not compact",
             fx.id()
@@ -58,15 +60,15 @@ fn inputs_are_compact_single_line_json() {
 #[test]
 fn stdin_fixtures_validate_and_decode_exactly() {
     let mut checked = 0;
-    for fx in fixtures().into_iter().filter(|f| f.meta.transport == Transport::Stdin) {
+    for fx in CORPUS.cases().iter().filter(|f| f.meta.transport == Transport::Stdin) {
         let id = fx.id();
         let event = decode_exact(&fx.input, None, &id);
         assert!(!matches!(event, NativeEvent::Other(_)), "{id}: decoded as Other");
         assert!(event.extra().is_empty(), "{id}: unexpected extra {:?}", event.extra());
         // lossless: the typed struct serialises back to the same JSON value
-        assert_eq!(serde_json::to_value(&event).unwrap(), json(&fx), "{id}");
+        assert_eq!(serde_json::to_value(&event).unwrap(), Fixture::input_json(fx), "{id}");
         let schema = input_schema(&fx.meta.native_event).unwrap_or_else(|| panic!("{id}: no input schema"));
-        if let Err(errors) = schema.validate(&json(&fx)) {
+        if let Err(errors) = schema.validate(&Fixture::input_json(fx)) {
             panic!("{id}: schema violations: {errors:#?}");
         }
         checked += 1;
@@ -77,7 +79,7 @@ fn stdin_fixtures_validate_and_decode_exactly() {
 #[test]
 fn notify_fixtures_decode_from_argv() {
     let mut checked = 0;
-    for fx in fixtures().into_iter().filter(|f| f.meta.transport == Transport::Argv) {
+    for fx in CORPUS.cases().iter().filter(|f| f.meta.transport == Transport::Argv) {
         let id = fx.id();
         let arg = fx.meta.argv.last().unwrap_or_else(|| panic!("{id}: no argv"));
         assert_eq!(arg.as_bytes(), fx.input.as_slice(), "{id}: argv != input.json");
@@ -93,7 +95,7 @@ fn notify_fixtures_decode_from_argv() {
 
 #[test]
 fn captured_values_decode_as_seen_on_the_wire() {
-    let decode = |id: &str| decode_exact(&fixture(id).input, None, id);
+    let decode = |id: &str| decode_exact(&CORPUS.case(id).input, None, id);
 
     let NativeEvent::PreToolUse(pre) = decode("0.171.0/pre_tool_use-allow") else {
         panic!("not PreToolUse")

@@ -9,30 +9,17 @@ use agenthooks_core::{Codec, EventTarget, Invocation, Outcome, Transport, WireRe
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::support::{fixtures, json};
+use agenthooks_testkit::{strategy, Fixture};
 
-fn leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        "[ -~]{0,12}".prop_map(Value::String),
-        "\\PC{0,6}".prop_map(Value::String),
-    ]
+use crate::support::CORPUS;
+
+/// Values with any printable text; the extra keys no Codex schema uses.
+fn json_value() -> BoxedStrategy<Value> {
+    strategy::json_value("\\PC{0,12}", 3)
 }
 
-fn json_value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(3, 16, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
-/// Extra keys that no Codex schema uses.
-fn extras() -> impl Strategy<Value = Map<String, Value>> {
-    prop::collection::btree_map("zz_[a-z0-9_]{1,10}", json_value(), 1..5).prop_map(|m| m.into_iter().collect())
+fn extras() -> BoxedStrategy<Map<String, Value>> {
+    strategy::unknown_keys("zz_[a-z0-9_]{1,10}", json_value())
 }
 
 proptest! {
@@ -40,9 +27,9 @@ proptest! {
 
     #[test]
     fn unknown_keys_land_in_extra_and_raw_is_kept(index in 0usize..64, extra in extras(), pretty in any::<bool>()) {
-        let all = fixtures();
+        let all = CORPUS.cases();
         let fx = &all[index % all.len()];
-        let Value::Object(mut payload) = json(fx) else { panic!("{}", fx.id()) };
+        let Value::Object(mut payload) = Fixture::input_json(fx) else { panic!("{}", fx.id()) };
         for (k, v) in &extra {
             payload.insert(k.clone(), v.clone());
         }

@@ -18,35 +18,36 @@ fn decode(value: &Value) -> agenthooks_core::kit::Decoded<NativeEvent> {
     NativeEvent::decode(&Provider::CODEX, &serde_json::to_vec(value).unwrap(), None).unwrap()
 }
 
-const INPUT_EVENTS: &[&str] = &[
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-    "Interrupt",
-    "StopFailure",
-];
+/// The events Codex publishes a `kind` (`input`/`output`) schema for, read from the schema
+/// file names (`pre-tool-use.command.input.schema.json` → `PreToolUse`).
+fn schema_events(kind: &str) -> Vec<String> {
+    let suffix = format!(".command.{kind}.schema.json");
+    schema_files()
+        .iter()
+        .filter_map(|f| f.strip_suffix(&suffix))
+        .map(|stem| stem.split('-').map(|w| w[..1].to_uppercase() + &w[1..]).collect())
+        .collect()
+}
 
-const OUTPUT_EVENTS: &[&str] = &[
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-    "Interrupt",
-];
+#[test]
+fn every_hook_event_has_its_schemas() {
+    let inputs = schema_events("input");
+    let outputs = schema_events("output");
+    assert_eq!((inputs.len(), outputs.len()), (13, 11), "{inputs:?} {outputs:?}");
+    // Every event the agent fires a command hook for (not the legacy notify program), and
+    // `StopFailure`, has an input schema; every output schema is of such an event.
+    let agent = agenthooks_testkit::fake::agent("codex").expect("the testkit has a Codex agent");
+    for event in agent.events().iter().filter(|e| **e != "agent-turn-complete") {
+        assert!(inputs.iter().any(|i| i == event), "no input schema for {event}");
+    }
+    assert!(inputs.iter().any(|i| i == "StopFailure"), "{inputs:?}");
+    for event in &outputs {
+        assert!(inputs.contains(event), "output schema without input schema: {event}");
+    }
+    for event in ["SessionEnd", "StopFailure"] {
+        assert!(!outputs.iter().any(|o| o == event), "{event} reads no output");
+    }
+}
 
 /// A sample instance of `node`: every property when `maximal`, else only the required ones.
 fn sample(schema: &Schema, node: &Value, maximal: bool) -> Value {
@@ -116,7 +117,7 @@ fn every_schema_compiles_as_draft_07() {
 
 #[test]
 fn native_structs_match_input_schemas() {
-    for event in INPUT_EVENTS {
+    for event in &schema_events("input") {
         let schema = input_schema(event).unwrap_or_else(|| panic!("no input schema for {event}"));
         for maximal in [true, false] {
             let instance = sample(&schema, schema.root(), maximal);
@@ -150,7 +151,7 @@ fn native_structs_match_input_schemas() {
 fn required_keys_the_decoder_tolerates_missing() {
     // Codex's schemas require every key they know; older releases did not send all of them
     // (tolerant decoding): only the row's identifying keys make the typed view a placeholder.
-    for event in INPUT_EVENTS {
+    for event in &schema_events("input") {
         let schema = input_schema(event).unwrap();
         let row = native::row(event).unwrap();
         let full = sample(&schema, schema.root(), true);
@@ -184,14 +185,14 @@ fn roundtrip<T: DeserializeOwned + Serialize + Default>(event: &str, instance: &
 
 #[test]
 fn output_structs_match_output_schemas() {
-    for event in OUTPUT_EVENTS {
+    for event in &schema_events("output") {
         let schema = output_schema(event).unwrap_or_else(|| panic!("no output schema for {event}"));
         assert!(schema.is_valid(&json!({})), "{event}: {{}} must be valid");
         let instance = sample(&schema, schema.root(), true);
         schema
             .validate(&instance)
             .unwrap_or_else(|e| panic!("{event}: sample invalid: {e:?}"));
-        match *event {
+        match event.as_str() {
             "SessionStart" => roundtrip::<output::SessionStartOutput>(event, &instance),
             "UserPromptSubmit" => roundtrip::<output::UserPromptSubmitOutput>(event, &instance),
             "PreToolUse" => roundtrip::<output::PreToolUseOutput>(event, &instance),

@@ -5,8 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use agenthooks_codex::CODEC;
-use agenthooks_core::Event;
-use agenthooks_testkit::fixture::{self, Fixture};
+use agenthooks_testkit::Corpus;
 use serde_json::Value;
 
 /// `crates/agenthooks-codex`.
@@ -14,34 +13,8 @@ pub(crate) fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every fixture under `fixtures/codex`, sorted.
-pub(crate) fn fixtures() -> Vec<Fixture> {
-    fixture::load_all(&agenthooks_testkit::fixtures_dir("codex")).expect("fixtures/codex")
-}
-
-/// `<version>/<case>` of a fixture.
-pub(crate) fn short_id(fx: &Fixture) -> String {
-    format!("{}/{}", fx.version, fx.case)
-}
-
-/// The fixture `<version>/<case>`.
-pub(crate) fn fixture(id: &str) -> Fixture {
-    fixtures()
-        .into_iter()
-        .find(|fx| short_id(fx) == id)
-        .unwrap_or_else(|| panic!("no fixture {id}"))
-}
-
-/// The fixture `<version>/<case>`, decoded as the runner would.
-pub(crate) fn decode_id(id: &str) -> Event {
-    let fx = fixture(id);
-    fx.decode(&CODEC).unwrap_or_else(|e| panic!("{id}: {e}"))
-}
-
-/// The input of a fixture as JSON.
-pub(crate) fn json(fx: &Fixture) -> Value {
-    serde_json::from_slice(&fx.input).unwrap_or_else(|e| panic!("{}: {e}", fx.id()))
-}
+/// Every case under `fixtures/codex/`, loaded once.
+pub(crate) static CORPUS: Corpus = Corpus::new(&CODEC);
 
 /// Native event name → schema file stem (`PreToolUse` → `pre-tool-use`).
 pub(crate) fn kebab(native: &str) -> String {

@@ -10,14 +10,16 @@ use agenthooks_core::kit::Repair;
 use agenthooks_core::{CanonicalTool, Codec, Confidence, DecodeCategory, Event, EventKind, Invocation, Variant};
 use serde_json::json;
 
-use crate::fixtures::{self, decode, name};
+use agenthooks_testkit::Fixture;
+
+use crate::fixtures::{self, decode};
 
 #[test]
 fn the_payload_decides_the_dialect_and_argv_makes_it_certain() {
-    for f in fixtures::all() {
-        let ev = decode(&f, true);
+    for f in fixtures::CORPUS.cases() {
+        let ev = decode(f, true);
         let env = ev.envelope();
-        let id = name(&f);
+        let id = Fixture::short_id(f);
         assert_eq!(env.confidence, Confidence::Certain, "{id}: argv names the event");
         assert!(env.projection_issues.is_empty(), "{id}: {:?}", env.projection_issues);
         let (_, spelled) = native::spelled(&f.meta.native_event).unwrap();
@@ -34,10 +36,10 @@ fn the_payload_decides_the_dialect_and_argv_makes_it_certain() {
 
 #[test]
 fn argv_stripped_decoding_reconstructs_the_same_event() {
-    for f in fixtures::all() {
-        let with = decode(&f, true);
-        let without = decode(&f, false);
-        let id = name(&f);
+    for f in fixtures::CORPUS.cases() {
+        let with = decode(f, true);
+        let without = decode(f, false);
+        let id = Fixture::short_id(f);
         assert_eq!(without.envelope().native, f.meta.native_event.as_str(), "{id}");
         assert_eq!(without.kind(), with.kind(), "{id}");
         assert_eq!(
@@ -55,7 +57,7 @@ fn argv_stripped_decoding_reconstructs_the_same_event() {
 
 #[test]
 fn captured_pre_tool_use_projects_every_field() {
-    let ev = decode(&fixtures::case("1.0.102/pre_tool_use-deny-json"), true);
+    let ev = decode(fixtures::CORPUS.case("1.0.102/pre_tool_use-deny-json"), true);
     let Event::ToolPre(e) = &ev else {
         panic!("tool.pre expected")
     };
@@ -84,13 +86,13 @@ fn captured_pre_tool_use_projects_every_field() {
 
 #[test]
 fn ids_correlate_across_a_tool_call() {
-    let pre = decode(&fixtures::case("1.0.102/pre_tool_use-allow"), true);
-    let perm = decode(&fixtures::case("1.0.102/permission_request-allow"), true);
-    let post = decode(&fixtures::case("1.0.102/post_tool_use-allow"), true);
+    let pre = decode(fixtures::CORPUS.case("1.0.102/pre_tool_use-allow"), true);
+    let perm = decode(fixtures::CORPUS.case("1.0.102/permission_request-allow"), true);
+    let post = decode(fixtures::CORPUS.case("1.0.102/post_tool_use-allow"), true);
     let id = pre.tool().unwrap().id.clone();
     assert_eq!(perm.tool().unwrap().id, id, "permissionRequest drops `description`");
     assert_eq!(post.tool().unwrap().id, id);
-    let other = decode(&fixtures::case("1.0.102/pre_tool_use-deny-json"), true);
+    let other = decode(fixtures::CORPUS.case("1.0.102/pre_tool_use-deny-json"), true);
     assert_ne!(other.tool().unwrap().id, id, "another session, another id");
     let Event::Permission(p) = &perm else { panic!() };
     assert_eq!(p.suggestions, Some(json!([])));
@@ -100,22 +102,22 @@ fn ids_correlate_across_a_tool_call() {
 
 #[test]
 fn string_args_are_unstringified_and_kept_raw() {
-    let ev = decode(&fixtures::case("docs/pre_tool_use-example"), true);
+    let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-example"), true);
     let t = ev.tool().unwrap();
     assert_eq!(t.command(), Some("git push --force origin main"));
     assert_eq!(
         t.raw_input,
         json!("{\"command\": \"git push --force origin main\", \"description\": \"Push release\"}")
     );
-    let ev = decode(&fixtures::case("docs/pre_tool_use-unparseable-args"), true);
+    let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-unparseable-args"), true);
     assert_eq!(ev.tool().unwrap().input["value"], "echo hi > marker.txt");
-    let ev = decode(&fixtures::case("docs/pre_tool_use-no-args"), true);
+    let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-no-args"), true);
     assert!(ev.tool().unwrap().input.is_empty());
 }
 
 #[test]
 fn mcp_and_claude_compatible_tool_names_classify() {
-    let ev = decode(&fixtures::case("docs/pre_tool_use-mcp"), true);
+    let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-mcp"), true);
     let t = ev.tool().unwrap();
     assert_eq!(t.canonical, CanonicalTool::Mcp);
     let mcp = t.mcp.as_ref().unwrap();
@@ -123,19 +125,19 @@ fn mcp_and_claude_compatible_tool_names_classify() {
         (mcp.server.as_str(), mcp.tool.as_str()),
         ("", "github-mcp-server-get_issue")
     );
-    let ev = decode(&fixtures::case("docs/pre_tool_use-pascal"), true);
+    let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-pascal"), true);
     assert_eq!(
         ev.tool().unwrap().canonical,
         CanonicalTool::FileRead,
         "`Read` is `view`"
     );
-    let ev = decode(&fixtures::case("docs/pre_tool_use-powershell"), true);
+    let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-powershell"), true);
     assert_eq!(ev.tool().unwrap().canonical, CanonicalTool::Shell);
 }
 
 #[test]
 fn every_kind_projects_its_fields() {
-    let get = |id: &str| decode(&fixtures::case(id), true);
+    let get = |id: &str| decode(fixtures::CORPUS.case(id), true);
     let Event::SessionStart(e) = get("1.0.102/session_start-allow") else {
         panic!()
     };
@@ -341,7 +343,7 @@ fn bad_payloads_are_typed_errors() {
     assert_eq!(ev.envelope().confidence, Confidence::Guess);
     // A BOM is tolerated.
     let mut bom = b"\xEF\xBB\xBF".to_vec();
-    bom.extend_from_slice(&fixtures::case("docs/pre_tool_use").input);
+    bom.extend_from_slice(&fixtures::CORPUS.case("docs/pre_tool_use").input);
     let ev = CODEC.decode(&Invocation::new(bom.clone(), &env)).unwrap();
     assert_eq!(ev.envelope().raw().as_bytes(), &bom[..]);
     assert_eq!(ev.kind(), EventKind::ToolPre);
@@ -363,14 +365,14 @@ fn the_payload_name_wins_over_a_disagreeing_argv() {
 #[test]
 fn sniffing_recognises_copilot_only() {
     let env: HashMap<String, String> = HashMap::new();
-    for f in fixtures::all() {
+    for f in fixtures::CORPUS.cases() {
         let got = CODEC.sniff_payload(&f.input, &env);
         let expected = if f.case.ends_with("-pascal") {
             Some(Confidence::Inferred)
         } else {
             Some(Confidence::Certain)
         };
-        assert_eq!(got, expected, "{}", name(&f));
+        assert_eq!(got, expected, "{}", Fixture::short_id(f));
     }
     let claude = br#"{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}"#;
     assert_eq!(CODEC.sniff_payload(claude, &env), None, "Claude sends no timestamp");

@@ -13,10 +13,12 @@ use agenthooks_core::{
 };
 use serde_json::{json, Map, Value};
 
-use crate::fixtures::{self, decode, name};
+use agenthooks_testkit::Fixture;
+
+use crate::fixtures::{self, decode};
 
 fn event(id: &str) -> Event {
-    decode(&fixtures::case(id), true)
+    decode(fixtures::CORPUS.case(id), true)
 }
 
 fn stdout(ev: &Event, outcome: impl Into<Outcome>) -> String {
@@ -244,7 +246,7 @@ fn capabilities_per_event_and_version() {
         assert_eq!(CODEC.capabilities(&Variant::VSCODE, native), caps, "{native}");
     }
     // userPromptSubmitted context is gated on the reported CLI version (quirk 408).
-    let prompt = fixtures::case("docs/user_prompt_submitted");
+    let prompt = fixtures::CORPUS.case("docs/user_prompt_submitted");
     for (version, expected) in [
         (Some("1.0.64"), CapSet::EMPTY),
         (Some("1.0.65"), ctx),
@@ -278,9 +280,9 @@ fn failure_responses_always_exit_zero() {
             r#"{{"permissionDecision":"deny","permissionDecisionReason":"Blocked: the hook failed and its policy fails closed ({reason})."}}"#
         )
     };
-    for f in fixtures::all() {
-        let ev = decode(&f, true);
-        let id = name(&f);
+    for f in fixtures::CORPUS.cases() {
+        let ev = decode(f, true);
+        let id = Fixture::short_id(f);
         let target = EventTarget::of(&ev);
         let open = CODEC.failure_response(&target, FailMode::Open, "boom");
         assert_eq!(open, WireResponse::empty(), "{id}");

@@ -7,19 +7,21 @@ use agenthooks_core::kit::EventRow;
 use agenthooks_core::Codec;
 use serde_json::{json, Map, Value};
 
-use crate::fixtures::{self, decode, name};
+use agenthooks_testkit::Fixture;
+
+use crate::fixtures::{self, decode};
 
 fn native_of(id: &str) -> NativeEvent {
-    let ev = decode(&fixtures::case(id), true);
+    let ev = decode(fixtures::CORPUS.case(id), true);
     view(ev.envelope()).cloned().unwrap()
 }
 
 #[test]
 fn camel_fixtures_serialize_back_to_the_same_object() {
-    for f in fixtures::all() {
-        let ev = decode(&f, true);
+    for f in fixtures::CORPUS.cases() {
+        let ev = decode(f, true);
         let native = view(ev.envelope()).unwrap();
-        let id = name(&f);
+        let id = Fixture::short_id(f);
         assert_eq!(native.row(), CODEC.row(&f.meta.native_event), "{id}");
         // Typed fields + `extra` hold everything. camelCase payloads re-serialize to the same
         // JSON object (key order aside); PascalCase ones come back camelCase, same values.
@@ -39,8 +41,8 @@ fn camel_fixtures_serialize_back_to_the_same_object() {
 
 #[test]
 fn only_undocumented_keys_land_in_extra() {
-    for f in fixtures::all() {
-        let ev = decode(&f, true);
+    for f in fixtures::CORPUS.cases() {
+        let ev = decode(f, true);
         let extra = view(ev.envelope()).unwrap().extra();
         let expected: &[&str] = if f.case == "pre_tool_use-extra-keys" {
             &["sandbox"]
@@ -48,7 +50,7 @@ fn only_undocumented_keys_land_in_extra() {
             &[]
         };
         let keys: Vec<&str> = extra.keys().map(String::as_str).collect();
-        assert_eq!(keys, expected, "{} ({})", name(&f), f.meta.source);
+        assert_eq!(keys, expected, "{} ({})", Fixture::short_id(f), f.meta.source);
     }
 }
 
@@ -71,7 +73,8 @@ fn both_spellings_name_one_row() {
 
 #[test]
 fn every_event_has_a_fixture_in_each_dialect() {
-    let mut seen: Vec<(&str, Dialect)> = fixtures::all()
+    let mut seen: Vec<(&str, Dialect)> = fixtures::CORPUS
+        .cases()
         .iter()
         .filter_map(|f| native::spelled(&f.meta.native_event).map(|(r, d)| (r.name, d)))
         .collect();

@@ -8,19 +8,16 @@ use agenthooks_core::{Codec, EventTarget, Invocation, Outcome};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
+use agenthooks_testkit::{strategy, Fixture};
+
 use crate::fixtures;
 
-fn scalar() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        "[ -~]{0,12}".prop_map(Value::from),
-        Just(Value::Null),
-    ]
+fn scalar() -> BoxedStrategy<Value> {
+    strategy::json_leaf("[ -~]{0,12}")
 }
 
-fn extra_keys() -> impl Strategy<Value = Map<String, Value>> {
-    prop::collection::btree_map("zz[a-z]{1,8}", scalar(), 1..5).prop_map(|m| m.into_iter().collect())
+fn extra_keys() -> BoxedStrategy<Map<String, Value>> {
+    strategy::unknown_keys("zz[a-z]{1,8}", scalar())
 }
 
 proptest! {
@@ -31,8 +28,8 @@ proptest! {
         // A payload of base keys only is guessed to be `agentStop` (the one event whose own
         // fields are all optional); with an unknown key next to them it is more likely a new
         // event, so that fixture is the one shape unknown keys do change.
-        let cases: Vec<_> = fixtures::all()
-            .into_iter()
+        let cases: Vec<_> = fixtures::CORPUS.cases()
+            .iter()
             .filter(|f| f.case != "agent_stop-minimal")
             .collect();
         let case = &cases[index % cases.len()];
@@ -54,7 +51,7 @@ proptest! {
             prop_assert_eq!(ev.envelope().native.as_str(), case.meta.native_event.as_str());
             let got = view(ev.envelope()).unwrap().extra();
             for (k, v) in &extra {
-                prop_assert_eq!(got.get(k), Some(v), "{} {}", fixtures::name(case), k);
+                prop_assert_eq!(got.get(k), Some(v), "{} {}", Fixture::short_id(case), k);
             }
             let wire = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).unwrap();
             prop_assert_eq!(wire, CODEC.no_op(&EventTarget::of(&ev)));

@@ -35,10 +35,10 @@ fn runner(router: Router, tag: &str) -> Runner {
 }
 
 fn run(r: &Runner, id: &str, argv: bool) -> agenthooks_core::runner::Invoked {
-    let case = fixtures::case(id);
+    let case = fixtures::CORPUS.case(id);
     let env: HashMap<String, String> = case.env_map();
     let inv = Invocation::new(case.input.clone(), &env).with_native_event(if argv {
-        fixtures::argv_event(&case)
+        fixtures::argv_event(case)
     } else {
         None
     });

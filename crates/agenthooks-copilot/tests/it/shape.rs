@@ -5,7 +5,9 @@ use agenthooks_copilot::identify::{identify, identify_bytes, reconstruct, Basis,
 use agenthooks_copilot::native::{self, Dialect};
 use serde_json::{json, Map, Value};
 
-use crate::fixtures::{self, argv_event, name};
+use agenthooks_testkit::Fixture;
+
+use crate::fixtures::{self, argv_event};
 
 use IdentifyConfidence::{Certain, High, Low, Medium};
 
@@ -21,9 +23,9 @@ fn shape(v: Value) -> agenthooks_copilot::identify::Identification {
 #[test]
 fn reconstruction_without_argv_is_exact_on_every_fixture() {
     let mut checked = 0;
-    for f in fixtures::all() {
+    for f in fixtures::CORPUS.cases() {
         let id = identify_bytes(None, &f.input);
-        let case = name(&f);
+        let case = Fixture::short_id(f);
         assert_eq!(id.native_name, f.meta.native_event, "{case}: {id:?}");
         let (row, dialect) = native::spelled(&f.meta.native_event).unwrap();
         assert_eq!(id.row, Some(row), "{case}");
@@ -52,22 +54,22 @@ fn reconstruction_without_argv_is_exact_on_every_fixture() {
 
 #[test]
 fn argv_hint_agrees_with_the_shape_on_every_fixture() {
-    for f in fixtures::all() {
-        let argv = argv_event(&f);
-        assert!(argv.is_some(), "{}: fixtures bake --event=", name(&f));
+    for f in fixtures::CORPUS.cases() {
+        let argv = argv_event(f);
+        assert!(argv.is_some(), "{}: fixtures bake --event=", Fixture::short_id(f));
         let id = identify_bytes(argv, &f.input);
         let named = f.input.windows(17).any(|w| w == b"\"hook_event_name\"");
         let basis = if named { Basis::EventNameField } else { Basis::Argv };
-        assert_eq!(id.basis, basis, "{}", name(&f));
+        assert_eq!(id.basis, basis, "{}", Fixture::short_id(f));
         assert_eq!(id.confidence, Certain);
-        assert_eq!(id.native_name, f.meta.native_event, "{}", name(&f));
-        assert_eq!(id.name_conflict, None, "{}", name(&f));
+        assert_eq!(id.native_name, f.meta.native_event, "{}", Fixture::short_id(f));
+        assert_eq!(id.name_conflict, None, "{}", Fixture::short_id(f));
     }
 }
 
 #[test]
 fn captured_payloads_reconstruct_with_the_expected_evidence() {
-    let by_id = |id: &str| identify(None, &PayloadKeys::from_json(&fixtures::case(id).input).unwrap());
+    let by_id = |id: &str| identify(None, &PayloadKeys::from_json(&fixtures::CORPUS.case(id).input).unwrap());
     let id = by_id("1.0.102/permission_request-allow");
     assert_eq!(id.basis, Basis::HookNameField, "1.0.102 names permissionRequest");
     let id = by_id("1.0.102/pre_tool_use-deny-json");

@@ -8,7 +8,7 @@ use agenthooks_core::{Codec, Event, EventKind, Invocation};
 use agenthooks_cursor::{dedup_of, CODEC};
 use serde_json::Value;
 
-use crate::support::case;
+use crate::support::CORPUS;
 
 struct Dir(PathBuf);
 impl Dir {
@@ -32,7 +32,7 @@ fn decode_in(dir: &Dir, payload: &[u8]) -> Event {
 }
 
 fn with_turn(name: &str, turn: &str) -> Vec<u8> {
-    let mut v: Value = serde_json::from_slice(&case(name).input).unwrap();
+    let mut v: Value = serde_json::from_slice(&CORPUS.case(name).input).unwrap();
     v["generation_id"] = turn.into();
     serde_json::to_vec(&v).unwrap()
 }
@@ -64,17 +64,17 @@ fn one_tool_pre_per_shell_call_in_either_order() {
 fn the_specific_mcp_event_takes_the_echos_id_and_later_echoes_defer() {
     let dir = Dir::new("mcp");
     // Same tool and input in both shapes (object vs JSON string).
-    let mut echo: Value = serde_json::from_slice(&case("docs/pre_tool_use-mcp").input).unwrap();
+    let mut echo: Value = serde_json::from_slice(&CORPUS.case("docs/pre_tool_use-mcp").input).unwrap();
     echo["tool_input"] = serde_json::json!({"title":"Flaky checkout test","team":"web"});
     let echo = serde_json::to_vec(&echo).unwrap();
-    let spec = case("docs/before_mcp_execution").input;
+    let spec = &CORPUS.case("docs/before_mcp_execution").input;
     let a = decode_in(&dir, &echo);
     assert_eq!(
         a.kind(),
         EventKind::ToolPre,
         "first MCP call of a conversation: the echo is delivered"
     );
-    let b = decode_in(&dir, &spec);
+    let b = decode_in(&dir, spec);
     assert_eq!(
         b.kind(),
         EventKind::ToolPre,
@@ -114,7 +114,9 @@ fn concurrent_arrivals_deliver_exactly_one() {
 fn no_state_dir_means_no_dedup() {
     let env: HashMap<String, String> = HashMap::new();
     for n in ["docs/pre_tool_use", "docs/before_shell_execution"] {
-        let ev = CODEC.decode(&Invocation::new(case(n).input, &env)).unwrap();
+        let ev = CODEC
+            .decode(&Invocation::new(CORPUS.case(n).input.clone(), &env))
+            .unwrap();
         assert_eq!(ev.kind(), EventKind::ToolPre);
         assert!(dedup_of(ev.envelope()).is_none());
     }

@@ -6,14 +6,16 @@ use agenthooks_cursor::output::{invalid_reason, CONTEXT_LIMIT};
 use agenthooks_cursor::CODEC;
 use serde_json::{json, Map, Value};
 
-use crate::support::event;
+use crate::support::CORPUS;
 
 #[allow(clippy::needless_pass_by_value)] // call sites read better with `.into()`
 fn stdout(name: &str, o: Outcome) -> Value {
-    let w = CODEC.encode(&event(name), &o).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let w = CODEC
+        .encode(&CORPUS.event(name), &o)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(w.exit_code, 0);
     assert_eq!(
-        invalid_reason(event(name).envelope().native.as_str(), &w.stdout),
+        invalid_reason(CORPUS.event(name).envelope().native.as_str(), &w.stdout),
         None,
         "{name}"
     );
@@ -60,7 +62,7 @@ fn what_cursor_cannot_do_is_unsupported() {
         ("docs/subagent_stop-error", continue_with("again").into()),
     ];
     for (name, o) in cases {
-        let e = CODEC.encode(&event(name), &o).expect_err(name);
+        let e = CODEC.encode(&CORPUS.event(name), &o).expect_err(name);
         assert_eq!(e.category(), EncodeCategory::Unsupported, "{name}: {e}");
     }
     // On the MCP echo the replacement is fine.
@@ -77,7 +79,9 @@ fn prompt_context_only_on_builds_that_read_it() {
         stdout("docs/before_submit_prompt", o.clone()),
         json!({"additional_context":"ctx"})
     );
-    let e = CODEC.encode(&event("docs/before_submit_prompt-ide"), &o).unwrap_err();
+    let e = CODEC
+        .encode(&CORPUS.event("docs/before_submit_prompt-ide"), &o)
+        .unwrap_err();
     assert_eq!(e.category(), EncodeCategory::Unsupported);
 }
 

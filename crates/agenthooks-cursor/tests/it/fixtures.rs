@@ -7,15 +7,17 @@ use agenthooks_cursor::native::{self, NativeEvent, EVENTS};
 use agenthooks_cursor::{view, view_as, CODEC};
 use serde_json::{json, Value};
 
-use crate::support::{case, cases, event, name};
+use agenthooks_testkit::Fixture;
+
+use crate::support::CORPUS;
 
 #[test]
 fn every_fixture_keeps_its_native_view_and_session() {
-    let cases = cases();
+    let cases = CORPUS.cases();
     assert!(cases.len() >= 45, "only {} fixtures", cases.len());
-    for case in &cases {
-        let name = name(case);
-        let ev = crate::support::decode(case);
+    for case in cases {
+        let name = Fixture::short_id(case);
+        let ev = CORPUS.decode(case);
         let env = ev.envelope();
         assert_eq!(env.variant.as_str(), case.meta.variant, "{name}");
         assert!(env.projection_issues.is_empty(), "{name}: {:?}", env.projection_issues);
@@ -53,19 +55,19 @@ fn every_fixture_keeps_its_native_view_and_session() {
 
 #[test]
 fn every_reference_event_has_a_docs_fixture() {
-    let all = cases();
-    for row in EVENTS {
-        let found = all
-            .iter()
-            .any(|c| c.version == "docs" && c.meta.native_event == row.name);
-        assert!(found, "no docs fixture for {}", row.name);
-    }
+    assert_eq!(
+        CODEC.native_events(),
+        EVENTS,
+        "the codec's table is the native module's"
+    );
+    let missing = CORPUS.events_without(|c| c.version == "docs");
+    assert!(missing.is_empty(), "no docs fixture for {missing:?}");
 }
 
 #[test]
 fn variants_are_detected_without_a_flag() {
     let variant_of = |n: &str| {
-        let c = case(n);
+        let c = CORPUS.case(n);
         let env = c.env_map();
         CODEC
             .decode(&Invocation::new(c.input.clone(), &env))
@@ -94,7 +96,7 @@ fn variants_are_detected_without_a_flag() {
 
 #[test]
 fn shell_calls_normalize_from_both_events() {
-    let Event::ToolPre(pre) = event("docs/pre_tool_use") else {
+    let Event::ToolPre(pre) = CORPUS.event("docs/pre_tool_use") else {
         panic!()
     };
     assert_eq!(
@@ -110,7 +112,7 @@ fn shell_calls_normalize_from_both_events() {
     assert_eq!(pre.envelope.session.cwd, "/home/dev/shop");
     assert_eq!(pre.envelope.session.user_email, "dev@example.org");
     assert_eq!(pre.envelope.session.model, "cursor/composer-2");
-    let Event::ToolPre(shell) = event("docs/before_shell_execution") else {
+    let Event::ToolPre(shell) = CORPUS.event("docs/before_shell_execution") else {
         panic!()
     };
     assert_eq!(shell.tool.command(), Some("rm -rf build"));
@@ -121,7 +123,7 @@ fn shell_calls_normalize_from_both_events() {
 
 #[test]
 fn mcp_calls_keep_both_forms() {
-    let Event::ToolPre(pre) = event("docs/before_mcp_execution") else {
+    let Event::ToolPre(pre) = CORPUS.event("docs/before_mcp_execution") else {
         panic!()
     };
     assert_eq!(pre.tool.input["title"], "Flaky checkout test");
@@ -129,23 +131,23 @@ fn mcp_calls_keep_both_forms() {
     let mcp = pre.tool.mcp.as_ref().unwrap();
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("linear", "create_issue"));
     assert_eq!(mcp.url, "https://mcp.linear.app/sse");
-    let Event::ToolPre(stdio) = event("docs/before_mcp_execution-stdio") else {
+    let Event::ToolPre(stdio) = CORPUS.event("docs/before_mcp_execution-stdio") else {
         panic!()
     };
     assert!(stdio.tool.mcp.as_ref().unwrap().command.starts_with("npx -y"));
-    let Event::ToolPre(echo) = event("docs/pre_tool_use-mcp") else {
+    let Event::ToolPre(echo) = CORPUS.event("docs/pre_tool_use-mcp") else {
         panic!()
     };
     let mcp = echo.tool.mcp.as_ref().unwrap();
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("", "create_issue"));
-    let Event::ToolPost(post) = event("docs/after_mcp_execution") else {
+    let Event::ToolPost(post) = CORPUS.event("docs/after_mcp_execution") else {
         panic!()
     };
     assert_eq!(
         post.output["content"][0]["text"], "Created WEB-123",
         "result_json parsed"
     );
-    let Event::ToolPost(post) = event("docs/post_tool_use") else {
+    let Event::ToolPost(post) = CORPUS.event("docs/post_tool_use") else {
         panic!()
     };
     assert_eq!(post.output, json!({"output": "42 passing\n", "exitCode": 0}));
@@ -166,17 +168,17 @@ fn the_mapping_follows_the_design() {
         ("docs/before_read_file", EventKind::ToolPre),
         ("docs/after_shell_execution", EventKind::ToolPost),
     ] {
-        assert_eq!(event(n).kind(), kind, "{n}");
+        assert_eq!(CORPUS.event(n).kind(), kind, "{n}");
     }
-    let Event::FileEdited(f) = event("docs/after_file_edit") else {
+    let Event::FileEdited(f) = CORPUS.event("docs/after_file_edit") else {
         panic!()
     };
     assert_eq!(f.path, "/home/dev/shop/src/http.ts");
-    let Event::ToolError(e) = event("docs/post_tool_use_failure") else {
+    let Event::ToolError(e) = CORPUS.event("docs/post_tool_use_failure") else {
         panic!()
     };
     assert_eq!(e.error, "Command timed out after 120s");
-    let Event::SubagentStop(s) = event("docs/subagent_stop") else {
+    let Event::SubagentStop(s) = CORPUS.event("docs/subagent_stop") else {
         panic!()
     };
     assert_eq!(
@@ -188,7 +190,7 @@ fn the_mapping_follows_the_design() {
 #[test]
 fn older_and_probe_shapes_reach_handlers_as_their_kind() {
     // 2.0-era: no model_id, no session_id, attachments[].filePath.
-    let Event::PromptSubmitted(p) = event("2.0/before_submit_prompt") else {
+    let Event::PromptSubmitted(p) = CORPUS.event("2.0/before_submit_prompt") else {
         panic!()
     };
     let native: &native::BeforeSubmitPrompt = view_as(&p.envelope).unwrap();
@@ -196,12 +198,12 @@ fn older_and_probe_shapes_reach_handlers_as_their_kind() {
         native.attachments.as_ref().unwrap()[0].path(),
         Some("/home/dev/shop/Makefile")
     );
-    let Event::ToolPre(m) = event("2.0/before_mcp_execution") else {
+    let Event::ToolPre(m) = CORPUS.event("2.0/before_mcp_execution") else {
         panic!()
     };
     assert_eq!(m.tool.mcp.as_ref().unwrap().url, "http://localhost:3845/sse");
     // 2026.02 probe: nullable fields kept as null.
-    let ev = event("2026.02.13/pre_tool_use");
+    let ev = CORPUS.event("2026.02.13/pre_tool_use");
     let native = view(ev.envelope()).unwrap();
     assert_eq!(native.transcript_path(), Some(&None));
     assert_eq!(ev.envelope().session.transcript_path, "");

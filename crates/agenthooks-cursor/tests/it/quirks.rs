@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use agenthooks_core::{Codec, Confidence, Invocation, QuirkStatus};
 use agenthooks_cursor::{quirks::QUIRKS, CODEC};
 
-use crate::support::{case, event};
+use crate::support::CORPUS;
 
 #[test]
 fn every_quirk_id_has_a_case_here() {
@@ -34,15 +34,15 @@ fn every_quirk_id_has_a_case_here() {
 
 #[test]
 fn q6_argv_payload_decodes() {
-    let ev = event("docs/pre_tool_use-argv");
+    let ev = CORPUS.event("docs/pre_tool_use-argv");
     assert_eq!(ev.tool().unwrap().command(), Some("git status"));
 }
 
 #[test]
 fn bom_is_tolerated_and_raw_kept() {
-    let c = case("docs/pre_tool_use-bom");
+    let c = CORPUS.case("docs/pre_tool_use-bom");
     assert!(c.input.starts_with(b"\xEF\xBB\xBF"));
-    let ev = event("docs/pre_tool_use-bom");
+    let ev = CORPUS.event("docs/pre_tool_use-bom");
     assert_eq!(ev.envelope().raw().as_bytes(), c.input.as_slice());
     assert_eq!(
         CODEC.sniff_payload(&c.input, &HashMap::<String, String>::new()),
@@ -53,11 +53,11 @@ fn bom_is_tolerated_and_raw_kept() {
 #[test]
 fn q607_claude_compat_payloads() {
     // A Cursor payload with Claude's event name is the Cursor event.
-    let ev = event("docs/pre_tool_use-claude-compat");
+    let ev = CORPUS.event("docs/pre_tool_use-claude-compat");
     assert_eq!(ev.envelope().native.as_str(), "preToolUse");
     assert_eq!(ev.tool().unwrap().command(), Some("cat ~/.aws/credentials"));
     // Under --provider=claude-code the runner answers with this codec.
-    let c = case("docs/pre_tool_use-claude-compat");
+    let c = CORPUS.case("docs/pre_tool_use-claude-compat");
     let env = c.env_map();
     let codecs: Vec<&'static dyn Codec> = vec![&agenthooks_claude_stub::CLAUDE, &CODEC];
     let (codec, conf) = agenthooks_core::runner::detect(&codecs, Some("claude-code"), &c.input, &env).unwrap();

@@ -4,15 +4,14 @@
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, no_decision, replace_output, rewrite_input,
 };
-use agenthooks_core::{
-    Context, HandlerError, Policy, PolicySource, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent,
-};
+use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent};
 use agenthooks_cursor::CODEC;
 use agenthooks_testkit::fake::Cursor;
+use agenthooks_testkit::harness::{assert_tool_pre_failure_policy, continue_once};
 use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect, FakeAgent, HookOutput};
 use serde_json::json;
 
-use crate::support::case;
+use crate::support::CORPUS;
 
 #[test]
 #[allow(clippy::print_stderr)] // the counts, for `--nocapture` runs
@@ -30,30 +29,17 @@ fn conformance_suite() {
 #[allow(clippy::print_stderr)] // the counts, for `--nocapture` runs
 fn agreement_with_the_fake_agent() {
     let report = agreement::check(&CODEC, Some(&fixtures_dir("cursor")));
-    assert!(report.errors.is_empty(), "{:#?}", report.errors);
-    assert!(
-        report.synthetic.is_empty(),
-        "events without a fixture: {:?}",
-        report.synthetic
-    );
-    let unexpected: Vec<String> = report
-        .cases
-        .iter()
-        .filter(|c| !c.differences.is_empty())
-        .map(|c| format!("{} [{}]: {:?}", c.native, c.decision, c.differences))
-        .collect();
-    assert!(unexpected.is_empty(), "{unexpected:#?}");
-    assert!(report.cases.len() >= 100, "only {} cases", report.cases.len());
+    report.assert_agrees(100);
     eprintln!("agreement: {} cases", report.cases.len());
 }
 
 #[test]
 fn fake_agent_verdicts_on_the_gates() {
-    let pre = case("docs/pre_tool_use").input;
+    let pre = &CORPUS.case("docs/pre_tool_use").input;
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("no rm -rf"))),
         &CODEC,
-        &pre,
+        pre,
         None,
     );
     r.assert_denied("no rm -rf").assert_well_behaved();
@@ -61,16 +47,16 @@ fn fake_agent_verdicts_on_the_gates() {
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
         &CODEC,
-        &pre,
+        pre,
         None,
     );
     assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
     // On beforeShellExecution ask is real.
-    let shell = case("docs/before_shell_execution").input;
+    let shell = &CORPUS.case("docs/before_shell_execution").input;
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
         &CODEC,
-        &shell,
+        shell,
         None,
     );
     assert_eq!(r.verdict().effect, Effect::Asked { reason: "sure?".into() });
@@ -82,7 +68,7 @@ fn fake_agent_verdicts_on_the_gates() {
             Ok::<_, HandlerError>(rewrite_input(i).no_decision())
         }),
         &CODEC,
-        &pre,
+        pre,
         None,
     );
     assert_eq!(
@@ -92,21 +78,21 @@ fn fake_agent_verdicts_on_the_gates() {
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow())),
         &CODEC,
-        &case("docs/before_read_file").input,
+        &CORPUS.case("docs/before_read_file").input,
         None,
     );
     r.assert_allowed().assert_well_behaved();
-    invoke(&Router::new(), &CODEC, &pre, None).assert_no_op();
+    invoke(&Router::new(), &CODEC, pre, None).assert_no_op();
 }
 
 #[test]
 fn fake_agent_verdicts_on_prompt_stop_and_post() {
-    let prompt = case("docs/before_submit_prompt").input;
+    let prompt = &CORPUS.case("docs/before_submit_prompt").input;
     let r = invoke(
         &Router::new()
             .on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(block_prompt("No secrets."))),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_denied("No secrets.");
@@ -115,23 +101,12 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
             Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
         }),
         &CODEC,
-        &prompt,
+        prompt,
         None,
     );
     r.assert_context("Today is Monday.").assert_well_behaved();
-    let stop = case("docs/stop").input;
-    let r = invoke(
-        &Router::new().on_stop(|_: &Context, e: &StopEvent| {
-            Ok::<_, HandlerError>(if e.previously_continued {
-                agenthooks_core::decision::finish()
-            } else {
-                continue_with("Run the tests first.")
-            })
-        }),
-        &CODEC,
-        &stop,
-        None,
-    );
+    let stop = &CORPUS.case("docs/stop").input;
+    let r = invoke(&continue_once("Run the tests first."), &CODEC, stop, None);
     r.assert_continued("Run the tests first.");
     // loop_count > 0: the handler sees the agent already continued (#19).
     let r = invoke(
@@ -144,16 +119,16 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
             })
         }),
         &CODEC,
-        &case("docs/stop-loop").input,
+        &CORPUS.case("docs/stop-loop").input,
         None,
     );
     r.assert_no_op();
-    let mcp = case("docs/post_tool_use-mcp").input;
+    let mcp = &CORPUS.case("docs/post_tool_use-mcp").input;
     let r = invoke(
         &Router::new()
             .on_tool_post(|_: &Context, _: &ToolPostEvent| Ok::<_, HandlerError>(replace_output("[redacted]"))),
         &CODEC,
-        &mcp,
+        mcp,
         None,
     );
     assert_eq!(
@@ -166,26 +141,17 @@ fn fake_agent_verdicts_on_prompt_stop_and_post() {
 
 #[test]
 fn fake_agent_verdicts_on_failures() {
-    let pre = case("docs/pre_tool_use").input;
-    let failing = |policy: Policy| {
-        Router::new()
-            .with_policy(PolicySource::from(policy))
-            .on_tool_pre(|_: &Context, _: &ToolPreEvent| {
-                Err::<agenthooks_core::decision::ToolPreDecision, _>(HandlerError::from("policy service unreachable"))
-            })
-    };
-    invoke(&failing(Policy::default()), &CODEC, &pre, None).assert_no_op();
-    let r = invoke(&failing(Policy::default().fail_closed()), &CODEC, &pre, None);
-    assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
-    assert_eq!(r.response().exit_code, 0);
+    let pre = &CORPUS.case("docs/pre_tool_use").input;
+    // Fail-open: the agent's own flow runs; fail-closed: the agent denies the call.
+    assert_tool_pre_failure_policy(&CODEC, pre);
     // A crash of the binary: Cursor proceeds unless the entry sets failClosed (#7).
     let crash = HookOutput::new(101, "", "thread 'main' panicked");
     assert_eq!(
-        Cursor::new().interpret("preToolUse", &pre, &crash).effect,
+        Cursor::new().interpret("preToolUse", pre, &crash).effect,
         Effect::Proceed
     );
     assert!(matches!(
-        Cursor::fail_closed().interpret("preToolUse", &pre, &crash).effect,
+        Cursor::fail_closed().interpret("preToolUse", pre, &crash).effect,
         Effect::Denied { .. }
     ));
     let _ = no_decision();

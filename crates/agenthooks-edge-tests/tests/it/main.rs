@@ -98,33 +98,24 @@ fn decisions_reach_the_wire_exactly() {
     assert_eq!(r.stdout, br#"{"context":["ctx from test"]}"#);
 }
 
+/// Payloads no codec can read: fail-open proceeds, fail-closed blocks with a reason that
+/// names the problem.
 #[test]
-fn empty_stdin() {
-    let (o, c) = both(ARGS, "deny", b"", "empty");
-    assert_failure_pair(&o, &c, "empty payload");
-}
-
-#[test]
-fn malformed_json() {
-    let (o, c) = both(ARGS, "deny", b"{\"hook_event_name\": ", "malformed");
-    assert_failure_pair(&o, &c, "syntax");
-}
-
-#[test]
-fn wrong_shape_names_the_path() {
-    let (o, c) = both(
-        ARGS,
-        "deny",
-        br#"{"hook_event_name":"PreToolUse","tool_name":7}"#,
-        "shape",
-    );
-    assert_failure_pair(&o, &c, "tool_name");
-}
-
-#[test]
-fn invalid_utf8() {
-    let (o, c) = both(ARGS, "deny", b"{\"a\":\"\xff\xfe\"}", "utf8");
-    assert_failure_pair(&o, &c, "UTF-8");
+fn unreadable_payloads_fail_per_policy() {
+    let rows: [(&str, &[u8], &str); 4] = [
+        ("empty", b"", "empty payload"),
+        ("malformed", b"{\"hook_event_name\": ", "syntax"),
+        (
+            "shape",
+            br#"{"hook_event_name":"PreToolUse","tool_name":7}"#,
+            "tool_name",
+        ),
+        ("utf8", b"{\"a\":\"\xff\xfe\"}", "UTF-8"),
+    ];
+    for (tag, payload, reason_part) in rows {
+        let (o, c) = both(ARGS, "deny", payload, tag);
+        assert_failure_pair(&o, &c, reason_part);
+    }
 }
 
 #[test]

@@ -9,12 +9,12 @@ use agenthooks_gemini::native::NativeEvent;
 use agenthooks_gemini::{view, CODEC};
 use serde_json::Value;
 
-use crate::{case, cases, decode};
+use crate::CORPUS;
 
 #[test]
 fn envelope_carries_session_and_gemini_time() {
-    for c in cases() {
-        let ev = decode(&c);
+    for c in CORPUS.cases() {
+        let ev = CORPUS.decode(c);
         let env = ev.envelope();
         let id = c.id();
         let payload: Value = serde_json::from_slice(&c.input).expect("JSON");
@@ -41,8 +41,8 @@ fn envelope_carries_session_and_gemini_time() {
 
 #[test]
 fn captured_pre_and_post_tool_calls_correlate() {
-    let pre = decode(&case("gemini-cli-0.61.0/before_tool-allow"));
-    let post = decode(&case("gemini-cli-0.61.0/after_tool-allow"));
+    let pre = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/before_tool-allow"));
+    let post = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_tool-allow"));
     let (Event::ToolPre(pre), Event::ToolPost(post)) = (&pre, &post) else {
         panic!("wrong kinds")
     };
@@ -58,13 +58,13 @@ fn captured_pre_and_post_tool_calls_correlate() {
         "<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 7426\n</untrusted_context>"
     );
     // Another session's identical call gets another id.
-    let other = decode(&case("gemini-cli-0.61.0/before_tool-deny-json"));
+    let other = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/before_tool-deny-json"));
     assert_ne!(other.tool().map(|t| t.id.clone()), Some(pre.tool.id.clone()));
 }
 
 #[test]
 fn mcp_calls_use_the_context() {
-    let ev = decode(&case("docs/before_tool-mcp-url"));
+    let ev = CORPUS.decode(CORPUS.case("docs/before_tool-mcp-url"));
     let tool = ev.tool().expect("tool");
     assert_eq!(tool.canonical, CanonicalTool::Mcp);
     let mcp = tool.mcp.as_ref().expect("mcp");
@@ -73,7 +73,7 @@ fn mcp_calls_use_the_context() {
     assert_eq!(tool.input["title"], "Flaky checkout test");
 
     // Server name with an underscore: the name alone would split as `db` + `tools_run_query`.
-    let ev = decode(&case("docs/after_tool-mcp-stdio"));
+    let ev = CORPUS.decode(CORPUS.case("docs/after_tool-mcp-stdio"));
     let mcp = ev.tool().and_then(|t| t.mcp.clone()).expect("mcp");
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("db_tools", "run_query"));
     assert_eq!(mcp.command, "npx -y @acme/db-mcp --readonly");
@@ -83,58 +83,58 @@ fn mcp_calls_use_the_context() {
 
 #[test]
 fn typed_projections() {
-    let Event::ToolError(err) = decode(&case("docs/after_tool-error")) else {
+    let Event::ToolError(err) = CORPUS.decode(CORPUS.case("docs/after_tool-error")) else {
         panic!("not tool.error")
     };
     assert_eq!(err.error, "Command exited with code 1");
     assert_eq!(err.tool.command(), Some("npm test"));
     assert!(!err.interrupted);
 
-    let Event::Stop(retry) = decode(&case("docs/after_agent-stop_hook_active")) else {
+    let Event::Stop(retry) = CORPUS.decode(CORPUS.case("docs/after_agent-stop_hook_active")) else {
         panic!("not agent.stop")
     };
     assert!(retry.previously_continued);
     assert_eq!(retry.last_message.as_deref(), Some("All 42 checkout tests pass now."));
-    let Event::Stop(first) = decode(&case("gemini-cli-0.61.0/after_agent-allow")) else {
+    let Event::Stop(first) = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_agent-allow")) else {
         panic!("not agent.stop")
     };
     assert!(!first.previously_continued);
 
-    let Event::PromptSubmitted(prompt) = decode(&case("docs/before_agent-markup")) else {
+    let Event::PromptSubmitted(prompt) = CORPUS.decode(CORPUS.case("docs/before_agent-markup")) else {
         panic!("not prompt")
     };
     assert!(prompt.prompt.starts_with("Make <Cart> render totals as “€ 1.234,50”"));
 
-    let Event::ModelResponse(resp) = decode(&case("gemini-cli-0.61.0/after_model-allow-2")) else {
+    let Event::ModelResponse(resp) = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_model-allow-2")) else {
         panic!("not model.response")
     };
     assert_eq!(resp.text.as_deref(), Some("All done: marker written."));
     assert_eq!(resp.envelope.session.model, "gemini-3.8-flash");
     assert_eq!(resp.response["usageMetadata"]["totalTokenCount"], 15);
 
-    let Event::ModelRequest(req) = decode(&case("docs/before_tool_selection-tool_config")) else {
+    let Event::ModelRequest(req) = CORPUS.decode(CORPUS.case("docs/before_tool_selection-tool_config")) else {
         panic!("not model.request")
     };
     assert_eq!(req.request["toolConfig"]["mode"], "AUTO");
     assert_eq!(req.envelope.native.as_str(), "BeforeToolSelection");
     assert_eq!(req.envelope.session.model, "gemini-2.5-pro");
 
-    let Event::Notification(note) = decode(&case("docs/notification-tool_permission")) else {
+    let Event::Notification(note) = CORPUS.decode(CORPUS.case("docs/notification-tool_permission")) else {
         panic!("not notification")
     };
     assert_eq!(note.notification_type.as_deref(), Some("ToolPermission"));
     assert_eq!(note.message, "Tool run_shell_command requires editing");
 
-    let Event::CompactPre(compact) = decode(&case("docs/pre_compress-manual")) else {
+    let Event::CompactPre(compact) = CORPUS.decode(CORPUS.case("docs/pre_compress-manual")) else {
         panic!("not compact.pre")
     };
     assert_eq!(compact.trigger.as_deref(), Some("manual"));
 
-    let Event::SessionStart(start) = decode(&case("docs/session_start-resume")) else {
+    let Event::SessionStart(start) = CORPUS.decode(CORPUS.case("docs/session_start-resume")) else {
         panic!("not session.start")
     };
     assert_eq!(start.source.as_deref(), Some("resume"));
-    let Event::SessionEnd(end) = decode(&case("docs/session_end-clear")) else {
+    let Event::SessionEnd(end) = CORPUS.decode(CORPUS.case("docs/session_end-clear")) else {
         panic!("not session.end")
     };
     assert_eq!(end.reason.as_deref(), Some("clear"));
@@ -142,7 +142,7 @@ fn typed_projections() {
 
 #[test]
 fn replace_tool_keeps_structured_display() {
-    let Event::ToolPost(p) = decode(&case("docs/after_tool-replace")) else {
+    let Event::ToolPost(p) = CORPUS.decode(CORPUS.case("docs/after_tool-replace")) else {
         panic!("not tool.post")
     };
     assert_eq!(p.tool.canonical, CanonicalTool::FileEdit);

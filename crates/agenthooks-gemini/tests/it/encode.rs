@@ -16,7 +16,7 @@ use agenthooks_core::{
 use agenthooks_gemini::CODEC;
 use serde_json::{json, Map, Value};
 
-use crate::case;
+use crate::CORPUS;
 
 /// A fresh state directory per runner (continuation counters live there).
 pub(crate) fn state_dir() -> PathBuf {
@@ -33,7 +33,7 @@ pub(crate) fn runner(router: Router) -> Runner {
 }
 
 fn invoke(router: Router, fixture: &str) -> Invoked {
-    let c = case(fixture);
+    let c = CORPUS.case(fixture);
     let env = c.env_map();
     let inv = Invocation::new(c.input.clone(), &env);
     let out = runner(router).invoke(&CODEC, &inv, None, Confidence::Certain);

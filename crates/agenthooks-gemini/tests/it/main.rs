@@ -12,31 +12,8 @@ mod releases;
 mod stdout;
 mod testkit;
 
-use agenthooks_core::{Codec, Event};
 use agenthooks_gemini::CODEC;
-use agenthooks_testkit::fixture::{self, Fixture};
-use agenthooks_testkit::fixtures_dir;
+use agenthooks_testkit::Corpus;
 
-/// Every case, sorted by path.
-pub(crate) fn cases() -> Vec<Fixture> {
-    fixture::load_all(&fixtures_dir("gemini")).expect("fixtures/gemini loads")
-}
-
-/// `version/case` of a fixture (`docs/after_tool-error`).
-pub(crate) fn short_id(f: &Fixture) -> String {
-    format!("{}/{}", f.version, f.case)
-}
-
-/// The case named `version/case`.
-pub(crate) fn case(id: &str) -> Fixture {
-    cases()
-        .into_iter()
-        .find(|c| short_id(c) == id)
-        .unwrap_or_else(|| panic!("no fixture {id}"))
-}
-
-/// Decodes a case through the codec.
-pub(crate) fn decode(c: &Fixture) -> Event {
-    c.decode(&CODEC as &dyn Codec)
-        .unwrap_or_else(|e| panic!("{}: {e}", c.id()))
-}
+/// Every case under `fixtures/gemini/`, loaded once.
+pub(crate) static CORPUS: Corpus = Corpus::new(&CODEC);

@@ -6,13 +6,13 @@ use agenthooks_gemini::native::{NativeEvent, EVENTS};
 use agenthooks_gemini::view;
 use serde_json::Value;
 
-use crate::{case, cases, decode};
+use crate::CORPUS;
 
 #[test]
 fn every_fixture_is_typed_exactly() {
-    for c in cases() {
+    for c in CORPUS.cases() {
         let id = c.id();
-        let ev = decode(&c);
+        let ev = CORPUS.decode(c);
         let env = ev.envelope();
         assert!(env.projection_issues.is_empty(), "{id}: {:?}", env.projection_issues);
         let v = view(env).expect("native view");
@@ -34,18 +34,18 @@ fn every_fixture_is_typed_exactly() {
 
 #[test]
 fn every_event_has_a_docs_fixture() {
-    let cases = cases();
-    for row in EVENTS {
-        let docs = cases
-            .iter()
-            .any(|c| c.meta.native_event == row.name && c.version == "docs" && c.meta.source == "docs");
-        assert!(docs, "{} has no docs fixture", row.name);
-    }
+    assert_eq!(
+        CORPUS.codec().native_events(),
+        EVENTS,
+        "the codec's table is the native module's"
+    );
+    let missing = CORPUS.events_without(|c| c.version == "docs" && c.meta.source == "docs");
+    assert!(missing.is_empty(), "no docs fixture for {missing:?}");
 }
 
 #[test]
 fn captured_model_events_decode_typed() {
-    let ev = decode(&case("gemini-cli-0.61.0/after_model-allow-2"));
+    let ev = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_model-allow-2"));
     let Some(NativeEvent::AfterModel(m)) = view(ev.envelope()) else {
         panic!("not AfterModel")
     };
@@ -60,7 +60,7 @@ fn captured_model_events_decode_typed() {
         Some(vec![Value::from("All done: marker written.")])
     );
 
-    let ev = decode(&case("gemini-cli-0.61.0/after_tool-allow"));
+    let ev = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/after_tool-allow"));
     let Some(NativeEvent::AfterTool(t)) = view(ev.envelope()) else {
         panic!("not AfterTool")
     };

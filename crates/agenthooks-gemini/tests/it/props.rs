@@ -8,32 +8,16 @@ use proptest::prelude::*;
 use serde_json::{Map, Value};
 
 use agenthooks_testkit::fixture::Fixture;
+use agenthooks_testkit::strategy;
 
-use crate::cases;
+use crate::CORPUS;
 
-fn leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        "[a-z<>&\"\\\\ é]{0,12}".prop_map(Value::from),
-    ]
+/// Unknown keys with values whose text needs escaping (`<>&"\` and non-ASCII).
+fn extras() -> BoxedStrategy<Map<String, Value>> {
+    strategy::unknown_keys("x_[a-z_]{1,10}", strategy::json_value("[a-z<>&\"\\\\ é]{0,12}", 2))
 }
 
-fn value() -> impl Strategy<Value = Value> {
-    leaf().prop_recursive(2, 12, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
-fn extras() -> impl Strategy<Value = Vec<(String, Value)>> {
-    prop::collection::btree_map("x_[a-z_]{1,10}", value(), 1..5).prop_map(|m| m.into_iter().collect())
-}
-
-fn with_extras(c: &Fixture, top: &[(String, Value)], nested: &[(String, Value)]) -> (Vec<u8>, Map<String, Value>) {
+fn with_extras(c: &Fixture, top: &Map<String, Value>, nested: &Map<String, Value>) -> (Vec<u8>, Map<String, Value>) {
     let mut obj: Map<String, Value> = serde_json::from_slice(&c.input).expect("object");
     for (k, v) in top {
         obj.insert(k.clone(), v.clone());
@@ -59,7 +43,7 @@ proptest! {
         nested in extras(),
         pretty in any::<bool>(),
     ) {
-        let all = cases();
+        let all = CORPUS.cases();
         let c = &all[idx.index(all.len())];
         let (mut bytes, obj) = with_extras(c, &top, &nested);
         if pretty {

@@ -18,7 +18,7 @@ use serde_json::json;
 
 use agenthooks_testkit::fixture::Fixture;
 
-use crate::{case, cases, decode, short_id};
+use crate::CORPUS;
 
 /// What the real Gemini CLI makes of a response (the testkit's fake agent, written from
 /// Gemini's own rules independently of this encoder).
@@ -27,7 +27,7 @@ fn gemini_reads(c: &Fixture, r: &WireResponse) -> Verdict {
 }
 
 fn encode(c: &Fixture, o: impl Into<Outcome>) -> (Event, WireResponse) {
-    let ev = decode(c);
+    let ev = CORPUS.decode(c);
     let r = CODEC.encode(&ev, &o.into()).expect("encodes");
     (ev, r)
 }
@@ -41,40 +41,40 @@ fn caps(native: &str) -> CapSet {
     reason = "one arm per quirk id: the table reads best as one match"
 )]
 fn check(id: u16) {
-    let pre = case("gemini-cli-0.61.0/before_tool-allow");
-    let post = case("gemini-cli-0.61.0/after_tool-allow");
+    let pre = CORPUS.case("gemini-cli-0.61.0/before_tool-allow");
+    let post = CORPUS.case("gemini-cli-0.61.0/after_tool-allow");
     match id {
         11 => {
             // Explicit JSON on stdout for "no decision", exit 0: Gemini never falls back to stderr.
-            for c in cases() {
-                let ev = decode(&c);
+            for c in CORPUS.cases() {
+                let ev = CORPUS.decode(c);
                 let r = CODEC.encode(&ev, &Outcome::neutral_for(ev.kind())).expect("encodes");
                 assert_eq!(
                     (r.stdout.as_slice(), r.exit_code, r.stderr.is_empty()),
                     (&b"{}"[..], 0, true),
                     "{}",
-                    short_id(&c)
+                    Fixture::short_id(c)
                 );
-                assert!(gemini_reads(&c, &r).is_no_op(), "{}", c.id());
+                assert!(gemini_reads(c, &r).is_no_op(), "{}", c.id());
             }
         }
         12 => {
             let mut m = serde_json::Map::new();
             m.insert("command".into(), json!("ls"));
             let e = CODEC
-                .encode(&decode(&pre), &rewrite_input(m).no_decision().into())
+                .encode(&CORPUS.decode(pre), &rewrite_input(m).no_decision().into())
                 .expect_err("lossy");
             assert_eq!(e.category(), agenthooks_core::EncodeCategory::LossyUpdate);
             // A rewrite that keeps every key merges to exactly what the hook asked for.
-            let mut m = decode(&pre).tool().expect("tool").input.clone();
+            let mut m = CORPUS.decode(pre).tool().expect("tool").input.clone();
             m.insert("command".into(), json!("echo safe"));
-            let (_, r) = encode(&pre, rewrite_input(m.clone()).ask_user("ok?"));
-            assert_eq!(gemini_reads(&pre, &r).input_rewritten, Some(m));
+            let (_, r) = encode(pre, rewrite_input(m.clone()).ask_user("ok?"));
+            assert_eq!(gemini_reads(pre, &r).input_rewritten, Some(m));
         }
         13 => {
-            let (_, r) = encode(&post, agenthooks_core::decision::observed().with_context("<b>bold</b>"));
+            let (_, r) = encode(post, agenthooks_core::decision::observed().with_context("<b>bold</b>"));
             assert!(r.stdout_str().contains("\"additionalContext\":\"<b>bold</b>\""));
-            assert_eq!(gemini_reads(&post, &r).context, ["&lt;b&gt;bold&lt;/b&gt;"]);
+            assert_eq!(gemini_reads(post, &r).context, ["&lt;b&gt;bold&lt;/b&gt;"]);
         }
         14 => {
             assert_eq!(CODEC.default_timeout(), Duration::from_secs(60));
@@ -84,7 +84,7 @@ fn check(id: u16) {
             assert_eq!(agent.timeout("BeforeTool", None), CODEC.default_timeout());
         }
         15 | 309 => {
-            let ev = decode(&case("docs/after_tool-mcp-stdio"));
+            let ev = CORPUS.decode(CORPUS.case("docs/after_tool-mcp-stdio"));
             let m = ev.tool().and_then(|t| t.mcp.clone()).expect("mcp");
             assert_eq!((m.server.as_str(), m.tool.as_str()), ("db_tools", "run_query"));
             let guess = mcp::parse("mcp_db_tools_run_query").expect("parses");
@@ -93,16 +93,19 @@ fn check(id: u16) {
             assert_eq!(known.server, "db_tools");
         }
         20 => {
-            assert!(cases().iter().all(|c| c.meta.env.contains_key("CLAUDE_PROJECT_DIR")));
+            assert!(CORPUS
+                .cases()
+                .iter()
+                .all(|c| c.meta.env.contains_key("CLAUDE_PROJECT_DIR")));
             let claude_only: HashMap<String, String> = [("CLAUDE_PROJECT_DIR".to_owned(), "/p".to_owned())].into();
             assert_eq!(CODEC.sniff_env(&claude_only), None);
             assert_eq!(CODEC.sniff_env(&pre.env_map()), Some(Confidence::Inferred));
         }
         301 => {
-            let (_, r) = encode(&post, replace_output("[redacted]"));
+            let (_, r) = encode(post, replace_output("[redacted]"));
             assert_eq!(r.stdout_str(), r#"{"decision":"deny","reason":"[redacted]"}"#);
             assert_eq!(
-                gemini_reads(&post, &r).effect,
+                gemini_reads(post, &r).effect,
                 Effect::OutputReplaced {
                     output: "Tool result blocked: [redacted]".into()
                 }
@@ -110,40 +113,41 @@ fn check(id: u16) {
             assert!(!caps("AfterTool").contains(Capability::FlagOutput));
         }
         302 => {
-            let two: Vec<_> = cases()
-                .into_iter()
+            let two: Vec<_> = CORPUS
+                .cases()
+                .iter()
                 .filter(|c| c.case.starts_with("after_model-allow"))
                 .collect();
             assert!(two.len() >= 2, "one fixture per captured chunk shape");
             for c in two {
-                assert_eq!(decode(&c).kind(), EventKind::ModelResponse);
+                assert_eq!(CORPUS.decode(c).kind(), EventKind::ModelResponse);
             }
             assert_eq!(CODEC.row("AfterModel").map(|r| r.tool_matcher), Some(false));
         }
         303 => {
-            let (a, b) = (decode(&pre), decode(&post));
+            let (a, b) = (CORPUS.decode(pre), CORPUS.decode(post));
             let (a, b) = (a.tool().expect("tool"), b.tool().expect("tool"));
             assert!(a.synthesized && a.id == b.id);
         }
         304 => {
-            let (_, r) = encode(&pre, ask_user("Run it?"));
+            let (_, r) = encode(pre, ask_user("Run it?"));
             assert_eq!(
-                gemini_reads(&pre, &r).effect,
+                gemini_reads(pre, &r).effect,
                 Effect::Asked {
                     reason: "Run it?".into()
                 }
             );
         }
         305 => {
-            let c = case("gemini-cli-0.61.0/after_agent-allow");
-            let (_, r) = encode(&c, continue_with("Now run the tests."));
+            let c = CORPUS.case("gemini-cli-0.61.0/after_agent-allow");
+            let (_, r) = encode(c, continue_with("Now run the tests."));
             assert_eq!(
-                gemini_reads(&c, &r).effect,
+                gemini_reads(c, &r).effect,
                 Effect::Continued {
                     instruction: "Now run the tests.".into()
                 }
             );
-            let Event::Stop(s) = decode(&case("docs/after_agent-stop_hook_active")) else {
+            let Event::Stop(s) = CORPUS.decode(CORPUS.case("docs/after_agent-stop_hook_active")) else {
                 panic!("not a stop")
             };
             assert!(s.previously_continued);
@@ -153,8 +157,8 @@ fn check(id: u16) {
                 "x",
             );
             assert_eq!(r.stdout, b"{}");
-            let (_, r) = encode(&c, finish());
-            assert!(gemini_reads(&c, &r).is_no_op());
+            let (_, r) = encode(c, finish());
+            assert!(gemini_reads(c, &r).is_no_op());
         }
         306 => {
             let r = CODEC.failure_response(
@@ -164,12 +168,12 @@ fn check(id: u16) {
             );
             assert_eq!((r.exit_code, r.stderr.is_empty()), (0, true));
             assert_eq!(
-                gemini_reads(&pre, &r).effect,
+                gemini_reads(pre, &r).effect,
                 Effect::Denied {
                     reason: "hook crashed".into()
                 }
             );
-            let (_, r) = encode(&pre, deny("no"));
+            let (_, r) = encode(pre, deny("no"));
             assert_eq!(r.exit_code, 0);
         }
         307 => {
@@ -185,8 +189,8 @@ fn check(id: u16) {
                 ("docs/before_agent-markup", "BeforeAgent"),
                 ("gemini-cli-0.61.0/after_tool-allow", "AfterTool"),
             ] {
-                let c = case(f);
-                let ev = decode(&c);
+                let c = CORPUS.case(f);
+                let ev = CORPUS.decode(c);
                 let mut o = Outcome::neutral_for(ev.kind());
                 if let Outcome::Context(d) = &o {
                     o = d.clone().with_context("ctx").into();
@@ -196,27 +200,30 @@ fn check(id: u16) {
                     o = d.clone().with_context("ctx").into();
                 }
                 let r = CODEC.encode(&ev, &o).expect("encodes");
-                assert_eq!(gemini_reads(&c, &r).context, ["ctx"], "{n}");
+                assert_eq!(gemini_reads(c, &r).context, ["ctx"], "{n}");
             }
             assert!(!caps("BeforeTool").contains(Capability::AddContext));
             assert!(!caps("AfterAgent").contains(Capability::AddContext));
         }
         310 => {
-            let c = case("gemini-cli-0.61.0/before_agent-allow");
-            let (_, r) = encode(&c, block_prompt("no secrets"));
+            let c = CORPUS.case("gemini-cli-0.61.0/before_agent-allow");
+            let (_, r) = encode(c, block_prompt("no secrets"));
             assert_eq!(
-                gemini_reads(&c, &r).effect,
+                gemini_reads(c, &r).effect,
                 Effect::Denied {
                     reason: "no secrets".into()
                 }
             );
-            let (_, r) = encode(&c, agenthooks_core::decision::accept_prompt().stop_agent("quota"));
-            assert_eq!(gemini_reads(&c, &r).agent_stopped.as_deref(), Some("quota"));
+            let (_, r) = encode(c, agenthooks_core::decision::accept_prompt().stop_agent("quota"));
+            assert_eq!(gemini_reads(c, &r).agent_stopped.as_deref(), Some("quota"));
         }
         311 => {
-            let ev = decode(&case("gemini-cli-0.61.0/session_start-allow"));
+            let ev = CORPUS.decode(CORPUS.case("gemini-cli-0.61.0/session_start-allow"));
             assert_eq!(ev.kind(), EventKind::SessionStart);
-            let (_, r) = encode(&case("gemini-cli-0.61.0/session_start-allow"), ContextDecision::none());
+            let (_, r) = encode(
+                CORPUS.case("gemini-cli-0.61.0/session_start-allow"),
+                ContextDecision::none(),
+            );
             assert_eq!(r.stdout, b"{}");
         }
         other => panic!("quirk #{other} has no case"),

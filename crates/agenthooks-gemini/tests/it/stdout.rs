@@ -21,7 +21,7 @@ use agenthooks_gemini::CODEC;
 use serde_json::{json, Map, Value};
 
 use crate::encode::runner;
-use crate::{case, cases};
+use crate::CORPUS;
 
 #[track_caller]
 fn assert_explicit_json(r: &WireResponse, what: &str) {
@@ -98,7 +98,7 @@ fn injecting(o: Outcome, p: Policy) -> Router {
 fn every_fixture_every_shape_every_policy() {
     let shapes = shapes();
     let mut n = 0;
-    for c in cases() {
+    for c in CORPUS.cases() {
         let env = c.env_map();
         for p in policies() {
             for (i, o) in shapes.iter().enumerate() {
@@ -116,8 +116,8 @@ fn every_fixture_every_shape_every_policy() {
 fn direct_encode_is_json_or_a_typed_error() {
     // Without the runner's degrade: whatever the outcome, encode answers JSON or an error (which
     // the runner turns into the failure response, checked above) — never empty bytes.
-    for c in cases() {
-        let ev = crate::decode(&c);
+    for c in CORPUS.cases() {
+        let ev = CORPUS.decode(c);
         for (i, o) in shapes().iter().enumerate() {
             if let Ok(r) = CODEC.encode(&ev, o) {
                 assert_explicit_json(&r, &format!("{} shape #{i}", c.id()));
@@ -137,7 +137,7 @@ fn handler_errors_panics_and_deadlines() {
         "gemini-cli-0.61.0/session_end-allow",
     ];
     for f in fixtures {
-        let c = case(f);
+        let c = CORPUS.case(f);
         let env = c.env_map();
         for p in [Policy::default(), Policy::default().fail_closed()] {
             let routers: Vec<(&str, Router, Option<Duration>)> = vec![

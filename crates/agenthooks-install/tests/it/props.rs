@@ -27,6 +27,22 @@ fn m2() -> Manifest {
         .with_hook(HookSpec::kind(EventKind::PromptSubmitted))
 }
 
+/// `fs` with a plan's changes written (a removed file is gone).
+fn applied(fs: &MemFs, plan: &Plan) -> MemFs {
+    let mut out = fs.clone();
+    for f in &plan.files {
+        match &f.after {
+            Some(t) => {
+                out.files.insert(f.path.clone(), t.clone());
+            }
+            None => {
+                out.files.remove(&f.path);
+            }
+        }
+    }
+    out
+}
+
 fn after(plan: &Plan, path: &Path) -> Option<String> {
     plan.files.iter().find(|f| f.path == path).and_then(|f| f.after.clone())
 }
@@ -441,17 +457,7 @@ fn check_toml(
             installed
         );
     }
-    let mut fs2 = fs.clone();
-    for f in &plan.files {
-        match &f.after {
-            Some(t) => {
-                fs2.files.insert(f.path.clone(), t.clone());
-            }
-            None => {
-                fs2.files.remove(&f.path);
-            }
-        }
-    }
+    let fs2 = applied(&fs, &plan);
     // Idempotent.
     let again = plan_install(&m1(), target, &fs2).unwrap();
     prop_assert!(
@@ -472,17 +478,7 @@ fn check_toml(
     let direct = plan_install(&m2(), target, &fs).unwrap();
     let ours = |p: &Plan| p.files.iter().find(|f| f.path == path).map(|f| f.ours_after.clone());
     prop_assert_eq!(ours(&re), ours(&direct));
-    let mut fs3 = fs2.clone();
-    for f in &re.files {
-        match &f.after {
-            Some(t) => {
-                fs3.files.insert(f.path.clone(), t.clone());
-            }
-            None => {
-                fs3.files.remove(&f.path);
-            }
-        }
-    }
+    let fs3 = applied(&fs2, &re);
     let un2 = plan_uninstall(&m2(), target, &fs3).unwrap();
     let restored2 = after(&un2, path);
     prop_assert_eq!(restored2.as_deref(), Some(original));

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use agenthooks_core::{EventKind, Provider};
 use agenthooks_install::codex_trust::{event_label, hook_hash, identity, state_key, trusted_hash};
-use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs, Target};
+use agenthooks_install::{plan_install, plan_uninstall, FileChange, HookSpec, Manifest, MemFs, Target};
 use serde_json::Value;
 
 #[test]
@@ -46,6 +46,15 @@ fn target() -> Target {
     Target::project(Provider::CODEX, "/p", "/h")
 }
 
+/// The text a plan leaves at `path`.
+fn after(files: &[FileChange], path: &str) -> String {
+    let f = files
+        .iter()
+        .find(|f| f.path == Path::new(path))
+        .unwrap_or_else(|| panic!("the plan does not touch {path}"));
+    f.after.clone().unwrap_or_else(|| panic!("the plan removes {path}"))
+}
+
 fn m() -> Manifest {
     Manifest::new(["/bin/g"], "g").with_hook(HookSpec::kind(EventKind::ToolPre))
 }
@@ -69,29 +78,13 @@ fn install_writes_hashes_matching_the_file_positions() {
     assert_eq!(plan.trust.len(), 1);
     let ours = &plan.trust[0];
     assert_eq!(ours.key, format!("{HOOKS}:pre_tool_use:1:0"));
-    let hooks_after: Value = serde_json::from_str(
-        plan.files
-            .iter()
-            .find(|f| f.path == Path::new(HOOKS))
-            .unwrap()
-            .after
-            .as_ref()
-            .unwrap(),
-    )
-    .unwrap();
+    let hooks_after: Value = serde_json::from_str(&after(&plan.files, HOOKS)).unwrap();
     let group = &hooks_after["hooks"]["PreToolUse"][1];
     assert_eq!(
         ours.hash,
         hook_hash("PreToolUse", group.get("matcher"), &group["hooks"][0]).unwrap()
     );
-    let cfg = plan
-        .files
-        .iter()
-        .find(|f| f.path == Path::new(CONFIG))
-        .unwrap()
-        .after
-        .clone()
-        .unwrap();
+    let cfg = after(&plan.files, CONFIG);
     assert!(cfg.starts_with(&config), "foreign config kept verbatim:\n{cfg}");
     assert!(
         cfg.ends_with(&format!(
@@ -102,14 +95,7 @@ fn install_writes_hashes_matching_the_file_positions() {
     );
 
     // Uninstall restores both files exactly.
-    let hooks_text = plan
-        .files
-        .iter()
-        .find(|f| f.path == Path::new(HOOKS))
-        .unwrap()
-        .after
-        .clone()
-        .unwrap();
+    let hooks_text = after(&plan.files, HOOKS);
     let fs2 = MemFs::new().with(HOOKS, hooks_text).with(CONFIG, cfg.clone());
     let un = plan_uninstall(&m(), &target(), &fs2).unwrap();
     for f in &un.files {
@@ -137,14 +123,7 @@ fn foreign_trust_moves_with_a_shifted_hook() {
     );
     let fs = MemFs::new().with(HOOKS, text).with(CONFIG, config);
     let un = plan_uninstall(&m(), &target(), &fs).unwrap();
-    let cfg = un
-        .files
-        .iter()
-        .find(|f| f.path == Path::new(CONFIG))
-        .unwrap()
-        .after
-        .clone()
-        .unwrap();
+    let cfg = after(&un.files, CONFIG);
     let doc: toml_edit::DocumentMut = cfg.parse().unwrap();
     let state = doc["hooks"]["state"].as_table_like().unwrap();
     assert_eq!(state.len(), 1, "{cfg}");

@@ -19,7 +19,7 @@ use agenthooks_kimi::{view, view_as, BlockStyle, KimiCodec, CODEC};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use crate::{case, fixtures};
+use crate::CORPUS;
 
 /// Decoding reads no environment; an empty map keeps the tests hermetic.
 fn no_env() -> HashMap<String, String> {
@@ -33,7 +33,7 @@ fn decode_bytes(bytes: &[u8]) -> Event {
 }
 
 fn decode_case(name: &str) -> Event {
-    decode_bytes(&case(name).input)
+    decode_bytes(&CORPUS.case(name).input)
 }
 
 fn encode(ev: &Event, o: impl Into<Outcome>) -> WireResponse {
@@ -267,7 +267,7 @@ fn bad_payloads_are_typed_errors() {
 #[test]
 fn a_bom_is_tolerated_and_kept_in_raw() {
     let mut raw = vec![0xEF, 0xBB, 0xBF];
-    raw.extend_from_slice(&case("stop-allow").input);
+    raw.extend_from_slice(&CORPUS.case("stop-allow").input);
     let ev = decode_bytes(&raw);
     assert_eq!(ev.envelope().raw().as_bytes(), &raw[..]);
 }
@@ -512,7 +512,7 @@ fn failure_responses() {
 #[test]
 fn sniffing() {
     let env = no_env();
-    for f in fixtures() {
+    for f in CORPUS.cases() {
         let conf = CODEC.sniff_payload(&f.input, &env);
         assert_eq!(conf, Some(Confidence::Certain), "{}", f.id());
     }
@@ -572,18 +572,18 @@ fn runner(router: Router) -> Runner {
 fn runner_denies_and_adds_context_with_kimis_bytes() {
     let r = runner(Router::new().on_tool_pre(guard).on_prompt_submitted(add_context));
     let env = no_env();
-    let inv = Invocation::new(case("pre_tool_use-deny-json").input.clone(), &env);
+    let inv = Invocation::new(CORPUS.case("pre_tool_use-deny-json").input.clone(), &env);
     let out = r.invoke(&CODEC, &inv, None, Confidence::Certain);
     assert!(out.failure.is_none(), "{:?}", out.failure);
     assert_eq!(
         stdout(&out.response),
         r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"agenthooks: blocked by policy"}}"#
     );
-    let inv = Invocation::new(case("user_prompt_submit-allow").input.clone(), &env);
+    let inv = Invocation::new(CORPUS.case("user_prompt_submit-allow").input.clone(), &env);
     let out = r.invoke(&CODEC, &inv, None, Confidence::Certain);
     assert_eq!(stdout(&out.response), r#"{"message":"today is Monday"}"#);
     // A fire-and-forget event answers the no-op.
-    let inv = Invocation::new(case("post_tool_use-allow").input.clone(), &env);
+    let inv = Invocation::new(CORPUS.case("post_tool_use-allow").input.clone(), &env);
     let out = r.invoke(&CODEC, &inv, None, Confidence::Certain);
     assert_eq!(out.response, WireResponse::empty());
 }
@@ -596,7 +596,7 @@ fn runner_fails_closed_with_a_deny_and_open_with_nothing() {
             .with_policy(Policy::default().fail_closed())
             .on_tool_pre(failing),
     );
-    let inv = Invocation::new(case("pre_tool_use-allow").input.clone(), &env);
+    let inv = Invocation::new(CORPUS.case("pre_tool_use-allow").input.clone(), &env);
     let out = closed.invoke(&CODEC, &inv, None, Confidence::Certain);
     assert!(out.failure.is_some());
     let v: Value = serde_json::from_slice(&out.response.stdout).unwrap_or(Value::Null);
@@ -610,34 +610,16 @@ fn runner_fails_closed_with_a_deny_and_open_with_nothing() {
 // Property: unknown keys land in `extra`, raw stays byte-identical
 // ---------------------------------------------------------------------------------------------
 
-fn json_leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        "[ -~]{0,12}".prop_map(Value::String),
-    ]
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    json_leaf().prop_recursive(2, 12, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::btree_map("[a-z]{1,6}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn unknown_keys_land_in_extra_and_raw_is_identical(
         case_index in 0usize..64,
         key in "x_[a-z_]{1,10}",
-        value in json_value(),
+        value in agenthooks_testkit::strategy::json_value("[ -~]{0,12}", 2),
         spaces in "[ \n]{0,3}",
     ) {
-        let all = fixtures();
+        let all = CORPUS.cases();
         let c = &all[case_index % all.len()];
         // Append the key at the end of the object, keeping Kimi's bytes otherwise.
         let text = String::from_utf8(c.input.clone()).unwrap_or_default();

@@ -5,10 +5,7 @@
 //! crate's encoder — so the agreement test can catch encoder bugs. The testkit's own Kimi fake
 //! agent is a second, independent reading; both must agree with the codec.
 
-use std::path::Path;
-use std::time::Duration;
-
-use agenthooks_testkit::fake::{Effect, FakeAgent, HookOutput, Verdict};
+use agenthooks_testkit::fake::{self, Effect, FakeAgent, HookOutput, Profile, Verdict};
 use serde_json::Value;
 
 /// Kimi Code 2.x.
@@ -132,13 +129,9 @@ fn prompt_message(r: &Result) -> Option<String> {
 }
 
 impl FakeAgent for KimiRules {
-    fn provider(&self) -> &'static str {
-        "kimi"
-    }
-
-    fn events(&self) -> &'static [&'static str] {
-        // The event list is a fact about Kimi, not a rule: share the testkit agent's.
-        agenthooks_testkit::fake::agent("kimi").map_or(&[], |a| a.events())
+    fn profile(&self) -> &'static Profile {
+        // The events and timeouts are facts about Kimi, not rules: share the testkit agent's.
+        fake::agent("kimi").expect("the testkit has a Kimi agent").profile()
     }
 
     fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {
@@ -188,15 +181,6 @@ impl FakeAgent for KimiRules {
             }
         }
         v
-    }
-
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_secs(configured.unwrap_or(30))
-    }
-
-    fn hook_env(&self, _native_event: &str, _payload: &Value, _cwd: &Path) -> Vec<(String, String)> {
-        // Ordinary hooks inherit Kimi's environment; nothing Kimi-specific is added.
-        Vec::new()
     }
 }
 

@@ -7,7 +7,7 @@ use agenthooks_core::{EventKind, Provider};
 use agenthooks_kimi::native::{ContentPart, FailureError, NativeEvent, Prompt, EVENTS};
 use serde_json::Value;
 
-use crate::{case, fixtures};
+use crate::CORPUS;
 
 /// The typed event of a payload, asserting it decoded exactly (no repair).
 fn exact(bytes: &[u8]) -> NativeEvent {
@@ -27,7 +27,7 @@ fn exact_str(s: &str) -> NativeEvent {
 
 #[test]
 fn every_fixture_decodes_exactly_into_its_typed_event() {
-    for f in fixtures() {
+    for f in CORPUS.cases() {
         let ev = exact(&f.input);
         assert!(!matches!(ev, NativeEvent::Other(_)), "{}: decoded as Other", f.id());
         assert!(ev.cwd().is_some_and(|c| !c.is_empty()), "{}", f.id());
@@ -38,11 +38,12 @@ fn every_fixture_decodes_exactly_into_its_typed_event() {
 
 #[test]
 fn every_native_event_has_a_docs_and_a_handmade_fixture() {
-    let covered: BTreeSet<_> = fixtures().iter().map(|f| f.meta.native_event.as_str()).collect();
+    let covered: BTreeSet<_> = CORPUS.cases().iter().map(|f| f.meta.native_event.as_str()).collect();
     for row in EVENTS {
         assert!(covered.contains(row.name), "no fixture for {}", row.name);
     }
-    let docs: BTreeSet<_> = fixtures()
+    let docs: BTreeSet<_> = CORPUS
+        .cases()
         .iter()
         .filter(|f| f.version == "docs")
         .map(|f| f.meta.native_event.as_str())
@@ -78,7 +79,7 @@ fn rows_hold_kimis_facts() {
 
 #[test]
 fn only_unknown_keys_land_in_extra() {
-    for f in fixtures() {
+    for f in CORPUS.cases() {
         let ev = exact(&f.input);
         if f.case == "stop-unknown-keys" {
             let keys: Vec<_> = ev.extra().keys().map(String::as_str).collect();
@@ -91,7 +92,7 @@ fn only_unknown_keys_land_in_extra() {
 
 #[test]
 fn serialize_then_reparse_equals_input_value() {
-    for f in fixtures() {
+    for f in CORPUS.cases() {
         let back = serde_json::to_value(exact(&f.input)).unwrap_or_else(|e| panic!("{}: {e}", f.id()));
         let orig: Value = serde_json::from_slice(&f.input).unwrap_or_else(|e| panic!("{}: {e}", f.id()));
         assert_eq!(back, orig, "{}", f.id());
@@ -100,7 +101,7 @@ fn serialize_then_reparse_equals_input_value() {
 
 #[test]
 fn captured_failure_error_is_an_object() {
-    let NativeEvent::PostToolUseFailure(f) = exact(&case("post_tool_use_failure-deny-exit2").input) else {
+    let NativeEvent::PostToolUseFailure(f) = exact(&CORPUS.case("post_tool_use_failure-deny-exit2").input) else {
         panic!("wrong variant")
     };
     let Some(FailureError::Structured(err)) = &f.error else {
@@ -118,7 +119,7 @@ fn captured_failure_error_is_an_object() {
 
 #[test]
 fn handmade_failure_error_keeps_cause_and_details() {
-    let NativeEvent::PostToolUseFailure(f) = exact(&case("post_tool_use_failure-cause").input) else {
+    let NativeEvent::PostToolUseFailure(f) = exact(&CORPUS.case("post_tool_use_failure-cause").input) else {
         panic!("wrong variant")
     };
     let err = f
@@ -133,7 +134,7 @@ fn handmade_failure_error_keeps_cause_and_details() {
 
 #[test]
 fn captured_prompt_is_content_parts() {
-    let NativeEvent::UserPromptSubmit(p) = exact(&case("user_prompt_submit-allow").input) else {
+    let NativeEvent::UserPromptSubmit(p) = exact(&CORPUS.case("user_prompt_submit-allow").input) else {
         panic!("wrong variant")
     };
     let prompt = p.prompt.as_ref().expect("a prompt");
@@ -146,7 +147,7 @@ fn captured_prompt_is_content_parts() {
 
 #[test]
 fn handmade_prompt_parts_keep_the_image() {
-    let NativeEvent::UserPromptSubmit(p) = exact(&case("user_prompt_submit-content-parts").input) else {
+    let NativeEvent::UserPromptSubmit(p) = exact(&CORPUS.case("user_prompt_submit-content-parts").input) else {
         panic!("wrong variant")
     };
     let prompt = p.prompt.as_ref().expect("a prompt");
@@ -162,11 +163,11 @@ fn handmade_prompt_parts_keep_the_image() {
 
 #[test]
 fn captured_tool_output_is_a_string_and_turn_id_a_number() {
-    let NativeEvent::PostToolUse(p) = exact(&case("post_tool_use-allow").input) else {
+    let NativeEvent::PostToolUse(p) = exact(&CORPUS.case("post_tool_use-allow").input) else {
         panic!("wrong variant")
     };
     assert_eq!(p.tool_output_text(), "Command executed successfully.");
-    let NativeEvent::TurnStarted(t) = exact(&case("turn_started-allow").input) else {
+    let NativeEvent::TurnStarted(t) = exact(&CORPUS.case("turn_started-allow").input) else {
         panic!("wrong variant")
     };
     assert_eq!(t.turn_id, Some(0));

@@ -6,7 +6,7 @@ use agenthooks_core::{Codec, ConnState, Event, EventKind, Invocation, Transport}
 use agenthooks_openclaw::{native, view_as, CODEC};
 use serde_json::{json, Value};
 
-use crate::case;
+use crate::CORPUS;
 
 fn decode_on(conn: Option<&ConnState>, frame: &[u8]) -> Event {
     let env: HashMap<String, String> = HashMap::new();
@@ -19,11 +19,11 @@ fn decode_on(conn: Option<&ConnState>, frame: &[u8]) -> Event {
 /// Quirk #802: tool frames get the workspace and model of earlier agent-scope frames.
 #[test]
 fn tool_frames_are_backfilled_from_the_connection() {
-    let alone = decode_on(None, &case("before_tool_call-allow").input);
+    let alone = decode_on(None, &CORPUS.case("before_tool_call-allow").input);
     assert_eq!(alone.envelope().session.cwd, "");
     let conn = ConnState::default();
-    decode_on(Some(&conn), &case("before_agent_run-allow").input);
-    let pre = decode_on(Some(&conn), &case("before_tool_call-allow").input);
+    decode_on(Some(&conn), &CORPUS.case("before_agent_run-allow").input);
+    let pre = decode_on(Some(&conn), &CORPUS.case("before_tool_call-allow").input);
     let s = &pre.envelope().session;
     assert_eq!(
         (s.cwd.as_str(), s.model.as_str()),
@@ -39,8 +39,8 @@ fn tool_frames_are_backfilled_from_the_connection() {
 #[test]
 fn session_ids_follow_the_session_key() {
     let conn = ConnState::default();
-    decode_on(Some(&conn), &case("before_agent_run-allow").input);
-    let w = decode_on(Some(&conn), &case("before_message_write-allow").input);
+    decode_on(Some(&conn), &CORPUS.case("before_agent_run-allow").input);
+    let w = decode_on(Some(&conn), &CORPUS.case("before_message_write-allow").input);
     assert_eq!(w.envelope().session.id, "25b29926-7bad-430b-bb0b-b3ca64388ade");
 }
 
@@ -48,8 +48,8 @@ fn session_ids_follow_the_session_key() {
 #[test]
 fn llm_output_is_spliced_into_agent_end() {
     let conn = ConnState::default();
-    decode_on(Some(&conn), &case("docs/llm_output").input);
-    let end = decode_on(Some(&conn), &case("docs/agent_end").input);
+    decode_on(Some(&conn), &CORPUS.case("docs/llm_output").input);
+    let end = decode_on(Some(&conn), &CORPUS.case("docs/agent_end").input);
     assert_eq!(end.kind(), EventKind::Other);
     let n: &native::AgentEnd = view_as(end.envelope()).expect("agent_end view");
     let out = n.run_output.as_ref().expect("spliced");
@@ -59,7 +59,7 @@ fn llm_output_is_spliced_into_agent_end() {
         (Some(5120), Some(96), Some(5216))
     );
     // Taken once.
-    let again = decode_on(Some(&conn), &case("docs/agent_end").input);
+    let again = decode_on(Some(&conn), &CORPUS.case("docs/agent_end").input);
     let n: &native::AgentEnd = view_as(again.envelope()).expect("agent_end view");
     assert!(n.run_output.is_none());
 }
@@ -92,12 +92,12 @@ fn a_local_block_makes_the_after_tool_call_an_error() {
 /// OpenClaw's own block: `after_tool_call` with `error` is tool.error with the reason.
 #[test]
 fn a_blocked_call_reported_by_openclaw_is_an_error() {
-    let ev = decode_on(None, &case("after_tool_call-deny-error").input);
+    let ev = decode_on(None, &CORPUS.case("after_tool_call-deny-error").input);
     let Event::ToolError(e) = &ev else { panic!("{ev:?}") };
     assert_eq!(e.error, "agenthooks-probe: blocked by policy");
     assert_eq!(e.duration_ms, Some(38));
     assert_eq!(
-        decode_on(None, &case("after_tool_call-allow-ok").input).kind(),
+        decode_on(None, &CORPUS.case("after_tool_call-allow-ok").input).kind(),
         EventKind::ToolPost
     );
 }
@@ -105,11 +105,11 @@ fn a_blocked_call_reported_by_openclaw_is_an_error() {
 /// `stopHookActive` is previously-continued.
 #[test]
 fn finalize_is_agent_stop_with_the_loop_flag() {
-    let ev = decode_on(None, &case("docs/before_agent_finalize-continued").input);
+    let ev = decode_on(None, &CORPUS.case("docs/before_agent_finalize-continued").input);
     let Event::Stop(s) = &ev else { panic!("{ev:?}") };
     assert!(s.previously_continued);
     assert_eq!(s.last_message.as_deref(), Some("Deployment needs owner approval."));
-    let ev = decode_on(None, &case("before_agent_finalize-allow").input);
+    let ev = decode_on(None, &CORPUS.case("before_agent_finalize-allow").input);
     let Event::Stop(s) = &ev else { panic!("{ev:?}") };
     assert!(!s.previously_continued);
 }
@@ -161,7 +161,7 @@ fn every_declared_hook_has_a_row() {
     assert_eq!(CODEC.native_events().len(), names.len());
     let env: HashMap<String, String> = HashMap::new();
     assert!(CODEC
-        .sniff_payload(&case("docs/before_tool_call").input, &env)
+        .sniff_payload(&CORPUS.case("docs/before_tool_call").input, &env)
         .is_some());
     assert!(CODEC
         .sniff_payload(br#"{"hook_event_name":"PreToolUse"}"#, &env)
@@ -171,7 +171,7 @@ fn every_declared_hook_has_a_row() {
 /// The normalized JSON of a tool frame names the tool class.
 #[test]
 fn tools_are_classified() {
-    let ev = decode_on(None, &case("docs/after_tool_call").input);
+    let ev = decode_on(None, &CORPUS.case("docs/after_tool_call").input);
     let v: Value = ev.to_json(false);
     assert_eq!(v["detail"]["tool"]["canonical"], "file-read", "{v}");
 }

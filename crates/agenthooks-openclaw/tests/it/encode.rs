@@ -9,12 +9,12 @@ use agenthooks_core::{Codec, EncodeCategory, Event, EventTarget, FailMode, Invoc
 use agenthooks_openclaw::CODEC;
 use serde_json::{json, Map, Value};
 
-use crate::case;
+use crate::CORPUS;
 
 fn event(name: &str) -> Event {
     let env: HashMap<String, String> = HashMap::new();
     CODEC
-        .decode(&Invocation::new(case(name).input.clone(), &env))
+        .decode(&Invocation::new(CORPUS.case(name).input.clone(), &env))
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -6,10 +6,7 @@
 //! "hook output" is the reply frame's `output` as the shim returns it: empty stdout is no
 //! result; anything but exit 0 is an error frame (the shim then decides locally).
 
-use std::path::Path;
-use std::time::Duration;
-
-use agenthooks_testkit::fake::{Effect, FakeAgent, HookOutput, Verdict};
+use agenthooks_testkit::fake::{Effect, FakeAgent, HookOutput, Profile, TimeoutUnit, Verdict};
 use serde_json::{Map, Value};
 
 /// OpenClaw 2026.9.6.
@@ -138,46 +135,38 @@ fn finalize(o: &Map<String, Value>, v: &mut Verdict) {
     }
 }
 
+/// The shim's deadline (milliseconds) and what a failed handler means.
+const PROFILE: Profile =
+    Profile::new("openclaw", HOOKS, TimeoutUnit::Milliseconds, 15_000).failures(ERROR_FRAME, "the hook failed");
+
+/// A handler that fails or times out answers with an error frame.
+const ERROR_FRAME: &str = "error frame: the shim decides per its fail policy";
+
 impl FakeAgent for OpenClawRules {
-    fn provider(&self) -> &'static str {
-        "openclaw"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        HOOKS
-    }
-
-    fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if out.timed_out || out.exit_code != Some(0) {
-            v.problems
-                .push("error frame: the shim decides per its fail policy".into());
-            return v;
+    fn exited(&self, v: &mut Verdict, native_event: &str, _payload: &[u8], out: &HookOutput) {
+        if out.exit_code != Some(0) {
+            v.problems.push(ERROR_FRAME.into());
+            return;
         }
         let stdout = out.stdout_str();
         if stdout.trim().is_empty() {
-            return v;
+            return;
         }
         let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&stdout) else {
             v.problems.push("the result is not a JSON object".into());
-            return v;
+            return;
         };
         match native_event {
-            "before_tool_call" => tool_call(&o, &mut v),
-            "before_agent_run" => agent_run(&o, &mut v),
-            "before_prompt_build" => prompt_build(&o, &mut v),
-            "before_agent_finalize" => finalize(&o, &mut v),
+            "before_tool_call" => tool_call(&o, v),
+            "before_agent_run" => agent_run(&o, v),
+            "before_prompt_build" => prompt_build(&o, v),
+            "before_agent_finalize" => finalize(&o, v),
             _ => v.ignored.push(format!("{native_event}: the shim does not await it")),
         }
-        v
-    }
-
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_millis(configured.unwrap_or(15_000))
-    }
-
-    fn hook_env(&self, _native_event: &str, _payload: &Value, _cwd: &Path) -> Vec<(String, String)> {
-        Vec::new()
     }
 
     fn transport(&self, _native_event: &str) -> agenthooks_core::Transport {

@@ -9,11 +9,13 @@
 //! - any other exit or a timeout: a non-blocking error, the action proceeds.
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{parse_stdout, path_str, payload_value, str_field, Effect, FakeAgent, HookOutput, Parsed, Verdict};
+use super::{
+    parse_stdout, path_str, payload_value, str_field, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit,
+    Verdict,
+};
 
 /// The Claude Code fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -260,43 +262,30 @@ impl Claude {
     }
 }
 
+const PROFILE: Profile = Profile::new("claude-code", EVENTS, TimeoutUnit::Seconds, 600).failures(
+    "timed out: a non-blocking error, the action proceeds",
+    "a non-blocking error (stderr shown to the user), the action proceeds",
+);
+
 impl FakeAgent for Claude {
-    fn provider(&self) -> &'static str {
-        "claude-code"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
+    fn exit_2(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        if !out.stdout.is_empty() {
+            v.ignore("stdout is ignored on exit 2");
+        }
+        apply_block(v, native_event, out.stderr_reason());
     }
 
-    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if out.timed_out {
-            v.problem("timed out: a non-blocking error, the action proceeds");
-            return v;
-        }
-        match out.exit_code {
-            Some(0) => {}
-            Some(2) => {
-                if !out.stdout.is_empty() {
-                    v.ignore("stdout is ignored on exit 2");
-                }
-                apply_block(&mut v, native_event, out.stderr_str().trim().to_owned());
-                return v;
-            }
-            code => {
-                v.problem(format!(
-                    "exit {code:?}: a non-blocking error (stderr shown to the user), the action proceeds"
-                ));
-                return v;
-            }
-        }
+    fn exit_0(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
         if !out.stderr.is_empty() {
             v.ignore("stderr on exit 0 goes to the debug log");
         }
         match parse_stdout(&out.stdout) {
             Parsed::Empty => {}
-            Parsed::Object(o) => Self::interpret_json(&mut v, native_event, &payload_value(payload), &o),
+            Parsed::Object(o) => Self::interpret_json(v, native_event, &payload_value(payload), &o),
             Parsed::OtherJson(j) => v.problem(format!("stdout is JSON but not an object: {j}")),
             Parsed::BrokenJson(e) => v.problem(format!("stdout looks like JSON but does not parse: {e}")),
             Parsed::Text(t) => {
@@ -309,11 +298,6 @@ impl FakeAgent for Claude {
                 }
             }
         }
-        v
-    }
-
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_secs(configured.unwrap_or(600))
     }
 
     fn hook_env(&self, native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)> {

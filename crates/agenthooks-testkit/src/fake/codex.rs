@@ -8,12 +8,11 @@
 //! - exit 2: blocks **only with non-empty stderr** (the reason); with empty stderr the run fails;
 //! - any other exit, a timeout: the run fails, no effect (fail-open, no switch).
 
-use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{parse_stdout, str_field, Effect, FakeAgent, HookOutput, Parsed, Verdict};
+use super::{parse_stdout, str_field, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit, Verdict};
 
 /// The Codex fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -251,60 +250,66 @@ impl Codex {
     }
 }
 
+const PROFILE: Profile = Profile::new("codex", EVENTS, TimeoutUnit::Seconds, 600)
+    .clamp(1, u64::MAX)
+    .failures("timed out: the run fails, no effect", "the run fails, no effect");
+
+/// The legacy `notify` program: fire and forget, whatever it does.
+const NOTIFY: &str = "agent-turn-complete";
+
+fn notify_output(v: &mut Verdict, out: &HookOutput) {
+    if !out.stdout.is_empty() {
+        v.ignore("Codex ignores the output of the notify program");
+    }
+}
+
 impl FakeAgent for Codex {
-    fn provider(&self) -> &'static str {
-        "codex"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
+    fn timed_out(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        if native_event == NOTIFY {
+            notify_output(v, out);
+        } else {
+            v.problem(PROFILE.timed_out);
+        }
     }
 
-    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if native_event == "agent-turn-complete" {
-            // The legacy `notify` program: fire and forget.
-            if !out.stdout.is_empty() {
-                v.ignore("Codex ignores the output of the notify program");
-            }
-            return v;
+    fn exited(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
+        if native_event == NOTIFY {
+            notify_output(v, out);
+        } else {
+            super::by_exit_code(self, v, native_event, payload, out);
         }
-        if out.timed_out {
-            v.problem("timed out: the run fails, no effect");
-            return v;
+    }
+
+    fn exit_2(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        let reason = out.stderr_reason();
+        if reason.is_empty() {
+            v.problem("exit 2 with empty stderr: the run fails and does not block");
+            return;
         }
-        match out.exit_code {
-            Some(0) => {}
-            Some(2) => {
-                let reason = out.stderr_str().trim().to_owned();
-                if reason.is_empty() {
-                    v.problem("exit 2 with empty stderr: the run fails and does not block");
-                    return v;
-                }
-                match native_event {
-                    "PreToolUse" | "PermissionRequest" | "UserPromptSubmit" => v.effect = Effect::Denied { reason },
-                    "PostToolUse" => v.effect = Effect::OutputFlagged { reason },
-                    "Stop" | "SubagentStop" => v.effect = Effect::Continued { instruction: reason },
-                    _ => v.ignore(format!("exit 2 does not block {native_event}")),
-                }
-                return v;
-            }
-            code => {
-                v.problem(format!("exit {code:?}: the run fails, no effect"));
-                return v;
-            }
+        match native_event {
+            "PreToolUse" | "PermissionRequest" | "UserPromptSubmit" => v.effect = Effect::Denied { reason },
+            "PostToolUse" => v.effect = Effect::OutputFlagged { reason },
+            "Stop" | "SubagentStop" => v.effect = Effect::Continued { instruction: reason },
+            _ => v.ignore(format!("exit 2 does not block {native_event}")),
         }
+    }
+
+    fn exit_0(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
         if native_event == "SessionEnd" {
             if !out.stdout.is_empty() {
                 v.ignore("Codex reads no output on SessionEnd");
             }
-            return v;
+            return;
         }
         match parse_stdout(&out.stdout) {
             Parsed::Empty => {}
-            Parsed::Object(o) => Self::interpret_json(&mut v, native_event, payload, &o),
-            Parsed::OtherJson(j) => invalid(&mut v, format!("stdout is JSON but not an object: {j}")),
-            Parsed::BrokenJson(e) => invalid(&mut v, format!("stdout starts like JSON but does not parse: {e}")),
+            Parsed::Object(o) => Self::interpret_json(v, native_event, payload, &o),
+            Parsed::OtherJson(j) => invalid(v, format!("stdout is JSON but not an object: {j}")),
+            Parsed::BrokenJson(e) => invalid(v, format!("stdout starts like JSON but does not parse: {e}")),
             Parsed::Text(t) => {
                 if matches!(native_event, "SessionStart" | "UserPromptSubmit") {
                     v.add_context(&t);
@@ -313,22 +318,18 @@ impl FakeAgent for Codex {
                 }
             }
         }
-        v
     }
 
     fn timeout(&self, native_event: &str, configured: Option<u64>) -> Duration {
         if native_event == "SessionEnd" {
             Duration::from_secs(configured.unwrap_or(1).clamp(1, 3))
         } else {
-            Duration::from_secs(configured.unwrap_or(600).max(1))
+            PROFILE.timeout_for(configured)
         }
     }
 
-    fn hook_env(&self, _native_event: &str, _payload: &Value, _cwd: &Path) -> Vec<(String, String)> {
-        // Codex passes its own environment; plugin hooks also get PLUGIN_ROOT/PLUGIN_DATA and
-        // their CLAUDE_* aliases (not modelled: not a plugin).
-        Vec::new()
-    }
+    // hook_env: Codex passes its own environment; plugin hooks also get PLUGIN_ROOT/PLUGIN_DATA
+    // and their CLAUDE_* aliases (not modelled: not a plugin).
 
     fn transport(&self, native_event: &str) -> agenthooks_core::Transport {
         if native_event == "agent-turn-complete" {

@@ -13,11 +13,10 @@
 //! accepted as aliases.
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{parse_stdout, path_str, str_field, Effect, FakeAgent, HookOutput, Parsed, Verdict};
+use super::{parse_stdout, path_str, str_field, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit, Verdict};
 
 /// The Copilot CLI fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -155,74 +154,65 @@ impl Copilot {
     }
 }
 
+const PROFILE: Profile = Profile::new("copilot", EVENTS, TimeoutUnit::Seconds, 30).failures(
+    "timed out: logged and skipped (timeouts allow, also on preToolUse)",
+    "logged and skipped",
+);
+
+/// The reason Copilot gives when a `preToolUse` hook errors (it fails closed there).
+const ERRORED: &str = "Denied by preToolUse hook (hook errored)";
+
 impl FakeAgent for Copilot {
-    fn provider(&self) -> &'static str {
-        "copilot"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
-    }
-
-    fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {
+    fn exit_0(&self, v: &mut Verdict, native_event: &str, _payload: &[u8], out: &HookOutput) {
         let event = camel(native_event);
-        let mut v = Verdict::proceed();
-        if out.timed_out {
-            v.problem("timed out: logged and skipped (timeouts allow, also on preToolUse)");
-            return v;
-        }
-        let parsed = parse_stdout(&out.stdout);
-        match out.exit_code {
-            Some(0) => {}
-            Some(2) if event == "preToolUse" => {
-                v.effect = Effect::Denied {
-                    reason: out.stderr_str().trim().to_owned(),
-                };
-                return v;
-            }
-            Some(2) if event == "permissionRequest" => {
-                // stdout merged with {"behavior":"deny"}; stderr ignored.
-                let message = match &parsed {
-                    Parsed::Object(o) => str_field(o, "message").unwrap_or_default().to_owned(),
-                    _ => String::new(),
-                };
-                v.effect = Effect::Denied { reason: message };
-                return v;
-            }
-            Some(2) if event == "postToolUseFailure" => {
-                v.add_context(out.stderr_str().trim());
-                return v;
-            }
-            code if event == "preToolUse" => {
-                v.problem(format!("exit {code:?}: the hook errored"));
-                v.effect = Effect::Denied {
-                    reason: "Denied by preToolUse hook (hook errored)".to_owned(),
-                };
-                return v;
-            }
-            code => {
-                v.problem(format!("exit {code:?}: logged and skipped"));
-                return v;
-            }
-        }
-        match parsed {
+        match parse_stdout(&out.stdout) {
             Parsed::Empty => {}
-            Parsed::Object(o) => Self::interpret_json(&mut v, event, &o),
+            Parsed::Object(o) => Self::interpret_json(v, event, &o),
             Parsed::Text(_) => v.ignore("plain-text stdout is ignored"),
             Parsed::OtherJson(_) | Parsed::BrokenJson(_) => {
                 v.problem("stdout is not a JSON object");
                 if event == "preToolUse" {
                     v.effect = Effect::Denied {
-                        reason: "Denied by preToolUse hook (hook errored)".to_owned(),
+                        reason: ERRORED.to_owned(),
                     };
                 }
             }
         }
-        v
     }
 
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_secs(configured.unwrap_or(30))
+    fn exit_2(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        match camel(native_event) {
+            "preToolUse" => {
+                v.effect = Effect::Denied {
+                    reason: out.stderr_reason(),
+                };
+            }
+            "permissionRequest" => {
+                // stdout merged with {"behavior":"deny"}; stderr ignored.
+                let message = match parse_stdout(&out.stdout) {
+                    Parsed::Object(o) => str_field(&o, "message").unwrap_or_default().to_owned(),
+                    _ => String::new(),
+                };
+                v.effect = Effect::Denied { reason: message };
+            }
+            "postToolUseFailure" => v.add_context(&out.stderr_reason()),
+            _ => self.exit_error(v, native_event, out.exit_code),
+        }
+    }
+
+    fn exit_error(&self, v: &mut Verdict, native_event: &str, code: Option<i32>) {
+        if camel(native_event) == "preToolUse" {
+            v.problem(format!("exit {code:?}: the hook errored"));
+            v.effect = Effect::Denied {
+                reason: ERRORED.to_owned(),
+            };
+        } else {
+            v.problem(format!("exit {code:?}: {}", PROFILE.on_error));
+        }
     }
 
     fn hook_env(&self, _native_event: &str, _payload: &Value, cwd: &Path) -> Vec<(String, String)> {

@@ -12,11 +12,10 @@
 //! - other exits, crashes, timeouts: fail-open unless `failClosed`.
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{path_str, payload_value, str_field, Effect, FakeAgent, HookOutput, Verdict};
+use super::{path_str, payload_value, str_field, Effect, FakeAgent, HookOutput, Profile, TimeoutUnit, Verdict};
 
 /// The Cursor fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -212,47 +211,41 @@ impl Cursor {
     }
 }
 
+const PROFILE: Profile = Profile::new("cursor", EVENTS, TimeoutUnit::Seconds, 60);
+
 impl FakeAgent for Cursor {
-    fn provider(&self) -> &'static str {
-        "cursor"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
+    fn timed_out(&self, v: &mut Verdict, native_event: &str, _out: &HookOutput) {
+        self.failure(v, native_event, PROFILE.timed_out);
     }
 
-    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if out.timed_out {
-            self.failure(&mut v, native_event, "timed out");
-            return v;
+    fn exit_error(&self, v: &mut Verdict, native_event: &str, code: Option<i32>) {
+        self.failure(v, native_event, &format!("exit {code:?}: {}", PROFILE.on_error));
+    }
+
+    fn exit_2(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        let reason = out.stderr_reason();
+        if permission_hook(native_event) || native_event == "beforeSubmitPrompt" {
+            v.effect = Effect::Denied { reason };
+        } else if native_event == "sessionStart" {
+            v.ignore("exit 2 on sessionStart maps to `continue: false`, which is not enforced");
+        } else {
+            v.ignore(format!("exit 2 has no effect on {native_event}"));
         }
-        match out.exit_code {
-            Some(0) => {}
-            Some(2) => {
-                let reason = out.stderr_str().trim().to_owned();
-                if permission_hook(native_event) || native_event == "beforeSubmitPrompt" {
-                    v.effect = Effect::Denied { reason };
-                } else if native_event == "sessionStart" {
-                    v.ignore("exit 2 on sessionStart maps to `continue: false`, which is not enforced");
-                } else {
-                    v.ignore(format!("exit 2 has no effect on {native_event}"));
-                }
-                return v;
-            }
-            code => {
-                self.failure(&mut v, native_event, &format!("exit {code:?}: the hook failed"));
-                return v;
-            }
-        }
+    }
+
+    fn exit_0(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
         let text = out.stdout_str();
         if text.trim().is_empty() {
             self.failure(
-                &mut v,
+                v,
                 native_event,
                 "empty stdout is a failure on Cursor (`{}` is the no-op)",
             );
-            return v;
+            return;
         }
         let Some(o) = parse(&text) else {
             v.problem("stdout is not a JSON object");
@@ -261,14 +254,9 @@ impl FakeAgent for Cursor {
                     reason: "invalid hook output".to_owned(),
                 };
             }
-            return v;
+            return;
         };
-        Self::interpret_json(&mut v, native_event, &payload_value(payload), &o);
-        v
-    }
-
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_secs(configured.unwrap_or(60))
+        Self::interpret_json(v, native_event, &payload_value(payload), &o);
     }
 
     fn hook_env(&self, _native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)> {

@@ -11,11 +11,10 @@
 //! - `additionalContext` has `<` and `>` HTML-escaped (quirk #13).
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{path_str, str_field, Effect, FakeAgent, HookOutput, TimeoutUnit, Verdict};
+use super::{path_str, str_field, Effect, FakeAgent, HookOutput, Profile, TimeoutUnit, Verdict};
 
 /// The Gemini CLI fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -160,21 +159,15 @@ impl Gemini {
     }
 }
 
+const PROFILE: Profile = Profile::new("gemini", EVENTS, TimeoutUnit::Milliseconds, 60_000)
+    .failures("timed out: no output, the action proceeds", "the hook failed");
+
 impl FakeAgent for Gemini {
-    fn provider(&self) -> &'static str {
-        "gemini"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
-    }
-
-    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if out.timed_out {
-            v.problem("timed out: no output, the action proceeds");
-            return v;
-        }
+    fn exited(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
         let stdout = out.stdout_str();
         let stderr = out.stderr_str();
         let (text, from_stderr) = if stdout.trim().is_empty() {
@@ -186,14 +179,14 @@ impl FakeAgent for Gemini {
             if out.exit_code != Some(0) {
                 v.problem(format!("exit {:?} without any output: nothing blocks", out.exit_code));
             }
-            return v;
+            return;
         }
         if from_stderr {
             v.ignore("stdout is empty: Gemini parses stderr as the hook's output");
         }
         let pv = super::payload_value(payload);
         match parse(&text) {
-            Some(Value::Object(o)) => Self::interpret_output(&mut v, native_event, &pv, &o),
+            Some(Value::Object(o)) => Self::interpret_output(v, native_event, &pv, &o),
             _ => {
                 if text.starts_with('{') || text.starts_with('[') {
                     v.problem("the output looks like JSON but does not parse");
@@ -203,7 +196,7 @@ impl FakeAgent for Gemini {
                         let mut o = Map::new();
                         o.insert("decision".into(), "allow".into());
                         o.insert("systemMessage".into(), text.into());
-                        Self::interpret_output(&mut v, native_event, &pv, &o);
+                        Self::interpret_output(v, native_event, &pv, &o);
                     }
                     Some(1) => {
                         v.problem("exit 1: a non-blocking warning");
@@ -216,20 +209,11 @@ impl FakeAgent for Gemini {
                         let mut o = Map::new();
                         o.insert("decision".into(), "deny".into());
                         o.insert("reason".into(), text.into());
-                        Self::interpret_output(&mut v, native_event, &pv, &o);
+                        Self::interpret_output(v, native_event, &pv, &o);
                     }
                 }
             }
         }
-        v
-    }
-
-    fn timeout_unit(&self) -> TimeoutUnit {
-        TimeoutUnit::Milliseconds
-    }
-
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_millis(configured.unwrap_or(60_000))
     }
 
     fn hook_env(&self, _native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)> {

@@ -11,12 +11,9 @@
 //! A block means: `PreToolUse` → the tool does not run; `UserPromptSubmit` → the model is not
 //! called; `Stop` → the reason is appended and the turn continues (at most once per turn).
 
-use std::path::Path;
-use std::time::Duration;
-
 use serde_json::Value;
 
-use super::{parse_stdout, str_field, Effect, FakeAgent, HookOutput, Parsed, Verdict};
+use super::{parse_stdout, str_field, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit, Verdict};
 
 /// The Kimi Code fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -57,42 +54,33 @@ fn block(v: &mut Verdict, event: &str, reason: String) {
     }
 }
 
+const PROFILE: Profile = Profile::new("kimi", EVENTS, TimeoutUnit::Seconds, 30)
+    .clamp(1, 600)
+    .failures("timed out: allowed (fail-open)", "allowed (fail-open)");
+
+/// The reason of a block, `Blocked by <event> hook` when the hook gave none.
+fn reason_or_default(native_event: &str, reason: String) -> String {
+    if reason.trim().is_empty() {
+        format!("Blocked by {native_event} hook")
+    } else {
+        reason
+    }
+}
+
 impl FakeAgent for Kimi {
-    fn provider(&self) -> &'static str {
-        "kimi"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
+    fn exit_2(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        if gates(native_event) {
+            block(v, native_event, reason_or_default(native_event, out.stderr_reason()));
+        } else {
+            v.ignore(format!("{native_event} cannot be blocked; output ignored"));
+        }
     }
 
-    fn interpret(&self, native_event: &str, _payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if out.timed_out {
-            v.problem("timed out: allowed (fail-open)");
-            return v;
-        }
-        match out.exit_code {
-            Some(0) => {}
-            Some(2) => {
-                let reason = out.stderr_str().trim().to_owned();
-                let reason = if reason.is_empty() {
-                    format!("Blocked by {native_event} hook")
-                } else {
-                    reason
-                };
-                if gates(native_event) {
-                    block(&mut v, native_event, reason);
-                } else {
-                    v.ignore(format!("{native_event} cannot be blocked; output ignored"));
-                }
-                return v;
-            }
-            code => {
-                v.problem(format!("exit {code:?}: allowed (fail-open)"));
-                return v;
-            }
-        }
+    fn exit_0(&self, v: &mut Verdict, native_event: &str, _payload: &[u8], out: &HookOutput) {
         let (deny, message) = match parse_stdout(&out.stdout) {
             Parsed::Empty => (None, None),
             Parsed::Object(o) => {
@@ -129,16 +117,11 @@ impl FakeAgent for Kimi {
             if deny.is_some() || message.is_some() {
                 v.ignore(format!("the output of {native_event} is ignored"));
             }
-            return v;
+            return;
         }
         if let Some(reason) = deny {
-            let reason = if reason.trim().is_empty() {
-                format!("Blocked by {native_event} hook")
-            } else {
-                reason
-            };
-            block(&mut v, native_event, reason);
-            return v;
+            block(v, native_event, reason_or_default(native_event, reason));
+            return;
         }
         if let Some(m) = message {
             if native_event == "UserPromptSubmit" {
@@ -147,17 +130,10 @@ impl FakeAgent for Kimi {
                 v.ignore(format!("a message on {native_event} does not reach the model"));
             }
         }
-        v
     }
 
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        Duration::from_secs(configured.unwrap_or(30).clamp(1, 600))
-    }
-
-    fn hook_env(&self, _native_event: &str, _payload: &Value, _cwd: &Path) -> Vec<(String, String)> {
-        // No Kimi-specific variables for non-plugin hooks: the agent's environment is inherited.
-        Vec::new()
-    }
+    // hook_env: no Kimi-specific variables for non-plugin hooks: the agent's environment is
+    // inherited.
 }
 
 #[cfg(test)]

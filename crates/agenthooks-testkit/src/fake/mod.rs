@@ -91,6 +91,11 @@ impl HookOutput {
     pub fn stderr_str(&self) -> String {
         String::from_utf8_lossy(&self.stderr).into_owned()
     }
+
+    /// stderr as text, trimmed: the reason most agents read from a blocking exit.
+    pub fn stderr_reason(&self) -> String {
+        self.stderr_str().trim().to_owned()
+    }
 }
 
 impl From<&WireResponse> for HookOutput {
@@ -312,28 +317,159 @@ impl TimeoutUnit {
     }
 }
 
-/// One agent's rules: how it reads a hook result and how it runs a hook process.
-pub trait FakeAgent: Send + Sync + 'static {
+/// What an agent is called, what it fires and how it times and reports its hooks: the facts
+/// every fake agent states, as data.
+///
+/// ```
+/// use agenthooks_testkit::fake::{Profile, TimeoutUnit};
+/// const P: Profile = Profile::new("my-agent", &["BeforeTool"], TimeoutUnit::Milliseconds, 5_000)
+///     .failures("timed out: the action proceeds", "the action proceeds");
+/// assert_eq!(P.provider, "my-agent");
+/// assert_eq!(P.timeout_for(None).as_millis(), 5_000);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Profile {
     /// The provider wire string.
-    fn provider(&self) -> &'static str;
+    pub provider: &'static str,
+    /// The native events this agent fires hooks for (documented names).
+    pub events: &'static [&'static str],
+    /// The unit of the config's `timeout` field.
+    pub timeout_unit: TimeoutUnit,
+    /// The timeout (in [`Self::timeout_unit`]) when the config states none.
+    pub default_timeout: u64,
+    /// The range the agent clamps a configured timeout into (in [`Self::timeout_unit`]).
+    pub timeout_range: (u64, u64),
+    /// The problem the agent records when it kills a hook at its timeout.
+    pub timed_out: &'static str,
+    /// What an error exit (not 0, not a blocking exit) means, after `exit <code>: `.
+    pub on_error: &'static str,
+}
+
+impl Profile {
+    /// A profile: who the agent is, and the unit and default of its config's `timeout` field
+    /// (no clamp, generic failure texts).
+    pub const fn new(
+        provider: &'static str,
+        events: &'static [&'static str],
+        timeout_unit: TimeoutUnit,
+        default_timeout: u64,
+    ) -> Self {
+        Self {
+            provider,
+            events,
+            timeout_unit,
+            default_timeout,
+            timeout_range: (0, u64::MAX),
+            timed_out: "timed out",
+            on_error: "the hook failed",
+        }
+    }
+
+    /// What failures mean: the problem recorded for a hook killed at its timeout, and what an
+    /// error exit means (the problem reads `exit <code>: <on_error>`).
+    #[must_use]
+    pub const fn failures(mut self, timed_out: &'static str, on_error: &'static str) -> Self {
+        self.timed_out = timed_out;
+        self.on_error = on_error;
+        self
+    }
+
+    /// The timeout for a configured value (`None`: the default), clamped.
+    pub fn timeout_for(&self, configured: Option<u64>) -> Duration {
+        let (min, max) = self.timeout_range;
+        self.timeout_unit
+            .to_duration(configured.unwrap_or(self.default_timeout).clamp(min, max))
+    }
+
+    /// The range a configured timeout is clamped into.
+    #[must_use]
+    pub const fn clamp(mut self, min: u64, max: u64) -> Self {
+        self.timeout_range = (min, max);
+        self
+    }
+}
+
+/// One agent's rules: how it reads a hook result and how it runs a hook process.
+///
+/// An agent states its facts in [`FakeAgent::profile`]; reading a result follows the protocol
+/// most agents share (a timeout, exit 0, exit 2, any other exit), each step a method with a
+/// default to override: [`FakeAgent::timed_out`], [`FakeAgent::exit_0`], [`FakeAgent::exit_2`],
+/// [`FakeAgent::exit_error`]. An agent that reads results another way overrides
+/// [`FakeAgent::exited`] (or [`FakeAgent::interpret`]).
+pub trait FakeAgent: Send + Sync + 'static {
+    /// The agent's facts: provider, events, timeouts, what failures mean.
+    fn profile(&self) -> &'static Profile;
+
+    /// The provider wire string.
+    fn provider(&self) -> &'static str {
+        self.profile().provider
+    }
 
     /// The native events this agent fires hooks for (documented names).
-    fn events(&self) -> &'static [&'static str];
+    fn events(&self) -> &'static [&'static str] {
+        self.profile().events
+    }
 
     /// Interprets a hook result for a native event. `payload` is what the hook received (some
     /// rules depend on it, e.g. MCP-only output replacement, Cursor `subagentStop` status).
-    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict;
+    /// Default: [`FakeAgent::timed_out`] for a killed hook, else [`FakeAgent::exited`].
+    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict {
+        let mut v = Verdict::proceed();
+        if out.timed_out {
+            self.timed_out(&mut v, native_event, out);
+        } else {
+            self.exited(&mut v, native_event, payload, out);
+        }
+        v
+    }
+
+    /// A hook killed at the timeout. Default: the profile's `timed_out` problem, no effect.
+    fn timed_out(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        let _ = (native_event, out);
+        v.problem(self.profile().timed_out);
+    }
+
+    /// A hook that exited. Default: exit 0 → [`FakeAgent::exit_0`], exit 2 →
+    /// [`FakeAgent::exit_2`], any other → [`FakeAgent::exit_error`].
+    fn exited(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
+        by_exit_code(self, v, native_event, payload, out);
+    }
+
+    /// Exit 0: what the agent reads from the output. Default: nothing.
+    fn exit_0(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
+        let _ = (v, native_event, payload, out);
+    }
+
+    /// Exit 2 (the blocking exit of most agents). Default: like any other error exit.
+    fn exit_2(&self, v: &mut Verdict, native_event: &str, out: &HookOutput) {
+        self.exit_error(v, native_event, out.exit_code);
+    }
+
+    /// Any other exit (`None`: killed by a signal). Default: the problem
+    /// `exit <code>: <profile.on_error>`, no effect.
+    fn exit_error(&self, v: &mut Verdict, native_event: &str, code: Option<i32>) {
+        let _ = native_event;
+        v.problem(format!("exit {code:?}: {}", self.profile().on_error));
+    }
 
     /// The unit of the config's `timeout` field.
     fn timeout_unit(&self) -> TimeoutUnit {
-        TimeoutUnit::Seconds
+        self.profile().timeout_unit
     }
 
     /// The timeout when the config states none (and clamps, e.g. Codex `SessionEnd`).
-    fn timeout(&self, native_event: &str, configured: Option<u64>) -> Duration;
+    /// Default: [`Profile::timeout_for`].
+    fn timeout(&self, native_event: &str, configured: Option<u64>) -> Duration {
+        let _ = native_event;
+        self.profile().timeout_for(configured)
+    }
 
-    /// Env vars the agent exports to the hook on top of its own environment.
-    fn hook_env(&self, native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)>;
+    /// Env vars the agent exports to the hook on top of its own environment. Default: none.
+    fn hook_env(&self, native_event: &str, payload: &Value, cwd: &Path) -> Vec<(String, String)> {
+        let _ = (native_event, payload, cwd);
+        Vec::new()
+    }
 
     /// How the payload reaches the hook for an event.
     fn transport(&self, native_event: &str) -> Transport {
@@ -349,6 +485,23 @@ pub trait FakeAgent: Send + Sync + 'static {
     /// The shell the agent runs a configured command string with.
     fn shell(&self) -> &'static [&'static str] {
         &["sh", "-c"]
+    }
+}
+
+/// The exit-code protocol most agents share: exit 0 → [`FakeAgent::exit_0`], exit 2 →
+/// [`FakeAgent::exit_2`], any other → [`FakeAgent::exit_error`] (what [`FakeAgent::exited`]
+/// does unless overridden; for an override that handles a few events first).
+pub fn by_exit_code<A: FakeAgent + ?Sized>(
+    agent: &A,
+    v: &mut Verdict,
+    native_event: &str,
+    payload: &[u8],
+    out: &HookOutput,
+) {
+    match out.exit_code {
+        Some(0) => agent.exit_0(v, native_event, payload, out),
+        Some(2) => agent.exit_2(v, native_event, out),
+        code => agent.exit_error(v, native_event, code),
     }
 }
 

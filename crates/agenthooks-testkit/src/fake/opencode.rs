@@ -18,12 +18,9 @@
 //!   (`POST /session/{id}/prompt_async` or `/message`) continues the session;
 //! - a timeout: the shim's deadline, fail-open (nothing happens).
 
-use std::path::Path;
-use std::time::Duration;
-
 use serde_json::Value;
 
-use super::{parse_stdout, payload_value, Effect, FakeAgent, HookOutput, Parsed, Verdict};
+use super::{parse_stdout, payload_value, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit, Verdict};
 
 /// The OpenCode fake agent (the shim and OpenCode together).
 #[derive(Debug, Clone, Copy, Default)]
@@ -101,21 +98,18 @@ fn apply_effect(v: &mut Verdict, effect: &Value) {
     v.ignore(format!("the daemon calls {path}: no unified intent"));
 }
 
+/// The shim's deadline (milliseconds); OpenCode has none of its own.
+const PROFILE: Profile = Profile::new("opencode", EVENTS, TimeoutUnit::Milliseconds, 60_000).failures(
+    "no answer within the shim's deadline: fail-open, nothing applied",
+    "the hook failed",
+);
+
 impl FakeAgent for OpenCode {
-    fn provider(&self) -> &'static str {
-        "opencode"
+    fn profile(&self) -> &'static Profile {
+        &PROFILE
     }
 
-    fn events(&self) -> &'static [&'static str] {
-        EVENTS
-    }
-
-    fn interpret(&self, native_event: &str, payload: &[u8], out: &HookOutput) -> Verdict {
-        let mut v = Verdict::proceed();
-        if out.timed_out {
-            v.problem("no answer within the shim's deadline: fail-open, nothing applied");
-            return v;
-        }
+    fn exited(&self, v: &mut Verdict, native_event: &str, payload: &[u8], out: &HookOutput) {
         let mut reply = match parse_stdout(&out.stdout) {
             Parsed::Empty => serde_json::Map::new(),
             Parsed::Object(o)
@@ -155,7 +149,7 @@ impl FakeAgent for OpenCode {
             let reason = e.as_str().map_or_else(|| e.to_string(), str::to_owned);
             if throws {
                 v.effect = Effect::Denied { reason };
-                return v;
+                return;
             }
             v.ignore(format!("an error on {native_event} is swallowed by the shim"));
         }
@@ -196,22 +190,8 @@ impl FakeAgent for OpenCode {
             }
         }
         for effect in reply.get("effects").and_then(Value::as_array).into_iter().flatten() {
-            apply_effect(&mut v, effect);
+            apply_effect(v, effect);
         }
-        v
-    }
-
-    fn timeout(&self, _native_event: &str, configured: Option<u64>) -> Duration {
-        // The shim's deadline (milliseconds); OpenCode has none of its own.
-        Duration::from_millis(configured.unwrap_or(60_000))
-    }
-
-    fn timeout_unit(&self) -> super::TimeoutUnit {
-        super::TimeoutUnit::Milliseconds
-    }
-
-    fn hook_env(&self, _native_event: &str, _payload: &Value, _cwd: &Path) -> Vec<(String, String)> {
-        Vec::new()
     }
 }
 

@@ -8,7 +8,10 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{args_text, conversation, json_body, Script, Served, Turn};
+
+/// The paths this API is served on.
+const PATHS: &[&str] = &["/v1/messages"];
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
     if req.path == "/v1/messages/count_tokens" {
@@ -17,22 +20,17 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
             Err(e) => e,
         };
     }
-    if req.path != "/v1/messages" {
-        return not_found(req);
-    }
-    let body = match json_body(req) {
-        Ok(b) => b,
+    let c = match conversation(req, script, PATHS, assistant_turns) {
+        Ok(c) => c,
         Err(e) => return e,
     };
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
-    let model = body.get("model").and_then(Value::as_str).unwrap_or(script.model());
+    let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     let resp = if stream {
-        sse(&turn, model, seq)
+        sse(&c.turn, &c.model, seq)
     } else {
-        Response::json(200, &message(&turn, model, seq))
+        Response::json(200, &message(&c.turn, &c.model, seq))
     };
-    (resp, served)
+    (resp, c.served)
 }
 
 /// How many assistant messages the history holds.
@@ -108,25 +106,11 @@ mod tests {
     use super::*;
 
     fn post(body: &Value) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/v1/messages".into(),
-            query: Some("beta=true".into()),
-            headers: vec![],
-            body: serde_json::to_vec(body).unwrap_or_default(),
-        }
+        Request::post("/v1/messages", Some("beta=true"), body)
     }
 
     fn script() -> Script {
         Script::tool_then_text("Bash", json!({"command": "echo hi > marker.txt"}), "Done.")
-    }
-
-    fn data_lines(r: &Response) -> Vec<Value> {
-        String::from_utf8_lossy(&r.body)
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .collect()
     }
 
     #[test]
@@ -140,7 +124,7 @@ mod tests {
             3,
         );
         assert_eq!(served, Served::Turn(0));
-        let ev = data_lines(&r);
+        let ev = r.data_json();
         let types: Vec<&str> = ev.iter().filter_map(|e| e["type"].as_str()).collect();
         assert_eq!(
             types,
@@ -175,7 +159,7 @@ mod tests {
         for n in [1, 2, 5] {
             let (r, served) = respond(&post(&history(n)), &script(), 0);
             assert_eq!(served, Served::Turn(1));
-            let ev = data_lines(&r);
+            let ev = r.data_json();
             assert_eq!(ev[2]["delta"], json!({"type": "text_delta", "text": "Done."}));
             assert_eq!(ev[4]["delta"]["stop_reason"], "end_turn");
         }

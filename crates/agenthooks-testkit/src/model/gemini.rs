@@ -128,13 +128,7 @@ mod tests {
     use super::*;
 
     fn post(path: &str, body: &Value) -> Request {
-        Request {
-            method: "POST".into(),
-            path: path.into(),
-            query: Some("alt=sse".into()),
-            headers: vec![],
-            body: serde_json::to_vec(body).unwrap_or_default(),
-        }
+        Request::post(path, Some("alt=sse"), body)
     }
 
     fn script() -> Script {

@@ -51,6 +51,18 @@ impl Request {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+
+    /// A `POST` of `body` as JSON (for the API modules' tests).
+    #[cfg(test)]
+    pub(super) fn post(path: &str, query: Option<&str>, body: &serde_json::Value) -> Self {
+        Self {
+            method: "POST".into(),
+            path: path.into(),
+            query: query.map(str::to_owned),
+            headers: vec![],
+            body: serde_json::to_vec(body).unwrap_or_default(),
+        }
+    }
 }
 
 /// One response: status, content type and the complete body.
@@ -62,6 +74,16 @@ pub(super) struct Response {
 }
 
 impl Response {
+    /// The JSON of every SSE `data:` line (for the API modules' tests).
+    #[cfg(test)]
+    pub(super) fn data_json(&self) -> Vec<serde_json::Value> {
+        String::from_utf8_lossy(&self.body)
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|d| serde_json::from_str(d).ok())
+            .collect()
+    }
+
     /// A JSON response.
     pub(super) fn json(status: u16, v: &serde_json::Value) -> Self {
         Self {

@@ -517,6 +517,40 @@ fn json_body(req: &http::Request) -> Result<serde_json::Map<String, Value>, (htt
 }
 
 /// A 404 for paths an API does not serve.
+/// A conversation request of an API module: on one of `paths`, a JSON object body. Gives the
+/// body, what the script serves for it (`assistant_turns` counts the history position) and the
+/// model the request names; or the error response to send.
+fn conversation(
+    req: &http::Request,
+    script: &Script,
+    paths: &[&str],
+    assistant_turns: fn(&serde_json::Map<String, Value>) -> usize,
+) -> Result<Conversation, (http::Response, Served)> {
+    if !paths.contains(&req.path.as_str()) {
+        return Err(not_found(req));
+    }
+    let body = json_body(req)?;
+    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .map_or_else(|| script.model().to_owned(), str::to_owned);
+    Ok(Conversation {
+        body,
+        served,
+        turn,
+        model,
+    })
+}
+
+/// A conversation request, read ([`conversation`]).
+struct Conversation {
+    body: serde_json::Map<String, Value>,
+    served: Served,
+    turn: Turn,
+    model: String,
+}
+
 fn not_found(req: &http::Request) -> (http::Response, Served) {
     (
         http::Response::error(404, &format!("fake model: no route for {} {}", req.method, req.path)),

@@ -8,24 +8,22 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{args_text, conversation, Script, Served, Turn};
+
+/// The paths this API is served on.
+const PATHS: &[&str] = &["/v1/chat/completions", "/chat/completions"];
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
-    if req.path != "/v1/chat/completions" && req.path != "/chat/completions" {
-        return not_found(req);
-    }
-    let body = match json_body(req) {
-        Ok(b) => b,
+    let c = match conversation(req, script, PATHS, assistant_turns) {
+        Ok(c) => c,
         Err(e) => return e,
     };
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
-    let model = body.get("model").and_then(Value::as_str).unwrap_or(script.model());
     let id = format!("chatcmpl-fake{seq:04}");
     let call_id = format!("call_fake_{seq:04}");
     let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     if !stream {
-        let (message, finish) = match &turn {
+        let (message, finish) = match &c.turn {
             Turn::ToolCall { name, args } => (
                 json!({"role": "assistant", "content": null, "tool_calls": [
                     {"id": call_id, "type": "function", "function": {"name": name, "arguments": args_text(args)}}]}),
@@ -33,17 +31,17 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
             ),
             Turn::Text(t) => (json!({"role": "assistant", "content": t}), "stop"),
         };
-        let v = json!({"id": id, "object": "chat.completion", "created": 0, "model": model,
+        let v = json!({"id": id, "object": "chat.completion", "created": 0, "&c.model": &c.model,
             "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage});
-        return (Response::json(200, &v), served);
+        return (Response::json(200, &v), c.served);
     }
     let chunk = |delta: Value, finish: Value| {
-        json!({"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+        json!({"id": id, "object": "chat.completion.chunk", "created": 0, "&c.model": &c.model,
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
         .to_string()
     };
     let mut data = vec![chunk(json!({"role": "assistant", "content": ""}), Value::Null)];
-    let finish = match &turn {
+    let finish = match &c.turn {
         Turn::ToolCall { name, args } => {
             data.push(chunk(
                 json!({"tool_calls": [{"index": 0, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}]}),
@@ -61,10 +59,10 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
         }
     };
     data.push(chunk(json!({}), json!(finish)));
-    data.push(json!({"id": id, "object": "chat.completion.chunk", "created": 0, "model": model, "choices": [], "usage": usage}).to_string());
+    data.push(json!({"id": id, "object": "chat.completion.chunk", "created": 0, "&c.model": &c.model, "choices": [], "usage": usage}).to_string());
     data.push("[DONE]".to_owned());
     let framed: Vec<(Option<&str>, String)> = data.into_iter().map(|d| (None, d)).collect();
-    (Response::sse(&framed), served)
+    (Response::sse(&framed), c.served)
 }
 
 /// How many assistant messages the history holds.
@@ -81,13 +79,7 @@ mod tests {
     use super::*;
 
     fn post(body: &Value) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/v1/chat/completions".into(),
-            query: None,
-            headers: vec![],
-            body: serde_json::to_vec(body).unwrap_or_default(),
-        }
+        Request::post("/v1/chat/completions", None, body)
     }
 
     fn script() -> Script {

@@ -9,37 +9,35 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{args_text, conversation, Script, Served, Turn};
+
+/// The paths this API is served on.
+const PATHS: &[&str] = &["/v1/responses", "/responses"];
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
-    if req.path != "/v1/responses" && req.path != "/responses" {
-        return not_found(req);
-    }
-    let body = match json_body(req) {
-        Ok(b) => b,
+    let c = match conversation(req, script, PATHS, assistant_turns) {
+        Ok(c) => c,
         Err(e) => return e,
     };
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
-    let model = body.get("model").and_then(Value::as_str).unwrap_or(script.model());
-    let item = output_item(&turn, seq);
-    let stream = body.get("stream").and_then(Value::as_bool).unwrap_or(true);
+    let item = output_item(&c.turn, seq);
+    let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(true);
     if !stream {
         return (
-            Response::json(200, &response_object(model, seq, "completed", &[item])),
-            served,
+            Response::json(200, &response_object(&c.model, seq, "completed", &[item])),
+            c.served,
         );
     }
     let mut events = vec![
-        json!({"type": "response.created", "response": response_object(model, seq, "in_progress", &[])}),
+        json!({"type": "response.created", "response": response_object(&c.model, seq, "in_progress", &[])}),
         json!({"type": "response.output_item.added", "output_index": 0, "item": in_progress(&item)}),
     ];
-    if let Turn::Text(t) = &turn {
+    if let Turn::Text(t) = &c.turn {
         events.push(json!({"type": "response.output_text.delta", "item_id": item["id"], "output_index": 0, "content_index": 0, "delta": t}));
     }
     events.push(json!({"type": "response.output_item.done", "output_index": 0, "item": item}));
-    events.push(json!({"type": "response.completed", "response": response_object(model, seq, "completed", std::slice::from_ref(&item))}));
+    events.push(json!({"type": "response.completed", "response": response_object(&c.model, seq, "completed", std::slice::from_ref(&item))}));
     let framed: Vec<(Option<&str>, String)> = events.iter().map(|e| (e["type"].as_str(), e.to_string())).collect();
-    (Response::sse(&framed), served)
+    (Response::sse(&framed), c.served)
 }
 
 /// How many model-produced items the history holds.
@@ -96,25 +94,11 @@ mod tests {
     use super::*;
 
     fn post(body: &Value) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/v1/responses".into(),
-            query: None,
-            headers: vec![],
-            body: serde_json::to_vec(body).unwrap_or_default(),
-        }
+        Request::post("/v1/responses", None, body)
     }
 
     fn script() -> Script {
         Script::tool_then_text("exec_command", json!({"cmd": "echo hi > marker.txt"}), "Done.")
-    }
-
-    fn events(r: &Response) -> Vec<Value> {
-        String::from_utf8_lossy(&r.body)
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str(d).ok())
-            .collect()
     }
 
     #[test]
@@ -123,7 +107,7 @@ mod tests {
             "input": [{"type": "message", "role": "developer", "content": []}, {"type": "message", "role": "user", "content": []}]});
         let (r, served) = respond(&post(&first), &script(), 7);
         assert_eq!(served, Served::Turn(0));
-        let ev = events(&r);
+        let ev = r.data_json();
         let types: Vec<&str> = ev.iter().filter_map(|e| e["type"].as_str()).collect();
         assert_eq!(
             types,
@@ -145,7 +129,7 @@ mod tests {
             {"type": "function_call_output", "call_id": "c", "output": "denied: E2E"}]});
         let (r, served) = respond(&post(&second), &script(), 8);
         assert_eq!(served, Served::Turn(1));
-        let ev = events(&r);
+        let ev = r.data_json();
         assert_eq!(ev[2]["delta"], "Done.");
         assert_eq!(ev[3]["item"]["content"][0]["text"], "Done.");
         assert_eq!(ev[4]["response"]["status"], "completed");

@@ -242,22 +242,4 @@ pub(crate) fn write_fixtures(root: &std::path::Path) {
     }
 }
 
-/// A fresh temp directory (removed on drop).
-pub(crate) struct TempDir(pub std::path::PathBuf);
-
-impl TempDir {
-    pub(crate) fn new(name: &str) -> Self {
-        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let p = std::env::temp_dir().join(format!("agenthooks-testkit-it-{name}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Self(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+pub(crate) use agenthooks_testkit::TempDir;
