@@ -75,7 +75,7 @@ use agenthooks_testkit::fixture::Fixture;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
 
-mod install;
+use agenthooks_install::cli::{self as install, InstallCommand, Source};
 
 /// Exit status: success.
 pub const EXIT_OK: i32 = 0;
@@ -117,18 +117,9 @@ enum Command {
     Quirks(QuirksArgs),
     /// Check that each codec's capabilities, its encoder and the agent (fake) agree.
     Agreement(AgreementArgs),
-    /// Install hooks into an agent's config files (merging; foreign content is kept).
-    Install(install::ChangeArgs),
-    /// Remove exactly our hooks from an agent's config files.
-    Uninstall(install::ChangeArgs),
-    /// Print the unified diff `install` would apply.
-    Diff(install::ChangeArgs),
-    /// Print the files a fresh install writes, without writing anything.
-    Render(install::RenderArgs),
-    /// Report the health of our hooks for every agent this release knows.
-    Doctor(install::DoctorArgs),
-    /// Report what each agent will drop or degrade of a manifest.
-    Preflight(install::PreflightArgs),
+    /// `install`, `uninstall`, `diff`, `render`, `doctor`, `preflight`, `manifest`.
+    #[command(flatten)]
+    Install(InstallCommand),
 }
 
 #[derive(Debug, Args)]
@@ -260,12 +251,7 @@ where
         Command::Capabilities(a) => capabilities(&a, out),
         Command::Quirks(a) => quirks(&a, out),
         Command::Agreement(a) => agreement(&a, out),
-        Command::Install(a) => install::install(&a, out, err),
-        Command::Uninstall(a) => install::uninstall(&a, out, err),
-        Command::Diff(a) => install::diff(&a, out, err),
-        Command::Render(a) => install::render(&a, out, err),
-        Command::Doctor(a) => install::doctor(&a, out),
-        Command::Preflight(a) => install::preflight(&a, out),
+        Command::Install(c) => install::run(&c, &Source::Flags, out, err).map_err(|e| Fail(e.code, e.message)),
     };
     match r {
         Ok(code) => code,

@@ -62,10 +62,13 @@
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+#[cfg(feature = "cli")]
+pub mod cli;
 mod diff;
 mod doctor;
 mod error;
 mod finding;
+mod from_router;
 mod fsys;
 mod jsonc;
 mod manifest;
@@ -85,6 +88,7 @@ use serde::Serialize;
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
+pub use from_router::{manifest_from_router, name_of_program};
 pub use fsys::{FsView, MemFs, RealFs};
 pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest};
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
