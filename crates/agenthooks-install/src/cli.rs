@@ -96,7 +96,15 @@ pub enum InstallCommand {
 
 impl InstallCommand {
     /// The subcommand words, for callers that route argv (`install`, `uninstall`, …).
-    pub const NAMES: [&'static str; 7] = ["install", "uninstall", "diff", "render", "doctor", "preflight", "manifest"];
+    pub const NAMES: [&'static str; 7] = [
+        "install",
+        "uninstall",
+        "diff",
+        "render",
+        "doctor",
+        "preflight",
+        "manifest",
+    ];
 }
 
 /// Where the manifest comes from when `--manifest FILE` is not given.
@@ -271,7 +279,9 @@ fn load(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
         Source::Router(m) => refine(m.clone(), a)?,
         Source::Flags if a.command.is_empty() => {
             if a.refines() {
-                return Err(usage("--name, --kind, --timeout and --fail-closed need --command WORD…"));
+                return Err(usage(
+                    "--name, --kind, --timeout and --fail-closed need --command WORD…",
+                ));
             }
             return Ok(None);
         }
@@ -441,7 +451,13 @@ fn targets(a: &TargetArgs, m: &Manifest) -> Result<Vec<Target>, CliError> {
             let t = if crate::targets::module(&p).is_ok_and(|m| m.spec().scopes.contains(&a.scope)) {
                 t
             } else {
-                target_for(&TargetArgs { scope: Scope::User, ..a.clone() }, p)?
+                target_for(
+                    &TargetArgs {
+                        scope: Scope::User,
+                        ..a.clone()
+                    },
+                    p,
+                )?
             };
             if detected(m, &t, &home) {
                 out.push(t);
@@ -469,7 +485,10 @@ fn detected(m: &Manifest, t: &Target, home: &Path) -> bool {
     r.files.iter().any(|f| {
         let top = match (f.path.strip_prefix(home), &t.agent_home) {
             (_, Some(h)) if f.path.starts_with(h) => h.clone(),
-            (Ok(rel), _) => rel.components().next().map_or_else(|| home.to_path_buf(), |c| home.join(c)),
+            (Ok(rel), _) => rel
+                .components()
+                .next()
+                .map_or_else(|| home.to_path_buf(), |c| home.join(c)),
             (Err(_), _) => f.path.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
         top.is_dir()
@@ -580,7 +599,14 @@ fn events_line(m: &Manifest, t: &Target) -> String {
             }
         }
     }
-    format!("  events: {}\n", if names.is_empty() { "-".to_owned() } else { names.join(", ") })
+    format!(
+        "  events: {}\n",
+        if names.is_empty() {
+            "-".to_owned()
+        } else {
+            names.join(", ")
+        }
+    )
 }
 
 fn uninstall(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, CliError> {
@@ -680,15 +706,7 @@ fn doctor_text(r: &DoctorReport, with_manifest: bool, drift: &Drift<'_>) -> Stri
                         .collect();
                     let _ = writeln!(s, "  installed in {}: {}", f.path.display(), events.join(", "));
                 }
-                let _ = writeln!(
-                    s,
-                    "  {}",
-                    if t.up_to_date {
-                        "up to date"
-                    } else {
-                        drift.label
-                    }
-                );
+                let _ = writeln!(s, "  {}", if t.up_to_date { "up to date" } else { drift.label });
                 if let (false, Some(Some(d))) = (t.up_to_date, drift.diffs.get(i)) {
                     for line in d.lines() {
                         let _ = writeln!(s, "    {line}");
@@ -880,7 +898,9 @@ fn preflight(a: &PreflightArgs, src: &Source, out: &mut dyn Write) -> Result<i32
         })
         .collect();
     let caps = |p: &Provider, native: &str| {
-        crate::targets::module(p).map_or(CapSet::EMPTY, |m| m.spec().codec.capabilities(&Variant::DEFAULT, native))
+        crate::targets::module(p).map_or(CapSet::EMPTY, |m| {
+            m.spec().codec.capabilities(&Variant::DEFAULT, native)
+        })
     };
     let report = crate::preflight(&loaded.manifest, &targets, &caps);
     if a.json {
@@ -943,7 +963,11 @@ pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, er
         Ok(c) => c,
         Err(e) => {
             let text = e.render().to_string();
-            let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
+            let _ = if e.use_stderr() {
+                err.write_all(text.as_bytes())
+            } else {
+                out.write_all(text.as_bytes())
+            };
             return Some(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
         }
     };

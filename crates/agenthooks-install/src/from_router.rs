@@ -38,7 +38,9 @@ impl From<&ToolSelector> for ToolMatcher {
     fn from(s: &ToolSelector) -> Self {
         let m = s.names.iter().fold(Self::default(), |m, n| m.with_name(n.clone()));
         let m = s.classes.iter().fold(m, |m, c| m.with_class(*c));
-        s.mcp.iter().fold(m, |m, (server, tool)| m.with_mcp(McpGlob::new(server, tool)))
+        s.mcp
+            .iter()
+            .fold(m, |m, (server, tool)| m.with_mcp(McpGlob::new(server, tool)))
     }
 }
 

@@ -6,4 +6,5 @@ mod exec;
 mod golden;
 mod install;
 mod props;
+mod selfinstall;
 mod trust;
