@@ -174,7 +174,7 @@ impl Manifest {
         };
         // Plain keys first, then the identity table, then the hooks.
         for (k, val) in obj {
-            if !val.is_object() && !(k == "hooks") {
+            if !val.is_object() && k != "hooks" {
                 if let Some(t) = toml_value(val) {
                     doc[k.as_str()] = toml_edit::value(t);
                 }
