@@ -47,29 +47,21 @@ impl ToolSelector {
     /// Adds a native name.
     #[must_use]
     pub fn with_name(mut self, n: impl Into<String>) -> Self {
-        let n = n.into();
-        if !self.names.contains(&n) {
-            self.names.push(n);
-        }
+        add(&mut self.names, n.into());
         self
     }
 
     /// Adds a canonical class.
     #[must_use]
     pub fn with_class(mut self, c: CanonicalTool) -> Self {
-        if !self.classes.contains(&c) {
-            self.classes.push(c);
-        }
+        add(&mut self.classes, c);
         self
     }
 
     /// Adds an MCP glob.
     #[must_use]
     pub fn with_mcp(mut self, server: impl Into<String>, tool: impl Into<String>) -> Self {
-        let g = (server.into(), tool.into());
-        if !self.mcp.contains(&g) {
-            self.mcp.push(g);
-        }
+        add(&mut self.mcp, (server.into(), tool.into()));
         self
     }
 
@@ -148,6 +140,13 @@ impl std::fmt::Display for ToolSelector {
             .chain(self.classes.iter().map(|c| format!("class:{}", c.as_str())))
             .chain(self.mcp.iter().map(|(s, t)| format!("mcp:{}/{}", escape(s), escape(t))));
         f.write_str(&items.collect::<Vec<_>>().join(","))
+    }
+}
+
+/// Pushes `x` unless it is there already.
+fn add<T: PartialEq>(v: &mut Vec<T>, x: T) {
+    if !v.contains(&x) {
+        v.push(x);
     }
 }
 

@@ -85,7 +85,7 @@ pub enum InstallCommand {
     /// Print the unified diff `install` would apply.
     Diff(ChangeArgs),
     /// Print the files a fresh install writes, without writing anything.
-    Render(RenderArgs),
+    Render(ChangeArgs),
     /// Report the health of our hooks for every agent this release knows.
     Doctor(DoctorArgs),
     /// Report what each agent will drop or degrade of a manifest.
@@ -192,22 +192,11 @@ impl ManifestArgs {
     }
 }
 
-/// `install`, `uninstall`, `diff`.
+/// `install`, `uninstall`, `diff`, `render`.
 #[derive(Debug, Args)]
 pub struct ChangeArgs {
-    /// `install`/`uninstall`: print what would change (a unified diff), write nothing.
-    #[arg(long)]
-    dry_run: bool,
-    #[command(flatten)]
-    target: TargetArgs,
-    #[command(flatten)]
-    manifest: ManifestArgs,
-}
-
-/// `render`.
-#[derive(Debug, Args)]
-pub struct RenderArgs {
-    /// Print only (the default and only mode: `render` never writes).
+    /// `install`/`uninstall`: print what would change (a unified diff), write nothing
+    /// (`render` never writes; `diff` is always a dry run).
     #[arg(long)]
     dry_run: bool,
     #[command(flatten)]
@@ -642,7 +631,7 @@ fn diff(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write) 
     Ok(EXIT_OK)
 }
 
-fn render(a: &RenderArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, CliError> {
+fn render(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, CliError> {
     let _ = a.dry_run;
     let loaded = require(&a.manifest, src)?;
     let mut s = String::new();
@@ -972,8 +961,10 @@ pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, er
         }
     };
     let overridden = match &cli.command {
-        InstallCommand::Install(a) | InstallCommand::Uninstall(a) | InstallCommand::Diff(a) => &a.manifest,
-        InstallCommand::Render(a) => &a.manifest,
+        InstallCommand::Install(a)
+        | InstallCommand::Uninstall(a)
+        | InstallCommand::Diff(a)
+        | InstallCommand::Render(a) => &a.manifest,
         InstallCommand::Doctor(a) => &a.manifest,
         InstallCommand::Preflight(a) => &a.manifest,
         InstallCommand::Manifest(a) => &a.manifest,

@@ -36,11 +36,12 @@ impl From<&ToolMatcher> for ToolSelector {
 
 impl From<&ToolSelector> for ToolMatcher {
     fn from(s: &ToolSelector) -> Self {
-        let m = s.names.iter().fold(Self::default(), |m, n| m.with_name(n.clone()));
-        let m = s.classes.iter().fold(m, |m, c| m.with_class(*c));
-        s.mcp
-            .iter()
-            .fold(m, |m, (server, tool)| m.with_mcp(McpGlob::new(server, tool)))
+        Self {
+            names: s.names.clone(),
+            classes: s.classes.clone(),
+            mcp: s.mcp.iter().map(|(server, tool)| McpGlob::new(server, tool)).collect(),
+            fallback: crate::MatcherFallback::default(),
+        }
     }
 }
 

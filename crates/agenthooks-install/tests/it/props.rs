@@ -442,16 +442,7 @@ fn check_toml(
         );
     }
     let mut fs2 = fs.clone();
-    for f in &plan.files {
-        match &f.after {
-            Some(t) => {
-                fs2.files.insert(f.path.clone(), t.clone());
-            }
-            None => {
-                fs2.files.remove(&f.path);
-            }
-        }
-    }
+    crate::common::apply(&mut fs2, &plan);
     // Idempotent.
     let again = plan_install(&m1(), target, &fs2).unwrap();
     prop_assert!(
@@ -473,16 +464,7 @@ fn check_toml(
     let ours = |p: &Plan| p.files.iter().find(|f| f.path == path).map(|f| f.ours_after.clone());
     prop_assert_eq!(ours(&re), ours(&direct));
     let mut fs3 = fs2.clone();
-    for f in &re.files {
-        match &f.after {
-            Some(t) => {
-                fs3.files.insert(f.path.clone(), t.clone());
-            }
-            None => {
-                fs3.files.remove(&f.path);
-            }
-        }
-    }
+    crate::common::apply(&mut fs3, &re);
     let un2 = plan_uninstall(&m2(), target, &fs3).unwrap();
     let restored2 = after(&un2, path);
     prop_assert_eq!(restored2.as_deref(), Some(original));

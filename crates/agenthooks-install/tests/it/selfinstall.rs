@@ -17,6 +17,8 @@ use agenthooks_testkit::harness::{invoke_with, HookRun};
 use agenthooks_testkit::{fixture::load_all, fixtures_dir};
 use proptest::prelude::*;
 
+use crate::common::apply;
+
 const ROOT: &str = "/p";
 const HOME: &str = "/h";
 const GUARD: &str = "/opt/guard";
@@ -222,6 +224,13 @@ fn tool_pre_case(p: &Provider, native: &str) -> Option<(agenthooks_testkit::Fixt
     })
 }
 
+/// Counts one call.
+#[allow(clippy::unnecessary_wraps)] // an observer returns a Result
+fn tick(c: &AtomicUsize) -> Result<(), HandlerError> {
+    c.fetch_add(1, Ordering::SeqCst);
+    Ok(())
+}
+
 /// The runner words of the rendered command for `native` (after `agenthooks run`).
 fn rendered_args(m: &Manifest, t: &Target, native: &str) -> Vec<String> {
     let r = render(m, t).unwrap();
@@ -257,18 +266,13 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         let Some((fx, tool)) = tool_pre_case(&p, native) else {
             panic!("{p}: no {native} fixture with a classified tool");
         };
-        let ran = Arc::new(AtomicUsize::new(0));
-        let seen = Arc::new(AtomicUsize::new(0));
-        let (r2, s2) = (Arc::clone(&ran), Arc::clone(&seen));
+        // [observed, handled]
+        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let count = |i: usize| counts[i].load(Ordering::SeqCst);
+        let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
         let router = Router::new()
-            .on_any(move |_cx: &Context, _e: &Event| {
-                s2.fetch_add(1, Ordering::SeqCst);
-                Ok(())
-            })
-            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| {
-                r2.fetch_add(1, Ordering::SeqCst);
-                deny("blocked by the guard")
-            });
+            .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
+            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
         let env = fx.env_map();
         let variant = fx.variant();
         let run = |argv: &[String]| {
@@ -284,7 +288,7 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         let v = run(&args);
         assert_eq!(v.effect, Effect::Proceed, "{p}: {v:?}");
         assert!(!v.misbehaved(), "{p}: {v:?}");
-        assert_eq!((ran.load(Ordering::SeqCst), seen.load(Ordering::SeqCst)), (0, 1), "{p}");
+        assert_eq!((count(1), count(0)), (0, 1), "{p}");
         // inside it: the handler runs and the agent blocks
         let inside: Vec<String> = args
             .iter()
@@ -297,25 +301,11 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
             })
             .collect();
         let v = run(&inside);
-        assert_eq!(ran.load(Ordering::SeqCst), 1, "{p}");
+        assert_eq!(count(1), 1, "{p}");
         assert!(matches!(v.effect, Effect::Denied { .. }), "{p}: {v:?}");
         checked += 1;
     }
     assert!(checked >= 6);
-}
-
-/// Applies a plan to an in-memory file system.
-fn apply(fs: &mut MemFs, plan: &agenthooks_install::Plan) {
-    for f in &plan.files {
-        match &f.after {
-            Some(text) => {
-                fs.files.insert(f.path.clone(), text.clone());
-            }
-            None => {
-                fs.files.remove(&f.path);
-            }
-        }
-    }
 }
 
 /// A TOML document as sorted `dotted.key = value` lines.
