@@ -87,8 +87,8 @@ pub fn name_of_program(program: &str) -> String {
 /// let m = manifest_from_router(&router, ["/opt/guard"]);
 /// assert_eq!(m.identity.name, "guard");
 /// let kinds: Vec<_> = m.hooks.iter().map(|h| (h.on.clone(), h.blocking)).collect();
-/// assert_eq!(kinds, [(HookOn::Kind(EventKind::ToolPre), true), (HookOn::Kind(EventKind::SessionEnd), false)]);
-/// assert_eq!(m.hooks[0].tools.classes, [CanonicalTool::Shell]);
+/// assert_eq!(kinds, [(HookOn::Kind(EventKind::SessionEnd), false), (HookOn::Kind(EventKind::ToolPre), true)]);
+/// assert_eq!(m.hooks[1].tools.classes, [CanonicalTool::Shell]);
 /// ```
 pub fn manifest_from_router<I, S>(router: &Router, command: I) -> Manifest
 where

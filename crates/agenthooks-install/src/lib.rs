@@ -51,9 +51,18 @@
 //! ## Matchers
 //!
 //! A [`ToolMatcher`] (names, canonical classes, MCP globs) compiles to each dialect where it
-//! can be expressed; otherwise the hook matches every tool and the runner filters in-process
-//! with [`ToolMatcher::matches`] (⚠ a process per tool call), unless
-//! [`MatcherFallback::Error`] asks to refuse instead.
+//! can be expressed; otherwise the hook matches every tool, the command carries the filter as
+//! `--tools=SPEC` ([`agenthooks_core::ToolSelector`]) and the runner answers the neutral shape
+//! without running handlers for tools outside it (⚠ a process per tool call; OpenCode's
+//! serve-mode shim does not pass it yet), unless [`MatcherFallback::Error`] asks to refuse
+//! instead.
+//!
+//! ## From a router
+//!
+//! [`manifest_from_router`] derives the manifest from the hook's own router (one hook per kind
+//! it handles, its declared tool filters, its fail policy); with the `cli` feature,
+//! [`cli::main_for_router`] gives every hook binary `<bin> agenthooks install|uninstall|diff|
+//! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it).
 //!
 //! ## Non-goals
 //!
