@@ -262,6 +262,11 @@ fn emit(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
 
 fn load(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
     if let Some(path) = &a.manifest {
+        if a.refines() {
+            return Err(usage(
+                "--name, --kind, --timeout and --fail-closed do not apply to --manifest FILE",
+            ));
+        }
         return load_file(path).map(Some);
     }
     let manifest = match src {
