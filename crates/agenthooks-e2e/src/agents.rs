@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use agenthooks::{Codec, Provider};
-use agenthooks_install::{CodexOptions, HookSpec, Manifest, Plan, Target};
+use agenthooks_install::{CodexOptions, HookSpec, Manifest, OpenClawOptions, Plan, Target};
 use serde_json::{json, Value};
 
 use crate::model::Api;
@@ -598,17 +598,17 @@ pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
 type Env = Vec<(String, String)>;
 
 /// OpenClaw's config (`OPENCLAW_CONFIG_PATH`): the fake provider (with [`OPENCLAW_SECRET`] as
-/// its key), the agent's model and workspace, the plugin load path and its entry; then our
-/// plugin. Returns the run's env and the install plan.
+/// its key), the agent's model and workspace; then our plugin and its `plugins.entries` block,
+/// installed by agenthooks-install at user scope (the state dir's `extensions/agenthooks/`,
+/// which OpenClaw discovers itself). Returns the run's env and the install plan.
 fn prepare_openclaw(m: &Manifest, sb: &Sandbox, server_url: &str) -> Result<(Env, Option<Plan>), String> {
     let config_path = sb.home.join(".openclaw").join("openclaw.json");
-    let plugin_dir = sb.root.join("openclaw-plugin");
+    let state_dir = sb.home.join(".openclaw-state");
     let model = json!({
         "id": MODEL, "name": "Fake model", "reasoning": false, "input": ["text"],
         "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
         "contextWindow": 128_000, "maxTokens": 4096, "api": "openai-completions",
     });
-    let plan = crate::openclaw::install_plugin(m, &plugin_dir)?;
     let config = json!({
         "models": {"mode": "replace", "providers": {"fake": {
             "baseUrl": format!("{server_url}/v1"), "apiKey": OPENCLAW_SECRET,
@@ -620,18 +620,17 @@ fn prepare_openclaw(m: &Manifest, sb: &Sandbox, server_url: &str) -> Result<(Env
             "skipBootstrap": true,
         }},
         "gateway": {"mode": "local", "bind": "loopback", "auth": {"mode": "token", "token": OPENCLAW_SECRET}},
-        "plugins": {
-            "load": {"paths": [plugin_dir.display().to_string()]},
-            "entries": {"agenthooks": plan.entry},
-        },
     });
     write_json(&config_path, &config)?;
+    let plan = install(
+        m,
+        &Target::user(Provider::OPENCLAW, &sb.home)
+            .with_agent_home(&state_dir)
+            .with_options(OpenClawOptions::default().with_config_path(&config_path)),
+    )?;
     let env = vec![
         ("OPENCLAW_CONFIG_PATH".to_owned(), config_path.display().to_string()),
-        (
-            "OPENCLAW_STATE_DIR".to_owned(),
-            sb.home.join(".openclaw-state").display().to_string(),
-        ),
+        ("OPENCLAW_STATE_DIR".to_owned(), state_dir.display().to_string()),
     ];
-    Ok((env, None))
+    Ok((env, Some(plan)))
 }

@@ -62,7 +62,6 @@ pub mod hook;
 /// their own CI).
 pub use agenthooks_testkit::model;
 pub mod npm;
-pub mod openclaw;
 pub mod opencode;
 pub mod run;
 pub mod scenario;

@@ -34,7 +34,8 @@ use serde_json::Value;
 
 use crate::{
     default_uses, known_targets, supported_providers, ChangeStatus, CodexOptions, DoctorOptions, DoctorReport,
-    FailurePolicy, Finding, FindingCode, HookSpec, InstallError, Manifest, Plan, Preflight, Scope, Target,
+    FailurePolicy, Finding, FindingCode, HookSpec, InstallError, Manifest, OpenClawOptions, Plan, Preflight, Scope,
+    Target,
 };
 
 /// Exit status: success.
@@ -131,8 +132,8 @@ pub struct TargetArgs {
     scope: Scope,
     #[command(flatten)]
     dirs: DirArgs,
-    /// The agent's own home (`$CODEX_HOME`, `$KIMI_CODE_HOME`); default: that variable, else
-    /// the agent's directory under `--home`.
+    /// The agent's own home (`$CODEX_HOME`, `$KIMI_CODE_HOME`, `$OPENCLAW_STATE_DIR`); default:
+    /// that variable, else the agent's directory under `--home`.
     #[arg(long, value_name = "DIR")]
     agent_home: Option<PathBuf>,
     /// The agent's version, when an older release needs different keys.
@@ -144,6 +145,10 @@ pub struct TargetArgs {
     /// Codex: also mark the project trusted in `config.toml` (otherwise it is only reported).
     #[arg(long)]
     trust_project: bool,
+    /// OpenClaw: the config file it reads (`$OPENCLAW_CONFIG_PATH`); default: that variable,
+    /// else `openclaw.json` in the state directory.
+    #[arg(long, value_name = "FILE")]
+    openclaw_config: Option<PathBuf>,
 }
 
 /// The project root and the home directory.
@@ -421,6 +426,8 @@ fn agent_home_env(p: &Provider) -> Option<PathBuf> {
         "CODEX_HOME"
     } else if *p == Provider::KIMI {
         "KIMI_CODE_HOME"
+    } else if *p == Provider::OPENCLAW {
+        "OPENCLAW_STATE_DIR"
     } else {
         return None;
     };
@@ -509,6 +516,16 @@ fn target_for(a: &TargetArgs, p: Provider) -> Result<Target, CliError> {
                 .with_inline_toml(a.inline_toml)
                 .with_trust_project(a.trust_project),
         );
+    }
+    if t.provider == Provider::OPENCLAW {
+        let config = a.openclaw_config.clone().or_else(|| {
+            std::env::var_os("OPENCLAW_CONFIG_PATH")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        });
+        if let Some(c) = config {
+            t = t.with_options(OpenClawOptions::default().with_config_path(c));
+        }
     }
     Ok(t)
 }

@@ -168,12 +168,22 @@ pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallErr
     Ok(())
 }
 
-/// Removes a file and fsyncs its directory.
+/// The name of a directory that is ours alone (OpenClaw's `extensions/agenthooks/`): removed
+/// with the last file in it.
+const OUR_DIR: &str = "agenthooks";
+
+/// Removes a file and fsyncs its directory; a directory of ours left empty goes too.
 pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
     match fs::remove_file(path) {
         Ok(()) => {
             if let Some(dir) = path.parent() {
-                sync_dir(dir);
+                if dir.file_name().is_some_and(|n| n == OUR_DIR) && fs::remove_dir(dir).is_ok() {
+                    if let Some(up) = dir.parent() {
+                        sync_dir(up);
+                    }
+                } else {
+                    sync_dir(dir);
+                }
             }
             Ok(())
         }

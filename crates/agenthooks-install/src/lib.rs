@@ -1,7 +1,8 @@
 //! # agenthooks-install
 //!
-//! One [`Manifest`] in; correct, trusted, idempotent hook configs out for Claude Code, Codex,
-//! Gemini CLI, Copilot CLI and Kimi Code — never clobbering what is already there.
+//! One [`Manifest`] in; correct, trusted, idempotent hook configs out for Claude Code, Cursor,
+//! Codex, Gemini CLI, Copilot CLI, Kimi Code, OpenCode and OpenClaw — never clobbering what is
+//! already there.
 //!
 //! | function | does |
 //! |---|---|
@@ -29,6 +30,9 @@
 //! | Gemini CLI | user, project | `.gemini/settings.json` (comments kept) | ms (#14) | ⚠ runs synchronously | `name`/`description` per hook; folder trust reported |
 //! | Copilot CLI | user, project | `.github/hooks/<name>.json`, `~/.copilot/hooks/<name>.json` | s (`timeoutSec`) | ⚠ runs synchronously | never an empty matcher; camelCase events |
 //! | Kimi Code | user | `$KIMI_CODE_HOME/config.toml` `[[hooks]]` | s (1–600) | ⚠ awaited; fire-and-forget hooks killed early | only the four keys Kimi's strict schema allows |
+//! | Cursor | user, project | `.cursor/hooks.json` (`version: 1`) | s | ⚠ runs synchronously | `failClosed` on fail-closed gates |
+//! | OpenCode | user, project | generated shim `.opencode/plugin/agenthooks.js` (`agenthooks serve`) | ms (the shim's deadline) | ⚠ OpenCode awaits every hook | tool matchers tested in the shim |
+//! | OpenClaw | user, project | generated plugin `.openclaw/extensions/agenthooks/` + `plugins.entries.agenthooks` in `openclaw.json` (comments kept) | ms (the shim's deadline, below OpenClaw's 15 s budget) | observers fired and forgotten | `hooks.allowConversationAccess`, `hooks.timeouts`; `matcher` tool ids |
 //!
 //! ## Ownership and safety
 //!
@@ -66,8 +70,8 @@
 //!
 //! ## Non-goals
 //!
-//! OpenCode and OpenClaw targets come with their own modules later (one module under
-//! `targets/` each). Windows shells (PowerShell quoting) are not generated.
+//! Windows shells (PowerShell quoting) are not generated. OpenClaw configs written in JSON5
+//! syntax beyond comments (unquoted keys, trailing commas) are refused, not rewritten.
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
@@ -104,7 +108,7 @@ pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
 pub use shell::{shell_join, shell_quote};
-pub use target::{known_targets, CodexOptions, Scope, Target, TargetOptions};
+pub use target::{known_targets, CodexOptions, OpenClawOptions, Scope, Target, TargetOptions};
 pub use targets::{native_events_for, supported_providers};
 
 /// Codex per-hook trust: state keys and trusted hashes, exactly as Codex computes them.

@@ -256,6 +256,10 @@ pub(crate) enum Syntax {
     Anchored,
     /// `a|b`; the agent anchors it itself (Copilot).
     ImplicitlyAnchored,
+    /// A list of exact tool ids, written here as `a|b` for the target to split (OpenClaw's
+    /// `matcher` option): no patterns, so an MCP glob or a class without names is
+    /// inexpressible.
+    ExactList,
 }
 
 /// One agent's matcher *syntax*. The tool names come from the codec's [`ToolTable`].
@@ -409,7 +413,21 @@ impl MatcherDialect {
             })
             .collect::<Vec<_>>()
             .join("|");
+        if self.syntax == Syntax::ExactList {
+            let mut names = Vec::new();
+            for a in &alts {
+                match a {
+                    Alt::Lit(s) if !s.is_empty() && !s.contains('|') => names.push(s.as_str()),
+                    Alt::Lit(s) | Alt::Re(s) => c.inexpressible.push(format!("`{s}` (not an exact tool id)")),
+                }
+            }
+            if c.inexpressible.is_empty() {
+                c.result = Compiled::Pattern(names.join("|"));
+            }
+            return c;
+        }
         let pattern = match self.syntax {
+            Syntax::ExactList => unreachable!("handled above"),
             Syntax::ClaudeList if simple => joined,
             Syntax::ImplicitlyAnchored => joined,
             Syntax::ClaudeList | Syntax::Anchored if alts.len() == 1 => format!("^{joined}$"),

@@ -165,6 +165,8 @@ pub enum TargetOptions {
     None,
     /// Codex's.
     Codex(CodexOptions),
+    /// OpenClaw's.
+    OpenClaw(OpenClawOptions),
 }
 
 impl TargetOptions {
@@ -173,6 +175,7 @@ impl TargetOptions {
         match self {
             Self::None => None,
             Self::Codex(_) => Some(Provider::CODEX),
+            Self::OpenClaw(_) => Some(Provider::OPENCLAW),
         }
     }
 
@@ -180,8 +183,49 @@ impl TargetOptions {
     pub fn codex(&self) -> CodexOptions {
         match self {
             Self::Codex(o) => *o,
-            Self::None => CodexOptions::default(),
+            _ => CodexOptions::default(),
         }
+    }
+
+    /// The OpenClaw options (the defaults when these are not OpenClaw's).
+    pub fn openclaw(&self) -> OpenClawOptions {
+        match self {
+            Self::OpenClaw(o) => o.clone(),
+            _ => OpenClawOptions::default(),
+        }
+    }
+}
+
+impl From<OpenClawOptions> for TargetOptions {
+    fn from(o: OpenClawOptions) -> Self {
+        Self::OpenClaw(o)
+    }
+}
+
+/// OpenClaw install options.
+///
+/// ```
+/// use agenthooks_core::Provider;
+/// use agenthooks_install::{OpenClawOptions, Target};
+/// let t = Target::user(Provider::OPENCLAW, "/home/me")
+///     .with_options(OpenClawOptions::default().with_config_path("/etc/openclaw/openclaw.json"));
+/// assert!(t.options.openclaw().config_path.is_some());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OpenClawOptions {
+    /// The config file OpenClaw reads, as `$OPENCLAW_CONFIG_PATH` names it (default: the
+    /// environment's `$OPENCLAW_CONFIG_PATH` for the real user, else `openclaw.json` in the
+    /// state directory).
+    pub config_path: Option<PathBuf>,
+}
+
+impl OpenClawOptions {
+    /// Sets the config file.
+    #[must_use]
+    pub fn with_config_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config_path = Some(path.into());
+        self
     }
 }
 

@@ -89,6 +89,14 @@ impl ShimHook {
         self
     }
 
+    /// Sets whether the shim awaits the daemon (a telemetry hook on a gate row is fired and
+    /// forgotten: `false`); `true` on a row that is not blocking changes nothing.
+    #[must_use]
+    pub fn with_awaited(mut self, awaited: bool) -> Self {
+        self.awaited = self.awaited && awaited;
+        self
+    }
+
     /// Sets the tool matcher (`None` or an empty list: every tool).
     #[must_use]
     pub fn with_matcher(mut self, tools: Option<Vec<String>>) -> Self {
@@ -223,6 +231,7 @@ impl PluginConfig {
             "id": PLUGIN_ID,
             "name": self.name,
             "command": self.command,
+            "version": self.version,
             "failClosed": self.fail_closed,
             "hooks": self.hooks.iter().map(ShimHook::to_json).collect::<Vec<_>>(),
         });
@@ -234,6 +243,56 @@ impl PluginConfig {
             ("index.js", INDEX_JS.replacen(CONFIG_SLOT, &config_js, 1)),
         ]
     }
+}
+
+/// The configuration baked into a rendered `index.js`, when `text` is one this crate rendered
+/// (its `const CONFIG = {…};` block parses); `None` for any other file. Install uses it to
+/// recognise its own plugin and to list what it installed.
+///
+/// ```
+/// use agenthooks_openclaw::plugin::{parse, PluginConfig, ShimHook};
+/// let cfg = PluginConfig::new(["/bin/guard"]).with_hook(ShimHook::new("before_tool_call")).fail_closed(true);
+/// let files = cfg.render();
+/// let index = &files.iter().find(|(n, _)| *n == "index.js").unwrap().1;
+/// assert_eq!(parse(index).as_ref(), Some(&cfg));
+/// assert_eq!(parse("export default {}"), None);
+/// ```
+pub fn parse(text: &str) -> Option<PluginConfig> {
+    const START: &str = "\nconst CONFIG = ";
+    let at = text.find(START)? + START.len();
+    let end = at + text[at..].find("\n};")? + 2;
+    let v: Value = serde_json::from_str(&text[at..end]).ok()?;
+    if v["id"] != PLUGIN_ID {
+        return None;
+    }
+    let ms = |x: &Value| x.as_u64().map(Duration::from_millis);
+    let hooks = v["hooks"]
+        .as_array()?
+        .iter()
+        .map(|h| {
+            let hook = h["hook"].as_str()?.to_owned();
+            let matcher = h["matcher"]
+                .as_array()
+                .map(|m| m.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect());
+            Some(ShimHook {
+                hook,
+                awaited: h["await"].as_bool()?,
+                deadline: ms(&h["deadlineMs"]).unwrap_or(DEFAULT_GATE_DEADLINE),
+                matcher,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(PluginConfig {
+        command: v["command"]
+            .as_array()?
+            .iter()
+            .map(|c| c.as_str().map(str::to_owned))
+            .collect::<Option<_>>()?,
+        hooks,
+        fail_closed: v["failClosed"].as_bool()?,
+        name: v["name"].as_str()?.to_owned(),
+        version: v["version"].as_str().unwrap_or("0.0.0").to_owned(),
+    })
 }
 
 /// The hooks OpenClaw gates behind `hooks.allowConversationAccess` for non-bundled plugins

@@ -320,7 +320,8 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
             "gemini",
             "copilot",
             "kimi",
-            "opencode"
+            "opencode",
+            "openclaw"
         ]
     );
     let codex = &targets[2];

@@ -132,6 +132,14 @@ const WIRED: &[(&str, &str)] = &[
          notification=tui.toast.show file.edited=file.edited model.request=chat.params \
          model.response=experimental.text.complete",
     ),
+    (
+        "openclaw",
+        "session.start=session_start session.end=session_end prompt.submitted=before_agent_run \
+         tool.pre=before_tool_call tool.post=after_tool_call tool.error=after_tool_call \
+         agent.stop=before_agent_finalize subagent.start=subagent_spawned \
+         subagent.stop=subagent_ended compact.pre=before_compaction compact.post=after_compaction \
+         model.request=llm_input model.response=llm_output",
+    ),
 ];
 
 #[test]

@@ -31,6 +31,7 @@ pub(crate) mod copilot;
 pub(crate) mod cursor;
 pub(crate) mod gemini;
 pub(crate) mod kimi;
+pub(crate) mod openclaw;
 pub(crate) mod opencode;
 
 /// What one agent's install target is: constants only (behaviour is [`TargetModule`]).
@@ -269,7 +270,7 @@ pub(crate) fn jsonc_value(cx: &mut Cx<'_>, path: &std::path::Path) -> Result<Opt
 }
 
 /// Every target module, in a stable order.
-pub(crate) fn all() -> [&'static dyn TargetModule; 7] {
+pub(crate) fn all() -> [&'static dyn TargetModule; 8] {
     [
         &claude::Claude,
         &cursor::Cursor,
@@ -278,6 +279,7 @@ pub(crate) fn all() -> [&'static dyn TargetModule; 7] {
         &copilot::Copilot,
         &kimi::Kimi,
         &opencode::OpenCode,
+        &openclaw::OpenClaw,
     ]
 }
 

@@ -220,7 +220,7 @@ impl TargetModule for OpenCode {
     fn health(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {
         let _ = hooks;
         let p = SPEC.provider.clone();
-        Ok(match ping_daemon(&cx.manifest.command, Duration::from_secs(5)) {
+        Ok(match ping_daemon(&cx.manifest.command, &p, Duration::from_secs(5)) {
             Ok(()) => Vec::new(),
             Err(e) => vec![Finding::new(
                 Severity::Error,
@@ -235,12 +235,13 @@ impl TargetModule for OpenCode {
     }
 }
 
-/// Starts the daemon the shim would start and checks it answers `agenthooks.ping`.
-fn ping_daemon(command: &[String], timeout: Duration) -> Result<(), String> {
+/// Starts the daemon a bridge (OpenCode's shim, OpenClaw's plugin) would start and checks it
+/// answers `agenthooks.ping`.
+pub(crate) fn ping_daemon(command: &[String], provider: &Provider, timeout: Duration) -> Result<(), String> {
     let (program, args) = command.split_first().ok_or("the manifest has no command")?;
     let mut child = Command::new(program)
         .args(args)
-        .args(["agenthooks", "serve", "--provider=opencode"])
+        .args(["agenthooks", "serve", &format!("--provider={provider}")])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

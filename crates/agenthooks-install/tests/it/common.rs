@@ -79,6 +79,8 @@ pub(crate) fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
         ("kimi-user", Target::user(Provider::KIMI, home)),
         ("opencode-user", Target::user(Provider::OPENCODE, home)),
         ("opencode-project", Target::project(Provider::OPENCODE, root, home)),
+        ("openclaw-user", Target::user(Provider::OPENCLAW, home)),
+        ("openclaw-project", Target::project(Provider::OPENCLAW, root, home)),
     ]
 }
 

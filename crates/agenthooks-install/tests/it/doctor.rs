@@ -193,7 +193,9 @@ fn known_targets_cover_every_agent_and_scope() {
             "copilot:project",
             "kimi:user",
             "opencode:user",
-            "opencode:project"
+            "opencode:project",
+            "openclaw:user",
+            "openclaw:project"
         ]
     );
     let r = doctor(

@@ -20,10 +20,17 @@ fn bless() -> bool {
     std::env::var_os("AGENTHOOKS_BLESS").is_some_and(|v| v == "1")
 }
 
-/// `/work/repo/.claude/settings.json` → `ROOT/.claude/settings.json`.
+/// `/work/repo/.claude/settings.json` → `ROOT/.claude/settings.json`. A generated script
+/// (`.js`) is stored as `<name>.js.golden`: the goldens are expected output (data), not
+/// source of ours.
 fn logical(path: &Path) -> String {
     let s = path.display().to_string();
-    s.replacen(ROOT, "ROOT", 1).replacen(HOME, "HOME", 1)
+    let s = s.replacen(ROOT, "ROOT", 1).replacen(HOME, "HOME", 1);
+    if path.extension().is_some_and(|e| e == "js") {
+        s + ".golden"
+    } else {
+        s
+    }
 }
 
 #[test]

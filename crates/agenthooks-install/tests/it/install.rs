@@ -229,7 +229,7 @@ fn refusals() {
         Err(InstallError::UnsupportedScope { .. })
     ));
     assert!(matches!(
-        render(&m(), &Target::user(Provider::OPENCLAW, "/h")),
+        render(&m(), &Target::user(Provider::new("windsurf"), "/h")),
         Err(InstallError::UnknownProvider(_))
     ));
 

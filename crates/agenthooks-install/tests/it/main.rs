@@ -5,6 +5,7 @@ mod doctor;
 mod exec;
 mod golden;
 mod install;
+mod openclaw;
 mod props;
 mod selfinstall;
 mod trust;

@@ -23,8 +23,14 @@ const ROOT: &str = "/p";
 const HOME: &str = "/h";
 const GUARD: &str = "/opt/guard";
 
+/// The bridges: one `serve` process for every hook, so no per-hook argv (no `--event`, and the
+/// in-process `--tools` filter is not passed there yet).
+fn is_bridge(p: &Provider) -> bool {
+    *p == Provider::OPENCODE || *p == Provider::OPENCLAW
+}
+
 fn codec(p: &Provider) -> &'static dyn Codec {
-    let all: [&'static dyn Codec; 7] = [
+    let all: [&'static dyn Codec; 8] = [
         &agenthooks_claude::CODEC,
         &agenthooks_cursor::CODEC,
         &agenthooks_codex::CODEC,
@@ -32,6 +38,7 @@ fn codec(p: &Provider) -> &'static dyn Codec {
         &agenthooks_copilot::CODEC,
         &agenthooks_kimi::CODEC,
         &agenthooks_opencode::CODEC,
+        &agenthooks_openclaw::CODEC,
     ];
     all.into_iter()
         .find(|c| c.provider() == *p)
@@ -113,7 +120,7 @@ fn a_router_renders_exactly_its_kinds_per_agent() {
         assert!(!want.is_empty(), "{p}");
         assert_eq!(installed_natives(&m, &t), want, "{p}");
         assert_eq!(installed_natives(&gated, &t), expected_natives(&p, &gated_kinds), "{p}");
-        if p != Provider::OPENCODE {
+        if !is_bridge(&p) {
             // the files themselves: one command per native event, nothing else
             assert_eq!(rendered_events(&m, &t), want, "{p}");
         }
@@ -188,7 +195,7 @@ fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
         // the agents whose config has a fail-closed knob, and how it is spelled
         let knob = match p.as_str() {
             "claude-code" => Some("\"onFailure\": \"block\""),
-            "cursor" => Some("\"failClosed\": true"),
+            "cursor" | "openclaw" => Some("\"failClosed\": true"),
             "opencode" => Some("closed"),
             _ => None,
         };
@@ -256,8 +263,8 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::class(CanonicalTool::Other)));
     let mut checked = 0;
     for p in supported_providers() {
-        if p == Provider::OPENCODE {
-            continue; // serve mode: one process for every hook, no per-hook argv (not yet filtered)
+        if is_bridge(&p) {
+            continue;
         }
         let t = target(&p);
         let native = native_events_for(&p, EventKind::ToolPre)[0];
