@@ -12,44 +12,46 @@ use std::sync::Arc;
 use crate::decision::{DecisionKind, Outcome};
 use crate::event::Envelope;
 
-/// One thing a decision can ask an agent to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-#[repr(u8)]
-pub enum Capability {
-    /// Prevent the action (deny a tool, block a prompt).
-    Deny = 0,
-    /// Force a confirmation prompt.
-    Ask = 1,
-    /// Skip the permission prompt.
-    Allow = 2,
-    /// Rewrite the tool input.
-    UpdateInput = 3,
-    /// Inject context for the model.
-    AddContext = 4,
-    /// Replace the tool output the model sees.
-    ReplaceOutput = 5,
-    /// Feed a note about the tool output back to the model.
-    FlagOutput = 6,
-    /// Keep the agent going with an instruction (stop events).
-    ContinueAgent = 7,
-    /// Stop the whole agent (`continue: false`).
-    StopAgent = 8,
-    /// Show a message to the user.
-    SystemMessage = 9,
-    /// Apply a rewritten input without an allow/ask verdict (`rewrite_input(..).no_decision()`).
-    /// Claude and Codex apply a rewrite only together with a verdict.
-    NeutralRewrite = 10,
-    /// Abstaining shows the agent's own permission dialog, so the user decides: the event is a
-    /// `permission.request` fired just before that dialog (Claude Code and Codex
-    /// `PermissionRequest`, Copilot `permissionRequest`). An [`ask_user`](crate::decision::ask_user)
-    /// is then delivered by answering no decision, never turned into a deny (see [`degrade`]).
-    ///
-    /// A codec leaves it out where no dialog follows: a headless mode it can recognise (from the
-    /// variant, the environment or the payload, in [`Codec::capabilities`](crate::Codec::capabilities)
-    /// or [`Codec::event_capabilities`](crate::Codec::event_capabilities)); there the
-    /// [`AskFallback`] applies.
-    PermissionDialog = 11,
+crate::named_enum! {
+    /// One thing a decision can ask an agent to do.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[non_exhaustive]
+    #[repr(u8)]
+    pub enum Capability {
+        /// Prevent the action (deny a tool, block a prompt).
+        Deny => "deny",
+        /// Force a confirmation prompt.
+        Ask => "ask",
+        /// Skip the permission prompt.
+        Allow => "allow",
+        /// Rewrite the tool input.
+        UpdateInput => "update-input",
+        /// Inject context for the model.
+        AddContext => "add-context",
+        /// Replace the tool output the model sees.
+        ReplaceOutput => "replace-output",
+        /// Feed a note about the tool output back to the model.
+        FlagOutput => "flag-output",
+        /// Keep the agent going with an instruction (stop events).
+        ContinueAgent => "continue-agent",
+        /// Stop the whole agent (`continue: false`).
+        StopAgent => "stop-agent",
+        /// Show a message to the user.
+        SystemMessage => "system-message",
+        /// Apply a rewritten input without an allow/ask verdict (`rewrite_input(..).no_decision()`).
+        /// Claude and Codex apply a rewrite only together with a verdict.
+        NeutralRewrite => "neutral-rewrite",
+        /// Abstaining shows the agent's own permission dialog, so the user decides: the event is a
+        /// `permission.request` fired just before that dialog (Claude Code and Codex
+        /// `PermissionRequest`, Copilot `permissionRequest`). An [`ask_user`](crate::decision::ask_user)
+        /// is then delivered by answering no decision, never turned into a deny (see [`degrade`]).
+        ///
+        /// A codec leaves it out where no dialog follows: a headless mode it can recognise (from the
+        /// variant, the environment or the payload, in [`Codec::capabilities`](crate::Codec::capabilities)
+        /// or [`Codec::event_capabilities`](crate::Codec::event_capabilities)); there the
+        /// [`AskFallback`] applies.
+        PermissionDialog => "permission-dialog",
+    }
 }
 
 impl Capability {
@@ -68,30 +70,6 @@ impl Capability {
         Self::NeutralRewrite,
         Self::PermissionDialog,
     ];
-
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Deny => "deny",
-            Self::Ask => "ask",
-            Self::Allow => "allow",
-            Self::UpdateInput => "update-input",
-            Self::AddContext => "add-context",
-            Self::ReplaceOutput => "replace-output",
-            Self::FlagOutput => "flag-output",
-            Self::ContinueAgent => "continue-agent",
-            Self::StopAgent => "stop-agent",
-            Self::SystemMessage => "system-message",
-            Self::NeutralRewrite => "neutral-rewrite",
-            Self::PermissionDialog => "permission-dialog",
-        }
-    }
-}
-
-impl fmt::Display for Capability {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// A set of [`Capability`] values: a copyable bit set.
@@ -261,26 +239,16 @@ impl Policy {
         self.fail = FailMode::Open;
         self
     }
+}
 
-    /// Sets the ask fallback.
-    #[must_use]
-    pub fn with_ask_fallback(mut self, f: AskFallback) -> Self {
-        self.ask_fallback = f;
-        self
-    }
-
-    /// Sets the unsupported-intent mode.
-    #[must_use]
-    pub fn with_unsupported(mut self, m: UnsupportedMode) -> Self {
-        self.unsupported = m;
-        self
-    }
-
-    /// Sets the continuation cap.
-    #[must_use]
-    pub fn with_continuation_cap(mut self, cap: u32) -> Self {
-        self.continuation_cap = cap;
-        self
+crate::setters! {
+    impl Policy {
+        /// Sets the ask fallback.
+        with_ask_fallback(ask_fallback: AskFallback);
+        /// Sets the unsupported-intent mode.
+        with_unsupported(unsupported: UnsupportedMode);
+        /// Sets the continuation cap.
+        with_continuation_cap(continuation_cap: u32);
     }
 }
 
@@ -416,37 +384,21 @@ pub struct UnsupportedError {
 /// assert_eq!(d.outcome.system_message(), Some("sure?"));
 /// ```
 pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degraded, UnsupportedError> {
-    let strict = policy.unsupported == UnsupportedMode::Strict;
     let mut out = outcome;
-    let mut log = Vec::new();
-    let note = |out: &Outcome, cap: Capability, to: DecisionKind, n: &'static str, log: &mut Vec<Degradation>| {
-        if strict {
-            return Err(UnsupportedError { capability: cap });
-        }
-        log.push(Degradation {
-            capability: cap,
-            from: out.kind(),
-            to,
-            note: n,
-        });
-        Ok(())
+    let mut log = Log {
+        strict: policy.unsupported == UnsupportedMode::Strict,
+        made: Vec::new(),
     };
 
     // 1. The intent itself.
     match out.kind() {
         DecisionKind::Deny | DecisionKind::BlockPrompt if !caps.contains(Capability::Deny) => {
-            note(
-                &out,
-                Capability::Deny,
-                DecisionKind::NoDecision,
-                "cannot block here; answered no-decision",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::Deny, "cannot block here; answered no-decision")?;
             set_neutral(&mut out);
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) && caps.contains(Capability::PermissionDialog) => {
             // Delivered, not lost: recorded even under Strict.
-            log.push(Degradation {
+            log.made.push(Degradation {
                 capability: Capability::Ask,
                 from: DecisionKind::Ask,
                 to: DecisionKind::NoDecision,
@@ -461,48 +413,28 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         }
         DecisionKind::Ask if !caps.contains(Capability::Ask) => {
             if policy.ask_fallback == AskFallback::Deny && caps.contains(Capability::Deny) {
-                note(
-                    &out,
+                log.turn(
+                    &mut out,
                     Capability::Ask,
                     DecisionKind::Deny,
                     "ask unsupported; denied per ask_fallback",
-                    &mut log,
                 )?;
                 let c = out.common_mut();
-                c.kind = DecisionKind::Deny;
                 if c.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
                     c.reason = Some(crate::decision::DEFAULT_BLOCK_REASON.to_owned());
                 }
                 out.clear_updated_input();
             } else {
-                note(
-                    &out,
-                    Capability::Ask,
-                    DecisionKind::NoDecision,
-                    "ask unsupported; deferred to the agent",
-                    &mut log,
-                )?;
+                log.neutral(&out, Capability::Ask, "ask unsupported; deferred to the agent")?;
                 set_kind_neutral(&mut out);
             }
         }
         DecisionKind::Allow if !caps.contains(Capability::Allow) => {
-            note(
-                &out,
-                Capability::Allow,
-                DecisionKind::NoDecision,
-                "allow unsupported; deferred to the agent",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::Allow, "allow unsupported; deferred to the agent")?;
             set_kind_neutral(&mut out);
         }
         DecisionKind::Continue if !caps.contains(Capability::ContinueAgent) => {
-            note(
-                &out,
-                Capability::ContinueAgent,
-                DecisionKind::NoDecision,
-                "cannot continue here; finished",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::ContinueAgent, "cannot continue here; finished")?;
             set_neutral(&mut out);
         }
         DecisionKind::ReplaceOutput if !caps.contains(Capability::ReplaceOutput) => {
@@ -512,24 +444,15 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
                 .unwrap_or_default();
             out.clear_replaced_output();
             if caps.contains(Capability::FlagOutput) {
-                note(
-                    &out,
+                log.turn(
+                    &mut out,
                     Capability::ReplaceOutput,
                     DecisionKind::FlagOutput,
                     "replacement sent as feedback",
-                    &mut log,
                 )?;
-                let c = out.common_mut();
-                c.kind = DecisionKind::FlagOutput;
-                c.reason = Some(replacement);
+                out.common_mut().reason = Some(replacement);
             } else {
-                note(
-                    &out,
-                    Capability::ReplaceOutput,
-                    DecisionKind::NoDecision,
-                    "cannot replace output; observed",
-                    &mut log,
-                )?;
+                log.neutral(&out, Capability::ReplaceOutput, "cannot replace output; observed")?;
                 set_neutral(&mut out);
             }
         }
@@ -538,25 +461,13 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
     if out.kind() == DecisionKind::FlagOutput && !caps.contains(Capability::FlagOutput) {
         let reason = out.reason().unwrap_or_default().to_owned();
         if caps.contains(Capability::AddContext) && !reason.is_empty() {
-            note(
-                &out,
-                Capability::FlagOutput,
-                DecisionKind::NoDecision,
-                "flag sent as context",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::FlagOutput, "flag sent as context")?;
             let c = out.common_mut();
             c.kind = DecisionKind::NoDecision;
             c.reason = None;
             c.context.push(reason);
         } else {
-            note(
-                &out,
-                Capability::FlagOutput,
-                DecisionKind::NoDecision,
-                "cannot flag output; observed",
-                &mut log,
-            )?;
+            log.neutral(&out, Capability::FlagOutput, "cannot flag output; observed")?;
             set_neutral(&mut out);
         }
     }
@@ -566,12 +477,10 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         && out.kind() == DecisionKind::NoDecision
         && !caps.contains(Capability::NeutralRewrite)
     {
-        note(
+        log.neutral(
             &out,
             Capability::NeutralRewrite,
-            DecisionKind::NoDecision,
             "a rewrite needs an allow or ask verdict here; rewrite dropped",
-            &mut log,
         )?;
         out.clear_updated_input();
     }
@@ -581,35 +490,82 @@ pub fn degrade(outcome: Outcome, caps: CapSet, policy: &Policy) -> Result<Degrad
         } else {
             out.kind()
         };
-        note(
-            &out,
+        log.turn(
+            &mut out,
             Capability::UpdateInput,
             to,
             "rewrite dropped; an allow of the original input is not sent",
-            &mut log,
         )?;
         out.clear_updated_input();
-        out.common_mut().kind = to;
     }
     if !out.context().is_empty() && !caps.contains(Capability::AddContext) {
-        let k = out.kind();
-        note(&out, Capability::AddContext, k, "context dropped", &mut log)?;
+        log.dropped(&out, Capability::AddContext, "context dropped")?;
         out.common_mut().context.clear();
     }
     if out.system_message().is_some() && !caps.contains(Capability::SystemMessage) {
-        let k = out.kind();
-        note(&out, Capability::SystemMessage, k, "system message dropped", &mut log)?;
+        log.dropped(&out, Capability::SystemMessage, "system message dropped")?;
         out.common_mut().system_message = None;
     }
     if out.stop_reason().is_some() && !caps.contains(Capability::StopAgent) {
-        let k = out.kind();
-        note(&out, Capability::StopAgent, k, "stop-agent dropped", &mut log)?;
+        log.dropped(&out, Capability::StopAgent, "stop-agent dropped")?;
         out.common_mut().stop_agent = None;
     }
     Ok(Degraded {
         outcome: out,
-        degradations: log,
+        degradations: log.made,
     })
+}
+
+/// The degradations [`degrade`] makes, in order.
+struct Log {
+    /// [`UnsupportedMode::Strict`]: a missing capability is an error instead.
+    strict: bool,
+    made: Vec<Degradation>,
+}
+
+impl Log {
+    /// Records that `out` loses `capability` and becomes `to`.
+    fn note(
+        &mut self,
+        out: &Outcome,
+        capability: Capability,
+        to: DecisionKind,
+        note: &'static str,
+    ) -> Result<(), UnsupportedError> {
+        if self.strict {
+            return Err(UnsupportedError { capability });
+        }
+        self.made.push(Degradation {
+            capability,
+            from: out.kind(),
+            to,
+            note,
+        });
+        Ok(())
+    }
+
+    /// Records that `out` loses `capability` and turns it into a `to`.
+    fn turn(
+        &mut self,
+        out: &mut Outcome,
+        capability: Capability,
+        to: DecisionKind,
+        note: &'static str,
+    ) -> Result<(), UnsupportedError> {
+        self.note(out, capability, to, note)?;
+        out.common_mut().kind = to;
+        Ok(())
+    }
+
+    /// Records that `out` loses `capability` and becomes no decision.
+    fn neutral(&mut self, out: &Outcome, capability: Capability, note: &'static str) -> Result<(), UnsupportedError> {
+        self.note(out, capability, DecisionKind::NoDecision, note)
+    }
+
+    /// Records that `out` loses `capability` and keeps its kind (a modifier is dropped).
+    fn dropped(&mut self, out: &Outcome, capability: Capability, note: &'static str) -> Result<(), UnsupportedError> {
+        self.note(out, capability, out.kind(), note)
+    }
 }
 
 /// Neutral kind, keeping a rewrite (checked separately against `update-input`).

@@ -136,47 +136,22 @@ impl<'a> Invocation<'a> {
             conn: None,
         }
     }
+}
 
-    /// Sets the native event hint.
-    #[must_use]
-    pub fn with_native_event(mut self, e: Option<&'a str>) -> Self {
-        self.native_event = e;
-        self
-    }
-
-    /// Sets the transport.
-    #[must_use]
-    pub fn with_transport(mut self, t: Transport) -> Self {
-        self.transport = t;
-        self
-    }
-
-    /// Sets argv.
-    #[must_use]
-    pub fn with_argv(mut self, argv: &'a [String]) -> Self {
-        self.argv = argv;
-        self
-    }
-
-    /// Sets the variant hint.
-    #[must_use]
-    pub fn with_variant(mut self, v: Option<&'a Variant>) -> Self {
-        self.variant = v;
-        self
-    }
-
-    /// Sets the state directory.
-    #[must_use]
-    pub fn with_state_dir(mut self, d: Option<&'a Path>) -> Self {
-        self.state_dir = d;
-        self
-    }
-
-    /// Sets the per-connection state.
-    #[must_use]
-    pub fn with_conn(mut self, c: Option<&'a ConnState>) -> Self {
-        self.conn = c;
-        self
+crate::setters! {
+    impl<'a> Invocation<'a> {
+        /// Sets the native event hint.
+        with_native_event(native_event: Option<&'a str>);
+        /// Sets the transport.
+        with_transport(transport: Transport);
+        /// Sets argv.
+        with_argv(argv: &'a [String]);
+        /// Sets the variant hint.
+        with_variant(variant: Option<&'a Variant>);
+        /// Sets the state directory.
+        with_state_dir(state_dir: Option<&'a Path>);
+        /// Sets the per-connection state.
+        with_conn(conn: Option<&'a ConnState>);
     }
 }
 
@@ -269,12 +244,12 @@ impl EventTarget {
             payload: Some(env.raw().clone()),
         }
     }
+}
 
-    /// Sets the payload.
-    #[must_use]
-    pub fn with_payload(mut self, payload: Option<RawPayload>) -> Self {
-        self.payload = payload;
-        self
+crate::setters! {
+    impl EventTarget {
+        /// Sets the payload.
+        with_payload(payload: Option<RawPayload>);
     }
 }
 

@@ -70,48 +70,36 @@ use crate::error::HandlerError;
 /// or misrender an empty one).
 pub const DEFAULT_BLOCK_REASON: &str = "Blocked by a hook policy.";
 
-/// What a decision intends. Append-only: new kinds are added at the end.
-///
-/// `finish()`, `accept_prompt()`, `observed()` and `ContextDecision::none()` are the neutral
-/// decisions of their families and report [`DecisionKind::NoDecision`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-#[repr(u8)]
-pub enum DecisionKind {
-    /// No opinion: the agent's own flow runs. Never a forced allow.
-    #[default]
-    NoDecision = 0,
-    /// Skip the permission prompt (never loosens the agent's own deny rules).
-    Allow = 1,
-    /// Prevent the tool call.
-    Deny = 2,
-    /// Force a confirmation prompt.
-    Ask = 3,
-    /// Reject the prompt.
-    BlockPrompt = 4,
-    /// Keep the agent going with an instruction.
-    Continue = 5,
-    /// Feed back a note about the tool output to the model.
-    FlagOutput = 6,
-    /// Replace the tool output the model sees.
-    ReplaceOutput = 7,
+crate::named_enum! {
+    /// What a decision intends. Append-only: new kinds are added at the end.
+    ///
+    /// `finish()`, `accept_prompt()`, `observed()` and `ContextDecision::none()` are the neutral
+    /// decisions of their families and report [`DecisionKind::NoDecision`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    #[non_exhaustive]
+    #[repr(u8)]
+    pub enum DecisionKind {
+        /// No opinion: the agent's own flow runs. Never a forced allow.
+        #[default]
+        NoDecision => "no-decision",
+        /// Skip the permission prompt (never loosens the agent's own deny rules).
+        Allow => "allow",
+        /// Prevent the tool call.
+        Deny => "deny",
+        /// Force a confirmation prompt.
+        Ask => "ask",
+        /// Reject the prompt.
+        BlockPrompt => "block-prompt",
+        /// Keep the agent going with an instruction.
+        Continue => "continue",
+        /// Feed back a note about the tool output to the model.
+        FlagOutput => "flag-output",
+        /// Replace the tool output the model sees.
+        ReplaceOutput => "replace-output",
+    }
 }
 
 impl DecisionKind {
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::NoDecision => "no-decision",
-            Self::Allow => "allow",
-            Self::Deny => "deny",
-            Self::Ask => "ask",
-            Self::BlockPrompt => "block-prompt",
-            Self::Continue => "continue",
-            Self::FlagOutput => "flag-output",
-            Self::ReplaceOutput => "replace-output",
-        }
-    }
-
     /// True exactly for the kinds whose intent is "the action is prevented" (deny, block-prompt).
     /// An ask defers to a human and does not block.
     pub const fn blocks(self) -> bool {
@@ -132,12 +120,6 @@ impl DecisionKind {
             Self::Ask | Self::ReplaceOutput => 2,
             Self::Deny | Self::BlockPrompt | Self::Continue => 3,
         }
-    }
-}
-
-impl fmt::Display for DecisionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -473,25 +455,34 @@ impl ToolPreDecision {
     pub fn updated_input(&self) -> Option<&Map<String, Value>> {
         self.updated_input.as_ref()
     }
-
-    /// The user-facing block message (a blank one sets none). Only meaningful on a blocking
-    /// decision; ignored by codecs otherwise.
-    pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
-        self.common.block_reason = first_non_empty([message]);
-        self
-    }
-
-    /// The user-facing block message from candidates: the first non-blank one wins (none when
-    /// all are blank), e.g. a configured message, then a default.
-    pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.common.block_reason = first_non_empty(candidates);
-        self
-    }
 }
+
+/// The block-message builders of the decisions that can block (tool calls and prompts).
+macro_rules! block_reason_builders {
+    ($($ty:ident),+) => {$(
+        impl $ty {
+            /// The user-facing block message (a blank one sets none). Only meaningful on a
+            /// blocking decision; ignored by codecs otherwise.
+            pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
+                self.common.block_reason = first_non_empty([message]);
+                self
+            }
+
+            /// The user-facing block message from candidates: the first non-blank one wins
+            /// (none when all are blank), e.g. a configured message, then a default.
+            pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
+            where
+                I: IntoIterator<Item = S>,
+                S: Into<String>,
+            {
+                self.common.block_reason = first_non_empty(candidates);
+                self
+            }
+        }
+    )+};
+}
+
+block_reason_builders!(ToolPreDecision, PromptDecision);
 
 fn first_non_empty<I, S>(candidates: I) -> Option<String>
 where
@@ -510,24 +501,6 @@ pub fn accept_prompt() -> PromptDecision {
 pub fn block_prompt(reason: impl Into<String>) -> PromptDecision {
     PromptDecision {
         common: common_of(DecisionKind::BlockPrompt, Some(reason_or_default_owned(reason))),
-    }
-}
-
-impl PromptDecision {
-    /// The user-facing block message (a blank one sets none).
-    pub fn with_block_reason(mut self, message: impl Into<String>) -> Self {
-        self.common.block_reason = first_non_empty([message]);
-        self
-    }
-
-    /// The user-facing block message from candidates: the first non-blank one wins.
-    pub fn with_block_reason_from<I, S>(mut self, candidates: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.common.block_reason = first_non_empty(candidates);
-        self
     }
 }
 

@@ -95,43 +95,31 @@ impl From<String> for HandlerError {
     }
 }
 
-/// Why a payload could not be decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum DecodeCategory {
-    /// No bytes at all.
-    Empty,
-    /// Larger than the configured cap.
-    Oversize,
-    /// Not valid UTF-8.
-    NotUtf8,
-    /// Not well-formed JSON.
-    Syntax,
-    /// Well-formed JSON of the wrong shape (a required field missing, a wrong type).
-    Data,
-    /// The event could not be identified.
-    UnknownEvent,
-    /// The transport framing was wrong (argv payload missing, bad frame).
-    Transport,
-    /// Reading the input failed.
-    Io,
+crate::named_enum! {
+    /// Why a payload could not be decoded.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum DecodeCategory {
+        /// No bytes at all.
+        Empty => "empty",
+        /// Larger than the configured cap.
+        Oversize => "oversize",
+        /// Not valid UTF-8.
+        NotUtf8 => "not-utf8",
+        /// Not well-formed JSON.
+        Syntax => "syntax",
+        /// Well-formed JSON of the wrong shape (a required field missing, a wrong type).
+        Data => "data",
+        /// The event could not be identified.
+        UnknownEvent => "unknown-event",
+        /// The transport framing was wrong (argv payload missing, bad frame).
+        Transport => "transport",
+        /// Reading the input failed.
+        Io => "io",
+    }
 }
 
 impl DecodeCategory {
-    /// Stable name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Empty => "empty",
-            Self::Oversize => "oversize",
-            Self::NotUtf8 => "not-utf8",
-            Self::Syntax => "syntax",
-            Self::Data => "data",
-            Self::UnknownEvent => "unknown-event",
-            Self::Transport => "transport",
-            Self::Io => "io",
-        }
-    }
-
     /// Classifies a `serde_json` error.
     pub fn of_json(e: &serde_json::Error) -> Self {
         use serde_json::error::Category;
@@ -147,12 +135,6 @@ impl DecodeCategory {
             }
             Category::Data => Self::Data,
         }
-    }
-}
-
-impl fmt::Display for DecodeCategory {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -299,30 +299,32 @@ impl fmt::Debug for Envelope {
     }
 }
 
-/// Canonical class of a tool, across agents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum CanonicalTool {
-    /// Shell command execution.
-    Shell,
-    /// Reading a file.
-    FileRead,
-    /// Writing (creating/overwriting) a file.
-    FileWrite,
-    /// Editing a file in place.
-    FileEdit,
-    /// Searching files (glob/grep/ls).
-    Search,
-    /// Fetching from the network (web fetch/search).
-    Fetch,
-    /// Spawning a subagent/task.
-    Task,
-    /// An MCP tool.
-    Mcp,
-    /// Anything else.
-    #[default]
-    Other,
+crate::named_enum! {
+    /// Canonical class of a tool, across agents.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+    #[serde(rename_all = "kebab-case")]
+    #[non_exhaustive]
+    pub enum CanonicalTool {
+        /// Shell command execution.
+        Shell => "shell",
+        /// Reading a file.
+        FileRead => "file-read",
+        /// Writing (creating/overwriting) a file.
+        FileWrite => "file-write",
+        /// Editing a file in place.
+        FileEdit => "file-edit",
+        /// Searching files (glob/grep/ls).
+        Search => "search",
+        /// Fetching from the network (web fetch/search).
+        Fetch => "fetch",
+        /// Spawning a subagent/task.
+        Task => "task",
+        /// An MCP tool.
+        Mcp => "mcp",
+        /// Anything else.
+        #[default]
+        Other => "other",
+    }
 }
 
 impl CanonicalTool {
@@ -338,27 +340,6 @@ impl CanonicalTool {
         Self::Mcp,
         Self::Other,
     ];
-
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Shell => "shell",
-            Self::FileRead => "file-read",
-            Self::FileWrite => "file-write",
-            Self::FileEdit => "file-edit",
-            Self::Search => "search",
-            Self::Fetch => "fetch",
-            Self::Task => "task",
-            Self::Mcp => "mcp",
-            Self::Other => "other",
-        }
-    }
-}
-
-impl fmt::Display for CanonicalTool {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// An MCP tool call, decoded from the provider's naming scheme and context.

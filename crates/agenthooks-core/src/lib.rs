@@ -37,6 +37,7 @@ pub mod event;
 pub mod kind;
 pub mod kit;
 mod log;
+mod macros;
 pub mod provider;
 pub mod quirks;
 pub mod router;

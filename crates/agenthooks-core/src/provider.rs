@@ -214,40 +214,24 @@ open_string_set!(
     NativeName
 );
 
-/// How sure the runtime is about the provider (and native event) it decoded with.
-///
-/// Ordered from least to most certain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Confidence {
-    /// A best guess (e.g. an ambiguous payload shape).
-    Guess,
-    /// Inferred from the payload shape or environment.
-    Inferred,
-    /// The flag named one provider but the payload plainly came from another; decoded with the
-    /// real one.
-    Mismatch,
-    /// Stated by the generated config (`--provider`, `--event`) or by the payload itself.
-    #[default]
-    Certain,
-}
-
-impl Confidence {
-    /// The stable kebab-case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Guess => "guess",
-            Self::Inferred => "inferred",
-            Self::Mismatch => "mismatch",
-            Self::Certain => "certain",
-        }
-    }
-}
-
-impl fmt::Display for Confidence {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::named_enum! {
+    /// How sure the runtime is about the provider (and native event) it decoded with.
+    ///
+    /// Ordered from least to most certain.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+    #[serde(rename_all = "kebab-case")]
+    #[non_exhaustive]
+    pub enum Confidence {
+        /// A best guess (e.g. an ambiguous payload shape).
+        Guess => "guess",
+        /// Inferred from the payload shape or environment.
+        Inferred => "inferred",
+        /// The flag named one provider but the payload plainly came from another; decoded with the
+        /// real one.
+        Mismatch => "mismatch",
+        /// Stated by the generated config (`--provider`, `--event`) or by the payload itself.
+        #[default]
+        Certain => "certain",
     }
 }
 
@@ -269,17 +253,8 @@ mod tests {
         let known = Provider::KNOWN;
         let wire: Vec<&str> = known.iter().map(Provider::as_str).collect();
         assert_eq!(
-            wire,
-            [
-                "claude-code",
-                "cursor",
-                "codex",
-                "gemini",
-                "copilot",
-                "kimi",
-                "opencode",
-                "openclaw"
-            ]
+            wire.join(" "),
+            "claude-code cursor codex gemini copilot kimi opencode openclaw"
         );
         assert!("".parse::<Provider>().is_err());
         let unknown: Provider = "zed".parse().unwrap();

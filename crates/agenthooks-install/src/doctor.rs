@@ -42,19 +42,12 @@ impl Default for DoctorOptions {
     }
 }
 
-impl DoctorOptions {
-    /// Whether to ping.
-    #[must_use]
-    pub fn with_ping(mut self, yes: bool) -> Self {
-        self.ping = yes;
-        self
-    }
-
-    /// Sets `PATH`.
-    #[must_use]
-    pub fn with_path(mut self, path: impl Into<OsString>) -> Self {
-        self.path = Some(path.into());
-        self
+agenthooks_core::setters! {
+    impl DoctorOptions {
+        /// Whether to ping.
+        with_ping(ping: bool);
+        /// Sets `PATH`.
+        with_path(path: impl Into<OsString>) => Some;
     }
 }
 

@@ -207,6 +207,12 @@ impl Parser<'_> {
         position_error(self.text, self.i, message)
     }
 
+    /// An error at `start` (where an unterminated string or comment began).
+    fn error_at(&mut self, start: usize, message: &str) -> SyntaxError {
+        self.i = start;
+        self.error(message)
+    }
+
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
@@ -229,10 +235,7 @@ impl Parser<'_> {
                         self.i += 2;
                         loop {
                             match self.peek() {
-                                None => {
-                                    self.i = start;
-                                    return Err(self.error("unterminated block comment"));
-                                }
+                                None => return Err(self.error_at(start, "unterminated block comment")),
                                 Some(b'*') if self.s.get(self.i + 1) == Some(&b'/') => {
                                     self.i += 2;
                                     break;
@@ -250,8 +253,8 @@ impl Parser<'_> {
 
     fn value(&mut self) -> Result<Node, SyntaxError> {
         match self.peek() {
-            Some(b'{') => self.object(),
-            Some(b'[') => self.array(),
+            Some(b'{') => self.container(b'}', "object", Self::member, Kind::Object),
+            Some(b'[') => self.container(b']', "array", Self::value, Kind::Array),
             Some(b'"') => {
                 let start = self.i;
                 let s = self.string()?;
@@ -278,103 +281,75 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn object(&mut self) -> Result<Node, SyntaxError> {
-        self.enter()?;
-        let start = self.i;
-        self.i += 1;
-        let mut members = Vec::new();
-        self.skip_ws()?;
-        if self.peek() == Some(b'}') {
-            self.i += 1;
-            self.depth -= 1;
-            return Ok(Node {
-                start,
-                end: self.i,
-                kind: Kind::Object(members),
-            });
-        }
-        loop {
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a string key"));
-            }
-            let key_start = self.i;
-            let key = self.string()?;
-            let key_end = self.i;
-            self.skip_ws()?;
-            if self.peek() != Some(b':') {
-                return Err(self.error("expected `:` after an object key"));
-            }
-            self.i += 1;
-            self.skip_ws()?;
-            let value = self.value()?;
-            members.push(Member {
-                key,
-                key_start,
-                key_end,
-                value,
-            });
-            self.skip_ws()?;
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.skip_ws()?;
-                    if self.peek() == Some(b'}') {
-                        return Err(self.error("trailing comma in object"));
-                    }
-                }
-                Some(b'}') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => return Err(self.error("expected `,` or `}` in object")),
-            }
-        }
-        self.depth -= 1;
-        Ok(Node {
-            start,
-            end: self.i,
-            kind: Kind::Object(members),
-        })
-    }
-
-    fn array(&mut self) -> Result<Node, SyntaxError> {
+    /// An object or array, from its opening bracket to `close`: its items, each read by `item`,
+    /// separated by commas (a trailing one is an error), made a node by `kind`.
+    fn container<T>(
+        &mut self,
+        close: u8,
+        what: &str,
+        item: fn(&mut Self) -> Result<T, SyntaxError>,
+        kind: fn(Vec<T>) -> Kind,
+    ) -> Result<Node, SyntaxError> {
         self.enter()?;
         let start = self.i;
         self.i += 1;
         let mut items = Vec::new();
         self.skip_ws()?;
-        if self.peek() == Some(b']') {
+        if self.peek() == Some(close) {
             self.i += 1;
             self.depth -= 1;
             return Ok(Node {
                 start,
                 end: self.i,
-                kind: Kind::Array(items),
+                kind: kind(items),
             });
         }
         loop {
-            items.push(self.value()?);
+            items.push(item(self)?);
             self.skip_ws()?;
             match self.peek() {
                 Some(b',') => {
                     self.i += 1;
                     self.skip_ws()?;
-                    if self.peek() == Some(b']') {
-                        return Err(self.error("trailing comma in array"));
+                    if self.peek() == Some(close) {
+                        return Err(self.error(&format!("trailing comma in {what}")));
                     }
                 }
-                Some(b']') => {
+                Some(c) if c == close => {
                     self.i += 1;
                     break;
                 }
-                _ => return Err(self.error("expected `,` or `]` in array")),
+                _ => return Err(self.error(&format!("expected `,` or `{}` in {what}", char::from(close)))),
             }
         }
         self.depth -= 1;
         Ok(Node {
             start,
             end: self.i,
-            kind: Kind::Array(items),
+            kind: kind(items),
+        })
+    }
+
+    /// One `"key": value` member of an object.
+    fn member(&mut self) -> Result<Member, SyntaxError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key"));
+        }
+        let key_start = self.i;
+        let key = self.string()?;
+        let key_end = self.i;
+        self.skip_ws()?;
+        if self.peek() != Some(b':') {
+            return Err(self.error("expected `:` after an object key"));
+        }
+        self.i += 1;
+        self.skip_ws()?;
+        let value = self.value()?;
+        Ok(Member {
+            key,
+            key_start,
+            key_end,
+            value,
         })
     }
 
@@ -383,10 +358,7 @@ impl Parser<'_> {
         self.i += 1;
         loop {
             match self.peek() {
-                None => {
-                    self.i = start;
-                    return Err(self.error("unterminated string"));
-                }
+                None => return Err(self.error_at(start, "unterminated string")),
                 Some(b'"') => {
                     self.i += 1;
                     break;

@@ -48,11 +48,7 @@ pub struct Manifest {
 
 impl Manifest {
     /// A manifest with a command and an identity name, and no hooks yet.
-    pub fn new<I, S>(command: I, name: impl Into<String>) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn new(command: impl IntoIterator<Item = impl Into<String>>, name: impl Into<String>) -> Self {
         Self {
             command: command.into_iter().map(Into::into).collect(),
             hooks: Vec::new(),
@@ -65,20 +61,6 @@ impl Manifest {
     #[must_use]
     pub fn with_hook(mut self, hook: HookSpec) -> Self {
         self.hooks.push(hook);
-        self
-    }
-
-    /// Sets the identity.
-    #[must_use]
-    pub fn with_identity(mut self, identity: Identity) -> Self {
-        self.identity = identity;
-        self
-    }
-
-    /// Sets the failure policy.
-    #[must_use]
-    pub fn with_failure(mut self, failure: FailurePolicy) -> Self {
-        self.failure = failure;
         self
     }
 
@@ -156,6 +138,15 @@ impl Manifest {
     }
 }
 
+agenthooks_core::setters! {
+    impl Manifest {
+        /// Sets the identity.
+        with_identity(identity: Identity);
+        /// Sets the failure policy.
+        with_failure(failure: FailurePolicy);
+    }
+}
+
 /// Plugin name, version and description.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -184,20 +175,6 @@ impl Identity {
         }
     }
 
-    /// Sets the version.
-    #[must_use]
-    pub fn with_version(mut self, v: impl Into<String>) -> Self {
-        self.version = v.into();
-        self
-    }
-
-    /// Sets the description.
-    #[must_use]
-    pub fn with_description(mut self, d: impl Into<String>) -> Self {
-        self.description = d.into();
-        self
-    }
-
     /// The description, or a default built from the name.
     pub(crate) fn description_or_default(&self) -> String {
         if self.description.trim().is_empty() {
@@ -205,6 +182,15 @@ impl Identity {
         } else {
             self.description.clone()
         }
+    }
+}
+
+agenthooks_core::setters! {
+    impl Identity {
+        /// Sets the version.
+        with_version(version: impl Into<String>);
+        /// Sets the description.
+        with_description(description: impl Into<String>);
     }
 }
 
@@ -296,13 +282,6 @@ impl HookSpec {
         }
     }
 
-    /// Sets the tool matcher.
-    #[must_use]
-    pub fn with_tools(mut self, tools: ToolMatcher) -> Self {
-        self.tools = tools;
-        self
-    }
-
     /// Marks the hook as telemetry (the agent should not wait for it).
     #[must_use]
     pub fn non_blocking(mut self) -> Self {
@@ -310,23 +289,20 @@ impl HookSpec {
         self
     }
 
-    /// Sets the timeout.
-    #[must_use]
-    pub fn with_timeout(mut self, t: Duration) -> Self {
-        self.timeout = Some(t);
-        self
-    }
-
-    /// Declares the capabilities the handler uses.
-    #[must_use]
-    pub fn with_uses(mut self, caps: CapSet) -> Self {
-        self.uses = Some(caps);
-        self
-    }
-
     /// The capabilities the preflight checks: [`HookSpec::uses`], or what the kind can do.
     pub fn effective_uses(&self, kind: EventKind) -> CapSet {
         self.uses.unwrap_or_else(|| default_uses(kind))
+    }
+}
+
+agenthooks_core::setters! {
+    impl HookSpec {
+        /// Sets the tool matcher.
+        with_tools(tools: ToolMatcher);
+        /// Sets the timeout.
+        with_timeout(timeout: Duration) => Some;
+        /// Declares the capabilities the handler uses.
+        with_uses(uses: CapSet) => Some;
     }
 }
 

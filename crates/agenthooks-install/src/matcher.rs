@@ -149,11 +149,7 @@ impl ToolMatcher {
     }
 
     /// These native tool names.
-    pub fn names<I, S>(names: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
+    pub fn names(names: impl IntoIterator<Item = impl Into<String>>) -> Self {
         Self {
             names: names.into_iter().map(Into::into).collect(),
             ..Self::default()
@@ -193,13 +189,6 @@ impl ToolMatcher {
         self
     }
 
-    /// Sets the fallback.
-    #[must_use]
-    pub fn with_fallback(mut self, f: MatcherFallback) -> Self {
-        self.fallback = f;
-        self
-    }
-
     /// Whether it matches every tool.
     pub fn is_any(&self) -> bool {
         self.names.is_empty() && self.classes.is_empty() && self.mcp.is_empty()
@@ -231,6 +220,13 @@ impl ToolMatcher {
         }
         out.fallback = self.fallback.max_strict(other.fallback);
         out
+    }
+}
+
+agenthooks_core::setters! {
+    impl ToolMatcher {
+        /// Sets the fallback.
+        with_fallback(fallback: MatcherFallback);
     }
 }
 

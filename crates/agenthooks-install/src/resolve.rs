@@ -61,10 +61,9 @@ pub(crate) fn resolve(
                 let natives = ts.natives_for(*k);
                 if natives.is_empty() {
                     findings.push(
-                        Finding::new(
+                        ts.finding(
                             Severity::Dropped,
                             FindingCode::EventUnavailable,
-                            &provider,
                             format!("{provider} has no event for `{k}`"),
                         )
                         .with_hook(i),
@@ -78,10 +77,9 @@ pub(crate) fn resolve(
                         let row_kind = row.map_or(*k, |r| r.kind);
                         if row_kind != *k {
                             findings.push(
-                                Finding::new(
+                                ts.finding(
                                     Severity::Info,
                                     FindingCode::EventFolded,
-                                    &provider,
                                     format!(
                                         "`{k}` arrives on {n} (together with `{row_kind}`); the codec tells them apart"
                                     ),
@@ -100,10 +98,9 @@ pub(crate) fn resolve(
                 }
                 if let Some(why) = ts.why_not_installed(event) {
                     findings.push(
-                        Finding::new(
+                        ts.finding(
                             Severity::Dropped,
                             FindingCode::EventUnavailable,
-                            &provider,
                             format!("{provider} {event} is not installed: {why}"),
                         )
                         .with_hook(i)
@@ -115,10 +112,9 @@ pub(crate) fn resolve(
                     Some(row) => vec![(event.clone(), row.kind, row.tool_matcher)],
                     None => {
                         findings.push(
-                            Finding::new(
+                            ts.finding(
                                 Severity::Info,
                                 FindingCode::UnknownNativeEvent,
-                                &provider,
                                 format!("{event} is not a {provider} event this release knows; rendered as given"),
                             )
                             .with_hook(i)
@@ -133,10 +129,9 @@ pub(crate) fn resolve(
             let tools = if tool_matcher { Some(spec.tools.clone()) } else { None };
             if !tool_matcher && !spec.tools.is_any() {
                 findings.push(
-                    Finding::new(
+                    ts.finding(
                         Severity::Info,
                         FindingCode::MatcherIgnored,
-                        &provider,
                         format!("{native} has no tool matcher; the hook's tool filter does not apply"),
                     )
                     .with_hook(i)
@@ -174,10 +169,9 @@ pub(crate) fn resolve(
         if acc.specs.len() > 1 {
             let list: Vec<String> = acc.specs.iter().map(|i| format!("#{i}")).collect();
             findings.push(
-                Finding::new(
+                ts.finding(
                     Severity::Info,
                     FindingCode::EventFolded,
-                    &provider,
                     format!(
                         "hooks {} share {}: one entry (tool filters united, blocking if any is, the longest timeout)",
                         list.join(", "),
@@ -195,10 +189,9 @@ pub(crate) fn resolve(
             let c = ts.matcher.compile(ts.tools(), tools);
             if !c.unreachable.is_empty() {
                 findings.push(
-                    Finding::new(
+                    ts.finding(
                         Severity::Dropped,
                         FindingCode::MatcherUnreachable,
-                        &provider,
                         format!("{provider} fires no tool hooks for {}", c.unreachable.join(", ")),
                     )
                     .with_hook(first)
@@ -214,11 +207,7 @@ pub(crate) fn resolve(
                     });
                 }
                 findings.push(
-                    Finding::new(
-                        Severity::Degraded,
-                        FindingCode::MatcherBroadened,
-                        &provider,
-                        format!(
+                    ts.finding(Severity::Degraded, FindingCode::MatcherBroadened, format!(
                             "cannot express {} in {provider}'s matcher: the hook runs for every tool and the runner filters in-process (`--tools`)",
                             c.inexpressible.join(", ")
                         ),
@@ -233,10 +222,9 @@ pub(crate) fn resolve(
                 Compiled::Pattern(p) => matcher = Some(p),
                 Compiled::Never => {
                     findings.push(
-                        Finding::new(
+                        ts.finding(
                             Severity::Dropped,
                             FindingCode::MatcherUnreachable,
-                            &provider,
                             "no tool this matcher selects fires hooks here: the hook is not rendered",
                         )
                         .with_hook(first)
@@ -249,10 +237,9 @@ pub(crate) fn resolve(
         let t = ts.timeout(&acc.native, acc.timeout);
         if let Some(note) = &t.note {
             findings.push(
-                Finding::new(
+                ts.finding(
                     Severity::Degraded,
                     FindingCode::TimeoutAdjusted,
-                    &provider,
                     format!("timeout {note}"),
                 )
                 .with_hook(first)

@@ -87,17 +87,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quotes() {
-        assert_eq!(shell_quote("a'b"), r"'a'\''b'");
-        assert_eq!(shell_quote("`id`"), "'`id`'");
-        assert_eq!(shell_quote("$(x)"), "'$(x)'");
-        assert_eq!(shell_quote("a\nb"), "'a\nb'");
-        assert_eq!(shell_quote("--k=v"), "--k=v");
-        assert_eq!(shell_join(&["A=b", "c=d"]), "'A=b' c=d");
-        assert_eq!(shell_quote("~"), "'~'");
-    }
-
-    #[test]
     fn seconds() {
         assert_eq!(format_secs(Duration::from_secs(30)), "30");
         assert_eq!(format_secs(Duration::from_millis(1500)), "1.5");

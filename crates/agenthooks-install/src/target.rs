@@ -6,33 +6,18 @@ use std::path::{Path, PathBuf};
 use agenthooks_core::Provider;
 use serde::{Deserialize, Serialize};
 
-/// Where hooks are installed for an agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Scope {
-    /// The user's own config (every project).
-    User,
-    /// One project's config (checked into the repository).
-    Project,
-    /// A plugin directory (Claude Code's `.claude-plugin` layout).
-    Plugin,
-}
-
-impl Scope {
-    /// The stable kebab-case name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::User => "user",
-            Self::Project => "project",
-            Self::Plugin => "plugin",
-        }
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+agenthooks_core::named_enum! {
+    /// Where hooks are installed for an agent.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    #[non_exhaustive]
+    pub enum Scope {
+        /// The user's own config (every project).
+        User => "user",
+        /// One project's config (checked into the repository).
+        Project => "project",
+        /// A plugin directory (Claude Code's `.claude-plugin` layout).
+        Plugin => "plugin",
     }
 }
 
@@ -115,27 +100,6 @@ impl Target {
         Self::new(provider, Scope::Plugin, dir, home)
     }
 
-    /// Sets the agent's home (`$CODEX_HOME`, `$KIMI_CODE_HOME`).
-    #[must_use]
-    pub fn with_agent_home(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.agent_home = Some(dir.into());
-        self
-    }
-
-    /// Sets the agent version.
-    #[must_use]
-    pub fn with_agent_version(mut self, v: impl Into<String>) -> Self {
-        self.agent_version = Some(v.into());
-        self
-    }
-
-    /// Sets the agent-specific options.
-    #[must_use]
-    pub fn with_options(mut self, options: impl Into<TargetOptions>) -> Self {
-        self.options = options.into();
-        self
-    }
-
     /// The agent home, or `default` under the user's home.
     pub(crate) fn agent_home_or(&self, default: &str) -> PathBuf {
         self.agent_home.clone().unwrap_or_else(|| self.home.join(default))
@@ -144,6 +108,17 @@ impl Target {
     /// Whether the agent version is known to be older than `min` (dotted numbers).
     pub(crate) fn version_below(&self, min: &str) -> bool {
         self.agent_version.as_deref().is_some_and(|v| version_lt(v, min))
+    }
+}
+
+agenthooks_core::setters! {
+    impl Target {
+        /// Sets the agent's home (`$CODEX_HOME`, `$KIMI_CODE_HOME`).
+        with_agent_home(agent_home: impl Into<PathBuf>) => Some;
+        /// Sets the agent version.
+        with_agent_version(agent_version: impl Into<String>) => Some;
+        /// Sets the agent-specific options.
+        with_options(options: impl Into<TargetOptions>);
     }
 }
 
@@ -246,19 +221,12 @@ pub struct CodexOptions {
     pub trust_project: bool,
 }
 
-impl CodexOptions {
-    /// Hooks inline in `config.toml`.
-    #[must_use]
-    pub fn with_inline_toml(mut self, yes: bool) -> Self {
-        self.inline_toml = yes;
-        self
-    }
-
-    /// Also write project trust.
-    #[must_use]
-    pub fn with_trust_project(mut self, yes: bool) -> Self {
-        self.trust_project = yes;
-        self
+agenthooks_core::setters! {
+    impl CodexOptions {
+        /// Hooks inline in `config.toml`.
+        with_inline_toml(inline_toml: bool);
+        /// Also write project trust.
+        with_trust_project(trust_project: bool);
     }
 }
 

@@ -72,20 +72,6 @@ impl Command {
         }
     }
 
-    /// Sets `--provider`.
-    #[must_use]
-    pub fn with_provider(mut self, p: impl Into<String>) -> Self {
-        self.provider = Some(p.into());
-        self
-    }
-
-    /// Sets `--event`.
-    #[must_use]
-    pub fn with_event(mut self, e: impl Into<String>) -> Self {
-        self.event = Some(e.into());
-        self
-    }
-
     /// Logs the ignored and repeated flags (through `tracing`; never stdout).
     pub(crate) fn log_notes(&self) {
         for f in &self.ignored {
@@ -94,6 +80,15 @@ impl Command {
         for f in &self.repeated {
             tracing::warn!(flag = %f, "agenthooks flag given more than once; the last value wins");
         }
+    }
+}
+
+crate::setters! {
+    impl Command {
+        /// Sets `--provider`.
+        with_provider(provider: impl Into<String>) => Some;
+        /// Sets `--event`.
+        with_event(event: impl Into<String>) => Some;
     }
 }
 

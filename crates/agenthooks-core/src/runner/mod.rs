@@ -98,20 +98,6 @@ impl Default for RunOptions {
 }
 
 impl RunOptions {
-    /// Sets the stdin cap.
-    #[must_use]
-    pub fn with_stdin_cap(mut self, cap: usize) -> Self {
-        self.stdin_cap = cap;
-        self
-    }
-
-    /// Sets the state directory.
-    #[must_use]
-    pub fn with_state_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.state_dir = Some(dir.into());
-        self
-    }
-
     /// The state directory: the option, else `$AGENTHOOKS_STATE_DIR`, else
     /// `$XDG_STATE_HOME/agenthooks`, else `$HOME/.local/state/agenthooks`, else the temp dir.
     pub fn resolved_state_dir(&self, env: &dyn Env) -> PathBuf {
@@ -128,6 +114,15 @@ impl RunOptions {
             return Path::new(&h).join(".local/state/agenthooks");
         }
         std::env::temp_dir().join("agenthooks")
+    }
+}
+
+crate::setters! {
+    impl RunOptions {
+        /// Sets the stdin cap.
+        with_stdin_cap(stdin_cap: usize);
+        /// Sets the state directory.
+        with_state_dir(state_dir: impl Into<PathBuf>) => Some;
     }
 }
 
@@ -149,22 +144,6 @@ impl Runner {
             options: RunOptions::default(),
             provider_hint: None,
         }
-    }
-
-    /// Sets what the build knows about providers it has no codec for (the facade passes its
-    /// feature table), so [`UsageError::UnsupportedProvider`] names a missing feature only when
-    /// that feature is really off.
-    #[must_use]
-    pub fn with_provider_hint(mut self, hint: fn(&str) -> ProviderHint) -> Self {
-        self.provider_hint = Some(hint);
-        self
-    }
-
-    /// Sets options.
-    #[must_use]
-    pub fn with_options(mut self, o: RunOptions) -> Self {
-        self.options = o;
-        self
     }
 
     /// The router.
@@ -193,5 +172,16 @@ impl Runner {
         confidence: Confidence,
     ) -> Invoked {
         self.answer(codec, inv, timeout, confidence, Dispatch::Worker)
+    }
+}
+
+crate::setters! {
+    impl Runner {
+        /// Sets what the build knows about providers it has no codec for (the facade passes its
+        /// feature table), so [`UsageError::UnsupportedProvider`] names a missing feature only when
+        /// that feature is really off.
+        with_provider_hint(provider_hint: fn(&str) -> ProviderHint) => Some;
+        /// Sets options.
+        with_options(options: RunOptions);
     }
 }

@@ -1,7 +1,7 @@
 //! Merging hook entries into JSON configs shaped like Claude's (`hooks.<Event>[group].hooks[]`)
 //! or Copilot's (`hooks.<event>[]`), editing the text in place (see [`crate::jsonc`]).
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
@@ -300,51 +300,51 @@ pub(crate) fn set_keys(text: &str, keys: &[(&str, Value)], comments: bool) -> Re
 }
 
 /// How a target's hooks file is edited.
-pub(crate) struct JsonHooksFile<'a> {
-    pub(crate) path: &'a Path,
+pub(crate) struct JsonHooksFile {
+    pub(crate) path: PathBuf,
     pub(crate) format: FileFormat,
     pub(crate) shape: Shape,
-    /// Top-level keys written first when the file is created (Copilot `version`).
-    pub(crate) create_keys: &'a [(&'a str, Value)],
+    /// Top-level keys written first when the file is created (Copilot and Cursor `version`).
+    pub(crate) create_keys: Vec<(&'static str, Value)>,
 }
 
-impl<'a> JsonHooksFile<'a> {
+impl JsonHooksFile {
     /// A grouped hooks file (`{"hooks": {"<event>": [{matcher, hooks: […]}]}}`) inside a file
     /// that is not ours alone.
-    pub(crate) fn grouped(path: &'a Path, format: FileFormat) -> Self {
+    pub(crate) fn grouped(path: impl Into<PathBuf>, format: FileFormat) -> Self {
         Self {
-            path,
+            path: path.into(),
             format,
             shape: Shape::Grouped,
-            create_keys: &[],
+            create_keys: Vec::new(),
         }
     }
 
-    /// A flat JSON hooks file of ours (`{"hooks": {"<event>": [entry]}}`), created with
-    /// `create_keys` first and deleted when only they are left.
-    pub(crate) fn flat(path: &'a Path, create_keys: &'a [(&'a str, Value)]) -> Self {
+    /// A flat hooks.json v1 of ours (`{"version": 1, "hooks": {"<event>": [entry]}}`), created
+    /// with `version` first and deleted when only it is left.
+    pub(crate) fn flat_v1(path: impl Into<PathBuf>) -> Self {
         Self {
-            path,
+            path: path.into(),
             format: FileFormat::Json,
             shape: Shape::Flat,
-            create_keys,
+            create_keys: vec![("version", Value::from(1))],
         }
     }
 }
 
-impl JsonHooksFile<'_> {
+impl JsonHooksFile {
     fn comments(&self) -> bool {
         self.format == FileFormat::Jsonc
     }
 
     fn malformed(&self, msg: String) -> InstallError {
-        InstallError::malformed(self.path, self.format.name(), msg)
+        InstallError::malformed(&self.path, self.format.name(), msg)
     }
 
     /// Replaces our entries with `entries`, leaving the file untouched when our entries there
     /// already equal them.
     pub(crate) fn install(&self, cx: &mut Cx<'_>, entries: &[(String, Value)]) -> Result<(), InstallError> {
-        let before = cx.text(self.path, self.format)?;
+        let before = cx.text(&self.path, self.format)?;
         let desired: Vec<Value> = entries.iter().map(|(e, v)| rendered_entry(self.shape, e, v)).collect();
         let (found, after) = match &before {
             Some(text) => {
@@ -365,20 +365,20 @@ impl JsonHooksFile<'_> {
             }
             None if entries.is_empty() => (Vec::new(), None),
             None => {
-                let base = set_keys("{}", self.create_keys, false).map_err(|e| self.malformed(e))?;
+                let base = set_keys("{}", &self.create_keys, false).map_err(|e| self.malformed(e))?;
                 (
                     Vec::new(),
                     Some(with_newline(add(&base, entries, false).map_err(|e| self.malformed(e))?)),
                 )
             }
         };
-        cx.set_text(self.path, self.format, after)?;
-        cx.set_ours(self.path, self.format, found, desired)
+        cx.set_text(&self.path, self.format, after)?;
+        cx.set_ours(&self.path, self.format, found, desired)
     }
 
     /// Removes our entries; deletes the file when nothing but residue is left.
     pub(crate) fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
-        let Some(text) = cx.text(self.path, self.format)? else {
+        let Some(text) = cx.text(&self.path, self.format)? else {
             return Ok(());
         };
         let found: Vec<Value> = scan(&text, self.shape, &cx.owner, self.comments())
@@ -391,14 +391,14 @@ impl JsonHooksFile<'_> {
             strip(&text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
         // Delete the file only when what is left is exactly what a file we created leaves
         // (so a user's own `{}` survives).
-        let fresh = with_newline(set_keys("{}", self.create_keys, false).map_err(|e| self.malformed(e))?);
+        let fresh = with_newline(set_keys("{}", &self.create_keys, false).map_err(|e| self.malformed(e))?);
         let after = if removed > 0 && stripped == fresh {
             None
         } else {
             Some(stripped)
         };
-        cx.set_text(self.path, self.format, after)?;
-        cx.set_ours(self.path, self.format, found, Vec::new())
+        cx.set_text(&self.path, self.format, after)?;
+        cx.set_ours(&self.path, self.format, found, Vec::new())
     }
 }
 

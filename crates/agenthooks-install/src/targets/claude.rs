@@ -37,16 +37,12 @@ pub(crate) const ON_FAILURE_MIN: &str = "2.1.332";
 
 /// The Claude Code target's constants. Events, kinds, tools and async facts are the Claude
 /// codec's ([`agenthooks_claude::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::CLAUDE_CODE,
-    codec: &agenthooks_claude::CODEC,
-    scopes: &[Scope::User, Scope::Project, Scope::Plugin],
-    scope_hint: "Claude Code reads user and project settings.json and plugin hooks/hooks.json",
-    timeout: TimeoutRule::new(1000, 600),
-    matcher: MatcherDialect::new(Syntax::ClaudeList),
-    substituted_tokens: &["${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"],
-    not_installed: &[],
-};
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::CLAUDE_CODE, &agenthooks_claude::CODEC)
+    .timeouts(TimeoutRule::new(1000, 600))
+    .scopes(&[Scope::User, Scope::Project, Scope::Plugin])
+    .scope_hint("Claude Code reads user and project settings.json and plugin hooks/hooks.json")
+    .matcher(MatcherDialect::new(Syntax::ClaudeList))
+    .substituted(&["${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"]);
 
 /// Events where Claude ignores `onFailure`.
 const NO_ON_FAILURE: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
@@ -181,7 +177,7 @@ impl TargetModule for Claude {
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
         let entries = entries(hooks, |h| group(cx.target, cx.manifest, h));
-        JsonHooksFile::grouped(&path, format).install(cx, &entries)?;
+        JsonHooksFile::grouped(path, format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
             let path = plugin_manifest_path(cx.target);
             let keys = plugin_manifest(cx.manifest);
@@ -205,7 +201,7 @@ impl TargetModule for Claude {
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        JsonHooksFile::grouped(&path, format).uninstall(cx)?;
+        JsonHooksFile::grouped(path, format).uninstall(cx)?;
         if cx.target.scope == Scope::Plugin {
             // The plugin manifest goes only when it is exactly what we would write.
             let path = plugin_manifest_path(cx.target);

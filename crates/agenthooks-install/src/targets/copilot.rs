@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, jsonc_value, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, jsonc_value, non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::Manifest;
@@ -33,16 +33,26 @@ pub(crate) struct Copilot;
 
 /// The Copilot CLI target's constants. Events, kinds and tools are the Copilot codec's
 /// ([`agenthooks_copilot::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::COPILOT,
-    codec: &agenthooks_copilot::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "Copilot CLI reads .github/hooks/*.json (project) and ~/.copilot/hooks/*.json (user)",
-    timeout: TimeoutRule::new(1000, 30),
-    matcher: MatcherDialect::new(Syntax::ImplicitlyAnchored),
-    substituted_tokens: &["{{"],
-    not_installed: &[],
-};
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::COPILOT, &agenthooks_copilot::CODEC)
+    .timeouts(TimeoutRule::new(1000, 30))
+    .scope_hint("Copilot CLI reads .github/hooks/*.json (project) and ~/.copilot/hooks/*.json (user)")
+    .matcher(MatcherDialect::new(Syntax::ImplicitlyAnchored))
+    .substituted(&["{{"])
+    .hook_notes(&[
+        HookNote::runs_sync(
+            "Copilot has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+            non_blocking,
+        ),
+        HookNote::fails_closed(
+            "Copilot denies the tool when a preToolUse hook errors, whatever the policy; a timeout allows it",
+            |_, h| h.native == "preToolUse",
+        ),
+        HookNote::fails_open(
+            "Copilot has no fail-closed setting here: a crash or timeout of the hook binary fails open",
+            |m, h| h.native != "preToolUse" && wants_fail_closed(m, h),
+        ),
+    ])
+    .project_trust("Copilot loads repository hooks only in trusted folders (accept the trust prompt or pass --trust-folder; in -p mode the folder must already be trusted)");
 
 pub(crate) fn hooks_path(target: &Target, manifest: &Manifest) -> PathBuf {
     let file = format!("{}.json", manifest.identity.name);
@@ -50,6 +60,11 @@ pub(crate) fn hooks_path(target: &Target, manifest: &Manifest) -> PathBuf {
         Scope::User => target.home.join(".copilot").join("hooks").join(file),
         _ => target.root.join(".github").join("hooks").join(file),
     }
+}
+
+/// Our file: created as `{"version": 1, "hooks": …}`; deleted when only `version` is left.
+fn hooks_file(cx: &Cx<'_>) -> JsonHooksFile {
+    JsonHooksFile::flat_v1(hooks_path(cx.target, cx.manifest))
 }
 
 fn entry(h: &ResolvedHook) -> Value {
@@ -67,54 +82,12 @@ impl TargetModule for Copilot {
         &SPEC
     }
 
-    fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for h in hooks {
-            if !h.blocking {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::AsyncUnsupported,
-                    "Copilot has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
-                ));
-            }
-            if h.native == "preToolUse" {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::FailClosedNative,
-                    "Copilot denies the tool when a preToolUse hook errors, whatever the policy; a timeout allows it",
-                ));
-            } else if wants_fail_closed(manifest, h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::FailClosedUnsupported,
-                    "Copilot has no fail-closed setting here: a crash or timeout of the hook binary fails open",
-                ));
-            }
-        }
-        if target.scope == Scope::Project {
-            out.push(SPEC.finding(
-                Severity::Info,
-                FindingCode::ProjectTrust,
-                "Copilot loads repository hooks only in trusted folders (accept the trust prompt or pass --trust-folder; in -p mode the folder must already be trusted)",
-            ));
-        }
-        out
-    }
-
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
-        let path = hooks_path(cx.target, cx.manifest);
-        // Our file: created as `{"version": 1, "hooks": …}`; deleted when only `version` is left.
-        let keys = [("version", Value::from(1))];
-        JsonHooksFile::flat(&path, &keys).install(cx, &entries(hooks, entry))
+        hooks_file(cx).install(cx, &entries(hooks, entry))
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
-        let path = hooks_path(cx.target, cx.manifest);
-        let keys = [("version", Value::from(1))];
-        JsonHooksFile::flat(&path, &keys).uninstall(cx)
+        hooks_file(cx).uninstall(cx)
     }
 
     fn health(&self, cx: &mut Cx<'_>, _hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {

@@ -21,11 +21,10 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
-use crate::finding::{Finding, FindingCode, Severity};
+use crate::finding::FindingCode;
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::JsonHooksFile;
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
@@ -39,17 +38,31 @@ pub(crate) struct Cursor;
 /// ([`agenthooks_cursor::CODEC`]): the specific `before*` gates are primary rows beside
 /// `preToolUse` (ask is enforced only there, and only `beforeMCPExecution` names the MCP
 /// server); the binary dedupes the double fire.
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::CURSOR,
-    codec: &agenthooks_cursor::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "Cursor reads .cursor/hooks.json (project, trusted workspaces) and ~/.cursor/hooks.json (user)",
-    timeout: TimeoutRule::new(1000, 60),
-    matcher: MatcherDialect::new(Syntax::Anchored),
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::CURSOR, &agenthooks_cursor::CODEC)
+    .timeouts(TimeoutRule::new(1000, 60))
+    .scope_hint("Cursor reads .cursor/hooks.json (project, trusted workspaces) and ~/.cursor/hooks.json (user)")
     // Cursor's naive `//` comment stripper breaks the whole file on `scheme://` (#29).
-    substituted_tokens: &["//"],
-    not_installed: &[],
-};
+    .substituted(&["//"])
+    .hook_notes(&[
+        HookNote::runs_sync(
+            "Cursor has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+            non_blocking,
+        ),
+        HookNote::fails_closed(
+            "failClosed: true is set, so a crash, timeout or bad exit of the hook binary blocks (Cursor fails open otherwise)",
+            fail_closed,
+        ),
+        HookNote::fails_open(
+            "Cursor cannot block on this event: a crash or timeout of the hook binary fails open",
+            |m, h| !fail_closed(m, h) && wants_fail_closed(m, h),
+        ),
+        HookNote::info(
+            FindingCode::EventUnavailable,
+            "cursor-agent -p (print mode) fires neither beforeSubmitPrompt nor stop (#31)",
+            |_, h| matches!(h.native.as_str(), "beforeSubmitPrompt" | "stop"),
+        ),
+    ])
+    .project_trust("Cursor runs project hooks only in trusted workspaces (the headless CLI needs --trust or --force); cloud agents run project hooks only");
 
 /// The events whose failure can block (permission hooks and the prompt): `failClosed` there.
 const CAN_FAIL_CLOSED: &[&str] = &[
@@ -115,51 +128,6 @@ impl TargetModule for Cursor {
         &SPEC
     }
 
-    fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for h in hooks {
-            if !h.blocking {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::AsyncUnsupported,
-                    "Cursor has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
-                ));
-            }
-            if fail_closed(manifest, h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::FailClosedNative,
-                    "failClosed: true is set, so a crash, timeout or bad exit of the hook binary blocks (Cursor fails open otherwise)",
-                ));
-            } else if wants_fail_closed(manifest, h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::FailClosedUnsupported,
-                    "Cursor cannot block on this event: a crash or timeout of the hook binary fails open",
-                ));
-            }
-            if matches!(h.native.as_str(), "beforeSubmitPrompt" | "stop") {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::EventUnavailable,
-                    "cursor-agent -p (print mode) fires neither beforeSubmitPrompt nor stop (#31)",
-                ));
-            }
-        }
-        if target.scope == Scope::Project {
-            out.push(SPEC.finding(
-                Severity::Info,
-                FindingCode::ProjectTrust,
-                "Cursor runs project hooks only in trusted workspaces (the headless CLI needs --trust or --force); cloud agents run project hooks only",
-            ));
-        }
-        out
-    }
-
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         for h in hooks {
             if SPEC.event(&h.native).is_none() {
@@ -176,16 +144,11 @@ impl TargetModule for Cursor {
                 });
             }
         }
-        let path = hooks_path(cx.target);
-        let entries = entries(hooks, |h| entry(cx.manifest, h));
-        let keys = [("version", Value::from(1))];
-        JsonHooksFile::flat(&path, &keys).install(cx, &entries)
+        JsonHooksFile::flat_v1(hooks_path(cx.target)).install(cx, &entries(hooks, |h| entry(cx.manifest, h)))
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
-        let path = hooks_path(cx.target);
-        let keys = [("version", Value::from(1))];
-        JsonHooksFile::flat(&path, &keys).uninstall(cx)
+        JsonHooksFile::flat_v1(hooks_path(cx.target)).uninstall(cx)
     }
 }
 

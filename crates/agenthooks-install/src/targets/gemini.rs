@@ -17,11 +17,10 @@ use std::path::{Path, PathBuf};
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, jsonc_value, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, jsonc_value, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::Manifest;
-use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::JsonHooksFile;
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
@@ -33,16 +32,26 @@ pub(crate) struct Gemini;
 
 /// The Gemini CLI target's constants. Events, kinds and tools are the Gemini codec's
 /// ([`agenthooks_gemini::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::GEMINI,
-    codec: &agenthooks_gemini::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "Gemini CLI reads hooks from user and project settings.json (extensions are not generated)",
-    timeout: TimeoutRule::new(1, 60_000),
-    matcher: MatcherDialect::new(Syntax::Anchored),
-    substituted_tokens: &["$GEMINI_", "${GEMINI_", "$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"],
-    not_installed: &[],
-};
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::GEMINI, &agenthooks_gemini::CODEC)
+    .timeouts(TimeoutRule::new(1, 60_000))
+    .scope_hint("Gemini CLI reads hooks from user and project settings.json (extensions are not generated)")
+    .substituted(&["$GEMINI_", "${GEMINI_", "$CLAUDE_PROJECT_DIR", "${CLAUDE_PROJECT_DIR}"])
+    .hook_notes(&[
+        HookNote::runs_sync(
+            "Gemini has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
+            |_, h| !h.blocking && !NOT_AWAITED.contains(&h.native.as_str()),
+        ),
+        HookNote::fails_open(
+            "Gemini has no fail-closed setting: a crash or timeout of the hook binary fails open (the runner answers deny itself when it runs)",
+            wants_fail_closed,
+        ),
+        HookNote::info(
+            FindingCode::Location,
+            "AfterModel fires once per streamed chunk: a process per chunk",
+            |_, h| h.native == "AfterModel",
+        ),
+    ])
+    .project_trust("Gemini skips project hooks in untrusted folders (trust the folder: ~/.gemini/trustedFolders.json, --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true); new project hooks show a one-time warning");
 
 /// Events Gemini does not wait for anyway.
 const NOT_AWAITED: &[&str] = &["SessionEnd", "PreCompress"];
@@ -52,6 +61,11 @@ pub(crate) fn settings_path(target: &Target) -> PathBuf {
         Scope::User => target.home.join(".gemini").join("settings.json"),
         _ => target.root.join(".gemini").join("settings.json"),
     }
+}
+
+/// Our hooks in `settings.json` (JSON with comments, which are kept).
+fn settings_file(target: &Target) -> JsonHooksFile {
+    JsonHooksFile::grouped(settings_path(target), FileFormat::Jsonc)
 }
 
 /// The `name` of one of our hooks.
@@ -102,53 +116,12 @@ impl TargetModule for Gemini {
         &SPEC
     }
 
-    fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for h in hooks {
-            if !h.blocking && !NOT_AWAITED.contains(&h.native.as_str()) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::AsyncUnsupported,
-                    "Gemini has no async hooks: this non-blocking hook runs synchronously (keep it fast)",
-                ));
-            }
-            if wants_fail_closed(manifest, h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::FailClosedUnsupported,
-                    "Gemini has no fail-closed setting: a crash or timeout of the hook binary fails open (the runner answers deny itself when it runs)",
-                ));
-            }
-            if h.native == "AfterModel" {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::Location,
-                    "AfterModel fires once per streamed chunk: a process per chunk",
-                ));
-            }
-        }
-        if target.scope == Scope::Project {
-            out.push(SPEC.finding(
-                Severity::Info,
-                FindingCode::ProjectTrust,
-                "Gemini skips project hooks in untrusted folders (trust the folder: ~/.gemini/trustedFolders.json, --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true); new project hooks show a one-time warning",
-            ));
-        }
-        out
-    }
-
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
-        let path = settings_path(cx.target);
-        let entries = entries(hooks, |h| group(cx.manifest, h));
-        JsonHooksFile::grouped(&path, FileFormat::Jsonc).install(cx, &entries)
+        settings_file(cx.target).install(cx, &entries(hooks, |h| group(cx.manifest, h)))
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
-        let path = settings_path(cx.target);
-        JsonHooksFile::grouped(&path, FileFormat::Jsonc).uninstall(cx)
+        settings_file(cx.target).uninstall(cx)
     }
 
     fn health(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<Vec<Finding>, InstallError> {

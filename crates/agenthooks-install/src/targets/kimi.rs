@@ -16,11 +16,9 @@ use agenthooks_core::Provider;
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
-use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::Manifest;
-use crate::matcher::{MatcherDialect, Syntax};
+use crate::finding::FindingCode;
 use crate::merge::toml as tm;
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
@@ -33,16 +31,25 @@ pub(crate) struct Kimi;
 
 /// The Kimi Code target's constants. Events, kinds and tools are the Kimi codec's
 /// ([`agenthooks_kimi::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::KIMI,
-    codec: &agenthooks_kimi::CODEC,
-    scopes: &[Scope::User],
-    scope_hint: "Kimi Code reads hooks only from $KIMI_CODE_HOME/config.toml (user scope)",
-    timeout: TimeoutRule::new(1000, 30).max(600),
-    matcher: MatcherDialect::new(Syntax::Anchored),
-    substituted_tokens: &[],
-    not_installed: &[],
-};
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::KIMI, &agenthooks_kimi::CODEC)
+    .timeouts(TimeoutRule::new(1000, 30).max(600))
+    .scopes(&[Scope::User])
+    .scope_hint("Kimi Code reads hooks only from $KIMI_CODE_HOME/config.toml (user scope)")
+    .hook_notes(&[
+        HookNote::info(
+            FindingCode::KilledEarly,
+            "Kimi kills fire-and-forget hooks ~100 ms after what triggered them ends: detach slow work (agenthooks_kimi::detach)",
+            |_, h| !awaited(h),
+        ),
+        HookNote::runs_sync(
+            "Kimi has no async hooks: this non-blocking hook is awaited (keep it fast)",
+            |_, h| awaited(h) && !h.blocking,
+        ),
+        HookNote::fails_open(
+            "Kimi hooks are hard fail-open: a crash or timeout of the hook binary allows the action",
+            wants_fail_closed,
+        ),
+    ]);
 
 /// Events Kimi awaits (the rest are fire-and-forget and killed early). Install's own table: the
 /// codec rows carry no "awaited" fact (`blocking` is narrower: Kimi awaits `SessionStart` but
@@ -55,6 +62,11 @@ const AWAITED: &[&str] = &[
     "SessionEnd",
     "SubagentStart",
 ];
+
+/// Whether Kimi awaits the hook's event.
+fn awaited(h: &ResolvedHook) -> bool {
+    AWAITED.contains(&h.native.as_str())
+}
 
 pub(crate) fn config_path(target: &Target) -> PathBuf {
     target.agent_home_or(".kimi-code").join("config.toml")
@@ -165,36 +177,6 @@ fn add(doc: &mut DocumentMut, hooks: &[ResolvedHook]) -> Result<(), String> {
 impl TargetModule for Kimi {
     fn spec(&self) -> &'static TargetSpec {
         &SPEC
-    }
-
-    fn notes(&self, _target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for h in hooks {
-            if !AWAITED.contains(&h.native.as_str()) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::KilledEarly,
-                    "Kimi kills fire-and-forget hooks ~100 ms after what triggered them ends: detach slow work (agenthooks_kimi::detach)",
-                ));
-            } else if !h.blocking {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::AsyncUnsupported,
-                    "Kimi has no async hooks: this non-blocking hook is awaited (keep it fast)",
-                ));
-            }
-            if wants_fail_closed(manifest, h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::FailClosedUnsupported,
-                    "Kimi hooks are hard fail-open: a crash or timeout of the hook binary allows the action",
-                ));
-            }
-        }
-        out
     }
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {

@@ -1,6 +1,8 @@
 //! One module per agent. Each states a [`TargetSpec`] (the agent's codec, scopes, timeout unit
-//! and bounds, matcher syntax, substituted tokens) and implements [`TargetModule`]: how it
-//! writes, removes and checks its files. Adding an agent is one module plus a line in [`all`].
+//! and bounds, matcher syntax, substituted tokens, and the [`Notes`] its posture earns: async,
+//! fail-closed, project trust), built with [`TargetSpec::new`] and only what differs from its
+//! defaults, and implements [`TargetModule`]: how it writes, removes and checks its files.
+//! Adding an agent is one module plus a line in [`all`].
 //!
 //! **Install keeps no copy of codec data.** The native events, their kinds, blocking, tool
 //! matcher support, which event is wired for a kind (`primary`), whether a hook may run
@@ -18,7 +20,7 @@ use agenthooks_core::{Codec, EventKind, EventRow, Provider};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::MatcherDialect;
+use crate::matcher::{MatcherDialect, Syntax};
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
@@ -52,12 +54,95 @@ pub(crate) struct TargetSpec {
     pub(crate) substituted_tokens: &'static [&'static str],
     /// Native events of the codec that install deliberately does not write, and why.
     pub(crate) not_installed: &'static [(&'static str, &'static str)],
+    /// What [`TargetModule::notes`] reports by default (see [`Notes`]).
+    pub(crate) notes: Notes,
 }
 
 /// An empty tool table (a codec without one: every class is inexpressible).
 static NO_TOOLS: ToolTable = ToolTable::new(&[], None, &[]);
 
 impl TargetSpec {
+    /// The spec of `provider`'s target read through `codec`: user and project scope, timeouts
+    /// in seconds (default 60), anchored matchers, nothing substituted, every codec event
+    /// installed, no notes. The builder methods below state what differs.
+    pub(crate) const fn new(provider: Provider, codec: &'static dyn Codec) -> Self {
+        Self {
+            provider,
+            codec,
+            scopes: &[Scope::User, Scope::Project],
+            scope_hint: "",
+            timeout: TimeoutRule::new(1000, 60),
+            matcher: MatcherDialect::new(Syntax::Anchored),
+            substituted_tokens: &[],
+            not_installed: &[],
+            notes: Notes::NONE,
+        }
+    }
+
+    /// With these scopes (instead of user and project).
+    pub(crate) const fn scopes(mut self, scopes: &'static [Scope]) -> Self {
+        self.scopes = scopes;
+        self
+    }
+
+    /// With where the agent reads hooks (for unsupported-scope errors).
+    pub(crate) const fn scope_hint(mut self, hint: &'static str) -> Self {
+        self.scope_hint = hint;
+        self
+    }
+
+    /// With this timeout rule.
+    pub(crate) const fn timeouts(mut self, rule: TimeoutRule) -> Self {
+        self.timeout = rule;
+        self
+    }
+
+    /// With this matcher dialect.
+    pub(crate) const fn matcher(mut self, matcher: MatcherDialect) -> Self {
+        self.matcher = matcher;
+        self
+    }
+
+    /// With text the agent substitutes inside command strings.
+    pub(crate) const fn substituted(mut self, tokens: &'static [&'static str]) -> Self {
+        self.substituted_tokens = tokens;
+        self
+    }
+
+    /// With codec events install does not write, and why.
+    pub(crate) const fn not_installed(mut self, events: &'static [(&'static str, &'static str)]) -> Self {
+        self.not_installed = events;
+        self
+    }
+
+    /// With these per-hook notes, in order.
+    pub(crate) const fn hook_notes(mut self, notes: &'static [HookNote]) -> Self {
+        self.notes.hooks = notes;
+        self
+    }
+
+    /// With an info note at project scope: how the agent gates project hooks on trust.
+    pub(crate) const fn project_trust(mut self, note: &'static str) -> Self {
+        self.notes.project_trust = Some(note);
+        self
+    }
+
+    /// The findings [`TargetSpec::notes`] states for these hooks at this target: for each hook,
+    /// the hook notes that apply to it, in order; then the project-trust note.
+    pub(crate) fn noted(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for h in hooks {
+            for n in self.notes.hooks.iter().filter(|n| (n.when)(manifest, h)) {
+                let message = n.message.replace("{native}", &h.native);
+                out.push(self.hook_finding(h, n.severity, n.code, message));
+            }
+        }
+        if let Some(note) = self.notes.project_trust.filter(|_| target.scope == Scope::Project) {
+            out.push(self.finding(Severity::Info, FindingCode::ProjectTrust, note));
+        }
+        out
+    }
+
     /// A finding of this target.
     pub(crate) fn finding(&self, severity: Severity, code: FindingCode, message: impl Into<String>) -> Finding {
         Finding::new(severity, code, &self.provider, message)
@@ -127,6 +212,83 @@ impl TargetSpec {
         let clamp = self.event(native).and_then(|r| r.timeout_clamp);
         self.timeout.clamped(clamp).plan(requested)
     }
+}
+
+/// What a target reports about hooks by default ([`TargetModule::notes`]): the agent's
+/// posture on async, fail-closed and particular events, stated as data.
+#[derive(Clone, Copy)]
+pub(crate) struct Notes {
+    /// Checked on each hook, in order.
+    hooks: &'static [HookNote],
+    /// Said once at project scope (an info [`FindingCode::ProjectTrust`]).
+    project_trust: Option<&'static str>,
+}
+
+impl Notes {
+    /// Nothing to note.
+    pub(crate) const NONE: Self = Self {
+        hooks: &[],
+        project_trust: None,
+    };
+}
+
+/// A finding a target notes on every hook a condition holds for.
+#[derive(Clone, Copy)]
+pub(crate) struct HookNote {
+    /// When it applies.
+    when: fn(&Manifest, &ResolvedHook) -> bool,
+    /// How bad it is.
+    severity: Severity,
+    /// What it is about.
+    code: FindingCode,
+    /// The sentence; `{native}` stands for the hook's native event.
+    pub(crate) message: &'static str,
+}
+
+impl HookNote {
+    /// A note of any kind.
+    pub(crate) const fn new(
+        severity: Severity,
+        code: FindingCode,
+        message: &'static str,
+        when: fn(&Manifest, &ResolvedHook) -> bool,
+    ) -> Self {
+        Self {
+            when,
+            severity,
+            code,
+            message,
+        }
+    }
+
+    /// Degraded: a non-blocking hook the agent runs synchronously.
+    pub(crate) const fn runs_sync(message: &'static str, when: fn(&Manifest, &ResolvedHook) -> bool) -> Self {
+        Self::new(Severity::Degraded, FindingCode::AsyncUnsupported, message, when)
+    }
+
+    /// Degraded: a hook asked to fail closed whose crash or timeout the agent lets through.
+    pub(crate) const fn fails_open(message: &'static str, when: fn(&Manifest, &ResolvedHook) -> bool) -> Self {
+        Self::new(Severity::Degraded, FindingCode::FailClosedUnsupported, message, when)
+    }
+
+    /// Info: a hook whose crash or timeout the agent itself blocks on.
+    pub(crate) const fn fails_closed(message: &'static str, when: fn(&Manifest, &ResolvedHook) -> bool) -> Self {
+        Self::new(Severity::Info, FindingCode::FailClosedNative, message, when)
+    }
+
+    /// Info about something else.
+    pub(crate) const fn info(
+        code: FindingCode,
+        message: &'static str,
+        when: fn(&Manifest, &ResolvedHook) -> bool,
+    ) -> Self {
+        Self::new(Severity::Info, code, message, when)
+    }
+}
+
+/// Whether a hook is non-blocking (telemetry the agent need not wait for).
+pub(crate) fn non_blocking(_: &Manifest, h: &ResolvedHook) -> bool {
+    !h.blocking
 }
 
 /// A timeout as the agent's config states it.
@@ -233,8 +395,11 @@ pub(crate) trait TargetModule: Sync {
     /// The target's constants.
     fn spec(&self) -> &'static TargetSpec;
 
-    /// Target-specific findings for these hooks (async, fail-closed, trust, locations).
-    fn notes(&self, target: &Target, manifest: &crate::Manifest, hooks: &[ResolvedHook]) -> Vec<Finding>;
+    /// Target-specific findings for these hooks (async, fail-closed, trust, locations): by
+    /// default what the spec's [`Notes`] state.
+    fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
+        self.spec().noted(target, manifest, hooks)
+    }
 
     /// Writes our hooks into the plan (replacing our previous ones).
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError>;

@@ -26,7 +26,7 @@ use agenthooks_core::Provider;
 use agenthooks_openclaw::plugin::{self, PluginConfig, ShimHook, PLUGIN_ID};
 use serde_json::{json, Map, Value};
 
-use super::{wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::jsonc::{self, Seg};
@@ -42,27 +42,42 @@ pub(crate) struct OpenClaw;
 
 /// The OpenClaw target's constants. Events, kinds and tools are the OpenClaw codec's
 /// ([`agenthooks_openclaw::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::OPENCLAW,
-    codec: &agenthooks_openclaw::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "OpenClaw discovers plugins in <workspace>/.openclaw/extensions/ and <state dir>/extensions/",
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::OPENCLAW, &agenthooks_openclaw::CODEC)
+    .scope_hint("OpenClaw discovers plugins in <workspace>/.openclaw/extensions/ and <state dir>/extensions/")
     // The shim's deadline for an awaited hook, in milliseconds: at most OpenClaw's 600 s
     // handler maximum minus the host margin (the host timeout is written above it).
-    timeout: TimeoutRule {
+    .timeouts(TimeoutRule {
         unit_ms: 1,
         default: 10_000,
         min: 1_000,
         max: Some(598_000),
         clamped_default: None,
-    },
-    matcher: MatcherDialect::new(Syntax::ExactList),
-    substituted_tokens: &[],
-    not_installed: &[(
+    })
+    .matcher(MatcherDialect::new(Syntax::ExactList))
+    .not_installed(&[(
         plugin::LOCAL_DECISION,
         "the shim's own report of a decision it made itself (not an OpenClaw hook)",
-    )],
-};
+    )])
+    .hook_notes(&[
+        HookNote::info(
+            FindingCode::CapabilityMissing,
+            "a conversation-scope hook: the entry sets hooks.allowConversationAccess (quirk #801)",
+            |_, h| plugin::CONVERSATION_HOOKS.contains(&h.native.as_str()),
+        ),
+        HookNote::info(
+            FindingCode::AsyncUnsupported,
+            "OpenClaw ignores what this hook returns: the shim fires it and forgets it",
+            |_, h| h.blocking && !awaited(h),
+        ),
+        HookNote::fails_closed(
+            "fail-closed: the shim blocks at its deadline and when the daemon dies, and OpenClaw blocks on a handler that fails",
+            |m, h| wants_fail_closed(m, h) && awaited(h) && FAIL_CLOSED_HOOKS.contains(&h.native.as_str()),
+        ),
+        HookNote::fails_open(
+            "fail-closed: OpenClaw skips a failed or late handler here; a dead daemon lets the run go on",
+            |m, h| wants_fail_closed(m, h) && awaited(h) && !FAIL_CLOSED_HOOKS.contains(&h.native.as_str()),
+        ),
+    ]);
 
 /// The hooks whose failure OpenClaw itself treats as a block (15 s, fail closed): the shim's
 /// fail-closed answer there is honoured. Elsewhere OpenClaw skips a failed handler.
@@ -117,6 +132,11 @@ pub(crate) fn plugin_dir(target: &Target) -> PathBuf {
 }
 
 /// The plugin for these hooks.
+/// Whether the shim awaits the hook (a blocking hook on an event whose row blocks).
+fn awaited(h: &ResolvedHook) -> bool {
+    ShimHook::new(h.native.clone()).with_awaited(h.blocking).awaited
+}
+
 fn config_for(m: &Manifest, hooks: &[ResolvedHook]) -> PluginConfig {
     let cfg = PluginConfig::new(m.command.iter().cloned())
         .fail_closed(m.failure == FailurePolicy::Closed)
@@ -360,44 +380,7 @@ impl TargetModule for OpenClaw {
                 config_path(target).display()
             ),
         )];
-        let cfg = config_for(manifest, hooks);
-        for h in hooks {
-            let awaited = cfg.hooks.iter().any(|s| s.hook == h.native && s.awaited);
-            if plugin::CONVERSATION_HOOKS.contains(&h.native.as_str()) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::CapabilityMissing,
-                    "a conversation-scope hook: the entry sets hooks.allowConversationAccess (quirk #801)",
-                ));
-            }
-            if h.blocking && !awaited {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::AsyncUnsupported,
-                    "OpenClaw ignores what this hook returns: the shim fires it and forgets it",
-                ));
-            }
-            if wants_fail_closed(manifest, h) && awaited {
-                let native = FAIL_CLOSED_HOOKS.contains(&h.native.as_str());
-                out.push(if native {
-                    SPEC.hook_finding(
-                        h,
-                        Severity::Info,
-                        FindingCode::FailClosedNative,
-                        "fail-closed: the shim blocks at its deadline and when the daemon dies, and OpenClaw blocks on a handler that fails",
-                    )
-                } else {
-                    SPEC.hook_finding(
-                        h,
-                        Severity::Degraded,
-                        FindingCode::FailClosedUnsupported,
-                        "fail-closed: OpenClaw skips a failed or late handler here; a dead daemon lets the run go on",
-                    )
-                });
-            }
-        }
+        out.extend(SPEC.noted(target, manifest, hooks));
         out
     }
 

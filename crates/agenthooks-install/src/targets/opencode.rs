@@ -24,7 +24,6 @@ use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{FailurePolicy, Manifest};
-use crate::matcher::{MatcherDialect, Syntax};
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
@@ -35,16 +34,11 @@ pub(crate) struct OpenCode;
 
 /// The OpenCode target's constants. Events, kinds and tools are the OpenCode codec's
 /// ([`agenthooks_opencode::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::OPENCODE,
-    codec: &agenthooks_opencode::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "OpenCode loads plugins from <project>/.opencode/plugin/ and $XDG_CONFIG_HOME/opencode/plugin/",
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::OPENCODE, &agenthooks_opencode::CODEC)
     // The shim's per-hook deadline, in milliseconds.
-    timeout: TimeoutRule::new(1, 60_000).max(3_600_000),
-    matcher: MatcherDialect::new(Syntax::Anchored),
-    substituted_tokens: &[],
-    not_installed: &[
+    .timeouts(TimeoutRule::new(1, 60_000).max(3_600_000))
+    .scope_hint("OpenCode loads plugins from <project>/.opencode/plugin/ and $XDG_CONFIG_HOME/opencode/plugin/")
+    .not_installed(&[
         (
             "permission.ask",
             "typed but never called since OpenCode 1.5 (quirk #18): permission.asked is answered instead",
@@ -53,8 +47,7 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
             "config",
             "the shim always forwards it (only the MCP server names, for tool classification)",
         ),
-    ],
-};
+    ]);
 
 /// The OpenCode config directory of a target's scope.
 fn config_dir(target: &Target) -> PathBuf {

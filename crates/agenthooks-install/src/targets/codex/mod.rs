@@ -24,7 +24,7 @@ use agenthooks_core::{CanonicalTool, Provider};
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::{entries, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::Manifest;
@@ -44,14 +44,11 @@ pub(crate) struct Codex;
 
 /// The Codex target's constants. Events, kinds and tools are the Codex codec's
 /// ([`agenthooks_codex::CODEC`]).
-pub(crate) static SPEC: TargetSpec = TargetSpec {
-    provider: Provider::CODEX,
-    codec: &agenthooks_codex::CODEC,
-    scopes: &[Scope::User, Scope::Project],
-    scope_hint: "Codex reads $CODEX_HOME and <project>/.codex hooks (plugin hooks were removed in 0.147)",
+pub(crate) static SPEC: TargetSpec = TargetSpec::new(Provider::CODEX, &agenthooks_codex::CODEC)
     // Clamped events (`SessionEnd`, `Interrupt`) default to 1 s, as the real 0.171 binary does.
-    timeout: TimeoutRule::new(1000, trust::DEFAULT_TIMEOUT).clamped_default(1),
-    matcher: MatcherDialect {
+    .timeouts(TimeoutRule::new(1000, trust::DEFAULT_TIMEOUT).clamped_default(1))
+    .scope_hint("Codex reads $CODEX_HOME and <project>/.codex hooks (plugin hooks were removed in 0.147)")
+    .matcher(MatcherDialect {
         syntax: Syntax::Anchored,
         // Codex fires tool hooks only for shell, `apply_patch` and MCP tools.
         no_tool_hooks: &[
@@ -61,14 +58,9 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
             CanonicalTool::Fetch,
             CanonicalTool::Task,
         ],
-    },
-    substituted_tokens: &[
-        "${PLUGIN_ROOT}",
-        "${PLUGIN_DATA}",
-        "${CLAUDE_PLUGIN_ROOT}",
-        "${CLAUDE_PLUGIN_DATA}",
-    ],
-    not_installed: &[
+    })
+    .substituted(&["${PLUGIN_ROOT}", "${PLUGIN_DATA}", "${CLAUDE_PLUGIN_ROOT}", "${CLAUDE_PLUGIN_DATA}"])
+    .not_installed(&[
         (
             agenthooks_codex::native::NOTIFY_EVENT,
             "the legacy `notify` program (`notify = [...]` in config.toml), not a hook",
@@ -78,8 +70,22 @@ pub(crate) static SPEC: TargetSpec = TargetSpec {
             "Codex 0.171 does not load a StopFailure hook from hooks.json (its app-server's hooks/list \
              omits it: checked by the e2e trust scenario); the codec decodes the payload for newer releases",
         ),
-    ],
-};
+    ])
+    .hook_notes(&[
+        HookNote::info(
+            FindingCode::AsyncDetached,
+            "non-blocking: runs in a detached background worker (Codex runs async hooks synchronously, quirk #10); its decisions are ignored",
+            |_, h| is_detached(h),
+        ),
+        HookNote::runs_sync(
+            "the codec does not allow async on {native}: this non-blocking hook runs synchronously (keep it fast)",
+            |_, h| !h.blocking && !is_detached(h),
+        ),
+        HookNote::fails_open(
+            "Codex has no fail-closed setting: a crash or timeout of the hook binary is a failed run with no effect",
+            wants_fail_closed,
+        ),
+    ]);
 
 fn codex_home(target: &Target) -> PathBuf {
     target.agent_home_or(".codex")
@@ -527,32 +533,7 @@ impl TargetModule for Codex {
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let mut out = Vec::new();
-        for h in hooks {
-            if is_detached(h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::AsyncDetached,
-                    "non-blocking: runs in a detached background worker (Codex runs async hooks synchronously, quirk #10); its decisions are ignored",
-                ));
-            } else if !h.blocking {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::AsyncUnsupported,
-                    format!("the codec does not allow async on {}: this non-blocking hook runs synchronously (keep it fast)", h.native),
-                ));
-            }
-            if wants_fail_closed(manifest, h) {
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Degraded,
-                    FindingCode::FailClosedUnsupported,
-                    "Codex has no fail-closed setting: a crash or timeout of the hook binary is a failed run with no effect",
-                ));
-            }
-        }
+        let mut out = SPEC.noted(target, manifest, hooks);
         let config = trust_file(target);
         out.push(SPEC.finding(
             Severity::Info,
@@ -590,7 +571,7 @@ impl TargetModule for Codex {
         let entries = entries(hooks, group);
         match format {
             FileFormat::Toml => Self::write_toml_hooks(cx, &path, &entries, false)?,
-            _ => JsonHooksFile::grouped(&path, FileFormat::Json).install(cx, &entries)?,
+            _ => JsonHooksFile::grouped(path.clone(), FileFormat::Json).install(cx, &entries)?,
         }
         let after = Self::scan(cx, &path, format)?;
         let source = cx.canonical(&path).display().to_string();
@@ -602,7 +583,7 @@ impl TargetModule for Codex {
         let before = Self::scan(cx, &path, format)?;
         match format {
             FileFormat::Toml => Self::write_toml_hooks(cx, &path, &[], true)?,
-            _ => JsonHooksFile::grouped(&path, FileFormat::Json).uninstall(cx)?,
+            _ => JsonHooksFile::grouped(path.clone(), FileFormat::Json).uninstall(cx)?,
         }
         let after = Self::scan(cx, &path, format)?;
         let source = cx.canonical(&path).display().to_string();
