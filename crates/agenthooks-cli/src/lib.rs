@@ -16,6 +16,7 @@
 //! | `agenthooks render --dry-run --provider P [TARGET] MANIFEST` | prints the files a fresh install writes (`==> PATH <==` headers + contents); no I/O |
 //! | `agenthooks doctor [--root DIR] [--home DIR] [MANIFEST] [--no-ping] [--json]` | a health report for every target this release knows |
 //! | `agenthooks preflight MANIFEST [--provider P…] [--scope S] [--json]` | what each agent will drop or degrade, before installing |
+//! | `agenthooks manifest MANIFEST` | prints the manifest as TOML (e.g. a `--command` default, or a JSON file converted) |
 //!
 //! Exit status: 0 on success; 1 when the hook misbehaved in the agent's eyes (non-JSON on a
 //! stdout the agent parses, an error exit, a timeout, …) or the payload does not decode, when
@@ -27,9 +28,12 @@
 //! ## Installing hooks
 //!
 //! The install commands are the CLI of `agenthooks_install` (its crate docs list, per agent,
-//! the files written, the timeout units and what is lossy).
+//! the files written, the timeout units and what is lossy), shared with every hook binary built
+//! with `agenthooks::main`: there `<bin> agenthooks install --provider P` takes the same options
+//! with the manifest derived from the binary's router (`agenthooks_install::cli`).
 //!
-//! - **TARGET**: `--scope project|user|plugin` (default `project`; `plugin` is Claude Code's
+//! - **TARGET**: `--provider P`, or `--all` for every agent detected under the home directory;
+//!   `--scope project|user|plugin` (default `project`; `plugin` is Claude Code's
 //!   `.claude-plugin` layout with `--root` as the plugin directory), `--root DIR` (default: the
 //!   current directory), `--home DIR` (default: `$HOME`), `--agent-home DIR` (default:
 //!   `$CODEX_HOME` / `$KIMI_CODE_HOME` when set), `--agent-version V`, and for Codex
@@ -42,6 +46,7 @@
 //!   event kind — blocking where a decision can change something, telemetry (non-blocking)
 //!   elsewhere — refined with `--name NAME` (default: the program's file name), `--kind KIND`
 //!   (repeatable, e.g. `tool.pre`), `--timeout SECS` and `--fail-closed`.
+//! - `install --dry-run` and `uninstall --dry-run` print the unified diff and write nothing.
 //! - `install` prints each file it created, updated or deleted (and Codex trust entries), or
 //!   `… up to date; nothing changed`; `uninstall` likewise (`… no hooks of ours; nothing
 //!   changed`). `install`, `uninstall`, `diff` and `render` print the findings (what the agent
@@ -75,7 +80,7 @@ use agenthooks_testkit::fixture::Fixture;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
 
-mod install;
+use agenthooks_install::cli::{self as install, InstallCommand, Source};
 
 /// Exit status: success.
 pub const EXIT_OK: i32 = 0;
@@ -117,18 +122,9 @@ enum Command {
     Quirks(QuirksArgs),
     /// Check that each codec's capabilities, its encoder and the agent (fake) agree.
     Agreement(AgreementArgs),
-    /// Install hooks into an agent's config files (merging; foreign content is kept).
-    Install(install::ChangeArgs),
-    /// Remove exactly our hooks from an agent's config files.
-    Uninstall(install::ChangeArgs),
-    /// Print the unified diff `install` would apply.
-    Diff(install::ChangeArgs),
-    /// Print the files a fresh install writes, without writing anything.
-    Render(install::RenderArgs),
-    /// Report the health of our hooks for every agent this release knows.
-    Doctor(install::DoctorArgs),
-    /// Report what each agent will drop or degrade of a manifest.
-    Preflight(install::PreflightArgs),
+    /// `install`, `uninstall`, `diff`, `render`, `doctor`, `preflight`, `manifest`.
+    #[command(flatten)]
+    Install(InstallCommand),
 }
 
 #[derive(Debug, Args)]
@@ -260,12 +256,7 @@ where
         Command::Capabilities(a) => capabilities(&a, out),
         Command::Quirks(a) => quirks(&a, out),
         Command::Agreement(a) => agreement(&a, out),
-        Command::Install(a) => install::install(&a, out, err),
-        Command::Uninstall(a) => install::uninstall(&a, out, err),
-        Command::Diff(a) => install::diff(&a, out, err),
-        Command::Render(a) => install::render(&a, out, err),
-        Command::Doctor(a) => install::doctor(&a, out),
-        Command::Preflight(a) => install::preflight(&a, out),
+        Command::Install(c) => install::run(&c, &Source::Flags, out, err).map_err(|e| Fail(e.code, e.message)),
     };
     match r {
         Ok(code) => code,

@@ -43,6 +43,7 @@ pub mod quirks;
 pub mod router;
 pub mod runner;
 pub mod shell;
+pub mod tool_filter;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,
@@ -65,6 +66,7 @@ pub use router::{
     all, any, boxed, match_canonical, match_mcp, match_tools, when, Context, Gated, Handler, HandlerList, Interceptor,
     Matcher, Next, Observer, Router, StageInfo, StageType, ToolGate, ToolGateEvent,
 };
+pub use tool_filter::{ToolSelector, ToolSelectorError};
 
 /// Everything a hook author usually needs.
 pub mod prelude {
@@ -80,6 +82,6 @@ pub mod prelude {
     };
     pub use crate::{
         AskFallback, CompactPostEvent, CompactPreEvent, FileEditedEvent, ModelRequestEvent, ModelResponseEvent,
-        NotificationEvent, SessionEndEvent, SessionStartEvent, SubagentStartEvent, UnsupportedMode,
+        NotificationEvent, SessionEndEvent, SessionStartEvent, SubagentStartEvent, ToolSelector, UnsupportedMode,
     };
 }

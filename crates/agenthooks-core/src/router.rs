@@ -81,6 +81,7 @@ use crate::event::{
     SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 use crate::kind::EventKind;
+use crate::tool_filter::{is_glob, ToolSelector};
 
 /// What a handler can see besides the event: the capabilities of this event on this agent,
 /// the resolved policy and the deadline.
@@ -194,6 +195,12 @@ pub trait Handler<E: Gated, D = <E as Gated>::Decision>: Send + Sync + 'static {
     fn name(&self) -> &'static str {
         type_name::<Self>()
     }
+
+    /// The tools this handler runs for, when it declares them (a [`when`] guard whose matcher
+    /// is declarative); install compiles it into each agent's matcher. `None`: every tool.
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        None
+    }
 }
 
 impl<E, F, R> Handler<E> for F
@@ -283,6 +290,11 @@ pub trait ToolGate: Send + Sync + 'static {
     fn name(&self) -> &'static str {
         type_name::<Self>()
     }
+
+    /// The tools this gate runs for, when it declares them (see [`Handler::tool_filter`]).
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        None
+    }
 }
 
 impl<F, R> ToolGate for F
@@ -306,6 +318,9 @@ impl<M: Matcher, G: ToolGate> ToolGate for When<M, G> {
     fn name(&self) -> &'static str {
         self.1.name()
     }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        self.0.selector()
+    }
 }
 
 /// A [`ToolGate`] as the handler of one of its two kinds (shared by both registrations).
@@ -318,6 +333,9 @@ impl<G: ToolGate> Handler<ToolPreEvent> for GateAs<G> {
     fn name(&self) -> &'static str {
         self.0.name()
     }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        self.0.tool_filter()
+    }
 }
 
 impl<G: ToolGate> Handler<PermissionEvent> for GateAs<G> {
@@ -326,6 +344,9 @@ impl<G: ToolGate> Handler<PermissionEvent> for GateAs<G> {
     }
     fn name(&self) -> &'static str {
         self.0.name()
+    }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        self.0.tool_filter()
     }
 }
 
@@ -349,6 +370,9 @@ impl<E: Gated> Handler<E> for BoxedHandler<E> {
     }
     fn name(&self) -> &'static str {
         self.0.name()
+    }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        self.0.tool_filter()
     }
 }
 
@@ -435,6 +459,32 @@ impl<E: Gated, T: HandlerList<E>> Handler<E> for Any<T> {
     fn handle(&self, cx: &Context, ev: &E) -> Result<E::Decision, HandlerError> {
         first_conclusive(|sink| self.0.each(&mut |h| sink(h.handle(cx, ev))))
     }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        list_filter(&self.0)
+    }
+}
+
+/// The union of the declared filters of a list (`None` when any handler declares none).
+fn list_filter<E: Gated>(list: &impl HandlerList<E>) -> Option<ToolSelector> {
+    let mut filters = Vec::new();
+    list.each(&mut |h| {
+        filters.push(h.tool_filter());
+        ControlFlow::Continue(())
+    });
+    union_filters(filters)
+}
+
+/// The union of declared filters: `None` (every tool) when there are none or any is `None`.
+fn union_filters(filters: impl IntoIterator<Item = Option<ToolSelector>>) -> Option<ToolSelector> {
+    let mut out: Option<ToolSelector> = None;
+    for f in filters {
+        let f = f?;
+        out = Some(match out {
+            Some(acc) => acc.union(&f),
+            None => f,
+        });
+    }
+    out
 }
 
 /// Every handler runs; see [`all`].
@@ -466,6 +516,9 @@ impl<E: Gated, T: HandlerList<E>> Handler<E> for All<T> {
             Err(HandlerError::join(errs))
         }
     }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        list_filter(&self.0)
+    }
 }
 
 /// A guarded handler; see [`when`].
@@ -488,12 +541,21 @@ impl<E: Gated, M: Matcher, H: Handler<E>> Handler<E> for When<M, H> {
     fn name(&self) -> &'static str {
         self.1.name()
     }
+    fn tool_filter(&self) -> Option<ToolSelector> {
+        self.0.selector()
+    }
 }
 
 /// Decides whether a tool call matches. Closures `Fn(&ToolCall) -> bool` are matchers.
 pub trait Matcher: Send + Sync + 'static {
     /// Whether the call matches.
     fn matches(&self, tool: &ToolCall) -> bool;
+
+    /// The matcher as a declared [`ToolSelector`], when it is one (the built-in matchers are;
+    /// closures are not). Install compiles a declared matcher into the agent's config.
+    fn selector(&self) -> Option<ToolSelector> {
+        None
+    }
 }
 
 impl<F: Fn(&ToolCall) -> bool + Send + Sync + 'static> Matcher for F {
@@ -535,7 +597,7 @@ where
 
 /// Matches native tool names by glob (compiled once).
 #[derive(Debug, Clone)]
-pub struct ToolNames(Regex);
+pub struct ToolNames(Regex, Option<ToolSelector>);
 
 /// Matches native tool names (`Bash`, `run_shell_command`, `mcp__github__*`, …) by glob.
 ///
@@ -550,12 +612,22 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    ToolNames(glob_set(names))
+    let names: Vec<String> = names.into_iter().map(|n| n.as_ref().to_owned()).collect();
+    // Exact names are declarable; a glob is not one native name (the handler still filters).
+    let declared = (!names.iter().any(|n| is_glob(n))).then(|| {
+        names
+            .iter()
+            .fold(ToolSelector::default(), |s, n| s.with_name(n.clone()))
+    });
+    ToolNames(glob_set(&names), declared)
 }
 
 impl Matcher for ToolNames {
     fn matches(&self, tool: &ToolCall) -> bool {
         self.0.is_match(&tool.name)
+    }
+    fn selector(&self) -> Option<ToolSelector> {
+        self.1.clone()
     }
 }
 
@@ -564,6 +636,7 @@ impl Matcher for ToolNames {
 pub struct McpTools {
     server: Regex,
     tool: Regex,
+    declared: ToolSelector,
 }
 
 /// Matches MCP calls whose server and tool match the globs, whatever the agent's naming scheme.
@@ -580,6 +653,7 @@ pub fn match_mcp(server: &str, tool: &str) -> McpTools {
     McpTools {
         server: glob_set([server]),
         tool: glob_set([tool]),
+        declared: ToolSelector::default().with_mcp(server, tool),
     }
 }
 
@@ -588,6 +662,9 @@ impl Matcher for McpTools {
         tool.mcp
             .as_ref()
             .is_some_and(|m| self.server.is_match(&m.server) && self.tool.is_match(&m.tool))
+    }
+    fn selector(&self) -> Option<ToolSelector> {
+        Some(self.declared.clone())
     }
 }
 
@@ -603,6 +680,9 @@ pub fn match_canonical(classes: impl IntoIterator<Item = CanonicalTool>) -> Cano
 impl Matcher for Canonical {
     fn matches(&self, tool: &ToolCall) -> bool {
         self.0.contains(&tool.canonical)
+    }
+    fn selector(&self) -> Option<ToolSelector> {
+        Some(self.0.iter().fold(ToolSelector::default(), |s, c| s.with_class(*c)))
     }
 }
 
@@ -694,6 +774,7 @@ macro_rules! router_kinds {
             others: Vec<(String, Arc<dyn Observer>)>,
             interceptors: Vec<Arc<dyn Interceptor>>,
             policy: PolicySource,
+            tools: Option<ToolSelector>,
             $($field: Vec<Arc<dyn Handler<$ev>>>,)*
         }
 
@@ -730,6 +811,13 @@ macro_rules! router_kinds {
             pub fn handles(&self, kind: EventKind) -> bool {
                 $( if kind == EventKind::$kind_ && !self.$field.is_empty() { return true; } )*
                 false
+            }
+
+            /// The union of the tool filters the kind's handlers declare (`None`: no handler,
+            /// or one that runs for every tool).
+            fn handler_filters(&self, kind: EventKind) -> Option<ToolSelector> {
+                $( if kind == EventKind::$kind_ { return union_filters(self.$field.iter().map(|h| h.tool_filter())); } )*
+                None
             }
 
             fn typed(&self, cx: &Context, ev: &Event) -> Result<Outcome, HandlerError> {
@@ -790,6 +878,48 @@ impl Router {
         self
     }
 
+    /// Declares the tools this router's tool handlers are for (`tool.pre`, `permission.request`,
+    /// `tool.post`, `tool.error`): other tools get the neutral decision without running
+    /// interceptors or handlers (observers still see them), and install compiles the filter into
+    /// each agent's matcher (or passes it to the runner as `--tools=…` where the agent cannot
+    /// express it).
+    ///
+    /// ```
+    /// use agenthooks_core::prelude::*;
+    /// use agenthooks_core::ToolSelector;
+    /// let router = Router::new()
+    ///     .for_tools(ToolSelector::default().with_class(CanonicalTool::Shell))
+    ///     .on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no"));
+    /// assert_eq!(router.declared_tools(EventKind::ToolPre).unwrap().classes, [CanonicalTool::Shell]);
+    /// ```
+    #[must_use]
+    pub fn for_tools(mut self, tools: ToolSelector) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// The tool filter declared for a kind: the router's [`Router::for_tools`], else the union
+    /// of what its handlers declare ([`Handler::tool_filter`]). `None`: every tool (or a kind
+    /// without tool calls).
+    pub fn declared_tools(&self, kind: EventKind) -> Option<ToolSelector> {
+        if !matches!(
+            kind,
+            EventKind::ToolPre | EventKind::ToolPost | EventKind::ToolError | EventKind::Permission
+        ) {
+            return None;
+        }
+        self.tools.clone().or_else(|| self.handler_filters(kind))
+    }
+
+    /// Whether the interceptors and handlers run for an event: always for events without a
+    /// tool call; for tool calls, when the router's filter and `extra` both select it.
+    pub fn selects(&self, ev: &Event, extra: Option<&ToolSelector>) -> bool {
+        let Some(tool) = ev.tool() else {
+            return true;
+        };
+        self.tools.as_ref().is_none_or(|s| s.matches(tool)) && extra.is_none_or(|s| s.matches(tool))
+    }
+
     /// Registers an observer of every event (mapped or not). Never gates; errors are logged.
     #[must_use]
     pub fn on_any<O: Observer>(mut self, o: O) -> Self {
@@ -815,8 +945,28 @@ impl Router {
     /// wire encoding and no capability degradation. Panics in any stage become
     /// [`HandlerError::Panicked`].
     pub fn dispatch(&self, cx: &Context, ev: &mut Event) -> Result<Outcome, HandlerError> {
+        self.dispatch_filtered(cx, ev, None)
+    }
+
+    /// [`Router::dispatch`] under an extra tool filter (the runner's `--tools`): observers see
+    /// every event; for a tool event whose call neither the router's [`Router::for_tools`] nor
+    /// `filter` selects, interceptors and handlers do not run and the kind's neutral decision
+    /// is returned.
+    pub fn dispatch_filtered(
+        &self,
+        cx: &Context,
+        ev: &mut Event,
+        filter: Option<&ToolSelector>,
+    ) -> Result<Outcome, HandlerError> {
         match catch_unwind(AssertUnwindSafe(|| {
             self.observe(cx, ev);
+            if !self.selects(ev, filter) {
+                tracing::debug!(
+                    tool = ev.tool().map_or("", |t| t.name.as_str()),
+                    "tool outside the filter; handlers skipped"
+                );
+                return Ok(Outcome::neutral_for(ev.kind()));
+            }
             self.run_from(0, cx, ev)
         })) {
             Ok(r) => r,

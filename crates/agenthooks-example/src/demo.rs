@@ -260,7 +260,37 @@ pub fn run(args: &[String]) -> i32 {
         limited,
         bad.iter().filter(|r| !r.planted).count()
     );
+    #[cfg(feature = "full")]
+    print_installed_events();
     i32::from(!bad.is_empty())
+}
+
+/// Which native events `secret-guard agenthooks install --provider P` wires on each agent: the
+/// manifest derived from the guard's router.
+#[cfg(feature = "full")]
+fn print_installed_events() {
+    use agenthooks::install;
+    let m = install::manifest_from_router(&crate::router(), ["secret-guard"]);
+    println!("\n`secret-guard agenthooks install --provider P` wires (derived from the router):");
+    for p in install::supported_providers() {
+        let mut blocking = Vec::new();
+        let mut telemetry = Vec::new();
+        let t = install::Target::user(p.clone(), "/home/user");
+        let caps = |_: &agenthooks::Provider, _: &str| agenthooks::CapSet::EMPTY;
+        for h in install::preflight(&m, &[t], &caps)
+            .targets
+            .iter()
+            .flat_map(|t| &t.hooks)
+        {
+            let to = if h.blocking { &mut blocking } else { &mut telemetry };
+            to.extend(h.native_events.iter().cloned());
+        }
+        println!(
+            "  {p}: gates {}; observes {}",
+            blocking.join(", "),
+            telemetry.join(", ")
+        );
+    }
 }
 
 fn print_table(rows: &[Row]) {

@@ -55,9 +55,18 @@
 //! ## Matchers
 //!
 //! A [`ToolMatcher`] (names, canonical classes, MCP globs) compiles to each dialect where it
-//! can be expressed; otherwise the hook matches every tool and the runner filters in-process
-//! with [`ToolMatcher::matches`] (⚠ a process per tool call), unless
-//! [`MatcherFallback::Error`] asks to refuse instead.
+//! can be expressed; otherwise the hook matches every tool, the command carries the filter as
+//! `--tools=SPEC` ([`agenthooks_core::ToolSelector`]) and the runner answers the neutral shape
+//! without running handlers for tools outside it (⚠ a process per tool call; OpenCode's
+//! serve-mode shim does not pass it yet), unless [`MatcherFallback::Error`] asks to refuse
+//! instead.
+//!
+//! ## From a router
+//!
+//! [`manifest_from_router`] derives the manifest from the hook's own router (one hook per kind
+//! it handles, its declared tool filters, its fail policy); with the `cli` feature,
+//! `cli::main_for_router` gives every hook binary `<bin> agenthooks install|uninstall|diff|
+//! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it).
 //!
 //! ## Non-goals
 //!
@@ -66,10 +75,13 @@
 
 #![cfg_attr(docsrs, feature(doc_auto_cfg))]
 
+#[cfg(feature = "cli")]
+pub mod cli;
 mod diff;
 mod doctor;
 mod error;
 mod finding;
+mod from_router;
 mod fsys;
 mod jsonc;
 mod manifest;
@@ -89,6 +101,7 @@ use serde::Serialize;
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
+pub use from_router::{manifest_from_router, name_of_program};
 pub use fsys::{FsView, MemFs, RealFs};
 pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest};
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};

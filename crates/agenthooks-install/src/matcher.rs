@@ -85,29 +85,8 @@ impl<'de> Deserialize<'de> for McpGlob {
     }
 }
 
-/// `*` matches any run, `?` one character; everything else literally.
-pub(crate) fn glob_match(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) && p[pi] != '*' {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if let Some((sp, st)) = star {
-            pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
-}
+/// `*` matches any run, `?` one character; everything else literally (the runner's rule).
+pub(crate) use agenthooks_core::tool_filter::glob_match;
 
 /// A tool filter: native names ∪ canonical classes ∪ MCP globs. Empty means every tool.
 ///
@@ -217,13 +196,9 @@ impl ToolMatcher {
 
     /// The in-process filter: whether a decoded tool call is selected (the runner-side half of
     /// a broadened matcher).
+    /// It is the runner's `--tools` rule ([`agenthooks_core::ToolSelector::matches`]).
     pub fn matches(&self, tool: &ToolCall) -> bool {
-        if self.is_any() || self.names.contains(&tool.name) || self.classes.contains(&tool.canonical) {
-            return true;
-        }
-        tool.mcp
-            .as_ref()
-            .is_some_and(|m| self.mcp.iter().any(|g| g.matches(&m.server, &m.tool)))
+        self.is_any() || agenthooks_core::ToolSelector::from(self).matches(tool)
     }
 
     /// The union of two matchers (either matching every tool makes the union match every tool;

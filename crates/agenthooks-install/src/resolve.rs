@@ -183,6 +183,8 @@ pub(crate) fn resolve(
             );
         }
         let mut matcher = None;
+        // What the runner filters in-process (`--tools=…`) where the dialect cannot express it.
+        let mut in_process = None;
         if let (true, Some(tools)) = (acc.tool_matcher, &acc.tools) {
             let c = ts.matcher.compile(ts.tools(), tools);
             if !c.unreachable.is_empty() {
@@ -206,13 +208,14 @@ pub(crate) fn resolve(
                 }
                 findings.push(
                     ts.finding(Severity::Degraded, FindingCode::MatcherBroadened, format!(
-                            "cannot express {} in {provider}'s matcher: the hook runs for every tool and the runner filters in-process",
+                            "cannot express {} in {provider}'s matcher: the hook runs for every tool and the runner filters in-process (`--tools`)",
                             c.inexpressible.join(", ")
                         ),
                     )
                     .with_hook(first)
                     .with_native(acc.native.clone()),
                 );
+                in_process = Some(agenthooks_core::ToolSelector::from(tools));
             }
             match c.result {
                 Compiled::All => {}
@@ -243,7 +246,11 @@ pub(crate) fn resolve(
                 .with_native(acc.native.clone()),
             );
         }
-        let command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);
+        let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);
+        if let Some(sel) = &in_process {
+            command.push(' ');
+            command.push_str(&shell::shell_quote(&sel.to_arg()));
+        }
         for &token in ts.substituted_tokens {
             if command.contains(token) {
                 return Err(InstallError::UnsafeCommand {

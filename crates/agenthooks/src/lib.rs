@@ -39,7 +39,7 @@
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
 //! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | `agenthooks-opencode` |
 //! | `openclaw` | OpenClaw bridge (codec + generated native plugin, `serve` mode) | `agenthooks-openclaw` |
-//! | `install` | config generation and installation | `agenthooks-install` |
+//! | `install` | config generation and installation, and `<bin> agenthooks install …` on the hook binary itself ([`main`]) | `agenthooks-install` |
 //! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
 //!
 //! `agenthooks = { version = "0.1", default-features = false, features = ["claude", "codex"] }`
@@ -195,6 +195,31 @@ pub fn runner(router: Router) -> Runner {
 /// The one call a hook's `main` makes. Handles `… agenthooks run|notify|serve|ping …` and exits
 /// the process with the agent-correct exit code. When argv has no `agenthooks` word it returns,
 /// so the binary's own CLI can run.
+///
+/// With the `install` feature the binary also installs itself:
+/// `<bin> agenthooks install|uninstall|diff|render|doctor|preflight|manifest …` run the
+/// [`install::cli`] commands with the manifest derived from this router (one hook per native
+/// event of each kind it handles, its tool filters compiled to each agent's matcher, its fail
+/// policy; see [`install::manifest_from_router`]) and the binary's own path as the command:
+///
+/// ```text
+/// secret-guard agenthooks install --provider claude-code
+/// secret-guard agenthooks doctor
+/// ```
 pub fn main(router: Router) {
+    #[cfg(feature = "install")]
+    {
+        let argv: Vec<String> = std::env::args().collect();
+        let code = agenthooks_install::cli::main_for_router(
+            &router,
+            &argv,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr().lock(),
+        );
+        if let Some(code) = code {
+            #[allow(clippy::exit)] // the process edge: the command's exit status
+            std::process::exit(code);
+        }
+    }
     agenthooks_core::runner::main_with(&runner(router));
 }

@@ -9,6 +9,8 @@
 
 use std::time::Duration;
 
+use crate::tool_filter::ToolSelector;
+
 /// The subcommand after the `agenthooks` word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -39,6 +41,9 @@ pub struct Command {
     pub argv_payload: bool,
     /// `--timeout` in seconds (fractions allowed).
     pub timeout: Option<Duration>,
+    /// `--tools=SPEC`: the in-process tool filter install writes where the agent's matcher
+    /// cannot express the hook's ([`ToolSelector`] syntax; see [`tools_filter`]).
+    pub tools: Option<String>,
     /// Everything after the mode word.
     pub args: Vec<String>,
     /// Positional arguments after the mode word.
@@ -59,6 +64,7 @@ impl Command {
             variant: None,
             argv_payload: false,
             timeout: None,
+            tools: None,
             args: Vec::new(),
             positional: Vec::new(),
             ignored: Vec::new(),
@@ -83,6 +89,38 @@ crate::setters! {
         with_provider(provider: impl Into<String>) => Some;
         /// Sets `--event`.
         with_event(event: impl Into<String>) => Some;
+    }
+}
+
+/// The in-process tool filter of an invocation's argv: the last `--tools=SPEC` (or
+/// `--tools SPEC`). A spec that does not parse is logged and ignored — the handlers then run for
+/// every tool, so a bad filter never silences a gate.
+///
+/// ```
+/// use agenthooks_core::runner::tools_filter;
+/// let argv: Vec<String> = ["--provider=gemini", "--tools=class:other"].iter().map(|s| s.to_string()).collect();
+/// assert_eq!(tools_filter(&argv).unwrap().to_string(), "class:other");
+/// assert!(tools_filter(&["--tools=class:nope".to_string()]).is_none());
+/// ```
+pub fn tools_filter(argv: &[String]) -> Option<ToolSelector> {
+    let mut spec = None;
+    let mut it = argv.iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            break;
+        }
+        if let Some(v) = a.strip_prefix("--tools=") {
+            spec = Some(v);
+        } else if a == "--tools" {
+            spec = it.next().map(String::as_str);
+        }
+    }
+    match ToolSelector::parse(spec?) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!(error = %e, "ignoring the --tools filter: handlers run for every tool");
+            None
+        }
     }
 }
 
@@ -214,6 +252,7 @@ pub fn parse_args(argv: &[String]) -> Result<Option<Command>, UsageError> {
                 cmd.timeout.replace(Duration::from_secs_f64(secs)).is_some()
             }
             "--argv-payload" => std::mem::replace(&mut cmd.argv_payload, true),
+            "--tools" => cmd.tools.replace(value("--tools")?).is_some(),
             _ => {
                 cmd.ignored.push(a);
                 false

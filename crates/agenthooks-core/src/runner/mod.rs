@@ -1,7 +1,7 @@
 //! The process edge: one call a consumer's `main` makes.
 //!
 //! ```text
-//! <bin> … agenthooks run    --provider=P [--event=NATIVE] [--argv-payload] [--timeout=SECS] [--variant=V]
+//! <bin> … agenthooks run    --provider=P [--event=NATIVE] [--argv-payload] [--timeout=SECS] [--variant=V] [--tools=SPEC]
 //! <bin> … agenthooks notify --provider=codex '<json>'
 //! <bin> … agenthooks serve  --provider=P [--timeout=SECS]
 //! <bin> … agenthooks ping
@@ -17,7 +17,9 @@
 //! while handlers run (to stderr, or to a log file where the agent reserves stderr), so a stray
 //! `println!` cannot corrupt the response; runs the router under a deadline slightly shorter
 //! than the agent's timeout; catches panics; enforces the continuation cap; degrades the decision
-//! to the event's capabilities; encodes; and writes exactly the codec's bytes and exit code. Any
+//! to the event's capabilities (a tool call outside the `--tools` filter install wrote, where the
+//! agent's matcher could not express the hook's, gets the kind's neutral decision without
+//! running interceptors or handlers; observers still see it); encodes; and writes exactly the codec's bytes and exit code. Any
 //! failure is answered by the policy's failure response — never a panic, never garbage on stdout.
 //! `run`, `notify`, [`serve`] and [`Runner::invoke`] share that one pipeline.
 //!
@@ -61,7 +63,7 @@ mod process;
 mod serve;
 mod stdout;
 
-pub use args::{parse_args, Command, Mode, ProviderHint, UsageError};
+pub use args::{parse_args, tools_filter, Command, Mode, ProviderHint, UsageError};
 pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
 pub use pipeline::{deadline_budget, Failure, Invoked};

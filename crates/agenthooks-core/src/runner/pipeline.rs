@@ -17,6 +17,7 @@ use crate::error::{DecodeCategory, DecodeError, EncodeError, HandlerError};
 use crate::event::{Envelope, Event, RawPayload};
 use crate::provider::{Confidence, NativeName, Provider};
 use crate::router::{panic_message, Context};
+use crate::tool_filter::ToolSelector;
 
 use super::continuations::Continuations;
 use super::Runner;
@@ -166,12 +167,13 @@ impl Runner {
             .state_dir
             .map_or_else(|| self.options.resolved_state_dir(inv.env), Path::to_path_buf);
         let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
-        self.answer_event(codec, event, timeout, &state_dir, dispatch)
+        let filter = super::args::tools_filter(inv.argv);
+        self.answer_event(codec, event, timeout, &state_dir, dispatch, filter.as_ref())
     }
 
     /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's; the
     /// handlers get [`deadline_budget`] of it), the continuation cap, degrade, encode. The event
-    /// is moved through the pipeline, never copied.
+    /// is moved through the pipeline, never copied. `filter` is the invocation's `--tools`.
     pub(super) fn answer_event(
         &self,
         codec: &dyn Codec,
@@ -179,6 +181,7 @@ impl Runner {
         timeout: Duration,
         state_dir: &Path,
         dispatch: Dispatch<'_>,
+        filter: Option<&ToolSelector>,
     ) -> Invoked {
         let deadline = Instant::now() + deadline_budget(timeout);
         let provider = codec.provider();
@@ -202,10 +205,13 @@ impl Runner {
         let (result, event) = match dispatch {
             Dispatch::Inline(arm) => {
                 arm(&target, &policy, deadline);
-                let r = self.router.dispatch(&cx, &mut event).map_err(Failure::Handler);
+                let r = self
+                    .router
+                    .dispatch_filtered(&cx, &mut event, filter)
+                    .map_err(Failure::Handler);
                 (r, Some(event))
             }
-            Dispatch::Worker => self.dispatch_on_worker(cx, event, deadline, timeout),
+            Dispatch::Worker => self.dispatch_on_worker(cx, event, deadline, timeout, filter.cloned()),
         };
         out.event = event;
         let decided = match result {
@@ -279,13 +285,14 @@ impl Runner {
         mut event: Event,
         deadline: Instant,
         timeout: Duration,
+        filter: Option<ToolSelector>,
     ) -> (Result<Outcome, Failure>, Option<Event>) {
         let (tx, rx) = mpsc::channel();
         let router = Arc::clone(&self.router);
         let spawned = std::thread::Builder::new()
             .name("agenthooks-handler".into())
             .spawn(move || {
-                let r = router.dispatch(&cx, &mut event);
+                let r = router.dispatch_filtered(&cx, &mut event, filter.as_ref());
                 let _ = tx.send((r, event));
             });
         if let Err(e) = spawned {

@@ -150,7 +150,7 @@ pub(super) fn serve_with(
                 for job in rx {
                     let Job { seq, event, timeout } = job;
                     let answered = catch_unwind(AssertUnwindSafe(|| {
-                        runner.answer_event(codec, event, timeout, &state_dir, Dispatch::Worker)
+                        runner.answer_event(codec, event, timeout, &state_dir, Dispatch::Worker, None)
                     }));
                     let (frame, effects) = match answered {
                         Ok(a) => reply_of(seq, &a.response),

@@ -501,3 +501,74 @@ fn a_tool_gate_serves_both_kinds() {
         "{names:?}"
     );
 }
+
+#[test]
+fn declared_tool_filters_come_from_when_guards_and_for_tools() {
+    use agenthooks_core::ToolSelector;
+    let shell = ToolSelector::default().with_class(CanonicalTool::Shell);
+    let r = Router::new()
+        .on_tool_pre(when(match_canonical([CanonicalTool::Shell]), deny_x))
+        .on_tool_pre(when(match_tools(["Write"]), deny_x))
+        .on_tool_post(|_cx: &Context, _e: &ToolPostEvent| observed());
+    let pre = r.declared_tools(EventKind::ToolPre).unwrap();
+    assert_eq!(
+        (pre.classes.as_slice(), pre.names.as_slice()),
+        (&[CanonicalTool::Shell][..], &["Write".to_owned()][..])
+    );
+    // an unguarded handler runs for every tool; a kind without tool calls declares nothing
+    assert!(r.declared_tools(EventKind::ToolPost).is_none());
+    assert!(r.declared_tools(EventKind::Stop).is_none());
+    // a glob name and a closure matcher are not declarable
+    let r2 = Router::new().on_tool_pre(when(match_tools(["mcp__*"]), deny_x));
+    assert!(r2.declared_tools(EventKind::ToolPre).is_none());
+    let r3 = Router::new().on_tool_pre(when(|t: &ToolCall| t.name.len() > 3, deny_x));
+    assert!(r3.declared_tools(EventKind::ToolPre).is_none());
+    // a gate's guard declares both kinds; combinators unite
+    let g = Router::new().on_tool_gate(when(
+        match_mcp("github", "*"),
+        |_cx: &Context, _g: ToolGateEvent<'_>| deny("m"),
+    ));
+    assert_eq!(
+        g.declared_tools(EventKind::Permission).unwrap().mcp,
+        [("github".to_owned(), "*".to_owned())]
+    );
+    let c = Router::new().on_tool_pre(agenthooks_core::any((
+        when(match_tools(["A"]), deny_x),
+        when(match_canonical([CanonicalTool::Shell]), deny_x),
+    )));
+    assert_eq!(
+        c.declared_tools(EventKind::ToolPre).unwrap().to_string(),
+        "name:A,class:shell"
+    );
+    let for_tools = r.clone().for_tools(shell.clone());
+    assert_eq!(for_tools.declared_tools(EventKind::ToolPost), Some(shell));
+}
+
+#[test]
+fn filters_skip_handlers_but_not_observers() {
+    use agenthooks_core::ToolSelector;
+    let seen = Arc::new(AtomicUsize::new(0));
+    let ran = Arc::new(AtomicUsize::new(0));
+    let (s, h) = (Arc::clone(&seen), Arc::clone(&ran));
+    let r = Router::new()
+        .on_any(move |_cx: &Context, _e: &Event| {
+            s.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        })
+        .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| {
+            h.fetch_add(1, Ordering::SeqCst);
+            deny("x")
+        });
+    let only_write = ToolSelector::default().with_name("Write");
+    let mut ev = Event::ToolPre(tool_event("Bash", "ls"));
+    let out = r.dispatch_filtered(&cx(), &mut ev, Some(&only_write)).unwrap();
+    assert_eq!(out.kind(), DecisionKind::NoDecision);
+    assert_eq!((seen.load(Ordering::SeqCst), ran.load(Ordering::SeqCst)), (1, 0));
+    let shell = ToolSelector::default().with_class(CanonicalTool::Shell);
+    let out = r.dispatch_filtered(&cx(), &mut ev, Some(&shell)).unwrap();
+    assert_eq!(out.kind(), DecisionKind::Deny);
+    // the router's own filter works the same way
+    let out = r.clone().for_tools(only_write).dispatch(&cx(), &mut ev).unwrap();
+    assert_eq!(out.kind(), DecisionKind::NoDecision);
+    assert_eq!((seen.load(Ordering::SeqCst), ran.load(Ordering::SeqCst)), (3, 1));
+}

@@ -145,3 +145,17 @@ fn toml_json(doc: &toml_edit::DocumentMut) -> serde_json::Value {
     }
     table(doc.as_table())
 }
+
+/// Applies a plan to an in-memory file system (what `Plan::apply` does on disk).
+pub(crate) fn apply(fs: &mut agenthooks_install::MemFs, plan: &agenthooks_install::Plan) {
+    for f in &plan.files {
+        match &f.after {
+            Some(text) => {
+                fs.files.insert(f.path.clone(), text.clone());
+            }
+            None => {
+                fs.files.remove(&f.path);
+            }
+        }
+    }
+}

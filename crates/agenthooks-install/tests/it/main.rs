@@ -7,4 +7,5 @@ mod golden;
 mod install;
 mod openclaw;
 mod props;
+mod selfinstall;
 mod trust;

@@ -1,0 +1,413 @@
+//! The hook binary installs itself: manifests derived from routers, the runner's in-process
+//! tool filter per agent, and re-install after a router change.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use agenthooks_core::decision::ContextDecision;
+use agenthooks_core::prelude::*;
+use agenthooks_core::{CapSet, Codec, Invocation};
+use agenthooks_install::{
+    manifest_from_router, native_events_for, plan_install, plan_uninstall, preflight, render, supported_providers,
+    FindingCode, HookSpec, Manifest, MemFs, Target, ToolMatcher,
+};
+use agenthooks_testkit::fake::Effect;
+use agenthooks_testkit::harness::{invoke_with, HookRun};
+use agenthooks_testkit::{fixture::load_all, fixtures_dir};
+use proptest::prelude::*;
+
+use crate::common::apply;
+
+const ROOT: &str = "/p";
+const HOME: &str = "/h";
+const GUARD: &str = "/opt/guard";
+
+/// The bridges: one `serve` process for every hook, so no per-hook argv (no `--event`, and the
+/// in-process `--tools` filter is not passed there yet).
+fn is_bridge(p: &Provider) -> bool {
+    *p == Provider::OPENCODE || *p == Provider::OPENCLAW
+}
+
+fn codec(p: &Provider) -> &'static dyn Codec {
+    let all: [&'static dyn Codec; 8] = [
+        &agenthooks_claude::CODEC,
+        &agenthooks_cursor::CODEC,
+        &agenthooks_codex::CODEC,
+        &agenthooks_gemini::CODEC,
+        &agenthooks_copilot::CODEC,
+        &agenthooks_kimi::CODEC,
+        &agenthooks_opencode::CODEC,
+        &agenthooks_openclaw::CODEC,
+    ];
+    all.into_iter()
+        .find(|c| c.provider() == *p)
+        .expect("a codec per install target")
+}
+
+/// The target a test installs to: project scope where the agent has it, else user.
+fn target(p: &Provider) -> Target {
+    let t = Target::project(p.clone(), ROOT, HOME);
+    if render(&Manifest::new([GUARD], "guard"), &t).is_ok() {
+        t
+    } else {
+        Target::user(p.clone(), HOME)
+    }
+}
+
+/// The native events a manifest is installed on for a target.
+fn installed_natives(m: &Manifest, t: &Target) -> BTreeSet<String> {
+    let caps = |_: &Provider, _: &str| CapSet::EMPTY;
+    let r = preflight(m, std::slice::from_ref(t), &caps);
+    assert!(r.targets[0].error.is_none(), "{t}: {:?}", r.targets[0].error);
+    r.targets[0]
+        .hooks
+        .iter()
+        .flat_map(|h| h.native_events.iter().cloned())
+        .collect()
+}
+
+fn expected_natives(p: &Provider, kinds: &[EventKind]) -> BTreeSet<String> {
+    kinds
+        .iter()
+        .flat_map(|k| native_events_for(p, *k))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The `--event=NATIVE` words of the rendered files (command-line agents).
+fn rendered_events(m: &Manifest, t: &Target) -> BTreeSet<String> {
+    let r = render(m, t).unwrap();
+    let mut out = BTreeSet::new();
+    for f in &r.files {
+        for (i, _) in f.contents.match_indices("--event=") {
+            let rest = &f.contents[i + "--event=".len()..];
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '"' || c == '\'')
+                .unwrap_or(rest.len());
+            out.insert(rest[..end].to_owned());
+        }
+    }
+    out
+}
+
+fn only_three() -> Router {
+    Router::new()
+        .on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no"))
+        .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt().with_context("c"))
+        .on_session_start(|_cx: &Context, _e: &SessionStartEvent| ContextDecision::none())
+}
+
+#[test]
+fn a_router_renders_exactly_its_kinds_per_agent() {
+    let kinds = [EventKind::ToolPre, EventKind::PromptSubmitted, EventKind::SessionStart];
+    let m = manifest_from_router(&only_three(), [GUARD]);
+    assert_eq!(m.hooks.len(), 3);
+    // each can change something (session.start adds context): all blocking
+    assert!(m.hooks.iter().all(|h| h.blocking));
+    // the tool gate serves permission.request too
+    let gated = manifest_from_router(
+        &Router::new()
+            .on_tool_gate(|_cx: &Context, _g: ToolGateEvent<'_>| deny("no"))
+            .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt())
+            .on_session_start(|_cx: &Context, _e: &SessionStartEvent| ContextDecision::none()),
+        [GUARD],
+    );
+    let gated_kinds = [kinds.as_slice(), &[EventKind::Permission]].concat();
+    for p in supported_providers() {
+        let t = target(&p);
+        let want = expected_natives(&p, &kinds);
+        assert!(!want.is_empty(), "{p}");
+        assert_eq!(installed_natives(&m, &t), want, "{p}");
+        assert_eq!(installed_natives(&gated, &t), expected_natives(&p, &gated_kinds), "{p}");
+        if !is_bridge(&p) {
+            // the files themselves: one command per native event, nothing else
+            assert_eq!(rendered_events(&m, &t), want, "{p}");
+        }
+    }
+    let perm = native_events_for(&Provider::CLAUDE_CODE, EventKind::Permission);
+    assert!(!installed_natives(&m, &target(&Provider::CLAUDE_CODE)).contains(perm[0]));
+}
+
+#[test]
+fn observers_add_telemetry_hooks() {
+    let r = Router::new()
+        .on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no"))
+        .on_any(|_cx: &Context, _e: &Event| Ok(()));
+    let m = manifest_from_router(&r, [GUARD]);
+    assert_eq!(m.hooks.len(), EventKind::ALL.len() - 1);
+    assert!(m
+        .hooks
+        .iter()
+        .all(|h| h.blocking == (h.on == agenthooks_install::HookOn::Kind(EventKind::ToolPre))));
+    // on_other(native): that event, on the agents that have it, as telemetry
+    let r = Router::new().on_other("PostToolBatch", |_cx: &Context, _e: &Event| Ok(()));
+    let m = manifest_from_router(&r, [GUARD]);
+    let t = target(&Provider::CLAUDE_CODE);
+    if agenthooks_claude::CODEC
+        .native_events()
+        .iter()
+        .any(|e| e.name == "PostToolBatch")
+    {
+        assert_eq!(installed_natives(&m, &t), BTreeSet::from(["PostToolBatch".to_owned()]));
+        assert!(m.hooks.iter().all(|h| !h.blocking));
+    }
+    assert!(installed_natives(&m, &target(&Provider::GEMINI)).is_empty());
+}
+
+#[test]
+fn declared_filters_compile_to_each_dialect() {
+    let r = Router::new().on_tool_pre(when(
+        match_canonical([CanonicalTool::Shell]),
+        |_cx: &Context, _e: &ToolPreEvent| deny("no"),
+    ));
+    let m = manifest_from_router(&r, [GUARD]);
+    assert_eq!(m.hooks[0].tools, ToolMatcher::class(CanonicalTool::Shell));
+    let claude = render(&m, &target(&Provider::CLAUDE_CODE)).unwrap();
+    assert!(
+        claude.files[0].contents.contains("\"matcher\": \"Bash|"),
+        "{}",
+        claude.files[0].contents
+    );
+    // the manifest prints as TOML and reads back
+    assert_eq!(Manifest::from_toml(&m.to_toml()).unwrap(), m);
+}
+
+#[test]
+fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
+    let r = only_three().with_policy(Policy::default().fail_closed());
+    let m = manifest_from_router(&r, [GUARD]);
+    assert_eq!(m.failure, agenthooks_install::FailurePolicy::Closed);
+    let open = manifest_from_router(&only_three(), [GUARD]);
+    let caps = |_: &Provider, _: &str| CapSet::EMPTY;
+    for p in supported_providers() {
+        let t = target(&p);
+        let closed = render(&m, &t).unwrap();
+        let rep = preflight(&m, std::slice::from_ref(&t), &caps);
+        let codes: Vec<FindingCode> = rep.targets[0].findings.iter().map(|f| f.code).collect();
+        let native = codes.contains(&FindingCode::FailClosedNative);
+        let unsupported = codes.contains(&FindingCode::FailClosedUnsupported);
+        assert!(
+            native || unsupported,
+            "{p}: preflight says nothing about fail-closed: {codes:?}"
+        );
+        let differs = closed.files != render(&open, &t).unwrap().files;
+        // the agents whose config has a fail-closed knob, and how it is spelled
+        let knob = match p.as_str() {
+            "claude-code" => Some("\"onFailure\": \"block\""),
+            "cursor" | "openclaw" => Some("\"failClosed\": true"),
+            "opencode" => Some("closed"),
+            _ => None,
+        };
+        match knob {
+            Some(k) => {
+                assert!(native && differs, "{p}: the knob is not rendered");
+                assert!(closed.files.iter().any(|f| f.contents.contains(k)), "{p}: no {k}");
+            }
+            // no knob: preflight says so (Copilot's preToolUse fails closed by itself)
+            None => {
+                assert!(unsupported, "{p}: preflight does not say fail-closed is unavailable");
+                assert!(!differs, "{p}: no knob, yet the files changed");
+            }
+        }
+    }
+    // Claude's knob, spelled out
+    let claude = render(&m, &target(&Provider::CLAUDE_CODE)).unwrap();
+    assert!(claude.files[0].contents.contains("\"onFailure\": \"block\""));
+}
+
+/// A tool.pre payload of `p` whose tool is not of the `other` class, with its fixture.
+fn tool_pre_case(p: &Provider, native: &str) -> Option<(agenthooks_testkit::Fixture, ToolCall)> {
+    let c = codec(p);
+    load_all(&fixtures_dir(p.as_str())).ok()?.into_iter().find_map(|fx| {
+        if fx.meta.native_event != native {
+            return None;
+        }
+        let ev = fx.decode(c).ok()?;
+        match ev {
+            Event::ToolPre(e) if e.tool.canonical != CanonicalTool::Other => Some((fx, e.tool)),
+            _ => None,
+        }
+    })
+}
+
+/// Counts one call.
+#[allow(clippy::unnecessary_wraps)] // an observer returns a Result
+fn tick(c: &AtomicUsize) -> Result<(), HandlerError> {
+    c.fetch_add(1, Ordering::SeqCst);
+    Ok(())
+}
+
+/// The runner words of the rendered command for `native` (after `agenthooks run`).
+fn rendered_args(m: &Manifest, t: &Target, native: &str) -> Vec<String> {
+    let r = render(m, t).unwrap();
+    let needle = format!("--event={native} ");
+    for f in &r.files {
+        for (i, _) in f.contents.match_indices("agenthooks run ") {
+            let rest = &f.contents[i + "agenthooks run ".len()..];
+            let end = rest.find(['"', '\n']).unwrap_or(rest.len());
+            let words = &rest[..end];
+            if words.contains(&needle) {
+                return words.split_whitespace().map(str::to_owned).collect();
+            }
+        }
+    }
+    panic!("{t}: no command for {native}");
+}
+
+#[test]
+fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
+    // `other` can be expressed in no agent's matcher: the hook runs for every tool and the
+    // command carries the filter.
+    let m = Manifest::new([GUARD], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::class(CanonicalTool::Other)));
+    let mut checked = 0;
+    for p in supported_providers() {
+        if is_bridge(&p) {
+            continue;
+        }
+        let t = target(&p);
+        let native = native_events_for(&p, EventKind::ToolPre)[0];
+        let args = rendered_args(&m, &t, native);
+        assert!(args.contains(&"--tools=class:other".to_owned()), "{p}: {args:?}");
+        let Some((fx, tool)) = tool_pre_case(&p, native) else {
+            panic!("{p}: no {native} fixture with a classified tool");
+        };
+        // [observed, handled]
+        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let count = |i: usize| counts[i].load(Ordering::SeqCst);
+        let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
+        let router = Router::new()
+            .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
+            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
+        let env = fx.env_map();
+        let variant = fx.variant();
+        let run = |argv: &[String]| {
+            let inv = Invocation::new(fx.input.clone(), &env as &dyn agenthooks_core::Env)
+                .with_argv(argv)
+                .with_native_event(Some(native))
+                .with_variant(variant.as_ref())
+                .with_transport(fx.meta.transport);
+            let invoked = invoke_with(&router, codec(&p), &inv);
+            HookRun::new(invoked, codec(&p), fx.input.clone(), Some(native.to_owned())).verdict()
+        };
+        // outside the filter: handlers skipped, the neutral shape, the agent proceeds
+        let v = run(&args);
+        assert_eq!(v.effect, Effect::Proceed, "{p}: {v:?}");
+        assert!(!v.misbehaved(), "{p}: {v:?}");
+        assert_eq!((count(1), count(0)), (0, 1), "{p}");
+        // inside it: the handler runs and the agent blocks
+        let inside: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.starts_with("--tools=") {
+                    format!("--tools=class:{}", tool.canonical.as_str())
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        let v = run(&inside);
+        assert_eq!(count(1), 1, "{p}");
+        assert!(matches!(v.effect, Effect::Denied { .. }), "{p}: {v:?}");
+        checked += 1;
+    }
+    assert!(checked >= 6);
+}
+
+/// A TOML document as sorted `dotted.key = value` lines.
+fn toml_lines(text: &str) -> String {
+    fn walk(prefix: &str, t: &dyn toml_edit::TableLike, out: &mut Vec<String>) {
+        for (k, item) in t.iter() {
+            let key = if prefix.is_empty() {
+                k.to_owned()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            match item.as_table_like() {
+                Some(sub) => walk(&key, sub, out),
+                None => out.push(format!("{key} = {}", item.to_string().trim())),
+            }
+        }
+    }
+    let doc: toml_edit::DocumentMut = text.parse().expect("valid TOML");
+    let mut out = Vec::new();
+    walk("", doc.as_table(), &mut out);
+    out.sort();
+    out.join("\n")
+}
+
+/// A router with handlers on exactly these kinds.
+fn router_of(kinds: &[EventKind]) -> Router {
+    kinds.iter().fold(Router::new(), |r, k| match k {
+        EventKind::ToolPre => r.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no")),
+        EventKind::ToolPost => r.on_tool_post(|_cx: &Context, _e: &ToolPostEvent| observed()),
+        EventKind::Permission => r.on_permission(|_cx: &Context, _e: &PermissionEvent| deny("no")),
+        EventKind::PromptSubmitted => r.on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt()),
+        EventKind::Stop => r.on_stop(|_cx: &Context, _e: &StopEvent| finish()),
+        EventKind::SessionStart => r.on_session_start(|_cx: &Context, _e: &SessionStartEvent| ContextDecision::none()),
+        EventKind::SessionEnd => r.on_session_end(|_cx: &Context, _e: &SessionEndEvent| ContextDecision::none()),
+        EventKind::Notification => r.on_notification(|_cx: &Context, _e: &NotificationEvent| ContextDecision::none()),
+        _ => r.on_tool_error(|_cx: &Context, _e: &ToolErrorEvent| ContextDecision::none()),
+    })
+}
+
+const POOL: [EventKind; 9] = [
+    EventKind::ToolPre,
+    EventKind::ToolPost,
+    EventKind::ToolError,
+    EventKind::Permission,
+    EventKind::PromptSubmitted,
+    EventKind::Stop,
+    EventKind::SessionStart,
+    EventKind::SessionEnd,
+    EventKind::Notification,
+];
+
+fn kinds_of(mask: u16) -> Vec<EventKind> {
+    POOL.iter()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .map(|(_, k)| *k)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// install(A) → install(B) equals a fresh install(B), installing B again changes nothing,
+    /// and uninstall leaves nothing of ours — for every agent.
+    #[test]
+    fn reinstall_after_a_router_change_is_exact_and_idempotent(a in 0u16..512, b in 0u16..512, p in 0usize..7) {
+        let p = supported_providers()[p % supported_providers().len()].clone();
+        let t = target(&p);
+        let ma = manifest_from_router(&router_of(&kinds_of(a)), [GUARD]);
+        let mb = manifest_from_router(&router_of(&kinds_of(b)), [GUARD]);
+        let mut fs = MemFs::new();
+        let plan = plan_install(&ma, &t, &fs).unwrap();
+        apply(&mut fs, &plan);
+        let plan = plan_install(&mb, &t, &fs).unwrap();
+        apply(&mut fs, &plan);
+        let mut fresh = MemFs::new();
+        let plan = plan_install(&mb, &t, &fresh).unwrap();
+        apply(&mut fresh, &plan);
+        // TOML tables of ours that stay keep their place (and removed ones may leave a blank
+        // line): TOML is compared by value, JSON byte for byte
+        let normal = |fs: &MemFs| -> Vec<(std::path::PathBuf, String)> {
+            fs.files
+                .iter()
+                .map(|(k, v)| {
+                    let v = if k.extension().is_some_and(|e| e == "toml") { toml_lines(v) } else { v.clone() };
+                    (k.clone(), v)
+                })
+                .collect()
+        };
+        prop_assert_eq!(normal(&fs), normal(&fresh), "{}", p);
+        prop_assert!(plan_install(&mb, &t, &fs).unwrap().is_noop());
+        prop_assert_eq!(installed_natives(&mb, &t), expected_natives(&p, &kinds_of(b)));
+        // uninstall with either version's manifest removes everything ours
+        let plan = plan_uninstall(&ma, &t, &fs).unwrap();
+        apply(&mut fs, &plan);
+        prop_assert!(fs.files.is_empty(), "{}: left {:?}", p, fs.files.keys().collect::<Vec<_>>());
+    }
+}
