@@ -153,7 +153,7 @@ fn older_and_newer_shapes_decode() {
 #[test]
 fn every_declared_hook_has_a_row() {
     // `PluginHookName` of 2026.9.6, plus the shim's report.
-    let names = crate::openclaw_agent::HOOKS;
+    let names = agenthooks_testkit::fake::FakeAgent::events(&agenthooks_testkit::fake::OpenClaw::default());
     assert_eq!(names.len(), 43);
     for n in names {
         assert!(CODEC.row(n).is_some(), "no row for {n}");

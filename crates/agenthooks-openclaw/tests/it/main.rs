@@ -2,7 +2,6 @@
 
 mod bridge;
 mod encode;
-mod openclaw_agent;
 mod shim;
 mod testkit;
 

@@ -3,7 +3,7 @@
 use agenthooks_openclaw::CODEC;
 use agenthooks_testkit::{agreement, conformance::Suite, fixtures_dir};
 
-use crate::openclaw_agent::OpenClawRules;
+use agenthooks_testkit::fake::OpenClaw;
 
 #[test]
 fn conformance() {
@@ -19,7 +19,7 @@ fn conformance() {
 #[test]
 fn agreement_with_openclaws_rules() {
     let dir = fixtures_dir("openclaw");
-    let report = agreement::check_with(&CODEC, &OpenClawRules, Some(&dir));
+    let report = agreement::check_with(&CODEC, &OpenClaw::default(), Some(&dir));
     assert!(report.errors.is_empty(), "{}", report.errors.join("\n"));
     assert!(report.cases.len() > 40, "{report}");
     let unexpected: Vec<String> = report

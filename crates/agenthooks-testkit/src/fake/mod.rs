@@ -28,6 +28,7 @@ mod copilot;
 mod cursor;
 mod gemini;
 mod kimi;
+mod openclaw;
 mod opencode;
 mod spawn;
 
@@ -44,6 +45,7 @@ pub use copilot::Copilot;
 pub use cursor::Cursor;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
+pub use openclaw::OpenClaw;
 pub use opencode::OpenCode;
 pub use spawn::{run, shell_join, HookCommand, Pipes, SpawnError, SpawnOptions, Spawned};
 
@@ -518,11 +520,12 @@ static COPILOT: Copilot = Copilot;
 static KIMI: Kimi = Kimi;
 static CURSOR: Cursor = Cursor::new();
 static OPENCODE: OpenCode = OpenCode;
+static OPENCLAW: OpenClaw = OpenClaw;
 
 /// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor, opencode (the shim and
-/// OpenCode together).
-pub fn agents() -> [&'static dyn FakeAgent; 7] {
-    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE]
+/// OpenCode together), openclaw (the plugin and OpenClaw together).
+pub fn agents() -> [&'static dyn FakeAgent; 8] {
+    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW]
 }
 
 /// The fake agent of a provider.
@@ -608,10 +611,11 @@ mod tests {
                 "copilot",
                 "kimi",
                 "cursor",
-                "opencode"
+                "opencode",
+                "openclaw"
             ]
         );
-        assert!(agent("openclaw").is_none());
+        assert!(agent("windsurf").is_none());
         assert!(agents().iter().all(|a| !a.events().is_empty()));
     }
 

@@ -1,4 +1,4 @@
-//! OpenClaw's rules for reading a handler result, as a testkit [`FakeAgent`].
+//! OpenClaw through the agenthooks plugin: its rules for reading a handler result.
 //!
 //! Written from the 2026.9.6 declarations (`PluginHookBeforeToolCallResult`,
 //! `PluginHookBeforeAgentRunResult`, `PluginHookBeforePromptBuildResult`,
@@ -6,15 +6,16 @@
 //! "hook output" is the reply frame's `output` as the shim returns it: empty stdout is no
 //! result; anything but exit 0 is an error frame (the shim then decides locally).
 
-use agenthooks_testkit::fake::{Effect, FakeAgent, HookOutput, Profile, TimeoutUnit, Verdict};
+use super::{Effect, FakeAgent, HookOutput, Profile, TimeoutUnit, Verdict};
 use serde_json::{Map, Value};
 
-/// OpenClaw 2026.9.6.
+/// The OpenClaw fake agent (2026.9.6, with the agenthooks plugin in front of the daemon).
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct OpenClawRules;
+#[non_exhaustive]
+pub struct OpenClaw;
 
 /// Every hook name of 2026.9.6 (`PluginHookName`), plus the shim's own report.
-pub(crate) const HOOKS: &[&str] = &[
+const HOOKS: &[&str] = &[
     "before_model_resolve",
     "agent_turn_prepare",
     "before_prompt_build",
@@ -142,7 +143,7 @@ const PROFILE: Profile =
 /// A handler that fails or times out answers with an error frame.
 const ERROR_FRAME: &str = "error frame: the shim decides per its fail policy";
 
-impl FakeAgent for OpenClawRules {
+impl FakeAgent for OpenClaw {
     fn profile(&self) -> &'static Profile {
         &PROFILE
     }
