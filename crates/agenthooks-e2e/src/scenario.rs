@@ -540,24 +540,11 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
         }
         Scenario::DaemonCrash if r.agent.id == AgentId::OpenClaw => {
-            let pre: Vec<&HookRecord> = r
-                .records
-                .iter()
-                .filter(|x| x.kind.as_deref() == Some("tool.pre"))
-                .collect();
-            checks.push(Check::new(
-                "the daemon died inside before_tool_call (no answer)",
-                pre.iter().any(|x| x.exit.is_none()),
-                format!(
-                    "{} tool.pre calls, {} unanswered",
-                    pre.len(),
-                    pre.iter().filter(|x| x.exit.is_none()).count()
-                ),
-            ));
-            checks.push(Check::new(
-                "fail-closed: the shim blocked the tool itself (marker absent)",
-                !marker,
-                marker_detail(marker),
+            checks.extend(daemon_crash_checks(
+                r,
+                "before_tool_call",
+                "the shim blocked the tool itself",
+                marker,
             ));
             let told = turns.iter().position(|q| q.contains("no answer from the hook daemon"));
             checks.push(Check::new(
@@ -597,24 +584,11 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
         }
         Scenario::DaemonCrash => {
-            let pre: Vec<&HookRecord> = r
-                .records
-                .iter()
-                .filter(|x| x.kind.as_deref() == Some("tool.pre"))
-                .collect();
-            checks.push(Check::new(
-                "the daemon died inside tool.execute.before (no answer)",
-                pre.iter().any(|x| x.exit.is_none()),
-                format!(
-                    "{} tool.pre calls, {} unanswered",
-                    pre.len(),
-                    pre.iter().filter(|x| x.exit.is_none()).count()
-                ),
-            ));
-            checks.push(Check::new(
-                "fail-closed: the tool was blocked (marker absent)",
-                !marker,
-                marker_detail(marker),
+            checks.extend(daemon_crash_checks(
+                r,
+                "tool.execute.before",
+                "the tool was blocked",
+                marker,
             ));
             checks.push(Check::new(
                 "the session went on (the model got the tool result)",
@@ -760,6 +734,29 @@ fn refines(table: &str, decoded: &str) -> bool {
         (table, decoded),
         ("session.start", "subagent.start") | ("agent.stop", "subagent.stop") | ("other" | "tool.post", "tool.error")
     )
+}
+
+/// The daemon died inside the tool gate `gate` (a `tool.pre` call without an answer) and,
+/// fail-closed, the tool did not run (`blocked` says who blocked it).
+fn daemon_crash_checks(r: &RunReport, gate: &str, blocked: &str, marker: bool) -> [Check; 2] {
+    let pre: Vec<&HookRecord> = r
+        .records
+        .iter()
+        .filter(|x| x.kind.as_deref() == Some("tool.pre"))
+        .collect();
+    let unanswered = pre.iter().filter(|x| x.exit.is_none()).count();
+    [
+        Check::new(
+            format!("the daemon died inside {gate} (no answer)"),
+            unanswered > 0,
+            format!("{} tool.pre calls, {unanswered} unanswered", pre.len()),
+        ),
+        Check::new(
+            format!("fail-closed: {blocked} (marker absent)"),
+            !marker,
+            marker_detail(marker),
+        ),
+    ]
 }
 
 fn marker_detail(marker: bool) -> String {

@@ -118,14 +118,9 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
     agenthooks::main(router);
 }
 
-/// Runs the hook as a child with the same argv, logs what went in and out, returns the child's
-/// exit code.
-fn tap(log: &str, mode: Mode) -> i32 {
-    let started = Instant::now();
-    let argv: Vec<String> = std::env::args().collect();
-    let mut payload = Vec::new();
-    let _ = std::io::stdin().take(PAYLOAD_CAP).read_to_end(&mut payload);
-    let cmd = runner::parse_args(&argv).ok().flatten();
+/// Where the child writes what it decoded (unique per process and moment), and the sorted
+/// names of the environment the agent gave the hook.
+fn tap_context(log: &str) -> (String, Vec<String>) {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or(Duration::ZERO)
@@ -135,6 +130,18 @@ fn tap(log: &str, mode: Mode) -> i32 {
         .map(|(k, _)| k.to_string_lossy().into_owned())
         .collect();
     env_names.sort();
+    (decoded_path, env_names)
+}
+
+/// Runs the hook as a child with the same argv, logs what went in and out, returns the child's
+/// exit code.
+fn tap(log: &str, mode: Mode) -> i32 {
+    let started = Instant::now();
+    let argv: Vec<String> = std::env::args().collect();
+    let mut payload = Vec::new();
+    let _ = std::io::stdin().take(PAYLOAD_CAP).read_to_end(&mut payload);
+    let cmd = runner::parse_args(&argv).ok().flatten();
+    let (decoded_path, env_names) = tap_context(log);
 
     let output = std::env::current_exe().and_then(|exe| {
         let mut child = Command::new(exe)
@@ -200,15 +207,7 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
     let argv: Vec<String> = std::env::args().collect();
     let cmd = runner::parse_args(&argv).ok().flatten();
     let provider = cmd.as_ref().and_then(|c| c.provider.clone());
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or(Duration::ZERO)
-        .as_nanos();
-    let decoded_path = format!("{log}.{}-{nanos}.decoded", std::process::id());
-    let mut env_names: Vec<String> = std::env::vars_os()
-        .map(|(k, _)| k.to_string_lossy().into_owned())
-        .collect();
-    env_names.sort();
+    let (decoded_path, env_names) = tap_context(log);
     let Ok(exe) = std::env::current_exe() else { return 1 };
     let Ok(mut child) = Command::new(exe)
         .args(argv.iter().skip(1))

@@ -270,16 +270,23 @@ fn unknown_flags_are_ignored_and_logged() {
         "--shiny=1",
         "--event=PreToolUse",
     ];
-    let r = run(&args, &[("TEST_BEHAVIOR", "deny")], PRE, tag);
-    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"blocked by test"}"#);
-    assert_eq!(r.code, 0);
+    let (r, log) = denied_with_log(&args, tag);
     // alpha reserves stderr: the notes went to the log file, never stdout or stderr
     assert!(!r.stderr.contains("shiny"), "{}", r.stderr);
-    let log = std::fs::read_to_string(state_dir_path(tag).join("agenthooks.log")).unwrap_or_default();
     assert!(
         log.contains("--from-a-newer-release") && log.contains("--shiny=1"),
         "log: {log}"
     );
+}
+
+/// Runs the deny behaviour on an alpha `PreToolUse`, checks the deny went out, and returns the
+/// run and the hook's log file.
+fn denied_with_log(args: &[&str], tag: &str) -> (Run, String) {
+    let r = run(args, &[("TEST_BEHAVIOR", "deny")], PRE, tag);
+    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"blocked by test"}"#);
+    assert_eq!(r.code, 0);
+    let log = std::fs::read_to_string(state_dir_path(tag).join("agenthooks.log")).unwrap_or_default();
+    (r, log)
 }
 
 #[test]
@@ -287,10 +294,7 @@ fn a_repeated_flag_keeps_the_last_value_and_is_logged() {
     let tag = "repeated-flag";
     // beta's payload shape is certain, so use a neutral alpha payload: the last --provider wins
     let args = ["run", "--provider=beta", "--event=PreToolUse", "--provider=alpha"];
-    let r = run(&args, &[("TEST_BEHAVIOR", "deny")], PRE, tag);
-    assert_eq!(r.stdout, br#"{"decision":"deny","reason":"blocked by test"}"#);
-    assert_eq!(r.code, 0);
-    let log = std::fs::read_to_string(state_dir_path(tag).join("agenthooks.log")).unwrap_or_default();
+    let (_, log) = denied_with_log(&args, tag);
     assert!(
         log.contains("--provider") && log.contains("last value wins"),
         "log: {log}"
