@@ -131,6 +131,8 @@
 //! - ⚠ The `WorktreeCreate` no-op is empty stdout: Claude then reports that no path was supplied
 //!   (#104).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod codec;
 pub mod native;
 pub mod quirks;
@@ -158,3 +160,8 @@ pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
 pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
     view(envelope).and_then(T::from_native)
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

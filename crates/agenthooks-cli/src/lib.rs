@@ -67,6 +67,8 @@
 //! `provider_time`, `agent_version`, `detail`, `raw`. The verdict's fields (`--json`) are
 //! documented on [`agenthooks_testkit::Verdict::to_json`].
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt::Write as _;
@@ -572,3 +574,8 @@ fn agreement(a: &AgreementArgs, out: &mut dyn Write) -> Result<i32, Fail> {
         .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     Ok(if ok { EXIT_OK } else { EXIT_MISBEHAVED })
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

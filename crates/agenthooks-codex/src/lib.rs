@@ -96,6 +96,8 @@
 //! Writing `hooks.json` / `config.toml` is the install crate's job ([`trust`] gives it the hash);
 //! async hooks are version-dependent in Codex (quirk #10) and handled by install.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod codec;
 pub mod native;
 pub mod output;
@@ -146,3 +148,8 @@ pub fn view(envelope: &Envelope) -> Option<&native::NativeEvent> {
 pub fn view_as<T: FromNative<native::NativeEvent>>(envelope: &Envelope) -> Option<&T> {
     view(envelope).and_then(T::from_native)
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

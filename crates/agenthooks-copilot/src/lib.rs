@@ -130,6 +130,8 @@
 //! - [`tools`]: Copilot tool names and their canonical classes.
 //! - [`quirks`]: the Copilot entries (401–412) of the quirk registry.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod args;
 mod codec;
 pub mod identify;
@@ -145,3 +147,8 @@ pub use codec::{
 
 /// The codec the facade registers.
 pub static CODEC: CopilotCodec = CopilotCodec::new();
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

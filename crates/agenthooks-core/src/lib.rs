@@ -27,7 +27,7 @@
 //! `mcp`, `input`, `raw_input`}, `output`, `error`, `prompt`, `previously_continued`, …), and
 //! `raw` when asked for.
 
-#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod capability;
 pub mod codec;
@@ -85,3 +85,8 @@ pub mod prelude {
         NotificationEvent, SessionEndEvent, SessionStartEvent, SubagentStartEvent, ToolSelector, UnsupportedMode,
     };
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -140,6 +140,8 @@
 //! this encoder) through the conformance and agreement suites. Behaviour the reference marks as
 //! uncertain is in the registry as unverified or open (#602–#609).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod codec;
 pub mod compat;
 pub mod dedup;
@@ -183,3 +185,8 @@ pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Optio
 pub fn dedup_of(envelope: &Envelope) -> Option<&dedup::Dedup> {
     envelope.native_view::<View>().and_then(|v| v.dedup.as_ref())
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -52,8 +52,8 @@
 //! OpenCode runs through its shim plugin and `agenthooks serve`, driven over `opencode serve`'s
 //! HTTP API ([`opencode`]). OpenClaw runs embedded (`agent --local`; `agent exec` fires no typed
 //! hook) with the generated native plugin, whose daemon is the test hook in `serve` mode
-//! ([`openclaw`]). Non-goals: Cursor (not installable here; covered by fixtures and the
-//! fake-agent harness).
+//! (installed by `agenthooks-install`, see [`agents`]). Non-goals: Cursor (not installable
+//! here; covered by fixtures and the fake-agent harness).
 
 pub mod agents;
 pub mod capture;

@@ -306,3 +306,9 @@ mod tests {
         assert!(find_secrets("task-1234567890abcdefghijklmnopqrstuvwxyz").is_empty());
     }
 }
+
+/// The workspace README's example, compiled as a doctest so it cannot rot (kept here, in an
+/// unpublished crate, because the file lies outside every published package).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct WorkspaceReadmeDoctests;

@@ -115,6 +115,8 @@
 //! Gemini's own quirks are in [`quirks::QUIRKS`] (ids 301–311); the core registry's #11–#15 and
 //! #20 apply too.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod codec;
 pub mod mcp;
 pub mod native;
@@ -126,3 +128,8 @@ pub use codec::{timeout_config_value, view, view_as, GeminiCodec, DEFAULT_TIMEOU
 
 /// The codec instance the facade registers.
 pub static CODEC: GeminiCodec = GeminiCodec::new();
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

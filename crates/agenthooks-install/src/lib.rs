@@ -73,7 +73,7 @@
 //! Windows shells (PowerShell quoting) are not generated. OpenClaw configs written in JSON5
 //! syntax beyond comments (unquoted keys, trailing commas) are refused, not rewritten.
 
-#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -211,3 +211,8 @@ pub fn uninstall(manifest: &Manifest, target: &Target) -> Result<Plan, InstallEr
     plan.apply()?;
     Ok(plan)
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

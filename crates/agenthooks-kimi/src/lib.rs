@@ -90,6 +90,8 @@
 //! The Python `kimi-cli` 1.x (`~/.kimi/config.toml`, different events) is not served; its tool
 //! names are classified by [`tools`] only.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod codec;
 pub mod detach;
 pub mod native;
@@ -98,3 +100,8 @@ pub mod tools;
 
 pub use agenthooks_core::DecodeError;
 pub use codec::{view, view_as, BlockStyle, KimiCodec, CODEC, DEFAULT_TIMEOUT};
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

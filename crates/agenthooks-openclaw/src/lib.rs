@@ -74,6 +74,8 @@
 //! - ⚠ `agent_end` splices `llm_output` only when it came first (#805).
 //! - ⚠ Continue-with is refused by OpenClaw once the turn ran a side-effecting tool (#809).
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod codec;
 mod loose;
 pub mod native;
@@ -102,3 +104,8 @@ pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
 pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
     view(envelope).and_then(T::from_native)
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -90,6 +90,8 @@
 //! - ⚠ `tool.error`: from the errored tool part; the exit code and duration are not reported (#703).
 //! - ⚠ `model.request` / `model.response`: observe only.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 //! # Serve-mode cost
 //!
 //! `examples/serve_bench.rs` (release build) on the shared 2-core machine under load (load
@@ -131,3 +133,8 @@ pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
 pub fn view_as<T: agenthooks_core::kit::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
     view(envelope).and_then(T::from_native)
 }
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

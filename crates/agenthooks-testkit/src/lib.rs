@@ -42,7 +42,7 @@
 //!
 //! Non-goals: driving the real agent CLIs (see `e2e/`), and fuzzing (codecs own their proptests).
 
-#![cfg_attr(docsrs, feature(doc_auto_cfg))]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod agreement;
 pub mod conformance;
@@ -119,3 +119,8 @@ impl Drop for TempDir {
 
 #[doc(hidden)]
 pub use agenthooks_core as __core;
+
+/// The README's examples, compiled and run as doctests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

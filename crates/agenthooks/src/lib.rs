@@ -47,6 +47,8 @@
 //! the feature to enable (or, for a placeholder, saying it is not implemented yet). One table,
 //! [`PROVIDERS`], generates the re-exports, [`codecs`], [`feature_for`] and [`provider_hint`].
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub use agenthooks_core as core;
 pub use agenthooks_core::{
     all, any, decision, degrade, match_canonical, match_mcp, match_tools, prelude, quirks, runner, when, AgentInfo,
@@ -62,9 +64,10 @@ pub use agenthooks_install as install;
 /// picks per agent — never stdout).
 pub use tracing;
 
-/// The README's example, compiled as a doctest so it cannot rot.
+/// The crate README's examples, compiled as doctests so they cannot rot (the workspace README's
+/// are doctested in `agenthooks-example`, which is not published).
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 use agenthooks_core::runner::{ProviderHint, Runner};
