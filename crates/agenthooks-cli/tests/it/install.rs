@@ -340,7 +340,7 @@ fn doctor_reports_every_target() {
     let sb = Sandbox::new("doctor");
     let guard = pinging_binary(&sb.dir);
     let guard = guard.to_str().unwrap();
-    let o = sb.ok(&[
+    sb.ok(&[
         "install",
         "--provider",
         "claude-code",

@@ -3,10 +3,9 @@
 
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, no_decision, replace_output, rewrite_input,
+    PromptDecision, ToolPreDecision,
 };
-use agenthooks_core::{
-    Context, HandlerError, PromptDecision, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreDecision, ToolPreEvent,
-};
+use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent};
 use agenthooks_cursor::CODEC;
 use agenthooks_testkit::fake::Cursor;
 use agenthooks_testkit::harness::{assert_tool_pre_failure_policy, continue_once};

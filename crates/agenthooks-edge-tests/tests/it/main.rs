@@ -421,7 +421,8 @@ mod serve {
             &out,
             &ProcessEnv,
         );
-        String::from_utf8(sink.0.lock().unwrap().clone()).unwrap()
+        let bytes = sink.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
     }
 
     fn behave(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
