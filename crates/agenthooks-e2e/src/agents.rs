@@ -374,6 +374,19 @@ pub fn prepare(
     let bin = tc.prefix.join("node_modules").join(".bin").join(spec.bin);
     let s = |x: &str| x.to_owned();
     let prompt = s(PROMPT);
+    // `-p PROMPT` then the agent's flags: how Claude, Gemini, Copilot and Kimi run headless.
+    let print_mode = |flags: &[&str]| -> Vec<String> {
+        [s("-p"), s(PROMPT)]
+            .into_iter()
+            .chain(flags.iter().map(|f| s(f)))
+            .collect()
+    };
+    let install_in_project = |provider: Provider| {
+        install(
+            &m,
+            &Target::project(provider, &sb.project, &sb.home).with_agent_version(spec.version),
+        )
+    };
     let (args, env, plan): (Vec<String>, Vec<(String, String)>, Option<Plan>) = match spec.id {
         AgentId::Claude => {
             // Bypass-permissions is refused as root; an allow rule counts once the workspace is
@@ -386,24 +399,14 @@ pub fn prepare(
                 &sb.home.join(".claude.json"),
                 &json!({"hasCompletedOnboarding": true, "projects": {project.clone(): {"hasTrustDialogAccepted": true}}}),
             )?;
-            let plan = install(
-                &m,
-                &Target::project(Provider::CLAUDE_CODE, &sb.project, &sb.home).with_agent_version(spec.version),
-            )?;
+            let plan = install_in_project(Provider::CLAUDE_CODE)?;
             let env = vec![
                 (s("ANTHROPIC_BASE_URL"), s(server_url)),
                 (s("ANTHROPIC_API_KEY"), s("fake-key")),
                 (s("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), s("1")),
                 (s("DISABLE_AUTOUPDATER"), s("1")),
             ];
-            let args = vec![
-                s("-p"),
-                prompt,
-                s("--output-format"),
-                s("json"),
-                s("--max-turns"),
-                s("8"),
-            ];
+            let args = print_mode(&["--output-format", "json", "--max-turns", "8"]);
             (args, env, Some(plan))
         }
         AgentId::Codex => {
@@ -462,32 +465,24 @@ pub fn prepare(
                 &g.join("trustedFolders.json"),
                 &json!({project.clone(): "TRUST_FOLDER"}),
             )?;
-            let plan = install(
-                &m,
-                &Target::project(Provider::GEMINI, &sb.project, &sb.home).with_agent_version(spec.version),
-            )?;
+            let plan = install_in_project(Provider::GEMINI)?;
             let env = vec![
                 (s("GEMINI_API_KEY"), s("fake-key")),
                 (s("GOOGLE_GEMINI_BASE_URL"), s(server_url)),
             ];
             // `-m` pins the model, which skips the router's flash-lite call.
-            let args = vec![
-                s("-p"),
-                prompt,
-                s("-m"),
-                s("gemini-2.5-pro"),
-                s("--output-format"),
-                s("json"),
-                s("--approval-mode"),
-                s("yolo"),
-            ];
+            let args = print_mode(&[
+                "-m",
+                "gemini-2.5-pro",
+                "--output-format",
+                "json",
+                "--approval-mode",
+                "yolo",
+            ]);
             (args, env, Some(plan))
         }
         AgentId::Copilot => {
-            let plan = install(
-                &m,
-                &Target::project(Provider::COPILOT, &sb.project, &sb.home).with_agent_version(spec.version),
-            )?;
+            let plan = install_in_project(Provider::COPILOT)?;
             let env = vec![
                 (s("COPILOT_PROVIDER_BASE_URL"), format!("{server_url}/v1")),
                 (s("COPILOT_PROVIDER_API_KEY"), s("fake-key")),
@@ -498,13 +493,7 @@ pub fn prepare(
                 (s("XDG_CACHE_HOME"), tc.xdg_cache.display().to_string()),
             ];
             // Without --trust-folder repository hooks are silently not loaded.
-            let args = vec![
-                s("-p"),
-                prompt,
-                s("--allow-all-tools"),
-                s("--trust-folder"),
-                s("--no-auto-update"),
-            ];
+            let args = print_mode(&["--allow-all-tools", "--trust-folder", "--no-auto-update"]);
             (args, env, Some(plan))
         }
         AgentId::Kimi => {
@@ -540,7 +529,7 @@ pub fn prepare(
                 (s("KIMI_CODE_NO_AUTO_UPDATE"), s("1")),
             ];
             // `-p` cannot be combined with `--yolo`.
-            (vec![s("-p"), prompt], env, Some(plan))
+            (print_mode(&[]), env, Some(plan))
         }
         AgentId::OpenCode => {
             let plan = crate::opencode::prepare(&m, sb, server_url, options)?;

@@ -124,6 +124,18 @@ impl Check {
             detail: detail.into(),
         }
     }
+
+    /// Passes when `offenders` is empty, with `clean` as the detail; else the detail is the
+    /// offenders joined, after `prefix`.
+    fn none_of(what: &str, offenders: &[impl AsRef<str>], clean: impl Into<String>, prefix: &str) -> Self {
+        let detail = if offenders.is_empty() {
+            clean.into()
+        } else {
+            let list: Vec<&str> = offenders.iter().map(AsRef::as_ref).collect();
+            format!("{prefix}{}", list.join(", "))
+        };
+        Self::new(what, offenders.is_empty(), detail)
+    }
 }
 
 /// The outcome of one agent × scenario.
@@ -339,6 +351,13 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
     let turns: Vec<&RecordedRequest> = r.requests.iter().filter(|q| q.is_turn()).collect();
     let first_turn = turns.first();
     let count_kind = |k: &str| r.records.iter().filter(|x| x.kind.as_deref() == Some(k)).count();
+    // The end of what the hook answered the first tool.pre call.
+    let first_pre_stdout = || {
+        r.records
+            .iter()
+            .find(|x| x.kind.as_deref() == Some("tool.pre"))
+            .map(|x| tail(&x.stdout, 200))
+    };
     match r.scenario {
         Scenario::NoDecision => {
             let missing: Vec<String> = r
@@ -352,14 +371,12 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 })
                 .map(|(n, k)| format!("{n}→{k}"))
                 .collect();
-            checks.push(Check::new(
+            let calls = format!("{} hook calls", r.records.len());
+            checks.push(Check::none_of(
                 "expected events arrived with their kinds",
-                missing.is_empty(),
-                if missing.is_empty() {
-                    format!("{} hook calls", r.records.len())
-                } else {
-                    format!("missing {}", missing.join(", "))
-                },
+                &missing,
+                calls,
+                "missing ",
             ));
             checks.push(Check::new(
                 "the tool ran (marker present)",
@@ -383,15 +400,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                     })
                     .map(|x| format!("{}: exit {:?} stdout {}", x.native_name(), x.exit, tail(&x.stdout, 80)))
                     .collect();
-                checks.push(Check::new(
-                    "every answer was the codec's no-op",
-                    off.is_empty(),
-                    if off.is_empty() {
-                        "all".to_owned()
-                    } else {
-                        off.join(", ")
-                    },
-                ));
+                checks.push(Check::none_of("every answer was the codec's no-op", &off, "all", ""));
             }
         }
         Scenario::Deny | Scenario::WrongEncoder => {
@@ -407,13 +416,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 checks.push(Check::new(
                     "the wrong encoder answered tool.pre in Claude's dialect",
                     claude_dialect,
-                    r.records
-                        .iter()
-                        .find(|x| x.kind.as_deref() == Some("tool.pre"))
-                        .map_or_else(
-                            || "no tool.pre call".to_owned(),
-                            |x| format!("stdout {}", tail(&x.stdout, 200)),
-                        ),
+                    first_pre_stdout().map_or_else(|| "no tool.pre call".to_owned(), |t| format!("stdout {t}")),
                 ));
                 let failed: Vec<String> = deny.iter().filter(|c| !c.ok).map(|c| c.what.clone()).collect();
                 checks.push(Check::new(
@@ -528,10 +531,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             checks.push(Check::new(
                 "the hook answered with requireApproval",
                 asked,
-                r.records
-                    .iter()
-                    .find(|x| x.kind.as_deref() == Some("tool.pre"))
-                    .map_or_else(|| "no tool.pre call".to_owned(), |x| tail(&x.stdout, 200)),
+                first_pre_stdout().unwrap_or_else(|| "no tool.pre call".to_owned()),
             ));
             checks.push(Check::new(
                 "the unanswered approval did not run the tool (marker absent)",
@@ -670,14 +670,11 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
             .filter(|x| x.payload.contains(agents::OPENCLAW_SECRET))
             .map(HookRecord::native_name)
             .collect();
-        checks.push(Check::new(
+        checks.push(Check::none_of(
             "no API key from the config appears in any frame the daemon received",
-            leaked.is_empty(),
-            if leaked.is_empty() {
-                format!("{} frames clean", r.records.len())
-            } else {
-                format!("leaked in {}", leaked.join(", "))
-            },
+            &leaked,
+            format!("{} frames clean", r.records.len()),
+            "leaked in ",
         ));
     }
     let undecoded: Vec<String> = r
@@ -688,15 +685,7 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
         .filter(|x| !(r.scenario == Scenario::DaemonCrash && x.exit.is_none()))
         .map(|x| format!("{} ({})", x.native_name(), tail(&x.stderr, 160)))
         .collect();
-    checks.push(Check::new(
-        "every payload decoded",
-        undecoded.is_empty(),
-        if undecoded.is_empty() {
-            "all".to_owned()
-        } else {
-            undecoded.join(", ")
-        },
-    ));
+    checks.push(Check::none_of("every payload decoded", &undecoded, "all", ""));
     if let Some(codec) = r.agent.codec() {
         let odd: Vec<String> = r
             .records
@@ -714,14 +703,11 @@ fn common_checks(r: &RunReport) -> Vec<Check> {
                 })
             })
             .collect();
-        checks.push(Check::new(
+        checks.push(Check::none_of(
             "decoded event and kind agree with the config and the codec's table",
-            odd.is_empty(),
-            if odd.is_empty() {
-                "all".to_owned()
-            } else {
-                odd.join(", ")
-            },
+            &odd,
+            "all",
+            "",
         ));
     }
     checks

@@ -13,7 +13,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use agenthooks_core::decision::{deny, no_decision};
@@ -59,6 +60,18 @@ fn report(name: &str, mut rtts: Vec<Duration>, wall: Duration) {
     );
 }
 
+/// This binary as the OpenCode hook in `mode` (`serve` or `run`), stdin and stdout piped.
+fn hook(exe: &Path, state: &Path, mode: &str) -> Child {
+    Command::new(exe)
+        .args(["agenthooks", mode, "--provider=opencode"])
+        .env("AGENTHOOKS_STATE_DIR", state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {mode}: {e}"))
+}
+
 fn main() {
     let runner = Runner::new(router(), vec![&agenthooks_opencode::CODEC]);
     main_with(&runner); // returns only when argv has no `agenthooks` word
@@ -67,14 +80,7 @@ fn main() {
     let state = std::env::temp_dir().join(format!("agenthooks-serve-bench-{}", std::process::id()));
 
     // serve: one daemon, frames over its stdio.
-    let mut child = Command::new(&exe)
-        .args(["agenthooks", "serve", "--provider=opencode"])
-        .env("AGENTHOOKS_STATE_DIR", &state)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn serve");
+    let mut child = hook(&exe, &state, "serve");
     let mut input = child.stdin.take().expect("stdin");
     let mut output = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
@@ -127,14 +133,7 @@ fn main() {
     let rtts: Vec<Duration> = (0..m)
         .map(|i| {
             let t = Instant::now();
-            let mut c = Command::new(&exe)
-                .args(["agenthooks", "run", "--provider=opencode"])
-                .env("AGENTHOOKS_STATE_DIR", &state)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("spawn run");
+            let mut c = hook(&exe, &state, "run");
             c.stdin
                 .take()
                 .expect("stdin")

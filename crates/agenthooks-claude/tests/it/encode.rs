@@ -366,170 +366,71 @@ struct Shape {
     needs: &'static [Capability],
 }
 
-fn shapes(kind: EventKind) -> Vec<Shape> {
-    match Outcome::neutral_for(kind) {
-        Outcome::ToolPre(_) => family_tool_pre(),
-        Outcome::Prompt(_) => family_prompt(),
-        Outcome::Stop(_) => family_stop(),
-        Outcome::ToolPost(_) => family_tool_post(),
-        _ => family_context(),
+fn shape(name: &'static str, outcome: impl Into<Outcome>, needs: &'static [Capability]) -> Shape {
+    Shape {
+        name,
+        outcome: outcome.into(),
+        needs,
     }
 }
 
-fn family_tool_pre() -> Vec<Shape> {
+/// The decorations every family carries on its neutral base: context, system message, stop.
+macro_rules! decorated {
+    ($base:expr) => {
+        [
+            shape("context", $base.with_context("c"), &[Capability::AddContext]),
+            shape("system", $base.with_system_message("m"), &[Capability::SystemMessage]),
+            shape("stop", $base.stop_agent("s"), &[Capability::StopAgent]),
+        ]
+    };
+}
+
+fn shapes(kind: EventKind) -> Vec<Shape> {
     use Capability as C;
     let rw = || input(json!({"command": "ls"}));
-    vec![
-        Shape {
-            name: "allow",
-            outcome: allow().into(),
-            needs: &[C::Allow],
-        },
-        Shape {
-            name: "deny",
-            outcome: deny("no").into(),
-            needs: &[C::Deny],
-        },
-        Shape {
-            name: "ask",
-            outcome: ask_user("sure?").into(),
-            needs: &[C::Ask],
-        },
-        Shape {
-            name: "rewrite+allow",
-            outcome: rewrite_input(rw()).allow().into(),
-            needs: &[C::Allow, C::UpdateInput],
-        },
-        Shape {
-            name: "rewrite+ask",
-            outcome: rewrite_input(rw()).ask_user("ok?").into(),
-            needs: &[C::Ask, C::UpdateInput],
-        },
-        Shape {
-            name: "deny+block-reason",
-            outcome: deny("no").with_block_reason("Blocked").into(),
-            needs: &[C::Deny, C::SystemMessage],
-        },
-        Shape {
-            name: "context",
-            outcome: no_decision().with_context("c").into(),
-            needs: &[C::AddContext],
-        },
-        Shape {
-            name: "system",
-            outcome: no_decision().with_system_message("m").into(),
-            needs: &[C::SystemMessage],
-        },
-        Shape {
-            name: "stop",
-            outcome: no_decision().stop_agent("s").into(),
-            needs: &[C::StopAgent],
-        },
-    ]
-}
-
-fn family_prompt() -> Vec<Shape> {
-    use Capability as C;
-    vec![
-        Shape {
-            name: "block",
-            outcome: block_prompt("no").into(),
-            needs: &[C::Deny],
-        },
-        Shape {
-            name: "context",
-            outcome: accept_prompt().with_context("c").into(),
-            needs: &[C::AddContext],
-        },
-        Shape {
-            name: "system",
-            outcome: accept_prompt().with_system_message("m").into(),
-            needs: &[C::SystemMessage],
-        },
-        Shape {
-            name: "stop",
-            outcome: accept_prompt().stop_agent("s").into(),
-            needs: &[C::StopAgent],
-        },
-    ]
-}
-
-fn family_stop() -> Vec<Shape> {
-    use Capability as C;
-    vec![
-        Shape {
-            name: "continue",
-            outcome: continue_with("go on").into(),
-            needs: &[C::ContinueAgent],
-        },
-        Shape {
-            name: "context",
-            outcome: finish().with_context("c").into(),
-            needs: &[C::AddContext],
-        },
-        Shape {
-            name: "system",
-            outcome: finish().with_system_message("m").into(),
-            needs: &[C::SystemMessage],
-        },
-        Shape {
-            name: "stop",
-            outcome: finish().stop_agent("s").into(),
-            needs: &[C::StopAgent],
-        },
-    ]
-}
-
-fn family_tool_post() -> Vec<Shape> {
-    use Capability as C;
-    vec![
-        Shape {
-            name: "flag",
-            outcome: flag_output("look").into(),
-            needs: &[C::FlagOutput],
-        },
-        Shape {
-            name: "replace",
-            outcome: replace_output(json!("x")).into(),
-            needs: &[C::ReplaceOutput],
-        },
-        Shape {
-            name: "context",
-            outcome: observed().with_context("c").into(),
-            needs: &[C::AddContext],
-        },
-        Shape {
-            name: "system",
-            outcome: observed().with_system_message("m").into(),
-            needs: &[C::SystemMessage],
-        },
-        Shape {
-            name: "stop",
-            outcome: observed().stop_agent("s").into(),
-            needs: &[C::StopAgent],
-        },
-    ]
-}
-
-fn family_context() -> Vec<Shape> {
-    use Capability as C;
-    vec![
-        Shape {
-            name: "context",
-            outcome: ContextDecision::none().with_context("c").into(),
-            needs: &[C::AddContext],
-        },
-        Shape {
-            name: "system",
-            outcome: ContextDecision::none().with_system_message("m").into(),
-            needs: &[C::SystemMessage],
-        },
-        Shape {
-            name: "stop",
-            outcome: ContextDecision::none().stop_agent("s").into(),
-            needs: &[C::StopAgent],
-        },
-    ]
+    let (mut out, decorations) = match Outcome::neutral_for(kind) {
+        Outcome::ToolPre(_) => (
+            vec![
+                shape("allow", allow(), &[C::Allow]),
+                shape("deny", deny("no"), &[C::Deny]),
+                shape("ask", ask_user("sure?"), &[C::Ask]),
+                shape(
+                    "rewrite+allow",
+                    rewrite_input(rw()).allow(),
+                    &[C::Allow, C::UpdateInput],
+                ),
+                shape(
+                    "rewrite+ask",
+                    rewrite_input(rw()).ask_user("ok?"),
+                    &[C::Ask, C::UpdateInput],
+                ),
+                shape(
+                    "deny+block-reason",
+                    deny("no").with_block_reason("Blocked"),
+                    &[C::Deny, C::SystemMessage],
+                ),
+            ],
+            decorated!(no_decision()),
+        ),
+        Outcome::Prompt(_) => (
+            vec![shape("block", block_prompt("no"), &[C::Deny])],
+            decorated!(accept_prompt()),
+        ),
+        Outcome::Stop(_) => (
+            vec![shape("continue", continue_with("go on"), &[C::ContinueAgent])],
+            decorated!(finish()),
+        ),
+        Outcome::ToolPost(_) => (
+            vec![
+                shape("flag", flag_output("look"), &[C::FlagOutput]),
+                shape("replace", replace_output(json!("x")), &[C::ReplaceOutput]),
+            ],
+            decorated!(observed()),
+        ),
+        _ => (Vec::new(), decorated!(ContextDecision::none())),
+    };
+    out.extend(decorations);
+    out
 }
 
 /// Events of every native name (docs fixtures) plus an unknown one.

@@ -13,6 +13,16 @@ use crate::support::CORPUS;
 
 /// Claude-specific facts of every fixture (decode, raw, kind and the no-op are conformance
 /// checks 1–4, run by `testkit.rs`).
+/// The event the fixture `case` decodes to, taken out of its `variant` (a panic names the kind it got).
+macro_rules! decoded {
+    ($variant:path, $case:expr) => {
+        match CORPUS.event($case) {
+            $variant(e) => e,
+            other => panic!("{}: expected {}, got {:?}", $case, stringify!($variant), other.kind()),
+        }
+    };
+}
+
 #[test]
 fn every_fixture_keeps_its_native_view_and_session() {
     let cases = CORPUS.cases();
@@ -165,48 +175,36 @@ fn permission_request_synthesizes_an_id_and_keeps_suggestions() {
 
 #[test]
 fn post_tool_events_carry_output_error_and_duration() {
-    let Event::ToolPost(post) = CORPUS.event("docs/post_tool_use") else {
-        panic!("expected tool.post")
-    };
+    let post = decoded!(Event::ToolPost, "docs/post_tool_use");
     assert_eq!(post.tool.canonical, CanonicalTool::FileRead);
     assert_eq!(post.tool.file_path(), Some("/home/dev/shop/package.json"));
     assert_eq!(post.output["file"]["numLines"], 4);
     assert_eq!(post.duration_ms, Some(3));
 
-    let Event::ToolError(err) = CORPUS.event("docs/post_tool_use_failure") else {
-        panic!("expected tool.error")
-    };
+    let err = decoded!(Event::ToolError, "docs/post_tool_use_failure");
     assert_eq!(err.error, "MCP error -32603: relation \"orders\" does not exist");
     assert!(!err.interrupted);
     assert_eq!(err.duration_ms, Some(212));
     assert_eq!(err.tool.mcp.as_ref().map(|m| m.server.as_str()), Some("postgres"));
 
-    let Event::ToolError(err) = CORPUS.event("docs/post_tool_use_failure-reference-example") else {
-        panic!("expected tool.error")
-    };
+    let err = decoded!(Event::ToolError, "docs/post_tool_use_failure-reference-example");
     assert_eq!(err.tool.command(), Some("npm test"));
     assert_eq!(err.duration_ms, Some(8123));
 }
 
 #[test]
 fn stop_events_surface_the_loop_guard_and_subagent() {
-    let Event::Stop(stop) = CORPUS.event("docs/stop-loop-guard") else {
-        panic!("expected agent.stop")
-    };
+    let stop = decoded!(Event::Stop, "docs/stop-loop-guard");
     assert!(stop.previously_continued);
     assert_eq!(stop.continuation_count, None, "the runner counts, not the codec");
     assert_eq!(
         stop.last_message.as_deref(),
         Some("I added the missing regression test as requested.")
     );
-    let Event::Stop(stop) = CORPUS.event("2.1.197/stop-allow") else {
-        panic!("expected agent.stop")
-    };
+    let stop = decoded!(Event::Stop, "2.1.197/stop-allow");
     assert!(!stop.previously_continued);
 
-    let Event::SubagentStop(sub) = CORPUS.event("docs/subagent_stop") else {
-        panic!("expected subagent.stop")
-    };
+    let sub = decoded!(Event::SubagentStop, "docs/subagent_stop");
     let agent = sub.envelope.agent.as_ref().expect("agent");
     assert_eq!(
         (agent.id.as_str(), agent.agent_type.as_str()),
@@ -226,9 +224,7 @@ fn stop_events_surface_the_loop_guard_and_subagent() {
     );
     assert_eq!(ev.tool().map(|t| t.canonical), Some(CanonicalTool::Search));
 
-    let Event::SubagentStart(start) = CORPUS.event("docs/subagent_start") else {
-        panic!("expected subagent.start")
-    };
+    let start = decoded!(Event::SubagentStart, "docs/subagent_start");
     assert_eq!(
         start.envelope.agent.as_ref().map(|a| a.agent_type.as_str()),
         Some("Explore")
@@ -237,55 +233,37 @@ fn stop_events_surface_the_loop_guard_and_subagent() {
 
 #[test]
 fn lifecycle_and_other_events_project() {
-    let Event::SessionStart(start) = CORPUS.event("docs/session_start") else {
-        panic!("expected session.start")
-    };
+    let start = decoded!(Event::SessionStart, "docs/session_start");
     assert_eq!(start.source.as_deref(), Some("startup"));
     assert_eq!(start.envelope.session.model, "claude-sonnet-4-5");
     assert!(start.envelope.agent.is_none(), "agent_type alone is not a subagent");
 
-    let Event::SessionEnd(end) = CORPUS.event("docs/session_end") else {
-        panic!("expected session.end")
-    };
+    let end = decoded!(Event::SessionEnd, "docs/session_end");
     assert_eq!(end.reason.as_deref(), Some("prompt_input_exit"));
 
-    let Event::PromptSubmitted(prompt) = CORPUS.event("2.1.197/user_prompt_submit-deny-json") else {
-        panic!("expected prompt.submitted")
-    };
+    let prompt = decoded!(Event::PromptSubmitted, "2.1.197/user_prompt_submit-deny-json");
     assert_eq!(prompt.prompt, "Create marker.txt containing hi using the shell.");
 
-    let Event::CompactPre(pre) = CORPUS.event("docs/pre_compact") else {
-        panic!("expected compact.pre")
-    };
+    let pre = decoded!(Event::CompactPre, "docs/pre_compact");
     assert_eq!(
         (pre.trigger.as_deref(), pre.instructions.as_deref()),
         (Some("manual"), Some("Keep the decisions about the checkout timeout."))
     );
-    let Event::CompactPost(post) = CORPUS.event("docs/post_compact") else {
-        panic!("expected compact.post")
-    };
+    let post = decoded!(Event::CompactPost, "docs/post_compact");
     assert!(post.summary.as_deref().is_some_and(|s| s.starts_with("The user asked")));
 
-    let Event::Notification(note) = CORPUS.event("docs/notification") else {
-        panic!("expected notification")
-    };
+    let note = decoded!(Event::Notification, "docs/notification");
     assert_eq!(note.notification_type.as_deref(), Some("permission_prompt"));
     assert_eq!(note.title.as_deref(), Some("Claude Code"));
 
-    let Event::FileEdited(file) = CORPUS.event("docs/file_changed") else {
-        panic!("expected file.edited")
-    };
+    let file = decoded!(Event::FileEdited, "docs/file_changed");
     assert_eq!(file.path, "/home/dev/shop/.env");
 
-    let Event::ModelResponse(resp) = CORPUS.event("2.1.197/message_display-allow") else {
-        panic!("expected model.response")
-    };
+    let resp = decoded!(Event::ModelResponse, "2.1.197/message_display-allow");
     assert_eq!(resp.text.as_deref(), Some("All done: marker written."));
     assert_eq!(resp.response["final"], true);
 
-    let Event::ToolPre(pre) = CORPUS.event("docs/pre_skill_shell_command") else {
-        panic!("expected tool.pre")
-    };
+    let pre = decoded!(Event::ToolPre, "docs/pre_skill_shell_command");
     assert_eq!(pre.tool.canonical, CanonicalTool::Shell);
     assert_eq!(pre.tool.command(), Some("git log --oneline -20"));
     let skill: &native::PreSkillShellCommand = view_as(&pre.envelope).expect("view");

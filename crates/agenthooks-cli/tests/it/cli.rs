@@ -278,21 +278,17 @@ fn replay_applies_each_agents_rules() {
     let tmp = TempDir::new("replay-rules");
     let p = tmp.0.join("p.json");
     std::fs::write(&p, r#"{"session_id":"s","cwd":"/","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#).unwrap();
-    let replay = |provider: &str, event: &str, cmd: &str| {
+    // `flags` go after the event: --fail-closed, --timeout.
+    let replay_with = |provider: &str, event: &str, flags: &[&str], cmd: &str| {
         run(bin()
-            .args([
-                "replay",
-                "--provider",
-                provider,
-                "--event",
-                event,
-                "--json",
-                "--payload",
-            ])
+            .args(["replay", "--provider", provider, "--event", event])
+            .args(flags)
+            .args(["--json", "--payload"])
             .arg(&p)
             .arg("--")
             .arg(cmd))
     };
+    let replay = |provider: &str, event: &str, cmd: &str| replay_with(provider, event, &[], cmd);
     // Gemini: plain text on stderr with exit 3 is a deny.
     let out = replay("gemini", "BeforeTool", "echo nope >&2; exit 3");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -310,36 +306,11 @@ fn replay_applies_each_agents_rules() {
     // Cursor: empty stdout is a failure; fail-closed turns it into a deny.
     let out = replay("cursor", "preToolUse", "true");
     assert_eq!(out.status.code(), Some(1));
-    let out = run(bin()
-        .args([
-            "replay",
-            "--provider",
-            "cursor",
-            "--fail-closed",
-            "--event",
-            "preToolUse",
-            "--json",
-            "--payload",
-        ])
-        .arg(&p)
-        .args(["--", "true"]));
+    let out = replay_with("cursor", "preToolUse", &["--fail-closed"], "true");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"]["effect"], "denied");
     // Timeouts in the agent's unit (Gemini: milliseconds).
-    let out = run(bin()
-        .args([
-            "replay",
-            "--provider",
-            "gemini",
-            "--event",
-            "BeforeTool",
-            "--timeout",
-            "200",
-            "--json",
-            "--payload",
-        ])
-        .arg(&p)
-        .args(["--", "sleep 3"]));
+    let out = replay_with("gemini", "BeforeTool", &["--timeout", "200"], "sleep 3");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (v["timed_out"].as_bool(), v["timeout_ms"].as_u64()),

@@ -63,8 +63,23 @@ impl Sandbox {
         run(&mut c)
     }
 
-    /// A manifest file: a tool.pre gate on Bash (10 s) and a session.end telemetry hook.
-    fn manifest(&self, ext: &str) -> PathBuf {
+    /// [`Self::agenthooks`], asserting exit 0 (stderr in the message).
+    fn ok(&self, args: &[&str]) -> Output {
+        let o = self.agenthooks(args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        o
+    }
+
+    /// The project's `.claude/settings.json`, written with `text`.
+    fn write_claude_settings(&self, text: &str) -> PathBuf {
+        let settings = self.project().join(".claude/settings.json");
+        std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+        std::fs::write(&settings, text).unwrap();
+        settings
+    }
+
+    /// A manifest file: a tool.pre gate on Bash (10 s) and a session.end telemetry hook; its path.
+    fn manifest(&self, ext: &str) -> String {
         let path = self.dir.join(format!("guard.{ext}"));
         let text = match ext {
             "toml" => {
@@ -87,7 +102,7 @@ blocking = false
             }
         };
         std::fs::write(&path, text).unwrap();
-        path
+        path.to_str().unwrap().to_owned()
     }
 }
 
@@ -106,14 +121,11 @@ const FOREIGN: &str = "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\":
 #[test]
 fn install_twice_diff_and_uninstall_keep_foreign_content() {
     let sb = Sandbox::new("claude");
-    let manifest = sb.manifest("toml");
-    let m = manifest.to_str().unwrap();
-    let settings = sb.project().join(".claude/settings.json");
-    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
-    std::fs::write(&settings, FOREIGN).unwrap();
+    let m: &str = &sb.manifest("toml");
+    let settings = sb.write_claude_settings(FOREIGN);
 
     // --root defaults to the current directory (the project).
-    let o = sb.agenthooks(&[
+    let o = sb.ok(&[
         "install",
         "--provider",
         "claude-code",
@@ -122,7 +134,6 @@ fn install_twice_diff_and_uninstall_keep_foreign_content() {
         "--manifest",
         m,
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         stdout(&o),
         format!(
@@ -154,8 +165,7 @@ fn install_twice_diff_and_uninstall_keep_foreign_content() {
     assert!(installed.starts_with("{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]},"));
 
     // A second install changes nothing, not one byte.
-    let o = sb.agenthooks(&["install", "--provider", "claude-code", "--manifest", m]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb.ok(&["install", "--provider", "claude-code", "--manifest", m]);
     assert_eq!(
         stdout(&o),
         format!(
@@ -166,22 +176,14 @@ fn install_twice_diff_and_uninstall_keep_foreign_content() {
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), installed);
 
     // The same manifest as JSON is the same install.
-    let json_manifest = sb.manifest("json");
-    let o = sb.agenthooks(&[
-        "diff",
-        "--provider",
-        "claude-code",
-        "--manifest",
-        json_manifest.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json_manifest: &str = &sb.manifest("json");
+    let o = sb.ok(&["diff", "--provider", "claude-code", "--manifest", json_manifest]);
     assert_eq!(
         stdout(&o),
         format!("claude-code (project {}): up to date\n", sb.project().display())
     );
 
-    let o = sb.agenthooks(&["uninstall", "--provider", "claude-code", "--manifest", m]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb.ok(&["uninstall", "--provider", "claude-code", "--manifest", m]);
     assert_eq!(
         stdout(&o),
         format!(
@@ -205,10 +207,9 @@ fn install_twice_diff_and_uninstall_keep_foreign_content() {
 #[test]
 fn diff_prints_what_install_would_change() {
     let sb = Sandbox::new("diff");
-    let m = sb.manifest("json");
+    let m: &str = &sb.manifest("json");
     let settings = sb.project().join(".claude/settings.json");
-    let o = sb.agenthooks(&["diff", "--provider", "claude-code", "--manifest", m.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb.ok(&["diff", "--provider", "claude-code", "--manifest", m]);
     let text = stdout(&o);
     assert!(
         text.starts_with(&format!("--- /dev/null\n+++ b{}\n@@ -0,0 +1,", settings.display())),
@@ -224,16 +225,8 @@ fn diff_prints_what_install_would_change() {
 #[test]
 fn render_dry_run_prints_files_and_writes_nothing() {
     let sb = Sandbox::new("render");
-    let m = sb.manifest("toml");
-    let o = sb.agenthooks(&[
-        "render",
-        "--dry-run",
-        "--provider",
-        "claude-code",
-        "--manifest",
-        m.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m: &str = &sb.manifest("toml");
+    let o = sb.ok(&["render", "--dry-run", "--provider", "claude-code", "--manifest", m]);
     let text = stdout(&o);
     let header = format!("==> {} <==\n", sb.project().join(".claude/settings.json").display());
     let body = text.strip_prefix(&header).expect("a path header first");
@@ -241,7 +234,7 @@ fn render_dry_run_prints_files_and_writes_nothing() {
     assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["command"], PRE_TOOL_COMMAND);
 
     // Codex from flags: hooks.json plus the trust entries in the user's config.toml.
-    let o = sb.agenthooks(&[
+    let o = sb.ok(&[
         "render",
         "--dry-run",
         "--provider",
@@ -252,7 +245,6 @@ fn render_dry_run_prints_files_and_writes_nothing() {
         "--kind",
         "tool.pre",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.starts_with(&format!(
         "==> {} <==\n",
@@ -279,9 +271,8 @@ fn render_dry_run_prints_files_and_writes_nothing() {
 #[test]
 fn preflight_reports_what_each_agent_drops_or_degrades() {
     let sb = Sandbox::new("preflight");
-    let m = sb.manifest("toml");
-    let m = m.to_str().unwrap();
-    let o = sb.agenthooks(&[
+    let m: &str = &sb.manifest("toml");
+    let o = sb.ok(&[
         "preflight",
         "--manifest",
         m,
@@ -290,7 +281,6 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
         "--provider",
         "claude-code",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
         text.starts_with(&format!("codex (project {})\n", sb.project().display())),
@@ -306,8 +296,7 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
     );
     assert!(text.contains(&format!("claude-code (project {})\n", sb.project().display())));
 
-    let o = sb.agenthooks(&["preflight", "--manifest", m, "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = sb.ok(&["preflight", "--manifest", m, "--json"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let targets = v["targets"].as_array().unwrap();
     let providers: Vec<&str> = targets.iter().map(|t| t["provider"].as_str().unwrap()).collect();
@@ -351,7 +340,7 @@ fn doctor_reports_every_target() {
     let sb = Sandbox::new("doctor");
     let guard = pinging_binary(&sb.dir);
     let guard = guard.to_str().unwrap();
-    let o = sb.agenthooks(&[
+    sb.ok(&[
         "install",
         "--provider",
         "claude-code",
@@ -360,7 +349,6 @@ fn doctor_reports_every_target() {
         "--kind",
         "tool.pre",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let settings = sb.project().join(".claude/settings.json");
 
     let o = sb.agenthooks(&["doctor", "--command", guard, "--kind", "tool.pre"]);
@@ -383,8 +371,8 @@ fn doctor_reports_every_target() {
     assert!(text.ends_with("no problems\n"), "{text}");
 
     // A manifest whose command does not resolve: an error-severity problem, exit 1.
-    let m = sb.manifest("toml");
-    let o = sb.agenthooks(&["doctor", "--manifest", m.to_str().unwrap()]);
+    let m: &str = &sb.manifest("toml");
+    let o = sb.agenthooks(&["doctor", "--manifest", m]);
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     assert!(
@@ -426,13 +414,10 @@ fn doctor_reports_every_target() {
 #[test]
 fn failures_and_usage_errors() {
     let sb = Sandbox::new("errors");
-    let m = sb.manifest("toml");
-    let m = m.to_str().unwrap();
+    let m: &str = &sb.manifest("toml");
 
     // A malformed existing config: exit 1, the file named, nothing written.
-    let settings = sb.project().join(".claude/settings.json");
-    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
-    std::fs::write(&settings, "{ broken").unwrap();
+    let settings = sb.write_claude_settings("{ broken");
     let o = sb.agenthooks(&["install", "--provider", "claude-code", "--manifest", m]);
     assert_eq!(o.status.code(), Some(1));
     assert!(

@@ -43,25 +43,21 @@ pub(crate) fn assert_codex_accepts(native: &str, r: &WireResponse, what: &str) {
     if let Err(errors) = schema.validate(&value) {
         panic!("{what}: {value} violates the {native} output schema: {errors:#?}");
     }
+    // Why Codex would reject `value` read as its typed output `$ty`.
+    macro_rules! invalid_as {
+        ($ty:ty) => {
+            serde_json::from_value::<$ty>(value.clone())
+                .unwrap()
+                .invalid_reason()
+        };
+    }
     let invalid = match native {
-        "PreToolUse" => serde_json::from_value::<output::PreToolUseOutput>(value.clone())
-            .unwrap()
-            .invalid_reason(),
-        "PermissionRequest" => serde_json::from_value::<output::PermissionRequestOutput>(value.clone())
-            .unwrap()
-            .invalid_reason(),
-        "PostToolUse" => serde_json::from_value::<output::PostToolUseOutput>(value.clone())
-            .unwrap()
-            .invalid_reason(),
-        "UserPromptSubmit" => serde_json::from_value::<output::UserPromptSubmitOutput>(value.clone())
-            .unwrap()
-            .invalid_reason(),
-        "Stop" => serde_json::from_value::<output::StopOutput>(value.clone())
-            .unwrap()
-            .invalid_reason(),
-        "SubagentStop" => serde_json::from_value::<output::SubagentStopOutput>(value.clone())
-            .unwrap()
-            .invalid_reason(),
+        "PreToolUse" => invalid_as!(output::PreToolUseOutput),
+        "PermissionRequest" => invalid_as!(output::PermissionRequestOutput),
+        "PostToolUse" => invalid_as!(output::PostToolUseOutput),
+        "UserPromptSubmit" => invalid_as!(output::UserPromptSubmitOutput),
+        "Stop" => invalid_as!(output::StopOutput),
+        "SubagentStop" => invalid_as!(output::SubagentStopOutput),
         _ => None,
     };
     assert_eq!(invalid, None, "{what}: Codex would reject {value}");
@@ -71,6 +67,13 @@ fn input(command: &str) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("command".into(), json!(command));
     m
+}
+
+/// `base` with a context, a system message and a stop: the "full" shape of a family.
+macro_rules! decorated {
+    ($base:expr) => {
+        $base.with_context("c").with_system_message("m").stop_agent("s")
+    };
 }
 
 /// Every decision shape of the family that serves `kind`.
@@ -127,14 +130,7 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
             ("continue", continue_with("run the tests first").into()),
             ("continue_empty", continue_with("").into()),
             ("stop_agent", finish().stop_agent("halt").into()),
-            (
-                "continue_full",
-                continue_with("go on")
-                    .with_context("c")
-                    .with_system_message("m")
-                    .stop_agent("s")
-                    .into(),
-            ),
+            ("continue_full", decorated!(continue_with("go on")).into()),
         ],
         Outcome::ToolPost(_) => vec![
             ("observed", observed().into()),
@@ -145,14 +141,7 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
                 "replace_object",
                 replace_output(json!({"content": [{"type": "text", "text": "x"}]})).into(),
             ),
-            (
-                "observed_full",
-                observed()
-                    .with_context("c")
-                    .with_system_message("m")
-                    .stop_agent("s")
-                    .into(),
-            ),
+            ("observed_full", decorated!(observed()).into()),
         ],
         _ => vec![
             ("none", ContextDecision::none().into()),
@@ -162,14 +151,7 @@ fn shapes(kind: EventKind) -> Vec<(&'static str, Outcome)> {
                 ContextDecision::none().with_system_message("m").into(),
             ),
             ("stop_agent", ContextDecision::none().stop_agent("halt").into()),
-            (
-                "full",
-                ContextDecision::none()
-                    .with_context("c")
-                    .with_system_message("m")
-                    .stop_agent("s")
-                    .into(),
-            ),
+            ("full", decorated!(ContextDecision::none()).into()),
         ],
     }
 }

@@ -7,12 +7,30 @@ use agenthooks_copilot::identify::identify_bytes;
 use agenthooks_copilot::native::{self, Dialect, NativeEvent};
 use agenthooks_copilot::{view, view_as, CODEC};
 use agenthooks_core::kit::Repair;
-use agenthooks_core::{CanonicalTool, Codec, Confidence, DecodeCategory, Event, EventKind, Invocation, Variant};
+use agenthooks_core::{
+    CanonicalTool, Codec, Confidence, DecodeCategory, DecodeError, Event, EventKind, Invocation, Variant,
+};
 use serde_json::json;
 
 use agenthooks_testkit::Fixture;
 
 use crate::fixtures::{self, decode};
+
+/// `bytes` decoded with no environment and `argv` as the `--event` hint.
+fn decode_raw(bytes: &[u8], argv: Option<&str>) -> Result<Event, DecodeError> {
+    let env: HashMap<String, String> = HashMap::new();
+    CODEC.decode(&Invocation::new(bytes.to_vec(), &env).with_native_event(argv))
+}
+
+/// The event the fixture `id` decodes to, taken out of its `variant` (a panic names the kind it got).
+macro_rules! decoded {
+    ($variant:path, $id:expr) => {
+        match decode(fixtures::CORPUS.case($id), true) {
+            $variant(e) => e,
+            other => panic!("{}: expected {}, got {:?}", $id, stringify!($variant), other.kind()),
+        }
+    };
+}
 
 #[test]
 fn the_payload_decides_the_dialect_and_argv_makes_it_certain() {
@@ -138,62 +156,38 @@ fn mcp_and_claude_compatible_tool_names_classify() {
 #[test]
 fn every_kind_projects_its_fields() {
     let get = |id: &str| decode(fixtures::CORPUS.case(id), true);
-    let Event::SessionStart(e) = get("1.0.102/session_start-allow") else {
-        panic!()
-    };
+    let e = decoded!(Event::SessionStart, "1.0.102/session_start-allow");
     assert_eq!(e.source.as_deref(), Some("new"));
-    let Event::SessionEnd(e) = get("docs/session_end") else {
-        panic!()
-    };
+    let e = decoded!(Event::SessionEnd, "docs/session_end");
     assert_eq!(e.reason.as_deref(), Some("user_exit"));
-    let Event::PromptSubmitted(e) = get("1.0.102/user_prompt_submitted-allow") else {
-        panic!()
-    };
+    let e = decoded!(Event::PromptSubmitted, "1.0.102/user_prompt_submitted-allow");
     assert_eq!(e.prompt, "Create marker.txt by running: echo hi > marker.txt");
-    let Event::ToolError(e) = get("docs/post_tool_use_failure") else {
-        panic!()
-    };
+    let e = decoded!(Event::ToolError, "docs/post_tool_use_failure");
     assert!(e.error.starts_with("Command failed with exit code 1"));
     assert_eq!(e.tool.command(), Some("npm run lint"));
-    let Event::Stop(e) = get("docs/agent_stop") else {
-        panic!()
-    };
+    let e = decoded!(Event::Stop, "docs/agent_stop");
     assert!(e.previously_continued);
     assert_eq!(
         e.envelope.session.transcript_path,
         "/home/dev/.copilot/session-state/5d2e8a90-1c3b-4f6e-9a7d-2b4c6e8f0a12/events.jsonl"
     );
-    let Event::Stop(e) = get("docs/agent_stop-stop-hook-active-sdk") else {
-        panic!()
-    };
+    let e = decoded!(Event::Stop, "docs/agent_stop-stop-hook-active-sdk");
     assert!(e.previously_continued, "SDK spelling");
-    let Event::Stop(e) = get("1.0.102/agent_stop-allow") else {
-        panic!()
-    };
+    let e = decoded!(Event::Stop, "1.0.102/agent_stop-allow");
     assert!(!e.previously_continued);
-    let Event::Stop(e) = get("docs/stop-pascal") else {
-        panic!()
-    };
+    let e = decoded!(Event::Stop, "docs/stop-pascal");
     assert!(e.previously_continued);
-    let Event::SubagentStart(e) = get("docs/subagent_start") else {
-        panic!()
-    };
+    let e = decoded!(Event::SubagentStart, "docs/subagent_start");
     assert_eq!(
         e.envelope.agent.as_ref().map(|a| a.agent_type.as_str()),
         Some("explore")
     );
-    let Event::SubagentStop(e) = get("docs/subagent_stop") else {
-        panic!()
-    };
+    let e = decoded!(Event::SubagentStop, "docs/subagent_stop");
     assert_eq!(e.last_message.as_deref(), Some("cart.ts computes totals in total()."));
-    let Event::CompactPre(e) = get("docs/pre_compact") else {
-        panic!()
-    };
+    let e = decoded!(Event::CompactPre, "docs/pre_compact");
     assert_eq!(e.trigger.as_deref(), Some("manual"));
     assert_eq!(e.instructions.as_deref(), Some("Keep the failing test output"));
-    let Event::Notification(e) = get("docs/notification-example") else {
-        panic!()
-    };
+    let e = decoded!(Event::Notification, "docs/notification-example");
     assert_eq!(e.notification_type.as_deref(), Some("permission_prompt"));
     assert_eq!(e.title.as_deref(), Some("Permission needed"));
     for id in [
@@ -220,12 +214,7 @@ fn every_kind_projects_its_fields() {
 /// Payload shapes of older releases (notes/tolerant-fields.md §5) reach handlers as their kind.
 #[test]
 fn older_release_payloads_still_decode_as_their_kind() {
-    let env: HashMap<String, String> = HashMap::new();
-    let decode = |bytes: &[u8], argv: Option<&str>| {
-        CODEC
-            .decode(&Invocation::new(bytes.to_vec(), &env).with_native_event(argv))
-            .unwrap()
-    };
+    let decode = |bytes: &[u8], argv| decode_raw(bytes, argv).unwrap();
     // ≤ 1.0.63: no `sessionId` (older docs), `toolArgs` a string, for `apply_patch` the raw
     // patch text (not JSON).
     let patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** End Patch";
@@ -274,12 +263,7 @@ fn older_release_payloads_still_decode_as_their_kind() {
 
 #[test]
 fn retyped_and_missing_fields_are_repaired_not_fatal() {
-    let env: HashMap<String, String> = HashMap::new();
-    let decode = |bytes: &[u8], argv: Option<&str>| {
-        CODEC
-            .decode(&Invocation::new(bytes.to_vec(), &env).with_native_event(argv))
-            .unwrap()
-    };
+    let decode = |bytes: &[u8], argv| decode_raw(bytes, argv).unwrap();
     // `cwd` of a shape no release sent: kept in `extra`, reported, the event is intact.
     let ev = decode(
         br#"{"sessionId":"s","timestamp":1,"cwd":{"path":"/w"},"toolName":"bash","toolArgs":{"command":"ls"}}"#,
@@ -313,11 +297,7 @@ fn retyped_and_missing_fields_are_repaired_not_fatal() {
 #[test]
 fn bad_payloads_are_typed_errors() {
     let env: HashMap<String, String> = HashMap::new();
-    let decode = |bytes: &[u8], argv: Option<&str>| {
-        CODEC
-            .decode(&Invocation::new(bytes.to_vec(), &env).with_native_event(argv))
-            .unwrap_err()
-    };
+    let decode = |bytes: &[u8], argv| decode_raw(bytes, argv).unwrap_err();
     let e = decode(b"{\"toolName\":", Some("preToolUse"));
     assert_eq!(e.category(), DecodeCategory::Syntax);
     let e = decode(b"[1,2]", None);

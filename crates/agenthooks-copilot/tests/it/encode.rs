@@ -35,15 +35,33 @@ fn args(v: Value) -> Map<String, Value> {
     }
 }
 
+/// The verdicts both decision events share: nothing for no decision, then allow and deny.
+#[test]
+fn verdicts_on_the_decision_events() {
+    for (id, allowed, reason, denied) in [
+        (
+            "1.0.102/pre_tool_use-deny-json",
+            r#"{"permissionDecision":"allow"}"#,
+            "marker files are off limits",
+            r#"{"permissionDecision":"deny","permissionDecisionReason":"marker files are off limits"}"#,
+        ),
+        (
+            "1.0.102/permission_request-allow",
+            r#"{"behavior":"allow"}"#,
+            "not on main",
+            r#"{"behavior":"deny","message":"not on main"}"#,
+        ),
+    ] {
+        let ev = event(id);
+        assert_eq!(stdout(&ev, no_decision()), "", "{id}");
+        assert_eq!(stdout(&ev, allow()), allowed, "{id}");
+        assert_eq!(stdout(&ev, deny(reason)), denied, "{id}");
+    }
+}
+
 #[test]
 fn pre_tool_use_decisions() {
     let ev = event("1.0.102/pre_tool_use-deny-json");
-    assert_eq!(stdout(&ev, no_decision()), "");
-    assert_eq!(stdout(&ev, allow()), r#"{"permissionDecision":"allow"}"#);
-    assert_eq!(
-        stdout(&ev, deny("marker files are off limits")),
-        r#"{"permissionDecision":"deny","permissionDecisionReason":"marker files are off limits"}"#
-    );
     assert_eq!(
         stdout(&ev, deny("")),
         r#"{"permissionDecision":"deny","permissionDecisionReason":"Blocked by a hook policy."}"#
@@ -98,12 +116,6 @@ fn pascal_pre_tool_use_adds_the_claude_compatible_object() {
 #[test]
 fn permission_request_decisions() {
     let ev = event("1.0.102/permission_request-allow");
-    assert_eq!(stdout(&ev, no_decision()), "");
-    assert_eq!(stdout(&ev, allow()), r#"{"behavior":"allow"}"#);
-    assert_eq!(
-        stdout(&ev, deny("not on main")),
-        r#"{"behavior":"deny","message":"not on main"}"#
-    );
     let e = CODEC.encode(&ev, &deny("x").stop_agent("x").into()).unwrap_err();
     assert_eq!(e.category(), EncodeCategory::Unsupported, "stop-agent is not claimed");
     let e = CODEC.encode(&ev, &ask_user("?").into()).unwrap_err();

@@ -86,64 +86,25 @@ fn captured_payloads_reconstruct_with_the_expected_evidence() {
 #[test]
 fn every_camel_rule_picks_its_event() {
     let base = json!({"sessionId": "s", "timestamp": 1, "cwd": "/w"});
+    #[rustfmt::skip] // one line per rule, as in the reference's list
     let cases = [
         (json!({"toolName": "bash", "toolInput": {}}), "permissionRequest", High),
-        (
-            json!({"toolName": "bash", "toolArgs": {}, "toolResult": {}}),
-            "postToolUse",
-            High,
-        ),
-        (
-            json!({"serverName": "gh", "toolName": "t", "arguments": {}}),
-            "preMcpToolCall",
-            High,
-        ),
-        (
-            json!({"toolName": "bash", "toolArgs": "{}", "error": "x"}),
-            "postToolUseFailure",
-            High,
-        ),
+        (json!({"toolName": "bash", "toolArgs": {}, "toolResult": {}}), "postToolUse", High),
+        (json!({"serverName": "gh", "toolName": "t", "arguments": {}}), "preMcpToolCall", High),
+        (json!({"toolName": "bash", "toolArgs": "{}", "error": "x"}), "postToolUseFailure", High),
         (json!({"toolName": "bash", "toolArgs": "{}"}), "preToolUse", Medium),
-        (
-            json!({"error": {}, "errorContext": "system", "recoverable": true}),
-            "errorOccurred",
-            High,
-        ),
-        (
-            json!({"transcriptPath": "/t", "trigger": "auto", "customInstructions": ""}),
-            "preCompact",
-            High,
-        ),
-        (
-            json!({"transcriptPath": "/t", "agentName": "a", "stopReason": "end_turn"}),
-            "subagentStop",
-            High,
-        ),
+        (json!({"error": {}, "errorContext": "system", "recoverable": true}), "errorOccurred", High),
+        (json!({"transcriptPath": "/t", "trigger": "auto", "customInstructions": ""}), "preCompact", High),
+        (json!({"transcriptPath": "/t", "agentName": "a", "stopReason": "end_turn"}), "subagentStop", High),
         (json!({"agentName": "a", "response": "done"}), "subagentStop", Medium),
-        (
-            json!({"transcriptPath": "/t", "agentName": "a"}),
-            "subagentStart",
-            Medium,
-        ),
-        (
-            json!({"transcriptPath": "/t", "stopReason": "end_turn", "stop_hook_active": false}),
-            "agentStop",
-            High,
-        ),
+        (json!({"transcriptPath": "/t", "agentName": "a"}), "subagentStart", Medium),
+        (json!({"transcriptPath": "/t", "stopReason": "end_turn", "stop_hook_active": false}), "agentStop", High),
         (json!({"stopHookActive": true}), "agentStop", High),
         (json!({"source": "new"}), "sessionStart", High),
         (json!({"reason": "complete"}), "sessionEnd", High),
-        (
-            json!({"prompt": "p", "transformedPrompt": "q"}),
-            "userPromptTransformed",
-            High,
-        ),
+        (json!({"prompt": "p", "transformedPrompt": "q"}), "userPromptTransformed", High),
         (json!({"prompt": "p"}), "userPromptSubmitted", High),
-        (
-            json!({"message": "m", "notification_type": "agent_idle"}),
-            "notification",
-            Medium,
-        ),
+        (json!({"message": "m", "notification_type": "agent_idle"}), "notification", Medium),
     ];
     for (extra, event, confidence) in cases {
         let mut m = base.as_object().unwrap().clone();

@@ -143,29 +143,15 @@ fn all_runs_everything_and_joins_errors() {
 
 #[test]
 fn when_guards_by_matcher() {
+    let kind = |r: &Router, tool: &str, cmd: &str| decide(r, &tool_event(tool, cmd)).unwrap().kind();
     let r = Router::new().on_tool_pre(when(match_tools(["Bash"]), deny_x));
-    assert_eq!(
-        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
-        DecisionKind::Deny
-    );
-    assert_eq!(
-        decide(&r, &tool_event("Read", "ls")).unwrap().kind(),
-        DecisionKind::NoDecision
-    );
+    assert_eq!(kind(&r, "Bash", "ls"), DecisionKind::Deny);
+    assert_eq!(kind(&r, "Read", "ls"), DecisionKind::NoDecision);
     let r = Router::new().on_tool_pre(when(match_canonical([CanonicalTool::Shell]), deny_x));
-    assert_eq!(
-        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
-        DecisionKind::Deny
-    );
+    assert_eq!(kind(&r, "Bash", "ls"), DecisionKind::Deny);
     let r = Router::new().on_tool_pre(when(|t: &ToolCall| t.command() == Some("rm"), deny_x));
-    assert_eq!(
-        decide(&r, &tool_event("Bash", "rm")).unwrap().kind(),
-        DecisionKind::Deny
-    );
-    assert_eq!(
-        decide(&r, &tool_event("Bash", "ls")).unwrap().kind(),
-        DecisionKind::NoDecision
-    );
+    assert_eq!(kind(&r, "Bash", "rm"), DecisionKind::Deny);
+    assert_eq!(kind(&r, "Bash", "ls"), DecisionKind::NoDecision);
 }
 
 #[test]

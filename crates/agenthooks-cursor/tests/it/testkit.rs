@@ -3,15 +3,30 @@
 
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, no_decision, replace_output, rewrite_input,
+    PromptDecision, ToolPreDecision,
 };
 use agenthooks_core::{Context, HandlerError, PromptEvent, Router, StopEvent, ToolPostEvent, ToolPreEvent};
 use agenthooks_cursor::CODEC;
 use agenthooks_testkit::fake::Cursor;
 use agenthooks_testkit::harness::{assert_tool_pre_failure_policy, continue_once};
-use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect, FakeAgent, HookOutput};
+use agenthooks_testkit::{agreement, conformance, fixtures_dir, invoke, Effect, FakeAgent, HookOutput, HookRun};
 use serde_json::json;
 
 use crate::support::CORPUS;
+
+/// The fake agent's run of a router answering every tool.pre with `decision`, on `payload`.
+fn answer_pre(decision: ToolPreDecision, payload: &[u8]) -> HookRun {
+    let router =
+        Router::new().on_tool_pre(move |_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(decision.clone()));
+    invoke(&router, &CODEC, payload, None)
+}
+
+/// The fake agent's run of a router answering every prompt with `decision`, on `payload`.
+fn answer_prompt(decision: PromptDecision, payload: &[u8]) -> HookRun {
+    let router =
+        Router::new().on_prompt_submitted(move |_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(decision.clone()));
+    invoke(&router, &CODEC, payload, None)
+}
 
 #[test]
 #[allow(clippy::print_stderr)] // the counts, for `--nocapture` runs
@@ -36,29 +51,14 @@ fn agreement_with_the_fake_agent() {
 #[test]
 fn fake_agent_verdicts_on_the_gates() {
     let pre = &CORPUS.case("docs/pre_tool_use").input;
-    let r = invoke(
-        &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(deny("no rm -rf"))),
-        &CODEC,
-        pre,
-        None,
-    );
+    let r = answer_pre(deny("no rm -rf"), pre);
     r.assert_denied("no rm -rf").assert_well_behaved();
     // Ask is not enforced on preToolUse: degraded per ask_fallback (deny by default).
-    let r = invoke(
-        &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
-        &CODEC,
-        pre,
-        None,
-    );
+    let r = answer_pre(ask_user("sure?"), pre);
     assert!(matches!(r.verdict().effect, Effect::Denied { .. }), "{}", r.verdict());
     // On beforeShellExecution ask is real.
     let shell = &CORPUS.case("docs/before_shell_execution").input;
-    let r = invoke(
-        &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(ask_user("sure?"))),
-        &CODEC,
-        shell,
-        None,
-    );
+    let r = answer_pre(ask_user("sure?"), shell);
     assert_eq!(r.verdict().effect, Effect::Asked { reason: "sure?".into() });
     // A rewrite without a verdict applies on preToolUse (#606).
     let r = invoke(
@@ -75,12 +75,7 @@ fn fake_agent_verdicts_on_the_gates() {
         r.verdict().input_rewritten.as_ref().and_then(|m| m.get("command")),
         Some(&json!("rm -rf build/tmp"))
     );
-    let r = invoke(
-        &Router::new().on_tool_pre(|_: &Context, _: &ToolPreEvent| Ok::<_, HandlerError>(allow())),
-        &CODEC,
-        &CORPUS.case("docs/before_read_file").input,
-        None,
-    );
+    let r = answer_pre(allow(), &CORPUS.case("docs/before_read_file").input);
     r.assert_allowed().assert_well_behaved();
     invoke(&Router::new(), &CODEC, pre, None).assert_no_op();
 }
@@ -88,22 +83,9 @@ fn fake_agent_verdicts_on_the_gates() {
 #[test]
 fn fake_agent_verdicts_on_prompt_stop_and_post() {
     let prompt = &CORPUS.case("docs/before_submit_prompt").input;
-    let r = invoke(
-        &Router::new()
-            .on_prompt_submitted(|_: &Context, _: &PromptEvent| Ok::<_, HandlerError>(block_prompt("No secrets."))),
-        &CODEC,
-        prompt,
-        None,
-    );
+    let r = answer_prompt(block_prompt("No secrets."), prompt);
     r.assert_denied("No secrets.");
-    let r = invoke(
-        &Router::new().on_prompt_submitted(|_: &Context, _: &PromptEvent| {
-            Ok::<_, HandlerError>(accept_prompt().with_context("Today is Monday."))
-        }),
-        &CODEC,
-        prompt,
-        None,
-    );
+    let r = answer_prompt(accept_prompt().with_context("Today is Monday."), prompt);
     r.assert_context("Today is Monday.").assert_well_behaved();
     let stop = &CORPUS.case("docs/stop").input;
     let r = invoke(&continue_once("Run the tests first."), &CODEC, stop, None);

@@ -390,16 +390,7 @@ mod serve {
             big,
             r#"{"seq":3,"hook":"tool","hook_event_name":"PreToolUse","session_id":"B","tool_name":"Bash","tool_input":{"command":"b"}}"#,
         );
-        let sink = Sink::default();
-        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
-        serve(
-            &runner,
-            &agenthooks_edge_tests::ALPHA,
-            &mut BufReader::new(input.as_bytes()),
-            &out,
-            &ProcessEnv,
-        );
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let text = serve_text(&runner, &input);
         let frames: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         assert_eq!(frames.len(), 5, "{text}");
         let by_seq = |s: i64| frames.iter().find(|f| f["seq"] == s).cloned().unwrap();
@@ -417,6 +408,21 @@ mod serve {
         assert!(pos(1) < pos(2));
         // concurrent across sessions: B (fast) does not wait behind A's slow frame
         assert!(pos(3) < pos(2) || pos(3) < pos(1), "{text}");
+    }
+
+    /// Everything `serve` writes for the ALPHA frames in `input`, as text.
+    fn serve_text(runner: &Runner, input: &str) -> String {
+        let sink = Sink::default();
+        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
+        serve(
+            runner,
+            &agenthooks_edge_tests::ALPHA,
+            &mut BufReader::new(input.as_bytes()),
+            &out,
+            &ProcessEnv,
+        );
+        let bytes = sink.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
     }
 
     fn behave(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
@@ -445,18 +451,9 @@ mod serve {
             vec![&agenthooks_edge_tests::ALPHA],
         )
         .with_options(RunOptions::default().with_state_dir(&dir));
-        let sink = Sink::default();
-        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
         let start = std::time::Instant::now();
-        serve(
-            &runner,
-            &agenthooks_edge_tests::ALPHA,
-            &mut BufReader::new(input.as_bytes()),
-            &out,
-            &ProcessEnv,
-        );
+        let text = serve_text(&runner, input);
         let took = start.elapsed();
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let frames = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         (frames, took)
     }

@@ -32,6 +32,17 @@ fn encode(c: &Fixture, o: impl Into<Outcome>) -> (Event, WireResponse) {
     (ev, r)
 }
 
+/// The effect Gemini gives the encoding of `o` for the fixture `c`.
+fn effect(c: &Fixture, o: impl Into<Outcome>) -> Effect {
+    let (_, r) = encode(c, o);
+    gemini_reads(c, &r).effect
+}
+
+/// Gemini's reading of a denial with this reason.
+fn denied(reason: &str) -> Effect {
+    Effect::Denied { reason: reason.into() }
+}
+
 fn caps(native: &str) -> CapSet {
     CODEC.capabilities(&Variant::default(), native)
 }
@@ -130,9 +141,8 @@ fn check(id: u16) {
             assert!(a.synthesized && a.id == b.id);
         }
         304 => {
-            let (_, r) = encode(pre, ask_user("Run it?"));
             assert_eq!(
-                gemini_reads(pre, &r).effect,
+                effect(pre, ask_user("Run it?")),
                 Effect::Asked {
                     reason: "Run it?".into()
                 }
@@ -140,9 +150,8 @@ fn check(id: u16) {
         }
         305 => {
             let c = CORPUS.case("gemini-cli-0.61.0/after_agent-allow");
-            let (_, r) = encode(c, continue_with("Now run the tests."));
             assert_eq!(
-                gemini_reads(c, &r).effect,
+                effect(c, continue_with("Now run the tests.")),
                 Effect::Continued {
                     instruction: "Now run the tests.".into()
                 }
@@ -167,12 +176,7 @@ fn check(id: u16) {
                 "hook crashed",
             );
             assert_eq!((r.exit_code, r.stderr.is_empty()), (0, true));
-            assert_eq!(
-                gemini_reads(pre, &r).effect,
-                Effect::Denied {
-                    reason: "hook crashed".into()
-                }
-            );
+            assert_eq!(gemini_reads(pre, &r).effect, denied("hook crashed"));
             let (_, r) = encode(pre, deny("no"));
             assert_eq!(r.exit_code, 0);
         }
@@ -207,13 +211,7 @@ fn check(id: u16) {
         }
         310 => {
             let c = CORPUS.case("gemini-cli-0.61.0/before_agent-allow");
-            let (_, r) = encode(c, block_prompt("no secrets"));
-            assert_eq!(
-                gemini_reads(c, &r).effect,
-                Effect::Denied {
-                    reason: "no secrets".into()
-                }
-            );
+            assert_eq!(effect(c, block_prompt("no secrets")), denied("no secrets"));
             let (_, r) = encode(c, agenthooks_core::decision::accept_prompt().stop_agent("quota"));
             assert_eq!(gemini_reads(c, &r).agent_stopped.as_deref(), Some("quota"));
         }

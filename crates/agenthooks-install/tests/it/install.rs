@@ -7,7 +7,7 @@ use std::time::Duration;
 use agenthooks_core::{EventKind, Provider};
 use agenthooks_install::{
     diff, install, plan_install, plan_uninstall, render, uninstall, ChangeStatus, FindingCode, HookSpec, InstallError,
-    Manifest, MatcherFallback, McpGlob, MemFs, Scope, Target, ToolMatcher,
+    Manifest, MatcherFallback, McpGlob, MemFs, Plan, Scope, Target, ToolMatcher,
 };
 
 use crate::common::temp_dir;
@@ -51,15 +51,22 @@ fn gemini_comments_survive_and_uninstall_restores_bytes() {
     assert!(again.is_noop());
 }
 
+/// The uninstall and install plans of [`m`] for a project whose Claude settings hold `settings`.
+fn plans_on_claude_settings(settings: &str) -> (Plan, Plan) {
+    let t = Target::project(Provider::CLAUDE_CODE, "/p", "/h");
+    let fs = MemFs::new().with(Path::new("/p/.claude/settings.json"), settings);
+    (
+        plan_uninstall(&m(), &t, &fs).unwrap(),
+        plan_install(&m(), &t, &fs).unwrap(),
+    )
+}
+
 #[test]
 fn our_handler_inside_a_foreign_group_is_removed_alone() {
     let ours = "/bin/guard agenthooks run --provider=claude-code --event=PreToolUse --timeout=600";
-    let original = format!(
+    let (un, _) = plans_on_claude_settings(&format!(
         "{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {{\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {{ \"type\": \"command\", \"command\": \"{ours}\" }},\n          {{ \"type\": \"command\", \"command\": \"theirs\" }}\n        ]\n      }}\n    ]\n  }}\n}}\n"
-    );
-    let path = Path::new("/p/.claude/settings.json");
-    let t = Target::project(Provider::CLAUDE_CODE, "/p", "/h");
-    let un = plan_uninstall(&m(), &t, &MemFs::new().with(path, original)).unwrap();
+    ));
     assert_eq!(
         un.files[0].after.as_deref(),
         Some("{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          { \"type\": \"command\", \"command\": \"theirs\" }\n        ]\n      }\n    ]\n  }\n}\n")
@@ -70,14 +77,10 @@ fn our_handler_inside_a_foreign_group_is_removed_alone() {
 #[test]
 fn another_binarys_hooks_are_not_ours() {
     let theirs = "/bin/guard2 agenthooks run --provider=claude-code --event=PreToolUse --timeout=600";
-    let original = format!(
+    let (un, plan) = plans_on_claude_settings(&format!(
         "{{\"hooks\": {{\"PreToolUse\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": \"{theirs}\"}}]}}]}}}}"
-    );
-    let path = Path::new("/p/.claude/settings.json");
-    let t = Target::project(Provider::CLAUDE_CODE, "/p", "/h");
-    let un = plan_uninstall(&m(), &t, &MemFs::new().with(path, original.clone())).unwrap();
+    ));
     assert!(un.is_noop());
-    let plan = plan_install(&m(), &t, &MemFs::new().with(path, original)).unwrap();
     let after = plan.files[0].after.clone().unwrap();
     assert!(after.contains(theirs) && after.contains("/bin/guard agenthooks"));
 }

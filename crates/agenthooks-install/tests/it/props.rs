@@ -254,22 +254,16 @@ fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Resul
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
+    /// Each document goes through every JSON target without comments.
     #[test]
-    fn claude_settings_json(doc in json_doc(false)) {
-        let t = Target::project(Provider::CLAUDE_CODE, ROOT, HOME);
-        check_json(&t, Path::new("/p/.claude/settings.json"), &doc, false)?;
-    }
-
-    #[test]
-    fn gemini_settings_json(doc in json_doc(false)) {
-        let t = Target::project(Provider::GEMINI, ROOT, HOME);
-        check_json(&t, Path::new("/p/.gemini/settings.json"), &doc, false)?;
-    }
-
-    #[test]
-    fn codex_hooks_json(doc in json_doc(false)) {
-        let t = Target::project(Provider::CODEX, ROOT, HOME);
-        check_json(&t, Path::new("/p/.codex/hooks.json"), &doc, false)?;
+    fn settings_and_hooks_json(doc in json_doc(false)) {
+        for (provider, path) in [
+            (Provider::CLAUDE_CODE, "/p/.claude/settings.json"),
+            (Provider::GEMINI, "/p/.gemini/settings.json"),
+            (Provider::CODEX, "/p/.codex/hooks.json"),
+        ] {
+            check_json(&Target::project(provider, ROOT, HOME), Path::new(path), &doc, false)?;
+        }
     }
 
     #[test]

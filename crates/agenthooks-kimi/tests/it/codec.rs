@@ -42,6 +42,14 @@ fn encode(ev: &Event, o: impl Into<Outcome>) -> WireResponse {
         .unwrap_or_else(|e| panic!("encode failed: {e}"))
 }
 
+/// `o` encoded by a codec that blocks with exit code 2 instead of JSON.
+fn encode_exit_style(ev: &Event, o: impl Into<Outcome>) -> WireResponse {
+    KimiCodec::new()
+        .with_block_style(BlockStyle::ExitCode)
+        .encode(ev, &o.into())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn stdout(r: &WireResponse) -> String {
     r.stdout_str().into_owned()
 }
@@ -286,10 +294,7 @@ fn deny_on_pre_tool_use() {
     assert_eq!(stdout(&r), DENY_JSON);
     assert_eq!((r.exit_code, r.stderr.len()), (0, 0));
 
-    let exit = KimiCodec::new().with_block_style(BlockStyle::ExitCode);
-    let r = exit
-        .encode(&ev, &deny("rm -rf is blocked").into())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let r = encode_exit_style(&ev, deny("rm -rf is blocked"));
     assert_eq!(r, WireResponse::exit(2, "rm -rf is blocked"));
     assert!(r.stdout.is_empty());
 }
@@ -297,24 +302,21 @@ fn deny_on_pre_tool_use() {
 #[test]
 fn block_prompt_with_and_without_a_block_message() {
     let ev = decode_case("user_prompt_submit-deny-json");
-    let r = encode(&ev, block_prompt("contains a secret"));
-    assert_eq!(
-        stdout(&r),
-        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"contains a secret"}}"#
-    );
-    let r = encode(
-        &ev,
-        block_prompt("contains a secret").with_block_reason("Prompt blocked by policy"),
-    );
-    assert_eq!(
-        stdout(&r),
-        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"contains a secret"},"message":"Prompt blocked by policy"}"#
-    );
-    assert_eq!(r.exit_code, 0);
-    let exit = KimiCodec::new().with_block_style(BlockStyle::ExitCode);
-    let r = exit
-        .encode(&ev, &block_prompt("contains a secret").into())
-        .unwrap_or_else(|e| panic!("{e}"));
+    for (outcome, want) in [
+        (
+            block_prompt("contains a secret"),
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"contains a secret"}}"#,
+        ),
+        (
+            block_prompt("contains a secret").with_block_reason("Prompt blocked by policy"),
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"contains a secret"},"message":"Prompt blocked by policy"}"#,
+        ),
+    ] {
+        let r = encode(&ev, outcome);
+        assert_eq!(stdout(&r), want);
+        assert_eq!(r.exit_code, 0);
+    }
+    let r = encode_exit_style(&ev, block_prompt("contains a secret"));
     assert_eq!(r, WireResponse::exit(2, "contains a secret"));
 }
 
@@ -340,10 +342,7 @@ fn continue_on_stop() {
         r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"run the tests before finishing"}}"#
     );
     assert_eq!(encode(&ev, finish()), WireResponse::empty());
-    let exit = KimiCodec::new().with_block_style(BlockStyle::ExitCode);
-    let r = exit
-        .encode(&ev, &continue_with("again").into())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let r = encode_exit_style(&ev, continue_with("again"));
     assert_eq!(r, WireResponse::exit(2, "again"));
 }
 

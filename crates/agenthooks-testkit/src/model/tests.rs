@@ -31,24 +31,35 @@ fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, String, Vec<u8>) {
     send(addr, &raw)
 }
 
+/// `post`, asserting a 200: the head and the body.
+fn post_ok(addr: SocketAddr, path: &str, body: &Value) -> (String, Vec<u8>) {
+    let (status, head, body) = post(addr, path, body);
+    assert_eq!(status, 200, "POST {path}: {head}");
+    (head, body)
+}
+
+/// A server of `api` whose script calls `tool` with `input`, then answers "Done.".
+fn tool_then_done(api: Api, tool: &str, input: Value) -> FakeModel {
+    FakeModel::start(api, Script::tool_then_text(tool, input, "Done.")).expect("start")
+}
+
 #[test]
 fn anthropic_round_trip_is_recorded() {
-    let server = FakeModel::start(
+    let server = tool_then_done(
         Api::AnthropicMessages,
-        Script::tool_then_text("Bash", json!({"command": "echo hi > marker.txt"}), "Done."),
-    )
-    .expect("start");
+        "Bash",
+        json!({"command": "echo hi > marker.txt"}),
+    );
     assert!(server.base_url().starts_with("http://127.0.0.1:"));
     assert!(server.addr().ip().is_loopback());
     let (status, _, _) = send(server.addr(), b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_eq!(status, 200);
-    let (status, head, body) = post(
+    let (head, body) = post_ok(
         server.addr(),
         "/v1/messages?beta=true",
         &json!({"stream": true, "tools": [{"name": "Bash"}], "system": "CTX-\"quoted\"-TOKEN",
                 "messages": [{"role": "user", "content": "go"}]}),
     );
-    assert_eq!(status, 200);
     assert!(head.contains("Content-Type: text/event-stream"));
     assert!(String::from_utf8_lossy(&body).contains("\"name\":\"Bash\""));
     let reqs = server.requests();
@@ -96,30 +107,20 @@ fn chunked_upload_to_chat_completions() {
 
 #[test]
 fn responses_and_gemini_over_the_socket() {
-    let codex = FakeModel::start(
-        Api::OpenAiResponses,
-        Script::tool_then_text("exec_command", json!({"cmd": "true"}), "Done."),
-    )
-    .expect("start");
-    let (status, _, body) = post(
+    let codex = tool_then_done(Api::OpenAiResponses, "exec_command", json!({"cmd": "true"}));
+    let (_, body) = post_ok(
         codex.addr(),
         "/v1/responses",
         &json!({"stream": true, "tools": [{}], "input": []}),
     );
-    assert_eq!(status, 200);
     assert!(String::from_utf8_lossy(&body).contains("event: response.completed"));
 
-    let gemini = FakeModel::start(
-        Api::Gemini,
-        Script::tool_then_text("run_shell_command", json!({"command": "true"}), "Done."),
-    )
-    .expect("start");
-    let (status, _, body) = post(
+    let gemini = tool_then_done(Api::Gemini, "run_shell_command", json!({"command": "true"}));
+    let (_, body) = post_ok(
         gemini.addr(),
         "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
         &json!({"tools": [{"functionDeclarations": []}], "contents": []}),
     );
-    assert_eq!(status, 200);
     assert!(String::from_utf8_lossy(&body).starts_with("data: {\"candidates\""));
     assert_eq!(gemini.requests()[0].query.as_deref(), Some("alt=sse"));
 }
