@@ -344,6 +344,11 @@ impl JsonHooksFile {
     /// Replaces our entries with `entries`, leaving the file untouched when our entries there
     /// already equal them.
     pub(crate) fn install(&self, cx: &mut Cx<'_>, entries: &[(String, Value)]) -> Result<(), InstallError> {
+        if entries.is_empty() {
+            // Nothing of ours to write: exactly an uninstall (a file left holding only residue of
+            // ours is deleted, as a fresh install of nothing would never have created it).
+            return self.uninstall(cx);
+        }
         let before = cx.text(&self.path, self.format)?;
         let desired: Vec<Value> = entries.iter().map(|(e, v)| rendered_entry(self.shape, e, v)).collect();
         let (found, after) = match &before {
