@@ -30,7 +30,7 @@ pub fn shell_join<S: AsRef<str>>(argv: &[S]) -> String {
 /// Formats seconds for `--timeout`: whole seconds bare, else up to millisecond precision.
 pub(crate) fn format_secs(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         (ms / 1000).to_string()
     } else {
         let s = format!("{}.{:03}", ms / 1000, ms % 1000);

@@ -30,16 +30,7 @@ fn m2() -> Manifest {
 /// `fs` with a plan's changes written (a removed file is gone).
 fn applied(fs: &MemFs, plan: &Plan) -> MemFs {
     let mut out = fs.clone();
-    for f in &plan.files {
-        match &f.after {
-            Some(t) => {
-                out.files.insert(f.path.clone(), t.clone());
-            }
-            None => {
-                out.files.remove(&f.path);
-            }
-        }
-    }
+    crate::common::apply(&mut out, plan);
     out
 }
 
