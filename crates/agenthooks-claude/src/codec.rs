@@ -128,7 +128,7 @@ impl Codec for ClaudeCodec {
             Some("WorktreeCreate") => WireResponse::empty(),
             // The explicit "no opinion" (quirk #17): empty stdout is no decision as well, but
             // `{}` states it and survives wrappers that treat empty output as a failure.
-            _ => WireResponse::stdout(b"{}".to_vec()),
+            _ => WireResponse::empty_object(),
         }
     }
 

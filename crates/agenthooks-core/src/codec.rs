@@ -187,6 +187,16 @@ impl WireResponse {
         Self::default()
     }
 
+    /// Exit 0 with `{}` on stdout: the explicit "no opinion" of the JSON dialects.
+    ///
+    /// ```
+    /// use agenthooks_core::WireResponse;
+    /// assert_eq!(WireResponse::empty_object().stdout, b"{}");
+    /// ```
+    pub fn empty_object() -> Self {
+        Self::stdout(b"{}".to_vec())
+    }
+
     /// Exit `code` with `stderr` text.
     pub fn exit(code: i32, stderr: impl Into<Vec<u8>>) -> Self {
         Self {

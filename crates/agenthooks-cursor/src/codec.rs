@@ -149,7 +149,7 @@ impl Codec for CursorCodec {
     fn no_op(&self, target: &EventTarget) -> WireResponse {
         // `{}` on every event: empty stdout is an `empty_stdout` failure to Cursor (#601).
         let _ = target;
-        WireResponse::stdout(b"{}".to_vec())
+        WireResponse::empty_object()
     }
 
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {

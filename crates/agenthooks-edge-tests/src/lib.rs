@@ -122,7 +122,7 @@ impl Codec for TestCodec {
     }
 
     fn no_op(&self, _t: &EventTarget) -> WireResponse {
-        WireResponse::stdout(b"{}".to_vec())
+        WireResponse::empty_object()
     }
 
     fn failure_response(&self, t: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {

@@ -199,7 +199,7 @@ impl Codec for OpenCodeCodec {
     fn no_op(&self, target: &EventTarget) -> WireResponse {
         let _ = target;
         // `{}`: the shim assigns nothing, throws nothing.
-        WireResponse::stdout(b"{}".to_vec())
+        WireResponse::empty_object()
     }
 
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {

@@ -110,7 +110,7 @@ pub(super) fn unsupported(codecs: &[&dyn Codec], flag: &str, hint: Option<fn(&st
 /// dialect reads as "no opinion" (an empty stdout is not: Gemini then parses stderr, Cursor
 /// counts it as a failed hook).
 pub fn neutral_response() -> WireResponse {
-    WireResponse::stdout(b"{}".to_vec())
+    WireResponse::empty_object()
 }
 
 /// The `--event` hint in the answering codec's dialect. Under a mismatch the hint names the

@@ -101,14 +101,19 @@ fn real_user_env(target: &Target, var: &str) -> Option<PathBuf> {
     std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_absolute())
 }
 
-/// The config file OpenClaw reads.
-pub(crate) fn config_path(target: &Target) -> PathBuf {
+/// The config file named explicitly: the target's option, else `$OPENCLAW_CONFIG_PATH` (real
+/// user only).
+fn explicit_config(target: &Target) -> Option<PathBuf> {
     target
         .options
         .openclaw()
         .config_path
         .or_else(|| real_user_env(target, "OPENCLAW_CONFIG_PATH"))
-        .unwrap_or_else(|| state_dir(target).join("openclaw.json"))
+}
+
+/// The config file OpenClaw reads.
+pub(crate) fn config_path(target: &Target) -> PathBuf {
+    explicit_config(target).unwrap_or_else(|| state_dir(target).join("openclaw.json"))
 }
 
 /// Where the plugin directory goes.
@@ -118,12 +123,7 @@ pub(crate) fn plugin_dir(target: &Target) -> PathBuf {
         Scope::User if target.agent_home.is_some() || real_user_env(target, "OPENCLAW_STATE_DIR").is_some() => {
             state_dir(target)
         }
-        Scope::User => match target
-            .options
-            .openclaw()
-            .config_path
-            .or_else(|| real_user_env(target, "OPENCLAW_CONFIG_PATH"))
-        {
+        Scope::User => match explicit_config(target) {
             Some(c) => c.parent().map_or_else(|| state_dir(target), Path::to_path_buf),
             None => state_dir(target),
         },
