@@ -286,10 +286,17 @@ fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
 }
 
 /// Routes panic messages to the log instead of stderr (some agents surface or parse stderr);
-/// the runner turns the panic itself into the failure response.
+/// the runner turns the panic itself into the failure response. The log line carries the
+/// message and the location as fields, not the default hook's multi-line `panicked at …` text:
+/// on an agent that shows stderr (Codex, Kimi, Gemini) a logged panic must read as a handled
+/// failure, not as a crash of the hook.
 fn quiet_panics() {
     std::panic::set_hook(Box::new(|info| {
-        tracing::error!(panic = %info, "handler panicked");
+        let message = crate::router::panic_message(info.payload());
+        let location = info
+            .location()
+            .map_or_else(String::new, |l| format!("{}:{}", l.file(), l.line()));
+        tracing::error!(panic = %message, location, "handler panicked");
     }));
 }
 
