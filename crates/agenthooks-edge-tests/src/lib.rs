@@ -5,6 +5,9 @@
 //! - [`BETA`]: a Cursor-like dialect (`conversation_id`, an optional UTF-8 BOM, `{"permission":…}`
 //!   answers, stderr free for logs). Its payload sniffer recognises its shape with certainty, so a
 //!   BETA payload under `--provider=alpha` is answered in BETA's dialect.
+//!
+//! [`scripted`] is the handler set both hook binaries run (`test-hook` on these codecs,
+//! `matrix-hook` on every real codec through the facade), its behaviour chosen by env.
 
 use std::time::Duration;
 
@@ -174,5 +177,63 @@ impl Codec for TestCodec {
         } else {
             StderrUse::Reserved
         }
+    }
+}
+
+/// The scripted handlers of the test hook binaries, chosen by env: `TEST_BEHAVIOR` = noop |
+/// deny | ask | context | continue | panic | sleep | println | error, `TEST_FAIL` = open | closed.
+pub mod scripted {
+    #![allow(clippy::print_stdout)] // printing to stdout from a handler is one of the behaviours
+
+    use agenthooks_core::prelude::*;
+
+    /// The behaviour named by `TEST_BEHAVIOR` (empty: no decision).
+    pub fn behavior() -> String {
+        std::env::var("TEST_BEHAVIOR").unwrap_or_default()
+    }
+
+    /// The reason the `deny` behaviour gives: a test tells a decoded event by it.
+    pub const DENY_REASON: &str = "blocked by test";
+
+    /// The tool-call handler: the decision or fault `TEST_BEHAVIOR` names.
+    pub fn tool_pre(_cx: &Context, _e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+        match behavior().as_str() {
+            "deny" => Ok(deny(DENY_REASON)),
+            "ask" => Ok(ask_user("really?")),
+            "context" => Ok(no_decision().with_context("ctx from test")),
+            "panic" => panic!("boom in handler"),
+            "sleep" => {
+                std::thread::sleep(std::time::Duration::from_secs(30));
+                Ok(no_decision())
+            }
+            "println" => {
+                println!("noise from a handler");
+                print!("more noise");
+                Ok(deny("after noise"))
+            }
+            "error" => Err(HandlerError::msg("handler failed on purpose")),
+            _ => Ok(no_decision()),
+        }
+    }
+
+    /// The stop handler: continues under `continue`, else finishes.
+    #[allow(clippy::unnecessary_wraps)]
+    pub fn stop(_cx: &Context, _e: &StopEvent) -> Result<StopDecision, HandlerError> {
+        if behavior() == "continue" {
+            Ok(continue_with("keep going"))
+        } else {
+            Ok(finish())
+        }
+    }
+
+    /// The router: both handlers, fail-closed when `TEST_FAIL=closed`.
+    pub fn router() -> Router {
+        let fail_closed = std::env::var("TEST_FAIL").is_ok_and(|v| v == "closed");
+        let policy = if fail_closed {
+            Policy::default().fail_closed()
+        } else {
+            Policy::default()
+        };
+        Router::new().with_policy(policy).on_tool_pre(tool_pre).on_stop(stop)
     }
 }
