@@ -147,7 +147,9 @@ impl Runner {
         out
     }
 
-    /// The whole pipeline for one invocation: decode, then [`Runner::answer_event`].
+    /// The whole pipeline for one invocation: decode, then [`Runner::answer_event`]. `started`
+    /// is when the agent's clock started (the process start for `run`): the time spent reading
+    /// and decoding the payload counts against the deadline.
     pub(super) fn answer(
         &self,
         codec: &dyn Codec,
@@ -155,6 +157,7 @@ impl Runner {
         timeout: Option<Duration>,
         confidence: Confidence,
         dispatch: Dispatch<'_>,
+        started: Instant,
     ) -> Invoked {
         let mut event = match decode_guarded(codec, inv) {
             Ok(e) => e,
@@ -168,12 +171,14 @@ impl Runner {
             .map_or_else(|| self.options.resolved_state_dir(inv.env), Path::to_path_buf);
         let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
         let filter = super::args::tools_filter(inv.argv);
-        self.answer_event(codec, event, timeout, &state_dir, dispatch, filter.as_ref())
+        self.answer_event(codec, event, timeout, &state_dir, dispatch, filter.as_ref(), started)
     }
 
-    /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's; the
-    /// handlers get [`deadline_budget`] of it), the continuation cap, degrade, encode. The event
-    /// is moved through the pipeline, never copied. `filter` is the invocation's `--tools`.
+    /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's, counted
+    /// from `started`; the handlers get what is left of its [`deadline_budget`]), the
+    /// continuation cap, degrade, encode. The event is moved through the pipeline, never copied.
+    /// `filter` is the invocation's `--tools`.
+    #[allow(clippy::too_many_arguments)] // one call per transport; a struct would only rename them
     pub(super) fn answer_event(
         &self,
         codec: &dyn Codec,
@@ -182,8 +187,9 @@ impl Runner {
         state_dir: &Path,
         dispatch: Dispatch<'_>,
         filter: Option<&ToolSelector>,
+        started: Instant,
     ) -> Invoked {
-        let deadline = Instant::now() + deadline_budget(timeout);
+        let deadline = started + deadline_budget(timeout);
         let provider = codec.provider();
         let mut out = Invoked::new(provider.clone());
         let target = EventTarget::of(&event);

@@ -101,6 +101,7 @@ impl Runner {
     /// assert_eq!((r.stdout.as_slice(), r.exit_code), (&b"{}"[..], 0));
     /// ```
     pub fn respond(&self, cmd: &Command, stdin: &[u8], env: &dyn Env) -> Result<WireResponse, UsageError> {
+        let started = Instant::now();
         let payload = match transport_of(cmd) {
             Transport::Argv => argv_payload(cmd),
             _ => read_capped(&mut &stdin[..], self.options.stdin_cap),
@@ -117,7 +118,14 @@ impl Runner {
         let inv = invocation(cmd, payload.as_deref().unwrap_or(&[]).to_vec(), env, hints, &state_dir);
         let r = match payload {
             Err(e) => self.answer_unread(detected.codec, &inv, read_failure(detected.codec.provider(), &e)),
-            Ok(_) => self.answer(detected.codec, &inv, cmd.timeout, detected.confidence, Dispatch::Worker),
+            Ok(_) => self.answer(
+                detected.codec,
+                &inv,
+                cmd.timeout,
+                detected.confidence,
+                Dispatch::Worker,
+                started,
+            ),
         };
         Ok(finalize(&detected, r.response))
     }
@@ -132,6 +140,8 @@ impl Runner {
     }
 
     fn run_once(&self, cmd: &Command, env: &dyn Env) -> i32 {
+        // the agent's clock: reading and decoding the payload count against the deadline
+        let started = Instant::now();
         let payload = match transport_of(cmd) {
             Transport::Argv => argv_payload(cmd),
             _ => read_capped(&mut io::stdin().lock(), self.options.stdin_cap),
@@ -199,7 +209,14 @@ impl Runner {
                 });
         };
         let r = self
-            .answer(codec, &inv, cmd.timeout, detected.confidence, Dispatch::Inline(&arm))
+            .answer(
+                codec,
+                &inv,
+                cmd.timeout,
+                detected.confidence,
+                Dispatch::Inline(&arm),
+                started,
+            )
             .response;
         if answered
             .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)

@@ -43,7 +43,7 @@ use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -150,7 +150,15 @@ pub(super) fn serve_with(
                 for job in rx {
                     let Job { seq, event, timeout } = job;
                     let answered = catch_unwind(AssertUnwindSafe(|| {
-                        runner.answer_event(codec, event, timeout, &state_dir, Dispatch::Worker, None)
+                        runner.answer_event(
+                            codec,
+                            event,
+                            timeout,
+                            &state_dir,
+                            Dispatch::Worker,
+                            None,
+                            Instant::now(),
+                        )
                     }));
                     let (frame, effects) = match answered {
                         Ok(a) => reply_of(seq, &a.response),
