@@ -72,14 +72,23 @@ pub use serve::{serve, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
 
 use pipeline::Dispatch;
 
-/// Default stdin cap: 32 MiB.
+/// Default stdin cap: 32 MiB. It bounds the payload of one `run` (stdin or the argv payload) and
+/// each NDJSON frame of [`serve`] (a frame's line, its newline not counted); a larger input is
+/// answered per policy (`payload exceeds the …-byte cap`), or with an error frame in `serve`. Set
+/// per runner with [`RunOptions::with_stdin_cap`].
 pub const DEFAULT_STDIN_CAP: usize = 32 << 20;
+
+/// The deepest JSON nesting a payload or a frame may have (arrays and objects; the top-level
+/// value counts as 1). It is what `serde_json`'s recursion limit (128) lets through, which every
+/// codec's decoder inherits: deeper input is a decode error answered per policy, never a stack
+/// overflow. Not configurable.
+pub const MAX_NESTING: usize = 127;
 
 /// Runner options.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RunOptions {
-    /// Maximum payload size in bytes.
+    /// Maximum payload size in bytes, and of each `serve` frame ([`DEFAULT_STDIN_CAP`]).
     pub stdin_cap: usize,
     /// Where logs go when the agent reserves stderr, and where per-session state lives.
     pub state_dir: Option<PathBuf>,
@@ -171,7 +180,14 @@ impl Runner {
         timeout: Option<Duration>,
         confidence: Confidence,
     ) -> Invoked {
-        self.answer(codec, inv, timeout, confidence, Dispatch::Worker)
+        self.answer(
+            codec,
+            inv,
+            timeout,
+            confidence,
+            Dispatch::Worker,
+            std::time::Instant::now(),
+        )
     }
 }
 
@@ -183,5 +199,27 @@ crate::setters! {
         with_provider_hint(provider_hint: fn(&str) -> ProviderHint) => Some;
         /// Sets options.
         with_options(options: RunOptions);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MAX_NESTING;
+
+    fn nested(depth: usize) -> String {
+        format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+    }
+
+    /// The constant is the parser's real limit: `MAX_NESTING` levels parse, one more does not.
+    #[test]
+    fn max_nesting_is_serde_json_s_limit() {
+        for depth in [MAX_NESTING - 1, MAX_NESTING] {
+            assert!(
+                serde_json::from_str::<serde_json::Value>(&nested(depth)).is_ok(),
+                "{depth}"
+            );
+        }
+        let e = serde_json::from_str::<serde_json::Value>(&nested(MAX_NESTING + 1)).unwrap_err();
+        assert!(e.to_string().contains("recursion limit"), "{e}");
     }
 }

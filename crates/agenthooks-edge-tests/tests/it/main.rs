@@ -412,6 +412,49 @@ mod serve {
         assert!(pos(3) < pos(2) || pos(3) < pos(1), "{text}");
     }
 
+    /// The frame cap is the runner's stdin cap, per line without its newline: frames of cap - 1
+    /// and cap bytes are answered, one of cap + 1 gets an error frame, and the loop goes on.
+    #[test]
+    fn the_frame_cap_at_its_edge() {
+        const CAP: usize = 300;
+        let runner = Runner::new(
+            Router::new().on_tool_pre(slow_deny),
+            vec![&agenthooks_edge_tests::ALPHA],
+        )
+        .with_options(RunOptions::default().with_stdin_cap(CAP));
+        let frame = |seq: usize, len: usize| {
+            let head = format!(
+                r#"{{"seq":{seq},"hook":"tool","hook_event_name":"PreToolUse","session_id":"A","tool_name":"Bash","tool_input":{{"command":"c{seq}"}},"pad":""#
+            );
+            let f = format!("{head}{}\"}}", "x".repeat(len - head.len() - 2));
+            assert_eq!(f.len(), len);
+            f
+        };
+        let input = format!(
+            "{}\n{}\n{}\n{}\n",
+            frame(1, CAP - 1),
+            frame(2, CAP),
+            frame(3, CAP + 1),
+            frame(4, CAP)
+        );
+        let text = serve_text(&runner, &input);
+        let frames: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(frames.len(), 4, "{text}");
+        let reason = |seq: i64| {
+            frames
+                .iter()
+                .find(|f| f["seq"] == seq)
+                .map(|f| f["output"]["reason"].clone())
+        };
+        assert_eq!(reason(1), Some("no c1".into()), "{text}");
+        assert_eq!(reason(2), Some("no c2".into()), "{text}");
+        assert_eq!(reason(3), None, "an oversize frame is not parsed: {text}");
+        assert_eq!(reason(4), Some("no c4".into()), "{text}");
+        let errors: Vec<&Value> = frames.iter().filter(|f| f["seq"].is_null()).collect();
+        assert_eq!(errors.len(), 1, "{text}");
+        assert!(errors[0]["error"].as_str().unwrap().contains("300-byte cap"), "{text}");
+    }
+
     /// Everything `serve` writes for the ALPHA frames in `input`, as text.
     fn serve_text(runner: &Runner, input: &str) -> String {
         let sink = Sink::default();

@@ -104,6 +104,8 @@ enum Expect {
 /// One row: an input (built from the agent's valid payload) and a handler behaviour.
 struct Row {
     name: &'static str,
+    /// The `--timeout` passed: every answer must come within it.
+    timeout_secs: u64,
     behavior: &'static str,
     wiring: Wiring,
     expect: Expect,
@@ -173,6 +175,7 @@ fn rows() -> Vec<Row> {
     use Wiring::{Normal, StdinClosed, StdoutClosed};
     let row = |name, expect, input: fn(&Agent, &[u8]) -> Vec<u8>| Row {
         name,
+        timeout_secs: TIMEOUT_SECS,
         behavior: "deny",
         wiring: Normal,
         expect,
@@ -180,6 +183,7 @@ fn rows() -> Vec<Row> {
     };
     let fault = |name, behavior, expect| Row {
         name,
+        timeout_secs: TIMEOUT_SECS,
         behavior,
         wiring: Normal,
         expect,
@@ -214,6 +218,7 @@ fn rows() -> Vec<Row> {
         }),
         Row {
             name: "stdin closed early",
+            timeout_secs: TIMEOUT_SECS,
             behavior: "deny",
             wiring: StdinClosed,
             expect: Failure,
@@ -221,6 +226,7 @@ fn rows() -> Vec<Row> {
         },
         Row {
             name: "EPIPE on stdout",
+            timeout_secs: TIMEOUT_SECS,
             behavior: "deny",
             wiring: StdoutClosed,
             expect: NoReader,
@@ -244,7 +250,7 @@ fn spawn(a: &Agent, row: &Row, fail: &str, payload: &[u8]) -> Answer {
         std::process::id(),
         a.provider
     ));
-    let timeout = format!("--timeout={TIMEOUT_SECS}");
+    let timeout = format!("--timeout={}", row.timeout_secs);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_matrix-hook"));
     cmd.args([
         "agenthooks",
@@ -291,7 +297,7 @@ fn spawn(a: &Agent, row: &Row, fail: &str, payload: &[u8]) -> Answer {
         b
     });
     // the agent's own kill: well past the hook's deadline
-    let kill_at = start + Duration::from_secs(TIMEOUT_SECS + 3);
+    let kill_at = start + Duration::from_secs(row.timeout_secs + 3);
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break Some(s);
@@ -346,7 +352,7 @@ fn check(a: &Agent, row: &Row, fail: &str, valid: &[u8]) -> Result<String, Strin
     let mut bad = Vec::new();
     let stdout = ans.out.stdout_str();
     let stderr = ans.out.stderr_str();
-    if ans.out.timed_out || ans.elapsed >= Duration::from_secs(TIMEOUT_SECS) {
+    if ans.out.timed_out || ans.elapsed >= Duration::from_secs(row.timeout_secs) {
         bad.push(format!("answered after {:?}", ans.elapsed));
     }
     for (name, text) in [("stdout", &stdout), ("stderr", &stderr)] {
@@ -472,4 +478,49 @@ fn hostile_input_matrix() {
         readme.contains(&table),
         "README.md's hostile-input table differs from the matrix; the matrix is:\n{table}"
     );
+}
+
+/// `payload` padded with a `"pad"` string to exactly `len` bytes.
+fn padded_to(payload: &[u8], len: usize) -> Vec<u8> {
+    let base = splice(payload, "pad", b"\"\"").len();
+    splice(payload, "pad", format!("\"{}\"", "x".repeat(len - base)).as_bytes())
+}
+
+/// The documented bounds at their edge, through the real runner and every codec: a payload of
+/// `DEFAULT_STDIN_CAP - 1` and `DEFAULT_STDIN_CAP` bytes, and nesting `MAX_NESTING - 1` and
+/// `MAX_NESTING` deep, reach the handler; one byte or one level more is answered per policy
+/// (fail-closed here: blocked, with the reason the runner gives). The timeout is long: the
+/// test binaries are debug builds, where decoding 32 MiB takes seconds (reading and decoding
+/// count against the deadline).
+#[test]
+fn resource_bounds_at_the_boundary() {
+    use agenthooks::core::runner::{DEFAULT_STDIN_CAP, MAX_NESTING};
+    let cell = |expect| Row {
+        name: "bound",
+        timeout_secs: 30,
+        behavior: "deny",
+        wiring: Wiring::Normal,
+        expect,
+        input: |_, v| v.to_vec(),
+    };
+    let mut failures = Vec::new();
+    for a in AGENTS {
+        let valid = a.payload();
+        // the top-level object is one level; the spliced value adds the rest
+        let deep = |depth: usize| splice(&valid, "deep", &[vec![b'['; depth - 1], vec![b']'; depth - 1]].concat());
+        let cases = [
+            (padded_to(&valid, DEFAULT_STDIN_CAP - 1), Expect::Decoded),
+            (padded_to(&valid, DEFAULT_STDIN_CAP), Expect::Decoded),
+            (padded_to(&valid, DEFAULT_STDIN_CAP + 1), Expect::Failure),
+            (deep(MAX_NESTING - 1), Expect::Decoded),
+            (deep(MAX_NESTING), Expect::Decoded),
+            (deep(MAX_NESTING + 1), Expect::Failure),
+        ];
+        for (payload, expect) in cases {
+            if let Err(e) = check(a, &cell(expect), "closed", &payload) {
+                failures.push(format!("{} bytes: {e}", payload.len()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
