@@ -1,0 +1,291 @@
+//! The checks behind the fuzz targets (`fuzz_targets/*.rs` call one function each), so a crash
+//! input replays with `cargo fuzz run <target> <file>` and the same check runs everywhere.
+//!
+//! Every function panics (a libFuzzer crash) when an answer is one the agent could not read:
+//! stdout neither empty nor JSON, an exit code the agents do not use, a serve frame that is not
+//! a JSON object, or an install merge that loses foreign data.
+
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agenthooks::core::prelude::*;
+use agenthooks::core::runner::{parse_args, serve, Mode, RunOptions, Runner};
+use agenthooks::core::{Invocation, Outcome, Router};
+use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs, Scope, Target};
+use agenthooks_testkit::shapes::{constructors, Shape};
+use serde_json::Value;
+
+/// stdout must be empty (some dialects' no-op) or one JSON document.
+fn assert_readable(what: &str, stdout: &[u8]) {
+    let t = stdout.trim_ascii();
+    if t.is_empty() {
+        return;
+    }
+    if let Err(e) = serde_json::from_slice::<Value>(t) {
+        panic!(
+            "{what}: stdout is neither empty nor JSON ({e}): {:?}",
+            String::from_utf8_lossy(stdout)
+        );
+    }
+}
+
+/// The exit codes agents read: 0 (answer on stdout), 1 (a usage error on stderr), 2 (a block
+/// with the reason on stderr).
+fn assert_exit(what: &str, code: i32) {
+    assert!(matches!(code, 0..=2), "{what}: exit code {code}");
+}
+
+/// One codec's decode of `payload` (with `hint` as `--event`), then every decision shape that
+/// applies to the event encoded, plus the no-op and both failure responses.
+pub fn codec_decode(data: &[u8]) {
+    let Some((&sel, payload)) = data.split_first() else {
+        return;
+    };
+    let codecs = agenthooks::codecs();
+    let codec = codecs[usize::from(sel) % codecs.len()];
+    let events = codec.native_events();
+    // high bits: no hint, or one of the codec's own events
+    let hint = match usize::from(sel) / codecs.len() % (events.len() + 1) {
+        0 => None,
+        i => Some(events[i - 1].name),
+    };
+    let env: [(&str, &str); 1] = [("HOME", "/nonexistent")];
+    let inv = Invocation::new(payload.to_vec(), &env).with_native_event(hint);
+    let _ = codec.sniff_payload(payload, &env);
+    let Ok(event) = codec.decode(&inv) else { return };
+    let target = agenthooks::core::EventTarget::of(&event);
+    let mut outcomes: Vec<Outcome> = Shape::for_kind(event.kind())
+        .into_iter()
+        .filter_map(|s| s.decision(&event))
+        .collect();
+    outcomes.extend(constructors(&event).into_iter().map(|(_, o)| o));
+    for o in &outcomes {
+        if let Ok(r) = codec.encode(&event, o) {
+            assert_readable(&format!("{} encode {:?}", codec.provider(), o.kind()), &r.stdout);
+            assert_exit("encode", r.exit_code);
+        }
+    }
+    let r = codec.no_op(&target);
+    assert_readable("no_op", &r.stdout);
+    for mode in [FailMode::Open, FailMode::Closed] {
+        let r = codec.failure_response(&target, mode, "fuzz \"reason\"\n\u{0}");
+        assert_readable("failure_response", &r.stdout);
+        assert_exit("failure_response", r.exit_code);
+    }
+}
+
+fn deny_tool(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
+    match e.tool.command().map(str::len).unwrap_or(0) % 3 {
+        0 => deny(format!("no {:?}", e.tool.command())),
+        1 => ask_user("sure?"),
+        _ => no_decision().with_context("looked"),
+    }
+}
+
+fn block_prompt_h(_: &Context, e: &PromptEvent) -> PromptDecision {
+    if e.prompt.len() % 2 == 0 {
+        block_prompt("no")
+    } else {
+        accept_prompt()
+    }
+}
+
+fn flag(_: &Context, _: &ToolPostEvent) -> ToolPostDecision {
+    flag_output("flagged")
+}
+
+/// A runner over every codec with handlers that decide on every gating family (no
+/// continuations: they would write a state file per fuzzed session).
+pub fn runner() -> Runner {
+    let state: PathBuf = std::env::temp_dir().join("agenthooks-fuzz-state");
+    let router = Router::new()
+        .on_tool_pre(deny_tool)
+        .on_prompt_submitted(block_prompt_h)
+        .on_tool_post(flag);
+    agenthooks::runner(router).with_options(RunOptions::default().with_state_dir(state).with_stdin_cap(1 << 16))
+}
+
+/// The runner end to end in process: argv words (the bytes before the first NUL, one per line,
+/// after `hook agenthooks`) and stdin (the rest). The answer must be one the agent can read.
+pub fn run(runner: &Runner, data: &[u8]) {
+    let (args, stdin) = match data.iter().position(|b| *b == 0) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (&data[..0], data),
+    };
+    let mut argv: Vec<String> = vec!["hook".into(), "agenthooks".into()];
+    argv.extend(String::from_utf8_lossy(args).split('\n').map(str::to_owned));
+    let Ok(Some(mut cmd)) = parse_args(&argv) else { return };
+    if !matches!(cmd.mode, Mode::Run | Mode::Notify) {
+        return;
+    }
+    // handlers are instant; a fuzzed huge timeout must not make an exec slow
+    cmd.timeout = Some(
+        cmd.timeout
+            .unwrap_or(Duration::from_secs(2))
+            .min(Duration::from_secs(2)),
+    );
+    let env: [(&str, &str); 1] = [("HOME", "/nonexistent")];
+    if let Ok(r) = runner.respond(&cmd, stdin, &env) {
+        assert_readable("run", &r.stdout);
+        assert_exit("run", r.exit_code);
+    }
+}
+
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("poisoned"))?
+            .extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Serve mode over an arbitrary NDJSON stream (first byte: which codec answers). Every line
+/// written must be a JSON object with a `seq` key.
+pub fn serve_frames(runner: &Runner, data: &[u8]) {
+    let Some((&sel, stream)) = data.split_first() else {
+        return;
+    };
+    let codecs = agenthooks::codecs();
+    let codec = codecs[usize::from(sel) % codecs.len()];
+    let sink = Sink::default();
+    let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
+    let env: [(&str, &str); 1] = [("HOME", "/nonexistent")];
+    serve(runner, codec, &mut BufReader::new(stream), &out, &env);
+    let bytes = sink.0.lock().unwrap().clone();
+    let text = String::from_utf8(bytes).expect("serve wrote invalid UTF-8");
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("frame is not JSON ({e}): {line:?}"));
+        assert!(v.get("seq").is_some(), "frame without seq: {line}");
+    }
+}
+
+/// The install targets the merge fuzzer edits: (provider, scope), each with its config file.
+const TARGETS: &[(agenthooks::Provider, Scope)] = &[
+    (agenthooks::Provider::CLAUDE_CODE, Scope::Project),
+    (agenthooks::Provider::CODEX, Scope::Project),
+    (agenthooks::Provider::CODEX, Scope::User),
+    (agenthooks::Provider::GEMINI, Scope::Project),
+    (agenthooks::Provider::CURSOR, Scope::Project),
+    (agenthooks::Provider::COPILOT, Scope::Project),
+    (agenthooks::Provider::KIMI, Scope::User),
+    (agenthooks::Provider::OPENCLAW, Scope::Project),
+];
+
+fn manifest() -> Manifest {
+    Manifest::new(["/opt/fuzz guard/bin"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre))
+        .with_hook(HookSpec::kind(EventKind::Stop))
+}
+
+fn target(i: usize) -> Target {
+    let (p, scope) = TARGETS[i % TARGETS.len()].clone();
+    match scope {
+        Scope::User => Target::user(p, "/h"),
+        _ => Target::project(p, "/p", "/h"),
+    }
+}
+
+/// The file of `target` a fresh install writes that is not ours alone (the config a user edits):
+/// every path a fresh plan writes, in plan order.
+fn config_paths(m: &Manifest, t: &Target) -> Vec<PathBuf> {
+    plan_install(m, t, &MemFs::new())
+        .map(|p| p.files.iter().map(|f| f.path.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Top-level keys and values of a config text, when it parses as plain JSON or TOML.
+fn top_level(path: &Path, text: &str) -> Option<Vec<(String, String)>> {
+    if path.extension().is_some_and(|e| e == "toml") {
+        let doc: toml_edit::DocumentMut = text.parse().ok()?;
+        Some(doc.iter().map(|(k, v)| (k.to_owned(), v.to_string())).collect())
+    } else {
+        match serde_json::from_str::<Value>(text).ok()? {
+            Value::Object(m) => Some(m.into_iter().map(|(k, v)| (k, v.to_string())).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// Keys install may edit at the top level of a config (everything else is foreign).
+const OURS: &[&str] = &["hooks", "version", "plugins"];
+
+/// Install into an arbitrary existing config text, then uninstall. Install either refuses (an
+/// error; the planner wrote nothing by construction), or plans a file that parses when the
+/// original did, keeps every foreign top-level key and value, and whose uninstall restores the
+/// original bytes.
+pub fn install_merge(data: &[u8]) {
+    let Some((&sel, text)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(text) else { return };
+    let m = manifest();
+    let t = target(usize::from(sel));
+    let paths = config_paths(&m, &t);
+    let Some(path) = paths
+        .get(usize::from(sel) / TARGETS.len() % paths.len().max(1))
+        .cloned()
+    else {
+        return;
+    };
+    let fs = MemFs::new().with(path.clone(), text);
+    let Ok(plan) = plan_install(&m, &t, &fs) else { return };
+    let Some(change) = plan.files.iter().find(|f| f.path == path) else {
+        return;
+    };
+    let Some(after) = change.after.clone() else {
+        panic!("install deleted {}", path.display())
+    };
+    if let Some(before_keys) = top_level(&path, text) {
+        let after_keys = top_level(&path, &after).unwrap_or_else(|| {
+            panic!(
+                "install of a parsing {} produced one that does not parse:\n{after}",
+                path.display()
+            )
+        });
+        for (k, v) in &before_keys {
+            if OURS.contains(&k.as_str()) {
+                assert!(
+                    after_keys.iter().any(|(a, _)| a == k),
+                    "key {k} lost in {}",
+                    path.display()
+                );
+            } else {
+                assert!(
+                    after_keys.iter().any(|(a, b)| a == k && b == v),
+                    "foreign key {k} changed or lost in {}:\nbefore {text}\nafter {after}",
+                    path.display()
+                );
+            }
+        }
+    }
+    let mut installed = fs.clone();
+    for f in &plan.files {
+        match &f.after {
+            Some(a) => installed.files.insert(f.path.clone(), a.clone()),
+            None => installed.files.remove(&f.path),
+        };
+    }
+    if text.contains("agenthooks run --provider=") {
+        return; // our entries were there before: uninstall removes them too, by design
+    }
+    let un = plan_uninstall(&m, &t, &installed).expect("uninstall of what install wrote failed");
+    let restored = un
+        .files
+        .iter()
+        .find(|f| f.path == path)
+        .map_or_else(|| installed.files.get(&path).cloned(), |f| f.after.clone());
+    assert_eq!(
+        restored.as_deref(),
+        Some(text),
+        "uninstall did not restore {}",
+        path.display()
+    );
+}
