@@ -89,6 +89,7 @@ mod matcher;
 mod merge;
 mod plan;
 mod preflight;
+mod record;
 mod resolve;
 mod shell;
 mod target;
@@ -157,6 +158,7 @@ pub fn render(manifest: &Manifest, target: &Target) -> Result<Rendered, InstallE
         files: plan
             .files
             .into_iter()
+            .filter(|f| f.format != FileFormat::Record)
             .filter_map(|f| {
                 Some(RenderedFile {
                     path: f.path,

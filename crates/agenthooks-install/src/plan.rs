@@ -16,6 +16,7 @@ use crate::error::InstallError;
 use crate::finding::Finding;
 use crate::fsys::{self, FsView};
 use crate::manifest::Manifest;
+use crate::record::{self, Prune, Record};
 use crate::shell::Owner;
 use crate::target::Target;
 
@@ -32,6 +33,9 @@ pub enum FileFormat {
     Toml,
     /// A whole generated file that is ours (the OpenCode shim).
     Text,
+    /// agenthooks' own install record: what an install created in a config file, so that
+    /// uninstall removes only that (never part of [`render`](crate::render)'s output).
+    Record,
 }
 
 impl FileFormat {
@@ -42,6 +46,7 @@ impl FileFormat {
             Self::Jsonc => "JSON with comments",
             Self::Toml => "TOML",
             Self::Text => "text",
+            Self::Record => "install record",
         }
     }
 }
@@ -246,6 +251,29 @@ pub(crate) struct Cx<'a> {
     fs: &'a dyn FsView,
     files: Vec<FileChange>,
     pub(crate) trust: Vec<TrustEntry>,
+    /// The install records of the config files planned so far.
+    records: Vec<Pending>,
+}
+
+/// The install record of one config file while a plan is made.
+struct Pending {
+    /// The config file (as the target module names it).
+    config: PathBuf,
+    /// The canonical config path the record names.
+    canonical: PathBuf,
+    /// Where the record lives.
+    path: PathBuf,
+    /// The record on disk, if any (and readable).
+    on_disk: Option<Record>,
+    /// The record this plan writes (set by [`Cx::note_install`]).
+    noted: Option<Record>,
+}
+
+impl Pending {
+    /// The record in force: this plan's, else the one on disk.
+    fn current(&self) -> Option<&Record> {
+        self.noted.as_ref().or(self.on_disk.as_ref())
+    }
 }
 
 impl<'a> Cx<'a> {
@@ -257,7 +285,89 @@ impl<'a> Cx<'a> {
             fs,
             files: Vec::new(),
             trust: Vec::new(),
+            records: Vec::new(),
         }
+    }
+
+    /// The install record state of a config file (its record read on first access).
+    fn pending(&mut self, config: &Path) -> Result<&mut Pending, InstallError> {
+        if let Some(i) = self.records.iter().position(|p| p.config == config) {
+            return Ok(&mut self.records[i]);
+        }
+        let canonical = self.fs.canonical(config);
+        let path = record::path(&self.target.home, &canonical, &self.manifest.command);
+        let on_disk = self
+            .text(&path, FileFormat::Record)?
+            .and_then(|t| Record::parse(&path, &t))
+            .filter(|r| r.file == canonical && r.command == self.manifest.command);
+        self.records.push(Pending {
+            config: config.to_owned(),
+            canonical,
+            path,
+            on_disk,
+            noted: None,
+        });
+        let last = self.records.len() - 1;
+        Ok(&mut self.records[last])
+    }
+
+    /// Which containers of `config` emptied by removing our entries may go: those its record
+    /// lists, or (no record) every one (see [`crate::record`]).
+    pub(crate) fn prune(&mut self, config: &Path) -> Result<Prune, InstallError> {
+        Ok(match self.pending(config)?.current() {
+            Some(r) => Prune::Only(r.created.clone()),
+            None => Prune::Emptied,
+        })
+    }
+
+    /// Whether `config` may be deleted once only what a file of ours holds is left: its record
+    /// says install created it, or (no record) yes.
+    pub(crate) fn may_delete(&mut self, config: &Path) -> Result<bool, InstallError> {
+        Ok(self.pending(config)?.current().is_none_or(|r| r.created_file))
+    }
+
+    /// Records what an install step created in `config`: the containers in `after` that are
+    /// not in `base` (the document the step started from, our old entries removed), plus those
+    /// the record already lists that are still there. `before` (the document before the plan)
+    /// and `residue` (our old entries were there and the document without them is what a file
+    /// of ours leaves) infer the record of a config installed before records existed.
+    pub(crate) fn note_install(
+        &mut self,
+        config: &Path,
+        before: Option<&Value>,
+        base: &Value,
+        after: &Value,
+        residue: bool,
+    ) -> Result<(), InstallError> {
+        let absent = self.files.iter().any(|f| f.path == config && f.before.is_none());
+        let command = self.manifest.command.clone();
+        let p = self.pending(config)?;
+        let mut rec = match (p.noted.take(), &p.on_disk) {
+            (Some(r), _) => r,
+            (None, Some(r)) => r.clone(),
+            (None, None) => {
+                let mut r = Record::new(p.canonical.clone(), command);
+                if let Some(b) = before {
+                    let kept = record::containers(base);
+                    r.created = record::containers(b)
+                        .into_iter()
+                        .filter(|c| !kept.contains(c))
+                        .collect();
+                }
+                r.created_file = residue;
+                r
+            }
+        };
+        rec.created_file |= absent;
+        let now = record::containers(after);
+        let base = record::containers(base);
+        rec.created = now
+            .iter()
+            .filter(|c| rec.created.contains(*c) || !base.contains(*c))
+            .cloned()
+            .collect();
+        p.noted = Some(rec);
+        Ok(())
     }
 
     fn slot(&mut self, path: &Path, format: FileFormat) -> Result<&mut FileChange, InstallError> {
@@ -314,7 +424,21 @@ impl<'a> Cx<'a> {
         self.fs.canonical(path)
     }
 
-    pub(crate) fn finish(self, findings: Vec<Finding>) -> Plan {
+    pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Plan {
+        // A record lives while entries of ours are in its file.
+        for p in std::mem::take(&mut self.records) {
+            let installed = self
+                .files
+                .iter()
+                .any(|f| f.path == p.config && f.after.is_some() && !f.ours_after.is_empty());
+            if let Some(f) = self.files.iter_mut().find(|f| f.path == p.path) {
+                if !installed {
+                    f.after = None;
+                } else if let Some(r) = &p.noted {
+                    f.after = Some(r.to_text());
+                }
+            }
+        }
         let mut files = self.files;
         files.retain(|f| f.before.is_some() || f.after.is_some());
         Plan {

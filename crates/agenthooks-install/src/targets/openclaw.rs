@@ -33,6 +33,7 @@ use crate::jsonc::{self, Seg};
 use crate::manifest::{FailurePolicy, Manifest};
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::plan::{with_newline, Cx, FileFormat};
+use crate::record::Prune;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
 
@@ -287,15 +288,17 @@ fn set_member(
     Ok(text)
 }
 
-/// Removes the objects along `path` (deepest first) that are left empty.
-fn prune_empty(file: &Path, text: &str, path: &[&str]) -> Result<String, InstallError> {
+/// Removes the objects along `path` (deepest first) that are left empty, as far as `prune`
+/// allows.
+fn prune_empty(file: &Path, text: &str, path: &[&str], prune: &Prune) -> Result<String, InstallError> {
     let mut text = text.to_owned();
     for depth in (1..=path.len()).rev() {
         let root = parse_config(file, &text)?;
         let segs: Vec<Seg<'_>> = path[..depth].iter().map(|k| Seg::Key(k)).collect();
-        if jsonc::find(&root, &segs)
-            .and_then(jsonc::Node::members)
-            .is_some_and(<[_]>::is_empty)
+        if prune.may(&path[..depth])
+            && jsonc::find(&root, &segs)
+                .and_then(jsonc::Node::members)
+                .is_some_and(<[_]>::is_empty)
         {
             text = jsonc::remove_member(&text, &root, &segs[..depth - 1], path[depth - 1])
                 .ok_or_else(|| edit_failed(file))?;
@@ -339,19 +342,35 @@ fn write_entry(cx: &mut Cx<'_>, entry: Option<&Value>) -> Result<(), InstallErro
         );
     }
     let created = before.is_none();
-    let mut text = before.clone().unwrap_or_else(|| "{}".to_owned());
+    let original = before.clone().unwrap_or_else(|| "{}".to_owned());
+    let prune = cx.prune(&file)?;
     // Our keys only: anything else the user put in the entry (`config`, other `hooks` keys)
-    // stays, and the objects left empty are removed.
+    // stays, and the objects left empty that we created are removed.
     let hooks = [ENTRY[0], ENTRY[1], ENTRY[2], "hooks"];
-    text = set_member(&file, &text, &ENTRY, "enabled", entry.map(|e| &e["enabled"]))?;
-    for k in ["allowConversationAccess", "timeouts"] {
-        text = set_member(&file, &text, &hooks, k, entry.and_then(|e| e["hooks"].get(k)))?;
+    let set_ours = |mut text: String, entry: Option<&Value>| -> Result<String, InstallError> {
+        text = set_member(&file, &text, &ENTRY, "enabled", entry.map(|e| &e["enabled"]))?;
+        for k in ["allowConversationAccess", "timeouts"] {
+            text = set_member(&file, &text, &hooks, k, entry.and_then(|e| e["hooks"].get(k)))?;
+        }
+        prune_empty(&file, &text, &hooks, &prune)
+    };
+    let stripped = set_ours(original.clone(), None)?;
+    let text = match entry {
+        None => stripped.clone(),
+        Some(_) => set_ours(original.clone(), entry)?,
+    };
+    let members_empty =
+        |t: &str| -> Result<bool, InstallError> { Ok(parse_config(&file, t)?.members().is_some_and(<[_]>::is_empty)) };
+    if entry.is_some() {
+        let value = |t: &str| parse_config(&file, t).map(|n| n.to_value(t));
+        let residue = found.is_some() && members_empty(&stripped)?;
+        let b = before.as_deref().map(value).transpose()?;
+        cx.note_install(&file, b.as_ref(), &value(&stripped)?, &value(&text)?, residue)?;
     }
-    text = prune_empty(&file, &text, &hooks)?;
     let after = if created {
         entry.is_some().then(|| with_newline(text))
-    } else if entry.is_none() && parse_config(&file, &text)?.members().is_some_and(<[_]>::is_empty) {
-        // Nothing but our entry was there: the file was ours alone.
+    } else if entry.is_none() && members_empty(&text)? && cx.may_delete(&file)? {
+        // Nothing but our entry was there, and the file is ours.
         None
     } else {
         Some(text)
