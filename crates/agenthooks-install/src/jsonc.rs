@@ -635,7 +635,19 @@ pub(crate) fn remove_child(text: &str, root: &Node, path: &[Seg<'_>], index: usi
     }
     let mut edits = Vec::new();
     if n == 1 {
-        edits.push((c.start + 1, c.end - 1, String::new()));
+        // The inverse of `append_child` into an empty container: a child right after the
+        // bracket goes alone (what was inside stays); after comments, it goes with the
+        // whitespace before it; after whitespace only, the inside is emptied (`{}`).
+        let start = c.child_start(0)?;
+        let end = c.child_end(0)?;
+        let prefix = &text[c.start + 1..start];
+        if prefix.is_empty() {
+            edits.push((start, end, String::new()));
+        } else if only_ws(prefix) {
+            edits.push((c.start + 1, c.end - 1, String::new()));
+        } else {
+            edits.push((after_last_non_ws(text, start), end, String::new()));
+        }
     } else if index + 1 < n {
         edits.push((c.child_start(index)?, c.child_start(index + 1)?, String::new()));
     } else {
@@ -713,7 +725,15 @@ pub(crate) fn append_child(
     } else {
         let inner = &text[c.start + 1..close];
         let child_indent = format!("{container_indent}{}", style.unit);
-        if only_ws(inner) {
+        // Every form here is undone exactly by `remove_child` (see there).
+        if !inner.is_empty() && only_ws(inner) {
+            // Whitespace inside (`{ }`, `[\n]`): it stays, the child goes right after the bracket.
+            edits.push((
+                c.start + 1,
+                c.start + 1,
+                format!("{}{}", key_text(style.colon), compact(value)),
+            ));
+        } else if inner.is_empty() {
             let one_line = !text.trim_end().contains('\n') && text.trim().len() > 2;
             let item = if one_line {
                 format!("{}{}", key_text(style.colon), compact(value))
@@ -726,18 +746,19 @@ pub(crate) fn append_child(
             };
             edits.push((c.start + 1, close, item));
         } else {
-            // Only comments inside: keep them, add after.
+            // Only comments inside: keep them, add after the last one (on its own line when a
+            // line break follows, else on the comment's line).
             let at = after_last_non_ws(text, close);
             let mut item = String::new();
-            let _ = write!(
-                item,
-                "\n{child_indent}{}{}",
-                key_text(": "),
-                pretty(value, &child_indent, &style.unit)
-            );
-            if !text[at..close].contains('\n') {
-                item.push('\n');
-                item.push_str(&container_indent);
+            if text[at..close].contains('\n') {
+                let _ = write!(
+                    item,
+                    "\n{child_indent}{}{}",
+                    key_text(": "),
+                    pretty(value, &child_indent, &style.unit)
+                );
+            } else {
+                let _ = write!(item, " {}{}", key_text(style.colon), compact(value));
             }
             edits.push((at, at, item));
         }

@@ -354,7 +354,16 @@ fn write_entry(cx: &mut Cx<'_>, entry: Option<&Value>) -> Result<(), InstallErro
         }
         prune_empty(&file, &text, &hooks, &prune)
     };
-    let stripped = set_ours(original.clone(), None)?;
+    // The document without our keys (what a reinstall starts from; what install created is
+    // what it adds to it).
+    let had_ours = found
+        .as_ref()
+        .is_some_and(|f| !f["enabled"].is_null() || f["hooks"].as_object().is_some_and(|h| !h.is_empty()));
+    let stripped = if had_ours {
+        set_ours(original.clone(), None)?
+    } else {
+        original.clone()
+    };
     let text = match entry {
         None => stripped.clone(),
         Some(_) => set_ours(original.clone(), entry)?,
@@ -363,8 +372,8 @@ fn write_entry(cx: &mut Cx<'_>, entry: Option<&Value>) -> Result<(), InstallErro
         |t: &str| -> Result<bool, InstallError> { Ok(parse_config(&file, t)?.members().is_some_and(<[_]>::is_empty)) };
     if entry.is_some() {
         let value = |t: &str| parse_config(&file, t).map(|n| n.to_value(t));
-        let residue = found.is_some() && members_empty(&stripped)?;
-        let b = before.as_deref().map(value).transpose()?;
+        let residue = had_ours && members_empty(&stripped)?;
+        let b = before.as_deref().filter(|_| had_ours).map(value).transpose()?;
         cx.note_install(&file, b.as_ref(), &value(&stripped)?, &value(&text)?, residue)?;
     }
     let after = if created {
