@@ -41,8 +41,14 @@
 //!   never modified.
 //! - JSON files are edited **in place** (byte splices), so foreign keys, ordering, formatting
 //!   and (Gemini) comments stay byte-identical; TOML files are edited with `toml_edit`, which
-//!   keeps comments and formatting. Groups, event arrays and `hooks` objects that become empty
-//!   because our entries left are removed; a file that held only our entries is deleted.
+//!   keeps comments and formatting.
+//! - **We remove only what we added.** Each install that changes a config records the
+//!   containers (`hooks` objects, event arrays, TOML tables, OpenClaw's `plugins.entries`) and
+//!   the file it created, in `~/.agenthooks/created/`; uninstall removes a container our
+//!   entries leave empty, or deletes the file, only when the record says we created it, so a
+//!   user's `"hooks": {}`, `[]` or `{}` file survives byte for byte. A config with no record
+//!   (installed by an earlier release) keeps the earlier rule: what our removal empties goes,
+//!   and a file left as a fresh install leaves it is deleted (see the `record` module docs).
 //! - A malformed existing file (syntax, or the wrong shape where we must edit) is an
 //!   [`InstallError::Malformed`] naming the file and position, and **nothing is written**:
 //!   every file is planned before any is written.
