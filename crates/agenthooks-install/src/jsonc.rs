@@ -11,6 +11,24 @@
 //!
 //! With `comments` enabled the parser also accepts `//` and `/* */` comments (JSONC, as Gemini
 //! CLI reads its settings). Trailing commas are rejected in both modes.
+//!
+//! Appending into an empty container and removing that child again is also exact: `{}` takes
+//! the child on new lines (the form a fresh file gets), `{ }` or `[\n]` keep their whitespace
+//! and take it right after the bracket, `{ /* c */ }` keeps its comment and takes it after.
+//!
+//! **Why not `jsonc-parser`** (0.34, `cst` feature, evaluated for issue #26 against the same
+//! install/uninstall edits): its CST keeps comments, indentation, CRLF and trailing commas
+//! around untouched nodes, but an edit reformats the container it touches and the removal does
+//! not undo that, so uninstall ∘ install is not the identity. The simplest failing case is a
+//! compact settings file: `{"model": "x"}` → append `hooks` → remove it gives
+//! `{\n  "model": "x"\n}`; likewise `[{"hooks": []}]` gains a line break before `]`,
+//! `"Stop": [ ]` comes back as `[]`, `{ /* none yet */ }` comes back spread over three lines,
+//! and `{"a": 1, // c\n "b": 2}` gains a line break before `}` (5 of 20 hand-picked documents
+//! fail; this module passes all of them and the property tests). It would also cost about
+//! 8× the time (217 µs against 27 µs per install + uninstall of a settings-sized document,
+//! release build, irrelevant for an installer) and 11.5k lines of dependency for our 900. Its
+//! one advantage, accepting trailing commas (OpenClaw's JSON5), does not outweigh breaking the
+//! byte-for-byte round trip, so the byte-splice editor stays.
 
 use std::fmt::Write as _;
 
