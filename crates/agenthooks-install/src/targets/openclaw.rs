@@ -424,7 +424,16 @@ impl TargetModule for OpenClaw {
         for (name, text) in &files {
             let path = dir.join(name);
             // A foreign index.js is refused above; the other two files are ours once it is.
-            cx.text(&path, FileFormat::Text)?;
+            // Without our index.js, a file there that is not what we render is someone else's:
+            // never overwritten (uninstall would delete it).
+            let existing = cx.text(&path, FileFormat::Text)?;
+            if found.is_empty() && existing.as_ref().is_some_and(|e| e != text) {
+                return Err(InstallError::malformed(
+                    &path,
+                    "plugin file",
+                    "a file of our plugin's name exists and is not ours: not overwriting it".to_owned(),
+                ));
+            }
             cx.set_text(&path, FileFormat::Text, (!hooks.is_empty()).then(|| text.clone()))?;
         }
         let index = dir.join("index.js");

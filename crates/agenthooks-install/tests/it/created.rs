@@ -316,3 +316,13 @@ fn an_unreadable_record_falls_back_to_the_old_rule() {
     uninstall(&mut fs, &m(), &claude());
     assert!(fs.files.is_empty(), "{:?}", fs.files.keys().collect::<Vec<_>>());
 }
+
+#[test]
+fn openclaw_never_overwrites_a_plugin_file_it_did_not_write() {
+    let t = Target::user(Provider::OPENCLAW, HOME);
+    let pkg = "/h/.openclaw/extensions/agenthooks/package.json";
+    let fs = MemFs::new().with(pkg, "{\"name\": \"theirs\"}\n");
+    let e = plan_install(&m(), &t, &fs).unwrap_err();
+    assert!(e.to_string().contains("not ours"), "{e}");
+    assert!(plan_uninstall(&m(), &t, &fs).unwrap().is_noop());
+}
