@@ -134,38 +134,31 @@ fn an_empty_matcher_group_survives() {
 
 #[test]
 fn every_json_target_keeps_pre_existing_empty_containers() {
-    let grouped = [
+    let grouped: &[&str] = &[
         "{\"hooks\": {}}\n",
         "{\"hooks\": {\"Stop\": []}}\n",
         "{\"hooks\": {\"Stop\": [{\"hooks\": []}]}}\n",
         "{}\n",
     ];
-    for (t, path) in [
-        (
-            Target::project(Provider::GEMINI, ROOT, HOME),
-            "/p/.gemini/settings.json",
-        ),
-        (Target::project(Provider::CODEX, ROOT, HOME), "/p/.codex/hooks.json"),
-        (Target::user(Provider::CLAUDE_CODE, HOME), "/h/.claude/settings.json"),
-    ] {
-        for text in grouped {
-            round_trip(&t, &[(path, text)]);
-        }
-    }
-    let flat = [
+    let flat: &[&str] = &[
         "{\"version\": 1}\n",
         "{\"version\": 1, \"hooks\": {}}\n",
         "{\"version\": 1, \"hooks\": {\"preToolUse\": []}}\n",
         "{}\n",
     ];
-    for (t, path) in [
+    let project = |p: Provider| Target::project(p, ROOT, HOME);
+    for (t, path, docs) in [
+        (project(Provider::GEMINI), "/p/.gemini/settings.json", grouped),
+        (project(Provider::CODEX), "/p/.codex/hooks.json", grouped),
         (
-            Target::project(Provider::COPILOT, ROOT, HOME),
-            "/p/.github/hooks/guard.json",
+            Target::user(Provider::CLAUDE_CODE, HOME),
+            "/h/.claude/settings.json",
+            grouped,
         ),
-        (Target::project(Provider::CURSOR, ROOT, HOME), "/p/.cursor/hooks.json"),
+        (project(Provider::COPILOT), "/p/.github/hooks/guard.json", flat),
+        (project(Provider::CURSOR), "/p/.cursor/hooks.json", flat),
     ] {
-        for text in flat {
+        for text in docs {
             round_trip(&t, &[(path, text)]);
         }
     }
