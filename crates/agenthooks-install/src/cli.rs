@@ -565,7 +565,8 @@ fn describe_applied(plan: &Plan, done: &str, noop: &str) -> String {
         return s;
     }
     let _ = writeln!(s, "{}: {done}", plan.target);
-    for f in plan.changes() {
+    // The install record is bookkeeping (see `Plan::unified_diff`): only configs are listed.
+    for f in plan.changes().filter(|f| f.format != crate::FileFormat::Record) {
         let _ = writeln!(s, "  {} {}", status_word(f.status()), f.path.display());
     }
     s

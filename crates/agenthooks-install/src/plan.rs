@@ -237,9 +237,13 @@ impl Plan {
         Ok(())
     }
 
-    /// A unified diff of every change.
+    /// A unified diff of every change to a config file (the install record that goes with
+    /// them, [`FileFormat::Record`], is bookkeeping and left out; [`Plan::files`] has it).
     pub fn unified_diff(&self) -> String {
-        self.changes().map(FileChange::unified_diff).collect()
+        self.changes()
+            .filter(|f| f.format != FileFormat::Record)
+            .map(FileChange::unified_diff)
+            .collect()
     }
 }
 
