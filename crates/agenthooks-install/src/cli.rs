@@ -965,6 +965,67 @@ struct SelfCli {
 /// assert_eq!(main_for_router(&router, &argv(&["guard", "agenthooks", "run"]), &mut Vec::new(), &mut Vec::new()), None);
 /// ```
 pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<i32> {
+    self_main(router, None, argv, out, err)
+}
+
+/// The consumer binary's package as its `Cargo.toml` names it, captured at the consumer's call
+/// site (`env!("CARGO_PKG_NAME")`, `env!("CARGO_PKG_VERSION")`; the facade's `agenthooks::main!`
+/// does it): the self-installed manifest carries its version, and its description names it.
+///
+/// ```
+/// use agenthooks_install::cli::Package;
+/// const ME: Package = Package::new("secret-guard-pkg", "1.4.2");
+/// assert_eq!(ME.version, "1.4.2");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Package {
+    /// The package name.
+    pub name: &'static str,
+    /// The package version.
+    pub version: &'static str,
+}
+
+impl Package {
+    /// A package name and version.
+    pub const fn new(name: &'static str, version: &'static str) -> Self {
+        Self { name, version }
+    }
+}
+
+/// [`main_for_router`] for a binary that knows its package: the derived manifest's identity
+/// carries `package`'s version (instead of `0.0.0`) and a description naming the package; the
+/// identity name stays the binary's file name (it names files such as Copilot's hooks file).
+///
+/// ```
+/// use agenthooks_core::prelude::*;
+/// use agenthooks_install::cli::{main_for_package, Package};
+/// let router = Router::new().on_stop(|_cx: &Context, _e: &StopEvent| finish());
+/// let argv: Vec<String> = ["guard", "agenthooks", "manifest", "--command", "/opt/guard"].iter().map(|s| s.to_string()).collect();
+/// let mut out = Vec::new();
+/// let code = main_for_package(&router, Package::new("guard-pkg", "2.1.0"), &argv, &mut out, &mut Vec::new());
+/// assert_eq!(code, Some(0));
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("name = \"guard\"") && text.contains("version = \"2.1.0\""), "{text}");
+/// assert!(text.contains("guard-pkg 2.1.0"), "{text}");
+/// ```
+pub fn main_for_package(
+    router: &Router,
+    package: Package,
+    argv: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Option<i32> {
+    self_main(router, Some(package), argv, out, err)
+}
+
+fn self_main(
+    router: &Router,
+    package: Option<Package>,
+    argv: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Option<i32> {
     let pos = argv.iter().skip(1).position(|a| a == "agenthooks")? + 1;
     let word = argv.get(pos + 1)?;
     if !InstallCommand::NAMES.contains(&word.as_str()) {
@@ -1000,7 +1061,14 @@ pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, er
     } else {
         vec!["agenthooks-overridden".to_owned()]
     };
-    let src = Source::Router(crate::manifest_from_router(router, command));
+    let mut manifest = crate::manifest_from_router(router, command);
+    if let Some(p) = package {
+        manifest.identity = manifest
+            .identity
+            .with_version(p.version)
+            .with_description(format!("{} {} (agenthooks)", p.name, p.version));
+    }
+    let src = Source::Router(manifest);
     Some(match run(&cli.command, &src, out, err) {
         Ok(code) => code,
         Err(e) => {

@@ -33,6 +33,16 @@
 //! the same panic guard, and failures answered per the policy's failure mode. The decoded event
 //! is moved to its session's worker, never copied.
 //!
+//! ## The in-process tool filter
+//!
+//! A frame may carry `"tools": "SPEC"` (the [`ToolSelector`] syntax of `run --tools`): the
+//! generated shim or plugin adds it to every frame of a hook whose tool matcher the agent cannot
+//! express (OpenCode has no matcher for the `other` class or MCP globs; OpenClaw's `matcher` is
+//! exact tool ids only). For a tool call outside it the frame is answered with the kind's
+//! neutral decision without running interceptors or handlers; observers still see the event. A
+//! spec that does not parse is logged and ignored (the handlers run: a bad filter never silences
+//! a gate).
+//!
 //! Concurrent across sessions, serialized within one. A malformed or oversize frame gets an
 //! error frame (`{"seq": …, "error": …}`) and the loop goes on; EOF ends cleanly after in-flight
 //! frames are answered. A handler still running at its deadline is abandoned: the frame is
@@ -49,6 +59,7 @@ use serde_json::Value;
 
 use crate::codec::{Codec, ConnState, Env, Invocation, Transport, WireResponse};
 use crate::event::Event;
+use crate::tool_filter::ToolSelector;
 
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
@@ -72,6 +83,7 @@ struct Job {
     seq: Value,
     event: Event,
     timeout: Duration,
+    filter: Option<ToolSelector>,
 }
 
 type SessionWorker = (mpsc::Sender<Job>, std::thread::JoinHandle<()>);
@@ -148,9 +160,14 @@ pub(super) fn serve_with(
             let conn = Arc::clone(&conn);
             let h = std::thread::spawn(move || {
                 for job in rx {
-                    let Job { seq, event, timeout } = job;
+                    let Job {
+                        seq,
+                        event,
+                        timeout,
+                        filter,
+                    } = job;
                     let answered = catch_unwind(AssertUnwindSafe(|| {
-                        runner.answer_event(codec, event, timeout, &state_dir, Dispatch::Worker, None)
+                        runner.answer_event(codec, event, timeout, &state_dir, Dispatch::Worker, filter.as_ref())
                     }));
                     let (frame, effects) = match answered {
                         Ok(a) => reply_of(seq, &a.response),
@@ -165,7 +182,13 @@ pub(super) fn serve_with(
             });
             (tx, h)
         });
-        let _ = entry.0.send(Job { seq, event, timeout });
+        let filter = frame_filter(&head);
+        let _ = entry.0.send(Job {
+            seq,
+            event,
+            timeout,
+            filter,
+        });
     }
     for (_, (tx, h)) in workers.drain() {
         drop(tx);
@@ -177,6 +200,14 @@ pub(super) fn serve_with(
 fn frame_timeout(head: &serde_json::Map<String, Value>) -> Option<Duration> {
     let ms = head.get("timeout_ms")?.as_f64()?;
     (ms.is_finite() && ms > 0.0 && ms <= 86_400_000.0).then(|| Duration::from_secs_f64(ms / 1000.0))
+}
+
+/// The frame's in-process tool filter: its `tools` spec (see the module docs).
+fn frame_filter(head: &serde_json::Map<String, Value>) -> Option<ToolSelector> {
+    let spec = head.get("tools")?.as_str()?;
+    ToolSelector::parse(spec)
+        .map_err(|e| tracing::warn!(error = %e, "ignoring the frame's tools filter: handlers run for every tool"))
+        .ok()
 }
 
 /// Answers a control frame (`agenthooks.hello`, `agenthooks.ping`); `None` for any other frame.

@@ -23,8 +23,8 @@ const ROOT: &str = "/p";
 const HOME: &str = "/h";
 const GUARD: &str = "/opt/guard";
 
-/// The bridges: one `serve` process for every hook, so no per-hook argv (no `--event`, and the
-/// in-process `--tools` filter is not passed there yet).
+/// The bridges: one `serve` process for every hook, so no per-hook argv (no `--event`; the
+/// in-process `--tools` filter rides on each frame instead).
 fn is_bridge(p: &Provider) -> bool {
     *p == Provider::OPENCODE || *p == Provider::OPENCLAW
 }
@@ -313,6 +313,103 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         checked += 1;
     }
     assert!(checked >= 6);
+}
+
+/// The in-process filter the rendered bridge (OpenCode's shim, OpenClaw's plugin) sends on the
+/// frames of `native`.
+fn bridge_tools(m: &Manifest, t: &Target, native: &str) -> Option<String> {
+    let r = render(m, t).unwrap();
+    r.files.iter().find_map(|f| {
+        if let Some(cfg) = agenthooks_opencode::shim::parse(&f.contents) {
+            return cfg.hooks.into_iter().find(|s| s.name == native)?.tools;
+        }
+        let cfg = agenthooks_openclaw::plugin::parse(&f.contents)?;
+        cfg.hooks.into_iter().find(|h| h.hook == native)?.tools
+    })
+}
+
+/// A frame sink the test reads back.
+#[derive(Clone, Default)]
+struct Sink(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One frame through `agenthooks serve` with `router`: the reply frame, as the bridge's fake
+/// agent reads it (OpenCode's shim hands it the reply envelope; OpenClaw's plugin the `output`).
+fn serve_frame(
+    router: &Router,
+    p: &Provider,
+    native: &str,
+    frame: &serde_json::Value,
+) -> agenthooks_testkit::fake::Verdict {
+    let state = agenthooks_testkit::harness::TempState::new();
+    let runner = agenthooks_core::runner::Runner::new(router.clone(), vec![codec(p)])
+        .with_options(agenthooks_core::runner::RunOptions::default().with_state_dir(state.path()));
+    let sink = Sink::default();
+    let out: agenthooks_core::runner::FrameSink = Arc::new(std::sync::Mutex::new(Box::new(sink.clone())));
+    let line = format!("{frame}\n");
+    let env: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    agenthooks_core::runner::serve(&runner, codec(p), &mut line.as_bytes(), &out, &env);
+    let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+    let mut reply: serde_json::Value = serde_json::from_str(text.trim()).expect("one reply frame");
+    reply.as_object_mut().unwrap().remove("seq");
+    let (code, stdout) = if *p == Provider::OPENCLAW {
+        let code = i32::from(reply.get("error").is_some());
+        (code, reply.get("output").map(ToString::to_string).unwrap_or_default())
+    } else {
+        (0, reply.to_string())
+    };
+    let out = agenthooks_testkit::fake::HookOutput::new(code, stdout, "");
+    let payload = serde_json::to_vec(frame).unwrap();
+    agenthooks_testkit::fake::interpret(p.as_str(), native, &payload, &out).expect("a fake agent")
+}
+
+#[test]
+fn broadened_matchers_are_filtered_in_the_bridges_daemon() {
+    // OpenCode's regex on the tool id and OpenClaw's exact ids cannot say `other`: the hook is
+    // proxied for every tool and its frames carry the filter for the daemon.
+    let m = Manifest::new([GUARD], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::class(CanonicalTool::Other)));
+    for p in supported_providers().into_iter().filter(is_bridge) {
+        let t = target(&p);
+        let native = native_events_for(&p, EventKind::ToolPre)[0];
+        assert_eq!(bridge_tools(&m, &t, native).as_deref(), Some("class:other"), "{p}");
+        let Some((fx, tool)) = tool_pre_case(&p, native) else {
+            panic!("{p}: no {native} fixture with a classified tool");
+        };
+        // [observed, handled]
+        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let count = |i: usize| counts[i].load(Ordering::SeqCst);
+        let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
+        let router = Router::new()
+            .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
+            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
+        let mut frame: serde_json::Value = serde_json::from_slice(&fx.input).unwrap();
+        frame["tools"] = "class:other".into();
+        // outside the filter: handlers skipped, the neutral shape, the agent proceeds
+        let v = serve_frame(&router, &p, native, &frame);
+        assert_eq!(v.effect, Effect::Proceed, "{p}: {v:?}");
+        assert!(!v.misbehaved(), "{p}: {v:?}");
+        assert_eq!((count(1), count(0)), (0, 1), "{p}");
+        // inside it: the handler runs and the agent blocks
+        frame["tools"] = format!("class:{}", tool.canonical.as_str()).into();
+        let v = serve_frame(&router, &p, native, &frame);
+        assert_eq!((count(1), count(0)), (1, 2), "{p}");
+        assert!(matches!(v.effect, Effect::Denied { .. }), "{p}: {v:?}");
+        // a frame without a filter runs the handlers as before
+        frame.as_object_mut().unwrap().remove("tools");
+        let v = serve_frame(&router, &p, native, &frame);
+        assert_eq!(count(1), 2, "{p}");
+        assert!(matches!(v.effect, Effect::Denied { .. }), "{p}: {v:?}");
+    }
 }
 
 /// A TOML document as sorted `dotted.key = value` lines.
