@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use agenthooks_core::decision::ContextDecision;
 use agenthooks_core::prelude::*;
-use agenthooks_core::{CapSet, Codec, Invocation};
+use agenthooks_core::{CapSet, Codec, Envelope, Invocation, PolicySource};
 use agenthooks_install::{
     manifest_from_router, native_events_for, plan_install, plan_uninstall, preflight, render, supported_providers,
-    FindingCode, HookSpec, Manifest, MemFs, Target, ToolMatcher,
+    FindingCode, HookOn, HookSpec, Manifest, MemFs, Target, ToolMatcher,
 };
 use agenthooks_testkit::fake::Effect;
 use agenthooks_testkit::harness::{invoke_with, HookRun};
@@ -173,6 +173,17 @@ fn declared_filters_compile_to_each_dialect() {
     assert_eq!(Manifest::from_toml(&m.to_toml()).unwrap(), m);
 }
 
+/// How an agent's config spells its fail-closed knob, for the agents that have one (Copilot's
+/// preToolUse fails closed by itself, with nothing in the config).
+fn knob(p: &Provider) -> Option<&'static str> {
+    match p.as_str() {
+        "claude-code" => Some("\"onFailure\": \"block\""),
+        "cursor" | "openclaw" => Some("\"failClosed\": true"),
+        "opencode" => Some("closed"),
+        _ => None,
+    }
+}
+
 #[test]
 fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
     let r = only_three().with_policy(Policy::default().fail_closed());
@@ -192,14 +203,7 @@ fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
             "{p}: preflight says nothing about fail-closed: {codes:?}"
         );
         let differs = closed.files != render(&open, &t).unwrap().files;
-        // the agents whose config has a fail-closed knob, and how it is spelled
-        let knob = match p.as_str() {
-            "claude-code" => Some("\"onFailure\": \"block\""),
-            "cursor" | "openclaw" => Some("\"failClosed\": true"),
-            "opencode" => Some("closed"),
-            _ => None,
-        };
-        match knob {
+        match knob(&p) {
             Some(k) => {
                 assert!(native && differs, "{p}: the knob is not rendered");
                 assert!(closed.files.iter().any(|f| f.contents.contains(k)), "{p}: no {k}");
@@ -214,6 +218,108 @@ fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
     // Claude's knob, spelled out
     let claude = render(&m, &target(&Provider::CLAUDE_CODE)).unwrap();
     assert!(claude.files[0].contents.contains("\"onFailure\": \"block\""));
+}
+
+/// The fail-closed findings of a preflight: `(native event, whether the agent has a knob)`.
+fn fail_closed_findings(m: &Manifest, t: &Target) -> BTreeSet<(String, bool)> {
+    let caps = |_: &Provider, _: &str| CapSet::EMPTY;
+    let rep = preflight(m, std::slice::from_ref(t), &caps);
+    rep.targets[0]
+        .findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.code,
+                FindingCode::FailClosedNative | FindingCode::FailClosedUnsupported
+            )
+        })
+        .map(|f| {
+            (
+                f.native_event.clone().unwrap_or_default(),
+                f.code == FindingCode::FailClosedNative,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_per_event_fail_policy_is_rendered_per_event() {
+    // closed for tool calls, open for prompts: the tool gate's entries get each agent's knob (or
+    // preflight says the agent has none), the prompt's entries stay as a fail-open router's
+    let closed_tools = PolicySource::per_event(|e: &Envelope| {
+        if e.kind == EventKind::ToolPre {
+            Policy::default().fail_closed()
+        } else {
+            Policy::default()
+        }
+    });
+    let router = || {
+        Router::new()
+            .on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no"))
+            .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt())
+    };
+    let m = manifest_from_router(&router().with_policy(closed_tools), [GUARD]);
+    assert_eq!(m.failure, agenthooks_install::FailurePolicy::Open);
+    let failure = |k: EventKind| m.hooks.iter().find(|h| h.on == HookOn::Kind(k)).unwrap().failure;
+    assert_eq!(
+        failure(EventKind::ToolPre),
+        Some(agenthooks_install::FailurePolicy::Closed)
+    );
+    assert_eq!(failure(EventKind::PromptSubmitted), None);
+    // the manifest says it in TOML too
+    assert_eq!(Manifest::from_toml(&m.to_toml()).unwrap(), m);
+    let all_closed = manifest_from_router(&router().with_policy(Policy::default().fail_closed()), [GUARD]);
+    let open = manifest_from_router(&router(), [GUARD]);
+    for p in supported_providers() {
+        let t = target(&p);
+        let tool_natives = expected_natives(&p, &[EventKind::ToolPre]);
+        let got = fail_closed_findings(&m, &t);
+        // exactly the tool.pre natives, each with the verdict a fixed fail-closed router gets
+        let want: BTreeSet<(String, bool)> = fail_closed_findings(&all_closed, &t)
+            .into_iter()
+            .filter(|(n, _)| tool_natives.contains(n))
+            .collect();
+        assert!(
+            !got.is_empty(),
+            "{p}: preflight says nothing about the fail-closed tool gate"
+        );
+        assert_eq!(got, want, "{p}");
+        // the files: the knob where the agent has one, nothing changed where it has none
+        let files = render(&m, &t).unwrap().files;
+        assert_eq!(files != render(&open, &t).unwrap().files, knob(&p).is_some(), "{p}");
+        if let Some(k) = knob(&p) {
+            assert!(files.iter().any(|f| f.contents.contains(k)), "{p}: no {k}");
+            // not on the prompt: the files are not a fixed fail-closed router's
+            assert_ne!(
+                files,
+                render(&all_closed, &t).unwrap().files,
+                "{p}: the prompt got the knob"
+            );
+        }
+    }
+    // a policy closed on one agent only: native hooks carry it there, other agents stay open
+    let claude_only = PolicySource::per_event(|e: &Envelope| {
+        if e.provider == Provider::CLAUDE_CODE {
+            Policy::default().fail_closed()
+        } else {
+            Policy::default()
+        }
+    });
+    let m = manifest_from_router(&router().with_policy(claude_only), [GUARD]);
+    assert!(m
+        .hooks
+        .iter()
+        .any(|h| matches!(&h.on, HookOn::Native { provider, .. } if *provider == Provider::CLAUDE_CODE)));
+    let claude = render(&m, &target(&Provider::CLAUDE_CODE)).unwrap();
+    assert!(
+        claude.files[0].contents.contains("\"onFailure\": \"block\""),
+        "{}",
+        claude.files[0].contents
+    );
+    for p in [Provider::CURSOR, Provider::OPENCODE] {
+        let t = target(&p);
+        assert_eq!(render(&m, &t).unwrap().files, render(&open, &t).unwrap().files, "{p}");
+    }
 }
 
 /// A tool.pre payload of `p` whose tool is not of the `other` class, with its fixture.
