@@ -9,7 +9,7 @@
 //! - the tool filter the router declares for the kind ([`Router::declared_tools`]: its
 //!   [`Router::for_tools`], or the matchers of its `when(...)` guards), compiled to each agent's
 //!   matcher dialect at render time — or, where the dialect cannot express it, passed to the
-//!   runner as `--tools=…`;
+//!   runner as `--tools=…` (the OpenCode shim and the OpenClaw plugin send it on each frame);
 //! - for `on_any` observers, a telemetry hook on every other kind; for `on_other(native)`
 //!   observers, a telemetry hook on that native event of every agent that has it (unless a kind
 //!   hook already covers it);

@@ -579,16 +579,27 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// install(A) → install(B) equals a fresh install(B), installing B again changes nothing,
-    /// and uninstall leaves nothing of ours — for every agent.
+    /// and uninstall leaves nothing of ours — for every agent, whichever version (A is 1.0.0, B
+    /// 2.0.0) uninstalls what the other installed.
     #[test]
     fn reinstall_after_a_router_change_is_exact_and_idempotent(a in 0u16..512, b in 0u16..512, p in 0usize..7) {
         let p = supported_providers()[p % supported_providers().len()].clone();
         let t = target(&p);
-        let ma = manifest_from_router(&router_of(&kinds_of(a)), [GUARD]);
-        let mb = manifest_from_router(&router_of(&kinds_of(b)), [GUARD]);
+        let versioned = |mask: u16, v: &str| {
+            let m = manifest_from_router(&router_of(&kinds_of(mask)), [GUARD]);
+            let id = m.identity.clone().with_version(v);
+            m.with_identity(id)
+        };
+        let ma = versioned(a, "1.0.0");
+        let mb = versioned(b, "2.0.0");
         let mut fs = MemFs::new();
         let plan = plan_install(&ma, &t, &fs).unwrap();
         apply(&mut fs, &plan);
+        // the newer binary uninstalls what the older one installed
+        let mut old = fs.clone();
+        let plan = plan_uninstall(&mb, &t, &old).unwrap();
+        apply(&mut old, &plan);
+        prop_assert!(old.files.is_empty(), "{}: left {:?}", p, old.files.keys().collect::<Vec<_>>());
         let plan = plan_install(&mb, &t, &fs).unwrap();
         apply(&mut fs, &plan);
         let mut fresh = MemFs::new();
