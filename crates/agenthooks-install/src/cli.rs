@@ -968,42 +968,19 @@ pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, er
     self_main(router, None, argv, out, err)
 }
 
-/// The consumer binary's package as its `Cargo.toml` names it, captured at the consumer's call
-/// site (`env!("CARGO_PKG_NAME")`, `env!("CARGO_PKG_VERSION")`; the facade's `agenthooks::main!`
-/// does it): the self-installed manifest carries its version, and its description names it.
-///
-/// ```
-/// use agenthooks_install::cli::Package;
-/// const ME: Package = Package::new("secret-guard-pkg", "1.4.2");
-/// assert_eq!(ME.version, "1.4.2");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Package {
-    /// The package name.
-    pub name: &'static str,
-    /// The package version.
-    pub version: &'static str,
-}
-
-impl Package {
-    /// A package name and version.
-    pub const fn new(name: &'static str, version: &'static str) -> Self {
-        Self { name, version }
-    }
-}
-
-/// [`main_for_router`] for a binary that knows its package: the derived manifest's identity
-/// carries `package`'s version (instead of `0.0.0`) and a description naming the package; the
+/// [`main_for_router`] for a binary that knows its package (`package` and `version` as its
+/// `Cargo.toml` says, captured at the consumer's call site with `env!("CARGO_PKG_NAME")` and
+/// `env!("CARGO_PKG_VERSION")`; the facade's `agenthooks::main!` does it): the derived manifest's
+/// identity carries that version (instead of `0.0.0`) and a description naming the package; the
 /// identity name stays the binary's file name (it names files such as Copilot's hooks file).
 ///
 /// ```
 /// use agenthooks_core::prelude::*;
-/// use agenthooks_install::cli::{main_for_package, Package};
+/// use agenthooks_install::cli::main_for_package;
 /// let router = Router::new().on_stop(|_cx: &Context, _e: &StopEvent| finish());
 /// let argv: Vec<String> = ["guard", "agenthooks", "manifest", "--command", "/opt/guard"].iter().map(|s| s.to_string()).collect();
 /// let mut out = Vec::new();
-/// let code = main_for_package(&router, Package::new("guard-pkg", "2.1.0"), &argv, &mut out, &mut Vec::new());
+/// let code = main_for_package(&router, ("guard-pkg", "2.1.0"), &argv, &mut out, &mut Vec::new());
 /// assert_eq!(code, Some(0));
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.contains("name = \"guard\"") && text.contains("version = \"2.1.0\""), "{text}");
@@ -1011,7 +988,7 @@ impl Package {
 /// ```
 pub fn main_for_package(
     router: &Router,
-    package: Package,
+    package: (&str, &str),
     argv: &[String],
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -1021,7 +998,7 @@ pub fn main_for_package(
 
 fn self_main(
     router: &Router,
-    package: Option<Package>,
+    package: Option<(&str, &str)>,
     argv: &[String],
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -1062,11 +1039,11 @@ fn self_main(
         vec!["agenthooks-overridden".to_owned()]
     };
     let mut manifest = crate::manifest_from_router(router, command);
-    if let Some(p) = package {
+    if let Some((name, version)) = package {
         manifest.identity = manifest
             .identity
-            .with_version(p.version)
-            .with_description(format!("{} {} (agenthooks)", p.name, p.version));
+            .with_version(version)
+            .with_description(format!("{name} {version} (agenthooks)"));
     }
     let src = Source::Router(manifest);
     Some(match run(&cli.command, &src, out, err) {

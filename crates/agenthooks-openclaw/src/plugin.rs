@@ -116,20 +116,6 @@ impl ShimHook {
         self
     }
 
-    /// Sets this hook's own fail policy (`None`: the plugin's).
-    #[must_use]
-    pub fn with_fail_closed(mut self, closed: Option<bool>) -> Self {
-        self.fail_closed = closed;
-        self
-    }
-
-    /// Sets the in-process tool filter sent with the hook's frames (`None` or empty: none).
-    #[must_use]
-    pub fn with_tools(mut self, spec: Option<String>) -> Self {
-        self.tools = spec.filter(|t| !t.is_empty());
-        self
-    }
-
     /// OpenClaw's handler timeout for this hook (`hooks.timeouts.<hook>` and the registration's
     /// `timeoutMs`): the shim's deadline plus [`HOST_MARGIN`], for awaited hooks.
     pub fn host_timeout(&self) -> Option<Duration> {
@@ -164,6 +150,15 @@ impl ShimHook {
             v["failClosed"] = c.into();
         }
         v
+    }
+}
+
+agenthooks_core::setters! {
+    impl ShimHook {
+        /// Sets this hook's own fail policy (`None`: the plugin's).
+        with_fail_closed(fail_closed: Option<bool>);
+        /// Sets the in-process tool filter sent with the hook's frames (`None`: none).
+        with_tools(tools: Option<String>);
     }
 }
 

@@ -81,19 +81,14 @@ impl Subscription {
             tools: None,
         }
     }
+}
 
-    /// Narrows a tool hook to the tools `matcher` (a regex source) matches.
-    #[must_use]
-    pub fn with_matcher(mut self, matcher: Option<String>) -> Self {
-        self.matcher = matcher;
-        self
-    }
-
-    /// Sets the in-process tool filter sent with every frame of the hook (`None`: none).
-    #[must_use]
-    pub fn with_tools(mut self, tools: Option<String>) -> Self {
-        self.tools = tools.filter(|t| !t.is_empty());
-        self
+agenthooks_core::setters! {
+    impl Subscription {
+        /// Narrows a tool hook to the tools `matcher` (a regex source) matches.
+        with_matcher(matcher: Option<String>);
+        /// Sets the in-process tool filter sent with every frame of the hook (`None`: none).
+        with_tools(tools: Option<String>);
     }
 }
 

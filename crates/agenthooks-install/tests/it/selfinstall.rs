@@ -344,6 +344,17 @@ fn tick(c: &AtomicUsize) -> Result<(), HandlerError> {
     Ok(())
 }
 
+/// An `on_any` observer and a denying `on_tool_pre` handler, with their call counts
+/// `[observed, handled]`.
+fn counting_router() -> (Router, Arc<[AtomicUsize; 2]>) {
+    let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+    let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
+    let router = Router::new()
+        .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
+        .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
+    (router, counts)
+}
+
 /// The runner words of the rendered command for `native` (after `agenthooks run`).
 fn rendered_args(m: &Manifest, t: &Target, native: &str) -> Vec<String> {
     let r = render(m, t).unwrap();
@@ -379,13 +390,8 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         let Some((fx, tool)) = tool_pre_case(&p, native) else {
             panic!("{p}: no {native} fixture with a classified tool");
         };
-        // [observed, handled]
-        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let (router, counts) = counting_router();
         let count = |i: usize| counts[i].load(Ordering::SeqCst);
-        let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
-        let router = Router::new()
-            .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
-            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
         let env = fx.env_map();
         let variant = fx.variant();
         let run = |argv: &[String]| {
@@ -434,20 +440,6 @@ fn bridge_tools(m: &Manifest, t: &Target, native: &str) -> Option<String> {
     })
 }
 
-/// A frame sink the test reads back.
-#[derive(Clone, Default)]
-struct Sink(Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// One frame through `agenthooks serve` with `router`: the reply frame, as the bridge's fake
 /// agent reads it (OpenCode's shim hands it the reply envelope; OpenClaw's plugin the `output`).
 fn serve_frame(
@@ -459,13 +451,9 @@ fn serve_frame(
     let state = agenthooks_testkit::harness::TempState::new();
     let runner = agenthooks_core::runner::Runner::new(router.clone(), vec![codec(p)])
         .with_options(agenthooks_core::runner::RunOptions::default().with_state_dir(state.path()));
-    let sink = Sink::default();
-    let out: agenthooks_core::runner::FrameSink = Arc::new(std::sync::Mutex::new(Box::new(sink.clone())));
-    let line = format!("{frame}\n");
     let env: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    agenthooks_core::runner::serve(&runner, codec(p), &mut line.as_bytes(), &out, &env);
-    let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
-    let mut reply: serde_json::Value = serde_json::from_str(text.trim()).expect("one reply frame");
+    let replies = agenthooks_core::runner::serve_frames(&runner, codec(p), format!("{frame}\n").as_bytes(), &env);
+    let [mut reply] = <[serde_json::Value; 1]>::try_from(replies).expect("one reply frame");
     reply.as_object_mut().unwrap().remove("seq");
     let (code, stdout) = if *p == Provider::OPENCLAW {
         let code = i32::from(reply.get("error").is_some());
@@ -491,13 +479,8 @@ fn broadened_matchers_are_filtered_in_the_bridges_daemon() {
         let Some((fx, tool)) = tool_pre_case(&p, native) else {
             panic!("{p}: no {native} fixture with a classified tool");
         };
-        // [observed, handled]
-        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let (router, counts) = counting_router();
         let count = |i: usize| counts[i].load(Ordering::SeqCst);
-        let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
-        let router = Router::new()
-            .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
-            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
         let mut frame: serde_json::Value = serde_json::from_slice(&fx.input).unwrap();
         frame["tools"] = "class:other".into();
         // outside the filter: handlers skipped, the neutral shape, the agent proceeds
