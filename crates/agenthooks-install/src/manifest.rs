@@ -247,6 +247,9 @@ impl std::fmt::Display for HookOn {
 pub struct HookSpec {
     /// The event.
     pub on: HookOn,
+    /// What a crash or timeout of the hook binary means for this hook; `None` = the manifest's
+    /// [`Manifest::failure`] (a router whose policy differs per event sets it per hook).
+    pub failure: Option<FailurePolicy>,
     /// Which tools (tool events only); empty = every tool.
     pub tools: ToolMatcher,
     /// Whether the agent should wait for the hook's decision (`true`, the default) or run it
@@ -257,9 +260,6 @@ pub struct HookSpec {
     /// The capabilities the handler uses (for the preflight report); `None` = everything the
     /// kind can do.
     pub uses: Option<CapSet>,
-    /// What a crash or timeout of the hook binary means for this hook; `None` = the manifest's
-    /// [`Manifest::failure`] (a router whose policy differs per event sets it per hook).
-    pub failure: Option<FailurePolicy>,
 }
 
 impl HookSpec {
