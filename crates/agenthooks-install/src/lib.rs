@@ -72,7 +72,8 @@
 //! [`manifest_from_router`] derives the manifest from the hook's own router (one hook per kind
 //! it handles, its declared tool filters, its fail policy); with the `cli` feature,
 //! `cli::main_for_router` gives every hook binary `<bin> agenthooks install|uninstall|diff|
-//! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it).
+//! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it;
+//! `cli::main_for_package`, behind `agenthooks::main!`, also records the package version).
 //!
 //! ## Non-goals
 //!

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, JsonHooksFile};
 use crate::plan::{with_newline, Cx, FileFormat};
@@ -68,20 +68,20 @@ fn is_async(h: &ResolvedHook) -> bool {
 }
 
 /// Whether the hook gets `onFailure: "block"`.
-fn on_failure(target: &Target, manifest: &Manifest, h: &ResolvedHook) -> bool {
-    manifest.failure == FailurePolicy::Closed
+fn on_failure(target: &Target, h: &ResolvedHook) -> bool {
+    h.fail_closed
         && !is_async(h)
         && h.kind.is_gating()
         && !NO_ON_FAILURE.contains(&h.native.as_str())
         && !target.version_below(ON_FAILURE_MIN)
 }
 
-fn group(target: &Target, manifest: &Manifest, h: &ResolvedHook) -> Value {
+fn group(target: &Target, h: &ResolvedHook) -> Value {
     let mut handler = json!({"type": "command", "command": h.command, "timeout": h.timeout_value});
     if is_async(h) {
         handler["async"] = Value::Bool(true);
     }
-    if on_failure(target, manifest, h) {
+    if on_failure(target, h) {
         handler["onFailure"] = Value::from("block");
     }
     let mut g = serde_json::Map::new();
@@ -131,7 +131,7 @@ impl TargetModule for Claude {
                 ));
             }
             if wants_fail_closed(manifest, h) {
-                if on_failure(target, manifest, h) {
+                if on_failure(target, h) {
                     out.push(SPEC.hook_finding(
                         h,
                         Severity::Info,
@@ -176,7 +176,7 @@ impl TargetModule for Claude {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        let entries = entries(hooks, |h| group(cx.target, cx.manifest, h));
+        let entries = entries(hooks, |h| group(cx.target, h));
         JsonHooksFile::grouped(path, format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
             let path = plugin_manifest_path(cx.target);

@@ -15,7 +15,9 @@
 //!   deadlines. The file is edited in place (comments kept); every other key, including other
 //!   keys of our entry, is left alone. A file in JSON5 syntax beyond comments (unquoted keys,
 //!   trailing commas) is refused with an error and nothing is written.
-//! - Tool matchers become OpenClaw's `matcher` option (exact canonical tool ids).
+//! - Tool matchers become OpenClaw's `matcher` option (exact canonical tool ids); where that
+//!   cannot say the filter, the hook's `--tools` spec is baked into the plugin and sent on each
+//!   frame, and the daemon answers other tools with the neutral shape.
 //! - Doctor spawns `<command> agenthooks serve --provider=openclaw` and checks it answers the
 //!   `agenthooks.ping` frame.
 
@@ -139,16 +141,22 @@ fn awaited(h: &ResolvedHook) -> bool {
 }
 
 fn config_for(m: &Manifest, hooks: &[ResolvedHook]) -> PluginConfig {
+    let closed = m.failure == FailurePolicy::Closed;
     let cfg = PluginConfig::new(m.command.iter().cloned())
-        .fail_closed(m.failure == FailurePolicy::Closed)
+        .fail_closed(closed)
         .with_identity(m.identity.name.clone(), m.identity.version.clone());
     hooks.iter().fold(cfg, |cfg, h| {
-        let mut s = ShimHook::new(h.native.clone()).with_awaited(h.blocking);
+        let mut s = ShimHook::new(h.native.clone())
+            .with_awaited(h.blocking)
+            .with_fail_closed((h.fail_closed != closed).then_some(h.fail_closed));
         if s.awaited {
             s = s.with_deadline(h.timeout);
         }
         let tools = h.matcher.as_ref().map(|m| m.split('|').map(str::to_owned).collect());
-        cfg.with_hook(s.with_matcher(tools))
+        cfg.with_hook(
+            s.with_matcher(tools)
+                .with_tools(h.tools.as_ref().map(ToString::to_string)),
+        )
     })
 }
 
@@ -170,13 +178,15 @@ fn entries(cfg: &PluginConfig) -> Vec<Value> {
     cfg.hooks
         .iter()
         .map(|h| {
-            let mut e =
-                json!({"event": h.hook, "await": h.awaited, "command": cfg.command, "failClosed": cfg.fail_closed});
+            let mut e = json!({"event": h.hook, "await": h.awaited, "command": cfg.command, "failClosed": h.fail_closed.unwrap_or(cfg.fail_closed)});
             if h.awaited {
                 e["deadline_ms"] = u64::try_from(h.deadline.as_millis()).unwrap_or(u64::MAX).into();
             }
             if let Some(m) = &h.matcher {
                 e["matcher"] = json!(m);
+            }
+            if let Some(t) = &h.tools {
+                e["tools"] = json!(t);
             }
             e
         })
