@@ -123,12 +123,30 @@ pub fn quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
 /// # Ok::<(), agenthooks_core::shell::QuoteError>(())
 /// ```
 pub fn join<S: AsRef<str>>(argv: &[S]) -> Result<String, QuoteError> {
+    join_words(argv, |i, w| posix_word(w, i == 0))
+}
+
+/// Quotes each word (`quote` gets its index) and joins them with spaces.
+fn join_words<'a, S: AsRef<str>>(
+    argv: &'a [S],
+    quote: impl Fn(usize, &'a str) -> Result<Cow<'a, str>, QuoteError>,
+) -> Result<String, QuoteError> {
     let words = argv
         .iter()
         .enumerate()
-        .map(|(i, w)| posix_word(w.as_ref(), i == 0))
+        .map(|(i, w)| quote(i, w.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(words.join(" "))
+}
+
+/// `word` with `escape(c)` written before each character it names.
+fn escaped(word: &str, escape: impl Fn(char) -> Option<char>) -> String {
+    let mut out = String::with_capacity(word.len() + 2);
+    for c in word.chars() {
+        out.extend(escape(c));
+        out.push(c);
+    }
+    out
 }
 
 /// Bare in a POSIX command line: no shell (sh, bash, dash, zsh) gives these a meaning inside a
@@ -177,16 +195,8 @@ pub fn powershell_quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
     if bare {
         return Ok(Cow::Borrowed(word));
     }
-    let mut out = String::with_capacity(word.len() + 2);
-    out.push('\'');
-    for c in word.chars() {
-        if PS_QUOTES.contains(&c) {
-            out.push(c);
-        }
-        out.push(c);
-    }
-    out.push('\'');
-    Ok(Cow::Owned(out))
+    let body = escaped(word, |c| PS_QUOTES.contains(&c).then_some(c));
+    Ok(Cow::Owned(format!("'{body}'")))
 }
 
 /// Quotes an argv into one PowerShell command line: `& program args…` (the call operator runs
@@ -198,15 +208,8 @@ pub fn powershell_quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
 /// # Ok::<(), agenthooks_core::shell::QuoteError>(())
 /// ```
 pub fn powershell_join<S: AsRef<str>>(argv: &[S]) -> Result<String, QuoteError> {
-    let words = argv
-        .iter()
-        .map(|w| powershell_quote(w.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(if words.is_empty() {
-        String::new()
-    } else {
-        format!("& {}", words.join(" "))
-    })
+    let line = join_words(argv, |_, w| powershell_quote(w))?;
+    Ok(if argv.is_empty() { line } else { format!("& {line}") })
 }
 
 /// The characters `cmd.exe` gives a meaning to on a command line.
@@ -233,23 +236,12 @@ pub fn cmd_quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
     if !argv.contains(CMD_META) {
         return Ok(argv);
     }
-    let mut out = String::with_capacity(argv.len() * 2);
-    for c in argv.chars() {
-        if CMD_META.contains(&c) {
-            out.push('^');
-        }
-        out.push(c);
-    }
-    Ok(Cow::Owned(out))
+    Ok(Cow::Owned(escaped(&argv, |c| CMD_META.contains(&c).then_some('^'))))
 }
 
 /// Quotes an argv into one `cmd /c` command line.
 pub fn cmd_join<S: AsRef<str>>(argv: &[S]) -> Result<String, QuoteError> {
-    let words = argv
-        .iter()
-        .map(|w| cmd_quote(w.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(words.join(" "))
+    join_words(argv, |_, w| cmd_quote(w))
 }
 
 /// Quotes a word for `CommandLineToArgvW` (the MSVC runtime's argv parser).
@@ -285,6 +277,13 @@ fn argv_quote(word: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Asserts what `quote` writes for each word.
+    fn expect(quote: fn(&str) -> Result<Cow<'_, str>, QuoteError>, cases: &[(&str, &str)]) {
+        for (word, want) in cases {
+            assert_eq!(quote(word).unwrap(), *want, "{word:?}");
+        }
+    }
 
     /// Words no quoter may mangle.
     const HOSTILE: &[&str] = &[
@@ -355,23 +354,25 @@ mod tests {
         }
         // Not bare: assignment in first position, zsh `=cmd`, tilde, globs, non-ASCII.
         assert_eq!(join(&["A=b", "c=d"]).unwrap(), "'A=b' c=d");
-        assert_eq!(quote("=x").unwrap(), "'=x'");
-        assert_eq!(quote("~").unwrap(), "'~'");
-        assert_eq!(quote("*").unwrap(), "'*'");
-        assert_eq!(quote("é").unwrap(), "'é'");
+        expect(quote, &[("=x", "'=x'"), ("~", "'~'"), ("*", "'*'"), ("é", "'é'")]);
         assert_eq!(join::<&str>(&[]).unwrap(), "");
     }
 
     #[test]
     fn posix_quotes_hostile_words() {
-        assert_eq!(quote("`id`").unwrap(), "'`id`'");
-        assert_eq!(quote("$(x)").unwrap(), "'$(x)'");
-        assert_eq!(quote("a\nb").unwrap(), "'a\nb'");
-        assert_eq!(quote("a'b").unwrap(), "\"a'b\"");
-        assert_eq!(quote("a\\b").unwrap(), "\"a\\\\b\"");
-        assert_eq!(quote("$x'y").unwrap(), "'$x'\"'y\"");
-        assert_eq!(quote("!").unwrap(), "'!'");
-        assert_eq!(quote("").unwrap(), "''");
+        expect(
+            quote,
+            &[
+                ("`id`", "'`id`'"),
+                ("$(x)", "'$(x)'"),
+                ("a\nb", "'a\nb'"),
+                ("a'b", "\"a'b\""),
+                ("a\\b", "\"a\\\\b\""),
+                ("$x'y", "'$x'\"'y\""),
+                ("!", "'!'"),
+                ("", "''"),
+            ],
+        );
         assert_eq!(quote("a\0b"), Err(QuoteError::Nul("a\0b".into())));
         assert!(join(&["ok", "\0"]).is_err());
     }
@@ -431,11 +432,16 @@ mod tests {
             powershell_quote("\u{2019}x\u{2018}").unwrap(),
             "'\u{2019}\u{2019}x\u{2018}\u{2018}'"
         );
-        assert_eq!(powershell_quote("$env:HOME `n").unwrap(), "'$env:HOME `n'");
-        assert_eq!(powershell_quote("-rf").unwrap(), "'-rf'");
-        assert_eq!(powershell_quote("a,b").unwrap(), "'a,b'");
-        assert_eq!(powershell_quote("@x").unwrap(), "'@x'");
-        assert_eq!(powershell_quote("C:/x/y.exe").unwrap(), "C:/x/y.exe");
+        expect(
+            powershell_quote,
+            &[
+                ("$env:HOME `n", "'$env:HOME `n'"),
+                ("-rf", "'-rf'"),
+                ("a,b", "'a,b'"),
+                ("@x", "'@x'"),
+                ("C:/x/y.exe", "C:/x/y.exe"),
+            ],
+        );
         assert_eq!(powershell_quote("a\0"), Err(QuoteError::Nul("a\0".into())));
         assert_eq!(powershell_join::<&str>(&[]).unwrap(), "");
         assert_eq!(powershell_join(&["guard", "a b"]).unwrap(), "& guard 'a b'");
@@ -464,13 +470,18 @@ mod tests {
 
     #[test]
     fn cmd_escapes_metacharacters_and_refuses_line_breaks() {
-        assert_eq!(cmd_quote("%PATH%").unwrap(), "^%PATH^%");
-        assert_eq!(cmd_quote("!x!").unwrap(), "^!x^!");
-        assert_eq!(cmd_quote("a b").unwrap(), "^\"a b^\"");
-        assert_eq!(cmd_quote("a\"b").unwrap(), "^\"a\\^\"b^\"");
-        assert_eq!(cmd_quote("").unwrap(), "^\"^\"");
-        assert_eq!(cmd_quote(r"C:\x\").unwrap(), r"C:\x\");
-        assert_eq!(cmd_quote(r"C:\My x\").unwrap(), r#"^"C:\My x\\^""#);
+        expect(
+            cmd_quote,
+            &[
+                ("%PATH%", "^%PATH^%"),
+                ("!x!", "^!x^!"),
+                ("a b", "^\"a b^\""),
+                ("a\"b", "^\"a\\^\"b^\""),
+                ("", "^\"^\""),
+                (r"C:\x\", r"C:\x\"),
+                (r"C:\My x\", r#"^"C:\My x\\^""#),
+            ],
+        );
         assert_eq!(cmd_quote("a\nb"), Err(QuoteError::Newline("a\nb".into())));
         assert_eq!(cmd_quote("a\0"), Err(QuoteError::Nul("a\0".into())));
         assert_eq!(cmd_join(&["guard", "a&b"]).unwrap(), "guard a^&b");

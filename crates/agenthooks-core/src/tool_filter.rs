@@ -181,11 +181,7 @@ pub struct GlobSet(globset::GlobSet);
 
 impl GlobSet {
     /// Compiles `patterns`.
-    pub fn new<I, S>(patterns: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
+    pub fn new(patterns: impl IntoIterator<Item = impl AsRef<str>>) -> Self {
         let mut set = globset::GlobSetBuilder::new();
         for p in patterns {
             let p = p.as_ref();
