@@ -13,7 +13,8 @@
 //!   Copilot CLI's `powershell` field and Windows commands. Single-quoted (PowerShell expands
 //!   nothing there) with every single quote — `'` and the typographic `‘ ’ ‚ ‛` PowerShell also
 //!   reads as one — doubled; the command line starts with the call operator `&` so a quoted
-//!   program path is run, not printed.
+//!   program path is run, not printed. (Windows PowerShell 5.1 itself still drops a `"` inside
+//!   an argument it hands a native program; PowerShell 7.3+ passes it through.)
 //! - **`cmd.exe`** ([`cmd_quote`], [`cmd_join`]; [`Shell::Cmd`]): a word is first quoted for the
 //!   program's own argument parser (`CommandLineToArgvW` rules: `"…"`, `\` doubled before a
 //!   `"`, `"` written `\"`), then every `cmd` metacharacter (`( ) % ! ^ " < > & |`) is escaped
