@@ -106,6 +106,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+pub use agenthooks_core::shell::{join as shell_join, quote as shell_quote, QuoteError};
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
@@ -115,7 +116,6 @@ pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Mani
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
-pub use shell::{shell_join, shell_quote};
 pub use target::{known_targets, CodexOptions, OpenClawOptions, Scope, Target, TargetOptions};
 pub use targets::{native_events_for, supported_providers};
 

@@ -5,12 +5,11 @@
 //! against an empty file system; [`install`](crate::install) is a plan against the disk,
 //! applied.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use agenthooks_core::digest::{canonical_json, sha256_tagged};
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::error::InstallError;
 use crate::finding::Finding;
@@ -75,7 +74,7 @@ impl Fingerprint {
     /// The fingerprint of a list of entries.
     pub fn of(entries: &[Value]) -> Self {
         let text = canonical_json(&Value::Array(entries.to_vec()));
-        Self(format!("sha256:{}", hex(&Sha256::digest(text.as_bytes()))))
+        Self(sha256_tagged(text.as_bytes()))
     }
 }
 
@@ -83,34 +82,6 @@ impl std::fmt::Display for Fingerprint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-/// Compact JSON with object keys sorted recursively (`serde_json` escaping, no spaces).
-pub(crate) fn canonical_json(v: &Value) -> String {
-    fn sort(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                let mut out = serde_json::Map::new();
-                for k in keys {
-                    out.insert(k.clone(), sort(&m[k]));
-                }
-                Value::Object(out)
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sort).collect()),
-            other => other.clone(),
-        }
-    }
-    serde_json::to_string(&sort(v)).unwrap_or_default()
 }
 
 /// One file a plan touches.
@@ -479,13 +450,21 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn canonical_sorts_keys() {
+    fn fingerprints_hash_canonical_entries() {
+        // Known vectors (`sha256` of `[]` and of `[{"a":1,"b":2}]`): fingerprints written by
+        // earlier versions must keep matching.
         assert_eq!(
-            canonical_json(&json!({"b": 1, "a": {"d": [1, {"z": 0, "y": "<>"}], "c": null}})),
-            r#"{"a":{"c":null,"d":[1,{"y":"<>","z":0}]},"b":1}"#
+            Fingerprint::of(&[]).0,
+            "sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
         );
-        let f = Fingerprint::of(&[]);
-        assert!(f.0.starts_with("sha256:") && f.0.len() == 7 + 64);
+        assert_eq!(
+            Fingerprint::of(&[json!({"b": 2, "a": 1})]).0,
+            "sha256:44c7deead2ed8313d29655e45c0d1469419213c93d9f44d66da7c7afe46e74e3"
+        );
+        assert!(same_entries(
+            &[json!({"b": 2, "a": 1}), json!(1)],
+            &[json!(1), json!({"a": 1, "b": 2})]
+        ));
     }
 
     #[test]

@@ -255,10 +255,10 @@ pub(crate) fn resolve(
                 .with_native(acc.native.clone()),
             );
         }
-        let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);
+        let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective)?;
         if let Some(sel) = &in_process {
             command.push(' ');
-            command.push_str(&shell::shell_quote(&sel.to_arg()));
+            command.push_str(&crate::shell_quote(&sel.to_arg())?);
         }
         for &token in ts.substituted_tokens {
             if command.contains(token) {

@@ -214,7 +214,7 @@ fn installed(cx: &mut Cx<'_>) -> Result<Installed, InstallError> {
         Some(cfg) if cfg.command == cx.manifest.command => Installed::Ours(cfg),
         Some(cfg) => foreign(format!(
             "an agenthooks plugin for another command (`{}`) is installed here: uninstall it with that command first",
-            crate::shell_join(&cfg.command)
+            crate::shell::shown(&cfg.command)
         )),
         None => foreign("a plugin directory named agenthooks exists and is not ours: not overwriting it".to_owned()),
     })
@@ -481,7 +481,7 @@ impl TargetModule for OpenClaw {
                     FindingCode::Command,
                     format!(
                         "the plugin's daemon (`{} agenthooks serve --provider=openclaw`) did not answer a ping frame: {e}",
-                        crate::shell_join(&cx.manifest.command)
+                        crate::shell::shown(&cx.manifest.command)
                     ),
                 )],
             },

@@ -227,7 +227,7 @@ impl TargetModule for OpenCode {
                 &p,
                 format!(
                     "the shim's daemon (`{} agenthooks serve --provider=opencode`) did not answer a ping frame: {e}",
-                    crate::shell_join(&cx.manifest.command)
+                    crate::shell::shown(&cx.manifest.command)
                 ),
             )],
         })
