@@ -695,13 +695,3 @@ proptest! {
         check_toml(&t, Path::new("/h/.codex/config.toml"), &doc, &[])?;
     }
 }
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    /// `agenthooks replay` (the testkit's spawner) quotes exactly as install writes.
-    #[test]
-    fn replay_quotes_as_install_writes(words in proptest::collection::vec("[ -~\n\t]{0,10}", 1..5)) {
-        prop_assert_eq!(agenthooks_testkit::fake::shell_join(&words), agenthooks_install::shell_join(&words));
-    }
-}
