@@ -40,7 +40,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 /// A key path inside a document (`["hooks", "PreToolUse"]`).
 pub(crate) type KeyPath = Vec<String>;
@@ -98,13 +97,12 @@ impl Record {
 
 /// Where the record of `file` (canonical) for `command` lives.
 pub(crate) fn path(home: &Path, file: &Path, command: &[String]) -> PathBuf {
-    let mut h = Sha256::new();
-    h.update(file.to_string_lossy().as_bytes());
+    let mut key = file.to_string_lossy().into_owned().into_bytes();
     for w in command {
-        h.update([0]);
-        h.update(w.as_bytes());
+        key.push(0);
+        key.extend_from_slice(w.as_bytes());
     }
-    let digest = crate::plan::hex(&h.finalize());
+    let digest = agenthooks_core::digest::hex(&agenthooks_core::digest::sha256(&key));
     home.join(RECORD_DIR[0])
         .join(RECORD_DIR[1])
         .join(format!("{}.json", &digest[..16]))

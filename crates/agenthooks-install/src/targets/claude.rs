@@ -100,6 +100,26 @@ fn plugin_manifest(manifest: &Manifest) -> [(&'static str, Value); 3] {
     ]
 }
 
+/// Whether `text` is a plugin manifest we wrote: exactly our three keys, our plugin's name and our
+/// description shape (any version, so a newer binary re-installs and uninstalls an older one's).
+fn is_our_plugin_manifest(text: &str, manifest: &Manifest) -> bool {
+    let Ok(node) = crate::jsonc::parse(text, false) else {
+        return false;
+    };
+    let Value::Object(found) = node.to_value(text) else {
+        return false;
+    };
+    let expected = plugin_manifest(manifest);
+    found.len() == expected.len()
+        && expected.iter().all(|(k, _)| found.contains_key(*k))
+        && found.get("name") == Some(&expected[0].1)
+        && found.get("version").is_some_and(Value::is_string)
+        && found
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d == expected[2].1.as_str().unwrap_or_default() || d.ends_with("(agenthooks)"))
+}
+
 impl Claude {
     fn hooks_file(target: &Target) -> (PathBuf, FileFormat) {
         match target.scope {
@@ -179,9 +199,17 @@ impl TargetModule for Claude {
         let entries = entries(hooks, |h| group(cx.target, h));
         JsonHooksFile::grouped(path, format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
+            // The plugin manifest is ours to write only when it is absent or one we wrote (any
+            // version); a manifest the plugin's author wrote is left as it is.
             let path = plugin_manifest_path(cx.target);
             let keys = plugin_manifest(cx.manifest);
             let before = cx.text(&path, FileFormat::Json)?;
+            if before
+                .as_deref()
+                .is_some_and(|text| !is_our_plugin_manifest(text, cx.manifest))
+            {
+                return Ok(());
+            }
             let after = match &before {
                 Some(text) => {
                     jmerge::set_keys(text, &keys, false).map_err(|e| InstallError::malformed(&path, "JSON", e))?
@@ -203,19 +231,15 @@ impl TargetModule for Claude {
         let (path, format) = Self::hooks_file(cx.target);
         JsonHooksFile::grouped(path, format).uninstall(cx)?;
         if cx.target.scope == Scope::Plugin {
-            // The plugin manifest goes only when it is exactly what we would write.
+            // The plugin manifest goes only when it is one we wrote (this version or another).
             let path = plugin_manifest_path(cx.target);
             if let Some(text) = cx.text(&path, FileFormat::Json)? {
-                let expected: Value = Value::Object(
-                    plugin_manifest(cx.manifest)
-                        .into_iter()
-                        .map(|(k, v)| (k.to_owned(), v))
-                        .collect(),
-                );
-                let is_ours = crate::jsonc::parse(&text, false).is_ok_and(|n| n.to_value(&text) == expected);
-                if is_ours {
+                if is_our_plugin_manifest(&text, cx.manifest) {
+                    let before = crate::jsonc::parse(&text, false)
+                        .map(|n| n.to_value(&text))
+                        .unwrap_or(Value::Null);
                     cx.set_text(&path, FileFormat::Json, None)?;
-                    cx.set_ours(&path, FileFormat::Json, vec![expected], Vec::new())?;
+                    cx.set_ours(&path, FileFormat::Json, vec![before], Vec::new())?;
                 }
             }
         }

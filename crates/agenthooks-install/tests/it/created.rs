@@ -228,6 +228,22 @@ fn plugin_and_shim_files_we_create_go_and_nothing_else() {
 }
 
 #[test]
+fn a_plugin_manifest_the_author_wrote_is_left_as_it_is() {
+    let path = "/p/plugin/.claude-plugin/plugin.json";
+    let theirs = "{\n  \"name\": \"my-plugin\",\n  \"version\": \"3.1.0\",\n  \"description\": \"Mine\"\n}\n";
+    let installed = round_trip(
+        &Target::plugin(Provider::CLAUDE_CODE, "/p/plugin", HOME),
+        &[(path, theirs)],
+    );
+    assert_eq!(
+        installed.files[Path::new(path)],
+        theirs,
+        "install rewrote the author's plugin.json"
+    );
+    assert!(installed.files.contains_key(Path::new("/p/plugin/hooks/hooks.json")));
+}
+
+#[test]
 fn records_are_kept_out_of_render_and_name_what_was_created() {
     let r = render(&m(), &claude()).unwrap();
     assert!(r.files.iter().all(|f| f.format != FileFormat::Record));
