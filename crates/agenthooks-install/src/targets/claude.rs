@@ -235,9 +235,7 @@ impl TargetModule for Claude {
             let path = plugin_manifest_path(cx.target);
             if let Some(text) = cx.text(&path, FileFormat::Json)? {
                 if is_our_plugin_manifest(&text, cx.manifest) {
-                    let before = crate::jsonc::parse(&text, false)
-                        .map(|n| n.to_value(&text))
-                        .unwrap_or(Value::Null);
+                    let before = crate::jsonc::parse(&text, false).map_or(Value::Null, |n| n.to_value(&text));
                     cx.set_text(&path, FileFormat::Json, None)?;
                     cx.set_ours(&path, FileFormat::Json, vec![before], Vec::new())?;
                 }
