@@ -29,12 +29,11 @@
 //! follows the upstream rule but is not verified against a real release, and `visibilityHint`
 //! is not modelled. Re-check the vectors per release.
 
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+use agenthooks_core::digest::{canonical_json, sha256_tagged};
 use agenthooks_core::{Capability, EventRow};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use crate::native;
 
@@ -222,7 +221,7 @@ pub fn identity(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Resul
     }
     identity.insert("hooks".into(), Value::Array(vec![Value::Object(handler)]));
 
-    Ok(sorted(Value::Object(identity)).to_string())
+    Ok(canonical_json(&Value::Object(identity)))
 }
 
 /// The `trusted_hash` Codex expects for one handler: `sha256:<lowercase hex>` of
@@ -236,47 +235,9 @@ pub fn identity(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Resul
 /// ```
 pub fn trusted_hash(event: &str, matcher: Option<&str>, hook: &CommandHook) -> Result<String, TrustError> {
     let bytes = identity(event, matcher, hook)?;
-    Ok(hash_bytes(bytes.as_bytes()))
-}
-
-/// `sha256:` + lowercase hex of the SHA-256 of `bytes`.
-fn hash_bytes(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for byte in digest {
-        // Writing to a String cannot fail.
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
+    Ok(sha256_tagged(bytes.as_bytes()))
 }
 
 fn hooked_or_err(event: &str) -> Result<&'static Hooked, TrustError> {
     hooked_event(event).ok_or_else(|| TrustError::UnknownEvent(event.to_owned()))
-}
-
-/// Sorts object keys recursively (byte order, as `BTreeMap<String, _>` does in Codex).
-fn sorted(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let ordered: BTreeMap<String, Value> = map.into_iter().map(|(k, v)| (k, sorted(v))).collect();
-            Value::Object(ordered.into_iter().collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sorted).collect()),
-        other => other,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sha256_of_known_input() {
-        assert_eq!(
-            hash_bytes(b"abc"),
-            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-    }
 }

@@ -565,14 +565,7 @@ pub fn synth_tool_id(session: &str, turn: &str, tool: &str, input: &Map<String, 
     // Serializing a Map cannot fail.
     let body = serde_json::to_vec(input).unwrap_or_default();
     h.update(&body);
-    let digest = h.finalize();
-    let mut out = String::with_capacity(27);
-    out.push_str("hook_synth_");
-    for b in &digest[..8] {
-        use std::fmt::Write;
-        let _ = write!(out, "{b:02x}");
-    }
-    out
+    format!("hook_synth_{}", crate::digest::hex(&h.finalize()[..8]))
 }
 
 // Declares a typed event: its envelope, the fields `new` takes (`required`) and the fields

@@ -32,6 +32,7 @@
 pub mod capability;
 pub mod codec;
 pub mod decision;
+pub mod digest;
 pub mod error;
 pub mod event;
 pub mod kind;

@@ -67,8 +67,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Instant;
 
-use regex::Regex;
-
 use crate::capability::{CapSet, Capability, Policy, PolicySource};
 use crate::decision::{
     merge_all, merge_neutral, ContextDecision, Decision, IntoDecision, Outcome, PromptDecision, StopDecision,
@@ -81,7 +79,7 @@ use crate::event::{
     SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 use crate::kind::EventKind;
-use crate::tool_filter::{is_glob, ToolSelector};
+use crate::tool_filter::{is_glob, GlobSet, ToolSelector};
 
 /// What a handler can see besides the event: the capabilities of this event on this agent,
 /// the resolved policy and the deadline.
@@ -564,40 +562,9 @@ impl<F: Fn(&ToolCall) -> bool + Send + Sync + 'static> Matcher for F {
     }
 }
 
-/// Compiles glob patterns (`*` any run, `?` one char; everything else literal) into one
-/// anchored regex.
-fn glob_set<I, S>(patterns: I) -> Regex
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<str>,
-{
-    let alts: Vec<String> = patterns
-        .into_iter()
-        .map(|p| {
-            let mut out = String::new();
-            for ch in p.as_ref().chars() {
-                match ch {
-                    '*' => out.push_str(".*"),
-                    '?' => out.push('.'),
-                    c => out.push_str(&regex::escape(&c.to_string())),
-                }
-            }
-            out
-        })
-        .collect();
-    let src = if alts.is_empty() {
-        // matches nothing
-        "[^\\s\\S]".to_owned()
-    } else {
-        format!("^(?:{})$", alts.join("|"))
-    };
-    // Every alternative is escaped or a fixed construct: the pattern always compiles.
-    Regex::new(&src).unwrap_or_else(|_| Regex::new("[^\\s\\S]").expect("constant regex"))
-}
-
 /// Matches native tool names by glob (compiled once).
 #[derive(Debug, Clone)]
-pub struct ToolNames(Regex, Option<ToolSelector>);
+pub struct ToolNames(GlobSet, Option<ToolSelector>);
 
 /// Matches native tool names (`Bash`, `run_shell_command`, `mcp__github__*`, …) by glob.
 ///
@@ -619,7 +586,7 @@ where
             .iter()
             .fold(ToolSelector::default(), |s, n| s.with_name(n.clone()))
     });
-    ToolNames(glob_set(&names), declared)
+    ToolNames(GlobSet::new(&names), declared)
 }
 
 impl Matcher for ToolNames {
@@ -634,8 +601,8 @@ impl Matcher for ToolNames {
 /// Matches MCP calls by server and tool globs (compiled once).
 #[derive(Debug, Clone)]
 pub struct McpTools {
-    server: Regex,
-    tool: Regex,
+    server: GlobSet,
+    tool: GlobSet,
     declared: ToolSelector,
 }
 
@@ -651,8 +618,8 @@ pub struct McpTools {
 /// ```
 pub fn match_mcp(server: &str, tool: &str) -> McpTools {
     McpTools {
-        server: glob_set([server]),
-        tool: glob_set([tool]),
+        server: GlobSet::new([server]),
+        tool: GlobSet::new([tool]),
         declared: ToolSelector::default().with_mcp(server, tool),
     }
 }

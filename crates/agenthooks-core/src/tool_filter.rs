@@ -158,7 +158,82 @@ fn unescape(s: &str) -> String {
     s.replace("%2C", ",").replace("%25", "%")
 }
 
-/// Glob matching: `*` matches any run, `?` one character; everything else literally.
+/// Compiled globs (one or several patterns, matched as one set): `*` matches any run
+/// (including none, `/` and newlines), `?` one character; everything else — `.`, `[`, `{`,
+/// `\`, `^`, `$` — is literal, and a pattern matches the whole text (it is anchored at both
+/// ends). An empty set matches nothing.
+///
+/// Built on [`globset`] with the separator rule off, so a name is one flat string, not a
+/// path. `?` is one character of ASCII text; beyond ASCII it is one UTF-8 byte (globset
+/// matches bytes), so `caf?` does not match `café` — MCP names and agent tool names are ASCII
+/// identifiers, and the agents' own regex dialects (install's side of the same glob) do not
+/// agree on what one non-ASCII "character" is either.
+///
+/// ```
+/// use agenthooks_core::tool_filter::GlobSet;
+/// let g = GlobSet::new(["mcp__github__*", "Bash"]);
+/// assert!(g.is_match("mcp__github__create_issue") && g.is_match("Bash"));
+/// assert!(!g.is_match("Bash2") && !g.is_match("mcp__gitlab__x"));
+/// assert!(!GlobSet::new(Vec::<String>::new()).is_match(""));
+/// ```
+#[derive(Debug, Clone)]
+pub struct GlobSet(globset::GlobSet);
+
+impl GlobSet {
+    /// Compiles `patterns`.
+    pub fn new(patterns: impl IntoIterator<Item = impl AsRef<str>>) -> Self {
+        let mut set = globset::GlobSetBuilder::new();
+        for p in patterns {
+            let p = p.as_ref();
+            match globset::GlobBuilder::new(&to_globset(p))
+                .literal_separator(false)
+                .backslash_escape(true)
+                .build()
+            {
+                Ok(g) => {
+                    set.add(g);
+                }
+                // Every metacharacter but `*` and `?` is escaped: not expected to happen.
+                Err(e) => tracing::warn!(pattern = p, error = %e, "glob does not compile; it matches nothing"),
+            }
+        }
+        Self(set.build().unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "glob set does not compile; it matches nothing");
+            globset::GlobSet::empty()
+        }))
+    }
+
+    /// Whether any pattern matches the whole of `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.0
+            .is_match_candidate(&globset::Candidate::from_bytes(text.as_bytes()))
+    }
+}
+
+/// Our glob dialect in globset syntax: `*` and `?` kept (a run of `*` is one `*`, since
+/// globset reads `**` as "any path"), every other globset metacharacter escaped.
+fn to_globset(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut prev_star = false;
+    for c in pattern.chars() {
+        match c {
+            '*' if prev_star => {}
+            '*' | '?' => out.push(c),
+            // globset reads a `\` in the text as `/` on Windows.
+            '\\' if cfg!(windows) => out.push('/'),
+            '[' | ']' | '{' | '}' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+        prev_star = c == '*';
+    }
+    out
+}
+
+/// Whether `text` matches the glob `pattern` ([`GlobSet`]'s rules). Compiles the pattern on
+/// every call: hold a [`GlobSet`] to match many texts.
 ///
 /// ```
 /// use agenthooks_core::tool_filter::glob_match;
@@ -167,26 +242,7 @@ fn unescape(s: &str) -> String {
 /// assert!(!glob_match("git", "github"));
 /// ```
 pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.chars().collect();
-    let t: Vec<char> = text.chars().collect();
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) && p[pi] != '*' {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if let Some((sp, st)) = star {
-            pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
+    GlobSet::new([pattern]).is_match(text)
 }
 
 /// Whether a pattern has glob wildcards (a name that is not one exact native name).
@@ -210,6 +266,80 @@ mod tests {
         assert!(ToolSelector::parse("mcp:noslash").is_err());
         assert!(ToolSelector::parse("Bash").is_err());
         assert!(ToolSelector::parse("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn glob_wildcards() {
+        for (p, t) in [
+            ("*", ""),
+            ("*", "anything/at all\n"),
+            ("create_*", "create_issue"),
+            ("create_*", "create_"),
+            ("*x*y", "axxby"),
+            ("a**b", "ab"),
+            ("a***b", "a/x/b"),
+            ("a?c", "abc"),
+            ("a?c", "a/c"),
+            ("??", "ab"),
+            ("", ""),
+        ] {
+            assert!(glob_match(p, t), "{p:?} should match {t:?}");
+        }
+        for (p, t) in [
+            ("a?c", "ac"),
+            ("a?c", "abbc"),
+            ("gh", "github"),
+            ("git", "github"),
+            ("hub", "github"),
+            ("", "x"),
+            ("x", ""),
+            ("?", ""),
+        ] {
+            assert!(!glob_match(p, t), "{p:?} should not match {t:?}");
+        }
+    }
+
+    #[test]
+    fn glob_metacharacters_are_literal() {
+        // Classes, alternates, escapes and regex syntax mean themselves.
+        for p in [
+            "[ab]", "{a,b}", "a\\b", "a.b", "^a$", "a|b", "(a)", "a+", "[!x]", "a]", "{",
+        ] {
+            assert!(glob_match(p, p), "{p:?} should match itself");
+        }
+        assert!(!glob_match("[ab]", "a"));
+        assert!(!glob_match("{a,b}", "a"));
+        assert!(!glob_match("a.b", "axb"), "a dot is not any character");
+        assert!(!glob_match("^a$", "a"));
+        assert!(!glob_match("a|b", "a"));
+        assert!(glob_match("[*]", "[anything]"));
+        assert!(glob_match("mcp__*.read", "mcp__fs.read"));
+        assert!(!glob_match("mcp__*.read", "mcp__fs_read"));
+    }
+
+    #[test]
+    fn globs_are_anchored_and_case_sensitive() {
+        assert!(!glob_match("bash", "Bash"));
+        assert!(!glob_match("Bash", "xBash"));
+        assert!(!glob_match("Bash", "Bashx"));
+        assert!(!glob_match("Bash", "Bash\n"));
+    }
+
+    #[test]
+    fn glob_question_mark_beyond_ascii_is_one_byte() {
+        // Documented on `GlobSet`: `?` is one UTF-8 byte beyond ASCII.
+        assert!(glob_match("caf\u{e9}", "caf\u{e9}"));
+        assert!(glob_match("caf*", "caf\u{e9}"));
+        assert!(!glob_match("caf?", "caf\u{e9}"));
+        assert!(glob_match("caf??", "caf\u{e9}"));
+    }
+
+    #[test]
+    fn glob_sets_match_any_pattern() {
+        let g = GlobSet::new(["Bash", "mcp__*", "a?"]);
+        assert!(g.is_match("Bash") && g.is_match("mcp__x__y") && g.is_match("ab"));
+        assert!(!g.is_match("Write") && !g.is_match("abc"));
+        assert!(!GlobSet::new([""; 0]).is_match(""));
     }
 
     #[test]

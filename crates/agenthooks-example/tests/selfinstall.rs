@@ -78,9 +78,31 @@ fn the_guard_installs_itself_detects_drift_and_uninstalls() {
     let o = guard(&dir, &["doctor", "--no-ping"]);
     assert!(!text(&o).contains("differs"), "{}", text(&o));
 
-    // the manifest as TOML, and a dry run that writes nothing
+    // the manifest as TOML, with this package's version (`agenthooks::main!`)
     let o = guard(&dir, &["manifest"]);
-    assert!(text(&o).contains("kind = \"tool.pre\""), "{}", text(&o));
+    let t = text(&o);
+    assert!(t.contains("kind = \"tool.pre\""), "{t}");
+    assert!(
+        t.contains(&format!("version = \"{}\"", env!("CARGO_PKG_VERSION"))) && t.contains("name = \"secret-guard\""),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!("agenthooks-example {}", env!("CARGO_PKG_VERSION"))),
+        "{t}"
+    );
+
+    // an older install (tool.pre only), removed by this binary's uninstall with no reinstall
+    let o = guard(&dir, &["install", "--provider", "claude-code", "--kind", "tool.pre"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = guard(&dir, &["uninstall", "--provider", "claude-code"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        !settings.exists(),
+        "{}",
+        std::fs::read_to_string(&settings).unwrap_or_default()
+    );
+    let o = guard(&dir, &["install", "--provider", "claude-code"]);
+    assert!(o.status.success(), "{}", text(&o));
 
     // uninstall removes everything ours (the file held only our hooks)
     let o = guard(&dir, &["uninstall", "--provider", "claude-code", "--dry-run"]);

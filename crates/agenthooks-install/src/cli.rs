@@ -565,7 +565,8 @@ fn describe_applied(plan: &Plan, done: &str, noop: &str) -> String {
         return s;
     }
     let _ = writeln!(s, "{}: {done}", plan.target);
-    for f in plan.changes() {
+    // The install record is bookkeeping (see `Plan::unified_diff`): only configs are listed.
+    for f in plan.changes().filter(|f| f.format != crate::FileFormat::Record) {
         let _ = writeln!(s, "  {} {}", status_word(f.status()), f.path.display());
     }
     s
@@ -965,6 +966,44 @@ struct SelfCli {
 /// assert_eq!(main_for_router(&router, &argv(&["guard", "agenthooks", "run"]), &mut Vec::new(), &mut Vec::new()), None);
 /// ```
 pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<i32> {
+    self_main(router, None, argv, out, err)
+}
+
+/// [`main_for_router`] for a binary that knows its package (`package` and `version` as its
+/// `Cargo.toml` says, captured at the consumer's call site with `env!("CARGO_PKG_NAME")` and
+/// `env!("CARGO_PKG_VERSION")`; the facade's `agenthooks::main!` does it): the derived manifest's
+/// identity carries that version (instead of `0.0.0`) and a description naming the package; the
+/// identity name stays the binary's file name (it names files such as Copilot's hooks file).
+///
+/// ```
+/// use agenthooks_core::prelude::*;
+/// use agenthooks_install::cli::main_for_package;
+/// let router = Router::new().on_stop(|_cx: &Context, _e: &StopEvent| finish());
+/// let argv: Vec<String> = ["guard", "agenthooks", "manifest", "--command", "/opt/guard"].iter().map(|s| s.to_string()).collect();
+/// let mut out = Vec::new();
+/// let code = main_for_package(&router, ("guard-pkg", "2.1.0"), &argv, &mut out, &mut Vec::new());
+/// assert_eq!(code, Some(0));
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("name = \"guard\"") && text.contains("version = \"2.1.0\""), "{text}");
+/// assert!(text.contains("guard-pkg 2.1.0"), "{text}");
+/// ```
+pub fn main_for_package(
+    router: &Router,
+    package: (&str, &str),
+    argv: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Option<i32> {
+    self_main(router, Some(package), argv, out, err)
+}
+
+fn self_main(
+    router: &Router,
+    package: Option<(&str, &str)>,
+    argv: &[String],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Option<i32> {
     let pos = argv.iter().skip(1).position(|a| a == "agenthooks")? + 1;
     let word = argv.get(pos + 1)?;
     if !InstallCommand::NAMES.contains(&word.as_str()) {
@@ -1000,7 +1039,14 @@ pub fn main_for_router(router: &Router, argv: &[String], out: &mut dyn Write, er
     } else {
         vec!["agenthooks-overridden".to_owned()]
     };
-    let src = Source::Router(crate::manifest_from_router(router, command));
+    let mut manifest = crate::manifest_from_router(router, command);
+    if let Some((name, version)) = package {
+        manifest.identity = manifest
+            .identity
+            .with_version(version)
+            .with_description(format!("{name} {version} (agenthooks)"));
+    }
+    let src = Source::Router(manifest);
     Some(match run(&cli.command, &src, out, err) {
         Ok(code) => code,
         Err(e) => {

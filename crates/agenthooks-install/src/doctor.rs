@@ -317,7 +317,10 @@ fn command_health(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions)
             Severity::Error,
             FindingCode::Command,
             &any,
-            format!("`{} agenthooks ping` failed: {e}", crate::shell_join(&manifest.command)),
+            format!(
+                "`{} agenthooks ping` failed: {e}",
+                crate::shell::shown(&manifest.command)
+            ),
         )),
     }
     ch

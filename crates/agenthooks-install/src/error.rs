@@ -76,6 +76,10 @@ pub enum InstallError {
         command: String,
     },
 
+    /// A word of the hook command cannot be written in the agent's shell (a NUL byte).
+    #[error("cannot write the hook command: {0}")]
+    Unquotable(#[from] agenthooks_core::shell::QuoteError),
+
     /// A file changed on disk between planning and writing; nothing more was written.
     #[error("{path} changed while installing; run again", path = path.display())]
     Conflict {

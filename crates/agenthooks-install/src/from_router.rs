@@ -9,17 +9,26 @@
 //! - the tool filter the router declares for the kind ([`Router::declared_tools`]: its
 //!   [`Router::for_tools`], or the matchers of its `when(...)` guards), compiled to each agent's
 //!   matcher dialect at render time — or, where the dialect cannot express it, passed to the
-//!   runner as `--tools=…`;
+//!   runner as `--tools=…` (the OpenCode shim and the OpenClaw plugin send it on each frame);
 //! - for `on_any` observers, a telemetry hook on every other kind; for `on_other(native)`
 //!   observers, a telemetry hook on that native event of every agent that has it (unless a kind
 //!   hook already covers it);
-//! - the router's fail policy when it is fixed ([`FailurePolicy::Closed`] renders each agent's
-//!   fail-closed knob where it has one; `preflight` reports where it has none). A per-event
-//!   policy cannot be stated statically: the configs stay fail-open.
+//! - the router's fail policy: a fixed one is the manifest's [`Manifest::failure`]; a per-event
+//!   one ([`PolicySource::PerEvent`]) is probed for every native event each blocking hook is
+//!   installed on, with an envelope that carries only the provider, the native event and the
+//!   kind (a policy that looks at anything else, such as the session or the working directory,
+//!   is read as it answers for an empty one). A kind closed on every agent gets
+//!   [`HookSpec::failure`] `closed`; where only some native events are closed, a native hook
+//!   for each of them carries `closed` (install merges it with the kind's entry). Each agent's
+//!   fail-closed knob is rendered there (Claude `onFailure`, Cursor `failClosed`, the OpenCode
+//!   shim's and the OpenClaw plugin's fail policy), and `preflight` reports every event where
+//!   the agent has none: a crash or timeout of the hook binary there lets the action go on.
 //!
 //! Timeouts are left to each agent's default, bounded by its clamps.
 
-use agenthooks_core::{EventKind, PolicySource, Provider, Router, StageType, ToolSelector};
+use agenthooks_core::{
+    Envelope, EventKind, FailMode, NativeName, PolicySource, Provider, RawPayload, Router, StageType, ToolSelector,
+};
 
 use crate::manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Manifest};
 use crate::matcher::{McpGlob, ToolMatcher};
@@ -98,9 +107,13 @@ where
     let command: Vec<String> = command.into_iter().map(Into::into).collect();
     let name = name_of_program(command.first().map_or("", String::as_str));
     let mut m = Manifest::new(command, name);
-    if let PolicySource::Fixed(p) = router.policy() {
-        m = m.with_failure(FailurePolicy::from(p.fail));
-    }
+    let per_event = match router.policy() {
+        PolicySource::Fixed(p) => {
+            m = m.with_failure(FailurePolicy::from(p.fail));
+            None
+        }
+        PolicySource::PerEvent(_) => Some(router.policy()),
+    };
     let mut any_observer = false;
     let mut natives: Vec<String> = Vec::new();
     router.walk(|s| match s.stage_type {
@@ -139,6 +152,65 @@ where
                 m = m.with_hook(h);
             }
         }
+    }
+    if let Some(policy) = per_event {
+        m = with_probed_failure(m, policy);
+    }
+    m
+}
+
+/// Whether a per-event policy fails closed for one native event of an agent (see the module
+/// docs: an envelope with only the provider, the native event and the kind).
+fn probe_closed(policy: &PolicySource, provider: &Provider, native: &str, kind: EventKind) -> bool {
+    let env = Envelope::new(
+        provider.clone(),
+        NativeName::new(native),
+        kind,
+        RawPayload::from(Vec::new()),
+    );
+    policy.resolve(&env).fail == FailMode::Closed
+}
+
+/// The per-event policy's posture on the manifest's blocking kind hooks: `closed` on a kind
+/// closed everywhere, else a closed native hook per closed native event.
+fn with_probed_failure(mut m: Manifest, policy: &PolicySource) -> Manifest {
+    let mut extra = Vec::new();
+    for h in &mut m.hooks {
+        let HookOn::Kind(kind) = h.on else { continue };
+        if !h.blocking {
+            continue;
+        }
+        let mut closed = Vec::new();
+        let mut all = true;
+        for p in crate::supported_providers() {
+            let Ok(module) = crate::targets::module(&p) else {
+                continue;
+            };
+            for native in module.spec().natives_for(kind) {
+                if probe_closed(policy, &p, native, kind) {
+                    closed.push((p.clone(), native));
+                } else {
+                    all = false;
+                }
+            }
+        }
+        if closed.is_empty() {
+            continue;
+        }
+        if all {
+            h.failure = Some(FailurePolicy::Closed);
+            continue;
+        }
+        for (p, native) in closed {
+            let mut n = HookSpec::native(p, native).with_failure(FailurePolicy::Closed);
+            n.tools = h.tools.clone();
+            n.timeout = h.timeout;
+            n.uses = h.uses;
+            extra.push(n);
+        }
+    }
+    for n in extra {
+        m = m.with_hook(n);
     }
     m
 }

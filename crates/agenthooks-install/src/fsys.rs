@@ -172,18 +172,26 @@ pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallErr
 /// with the last file in it.
 const OUR_DIR: &str = "agenthooks";
 
-/// Removes a file and fsyncs its directory; a directory of ours left empty goes too.
+/// Whether `dir` is a directory only agenthooks puts things in, removed once empty: our
+/// plugin directory, and the install records' `.agenthooks/created/` (see [`crate::record`]).
+fn ours_alone(dir: &Path) -> bool {
+    let [top, sub] = crate::record::RECORD_DIR;
+    let name = dir.file_name();
+    name.is_some_and(|n| n == OUR_DIR || n == top)
+        || (name.is_some_and(|n| n == sub) && dir.parent().and_then(Path::file_name).is_some_and(|n| n == top))
+}
+
+/// Removes a file and fsyncs its directory; directories of ours left empty go too.
 pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
     match fs::remove_file(path) {
         Ok(()) => {
-            if let Some(dir) = path.parent() {
-                if dir.file_name().is_some_and(|n| n == OUR_DIR) && fs::remove_dir(dir).is_ok() {
-                    if let Some(up) = dir.parent() {
-                        sync_dir(up);
-                    }
-                } else {
-                    sync_dir(dir);
+            let mut dir = path.parent();
+            while let Some(d) = dir {
+                if !(ours_alone(d) && fs::remove_dir(d).is_ok()) {
+                    sync_dir(d);
+                    break;
                 }
+                dir = d.parent();
             }
             Ok(())
         }

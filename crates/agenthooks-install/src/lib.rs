@@ -41,8 +41,14 @@
 //!   never modified.
 //! - JSON files are edited **in place** (byte splices), so foreign keys, ordering, formatting
 //!   and (Gemini) comments stay byte-identical; TOML files are edited with `toml_edit`, which
-//!   keeps comments and formatting. Groups, event arrays and `hooks` objects that become empty
-//!   because our entries left are removed; a file that held only our entries is deleted.
+//!   keeps comments and formatting.
+//! - **We remove only what we added.** Each install that changes a config records the
+//!   containers (`hooks` objects, event arrays, TOML tables, OpenClaw's `plugins.entries`) and
+//!   the file it created, in `~/.agenthooks/created/`; uninstall removes a container our
+//!   entries leave empty, or deletes the file, only when the record says we created it, so a
+//!   user's `"hooks": {}`, `[]` or `{}` file survives byte for byte. A config with no record
+//!   (installed by an earlier release) keeps the earlier rule: what our removal empties goes,
+//!   and a file left as a fresh install leaves it is deleted (see the `record` module docs).
 //! - A malformed existing file (syntax, or the wrong shape where we must edit) is an
 //!   [`InstallError::Malformed`] naming the file and position, and **nothing is written**:
 //!   every file is planned before any is written.
@@ -66,7 +72,8 @@
 //! [`manifest_from_router`] derives the manifest from the hook's own router (one hook per kind
 //! it handles, its declared tool filters, its fail policy); with the `cli` feature,
 //! `cli::main_for_router` gives every hook binary `<bin> agenthooks install|uninstall|diff|
-//! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it).
+//! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it;
+//! `cli::main_for_package`, behind `agenthooks::main!`, also records the package version).
 //!
 //! ## Non-goals
 //!
@@ -89,6 +96,7 @@ mod matcher;
 mod merge;
 mod plan;
 mod preflight;
+mod record;
 mod resolve;
 mod shell;
 mod target;
@@ -98,6 +106,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+pub use agenthooks_core::shell::{join as shell_join, quote as shell_quote, QuoteError};
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
@@ -107,7 +116,6 @@ pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Mani
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
-pub use shell::{shell_join, shell_quote};
 pub use target::{known_targets, CodexOptions, OpenClawOptions, Scope, Target, TargetOptions};
 pub use targets::{native_events_for, supported_providers};
 
@@ -157,6 +165,7 @@ pub fn render(manifest: &Manifest, target: &Target) -> Result<Rendered, InstallE
         files: plan
             .files
             .into_iter()
+            .filter(|f| f.format != FileFormat::Record)
             .filter_map(|f| {
                 Some(RenderedFile {
                     path: f.path,

@@ -247,6 +247,9 @@ impl std::fmt::Display for HookOn {
 pub struct HookSpec {
     /// The event.
     pub on: HookOn,
+    /// What a crash or timeout of the hook binary means for this hook; `None` = the manifest's
+    /// [`Manifest::failure`] (a router whose policy differs per event sets it per hook).
+    pub failure: Option<FailurePolicy>,
     /// Which tools (tool events only); empty = every tool.
     pub tools: ToolMatcher,
     /// Whether the agent should wait for the hook's decision (`true`, the default) or run it
@@ -268,6 +271,7 @@ impl HookSpec {
             blocking: true,
             timeout: None,
             uses: None,
+            failure: None,
         }
     }
 
@@ -289,6 +293,11 @@ impl HookSpec {
         self
     }
 
+    /// The hook's failure policy: its own [`HookSpec::failure`], else the manifest's.
+    pub fn effective_failure(&self, manifest: &Manifest) -> FailurePolicy {
+        self.failure.unwrap_or(manifest.failure)
+    }
+
     /// The capabilities the preflight checks: [`HookSpec::uses`], or what the kind can do.
     pub fn effective_uses(&self, kind: EventKind) -> CapSet {
         self.uses.unwrap_or_else(|| default_uses(kind))
@@ -303,6 +312,8 @@ agenthooks_core::setters! {
         with_timeout(timeout: Duration) => Some;
         /// Declares the capabilities the handler uses.
         with_uses(uses: CapSet) => Some;
+        /// Sets this hook's failure policy (overriding the manifest's).
+        with_failure(failure: FailurePolicy) => Some;
     }
 }
 
@@ -339,6 +350,8 @@ struct RawHookSpec {
     timeout: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     uses: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failure: Option<FailurePolicy>,
 }
 
 fn yes() -> bool {
@@ -379,6 +392,7 @@ impl TryFrom<RawHookSpec> for HookSpec {
             blocking: r.blocking,
             timeout,
             uses,
+            failure: r.failure,
         })
     }
 }
@@ -397,6 +411,7 @@ impl From<HookSpec> for RawHookSpec {
             blocking: h.blocking,
             timeout: h.timeout.map(|d| d.as_secs_f64()),
             uses: h.uses.map(|s| s.iter().map(|c| c.as_str().to_owned()).collect()),
+            failure: h.failure,
         }
     }
 }
@@ -425,7 +440,8 @@ mod tests {
             .with_hook(
                 HookSpec::kind(EventKind::ToolPre)
                     .with_timeout(Duration::from_millis(1500))
-                    .with_uses(CapSet::of(&[Capability::Deny])),
+                    .with_uses(CapSet::of(&[Capability::Deny]))
+                    .with_failure(FailurePolicy::Open),
             )
             .with_hook(HookSpec::native(Provider::CLAUDE_CODE, "PostToolBatch").non_blocking());
         let j = serde_json::to_string(&m).unwrap();

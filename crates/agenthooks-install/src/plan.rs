@@ -5,17 +5,17 @@
 //! against an empty file system; [`install`](crate::install) is a plan against the disk,
 //! applied.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use agenthooks_core::digest::{canonical_json, sha256_tagged};
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::error::InstallError;
 use crate::finding::Finding;
 use crate::fsys::{self, FsView};
 use crate::manifest::Manifest;
+use crate::record::{self, Prune, Record};
 use crate::shell::Owner;
 use crate::target::Target;
 
@@ -32,6 +32,9 @@ pub enum FileFormat {
     Toml,
     /// A whole generated file that is ours (the OpenCode shim).
     Text,
+    /// agenthooks' own install record: what an install created in a config file, so that
+    /// uninstall removes only that (never part of [`render`](crate::render)'s output).
+    Record,
 }
 
 impl FileFormat {
@@ -42,6 +45,7 @@ impl FileFormat {
             Self::Jsonc => "JSON with comments",
             Self::Toml => "TOML",
             Self::Text => "text",
+            Self::Record => "install record",
         }
     }
 }
@@ -70,7 +74,7 @@ impl Fingerprint {
     /// The fingerprint of a list of entries.
     pub fn of(entries: &[Value]) -> Self {
         let text = canonical_json(&Value::Array(entries.to_vec()));
-        Self(format!("sha256:{}", hex(&Sha256::digest(text.as_bytes()))))
+        Self(sha256_tagged(text.as_bytes()))
     }
 }
 
@@ -78,34 +82,6 @@ impl std::fmt::Display for Fingerprint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
-/// Compact JSON with object keys sorted recursively (`serde_json` escaping, no spaces).
-pub(crate) fn canonical_json(v: &Value) -> String {
-    fn sort(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                let mut out = serde_json::Map::new();
-                for k in keys {
-                    out.insert(k.clone(), sort(&m[k]));
-                }
-                Value::Object(out)
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sort).collect()),
-            other => other.clone(),
-        }
-    }
-    serde_json::to_string(&sort(v)).unwrap_or_default()
 }
 
 /// One file a plan touches.
@@ -232,9 +208,13 @@ impl Plan {
         Ok(())
     }
 
-    /// A unified diff of every change.
+    /// A unified diff of every change to a config file (the install record that goes with
+    /// them, [`FileFormat::Record`], is bookkeeping and left out; [`Plan::files`] has it).
     pub fn unified_diff(&self) -> String {
-        self.changes().map(FileChange::unified_diff).collect()
+        self.changes()
+            .filter(|f| f.format != FileFormat::Record)
+            .map(FileChange::unified_diff)
+            .collect()
     }
 }
 
@@ -246,6 +226,29 @@ pub(crate) struct Cx<'a> {
     fs: &'a dyn FsView,
     files: Vec<FileChange>,
     pub(crate) trust: Vec<TrustEntry>,
+    /// The install records of the config files planned so far.
+    records: Vec<Pending>,
+}
+
+/// The install record of one config file while a plan is made.
+struct Pending {
+    /// The config file (as the target module names it).
+    config: PathBuf,
+    /// The canonical config path the record names.
+    canonical: PathBuf,
+    /// Where the record lives.
+    path: PathBuf,
+    /// The record on disk, if any (and readable).
+    on_disk: Option<Record>,
+    /// The record this plan writes (set by [`Cx::note_install`]).
+    noted: Option<Record>,
+}
+
+impl Pending {
+    /// The record in force: this plan's, else the one on disk.
+    fn current(&self) -> Option<&Record> {
+        self.noted.as_ref().or(self.on_disk.as_ref())
+    }
 }
 
 impl<'a> Cx<'a> {
@@ -257,7 +260,89 @@ impl<'a> Cx<'a> {
             fs,
             files: Vec::new(),
             trust: Vec::new(),
+            records: Vec::new(),
         }
+    }
+
+    /// The install record state of a config file (its record read on first access).
+    fn pending(&mut self, config: &Path) -> Result<&mut Pending, InstallError> {
+        if let Some(i) = self.records.iter().position(|p| p.config == config) {
+            return Ok(&mut self.records[i]);
+        }
+        let canonical = self.fs.canonical(config);
+        let path = record::path(&self.target.home, &canonical, &self.manifest.command);
+        let on_disk = self
+            .text(&path, FileFormat::Record)?
+            .and_then(|t| Record::parse(&path, &t))
+            .filter(|r| r.file == canonical && r.command == self.manifest.command);
+        self.records.push(Pending {
+            config: config.to_owned(),
+            canonical,
+            path,
+            on_disk,
+            noted: None,
+        });
+        let last = self.records.len() - 1;
+        Ok(&mut self.records[last])
+    }
+
+    /// Which containers of `config` emptied by removing our entries may go: those its record
+    /// lists, or (no record) every one (see [`crate::record`]).
+    pub(crate) fn prune(&mut self, config: &Path) -> Result<Prune, InstallError> {
+        Ok(match self.pending(config)?.current() {
+            Some(r) => Prune::Only(r.created.clone()),
+            None => Prune::Emptied,
+        })
+    }
+
+    /// Whether `config` may be deleted once only what a file of ours holds is left: its record
+    /// says install created it, or (no record) yes.
+    pub(crate) fn may_delete(&mut self, config: &Path) -> Result<bool, InstallError> {
+        Ok(self.pending(config)?.current().is_none_or(|r| r.created_file))
+    }
+
+    /// Records what an install step created in `config`: the containers in `after` that are
+    /// not in `base` (the document the step started from, our old entries removed), plus those
+    /// the record already lists that are still there. `before` (the document before the plan)
+    /// and `residue` (our old entries were there and the document without them is what a file
+    /// of ours leaves) infer the record of a config installed before records existed.
+    pub(crate) fn note_install(
+        &mut self,
+        config: &Path,
+        before: Option<&Value>,
+        base: &Value,
+        after: &Value,
+        residue: bool,
+    ) -> Result<(), InstallError> {
+        let absent = self.files.iter().any(|f| f.path == config && f.before.is_none());
+        let command = self.manifest.command.clone();
+        let p = self.pending(config)?;
+        let mut rec = match (p.noted.take(), &p.on_disk) {
+            (Some(r), _) => r,
+            (None, Some(r)) => r.clone(),
+            (None, None) => {
+                let mut r = Record::new(p.canonical.clone(), command);
+                if let Some(b) = before {
+                    let kept = record::containers(base);
+                    r.created = record::containers(b)
+                        .into_iter()
+                        .filter(|c| !kept.contains(c))
+                        .collect();
+                }
+                r.created_file = residue;
+                r
+            }
+        };
+        rec.created_file |= absent;
+        let now = record::containers(after);
+        let base = record::containers(base);
+        rec.created = now
+            .iter()
+            .filter(|c| rec.created.contains(*c) || !base.contains(*c))
+            .cloned()
+            .collect();
+        p.noted = Some(rec);
+        Ok(())
     }
 
     fn slot(&mut self, path: &Path, format: FileFormat) -> Result<&mut FileChange, InstallError> {
@@ -314,7 +399,21 @@ impl<'a> Cx<'a> {
         self.fs.canonical(path)
     }
 
-    pub(crate) fn finish(self, findings: Vec<Finding>) -> Plan {
+    pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Plan {
+        // A record lives while entries of ours are in its file.
+        for p in std::mem::take(&mut self.records) {
+            let installed = self
+                .files
+                .iter()
+                .any(|f| f.path == p.config && f.after.is_some() && !f.ours_after.is_empty());
+            if let Some(f) = self.files.iter_mut().find(|f| f.path == p.path) {
+                if !installed {
+                    f.after = None;
+                } else if let Some(r) = &p.noted {
+                    f.after = Some(r.to_text());
+                }
+            }
+        }
         let mut files = self.files;
         files.retain(|f| f.before.is_some() || f.after.is_some());
         Plan {
@@ -351,13 +450,21 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn canonical_sorts_keys() {
+    fn fingerprints_hash_canonical_entries() {
+        // Known vectors (`sha256` of `[]` and of `[{"a":1,"b":2}]`): fingerprints written by
+        // earlier versions must keep matching.
         assert_eq!(
-            canonical_json(&json!({"b": 1, "a": {"d": [1, {"z": 0, "y": "<>"}], "c": null}})),
-            r#"{"a":{"c":null,"d":[1,{"y":"<>","z":0}]},"b":1}"#
+            Fingerprint::of(&[]).0,
+            "sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
         );
-        let f = Fingerprint::of(&[]);
-        assert!(f.0.starts_with("sha256:") && f.0.len() == 7 + 64);
+        assert_eq!(
+            Fingerprint::of(&[json!({"b": 2, "a": 1})]).0,
+            "sha256:44c7deead2ed8313d29655e45c0d1469419213c93d9f44d66da7c7afe46e74e3"
+        );
+        assert!(same_entries(
+            &[json!({"b": 2, "a": 1}), json!(1)],
+            &[json!(1), json!({"a": 1, "b": 2})]
+        ));
     }
 
     #[test]

@@ -33,6 +33,11 @@ pub(crate) struct ResolvedHook {
     pub(crate) timeout: Duration,
     /// The command line (before any agent-specific wrapper).
     pub(crate) command: String,
+    /// The in-process tool filter where the agent's matcher cannot express the hook's (the
+    /// command carries it as `--tools=…`; the bridges send it on each frame).
+    pub(crate) tools: Option<agenthooks_core::ToolSelector>,
+    /// Whether a merged hook's failure policy ([`crate::HookSpec::effective_failure`]) is closed.
+    pub(crate) fail_closed: bool,
 }
 
 struct Acc {
@@ -43,6 +48,7 @@ struct Acc {
     tools: Option<ToolMatcher>,
     blocking: bool,
     timeout: Option<Duration>,
+    fail_closed: bool,
 }
 
 /// Resolves a manifest for a target.
@@ -125,6 +131,7 @@ pub(crate) fn resolve(
                 }
             }
         };
+        let closed = spec.effective_failure(manifest) == crate::FailurePolicy::Closed;
         for (native, kind, tool_matcher) in natives {
             let tools = if tool_matcher { Some(spec.tools.clone()) } else { None };
             if !tool_matcher && !spec.tools.is_any() {
@@ -141,6 +148,7 @@ pub(crate) fn resolve(
             if let Some(acc) = accs.iter_mut().find(|a| a.native == native) {
                 acc.specs.push(i);
                 acc.blocking |= spec.blocking;
+                acc.fail_closed |= closed;
                 acc.timeout = match (acc.timeout, spec.timeout) {
                     (Some(a), Some(b)) => Some(a.max(b)),
                     (a, b) => a.or(b),
@@ -158,6 +166,7 @@ pub(crate) fn resolve(
                     tools,
                     blocking: spec.blocking,
                     timeout: spec.timeout,
+                    fail_closed: closed,
                 });
             }
         }
@@ -246,10 +255,10 @@ pub(crate) fn resolve(
                 .with_native(acc.native.clone()),
             );
         }
-        let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective);
+        let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective)?;
         if let Some(sel) = &in_process {
             command.push(' ');
-            command.push_str(&shell::shell_quote(&sel.to_arg()));
+            command.push_str(&crate::shell_quote(&sel.to_arg())?);
         }
         for &token in ts.substituted_tokens {
             if command.contains(token) {
@@ -269,6 +278,8 @@ pub(crate) fn resolve(
             timeout_value: t.value,
             timeout: t.effective,
             command,
+            tools: in_process,
+            fail_closed: acc.fail_closed,
         });
     }
     findings.extend(m.notes(target, manifest, &out));

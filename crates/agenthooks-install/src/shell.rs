@@ -1,30 +1,17 @@
-//! POSIX shell quoting and the generated hook command line.
+//! The generated hook command line.
 //!
-//! The quoting rule lives in [`agenthooks_core::shell`], shared with the testkit's spawner so
+//! The quoting rule is [`agenthooks_core::shell`], shared with the testkit's spawner so
 //! `agenthooks replay` runs exactly the command line install writes.
 
-use std::borrow::Cow;
 use std::time::Duration;
 
+use agenthooks_core::shell::{self, QuoteError};
 use agenthooks_core::Provider;
 
-/// Quotes one word for a POSIX shell ([`agenthooks_core::shell::quote`]: the same quoter the
-/// testkit and `agenthooks replay` use).
-///
-/// ```
-/// use agenthooks_install::shell_quote;
-/// assert_eq!(shell_quote("/usr/bin/guard"), "/usr/bin/guard");
-/// assert_eq!(shell_quote("/opt/my tools/it's $HOME"), r"'/opt/my tools/it'\''s $HOME'");
-/// assert_eq!(shell_quote(""), "''");
-/// ```
-pub fn shell_quote(word: &str) -> Cow<'_, str> {
-    agenthooks_core::shell::quote(word)
-}
-
-/// Quotes a whole argv (the first word is never read as an assignment;
-/// [`agenthooks_core::shell::join`]).
-pub fn shell_join<S: AsRef<str>>(argv: &[S]) -> String {
-    agenthooks_core::shell::join(argv)
+/// A command line for messages and ownership checks: quoted, or the raw words where one cannot
+/// be quoted (a NUL byte, which no command install writes holds).
+pub(crate) fn shown(argv: &[String]) -> String {
+    shell::join(argv).unwrap_or_else(|_| argv.join(" "))
 }
 
 /// Formats seconds for `--timeout`: whole seconds bare, else up to millisecond precision.
@@ -50,10 +37,15 @@ pub(crate) fn run_args(provider: &Provider, native: &str, timeout: Duration) -> 
 }
 
 /// The full hook command line for one native event.
-pub(crate) fn hook_command(prefix: &[String], provider: &Provider, native: &str, timeout: Duration) -> String {
+pub(crate) fn hook_command(
+    prefix: &[String],
+    provider: &Provider,
+    native: &str,
+    timeout: Duration,
+) -> Result<String, QuoteError> {
     let mut argv: Vec<String> = prefix.to_vec();
     argv.extend(run_args(provider, native, timeout));
-    shell_join(&argv)
+    shell::join(&argv)
 }
 
 /// Recognizes the commands a manifest generated: they contain the quoted command prefix
@@ -65,8 +57,10 @@ pub(crate) struct Owner {
 
 impl Owner {
     pub(crate) fn new(prefix: &[String]) -> Self {
+        // A prefix that cannot be quoted (a NUL byte) was never written: its raw words, NUL
+        // included, match no command.
         Self {
-            needle: format!("{} agenthooks run --provider=", shell_join(prefix)),
+            needle: format!("{} agenthooks run --provider=", shown(prefix)),
         }
     }
 
@@ -97,7 +91,7 @@ mod tests {
     #[test]
     fn commands_and_ownership() {
         let prefix = vec!["/opt/my tools/guard".to_owned(), "--cfg".to_owned()];
-        let c = hook_command(&prefix, &Provider::CLAUDE_CODE, "PreToolUse", Duration::from_secs(30));
+        let c = hook_command(&prefix, &Provider::CLAUDE_CODE, "PreToolUse", Duration::from_secs(30)).unwrap();
         assert_eq!(
             c,
             "'/opt/my tools/guard' --cfg agenthooks run --provider=claude-code --event=PreToolUse --timeout=30"
@@ -111,5 +105,8 @@ mod tests {
         let suffix = Owner::new(&["guard".to_owned(), "--cfg".to_owned()]);
         assert!(!suffix.owns("/usr/bin/guard --cfg agenthooks run --provider=x"));
         assert!(suffix.owns("guard --cfg agenthooks run --provider=x"));
+        let nul = vec!["g\0".to_owned()];
+        assert!(hook_command(&nul, &Provider::CLAUDE_CODE, "PreToolUse", Duration::from_secs(1)).is_err());
+        assert!(!Owner::new(&nul).owns("'g' agenthooks run --provider=x"));
     }
 }

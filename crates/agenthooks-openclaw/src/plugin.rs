@@ -12,14 +12,16 @@
 //! Gateway or embedded run (never in `register`, which OpenClaw also calls in discovery mode)
 //! and proxies frames `{seq, hook, event, ctx}` → `{seq, output?}` (see [`crate::native`]). It
 //! registers only the hooks in [`PluginConfig::hooks`], with OpenClaw's `matcher` option when a
-//! hook is restricted to tools (never an empty list), and:
+//! hook is restricted to tools (never an empty list) — and, where that exact-id list cannot say
+//! the filter, the hook's `--tools` spec on each of its frames as `tools` (the daemon filters;
+//! [`ShimHook::tools`]) — and:
 //!
 //! - strips functions, handles and the Gateway config (`ctx.config`, `ctx.cfg`: API keys) from
 //!   every context before it leaves the process (quirk #803);
 //! - awaits the gates ([`ShimHook::awaited`]) under [`ShimHook::deadline`], below OpenClaw's
 //!   15 s fail-closed budget, and registers them with a host `timeoutMs` above it; when the
-//!   daemon is gone, errs or misses the deadline it applies [`PluginConfig::fail_closed`]
-//!   itself (`{block: true, blockReason}` on `before_tool_call`, `{outcome: "block"}` on
+//!   daemon is gone, errs or misses the deadline it applies the hook's fail policy
+//!   ([`ShimHook::fail_closed`], else [`PluginConfig::fail_closed`]) itself (`{block: true, blockReason}` on `before_tool_call`, `{outcome: "block"}` on
 //!   `before_agent_run`, nothing elsewhere) and reports the local decision in an
 //!   `agenthooks_local_decision` frame (quirk #804);
 //! - fires observers and forgets them (each waits at most 250 ms for its frame to reach the
@@ -66,6 +68,14 @@ pub struct ShimHook {
     /// OpenClaw's `matcher` (canonical tool ids), when the hook is restricted to tools; an empty
     /// list is never rendered.
     pub matcher: Option<Vec<String>>,
+    /// The in-process tool filter (a `--tools` spec, [`agenthooks_core::ToolSelector`] syntax)
+    /// where `matcher` cannot say it (a class without fixed ids, an MCP glob): sent as each
+    /// frame's `tools`, and the daemon answers a tool outside it with the neutral shape without
+    /// running the filtered handlers.
+    pub tools: Option<String>,
+    /// This hook's fail policy when it differs from the plugin's [`PluginConfig::fail_closed`]
+    /// (a consumer whose policy is per event); `None`: the plugin's.
+    pub fail_closed: Option<bool>,
 }
 
 impl ShimHook {
@@ -79,6 +89,8 @@ impl ShimHook {
             awaited,
             deadline: DEFAULT_GATE_DEADLINE,
             matcher: None,
+            tools: None,
+            fail_closed: None,
         }
     }
 
@@ -131,7 +143,22 @@ impl ShimHook {
         if let Some(m) = &self.matcher {
             v["matcher"] = json!(m);
         }
+        if let Some(t) = &self.tools {
+            v["tools"] = t.clone().into();
+        }
+        if let Some(c) = self.fail_closed {
+            v["failClosed"] = c.into();
+        }
         v
+    }
+}
+
+agenthooks_core::setters! {
+    impl ShimHook {
+        /// Sets this hook's own fail policy (`None`: the plugin's).
+        with_fail_closed(fail_closed: Option<bool>);
+        /// Sets the in-process tool filter sent with the hook's frames (`None`: none).
+        with_tools(tools: Option<String>);
     }
 }
 
@@ -279,6 +306,8 @@ pub fn parse(text: &str) -> Option<PluginConfig> {
                 awaited: h["await"].as_bool()?,
                 deadline: ms(&h["deadlineMs"]).unwrap_or(DEFAULT_GATE_DEADLINE),
                 matcher,
+                tools: h["tools"].as_str().map(str::to_owned),
+                fail_closed: h["failClosed"].as_bool(),
             })
         })
         .collect::<Option<Vec<_>>>()?;

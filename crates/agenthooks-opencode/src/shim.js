@@ -132,7 +132,7 @@ function createBridge(options) {
   }
 
   /** Sends one frame; resolves with the reply, rejects at the deadline or when the daemon dies. */
-  function call(hook, input, output, timeoutMs) {
+  function call(hook, input, output, timeoutMs, tools) {
     if (!child && !start()) return Promise.reject(new Error("the agenthooks daemon is not running"));
     const id = ++seq;
     return new Promise((resolve, reject) => {
@@ -144,6 +144,8 @@ function createBridge(options) {
       pending.set(id, { resolve, reject, timer });
       const frame = { seq: id, hook, timeout_ms: timeoutMs, input };
       if (output !== undefined) frame.output = output;
+      // The in-process tool filter the matcher cannot say: the daemon applies it.
+      if (tools) frame.tools = tools;
       if (!write(frame)) {
         pending.delete(id);
         clearTimeout(timer);
@@ -235,7 +237,7 @@ function proxy(bridge, hook, spec) {
     if (matcher && typeof input?.tool === "string" && !matcher.test(input.tool)) return;
     let reply;
     try {
-      reply = await bridge.call(hook, input, output, spec.timeoutMs);
+      reply = await bridge.call(hook, input, output, spec.timeoutMs, spec.tools);
     } catch (failure) {
       if (spec.fail === "closed" && rethrow) {
         throw new Error(`agenthooks: ${failure.message} (fail-closed)`);

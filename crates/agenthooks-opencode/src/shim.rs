@@ -13,6 +13,7 @@
 //! | correlation | `seq` per call; concurrent in-flight calls (sessions interleave) |
 //! | replies | `Object.assign(output, reply.output)` on OpenCode's own object, in place: a patched array's contents are replaced wholesale, a patched object keeps only the patch's keys, and both keep their identity (OpenCode reads its own `args` and `parts` references after the hook) |
 //! | errors | re-thrown from `tool.execute.before` (blocks the tool) and `chat.message`; swallowed elsewhere |
+//! | tool filter | a matcher (regex on the tool id) skips other tools in the shim; where none can say it, the hook's `--tools` spec rides on each frame as `tools` and the daemon filters |
 //! | deadlines | per hook, owned by the shim (OpenCode has none); sent as `timeout_ms` so the daemon answers first |
 //! | failure | past the deadline, on a crash or EOF: `closed` throws (on the two throwing hooks), `open` does nothing |
 //! | crash | pending calls settle per policy; the daemon is respawned on the next call, with backoff (100 ms doubling to 10 s) |
@@ -63,6 +64,10 @@ pub struct Subscription {
     /// A tool matcher (a JavaScript regex source tested against the tool id) on tool hooks:
     /// other tools are not proxied.
     pub matcher: Option<String>,
+    /// The in-process tool filter (a `--tools` spec, [`agenthooks_core::ToolSelector`] syntax)
+    /// where the matcher cannot say it: the shim sends it as the frame's `tools` and the daemon
+    /// answers a tool outside it with the neutral shape, without running the filtered handlers.
+    pub tools: Option<String>,
 }
 
 impl Subscription {
@@ -73,14 +78,17 @@ impl Subscription {
             timeout_ms,
             fail,
             matcher: None,
+            tools: None,
         }
     }
+}
 
-    /// Narrows a tool hook to the tools `matcher` (a regex source) matches.
-    #[must_use]
-    pub fn with_matcher(mut self, matcher: Option<String>) -> Self {
-        self.matcher = matcher;
-        self
+agenthooks_core::setters! {
+    impl Subscription {
+        /// Narrows a tool hook to the tools `matcher` (a regex source) matches.
+        with_matcher(matcher: Option<String>);
+        /// Sets the in-process tool filter sent with every frame of the hook (`None`: none).
+        with_tools(tools: Option<String>);
     }
 }
 
@@ -144,6 +152,9 @@ fn table(subs: &[Subscription]) -> Value {
         if let Some(matcher) = &s.matcher {
             spec["matcher"] = matcher.clone().into();
         }
+        if let Some(tools) = &s.tools {
+            spec["tools"] = tools.clone().into();
+        }
         m.insert(s.name.clone(), spec);
     }
     Value::Object(m)
@@ -186,6 +197,7 @@ pub fn parse(text: &str) -> Option<ShimConfig> {
                 };
                 Subscription::new(name, spec["timeoutMs"].as_u64().unwrap_or(0), fail)
                     .with_matcher(spec["matcher"].as_str().map(str::to_owned))
+                    .with_tools(spec["tools"].as_str().map(str::to_owned))
             })
             .collect()
     };
@@ -260,6 +272,7 @@ mod tests {
                 Subscription::new("tool.execute.before", 5000, ShimFail::Closed)
                     .with_matcher(Some("^(?:bash)$".into())),
             )
+            .with(Subscription::new("tool.execute.after", 5000, ShimFail::Open).with_tools(Some("class:other".into())))
             .subscribe("session.idle", 9000, ShimFail::Open);
         let text = render(&cfg);
         assert_eq!(parse(&text), Some(cfg));

@@ -39,7 +39,7 @@
 //! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
 //! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | `agenthooks-opencode` |
 //! | `openclaw` | OpenClaw bridge (codec + generated native plugin, `serve` mode) | `agenthooks-openclaw` |
-//! | `install` | config generation and installation, and `<bin> agenthooks install …` on the hook binary itself ([`main`]) | `agenthooks-install` |
+//! | `install` | config generation and installation, and `<bin> agenthooks install …` on the hook binary itself ([`main()`], [`main!`]) | `agenthooks-install` |
 //! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
 //!
 //! `agenthooks = { version = "0.1", default-features = false, features = ["claude", "codex"] }`
@@ -209,20 +209,53 @@ pub fn runner(router: Router) -> Runner {
 /// secret-guard agenthooks install --provider claude-code
 /// secret-guard agenthooks doctor
 /// ```
+///
+/// The installed manifest's identity version is `0.0.0` here; the [`main!`] macro captures the
+/// calling package's name and version ([`main_for_package`]).
 pub fn main(router: Router) {
+    run_main(router, None);
+}
+
+/// [`main()`] for a binary that names its package (what [`main!`] expands to): the self-installed
+/// manifest carries `version` and a description naming `package` (`install` feature; without
+/// it they are unused).
+pub fn main_for_package(router: Router, package: &'static str, version: &'static str) {
+    run_main(router, Some((package, version)));
+}
+
+/// [`main()`] with the calling crate's `CARGO_PKG_NAME` and `CARGO_PKG_VERSION` captured at the
+/// call site, so `<bin> agenthooks install` writes the binary's own version into the configs
+/// that carry one (plugin manifests, OpenClaw's `package.json`):
+///
+/// ```no_run
+/// use agenthooks::prelude::*;
+/// fn main() {
+///     agenthooks::main!(Router::new().on_stop(|_cx: &Context, _e: &StopEvent| finish()));
+/// }
+/// ```
+#[macro_export]
+macro_rules! main {
+    ($router:expr) => {
+        $crate::main_for_package($router, env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+    };
+}
+
+fn run_main(router: Router, package: Option<(&'static str, &'static str)>) {
     #[cfg(feature = "install")]
     {
         let argv: Vec<String> = std::env::args().collect();
-        let code = agenthooks_install::cli::main_for_router(
-            &router,
-            &argv,
-            &mut std::io::stdout().lock(),
-            &mut std::io::stderr().lock(),
-        );
+        let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+        let code = match package {
+            Some(p) => agenthooks_install::cli::main_for_package(&router, p, &argv, &mut out, &mut err),
+            None => agenthooks_install::cli::main_for_router(&router, &argv, &mut out, &mut err),
+        };
+        drop((out, err));
         if let Some(code) = code {
             #[allow(clippy::exit)] // the process edge: the command's exit status
             std::process::exit(code);
         }
     }
+    #[cfg(not(feature = "install"))]
+    let _ = package;
     agenthooks_core::runner::main_with(&runner(router));
 }

@@ -16,20 +16,10 @@ pub(crate) fn crate_dir() -> PathBuf {
 /// Every case under `fixtures/codex/`, loaded once.
 pub(crate) static CORPUS: Corpus = Corpus::new(&CODEC);
 
-/// Native event name → schema file stem (`PreToolUse` → `pre-tool-use`).
-pub(crate) fn kebab(native: &str) -> String {
-    let mut out = String::new();
-    for (i, ch) in native.chars().enumerate() {
-        if ch.is_ascii_uppercase() {
-            if i > 0 {
-                out.push('-');
-            }
-            out.push(ch.to_ascii_lowercase());
-        } else {
-            out.push(ch);
-        }
-    }
-    out
+/// Native event name → schema file stem: its trust label with dashes (`PreToolUse` →
+/// `pre-tool-use`); `None` for events Codex does not hook (they have no schema).
+pub(crate) fn kebab(native: &str) -> Option<String> {
+    agenthooks_codex::trust::event_label(native).map(|label| label.replace('_', "-"))
 }
 
 /// A compiled schema document.
@@ -76,12 +66,12 @@ fn load(path: &Path) -> Option<Schema> {
 
 /// The input schema of a native event, if Codex publishes one.
 pub(crate) fn input_schema(native: &str) -> Option<Schema> {
-    load(&crate_dir().join(format!("schemas/{}.command.input.schema.json", kebab(native))))
+    load(&crate_dir().join(format!("schemas/{}.command.input.schema.json", kebab(native)?)))
 }
 
 /// The output schema of a native event, if Codex publishes one.
 pub(crate) fn output_schema(native: &str) -> Option<Schema> {
-    load(&crate_dir().join(format!("schemas/{}.command.output.schema.json", kebab(native))))
+    load(&crate_dir().join(format!("schemas/{}.command.output.schema.json", kebab(native)?)))
 }
 
 /// Every `*.json` schema file name in `schemas/`.

@@ -26,11 +26,7 @@ impl Continuations {
         h.update(b"|");
         h.update(env.agent.as_ref().map_or("", |a| a.id.as_str()).as_bytes());
         let d = h.finalize();
-        let name = d[..8].iter().fold(String::with_capacity(16), |mut acc, b| {
-            use std::fmt::Write as _;
-            let _ = write!(acc, "{b:02x}");
-            acc
-        });
+        let name = crate::digest::hex(&d[..8]);
         Some(Self {
             path: dir.join("continuations").join(name),
         })

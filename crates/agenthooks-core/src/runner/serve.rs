@@ -33,6 +33,16 @@
 //! the same panic guard, and failures answered per the policy's failure mode. The decoded event
 //! is moved to its session's worker, never copied.
 //!
+//! ## The in-process tool filter
+//!
+//! A frame may carry `"tools": "SPEC"` (the [`ToolSelector`] syntax of `run --tools`): the
+//! generated shim or plugin adds it to every frame of a hook whose tool matcher the agent cannot
+//! express (OpenCode has no matcher for the `other` class or MCP globs; OpenClaw's `matcher` is
+//! exact tool ids only). For a tool call outside it the frame is answered with the kind's
+//! neutral decision without running interceptors or handlers; observers still see the event. A
+//! spec that does not parse, or is empty, is ignored (the handlers run: a bad filter never
+//! silences a gate).
+//!
 //! Concurrent across sessions, serialized within one. A malformed or oversize frame gets an
 //! error frame (`{"seq": …, "error": …}`) and the loop goes on; EOF ends cleanly after in-flight
 //! frames are answered. A handler still running at its deadline is abandoned: the frame is
@@ -49,6 +59,7 @@ use serde_json::Value;
 
 use crate::codec::{Codec, ConnState, Env, Invocation, Transport, WireResponse};
 use crate::event::Event;
+use crate::tool_filter::ToolSelector;
 
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
@@ -72,6 +83,7 @@ struct Job {
     seq: Value,
     event: Event,
     timeout: Duration,
+    filter: Option<ToolSelector>,
 }
 
 type SessionWorker = (mpsc::Sender<Job>, std::thread::JoinHandle<()>);
@@ -80,6 +92,54 @@ type SessionWorker = (mpsc::Sender<Job>, std::thread::JoinHandle<()>);
 /// the codec's.
 pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead, out: &FrameSink, env: &dyn Env) {
     serve_with(runner, codec, input, out, env, None);
+}
+
+/// [`serve`] over the frames in `input` (NDJSON): the reply frames it writes, parsed, in the
+/// order written (tests and tools; a line that is not JSON is skipped).
+///
+/// ```
+/// use agenthooks_core::runner::{serve_frames, Runner};
+/// # use agenthooks_core::{Codec, Event, EventRow, Invocation, DecodeError, DecodeCategory, Outcome, EncodeError, EventTarget, FailMode, WireResponse, Provider};
+/// # struct NoCodec;
+/// # impl Codec for NoCodec {
+/// #     fn provider(&self) -> Provider { Provider::from_static("zz") }
+/// #     fn native_events(&self) -> &'static [EventRow] { &[] }
+/// #     fn decode(&self, _: &Invocation<'_>) -> Result<Event, DecodeError> { Err(DecodeError::new(self.provider(), DecodeCategory::Data, "no")) }
+/// #     fn encode(&self, _: &Event, _: &Outcome) -> Result<WireResponse, EncodeError> { Ok(WireResponse::empty()) }
+/// #     fn no_op(&self, _: &EventTarget) -> WireResponse { WireResponse::empty() }
+/// #     fn failure_response(&self, _: &EventTarget, _: FailMode, _: &str) -> WireResponse { WireResponse::empty() }
+/// #     fn default_timeout(&self) -> std::time::Duration { std::time::Duration::from_secs(1) }
+/// # }
+/// # static CODEC: NoCodec = NoCodec;
+/// let runner = Runner::new(agenthooks_core::Router::new(), vec![&CODEC]);
+/// let env: Vec<(String, String)> = Vec::new();
+/// let out = serve_frames(&runner, &CODEC, b"{\"seq\":7,\"hook\":\"agenthooks.ping\"}\n", &env);
+/// assert_eq!(out[0]["seq"], 7);
+/// assert_eq!(out[0]["output"]["agenthooks"], "pong");
+/// ```
+pub fn serve_frames(runner: &Runner, codec: &'static dyn Codec, input: &[u8], env: &dyn Env) -> Vec<Value> {
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::Error::other("poisoned"))?
+                .extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let shared = Shared::default();
+    let out: FrameSink = Arc::new(Mutex::new(Box::new(shared.clone())));
+    serve(runner, codec, &mut &input[..], &out, env);
+    let bytes = shared.0.lock().map(|b| b.clone()).unwrap_or_default();
+    bytes
+        .split(|b| *b == b'\n')
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect()
 }
 
 /// [`serve`] with a default per-event timeout (`serve --timeout`) for frames that carry none.
@@ -148,7 +208,12 @@ pub(super) fn serve_with(
             let conn = Arc::clone(&conn);
             let h = std::thread::spawn(move || {
                 for job in rx {
-                    let Job { seq, event, timeout } = job;
+                    let Job {
+                        seq,
+                        event,
+                        timeout,
+                        filter,
+                    } = job;
                     let answered = catch_unwind(AssertUnwindSafe(|| {
                         runner.answer_event(
                             codec,
@@ -156,7 +221,7 @@ pub(super) fn serve_with(
                             timeout,
                             &state_dir,
                             Dispatch::Worker,
-                            None,
+                            filter.as_ref(),
                             Instant::now(),
                         )
                     }));
@@ -173,7 +238,13 @@ pub(super) fn serve_with(
             });
             (tx, h)
         });
-        let _ = entry.0.send(Job { seq, event, timeout });
+        let filter = frame_filter(&head);
+        let _ = entry.0.send(Job {
+            seq,
+            event,
+            timeout,
+            filter,
+        });
     }
     for (_, (tx, h)) in workers.drain() {
         drop(tx);
@@ -185,6 +256,15 @@ pub(super) fn serve_with(
 fn frame_timeout(head: &serde_json::Map<String, Value>) -> Option<Duration> {
     let ms = head.get("timeout_ms")?.as_f64()?;
     (ms.is_finite() && ms > 0.0 && ms <= 86_400_000.0).then(|| Duration::from_secs_f64(ms / 1000.0))
+}
+
+/// The frame's in-process tool filter: its `tools` spec (see the module docs).
+fn frame_filter(head: &serde_json::Map<String, Value>) -> Option<ToolSelector> {
+    let spec = head.get("tools")?.as_str()?;
+    ToolSelector::parse(spec)
+        .map_err(|e| tracing::warn!(error = %e, "ignoring the frame's tools filter: handlers run for every tool"))
+        .ok()
+        .filter(|s| !s.is_empty())
 }
 
 /// Answers a control frame (`agenthooks.hello`, `agenthooks.ping`); `None` for any other frame.
@@ -402,60 +482,5 @@ mod tests {
             (Some("pong"), Some("zz"))
         );
         assert!(control_reply(&NoCodec, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
-    }
-
-    #[test]
-    fn effects_reach_the_server_and_fall_back_on_404() {
-        use std::io::{BufRead as _, BufReader, Read as _};
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = l.local_addr().unwrap().port();
-        let seen = Arc::new(Mutex::new(Vec::<String>::new()));
-        let seen2 = Arc::clone(&seen);
-        let h = std::thread::spawn(move || {
-            for status in ["404 Not Found", "200 OK"] {
-                let (mut s, _) = l.accept().unwrap();
-                let mut r = BufReader::new(s.try_clone().unwrap());
-                let mut first = String::new();
-                r.read_line(&mut first).unwrap();
-                let mut len = 0;
-                loop {
-                    let mut line = String::new();
-                    r.read_line(&mut line).unwrap();
-                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                        len = v.trim().parse().unwrap();
-                    }
-                    if line == "\r\n" {
-                        break;
-                    }
-                }
-                let mut body = vec![0; len];
-                r.read_exact(&mut body).unwrap();
-                seen2
-                    .lock()
-                    .unwrap()
-                    .push(format!("{} {}", first.trim(), String::from_utf8(body).unwrap()));
-                s.write_all(format!("HTTP/1.1 {status}\r\nContent-Length: 4\r\n\r\ntrue").as_bytes())
-                    .unwrap();
-            }
-        });
-        let conn = ConnState::default();
-        conn.set(HELLO_KEY, json!({"serverUrl": format!("http://127.0.0.1:{port}/")}));
-        run_effects(
-            &conn,
-            &[
-                json!({"http": {"method": "POST", "path": "/permission/p 1/reply", "query": {"directory": "/w x"},
-                "body": {"reply": "once"},
-                "fallback": {"method": "POST", "path": "/session/s/permissions/p", "body": {"response": "once"}}}}),
-            ],
-        );
-        h.join().unwrap();
-        let seen = seen.lock().unwrap().clone();
-        assert_eq!(
-            seen,
-            [
-                r#"POST /permission/p 1/reply?directory=%2Fw%20x HTTP/1.1 {"reply":"once"}"#,
-                r#"POST /session/s/permissions/p HTTP/1.1 {"response":"once"}"#
-            ]
-        );
     }
 }

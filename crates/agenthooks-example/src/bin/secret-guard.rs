@@ -2,7 +2,7 @@
 //!
 //! - As a hook: `secret-guard agenthooks run --provider=P --event=E` (what generated configs call).
 //! - Installing itself: `secret-guard agenthooks install --provider claude-code` writes the hooks
-//!   its router needs (see `agenthooks::main`); `secret-guard agenthooks manifest` prints them.
+//!   its router needs, with this package's version (see `agenthooks::main!`); `secret-guard agenthooks manifest` prints them.
 //! - As the README's demonstration: `secret-guard demo` drives this very binary, through each
 //!   agent's fake-agent harness, over the bundled fixtures of every compiled-in provider and prints
 //!   a table: provider, native event, the guard's decision, the wire response and the agent's
@@ -15,7 +15,7 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("demo") {
         std::process::exit(agenthooks_example::demo::run(&args[2..]));
     }
-    agenthooks::main(agenthooks_example::router());
+    agenthooks::main!(agenthooks_example::router());
     eprintln!("usage: secret-guard agenthooks install --provider P   |   secret-guard agenthooks run --provider=P --event=E   |   secret-guard demo [--all]");
     std::process::exit(2);
 }

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use crate::error::InstallError;
 use crate::jsonc::{self, Node, Seg};
 use crate::plan::{with_newline, Cx, FileFormat};
+use crate::record::Prune;
 use crate::shell::Owner;
 
 /// How handlers sit under an event.
@@ -158,7 +159,7 @@ enum Removal {
     Handler(String, usize, usize),
 }
 
-fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<Removal> {
+fn next_action(root: &Node, shape: Shape, owner: &Owner, prune: &Prune) -> Option<Removal> {
     let hooks = root.get("hooks")?;
     let members = active_members(hooks);
     let n_members = members.len();
@@ -190,8 +191,10 @@ fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<R
                 }
             }
         }
-        if all_ours {
-            return Some(if n_members == 1 {
+        // An event array (and `hooks`) emptied by our removal goes only when we may remove it;
+        // else its items go one by one and `[]` stays.
+        if all_ours && prune.may(&["hooks", &m.key]) {
+            return Some(if n_members == 1 && prune.may(&["hooks"]) {
                 Removal::HooksKey
             } else {
                 Removal::Event(m.key.clone())
@@ -211,18 +214,24 @@ fn next_action(text: &str, root: &Node, shape: Shape, owner: &Owner) -> Option<R
             }
         }
     }
-    let _ = text;
     None
 }
 
-/// Removes every handler of ours; groups, event arrays and the `hooks` object emptied by that
-/// go too. Returns the new text and how many handlers were removed.
-pub(crate) fn strip(text: &str, shape: Shape, owner: &Owner, comments: bool) -> Result<(String, usize), String> {
+/// Removes every handler of ours; groups of ours emptied by that go too, and the event arrays
+/// and `hooks` object it empties when `prune` allows. Returns the new text and how many
+/// handlers were removed.
+pub(crate) fn strip(
+    text: &str,
+    shape: Shape,
+    owner: &Owner,
+    comments: bool,
+    prune: &Prune,
+) -> Result<(String, usize), String> {
     let mut text = text.to_owned();
     let before = scan(&text, shape, owner, comments)?.iter().filter(|f| f.ours).count();
     loop {
         let root = parse(&text, comments)?;
-        let Some(action) = next_action(&text, &root, shape, owner) else {
+        let Some(action) = next_action(&root, shape, owner, prune) else {
             break;
         };
         let edited = match &action {
@@ -341,8 +350,20 @@ impl JsonHooksFile {
         InstallError::malformed(&self.path, self.format.name(), msg)
     }
 
+    /// The document's value (for the install record).
+    fn value(&self, text: &str) -> Result<Value, InstallError> {
+        jsonc::parse(text, self.comments())
+            .map(|n| n.to_value(text))
+            .map_err(|e| self.malformed(e.to_string()))
+    }
+
+    /// What a file we created holds once our entries are gone.
+    fn fresh(&self) -> Result<String, InstallError> {
+        set_keys("{}", &self.create_keys, false).map_err(|e| self.malformed(e))
+    }
+
     /// Replaces our entries with `entries`, leaving the file untouched when our entries there
-    /// already equal them.
+    /// already equal them; records what it created (see [`crate::record`]).
     pub(crate) fn install(&self, cx: &mut Cx<'_>, entries: &[(String, Value)]) -> Result<(), InstallError> {
         if entries.is_empty() {
             // Nothing of ours to write: exactly an uninstall (a file left holding only residue of
@@ -360,28 +381,33 @@ impl JsonHooksFile {
                     .map(Found::entry)
                     .collect();
                 if crate::plan::same_entries(&found, &desired) {
-                    (found, Some(text.clone()))
+                    (found, text.clone())
                 } else {
-                    let (stripped, _) =
-                        strip(text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
+                    let prune = cx.prune(&self.path)?;
+                    let (stripped, removed) =
+                        strip(text, self.shape, &cx.owner, self.comments(), &prune).map_err(|e| self.malformed(e))?;
                     let added = add(&stripped, entries, self.comments()).map_err(|e| self.malformed(e))?;
-                    (found, Some(added))
+                    let residue = removed > 0 && stripped == with_newline(self.fresh()?);
+                    let (b, s, a) = (self.value(text)?, self.value(&stripped)?, self.value(&added)?);
+                    cx.note_install(&self.path, Some(&b), &s, &a, residue)?;
+                    (found, added)
                 }
             }
-            None if entries.is_empty() => (Vec::new(), None),
             None => {
-                let base = set_keys("{}", &self.create_keys, false).map_err(|e| self.malformed(e))?;
-                (
-                    Vec::new(),
-                    Some(with_newline(add(&base, entries, false).map_err(|e| self.malformed(e))?)),
-                )
+                let base = self.fresh()?;
+                let added = with_newline(add(&base, entries, false).map_err(|e| self.malformed(e))?);
+                let (s, a) = (self.value(&base)?, self.value(&added)?);
+                cx.note_install(&self.path, None, &s, &a, false)?;
+                (Vec::new(), added)
             }
         };
-        cx.set_text(&self.path, self.format, after)?;
+        cx.set_text(&self.path, self.format, Some(after))?;
         cx.set_ours(&self.path, self.format, found, desired)
     }
 
-    /// Removes our entries; deletes the file when nothing but residue is left.
+    /// Removes our entries and the containers we created that this empties; deletes the file
+    /// when we created it and nothing but residue is left (without a record: see
+    /// [`crate::record`]).
     pub(crate) fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
         let Some(text) = cx.text(&self.path, self.format)? else {
             return Ok(());
@@ -392,12 +418,12 @@ impl JsonHooksFile {
             .filter(|f| f.ours)
             .map(Found::entry)
             .collect();
+        let prune = cx.prune(&self.path)?;
         let (stripped, removed) =
-            strip(&text, self.shape, &cx.owner, self.comments()).map_err(|e| self.malformed(e))?;
+            strip(&text, self.shape, &cx.owner, self.comments(), &prune).map_err(|e| self.malformed(e))?;
         // Delete the file only when what is left is exactly what a file we created leaves
         // (so a user's own `{}` survives).
-        let fresh = with_newline(set_keys("{}", &self.create_keys, false).map_err(|e| self.malformed(e))?);
-        let after = if removed > 0 && stripped == fresh {
+        let after = if removed > 0 && stripped == with_newline(self.fresh()?) && cx.may_delete(&self.path)? {
             None
         } else {
             Some(stripped)
@@ -431,7 +457,7 @@ mod tests {
   "model": "x"
 }}"#
         );
-        let (out, n) = strip(&text, Shape::Grouped, &owner(), false).unwrap();
+        let (out, n) = strip(&text, Shape::Grouped, &owner(), false, &Prune::Emptied).unwrap();
         assert_eq!(n, 3);
         assert_eq!(
             out,
@@ -457,7 +483,7 @@ mod tests {
         assert_eq!(found.len(), 2);
         assert!(found.iter().all(|f| f.ours));
         assert_eq!(found[0].entry(), rendered_entry(Shape::Grouped, "PreToolUse", &group));
-        let (back, n) = strip(&added, Shape::Grouped, &owner(), false).unwrap();
+        let (back, n) = strip(&added, Shape::Grouped, &owner(), false, &Prune::Emptied).unwrap();
         assert_eq!((back.as_str(), n), (text, 2));
     }
 
@@ -487,7 +513,7 @@ mod tests {
         let text = format!(
             "{{\"version\": 1, \"hooks\": {{\"preToolUse\": [{{\"command\": \"x\"}}, {{\"command\": \"{OURS}\"}}]}}}}"
         );
-        let (out, n) = strip(&text, Shape::Flat, &owner(), false).unwrap();
+        let (out, n) = strip(&text, Shape::Flat, &owner(), false, &Prune::Emptied).unwrap();
         assert_eq!(n, 1);
         assert_eq!(
             out,

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, JsonHooksFile};
 use crate::plan::{with_newline, Cx, FileFormat};
@@ -68,20 +68,20 @@ fn is_async(h: &ResolvedHook) -> bool {
 }
 
 /// Whether the hook gets `onFailure: "block"`.
-fn on_failure(target: &Target, manifest: &Manifest, h: &ResolvedHook) -> bool {
-    manifest.failure == FailurePolicy::Closed
+fn on_failure(target: &Target, h: &ResolvedHook) -> bool {
+    h.fail_closed
         && !is_async(h)
         && h.kind.is_gating()
         && !NO_ON_FAILURE.contains(&h.native.as_str())
         && !target.version_below(ON_FAILURE_MIN)
 }
 
-fn group(target: &Target, manifest: &Manifest, h: &ResolvedHook) -> Value {
+fn group(target: &Target, h: &ResolvedHook) -> Value {
     let mut handler = json!({"type": "command", "command": h.command, "timeout": h.timeout_value});
     if is_async(h) {
         handler["async"] = Value::Bool(true);
     }
-    if on_failure(target, manifest, h) {
+    if on_failure(target, h) {
         handler["onFailure"] = Value::from("block");
     }
     let mut g = serde_json::Map::new();
@@ -98,6 +98,26 @@ fn plugin_manifest(manifest: &Manifest) -> [(&'static str, Value); 3] {
         ("version", Value::from(manifest.identity.version.clone())),
         ("description", Value::from(manifest.identity.description_or_default())),
     ]
+}
+
+/// Whether `text` is a plugin manifest we wrote: exactly our three keys, our plugin's name and our
+/// description shape (any version, so a newer binary re-installs and uninstalls an older one's).
+fn is_our_plugin_manifest(text: &str, manifest: &Manifest) -> bool {
+    let Ok(node) = crate::jsonc::parse(text, false) else {
+        return false;
+    };
+    let Value::Object(found) = node.to_value(text) else {
+        return false;
+    };
+    let expected = plugin_manifest(manifest);
+    found.len() == expected.len()
+        && expected.iter().all(|(k, _)| found.contains_key(*k))
+        && found.get("name") == Some(&expected[0].1)
+        && found.get("version").is_some_and(Value::is_string)
+        && found
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d == expected[2].1.as_str().unwrap_or_default() || d.ends_with("(agenthooks)"))
 }
 
 impl Claude {
@@ -131,7 +151,7 @@ impl TargetModule for Claude {
                 ));
             }
             if wants_fail_closed(manifest, h) {
-                if on_failure(target, manifest, h) {
+                if on_failure(target, h) {
                     out.push(SPEC.hook_finding(
                         h,
                         Severity::Info,
@@ -176,12 +196,20 @@ impl TargetModule for Claude {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        let entries = entries(hooks, |h| group(cx.target, cx.manifest, h));
+        let entries = entries(hooks, |h| group(cx.target, h));
         JsonHooksFile::grouped(path, format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
+            // The plugin manifest is ours to write only when it is absent or one we wrote (any
+            // version); a manifest the plugin's author wrote is left as it is.
             let path = plugin_manifest_path(cx.target);
             let keys = plugin_manifest(cx.manifest);
             let before = cx.text(&path, FileFormat::Json)?;
+            if before
+                .as_deref()
+                .is_some_and(|text| !is_our_plugin_manifest(text, cx.manifest))
+            {
+                return Ok(());
+            }
             let after = match &before {
                 Some(text) => {
                     jmerge::set_keys(text, &keys, false).map_err(|e| InstallError::malformed(&path, "JSON", e))?
@@ -203,19 +231,13 @@ impl TargetModule for Claude {
         let (path, format) = Self::hooks_file(cx.target);
         JsonHooksFile::grouped(path, format).uninstall(cx)?;
         if cx.target.scope == Scope::Plugin {
-            // The plugin manifest goes only when it is exactly what we would write.
+            // The plugin manifest goes only when it is one we wrote (this version or another).
             let path = plugin_manifest_path(cx.target);
             if let Some(text) = cx.text(&path, FileFormat::Json)? {
-                let expected: Value = Value::Object(
-                    plugin_manifest(cx.manifest)
-                        .into_iter()
-                        .map(|(k, v)| (k.to_owned(), v))
-                        .collect(),
-                );
-                let is_ours = crate::jsonc::parse(&text, false).is_ok_and(|n| n.to_value(&text) == expected);
-                if is_ours {
+                if is_our_plugin_manifest(&text, cx.manifest) {
+                    let before = crate::jsonc::parse(&text, false).map_or(Value::Null, |n| n.to_value(&text));
                     cx.set_text(&path, FileFormat::Json, None)?;
-                    cx.set_ours(&path, FileFormat::Json, vec![expected], Vec::new())?;
+                    cx.set_ours(&path, FileFormat::Json, vec![before], Vec::new())?;
                 }
             }
         }

@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 use super::{entries, non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::FindingCode;
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::merge::json::JsonHooksFile;
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
@@ -119,8 +119,8 @@ fn entry(manifest: &Manifest, h: &ResolvedHook) -> Value {
     e
 }
 
-fn fail_closed(manifest: &Manifest, h: &ResolvedHook) -> bool {
-    manifest.failure == FailurePolicy::Closed && h.blocking && CAN_FAIL_CLOSED.contains(&h.native.as_str())
+fn fail_closed(_manifest: &Manifest, h: &ResolvedHook) -> bool {
+    h.fail_closed && h.blocking && CAN_FAIL_CLOSED.contains(&h.native.as_str())
 }
 
 impl TargetModule for Cursor {

@@ -21,6 +21,7 @@ use crate::error::InstallError;
 use crate::finding::FindingCode;
 use crate::merge::toml as tm;
 use crate::plan::{Cx, FileFormat};
+use crate::record::Prune;
 use crate::resolve::ResolvedHook;
 use crate::shell::Owner;
 use crate::target::{Scope, Target};
@@ -121,8 +122,8 @@ fn ours(doc: &DocumentMut, owner: &Owner) -> Result<Vec<Value>, String> {
     }
 }
 
-/// Removes our entries; returns how many.
-fn strip(doc: &mut DocumentMut, owner: &Owner) -> Result<usize, String> {
+/// Removes our entries (and `hooks` when that empties it and `prune` allows); returns how many.
+fn strip(doc: &mut DocumentMut, owner: &Owner, prune: &Prune) -> Result<usize, String> {
     let removed;
     let emptied;
     match doc.get_mut("hooks") {
@@ -141,7 +142,7 @@ fn strip(doc: &mut DocumentMut, owner: &Owner) -> Result<usize, String> {
         }
         Some(_) => return Err(SHAPE_ERR.into()),
     }
-    if removed > 0 && emptied {
+    if removed > 0 && emptied && prune.may(&["hooks"]) {
         doc.remove("hooks");
     }
     Ok(removed)
@@ -197,8 +198,13 @@ impl TargetModule for Kimi {
                 if crate::plan::same_entries(&found, &desired) {
                     (found, Some(text.clone()))
                 } else {
-                    strip(&mut doc, &cx.owner).map_err(malformed)?;
+                    let original = tm::to_json(doc.as_item());
+                    let prune = cx.prune(&path)?;
+                    let removed = strip(&mut doc, &cx.owner, &prune).map_err(malformed)?;
+                    let base = tm::to_json(doc.as_item());
+                    let residue = removed > 0 && tm::is_blank(&doc);
                     add(&mut doc, hooks).map_err(malformed)?;
+                    cx.note_install(&path, Some(&original), &base, &tm::to_json(doc.as_item()), residue)?;
                     (found, Some(tm::keep_final_newline(text, doc.to_string())))
                 }
             }
@@ -206,6 +212,7 @@ impl TargetModule for Kimi {
             None => {
                 let mut doc = DocumentMut::new();
                 add(&mut doc, hooks).map_err(malformed)?;
+                cx.note_install(&path, None, &json!({}), &tm::to_json(doc.as_item()), false)?;
                 (Vec::new(), Some(doc.to_string()))
             }
         };
@@ -221,10 +228,14 @@ impl TargetModule for Kimi {
         let malformed = |m: String| InstallError::malformed(&path, "TOML", m);
         let mut doc = tm::parse(&path, &text)?;
         let found = ours(&doc, &cx.owner).map_err(malformed)?;
-        let removed = strip(&mut doc, &cx.owner).map_err(malformed)?;
+        let prune = cx.prune(&path)?;
+        let removed = strip(&mut doc, &cx.owner, &prune).map_err(malformed)?;
         let after = if removed == 0 {
             Some(text)
-        } else if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
+        } else if tm::is_blank(&doc)
+            && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty())
+            && cx.may_delete(&path)?
+        {
             None
         } else {
             Some(tm::keep_final_newline(&text, doc.to_string()))

@@ -19,7 +19,7 @@ use agenthooks_core::{Codec, EventKind, EventRow, Provider};
 
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
@@ -414,10 +414,10 @@ pub(crate) trait TargetModule: Sync {
     }
 }
 
-/// Whether the manifest asks a blocking, gating hook to fail closed (what a target notes when
-/// its agent cannot, or does so natively).
-pub(crate) fn wants_fail_closed(manifest: &Manifest, h: &ResolvedHook) -> bool {
-    manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating()
+/// Whether the manifest asks a blocking, gating hook to fail closed (its own or the manifest's
+/// failure policy; what a target notes when its agent cannot, or does so natively).
+pub(crate) fn wants_fail_closed(_manifest: &Manifest, h: &ResolvedHook) -> bool {
+    h.fail_closed && h.blocking && h.kind.is_gating()
 }
 
 /// The `(native event, rendered value)` pairs a JSON hooks file is written from.

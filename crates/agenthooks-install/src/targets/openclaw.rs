@@ -15,7 +15,9 @@
 //!   deadlines. The file is edited in place (comments kept); every other key, including other
 //!   keys of our entry, is left alone. A file in JSON5 syntax beyond comments (unquoted keys,
 //!   trailing commas) is refused with an error and nothing is written.
-//! - Tool matchers become OpenClaw's `matcher` option (exact canonical tool ids).
+//! - Tool matchers become OpenClaw's `matcher` option (exact canonical tool ids); where that
+//!   cannot say the filter, the hook's `--tools` spec is baked into the plugin and sent on each
+//!   frame, and the daemon answers other tools with the neutral shape.
 //! - Doctor spawns `<command> agenthooks serve --provider=openclaw` and checks it answers the
 //!   `agenthooks.ping` frame.
 
@@ -33,6 +35,7 @@ use crate::jsonc::{self, Seg};
 use crate::manifest::{FailurePolicy, Manifest};
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::plan::{with_newline, Cx, FileFormat};
+use crate::record::Prune;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
 
@@ -138,16 +141,22 @@ fn awaited(h: &ResolvedHook) -> bool {
 }
 
 fn config_for(m: &Manifest, hooks: &[ResolvedHook]) -> PluginConfig {
+    let closed = m.failure == FailurePolicy::Closed;
     let cfg = PluginConfig::new(m.command.iter().cloned())
-        .fail_closed(m.failure == FailurePolicy::Closed)
+        .fail_closed(closed)
         .with_identity(m.identity.name.clone(), m.identity.version.clone());
     hooks.iter().fold(cfg, |cfg, h| {
-        let mut s = ShimHook::new(h.native.clone()).with_awaited(h.blocking);
+        let mut s = ShimHook::new(h.native.clone())
+            .with_awaited(h.blocking)
+            .with_fail_closed((h.fail_closed != closed).then_some(h.fail_closed));
         if s.awaited {
             s = s.with_deadline(h.timeout);
         }
         let tools = h.matcher.as_ref().map(|m| m.split('|').map(str::to_owned).collect());
-        cfg.with_hook(s.with_matcher(tools))
+        cfg.with_hook(
+            s.with_matcher(tools)
+                .with_tools(h.tools.as_ref().map(ToString::to_string)),
+        )
     })
 }
 
@@ -169,13 +178,15 @@ fn entries(cfg: &PluginConfig) -> Vec<Value> {
     cfg.hooks
         .iter()
         .map(|h| {
-            let mut e =
-                json!({"event": h.hook, "await": h.awaited, "command": cfg.command, "failClosed": cfg.fail_closed});
+            let mut e = json!({"event": h.hook, "await": h.awaited, "command": cfg.command, "failClosed": h.fail_closed.unwrap_or(cfg.fail_closed)});
             if h.awaited {
                 e["deadline_ms"] = u64::try_from(h.deadline.as_millis()).unwrap_or(u64::MAX).into();
             }
             if let Some(m) = &h.matcher {
                 e["matcher"] = json!(m);
+            }
+            if let Some(t) = &h.tools {
+                e["tools"] = json!(t);
             }
             e
         })
@@ -203,7 +214,7 @@ fn installed(cx: &mut Cx<'_>) -> Result<Installed, InstallError> {
         Some(cfg) if cfg.command == cx.manifest.command => Installed::Ours(cfg),
         Some(cfg) => foreign(format!(
             "an agenthooks plugin for another command (`{}`) is installed here: uninstall it with that command first",
-            crate::shell_join(&cfg.command)
+            crate::shell::shown(&cfg.command)
         )),
         None => foreign("a plugin directory named agenthooks exists and is not ours: not overwriting it".to_owned()),
     })
@@ -287,15 +298,17 @@ fn set_member(
     Ok(text)
 }
 
-/// Removes the objects along `path` (deepest first) that are left empty.
-fn prune_empty(file: &Path, text: &str, path: &[&str]) -> Result<String, InstallError> {
+/// Removes the objects along `path` (deepest first) that are left empty, as far as `prune`
+/// allows.
+fn prune_empty(file: &Path, text: &str, path: &[&str], prune: &Prune) -> Result<String, InstallError> {
     let mut text = text.to_owned();
     for depth in (1..=path.len()).rev() {
         let root = parse_config(file, &text)?;
         let segs: Vec<Seg<'_>> = path[..depth].iter().map(|k| Seg::Key(k)).collect();
-        if jsonc::find(&root, &segs)
-            .and_then(jsonc::Node::members)
-            .is_some_and(<[_]>::is_empty)
+        if prune.may(&path[..depth])
+            && jsonc::find(&root, &segs)
+                .and_then(jsonc::Node::members)
+                .is_some_and(<[_]>::is_empty)
         {
             text = jsonc::remove_member(&text, &root, &segs[..depth - 1], path[depth - 1])
                 .ok_or_else(|| edit_failed(file))?;
@@ -339,19 +352,44 @@ fn write_entry(cx: &mut Cx<'_>, entry: Option<&Value>) -> Result<(), InstallErro
         );
     }
     let created = before.is_none();
-    let mut text = before.clone().unwrap_or_else(|| "{}".to_owned());
+    let original = before.clone().unwrap_or_else(|| "{}".to_owned());
+    let prune = cx.prune(&file)?;
     // Our keys only: anything else the user put in the entry (`config`, other `hooks` keys)
-    // stays, and the objects left empty are removed.
+    // stays, and the objects left empty that we created are removed.
     let hooks = [ENTRY[0], ENTRY[1], ENTRY[2], "hooks"];
-    text = set_member(&file, &text, &ENTRY, "enabled", entry.map(|e| &e["enabled"]))?;
-    for k in ["allowConversationAccess", "timeouts"] {
-        text = set_member(&file, &text, &hooks, k, entry.and_then(|e| e["hooks"].get(k)))?;
+    let set_ours = |mut text: String, entry: Option<&Value>| -> Result<String, InstallError> {
+        text = set_member(&file, &text, &ENTRY, "enabled", entry.map(|e| &e["enabled"]))?;
+        for k in ["allowConversationAccess", "timeouts"] {
+            text = set_member(&file, &text, &hooks, k, entry.and_then(|e| e["hooks"].get(k)))?;
+        }
+        prune_empty(&file, &text, &hooks, &prune)
+    };
+    // The document without our keys (what a reinstall starts from; what install created is
+    // what it adds to it).
+    let had_ours = found
+        .as_ref()
+        .is_some_and(|f| !f["enabled"].is_null() || f["hooks"].as_object().is_some_and(|h| !h.is_empty()));
+    let stripped = if had_ours {
+        set_ours(original.clone(), None)?
+    } else {
+        original.clone()
+    };
+    let text = match entry {
+        None => stripped.clone(),
+        Some(_) => set_ours(original.clone(), entry)?,
+    };
+    let members_empty =
+        |t: &str| -> Result<bool, InstallError> { Ok(parse_config(&file, t)?.members().is_some_and(<[_]>::is_empty)) };
+    if entry.is_some() {
+        let value = |t: &str| parse_config(&file, t).map(|n| n.to_value(t));
+        let residue = had_ours && members_empty(&stripped)?;
+        let b = before.as_deref().filter(|_| had_ours).map(value).transpose()?;
+        cx.note_install(&file, b.as_ref(), &value(&stripped)?, &value(&text)?, residue)?;
     }
-    text = prune_empty(&file, &text, &hooks)?;
     let after = if created {
         entry.is_some().then(|| with_newline(text))
-    } else if entry.is_none() && parse_config(&file, &text)?.members().is_some_and(<[_]>::is_empty) {
-        // Nothing but our entry was there: the file was ours alone.
+    } else if entry.is_none() && members_empty(&text)? && cx.may_delete(&file)? {
+        // Nothing but our entry was there, and the file is ours.
         None
     } else {
         Some(text)
@@ -396,7 +434,16 @@ impl TargetModule for OpenClaw {
         for (name, text) in &files {
             let path = dir.join(name);
             // A foreign index.js is refused above; the other two files are ours once it is.
-            cx.text(&path, FileFormat::Text)?;
+            // Without our index.js, a file there that is not what we render is someone else's:
+            // never overwritten (uninstall would delete it).
+            let existing = cx.text(&path, FileFormat::Text)?;
+            if found.is_empty() && existing.as_ref().is_some_and(|e| e != text) {
+                return Err(InstallError::malformed(
+                    &path,
+                    "plugin file",
+                    "a file of our plugin's name exists and is not ours: not overwriting it".to_owned(),
+                ));
+            }
             cx.set_text(&path, FileFormat::Text, (!hooks.is_empty()).then(|| text.clone()))?;
         }
         let index = dir.join("index.js");
@@ -434,7 +481,7 @@ impl TargetModule for OpenClaw {
                     FindingCode::Command,
                     format!(
                         "the plugin's daemon (`{} agenthooks serve --provider=openclaw`) did not answer a ping frame: {e}",
-                        crate::shell_join(&cx.manifest.command)
+                        crate::shell::shown(&cx.manifest.command)
                     ),
                 )],
             },

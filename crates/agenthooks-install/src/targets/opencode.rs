@@ -7,7 +7,9 @@
 //!   shim: OpenCode applies none) and the fail policy baked in. Rendering is deterministic, so a
 //!   second install changes nothing; uninstall deletes the file (only when it is our shim).
 //! - Tool matchers are compiled to anchored regexes that the shim tests on the tool id: other
-//!   tools are not proxied at all.
+//!   tools are not proxied at all. Where a regex cannot say the filter (the `other` class, MCP
+//!   tools: OpenCode's MCP tool ids have no fixed prefix), the hook's `--tools` spec is baked in
+//!   and sent on each frame; the daemon answers other tools with the neutral shape.
 //! - Doctor spawns `<command> agenthooks serve --provider=opencode` and checks it answers the
 //!   `agenthooks.ping` frame.
 
@@ -23,7 +25,7 @@ use serde_json::{json, Value};
 use super::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::{FailurePolicy, Manifest};
+use crate::manifest::Manifest;
 use crate::plan::{Cx, FileFormat};
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
@@ -76,18 +78,19 @@ pub(crate) fn shim_path(target: &Target) -> PathBuf {
     config_dir(target).join("plugin").join(shim::FILE_NAME)
 }
 
-fn fail_of(m: &Manifest) -> ShimFail {
-    match m.failure {
-        FailurePolicy::Closed => ShimFail::Closed,
-        _ => ShimFail::Open,
-    }
-}
-
 fn config_for(m: &Manifest, hooks: &[ResolvedHook]) -> ShimConfig {
-    let fail = fail_of(m);
     hooks.iter().fold(ShimConfig::new(m.command.iter().cloned()), |cfg, h| {
+        let fail = if h.fail_closed {
+            ShimFail::Closed
+        } else {
+            ShimFail::Open
+        };
         let ms = u64::try_from(h.timeout.as_millis()).unwrap_or(u64::MAX);
-        cfg.with(Subscription::new(h.native.clone(), ms, fail).with_matcher(h.matcher.clone()))
+        cfg.with(
+            Subscription::new(h.native.clone(), ms, fail)
+                .with_matcher(h.matcher.clone())
+                .with_tools(h.tools.as_ref().map(ToString::to_string)),
+        )
     })
 }
 
@@ -100,6 +103,9 @@ fn entries(cfg: &ShimConfig) -> Vec<Value> {
             let mut e = json!({"event": s.name, "timeout_ms": s.timeout_ms, "fail": if s.fail == ShimFail::Closed { "closed" } else { "open" }});
             if let Some(m) = &s.matcher {
                 e["matcher"] = m.clone().into();
+            }
+            if let Some(t) = &s.tools {
+                e["tools"] = t.clone().into();
             }
             e["command"] = json!(cfg.command);
             e
@@ -149,7 +155,7 @@ impl TargetModule for OpenCode {
                     .with_native(&h.native),
                 );
             }
-            if manifest.failure == FailurePolicy::Closed && h.blocking && h.kind.is_gating() {
+            if super::wants_fail_closed(manifest, h) {
                 let native = !matches!(h.native.as_str(), "tool.execute.before" | "chat.message");
                 out.push(
                     Finding::new(
@@ -221,7 +227,7 @@ impl TargetModule for OpenCode {
                 &p,
                 format!(
                     "the shim's daemon (`{} agenthooks serve --provider=opencode`) did not answer a ping frame: {e}",
-                    crate::shell_join(&cx.manifest.command)
+                    crate::shell::shown(&cx.manifest.command)
                 ),
             )],
         })

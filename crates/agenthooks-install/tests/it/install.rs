@@ -124,6 +124,8 @@ fn malformed_files_are_clear_errors_and_nothing_is_written() {
     let e = install(&m(), &t).unwrap_err();
     assert!(e.to_string().contains("config.toml: malformed TOML"), "{e}");
     assert!(!dir.join(".codex/hooks.json").exists());
+    // the install records went with our entries, and their directories
+    assert!(!home.join(".agenthooks").exists());
 }
 
 #[cfg(unix)]
@@ -200,6 +202,8 @@ fn fresh_install_then_uninstall_leaves_nothing() {
         "{cfg}"
     );
     assert!(!dir.join(".codex/hooks.json").exists());
+    // the install records went with our entries, and their directories
+    assert!(!home.join(".agenthooks").exists());
     assert!(!dir.join(".github/hooks/guard.json").exists());
     assert!(!home.join(".kimi-code/config.toml").exists());
     assert!(!dir.join("plugin/hooks/hooks.json").exists() && !dir.join("plugin/.claude-plugin/plugin.json").exists());

@@ -1,6 +1,7 @@
 //! Integration tests for agenthooks-install.
 
 mod common;
+mod created;
 mod doctor;
 mod exec;
 mod golden;

@@ -89,7 +89,7 @@ fn foreign_handler(flat: bool) -> impl Strategy<Value = Value> {
 fn foreign_group() -> impl Strategy<Value = Value> {
     (
         prop::option::of(text_strategy()),
-        prop::collection::vec(foreign_handler(false), 1..3),
+        prop::collection::vec(foreign_handler(false), 0..3),
     )
         .prop_map(|(matcher, hooks)| {
             let mut g = Map::new();
@@ -112,18 +112,66 @@ const EVENTS: &[&str] = &[
 ];
 
 fn hooks_object(flat: bool) -> impl Strategy<Value = Value> {
+    // Empty containers too: `hooks: {}`, an event holding `[]`, a group with no handlers.
     let items = if flat {
-        prop::collection::vec(foreign_handler(true), 1..3).boxed()
+        prop::collection::vec(foreign_handler(true), 0..3).boxed()
     } else {
-        prop::collection::vec(foreign_group(), 1..3).boxed()
+        prop::collection::vec(foreign_group(), 0..3).boxed()
     };
-    prop::collection::vec((prop::sample::select(EVENTS), items), 1..4).prop_map(|evs| {
+    prop::collection::vec((prop::sample::select(EVENTS), items), 0..4).prop_map(|evs| {
         let mut m = Map::new();
         for (e, items) in evs {
             m.insert(e.to_owned(), Value::Array(items));
         }
         Value::Object(m)
     })
+}
+
+/// A document in one of four styles (compact, pretty, four spaces, tabs), with or without a
+/// final newline.
+fn styled(v: &Value, style: usize, newline: bool) -> String {
+    let mut s = match style {
+        0 => serde_json::to_string(v).unwrap(),
+        1 => serde_json::to_string_pretty(v).unwrap(),
+        _ => {
+            let indent: &[u8] = if style == 2 { b"    " } else { b"\t" };
+            let mut buf = Vec::new();
+            let mut ser =
+                serde_json::Serializer::with_formatter(&mut buf, serde_json::ser::PrettyFormatter::with_indent(indent));
+            serde::Serialize::serialize(v, &mut ser).unwrap();
+            String::from_utf8(buf).unwrap()
+        }
+    };
+    if newline {
+        s.push('\n');
+    }
+    s
+}
+
+/// An OpenClaw config: foreign keys and a `plugins` object of any depth towards our entry,
+/// empty or holding foreign entries and keys.
+fn openclaw_doc() -> impl Strategy<Value = String> {
+    let plugins = prop_oneof![
+        Just(serde_json::json!({})),
+        Just(serde_json::json!({"entries": {}})),
+        Just(serde_json::json!({"entries": {"agenthooks": {}}})),
+        Just(serde_json::json!({"entries": {"agenthooks": {"hooks": {}}}})),
+        json_value().prop_map(|v| serde_json::json!({"entries": {"memory": {"enabled": false, "x": v}}})),
+        json_value().prop_map(|v| serde_json::json!({"entries": {"agenthooks": {"config": v}}, "allow": ["a"]})),
+    ];
+    (
+        prop::collection::vec(("[a-z]{1,6}", json_value()), 0..3),
+        prop::option::of(plugins),
+        0usize..4,
+        any::<bool>(),
+    )
+        .prop_map(|(keys, plugins, style, newline)| {
+            let mut m: Map<String, Value> = keys.into_iter().filter(|(k, _)| k != "plugins").collect();
+            if let Some(p) = plugins {
+                m.insert("plugins".into(), p);
+            }
+            styled(&Value::Object(m), style, newline)
+        })
 }
 
 /// A foreign document and a formatting style.
@@ -141,32 +189,91 @@ fn json_doc(flat: bool) -> impl Strategy<Value = String> {
                 let at = pos.index(entries.len() + 1);
                 entries.insert(at, ("hooks".into(), h));
             }
-            let v = Value::Object(entries.into_iter().collect());
-            let mut s = match style {
-                0 => serde_json::to_string(&v).unwrap(),
-                1 => serde_json::to_string_pretty(&v).unwrap(),
-                _ => {
-                    let indent: &[u8] = if style == 2 { b"    " } else { b"\t" };
-                    let mut buf = Vec::new();
-                    let mut ser = serde_json::Serializer::with_formatter(
-                        &mut buf,
-                        serde_json::ser::PrettyFormatter::with_indent(indent),
-                    );
-                    serde::Serialize::serialize(&v, &mut ser).unwrap();
-                    String::from_utf8(buf).unwrap()
-                }
-            };
-            // `{}` + newline is exactly what a file we created leaves after uninstall, so
-            // uninstall deletes it (documented); every other empty form is kept.
-            if newline && s != "{}" {
-                s.push('\n');
-            }
-            s
+            // Files holding nothing else (`{}`, `{"hooks": {}}`) included: the install record
+            // says we did not create them.
+            styled(&Value::Object(entries.into_iter().collect()), style, newline)
         })
 }
 
-/// Removes our handlers from a parsed document, pruning what they leave empty.
-fn strip_ours(v: &Value, flat: bool) -> Value {
+/// A JSON document made JSON-with-comments: numbered `//` comments at line ends, a block
+/// comment first, and CRLF line breaks (pretty JSON has no raw line break inside a string).
+fn jsonc_doc(docs: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
+    (
+        docs,
+        prop::collection::vec(any::<bool>(), 0..40),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(doc, marks, head, crlf)| {
+            let mut n = 0;
+            let mut lines: Vec<String> = Vec::new();
+            if head {
+                lines.push("/* head */".into());
+            }
+            for (i, l) in doc.split('\n').enumerate() {
+                if marks.get(i).copied().unwrap_or(false) && !l.is_empty() {
+                    n += 1;
+                    lines.push(format!("{l} // c{n}"));
+                } else {
+                    lines.push(l.to_owned());
+                }
+            }
+            let s = lines.join("\n");
+            if crlf {
+                s.replace('\n', "\r\n")
+            } else {
+                s
+            }
+        })
+}
+
+/// The document without its comments (strings respected).
+fn uncomment(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let (mut i, mut in_str) = (0, false);
+    while i < b.len() {
+        match (in_str, b[i], b.get(i + 1)) {
+            (true, b'\\', _) => {
+                out.extend_from_slice(&b[i..i + 2]);
+                i += 2;
+                continue;
+            }
+            (_, b'"', _) => in_str = !in_str,
+            (false, b'/', Some(b'/')) => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            (false, b'/', Some(b'*')) => {
+                let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The comments of a document, in order.
+fn jsonc_comments(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("// c") {
+        let end = rest[i..].find(['\r', '\n']).map_or(rest.len(), |e| i + e);
+        out.push(rest[i..end].to_owned());
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// Removes our handlers from a parsed document, pruning what they leave empty unless the
+/// original document (`orig`) has it.
+fn strip_ours(v: &Value, flat: bool, orig: &Value) -> Value {
     let mut v = v.clone();
     let Some(hooks) = v.get_mut("hooks").and_then(Value::as_object_mut) else {
         return v;
@@ -181,25 +288,28 @@ fn strip_ours(v: &Value, flat: bool) -> Value {
                     kept.push(item.clone());
                 }
             } else {
-                let hs: Vec<Value> = item["hooks"]
-                    .as_array()
-                    .unwrap()
+                let all = item["hooks"].as_array().unwrap();
+                let hs: Vec<Value> = all
                     .iter()
                     .filter(|h| !h.get("command").and_then(Value::as_str).is_some_and(is_ours))
                     .cloned()
                     .collect();
-                if !hs.is_empty() {
+                if !hs.is_empty() || all.is_empty() {
                     let mut g = item.clone();
                     g["hooks"] = Value::Array(hs);
                     kept.push(g);
                 }
             }
         }
-        if !kept.is_empty() {
+        if !kept.is_empty()
+            || orig
+                .pointer(&format!("/hooks/{}", ev.replace('~', "~0").replace('/', "~1")))
+                .is_some()
+        {
             out.insert(ev.clone(), Value::Array(kept));
         }
     }
-    if out.is_empty() {
+    if out.is_empty() && orig.get("hooks").is_none() {
         v.as_object_mut().unwrap().remove("hooks");
     } else {
         v["hooks"] = Value::Object(out);
@@ -208,37 +318,44 @@ fn strip_ours(v: &Value, flat: bool) -> Value {
 }
 
 fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Result<(), TestCaseError> {
+    let comments = target.provider == Provider::GEMINI;
     let fs = MemFs::new().with(path, original);
     let plan = plan_install(&m1(), target, &fs).unwrap();
     let installed = after(&plan, path).unwrap();
     let parsed: Value =
-        serde_json::from_str(&installed).map_err(|e| TestCaseError::fail(format!("{e}: {installed}")))?;
-    let orig_v: Value = serde_json::from_str(original).unwrap();
-    // Every foreign key, hook and ordering kept (compared with order-sensitive serialization).
+        serde_json::from_str(&uncomment(&installed)).map_err(|e| TestCaseError::fail(format!("{e}: {installed}")))?;
+    let orig_v: Value = serde_json::from_str(&uncomment(original)).unwrap();
+    // Every foreign key, hook, empty container and ordering kept (compared with
+    // order-sensitive serialization), and every comment, in order.
     prop_assert_eq!(
-        serde_json::to_string(&strip_ours(&parsed, flat)).unwrap(),
+        serde_json::to_string(&strip_ours(&parsed, flat, &orig_v)).unwrap(),
         serde_json::to_string(&orig_v).unwrap()
     );
-    // Ours are there.
-    let mut cmds = Vec::new();
-    crate::common::json_commands(&parsed, &mut cmds);
-    prop_assert_eq!(cmds.iter().filter(|c| is_ours(c)).count(), 3);
-    // Idempotent.
-    let fs2 = MemFs::new().with(path, installed.clone());
+    if comments {
+        prop_assert_eq!(jsonc_comments(&installed), jsonc_comments(original), "{}", installed);
+    }
+    // Ours are there: as many as a fresh install writes.
+    let ours = |text: &str| {
+        let mut cmds = Vec::new();
+        crate::common::json_commands(&serde_json::from_str(&uncomment(text)).unwrap(), &mut cmds);
+        cmds.iter().filter(|c| is_ours(c)).count()
+    };
+    let fresh = plan_install(&m1(), target, &MemFs::new()).unwrap();
+    prop_assert_eq!(ours(&installed), ours(&after(&fresh, path).unwrap()));
+    // Idempotent (the install record included).
+    let fs2 = applied(&fs, &plan);
     let again = plan_install(&m1(), target, &fs2).unwrap();
-    prop_assert!(again
-        .files
-        .iter()
-        .filter(|f| f.path == path)
-        .all(|f| f.after.as_deref() == Some(installed.as_str())));
-    // uninstall ∘ install = identity, byte for byte.
+    prop_assert!(again.is_noop());
+    // uninstall ∘ install = identity, byte for byte; nothing else left (the record neither).
     let un = plan_uninstall(&m1(), target, &fs2).unwrap();
-    let restored = after(&un, path);
-    prop_assert_eq!(restored.as_deref(), Some(original));
-    // A changed manifest replaces only ours.
+    prop_assert_eq!(applied(&fs2, &un), fs.clone());
+    // A changed manifest replaces only ours, and uninstalling it gives the original back.
     let re = plan_install(&m2(), target, &fs2).unwrap();
     let direct = plan_install(&m2(), target, &fs).unwrap();
     prop_assert_eq!(after(&re, path), after(&direct, path));
+    let fs3 = applied(&fs2, &re);
+    let un2 = plan_uninstall(&m2(), target, &fs3).unwrap();
+    prop_assert_eq!(applied(&fs3, &un2), fs);
     Ok(())
 }
 
@@ -261,6 +378,39 @@ proptest! {
     fn copilot_hooks_json(doc in json_doc(true)) {
         let t = Target::project(Provider::COPILOT, ROOT, HOME);
         check_json(&t, Path::new("/p/.github/hooks/guard.json"), &doc, true)?;
+    }
+
+    /// Gemini's settings with comments and CRLF line breaks.
+    #[test]
+    fn gemini_settings_jsonc(doc in jsonc_doc(json_doc(false))) {
+        let t = Target::project(Provider::GEMINI, ROOT, HOME);
+        check_json(&t, Path::new("/p/.gemini/settings.json"), &doc, false)?;
+    }
+
+    /// OpenClaw's config (comments, CRLF): our entry merged in and removed again, the plugin
+    /// files created and deleted, the config never deleted.
+    #[test]
+    fn openclaw_config_jsonc(doc in jsonc_doc(openclaw_doc())) {
+        let t = Target::user(Provider::OPENCLAW, HOME);
+        let path = Path::new("/h/.openclaw/openclaw.json");
+        let fs = MemFs::new().with(path, doc.clone());
+        let plan = plan_install(&m1(), &t, &fs).unwrap();
+        let fs2 = applied(&fs, &plan);
+        prop_assert!(fs2.files[path].contains("\"agenthooks\""));
+        prop_assert_eq!(jsonc_comments(&fs2.files[path]), jsonc_comments(&doc));
+        prop_assert!(plan_install(&m1(), &t, &fs2).unwrap().is_noop());
+        let un = plan_uninstall(&m1(), &t, &fs2).unwrap();
+        prop_assert_eq!(applied(&fs2, &un), fs.clone());
+        let fs3 = applied(&fs2, &plan_install(&m2(), &t, &fs2).unwrap());
+        let un2 = plan_uninstall(&m2(), &t, &fs3).unwrap();
+        prop_assert_eq!(applied(&fs3, &un2), fs);
+    }
+
+    /// Cursor's hooks.json v1 (flat, `version` first when we create it).
+    #[test]
+    fn cursor_hooks_json(doc in json_doc(true)) {
+        let t = Target::project(Provider::CURSOR, ROOT, HOME);
+        check_json(&t, Path::new("/p/.cursor/hooks.json"), &doc, true)?;
     }
 }
 
@@ -311,8 +461,20 @@ enum Section {
     CodexGroup(Vec<String>),
     Trust(Vec<String>),
     Project(Vec<String>),
+    /// An empty table or array of the shape we write into (`[hooks]`, `[hooks.state]`,
+    /// `hooks = []`, `[hooks]` + `Stop = []`).
+    Empty(Vec<String>),
     Blank,
 }
+
+/// Empty containers of the shapes we write into.
+const EMPTY_CONTAINERS: &[&[&str]] = &[
+    &["[hooks]"],
+    &["[hooks.state]"],
+    &["hooks = []"],
+    &["[hooks]", "Stop = []"],
+    &["[hooks]", "[hooks.state]"],
+];
 
 fn section() -> impl Strategy<Value = Section> {
     prop_oneof![
@@ -367,6 +529,8 @@ fn section() -> impl Strategy<Value = Section> {
             l.push("trust_level = \"untrusted\"".into());
             Section::Project(l)
         }),
+        prop::sample::select(EMPTY_CONTAINERS)
+            .prop_map(|l| Section::Empty(l.iter().map(|x| (*x).to_owned()).collect())),
         Just(Section::Blank),
     ]
 }
@@ -387,6 +551,17 @@ fn toml_doc(allowed: fn(&Section) -> bool) -> impl Strategy<Value = String> {
             for s in sections.into_iter().filter(allowed) {
                 match s {
                     Section::Blank => lines.push(String::new()),
+                    // a root key: before every table
+                    Section::Empty(l) if !l[0].starts_with('[') => {
+                        if names.insert(l[0].clone()) {
+                            lines.splice(0..0, l);
+                        }
+                    }
+                    Section::Empty(l) => {
+                        if names.insert(l[0].clone()) && l.iter().skip(1).all(|x| names.insert(x.clone())) {
+                            lines.extend(l);
+                        }
+                    }
                     Section::Table(l) | Section::Trust(l) | Section::Project(l) => {
                         let header = l.iter().find(|x| x.starts_with('[')).cloned().unwrap_or_default();
                         if names.insert(header) {
@@ -403,11 +578,8 @@ fn toml_doc(allowed: fn(&Section) -> bool) -> impl Strategy<Value = String> {
             }
             s
         })
-        // A blank file is what our own file leaves after uninstall, so uninstall deletes it
-        // (documented); comment-only files are kept.
-        .prop_filter("valid, non-blank TOML", |s| {
-            !s.trim().is_empty() && s.parse::<toml_edit::DocumentMut>().is_ok()
-        })
+        // Blank files too: the install record says we did not create them.
+        .prop_filter("valid TOML", |s| s.parse::<toml_edit::DocumentMut>().is_ok())
 }
 
 fn comments(text: &str) -> Vec<String> {
@@ -433,8 +605,11 @@ fn check_toml(
         .map_err(|e| TestCaseError::fail(format!("{e}\n{installed}")))?;
     // Every comment kept, in order (we add none).
     prop_assert_eq!(comments(&installed), comments(original), "{}", installed);
-    // Every foreign line kept.
-    for line in original.lines().filter(|l| !l.trim().is_empty()) {
+    // Every foreign line kept (but an empty inline array we fill).
+    for line in original
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.ends_with("= []"))
+    {
         prop_assert!(
             installed.lines().any(|l| l == line),
             "lost `{}` in\n{}",
@@ -453,10 +628,11 @@ fn check_toml(
             .map(agenthooks_install::FileChange::unified_diff)
             .collect::<Vec<_>>()
     );
-    // uninstall ∘ install = identity, byte for byte.
+    // uninstall ∘ install = identity, byte for byte; nothing else left (the record neither).
     let un = plan_uninstall(&m1(), target, &fs2).unwrap();
     let restored = after(&un, path);
     prop_assert_eq!(restored.as_deref(), Some(original));
+    prop_assert_eq!(applied(&fs2, &un), fs.clone());
     // A changed manifest replaces only ours: our entries equal a direct install's, and
     // uninstalling them gives the original back.
     let re = plan_install(&m2(), target, &fs2).unwrap();
@@ -471,21 +647,30 @@ fn check_toml(
 }
 
 fn kimi_sections(s: &Section) -> bool {
-    matches!(s, Section::Table(_) | Section::KimiHook(_) | Section::Blank)
+    match s {
+        Section::Empty(l) => l[0] == "hooks = []",
+        _ => matches!(s, Section::Table(_) | Section::KimiHook(_) | Section::Blank),
+    }
 }
 
 fn codex_sections(s: &Section) -> bool {
-    matches!(
-        s,
-        Section::Table(_) | Section::CodexGroup(_) | Section::Trust(_) | Section::Project(_) | Section::Blank
-    )
+    match s {
+        Section::Empty(l) => l[0].starts_with("[hooks"),
+        _ => matches!(
+            s,
+            Section::Table(_) | Section::CodexGroup(_) | Section::Trust(_) | Section::Project(_) | Section::Blank
+        ),
+    }
 }
 
 fn trust_sections(s: &Section) -> bool {
-    matches!(
-        s,
-        Section::Table(_) | Section::Trust(_) | Section::Project(_) | Section::Blank
-    )
+    match s {
+        Section::Empty(l) => l[0].starts_with("[hooks") && (l.len() == 1 || l[1] == "[hooks.state]"),
+        _ => matches!(
+            s,
+            Section::Table(_) | Section::Trust(_) | Section::Project(_) | Section::Blank
+        ),
+    }
 }
 
 proptest! {
@@ -508,15 +693,5 @@ proptest! {
         // User scope inline: hooks and trust share one file.
         let t = Target::user(Provider::CODEX, HOME).with_options(agenthooks_install::CodexOptions::default().with_inline_toml(true));
         check_toml(&t, Path::new("/h/.codex/config.toml"), &doc, &[])?;
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
-    /// `agenthooks replay` (the testkit's spawner) quotes exactly as install writes.
-    #[test]
-    fn replay_quotes_as_install_writes(words in proptest::collection::vec("[ -~\n\t]{0,10}", 1..5)) {
-        prop_assert_eq!(agenthooks_testkit::fake::shell_join(&words), agenthooks_install::shell_join(&words));
     }
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use agenthooks_core::decision::ContextDecision;
 use agenthooks_core::prelude::*;
-use agenthooks_core::{CapSet, Codec, Invocation};
+use agenthooks_core::{CapSet, Codec, Envelope, Invocation, PolicySource};
 use agenthooks_install::{
     manifest_from_router, native_events_for, plan_install, plan_uninstall, preflight, render, supported_providers,
-    FindingCode, HookSpec, Manifest, MemFs, Target, ToolMatcher,
+    FindingCode, HookOn, HookSpec, Manifest, MemFs, Target, ToolMatcher,
 };
 use agenthooks_testkit::fake::Effect;
 use agenthooks_testkit::harness::{invoke_with, HookRun};
@@ -23,8 +23,8 @@ const ROOT: &str = "/p";
 const HOME: &str = "/h";
 const GUARD: &str = "/opt/guard";
 
-/// The bridges: one `serve` process for every hook, so no per-hook argv (no `--event`, and the
-/// in-process `--tools` filter is not passed there yet).
+/// The bridges: one `serve` process for every hook, so no per-hook argv (no `--event`; the
+/// in-process `--tools` filter rides on each frame instead).
 fn is_bridge(p: &Provider) -> bool {
     *p == Provider::OPENCODE || *p == Provider::OPENCLAW
 }
@@ -173,6 +173,17 @@ fn declared_filters_compile_to_each_dialect() {
     assert_eq!(Manifest::from_toml(&m.to_toml()).unwrap(), m);
 }
 
+/// How an agent's config spells its fail-closed knob, for the agents that have one (Copilot's
+/// preToolUse fails closed by itself, with nothing in the config).
+fn knob(p: &Provider) -> Option<&'static str> {
+    match p.as_str() {
+        "claude-code" => Some("\"onFailure\": \"block\""),
+        "cursor" | "openclaw" => Some("\"failClosed\": true"),
+        "opencode" => Some("closed"),
+        _ => None,
+    }
+}
+
 #[test]
 fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
     let r = only_three().with_policy(Policy::default().fail_closed());
@@ -192,14 +203,7 @@ fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
             "{p}: preflight says nothing about fail-closed: {codes:?}"
         );
         let differs = closed.files != render(&open, &t).unwrap().files;
-        // the agents whose config has a fail-closed knob, and how it is spelled
-        let knob = match p.as_str() {
-            "claude-code" => Some("\"onFailure\": \"block\""),
-            "cursor" | "openclaw" => Some("\"failClosed\": true"),
-            "opencode" => Some("closed"),
-            _ => None,
-        };
-        match knob {
+        match knob(&p) {
             Some(k) => {
                 assert!(native && differs, "{p}: the knob is not rendered");
                 assert!(closed.files.iter().any(|f| f.contents.contains(k)), "{p}: no {k}");
@@ -214,6 +218,108 @@ fn fail_closed_renders_the_agents_knob_or_preflight_says_none() {
     // Claude's knob, spelled out
     let claude = render(&m, &target(&Provider::CLAUDE_CODE)).unwrap();
     assert!(claude.files[0].contents.contains("\"onFailure\": \"block\""));
+}
+
+/// The fail-closed findings of a preflight: `(native event, whether the agent has a knob)`.
+fn fail_closed_findings(m: &Manifest, t: &Target) -> BTreeSet<(String, bool)> {
+    let caps = |_: &Provider, _: &str| CapSet::EMPTY;
+    let rep = preflight(m, std::slice::from_ref(t), &caps);
+    rep.targets[0]
+        .findings
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.code,
+                FindingCode::FailClosedNative | FindingCode::FailClosedUnsupported
+            )
+        })
+        .map(|f| {
+            (
+                f.native_event.clone().unwrap_or_default(),
+                f.code == FindingCode::FailClosedNative,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_per_event_fail_policy_is_rendered_per_event() {
+    // closed for tool calls, open for prompts: the tool gate's entries get each agent's knob (or
+    // preflight says the agent has none), the prompt's entries stay as a fail-open router's
+    let closed_tools = PolicySource::per_event(|e: &Envelope| {
+        if e.kind == EventKind::ToolPre {
+            Policy::default().fail_closed()
+        } else {
+            Policy::default()
+        }
+    });
+    let router = || {
+        Router::new()
+            .on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny("no"))
+            .on_prompt_submitted(|_cx: &Context, _e: &PromptEvent| accept_prompt())
+    };
+    let m = manifest_from_router(&router().with_policy(closed_tools), [GUARD]);
+    assert_eq!(m.failure, agenthooks_install::FailurePolicy::Open);
+    let failure = |k: EventKind| m.hooks.iter().find(|h| h.on == HookOn::Kind(k)).unwrap().failure;
+    assert_eq!(
+        failure(EventKind::ToolPre),
+        Some(agenthooks_install::FailurePolicy::Closed)
+    );
+    assert_eq!(failure(EventKind::PromptSubmitted), None);
+    // the manifest says it in TOML too
+    assert_eq!(Manifest::from_toml(&m.to_toml()).unwrap(), m);
+    let all_closed = manifest_from_router(&router().with_policy(Policy::default().fail_closed()), [GUARD]);
+    let open = manifest_from_router(&router(), [GUARD]);
+    for p in supported_providers() {
+        let t = target(&p);
+        let tool_natives = expected_natives(&p, &[EventKind::ToolPre]);
+        let got = fail_closed_findings(&m, &t);
+        // exactly the tool.pre natives, each with the verdict a fixed fail-closed router gets
+        let want: BTreeSet<(String, bool)> = fail_closed_findings(&all_closed, &t)
+            .into_iter()
+            .filter(|(n, _)| tool_natives.contains(n))
+            .collect();
+        assert!(
+            !got.is_empty(),
+            "{p}: preflight says nothing about the fail-closed tool gate"
+        );
+        assert_eq!(got, want, "{p}");
+        // the files: the knob where the agent has one, nothing changed where it has none
+        let files = render(&m, &t).unwrap().files;
+        assert_eq!(files != render(&open, &t).unwrap().files, knob(&p).is_some(), "{p}");
+        if let Some(k) = knob(&p) {
+            assert!(files.iter().any(|f| f.contents.contains(k)), "{p}: no {k}");
+            // not on the prompt: the files are not a fixed fail-closed router's
+            assert_ne!(
+                files,
+                render(&all_closed, &t).unwrap().files,
+                "{p}: the prompt got the knob"
+            );
+        }
+    }
+    // a policy closed on one agent only: native hooks carry it there, other agents stay open
+    let claude_only = PolicySource::per_event(|e: &Envelope| {
+        if e.provider == Provider::CLAUDE_CODE {
+            Policy::default().fail_closed()
+        } else {
+            Policy::default()
+        }
+    });
+    let m = manifest_from_router(&router().with_policy(claude_only), [GUARD]);
+    assert!(m
+        .hooks
+        .iter()
+        .any(|h| matches!(&h.on, HookOn::Native { provider, .. } if *provider == Provider::CLAUDE_CODE)));
+    let claude = render(&m, &target(&Provider::CLAUDE_CODE)).unwrap();
+    assert!(
+        claude.files[0].contents.contains("\"onFailure\": \"block\""),
+        "{}",
+        claude.files[0].contents
+    );
+    for p in [Provider::CURSOR, Provider::OPENCODE] {
+        let t = target(&p);
+        assert_eq!(render(&m, &t).unwrap().files, render(&open, &t).unwrap().files, "{p}");
+    }
 }
 
 /// A tool.pre payload of `p` whose tool is not of the `other` class, with its fixture.
@@ -236,6 +342,17 @@ fn tool_pre_case(p: &Provider, native: &str) -> Option<(agenthooks_testkit::Fixt
 fn tick(c: &AtomicUsize) -> Result<(), HandlerError> {
     c.fetch_add(1, Ordering::SeqCst);
     Ok(())
+}
+
+/// An `on_any` observer and a denying `on_tool_pre` handler, with their call counts
+/// `[observed, handled]`.
+fn counting_router() -> (Router, Arc<[AtomicUsize; 2]>) {
+    let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+    let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
+    let router = Router::new()
+        .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
+        .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
+    (router, counts)
 }
 
 /// The runner words of the rendered command for `native` (after `agenthooks run`).
@@ -273,13 +390,8 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         let Some((fx, tool)) = tool_pre_case(&p, native) else {
             panic!("{p}: no {native} fixture with a classified tool");
         };
-        // [observed, handled]
-        let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+        let (router, counts) = counting_router();
         let count = |i: usize| counts[i].load(Ordering::SeqCst);
-        let (c1, c2) = (Arc::clone(&counts), Arc::clone(&counts));
-        let router = Router::new()
-            .on_any(move |_cx: &Context, _e: &Event| tick(&c1[0]))
-            .on_tool_pre(move |_cx: &Context, _e: &ToolPreEvent| tick(&c2[1]).map(|()| deny("blocked")));
         let env = fx.env_map();
         let variant = fx.variant();
         let run = |argv: &[String]| {
@@ -313,6 +425,80 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         checked += 1;
     }
     assert!(checked >= 6);
+}
+
+/// The in-process filter the rendered bridge (OpenCode's shim, OpenClaw's plugin) sends on the
+/// frames of `native`.
+fn bridge_tools(m: &Manifest, t: &Target, native: &str) -> Option<String> {
+    let r = render(m, t).unwrap();
+    r.files.iter().find_map(|f| {
+        if let Some(cfg) = agenthooks_opencode::shim::parse(&f.contents) {
+            return cfg.hooks.into_iter().find(|s| s.name == native)?.tools;
+        }
+        let cfg = agenthooks_openclaw::plugin::parse(&f.contents)?;
+        cfg.hooks.into_iter().find(|h| h.hook == native)?.tools
+    })
+}
+
+/// One frame through `agenthooks serve` with `router`: the reply frame, as the bridge's fake
+/// agent reads it (OpenCode's shim hands it the reply envelope; OpenClaw's plugin the `output`).
+fn serve_frame(
+    router: &Router,
+    p: &Provider,
+    native: &str,
+    frame: &serde_json::Value,
+) -> agenthooks_testkit::fake::Verdict {
+    let state = agenthooks_testkit::harness::TempState::new();
+    let runner = agenthooks_core::runner::Runner::new(router.clone(), vec![codec(p)])
+        .with_options(agenthooks_core::runner::RunOptions::default().with_state_dir(state.path()));
+    let env: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let replies = agenthooks_core::runner::serve_frames(&runner, codec(p), format!("{frame}\n").as_bytes(), &env);
+    let [mut reply] = <[serde_json::Value; 1]>::try_from(replies).expect("one reply frame");
+    reply.as_object_mut().unwrap().remove("seq");
+    let (code, stdout) = if *p == Provider::OPENCLAW {
+        let code = i32::from(reply.get("error").is_some());
+        (code, reply.get("output").map(ToString::to_string).unwrap_or_default())
+    } else {
+        (0, reply.to_string())
+    };
+    let out = agenthooks_testkit::fake::HookOutput::new(code, stdout, "");
+    let payload = serde_json::to_vec(frame).unwrap();
+    agenthooks_testkit::fake::interpret(p.as_str(), native, &payload, &out).expect("a fake agent")
+}
+
+#[test]
+fn broadened_matchers_are_filtered_in_the_bridges_daemon() {
+    // OpenCode's regex on the tool id and OpenClaw's exact ids cannot say `other`: the hook is
+    // proxied for every tool and its frames carry the filter for the daemon.
+    let m = Manifest::new([GUARD], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::class(CanonicalTool::Other)));
+    for p in supported_providers().into_iter().filter(is_bridge) {
+        let t = target(&p);
+        let native = native_events_for(&p, EventKind::ToolPre)[0];
+        assert_eq!(bridge_tools(&m, &t, native).as_deref(), Some("class:other"), "{p}");
+        let Some((fx, tool)) = tool_pre_case(&p, native) else {
+            panic!("{p}: no {native} fixture with a classified tool");
+        };
+        let (router, counts) = counting_router();
+        let count = |i: usize| counts[i].load(Ordering::SeqCst);
+        let mut frame: serde_json::Value = serde_json::from_slice(&fx.input).unwrap();
+        frame["tools"] = "class:other".into();
+        // outside the filter: handlers skipped, the neutral shape, the agent proceeds
+        let v = serve_frame(&router, &p, native, &frame);
+        assert_eq!(v.effect, Effect::Proceed, "{p}: {v:?}");
+        assert!(!v.misbehaved(), "{p}: {v:?}");
+        assert_eq!((count(1), count(0)), (0, 1), "{p}");
+        // inside it: the handler runs and the agent blocks
+        frame["tools"] = format!("class:{}", tool.canonical.as_str()).into();
+        let v = serve_frame(&router, &p, native, &frame);
+        assert_eq!((count(1), count(0)), (1, 2), "{p}");
+        assert!(matches!(v.effect, Effect::Denied { .. }), "{p}: {v:?}");
+        // a frame without a filter runs the handlers as before
+        frame.as_object_mut().unwrap().remove("tools");
+        let v = serve_frame(&router, &p, native, &frame);
+        assert_eq!(count(1), 2, "{p}");
+        assert!(matches!(v.effect, Effect::Denied { .. }), "{p}: {v:?}");
+    }
 }
 
 /// A TOML document as sorted `dotted.key = value` lines.
@@ -376,16 +562,27 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     /// install(A) → install(B) equals a fresh install(B), installing B again changes nothing,
-    /// and uninstall leaves nothing of ours — for every agent.
+    /// and uninstall leaves nothing of ours — for every agent, whichever version (A is 1.0.0, B
+    /// 2.0.0) uninstalls what the other installed.
     #[test]
     fn reinstall_after_a_router_change_is_exact_and_idempotent(a in 0u16..512, b in 0u16..512, p in 0usize..7) {
         let p = supported_providers()[p % supported_providers().len()].clone();
         let t = target(&p);
-        let ma = manifest_from_router(&router_of(&kinds_of(a)), [GUARD]);
-        let mb = manifest_from_router(&router_of(&kinds_of(b)), [GUARD]);
+        let versioned = |mask: u16, v: &str| {
+            let m = manifest_from_router(&router_of(&kinds_of(mask)), [GUARD]);
+            let id = m.identity.clone().with_version(v);
+            m.with_identity(id)
+        };
+        let ma = versioned(a, "1.0.0");
+        let mb = versioned(b, "2.0.0");
         let mut fs = MemFs::new();
         let plan = plan_install(&ma, &t, &fs).unwrap();
         apply(&mut fs, &plan);
+        // the newer binary uninstalls what the older one installed
+        let mut old = fs.clone();
+        let plan = plan_uninstall(&mb, &t, &old).unwrap();
+        apply(&mut old, &plan);
+        prop_assert!(old.files.is_empty(), "{}: left {:?}", p, old.files.keys().collect::<Vec<_>>());
         let plan = plan_install(&mb, &t, &fs).unwrap();
         apply(&mut fs, &plan);
         let mut fresh = MemFs::new();

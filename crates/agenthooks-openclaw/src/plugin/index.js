@@ -68,9 +68,11 @@ function sanitizeCtx(ctx) {
   return out;
 }
 
-function frame(hook, event, ctx, timeoutMs) {
+function frame(hook, event, ctx, timeoutMs, tools) {
   const f = { seq: ++seq, hook, event: plain(event, 0, new Set()) ?? null, ctx: sanitizeCtx(ctx) };
   if (timeoutMs) f.timeout_ms = timeoutMs;
+  // The in-process tool filter the matcher cannot say: the daemon applies it.
+  if (tools) f.tools = tools;
   return f;
 }
 
@@ -136,12 +138,12 @@ function write(d, f, done) {
 }
 
 // An observer: send and forget (resolves once the frame is in the pipe, at most FLUSH_MS).
-function tell(hook, event, ctx) {
+function tell(hook, event, ctx, tools) {
   const d = start();
   return new Promise((resolve) => {
     const t = setTimeout(resolve, FLUSH_MS);
     t.unref?.();
-    if (!write(d, frame(hook, event, ctx), () => { clearTimeout(t); resolve(); })) {
+    if (!write(d, frame(hook, event, ctx, undefined, tools), () => { clearTimeout(t); resolve(); })) {
       clearTimeout(t);
       resolve();
     }
@@ -151,7 +153,7 @@ function tell(hook, event, ctx) {
 // A gate: the daemon's answer within `spec.deadlineMs`, else { failed }.
 function ask(spec, event, ctx) {
   const d = start();
-  const f = frame(spec.hook, event, ctx, spec.daemonMs);
+  const f = frame(spec.hook, event, ctx, spec.daemonMs, spec.tools);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       d.pending.delete(f.seq);
@@ -171,10 +173,12 @@ function ask(spec, event, ctx) {
 }
 
 // The consumer's fail policy, applied here, and reported to the daemon.
-function decideLocally(hook, event, ctx, cause) {
+function decideLocally(spec, event, ctx, cause) {
+  const hook = spec.hook;
   const reason = `agenthooks: no answer from the hook daemon for ${hook} (${cause})`;
   let result;
-  if (CONFIG.failClosed) {
+  // The hook's own policy (a consumer whose policy differs per event), else the plugin's.
+  if (spec.failClosed ?? CONFIG.failClosed) {
     if (hook === "before_tool_call") result = { block: true, blockReason: reason };
     else if (hook === "before_agent_run") result = { outcome: "block", reason, message: reason };
   }
@@ -197,9 +201,9 @@ async function gate(spec, event, ctx) {
   if (r.reply) {
     if (r.reply.output !== undefined && r.reply.output !== null) return r.reply.output;
     if (r.reply.error === undefined) return undefined;
-    return decideLocally(spec.hook, event, ctx, "daemon-error");
+    return decideLocally(spec, event, ctx, "daemon-error");
   }
-  return decideLocally(spec.hook, event, ctx, r.failed);
+  return decideLocally(spec, event, ctx, r.failed);
 }
 
 export default {
@@ -215,9 +219,9 @@ export default {
         ? (event, ctx) => gate(spec, event, ctx)
         : SYNC.has(spec.hook)
           ? (event, ctx) => {
-              void tell(spec.hook, event, ctx);
+              void tell(spec.hook, event, ctx, spec.tools);
             }
-          : (event, ctx) => tell(spec.hook, event, ctx);
+          : (event, ctx) => tell(spec.hook, event, ctx, spec.tools);
       if (Object.keys(opts).length > 0) api.on(spec.hook, handler, opts);
       else api.on(spec.hook, handler);
     }

@@ -58,7 +58,9 @@ struct Run {
 
 static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-fn run(daemon: &str, fail_closed: bool) -> Option<Run> {
+/// The plugin over `daemon`, fail-closed or not; `prompt_fail` is `before_agent_run`'s own fail
+/// policy (`None`: the plugin's).
+fn run(daemon: &str, fail_closed: bool, prompt_fail: Option<bool>) -> Option<Run> {
     let Some(node) = node() else {
         #[allow(clippy::print_stderr)] // the skip is worth a line in the test output
         {
@@ -77,12 +79,17 @@ fn run(daemon: &str, fail_closed: bool) -> Option<Run> {
         .with_hook(
             ShimHook::new("before_tool_call")
                 .with_deadline(Duration::from_secs(1))
-                .with_matcher(Some(vec!["exec".into(), "write".into()])),
+                .with_matcher(Some(vec!["exec".into(), "write".into()]))
+                .with_tools(Some("class:other".into())),
         )
-        .with_hook(ShimHook::new("before_agent_run").with_deadline(Duration::from_secs(1)))
+        .with_hook(
+            ShimHook::new("before_agent_run")
+                .with_deadline(Duration::from_secs(1))
+                .with_fail_closed(prompt_fail),
+        )
         .with_hook(ShimHook::new("gateway_start"))
         .with_hook(ShimHook::new("reply_dispatch"))
-        .with_hook(ShimHook::new("tool_result_persist"));
+        .with_hook(ShimHook::new("tool_result_persist").with_tools(Some("mcp:github/*".into())));
     for (name, text) in cfg.render() {
         std::fs::write(dir.join("plugin").join(name), text).expect("write plugin");
     }
@@ -123,7 +130,9 @@ fn frame<'a>(r: &'a Run, hook: &str) -> &'a Value {
 /// and are decided by the fail policy, and the decision is reported. No secret leaves.
 #[test]
 fn secrets_never_reach_the_daemon_and_silent_daemons_fail_closed() {
-    let Some(r) = run("cat > FRAMES", true) else { return };
+    let Some(r) = run("cat > FRAMES", true, None) else {
+        return;
+    };
     // Quirk #803: `config`/`cfg` (API keys, tokens) are removed before the frame is written.
     assert!(
         !r.raw_frames.contains("SECRET"),
@@ -141,6 +150,10 @@ fn secrets_never_reach_the_daemon_and_silent_daemons_fail_closed() {
     assert_eq!(pre["ctx"]["trace"]["traceId"], "t");
     assert!(pre["ctx"].get("abortSignal").is_none() && pre["ctx"].get("getSessionExtension").is_none());
     assert!(pre["timeout_ms"].as_u64().is_some_and(|t| t < 1000), "{pre}");
+    // The in-process tool filter rides on the frames of the hooks that have one (awaited or not).
+    assert_eq!(pre["tools"], "class:other", "{pre}");
+    assert_eq!(frame(&r, "tool_result_persist")["tools"], "mcp:github/*");
+    assert!(frame(&r, "before_agent_run").get("tools").is_none());
     // Fail-closed, decided locally within the deadline, and reported.
     assert_eq!(r.out["result"]["block"], true, "{}", r.out);
     assert_eq!(r.out["prompt"]["outcome"], "block", "{}", r.out);
@@ -167,15 +180,26 @@ fn secrets_never_reach_the_daemon_and_silent_daemons_fail_closed() {
 /// deadline; fail-open passes.
 #[test]
 fn a_dead_daemon_is_decided_by_the_fail_policy() {
-    let Some(r) = run("exit 3", false) else { return };
+    let Some(r) = run("exit 3", false, None) else { return };
     assert_eq!(r.out["result"], Value::Null, "fail-open passes: {}", r.out);
     assert_eq!(r.out["prompt"], Value::Null, "{}", r.out);
     assert!(r.frames.is_empty());
-    let Some(r) = run("exit 3", true) else { return };
+    let Some(r) = run("exit 3", true, None) else { return };
     assert_eq!(r.out["result"]["block"], true, "{}", r.out);
     assert!(r.out["result"]["blockReason"]
         .as_str()
         .is_some_and(|s| s.contains("daemon-unavailable")));
+    // A hook's own policy wins over the plugin's (a consumer whose policy is per event).
+    let Some(r) = run("exit 3", true, Some(false)) else {
+        return;
+    };
+    assert_eq!(r.out["result"]["block"], true, "{}", r.out);
+    assert_eq!(r.out["prompt"], Value::Null, "the prompt gate is fail-open: {}", r.out);
+    let Some(r) = run("exit 3", false, Some(true)) else {
+        return;
+    };
+    assert_eq!(r.out["result"], Value::Null, "{}", r.out);
+    assert_eq!(r.out["prompt"]["outcome"], "block", "{}", r.out);
 }
 
 #[test]

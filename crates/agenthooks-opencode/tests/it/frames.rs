@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agenthooks_core::decision::{allow, continue_with, deny, rewrite_input};
-use agenthooks_core::runner::{serve, FrameSink, RunOptions, Runner};
+use agenthooks_core::runner::{serve_frames, RunOptions, Runner};
 use agenthooks_core::{
     CanonicalTool, Codec, Context, Event, EventKind, HandlerError, Invocation, PermissionEvent, Policy, Router,
     StopEvent, ToolPreEvent, Transport,
@@ -16,21 +16,13 @@ use agenthooks_core::{
 use agenthooks_opencode::CODEC;
 use serde_json::{json, Value};
 
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// A stand-in for OpenCode's HTTP server: records `"<request line> <body>"` per request.
 fn server() -> (String, Arc<Mutex<Vec<String>>>) {
+    server_answering(&[])
+}
+
+/// [`server`] answering the first requests with `statuses` (then `200 OK`).
+fn server_answering(statuses: &'static [&'static str]) -> (String, Arc<Mutex<Vec<String>>>) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://127.0.0.1:{}/", l.local_addr().unwrap().port());
     let seen = Arc::new(Mutex::new(Vec::new()));
@@ -58,7 +50,8 @@ fn server() -> (String, Arc<Mutex<Vec<String>>>) {
                 .lock()
                 .unwrap()
                 .push(format!("{} {}", first.trim(), String::from_utf8(body).unwrap()));
-            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\ntrue");
+            let status = statuses.get(seen2.lock().unwrap().len() - 1).unwrap_or(&"200 OK");
+            let _ = s.write_all(format!("HTTP/1.1 {status}\r\nContent-Length: 4\r\n\r\ntrue").as_bytes());
         }
     });
     (url, seen)
@@ -69,12 +62,8 @@ fn run(router: Router, frames: &[Value], tag: &str) -> Vec<Value> {
     let _ = std::fs::remove_dir_all(&dir);
     let runner = Runner::new(router, vec![&CODEC]).with_options(RunOptions::default().with_state_dir(&dir));
     let input = frames.iter().map(|f| f.to_string() + "\n").collect::<String>();
-    let sink = Sink::default();
-    let out: FrameSink = Arc::new(Mutex::new(Box::new(sink.clone())));
     let env: Vec<(String, String)> = Vec::new();
-    serve(&runner, &CODEC, &mut BufReader::new(input.as_bytes()), &out, &env);
-    let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    serve_frames(&runner, &CODEC, input.as_bytes(), &env)
 }
 
 fn by_seq(frames: &[Value], seq: i64) -> Value {
@@ -141,6 +130,26 @@ fn a_permission_is_answered_over_http_with_the_reply_route() {
     assert_eq!(
         seen,
         [r#"POST /permission/per_1/reply?directory=%2Fw HTTP/1.1 {"reply":"once"}"#]
+    );
+}
+
+#[test]
+fn a_permission_reply_falls_back_to_the_per_session_route_on_404() {
+    // An older server without `/permission/{id}/reply`: the daemon retries on the legacy route.
+    let router = Router::new().on_permission(|_: &Context, _: &PermissionEvent| allow());
+    let (url, seen) = server_answering(&["404 Not Found"]);
+    let asked = json!({"seq": 5, "hook": "event", "input": {"event": {"type": "permission.asked", "properties": {
+        "id": "per 1", "sessionID": "ses_1", "permission": "bash", "patterns": ["ls"],
+        "metadata": {"command": "ls"}, "always": [], "tool": {"messageID": "m", "callID": "c"}}}}});
+    let hello = json!({"seq": 0, "hook": "agenthooks.hello", "input": {"serverUrl": url, "directory": "/w x"}});
+    run(router, &[hello, asked], "permission-fallback");
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(
+        seen,
+        [
+            r#"POST /permission/per%201/reply?directory=%2Fw%20x HTTP/1.1 {"reply":"once"}"#,
+            r#"POST /session/ses_1/permissions/per%201?directory=%2Fw%20x HTTP/1.1 {"response":"once"}"#
+        ]
     );
 }
 

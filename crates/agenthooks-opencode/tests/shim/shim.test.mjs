@@ -150,3 +150,21 @@ test("the default export is the only export and makes a hooks object", async () 
   assert.deepEqual(Object.keys(mod), ["default"]);
   assert.equal(typeof mod.default, "function");
 });
+
+test("a hook's in-process tool filter rides on each of its frames", async () => {
+  const { bridge, frames } = setup();
+  const hooks = agenthooks.hooksFor(
+    bridge,
+    {
+      "tool.execute.before": { timeoutMs: 5000, fail: "open", tools: "class:other" },
+      "tool.execute.after": { timeoutMs: 5000, fail: "open" },
+    },
+    {},
+  );
+  await hooks["tool.execute.before"]({ tool: "bash" }, { args: { command: "ls" } });
+  await hooks["tool.execute.after"]({ tool: "bash" }, { output: "x" });
+  const of = (hook) => frames().filter((f) => f.frame.hook === hook).map((f) => f.frame);
+  assert.deepEqual(of("tool.execute.before").map((f) => f.tools), ["class:other"]);
+  assert.deepEqual(of("tool.execute.after").map((f) => "tools" in f), [false]);
+  await bridge.stop();
+});

@@ -66,21 +66,23 @@ impl HookCommand {
     pub fn from_args(args: &[String]) -> Self {
         match args {
             [one] => Self::Shell(one.clone()),
-            many => Self::Shell(shell_join(many)),
+            // Words from a command line hold no NUL; one that does is run without a shell,
+            // where spawning it reports the error.
+            many => shell_join(many).map_or_else(|_| Self::Exec(many.to_vec()), Self::Shell),
         }
     }
 }
 
 /// Joins words into a POSIX shell command line, quoting where needed: the quoter install writes
-/// hook commands with ([`agenthooks_core::shell::join`]), so a replay runs what install wrote.
+/// hook commands with ([`agenthooks_core::shell::join`], re-exported), so a replay runs what
+/// install wrote.
 ///
 /// ```
 /// use agenthooks_testkit::fake::shell_join;
-/// assert_eq!(shell_join(&["echo".into(), "a b".into(), "it's".into()]), r#"echo 'a b' 'it'\''s'"#);
+/// assert_eq!(shell_join(&["echo", "a b", "it's"])?, r#"echo 'a b' "it's""#);
+/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
 /// ```
-pub fn shell_join(words: &[String]) -> String {
-    agenthooks_core::shell::join(words)
-}
+pub use agenthooks_core::shell::join as shell_join;
 
 /// Options of [`run`].
 #[derive(Debug, Clone, Default)]
@@ -308,6 +310,10 @@ mod tests {
             HookCommand::from_args(&["bash".into(), "-c".into(), "echo $X".into()]),
             HookCommand::Shell("bash -c 'echo $X'".into())
         );
-        assert_eq!(shell_join(&[String::new()]), "''");
+        assert_eq!(shell_join(&[String::new()]).unwrap(), "''");
+        assert_eq!(
+            HookCommand::from_args(&["a".into(), "b\0".into()]),
+            HookCommand::Exec(vec!["a".into(), "b\0".into()])
+        );
     }
 }

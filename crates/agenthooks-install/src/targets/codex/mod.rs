@@ -32,6 +32,7 @@ use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, Found, JsonHooksFile, Shape};
 use crate::merge::toml as tm;
 use crate::plan::{Cx, FileFormat, TrustEntry};
+use crate::record::Prune;
 use crate::resolve::ResolvedHook;
 use crate::shell::Owner;
 use crate::target::{Scope, Target};
@@ -217,7 +218,9 @@ fn toml_scan(doc: &DocumentMut, owner: &Owner) -> Result<Vec<Found>, String> {
     Ok(out)
 }
 
-fn toml_strip(doc: &mut DocumentMut, owner: &Owner) -> Result<usize, String> {
+/// Removes our handlers, the groups that leaves empty, and the event arrays and `hooks` table it
+/// empties when `prune` allows.
+fn toml_strip(doc: &mut DocumentMut, owner: &Owner, prune: &Prune) -> Result<usize, String> {
     let Some(item) = doc.get_mut("hooks") else {
         return Ok(0);
     };
@@ -244,12 +247,12 @@ fn toml_strip(doc: &mut DocumentMut, owner: &Owner) -> Result<usize, String> {
             }
             removed_here += removed;
         }
-        if removed_here > 0 && list_len(groups) == Some(0) {
+        if removed_here > 0 && list_len(groups) == Some(0) && prune.may(&["hooks", &ev]) {
             hooks.remove(&ev);
         }
         total += removed_here;
     }
-    if total > 0 && hooks.is_empty() {
+    if total > 0 && hooks.is_empty() && prune.may(&["hooks"]) {
         doc.remove("hooks");
     }
     Ok(total)
@@ -344,12 +347,22 @@ impl Codex {
         let after = if !remove_only && before.is_some() && crate::plan::same_entries(&found, &desired) {
             before.clone()
         } else {
-            let removed = toml_strip(&mut doc, &cx.owner).map_err(malformed)?;
+            let original = before.is_some().then(|| tm::to_json(doc.as_item()));
+            let prune = cx.prune(path)?;
+            let removed = toml_strip(&mut doc, &cx.owner, &prune).map_err(malformed)?;
             if remove_only && removed == 0 {
                 before.clone()
             } else {
+                let base = tm::to_json(doc.as_item());
+                let residue = removed > 0 && tm::is_blank(&doc);
                 toml_add(&mut doc, entries).map_err(malformed)?;
-                if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
+                if !entries.is_empty() {
+                    cx.note_install(path, original.as_ref(), &base, &tm::to_json(doc.as_item()), residue)?;
+                }
+                if tm::is_blank(&doc)
+                    && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty())
+                    && cx.may_delete(path)?
+                {
                     None
                 } else {
                     Some(tm::keep_final_newline(before.as_deref().unwrap_or(""), doc.to_string()))
@@ -406,6 +419,8 @@ impl Codex {
             Some(t) => tm::parse(&path, t)?,
             None => DocumentMut::new(),
         };
+        let base = tm::to_json(doc.as_item());
+        let prune = cx.prune(&path)?;
         let malformed = |m: &str| InstallError::malformed(&path, "TOML", m.to_owned());
         let had_state = doc
             .get("hooks")
@@ -468,11 +483,13 @@ impl Codex {
                     }
                 }
             }
+            // Emptied tables go when this step added them, or our removal emptied them and we
+            // created them (see `crate::record`).
             let state_empty = state.is_empty();
-            if state_empty && (changed || !had_state) {
+            if state_empty && (!had_state || (changed && prune.may(&["hooks", "state"]))) {
                 hooks.remove("state");
             }
-            if hooks.is_empty() && (changed || !had_hooks) {
+            if hooks.is_empty() && (!had_hooks || (changed && prune.may(&["hooks"]))) {
                 doc.remove("hooks");
             }
         }
@@ -503,9 +520,15 @@ impl Codex {
                 changed = true;
             }
         }
+        if changed && !new_ours.is_empty() {
+            cx.note_install(&path, Some(&base), &base, &tm::to_json(doc.as_item()), false)?;
+        }
         let after_text = if !changed {
             text.clone()
-        } else if tm::is_blank(&doc) && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty()) {
+        } else if tm::is_blank(&doc)
+            && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty())
+            && cx.may_delete(&path)?
+        {
             None
         } else {
             Some(tm::keep_final_newline(text.as_deref().unwrap_or(""), doc.to_string()))

@@ -65,8 +65,7 @@ pub fn identity(native: &str, matcher: Option<&Value>, handler: &Value) -> Optio
 
 /// `sha256:<hex>` of identity bytes.
 pub fn trusted_hash(identity: &str) -> String {
-    use sha2::{Digest, Sha256};
-    format!("sha256:{}", crate::plan::hex(&Sha256::digest(identity.as_bytes())))
+    agenthooks_core::digest::sha256_tagged(identity.as_bytes())
 }
 
 /// The trusted hash of one handler (see [`identity`]).
