@@ -58,12 +58,27 @@ pub(crate) fn implicit_table() -> Table {
     t
 }
 
-/// Keeps the original's final-newline state (`toml_edit` ends what it writes with one).
+/// Keeps the original's final-newline state (`toml_edit` ends what it writes with one) and its
+/// line endings: `toml_edit` writes `\n` after every line it renders, so a file whose every line
+/// ends in `\r\n` (Windows editors) gets `\r\n` back. A file that mixes both comes back with
+/// `\n` (there is no one ending to keep).
 pub(crate) fn keep_final_newline(before: &str, mut after: String) -> String {
+    if is_crlf(before) {
+        after = after.replace("\r\n", "\n").replace('\n', "\r\n");
+    }
     if !before.is_empty() && !before.ends_with('\n') && after.ends_with('\n') {
         after.pop();
+        if after.ends_with('\r') {
+            after.pop();
+        }
     }
     after
+}
+
+/// Whether every line break of `text` is `\r\n` (and there is one).
+fn is_crlf(text: &str) -> bool {
+    let lf = text.matches('\n').count();
+    lf > 0 && text.matches("\r\n").count() == lf
 }
 
 /// Whether a document holds nothing but whitespace and comments.

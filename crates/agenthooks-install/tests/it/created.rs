@@ -335,3 +335,24 @@ fn openclaw_never_overwrites_a_plugin_file_it_did_not_write() {
     assert!(e.to_string().contains("not ours"), "{e}");
     assert!(plan_uninstall(&m(), &t, &fs).unwrap().is_noop());
 }
+
+/// Found by the `install_merge` fuzz target: `toml_edit` writes `\n` after every line, so a
+/// CRLF config came back with LF line endings. A file mixing both has no one ending to keep
+/// (`keep_final_newline`); the fuzz target skips those.
+#[test]
+fn crlf_toml_comes_back_byte_for_byte() {
+    let kimi = Target::user(Provider::KIMI, HOME);
+    let cfg = "/h/.kimi-code/config.toml";
+    for text in [
+        "# a\r\n\r\nmodel = \"k\"\r\n",
+        "# a\r\n\r\n",
+        "model = \"k\"\r\n[ui]\r\ntheme = 1",
+    ] {
+        round_trip(&kimi, &[(cfg, text)]);
+    }
+    let inline = Target::user(Provider::CODEX, HOME).with_options(CodexOptions::default().with_inline_toml(true));
+    round_trip(
+        &inline,
+        &[("/h/.codex/config.toml", "model = \"o\"\r\n\r\n[hooks]\r\n")],
+    );
+}
