@@ -320,15 +320,29 @@ pub struct Toolchain {
     pub hook_bin: PathBuf,
     /// The shared XDG cache (Copilot's unpacked runtime).
     pub xdg_cache: PathBuf,
+    /// The native events to register (`None`: every event of the codec's table). The capture
+    /// command sets the release's own list ([`crate::release::events`]).
+    pub events: Option<Vec<String>>,
 }
 
 /// The manifest: one hook per native event the codec knows, all blocking, [`HOOK_TIMEOUT`].
 pub fn manifest(spec: &AgentSpec, hook_bin: &Path) -> Manifest {
+    manifest_for(spec, hook_bin, None)
+}
+
+/// [`manifest`] with the events given (`None`: the codec's table). Events the codec does not
+/// know are rendered as given by the installer (an info finding).
+pub fn manifest_for(spec: &AgentSpec, hook_bin: &Path, events: Option<&[String]>) -> Manifest {
     let mut m = Manifest::new([hook_bin.display().to_string()], "agenthooks-e2e");
-    if let Some(codec) = spec.codec() {
-        for ev in codec.native_events() {
-            m = m.with_hook(HookSpec::native(spec.provider(), ev.name).with_timeout(HOOK_TIMEOUT));
-        }
+    let names: Vec<String> = match events {
+        Some(e) => e.to_vec(),
+        None => spec
+            .codec()
+            .map(|c| c.native_events().iter().map(|ev| ev.name.to_owned()).collect())
+            .unwrap_or_default(),
+    };
+    for ev in names {
+        m = m.with_hook(HookSpec::native(spec.provider(), ev).with_timeout(HOOK_TIMEOUT));
     }
     m
 }
@@ -366,7 +380,7 @@ pub fn prepare(
     server_url: &str,
     options: &crate::opencode::Options,
 ) -> Result<Launch, String> {
-    let mut m = manifest(spec, &tc.hook_bin);
+    let mut m = manifest_for(spec, &tc.hook_bin, tc.events.as_deref());
     if spec.id == AgentId::OpenClaw && matches!(options.fail, agenthooks::opencode::shim::ShimFail::Closed) {
         m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
     }

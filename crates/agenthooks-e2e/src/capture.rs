@@ -136,7 +136,12 @@ pub fn capture(
         std::fs::write(case.join("input.json"), &text).map_err(|e| format!("writing {}: {e}", case.display()))?;
         let mut meta = toml_edit::DocumentMut::new();
         meta["native_event"] = toml_edit::value(native.as_str());
-        meta["transport"] = toml_edit::value("stdin");
+        // The bridges (OpenCode's shim, OpenClaw's plugin) hand the daemon frames.
+        let transport = match agent.id {
+            crate::agents::AgentId::OpenCode | crate::agents::AgentId::OpenClaw => "frame",
+            _ => "stdin",
+        };
+        meta["transport"] = toml_edit::value(transport);
         meta["variant"] = toml_edit::value("");
         meta["source"] = toml_edit::value(format!(
             "agenthooks-e2e capture: {} {}, scenario {}, hook call {}",

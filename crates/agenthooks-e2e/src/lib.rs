@@ -57,12 +57,14 @@
 
 pub mod agents;
 pub mod capture;
+pub mod corpus;
 pub mod hook;
 /// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
 /// their own CI).
 pub use agenthooks_testkit::model;
 pub mod npm;
 pub mod opencode;
+pub mod release;
 pub mod run;
 pub mod scenario;
 
@@ -130,6 +132,7 @@ pub fn toolchain(cache: &npm::Cache, agent: &AgentSpec, hook_bin: &Path) -> Resu
         prefix,
         hook_bin: hook_bin.to_path_buf(),
         xdg_cache,
+        events: None,
     })
 }
 
