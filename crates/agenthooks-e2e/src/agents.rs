@@ -506,8 +506,24 @@ pub fn prepare(
                 // The ~235 MB runtime unpacked on first start is shared between runs.
                 (s("XDG_CACHE_HOME"), tc.xdg_cache.display().to_string()),
             ];
-            // Without --trust-folder repository hooks are silently not loaded.
-            let args = print_mode(&["--allow-all-tools", "--trust-folder", "--no-auto-update"]);
+            // Without --trust-folder repository hooks are silently not loaded. Older releases
+            // lack the flag (and --no-auto-update): there the folder is trusted in the user
+            // config and prompt-mode repository hooks are switched on by env.
+            let mut env = env;
+            let mut flags = vec!["--allow-all-tools"];
+            if crate::release::mentions(&tc.prefix, spec, "trust-folder") {
+                flags.push("--trust-folder");
+            } else {
+                write_json(
+                    &sb.home.join(".copilot/config.json"),
+                    &json!({"trusted_folders": [project.clone()]}),
+                )?;
+                env.push((s("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS"), s("1")));
+            }
+            if crate::release::mentions(&tc.prefix, spec, "no-auto-update") {
+                flags.push("--no-auto-update");
+            }
+            let args = print_mode(&flags);
             (args, env, Some(plan))
         }
         AgentId::Kimi => {

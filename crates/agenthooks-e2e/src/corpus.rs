@@ -148,8 +148,24 @@ pub fn capture_release(agent: &AgentSpec, version: &str, fixtures: &Path, hook_b
     report.events = Some(events);
     report.runs = runs;
     if !report.hooks_fired() {
+        let said = report
+            .runs
+            .iter()
+            .find_map(|r| r.proc.as_ref())
+            .map(|p| {
+                let out = format!("{} {}", p.stderr.trim(), p.stdout.trim());
+                let out = out.trim();
+                let cut = out.char_indices().nth(400).map_or(out.len(), |(i, _)| i);
+                format!(
+                    "exit {:?}, {} model requests; the agent said: {}",
+                    p.code,
+                    report.runs[0].requests.len(),
+                    &out[..cut]
+                )
+            })
+            .unwrap_or_default();
         report.problems.push(format!(
-            "{} {}: no hook fired offline in any scenario (nothing captured)",
+            "{} {}: no hook fired offline in any scenario (nothing captured); {said}",
             agent.name, agent.version
         ));
     }
@@ -613,5 +629,90 @@ fn join<'a>(it: impl Iterator<Item = &'a String>) -> String {
         "none".to_owned()
     } else {
         v.join(", ")
+    }
+}
+
+/// The committed fixture directory of `agent`'s version: `fixtures/<provider>/<version>`, or a
+/// directory named `<something>-<version>` (Gemini's `gemini-cli-0.61.0`).
+pub fn version_dir(fixtures: &Path, agent: &AgentSpec) -> Option<PathBuf> {
+    let base = fixtures.join(agent.provider);
+    let exact = base.join(agent.version);
+    if exact.is_dir() {
+        return Some(exact);
+    }
+    let suffix = format!("-{}", agent.version);
+    std::fs::read_dir(&base)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.is_dir() && p.file_name().is_some_and(|f| f.to_string_lossy().ends_with(&suffix)))
+}
+
+/// How two version directories differ in native events and, per event, in the union of
+/// top-level payload fields (empty: they agree).
+pub fn corpus_differences(expected: &Path, got: &Path) -> Vec<String> {
+    let want = field_union(&field_sets(expected));
+    let have = field_union(&field_sets(got));
+    let mut out = Vec::new();
+    for ev in want.keys().filter(|e| !have.contains_key(*e)) {
+        out.push(format!("{ev}: in {} but not captured", expected.display()));
+    }
+    for ev in have.keys().filter(|e| !want.contains_key(*e)) {
+        out.push(format!("{ev}: captured but not in {}", expected.display()));
+    }
+    for (ev, w) in &want {
+        let Some(h) = have.get(ev) else { continue };
+        let missing: Vec<&String> = w.difference(h).collect();
+        let extra: Vec<&String> = h.difference(w).collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            out.push(format!(
+                "{ev}: fields only in the fixtures: {}; only in the capture: {}",
+                join(missing.into_iter()),
+                join(extra.into_iter())
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(root: &Path, name: &str, event: &str, input: &str) {
+        let d = root.join(name);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(d.join("input.json"), input).expect("input");
+        std::fs::write(d.join("meta.toml"), format!("native_event = \"{event}\"\n")).expect("meta");
+    }
+
+    #[test]
+    fn differences_name_events_and_fields() {
+        let tmp = std::env::temp_dir().join(format!("agenthooks-e2e-corpus-test-{}", std::process::id()));
+        let (a, b) = (tmp.join("a/x/1.0"), tmp.join("b/x/1.0"));
+        case(&a, "stop-allow", "Stop", r#"{"a":1,"b":2}"#);
+        case(&a, "stop-deny", "Stop", r#"{"a":1,"c":2}"#);
+        case(&b, "stop-e2e", "Stop", r#"{"a":1,"b":2,"c":3}"#);
+        assert!(corpus_differences(&a, &b).is_empty(), "field unions agree");
+        case(&b, "end-e2e", "End", r#"{"a":1}"#);
+        case(&b, "stop-e2e-2", "Stop", r#"{"d":1}"#);
+        let d = corpus_differences(&a, &b);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with("End: captured but not in"), "{d:?}");
+        assert!(d[1].contains("only in the capture: d"), "{d:?}");
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+
+    #[test]
+    fn version_dirs_match_exact_or_suffixed_names() {
+        let tmp = std::env::temp_dir().join(format!("agenthooks-e2e-vdir-test-{}", std::process::id()));
+        let gemini = AgentSpec::get(crate::agents::AgentId::Gemini);
+        std::fs::create_dir_all(tmp.join("gemini").join(format!("gemini-cli-{}", gemini.version))).expect("mkdir");
+        assert_eq!(
+            version_dir(&tmp, gemini),
+            Some(tmp.join("gemini").join(format!("gemini-cli-{}", gemini.version)))
+        );
+        assert_eq!(version_dir(&tmp, AgentSpec::get(crate::agents::AgentId::Codex)), None);
+        let _ = std::fs::remove_dir_all(&tmp);
     }
 }

@@ -33,17 +33,20 @@ pub struct ReleaseEvents {
 }
 
 impl ReleaseEvents {
-    /// The events to register for a capture: the release's list, else the codec's events it
+    /// The events to register for a capture: the release's list and the codec's events it
     /// mentions (never empty when the codec has events: with nothing found at all, every codec
     /// event).
     pub fn to_register(&self, codec_events: &[&str]) -> Vec<String> {
-        if let Some(l) = &self.listed {
-            return l.clone();
-        }
-        if self.present.is_empty() {
+        if self.listed.is_none() && self.present.is_empty() {
             return codec_events.iter().map(|s| (*s).to_owned()).collect();
         }
-        self.present.clone()
+        let mut out: Vec<String> = self.listed.clone().unwrap_or_default();
+        for p in &self.present {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+        out
     }
 
     /// Where the list came from, for reports.
@@ -195,7 +198,9 @@ pub fn events(prefix: &Path, agent: &AgentSpec, codec_events: &[&str]) -> Releas
             }
         }
     }
-    let listed = best.map(|(_, mut l)| {
+    // A list naming fewer than half of the codec events the bundle mentions is some other
+    // list (a tool's subset), not the release's event list.
+    let listed = best.filter(|(hits, _)| 2 * hits >= present.len()).map(|(_, mut l)| {
         let mut seen = BTreeSet::new();
         l.retain(|s| seen.insert(s.clone()));
         l
@@ -213,6 +218,19 @@ pub fn events(prefix: &Path, agent: &AgentSpec, codec_events: &[&str]) -> Releas
             .map(|s| (*s).to_owned())
             .collect(),
     }
+}
+
+/// Whether any file of the installed package (see [`package_dirs`]) contains `needle`: how
+/// the suite tells which CLI flags an older release has.
+pub fn mentions(prefix: &Path, agent: &AgentSpec, needle: &str) -> bool {
+    let mut files = Vec::new();
+    for d in package_dirs(prefix, agent.package) {
+        files_under(&d, &mut files);
+    }
+    files
+        .iter()
+        .filter(|p| scannable(p) && std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_SCAN_BYTES))
+        .any(|f| std::fs::read(f).is_ok_and(|b| find(&b, needle.as_bytes())))
 }
 
 fn contains_quoted(hay: &[u8], name: &str) -> bool {
@@ -367,6 +385,11 @@ mod tests {
             Some(&["PreToolUse", "PostToolUse", "Stop", "NewEvent"].map(str::to_owned)[..])
         );
         assert_eq!(ev.absent, vec!["SessionEnd".to_owned()]);
+        assert_eq!(
+            ev.to_register(&[]).len(),
+            4,
+            "the list, plus the codec events it mentions"
+        );
         std::fs::write(pkg.join("cli.js"), br#"if(e==="PreToolUse")x();y='Stop'"#).expect("write");
         let ev = events(&dir, &spec, &["PreToolUse", "PostToolUse", "Stop"]);
         assert_eq!(ev.listed, None);
