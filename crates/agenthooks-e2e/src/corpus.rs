@@ -262,8 +262,13 @@ fn write_release_files(report: &CaptureReport) -> Result<(), String> {
     let cache = crate::npm::Cache::from_env();
     let prefix = cache.prefix(agent.package, agent.version);
     for (name, path) in release::schemas(&prefix, agent) {
+        // The config schema only (not RPC or session-event schemas, which run to megabytes).
+        let lower = name.to_ascii_lowercase();
+        if !["config", "settings", "hook"].iter().any(|k| lower.contains(k)) {
+            continue;
+        }
         let Ok(bytes) = std::fs::read(&path) else { continue };
-        if bytes.len() > 2 * 1024 * 1024 {
+        if bytes.len() > 512 * 1024 {
             continue;
         }
         let to = dir.join("schema").join(&name);
