@@ -446,6 +446,10 @@ pub fn prepare(
             for f in ["plugins", "remote_plugin", "plugin_sharing", "apps", "tool_suggest"] {
                 features[f] = toml_edit::value(false);
             }
+            // Releases before hooks were on by default fire none without the feature flag.
+            if crate::release::mentions(&tc.prefix, spec, "codex_hooks") {
+                features["codex_hooks"] = toml_edit::value(true);
+            }
             doc["features"] = toml_edit::Item::Table(features);
             write_text(&codex_home.join("config.toml"), &doc.to_string())?;
             // Our computed hashes and the project trust, no --dangerously-bypass-hook-trust.

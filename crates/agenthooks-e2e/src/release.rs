@@ -10,7 +10,7 @@
 //! in the bundle ([`ReleaseEvents::present`]): an event the release never mentions is not
 //! registered, so an old release is not handed a config key it may reject.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -223,6 +223,21 @@ pub fn events(prefix: &Path, agent: &AgentSpec, codec_events: &[&str]) -> Releas
 /// Whether any file of the installed package (see [`package_dirs`]) contains `needle`: how
 /// the suite tells which CLI flags an older release has.
 pub fn mentions(prefix: &Path, agent: &AgentSpec, needle: &str) -> bool {
+    type Seen = std::sync::Mutex<BTreeMap<(PathBuf, String), bool>>;
+    static SEEN: std::sync::OnceLock<Seen> = std::sync::OnceLock::new();
+    let key = (prefix.to_path_buf(), needle.to_owned());
+    let seen = SEEN.get_or_init(Seen::default);
+    if let Some(hit) = seen.lock().ok().and_then(|m| m.get(&key).copied()) {
+        return hit;
+    }
+    let hit = scan_mentions(prefix, agent, needle);
+    if let Ok(mut m) = seen.lock() {
+        m.insert(key, hit);
+    }
+    hit
+}
+
+fn scan_mentions(prefix: &Path, agent: &AgentSpec, needle: &str) -> bool {
     let mut files = Vec::new();
     for d in package_dirs(prefix, agent.package) {
         files_under(&d, &mut files);
