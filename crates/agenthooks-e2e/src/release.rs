@@ -164,8 +164,7 @@ fn scannable(p: &Path) -> bool {
         return true;
     }
     match p.extension().and_then(|e| e.to_str()) {
-        Some("js" | "mjs" | "cjs" | "json" | "node" | "exe") => true,
-        None => true,
+        Some("js" | "mjs" | "cjs" | "json" | "node" | "exe") | None => true,
         Some(_) => false,
     }
 }
@@ -345,7 +344,7 @@ pub fn schemas(prefix: &Path, agent: &AgentSpec) -> Vec<(String, PathBuf)> {
                 .file_name()
                 .map(|f| f.to_string_lossy().to_ascii_lowercase())
                 .unwrap_or_default();
-            name.ends_with(".json") && name.contains("schema")
+            p.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) && name.contains("schema")
         })
         .map(|p| {
             (
