@@ -85,7 +85,7 @@ pub const AGENTS: [AgentSpec; 7] = [
         name: "Claude Code",
         provider: "claude-code",
         package: "@anthropic-ai/claude-code",
-        version: "2.1.197",
+        version: "2.1.332",
         bin: "claude",
         api: Api::AnthropicMessages,
         tool: "Bash",
