@@ -33,6 +33,16 @@
 //! Every run's payloads, decoded kinds and responses are in the hook's log ([`hook`]); with
 //! `AGENTHOOKS_E2E_CAPTURE=1` they become fixtures ([`capture`]).
 //!
+//! ## Other releases: capture and drift
+//!
+//! The `agenthooks-e2e` binary captures any published release into the corpus and compares the
+//! latest releases with the pins ([`corpus`]; the release's own event list: [`release`]):
+//!
+//! ```text
+//! cargo run -p agenthooks-e2e -- capture --agent claude --version 2.1.0
+//! cargo run -p agenthooks-e2e -- drift
+//! ```
+//!
 //! ## Running
 //!
 //! The real-agent tests run only with `AGENTHOOKS_E2E=1` (so `cargo test --workspace` stays

@@ -3,13 +3,13 @@
 //! ```text
 //! cargo run -p agenthooks-e2e -- capture --agent <agent> --version <version> [--hook <path>]
 //! cargo run -p agenthooks-e2e -- versions --agent <agent>
-//! cargo run -p agenthooks-e2e -- drift [--agent <agent>]... [--hook <path>]
+//! cargo run -p agenthooks-e2e -- drift [--agent <agent>]... [--version <against>] [--hook <path>]
 //! ```
 //!
 //! `capture` writes `fixtures/<provider>/<version>/` (see `agenthooks_e2e::corpus`) and exits
 //! non-zero when the release cannot be installed, no hook fired, or the conformance suite
 //! failed on the new cases. `drift` runs the latest published release of each agent against
-//! the pin and exits non-zero on a scenario failure. The test hook binary is the
+//! the pin (or the `--version` given) and exits non-zero on a scenario failure. The test hook binary is the
 //! `agenthooks-e2e-hook` next to this executable (built with `cargo build` when missing).
 
 // The commands' reports are their output.
@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use agenthooks_e2e::agents::{AgentSpec, AGENTS};
 use agenthooks_e2e::{capture, corpus, release};
 
-const USAGE: &str = "usage: agenthooks-e2e capture --agent <a> --version <v> [--hook <path>]\n       agenthooks-e2e versions --agent <a>\n       agenthooks-e2e drift [--agent <a>]... [--hook <path>]\nagents: claude, codex, gemini, copilot, kimi, opencode, openclaw";
+const USAGE: &str = "usage: agenthooks-e2e capture --agent <a> --version <v> [--hook <path>]\n       agenthooks-e2e versions --agent <a>\n       agenthooks-e2e drift [--agent <a>]... [--version <against>] [--hook <path>]\nagents: claude, codex, gemini, copilot, kimi, opencode, openclaw";
 
 struct Args {
     command: String,
@@ -112,6 +112,8 @@ fn run() -> Result<bool, String> {
             };
             let mut failures = Vec::new();
             for a in agents {
+                // `--version` compares against that release instead of the pin.
+                let a = args.version.as_deref().map_or(a, |v| release::at_version(a, v));
                 let d = corpus::drift(a, &hook);
                 println!("{}", d.text);
                 failures.extend(d.failures);
