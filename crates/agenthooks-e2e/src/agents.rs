@@ -470,15 +470,19 @@ pub fn prepare(
         }
         AgentId::Gemini => {
             let g = sb.home.join(".gemini");
-            write_json(
-                &g.join("settings.json"),
-                &json!({
-                    "security": {"auth": {"selectedType": "gemini-api-key"}},
-                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
-                    "privacy": {"usageStatisticsEnabled": false},
-                    "telemetry": {"enabled": false},
-                }),
-            )?;
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+            });
+            // Releases before hooks were on by default (0.24.0: `tools.enableHooks ?? true`
+            // and `hooks.enabled ?? false`) run none without the switch.
+            if crate::release::mentions(&tc.prefix, spec, "hooks?.enabled") {
+                settings["hooks"] = json!({"enabled": true});
+                settings["tools"] = json!({"enableHooks": true});
+            }
+            write_json(&g.join("settings.json"), &settings)?;
             write_json(
                 &g.join("trustedFolders.json"),
                 &json!({project.clone(): "TRUST_FOLDER"}),
