@@ -653,17 +653,22 @@ pub fn version_dir(fixtures: &Path, agent: &AgentSpec) -> Option<PathBuf> {
         .find(|p| p.is_dir() && p.file_name().is_some_and(|f| f.to_string_lossy().ends_with(&suffix)))
 }
 
-/// How two version directories differ in native events and, per event, in the union of
-/// top-level payload fields (empty: they agree).
+/// Native events a capture (`got`) has that the committed directory (`expected`) lacks: events
+/// the release lists that the older capture did not register.
+pub fn new_events(expected: &Path, got: &Path) -> Vec<String> {
+    let want = field_sets(expected);
+    field_sets(got).into_keys().filter(|e| !want.contains_key(e)).collect()
+}
+
+/// How a capture (`got`) fails to reproduce a committed version directory (`expected`): an
+/// event of the directory not captured, or, per event, a different union of top-level payload
+/// fields (empty: reproduced). Events only the capture has are [`new_events`].
 pub fn corpus_differences(expected: &Path, got: &Path) -> Vec<String> {
     let want = field_union(&field_sets(expected));
     let have = field_union(&field_sets(got));
     let mut out = Vec::new();
     for ev in want.keys().filter(|e| !have.contains_key(*e)) {
         out.push(format!("{ev}: in {} but not captured", expected.display()));
-    }
-    for ev in have.keys().filter(|e| !want.contains_key(*e)) {
-        out.push(format!("{ev}: captured but not in {}", expected.display()));
     }
     for (ev, w) in &want {
         let Some(h) = have.get(ev) else { continue };
@@ -700,10 +705,16 @@ mod tests {
         case(&b, "stop-e2e", "Stop", r#"{"a":1,"b":2,"c":3}"#);
         assert!(corpus_differences(&a, &b).is_empty(), "field unions agree");
         case(&b, "end-e2e", "End", r#"{"a":1}"#);
+        assert!(
+            corpus_differences(&a, &b).is_empty(),
+            "a newly registered event is no difference"
+        );
+        assert_eq!(new_events(&a, &b), vec!["End".to_owned()]);
         case(&b, "stop-e2e-2", "Stop", r#"{"d":1}"#);
+        case(&a, "gone", "Gone", r#"{"a":1}"#);
         let d = corpus_differences(&a, &b);
         assert_eq!(d.len(), 2, "{d:?}");
-        assert!(d[0].starts_with("End: captured but not in"), "{d:?}");
+        assert!(d[0].starts_with("Gone: in"), "{d:?}");
         assert!(d[1].contains("only in the capture: d"), "{d:?}");
         let _ = std::fs::remove_dir_all(&tmp);
     }
