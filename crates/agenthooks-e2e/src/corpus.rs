@@ -528,6 +528,12 @@ pub fn drift(agent: &'static AgentSpec, hook_bin: &Path) -> AgentDrift {
                 join(unknown.into_iter().copied())
             );
         }
+        _ if l_events.present.is_empty() => {
+            let _ = writeln!(
+                text,
+                "  native events: the installed package names none of the codec's events (its bundle is packed or unpacked at first start); the codec's table was registered"
+            );
+        }
         _ => {
             let _ = writeln!(
                 text,
