@@ -142,6 +142,12 @@ pub fn capture(
             _ => "stdin",
         };
         meta["transport"] = toml_edit::value(transport);
+        // A payload-dependent kind (a failed call on a post-tool event is `tool.error`).
+        if let (Some(kind), Some(codec)) = (r.kind.as_deref(), agent.codec()) {
+            if codec.kind_of(&native).as_str() != kind {
+                meta["kind"] = toml_edit::value(kind);
+            }
+        }
         meta["variant"] = toml_edit::value("");
         meta["source"] = toml_edit::value(format!(
             "agenthooks-e2e capture: {} {}, scenario {}, hook call {}",
