@@ -346,6 +346,9 @@ fn behaviour(r: &RunReport) -> Behaviour {
         })
         .and_then(|v| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()))
         .unwrap_or_default();
+    // Key order is not behaviour.
+    let mut stdout_keys = stdout_keys;
+    stdout_keys.sort();
     Behaviour {
         passed: r.passed(),
         exit: r.proc.as_ref().and_then(|p| p.code),
