@@ -457,6 +457,17 @@ pub struct AgentDrift {
     pub failures: Vec<String>,
 }
 
+impl AgentDrift {
+    fn failed(pinned: &'static AgentSpec, latest: Result<String, String>, text: String, failure: String) -> Self {
+        Self {
+            pinned,
+            latest,
+            text,
+            failures: vec![failure],
+        }
+    }
+}
+
 /// Runs the drift comparison for one agent.
 pub fn drift(agent: &'static AgentSpec, hook_bin: &Path) -> AgentDrift {
     let mut text = String::new();
@@ -467,13 +478,8 @@ pub fn drift(agent: &'static AgentSpec, hook_bin: &Path) -> AgentDrift {
         Ok(v) => v.clone(),
         Err(e) => {
             let _ = writeln!(text, "  latest: unknown ({e})");
-            failures.push(format!("{}: {e}", agent.name));
-            return AgentDrift {
-                pinned: agent,
-                latest,
-                text,
-                failures,
-            };
+            let failure = format!("{}: {e}", agent.name);
+            return AgentDrift::failed(agent, latest.clone(), text, failure);
         }
     };
     let same = latest_v == agent.version;
@@ -495,13 +501,8 @@ pub fn drift(agent: &'static AgentSpec, hook_bin: &Path) -> AgentDrift {
         Ok(x) => x,
         Err(e) => {
             let _ = writeln!(text, "  latest {latest_v}: install failed: {e}");
-            failures.push(format!("{} {latest_v}: install failed", agent.name));
-            return AgentDrift {
-                pinned: agent,
-                latest,
-                text,
-                failures,
-            };
+            let failure = format!("{} {latest_v}: install failed", agent.name);
+            return AgentDrift::failed(agent, latest, text, failure);
         }
     };
     // Events added / removed.
