@@ -85,7 +85,7 @@ pub const AGENTS: [AgentSpec; 7] = [
         name: "Claude Code",
         provider: "claude-code",
         package: "@anthropic-ai/claude-code",
-        version: "2.1.197",
+        version: "2.1.332",
         bin: "claude",
         api: Api::AnthropicMessages,
         tool: "Bash",
@@ -320,15 +320,29 @@ pub struct Toolchain {
     pub hook_bin: PathBuf,
     /// The shared XDG cache (Copilot's unpacked runtime).
     pub xdg_cache: PathBuf,
+    /// The native events to register (`None`: every event of the codec's table). The capture
+    /// command sets the release's own list ([`crate::release::events`]).
+    pub events: Option<Vec<String>>,
 }
 
 /// The manifest: one hook per native event the codec knows, all blocking, [`HOOK_TIMEOUT`].
 pub fn manifest(spec: &AgentSpec, hook_bin: &Path) -> Manifest {
+    manifest_for(spec, hook_bin, None)
+}
+
+/// [`manifest`] with the events given (`None`: the codec's table). Events the codec does not
+/// know are rendered as given by the installer (an info finding).
+pub fn manifest_for(spec: &AgentSpec, hook_bin: &Path, events: Option<&[String]>) -> Manifest {
     let mut m = Manifest::new([hook_bin.display().to_string()], "agenthooks-e2e");
-    if let Some(codec) = spec.codec() {
-        for ev in codec.native_events() {
-            m = m.with_hook(HookSpec::native(spec.provider(), ev.name).with_timeout(HOOK_TIMEOUT));
-        }
+    let names: Vec<String> = match events {
+        Some(e) => e.to_vec(),
+        None => spec
+            .codec()
+            .map(|c| c.native_events().iter().map(|ev| ev.name.to_owned()).collect())
+            .unwrap_or_default(),
+    };
+    for ev in names {
+        m = m.with_hook(HookSpec::native(spec.provider(), ev).with_timeout(HOOK_TIMEOUT));
     }
     m
 }
@@ -366,7 +380,7 @@ pub fn prepare(
     server_url: &str,
     options: &crate::opencode::Options,
 ) -> Result<Launch, String> {
-    let mut m = manifest(spec, &tc.hook_bin);
+    let mut m = manifest_for(spec, &tc.hook_bin, tc.events.as_deref());
     if spec.id == AgentId::OpenClaw && matches!(options.fail, agenthooks::opencode::shim::ShimFail::Closed) {
         m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
     }
@@ -432,6 +446,10 @@ pub fn prepare(
             for f in ["plugins", "remote_plugin", "plugin_sharing", "apps", "tool_suggest"] {
                 features[f] = toml_edit::value(false);
             }
+            // Releases before hooks were on by default fire none without the feature flag.
+            if crate::release::mentions(&tc.prefix, spec, "codex_hooks") {
+                features["codex_hooks"] = toml_edit::value(true);
+            }
             doc["features"] = toml_edit::Item::Table(features);
             write_text(&codex_home.join("config.toml"), &doc.to_string())?;
             // Our computed hashes and the project trust, no --dangerously-bypass-hook-trust.
@@ -452,15 +470,19 @@ pub fn prepare(
         }
         AgentId::Gemini => {
             let g = sb.home.join(".gemini");
-            write_json(
-                &g.join("settings.json"),
-                &json!({
-                    "security": {"auth": {"selectedType": "gemini-api-key"}},
-                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
-                    "privacy": {"usageStatisticsEnabled": false},
-                    "telemetry": {"enabled": false},
-                }),
-            )?;
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+            });
+            // Releases before hooks were on by default (0.24.0: `tools.enableHooks ?? true`
+            // and `hooks.enabled ?? false`) run none without the switch.
+            if crate::release::mentions(&tc.prefix, spec, "hooks?.enabled") {
+                settings["hooks"] = json!({"enabled": true});
+                settings["tools"] = json!({"enableHooks": true});
+            }
+            write_json(&g.join("settings.json"), &settings)?;
             write_json(
                 &g.join("trustedFolders.json"),
                 &json!({project.clone(): "TRUST_FOLDER"}),
@@ -492,8 +514,24 @@ pub fn prepare(
                 // The ~235 MB runtime unpacked on first start is shared between runs.
                 (s("XDG_CACHE_HOME"), tc.xdg_cache.display().to_string()),
             ];
-            // Without --trust-folder repository hooks are silently not loaded.
-            let args = print_mode(&["--allow-all-tools", "--trust-folder", "--no-auto-update"]);
+            // Without --trust-folder repository hooks are silently not loaded. Older releases
+            // lack the flag (and --no-auto-update): there the folder is trusted in the user
+            // config and prompt-mode repository hooks are switched on by env.
+            let mut env = env;
+            let mut flags = vec!["--allow-all-tools"];
+            if crate::release::mentions(&tc.prefix, spec, "trust-folder") {
+                flags.push("--trust-folder");
+            } else {
+                write_json(
+                    &sb.home.join(".copilot/config.json"),
+                    &json!({"trusted_folders": [project.clone()]}),
+                )?;
+                env.push((s("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS"), s("1")));
+            }
+            if crate::release::mentions(&tc.prefix, spec, "no-auto-update") {
+                flags.push("--no-auto-update");
+            }
+            let args = print_mode(&flags);
             (args, env, Some(plan))
         }
         AgentId::Kimi => {

@@ -71,7 +71,13 @@ pub fn shape(v: &Value) -> String {
 }
 
 /// The env var names worth keeping for a provider (the agent's own), with placeholder values.
-fn env_table(agent: &AgentSpec, names: &[String]) -> Vec<(String, String)> {
+fn env_table(agent: &AgentSpec, names: &[String], payload: &Value) -> Vec<(String, String)> {
+    let session = payload
+        .get("session_id")
+        .or_else(|| payload.get("sessionId"))
+        .and_then(Value::as_str)
+        .unwrap_or("1")
+        .to_owned();
     let prefixes: &[&str] = match agent.provider {
         "claude-code" => &["CLAUDE", "ANTHROPIC"],
         "codex" => &["CODEX"],
@@ -87,6 +93,8 @@ fn env_table(agent: &AgentSpec, names: &[String]) -> Vec<(String, String)> {
             let v = match n.as_str() {
                 "COPILOT_CLI_BINARY_VERSION" => agent.version.to_owned(),
                 n if n.ends_with("_PROJECT_DIR") || n == "GEMINI_CWD" => "/tmp/e2e/proj".to_owned(),
+                // The hook's env agrees with the payload's session.
+                n if n.ends_with("_SESSION_ID") => session.clone(),
                 n if n.ends_with("_HOME") => "/tmp/e2e/home".to_owned(),
                 n if n.ends_with("_BASE_URL") => "http://127.0.0.1:8765".to_owned(),
                 n if n.ends_with("_KEY") => "placeholder".to_owned(),
@@ -136,7 +144,18 @@ pub fn capture(
         std::fs::write(case.join("input.json"), &text).map_err(|e| format!("writing {}: {e}", case.display()))?;
         let mut meta = toml_edit::DocumentMut::new();
         meta["native_event"] = toml_edit::value(native.as_str());
-        meta["transport"] = toml_edit::value("stdin");
+        // The bridges (OpenCode's shim, OpenClaw's plugin) hand the daemon frames.
+        let transport = match agent.id {
+            crate::agents::AgentId::OpenCode | crate::agents::AgentId::OpenClaw => "frame",
+            _ => "stdin",
+        };
+        meta["transport"] = toml_edit::value(transport);
+        // A payload-dependent kind (a failed call on a post-tool event is `tool.error`).
+        if let (Some(kind), Some(codec)) = (r.kind.as_deref(), agent.codec()) {
+            if codec.kind_of(&native).as_str() != kind {
+                meta["kind"] = toml_edit::value(kind);
+            }
+        }
         meta["variant"] = toml_edit::value("");
         meta["source"] = toml_edit::value(format!(
             "agenthooks-e2e capture: {} {}, scenario {}, hook call {}",
@@ -157,7 +176,7 @@ pub fn capture(
         }
         meta["argv"] = toml_edit::value(arr);
         let mut env = toml_edit::Table::new();
-        for (k, v) in env_table(agent, &r.env_names) {
+        for (k, v) in env_table(agent, &r.env_names, &v) {
             env[k.as_str()] = toml_edit::value(v);
         }
         meta["env"] = toml_edit::Item::Table(env);

@@ -33,6 +33,16 @@
 //! Every run's payloads, decoded kinds and responses are in the hook's log ([`hook`]); with
 //! `AGENTHOOKS_E2E_CAPTURE=1` they become fixtures ([`capture`]).
 //!
+//! ## Other releases: capture and drift
+//!
+//! The `agenthooks-e2e` binary captures any published release into the corpus and compares the
+//! latest releases with the pins ([`corpus`]; the release's own event list: [`release`]):
+//!
+//! ```text
+//! cargo run -p agenthooks-e2e -- capture --agent claude --version 2.1.0
+//! cargo run -p agenthooks-e2e -- drift
+//! ```
+//!
 //! ## Running
 //!
 //! The real-agent tests run only with `AGENTHOOKS_E2E=1` (so `cargo test --workspace` stays
@@ -57,12 +67,14 @@
 
 pub mod agents;
 pub mod capture;
+pub mod corpus;
 pub mod hook;
 /// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
 /// their own CI).
 pub use agenthooks_testkit::model;
 pub mod npm;
 pub mod opencode;
+pub mod release;
 pub mod run;
 pub mod scenario;
 
@@ -130,6 +142,7 @@ pub fn toolchain(cache: &npm::Cache, agent: &AgentSpec, hook_bin: &Path) -> Resu
         prefix,
         hook_bin: hook_bin.to_path_buf(),
         xdg_cache,
+        events: None,
     })
 }
 

@@ -5,7 +5,7 @@
 //! | file | content |
 //! |---|---|
 //! | `input.json` | the payload exactly as the agent sent it (bytes, not re-serialized) |
-//! | `meta.toml` | `native_event`, `transport` (`stdin`/`argv`/`frame`), `variant`, `source`, optional `argv = [...]`, optional `kind` (the unified kind when the payload decides it, e.g. `"tool.error"`), `[env]` table |
+//! | `meta.toml` | `native_event`, `transport` (`stdin`/`argv`/`frame`), `variant`, `source`, optional `argv = [...]`, optional `kind` (the unified kind when the payload decides it, e.g. `"tool.error"`), optional `documented_only = true` (a release that cannot run here: the shape is written from its documentation, not captured), `[env]` table |
 //! | `event.json` | expected normalized event (`Event::to_json(false)`, pretty-printed); written by bless mode |
 //! | `responses/<shape>.json` | expected wire response per [`Shape`]: `{"exit_code", "stdout", "stderr"}`; written by bless mode |
 //!
@@ -82,6 +82,9 @@ pub struct Meta {
     /// The expected unified kind, when it is not simply the codec's kind of the native event
     /// (a payload-dependent mapping, such as a failed call reported on a post-tool event).
     pub kind: Option<EventKind>,
+    /// The payload was written from the release's documentation, not captured from a run
+    /// (`documented_only = true`: the release cannot run offline here).
+    pub documented_only: bool,
     /// Environment variables the hook saw.
     pub env: BTreeMap<String, String>,
 }
@@ -142,6 +145,12 @@ impl Meta {
             "" => None,
             k => Some(k.parse::<EventKind>().map_err(|e| bad("kind", &e.to_string()))?),
         };
+        let documented_only = match doc.get("documented_only") {
+            None => false,
+            Some(item) => item
+                .as_bool()
+                .ok_or_else(|| bad("documented_only", "expected a boolean"))?,
+        };
         let mut env = BTreeMap::new();
         if let Some(item) = doc.get("env") {
             let table = item.as_table_like().ok_or_else(|| bad("env", "expected a table"))?;
@@ -159,6 +168,7 @@ impl Meta {
             source,
             argv,
             kind,
+            documented_only,
             env,
         })
     }
@@ -421,6 +431,11 @@ COPILOT_CLI = "1"
         assert_eq!(m.argv.len(), 4);
         assert_eq!(m.env["COPILOT_CLI"], "1");
         assert_eq!(m.kind, None);
+        assert!(!m.documented_only, "captured unless marked");
+        let m = Meta::parse("native_event = \"a\"\ndocumented_only = true", Path::new("m.toml")).unwrap();
+        assert!(m.documented_only);
+        let e = Meta::parse("native_event = \"a\"\ndocumented_only = \"yes\"", Path::new("m.toml")).unwrap_err();
+        assert_eq!(e.to_string(), "m.toml: `documented_only`: expected a boolean");
         let m = Meta::parse(
             "native_event = \"PostToolUse\"\nkind = \"tool.error\"",
             Path::new("m.toml"),

@@ -7,7 +7,13 @@ fn check(provider: &str) {
     let dir = fixtures_dir(provider);
     let report = agreement::check(codec, dir.is_dir().then_some(dir.as_path()));
     assert!(!report.cases.is_empty(), "{provider}: no cases");
-    assert!(report.ok(), "{report}");
+    // Gemini's AfterTool replace_output is a known gap (see the Gemini crate's KNOWN_AGREEMENT).
+    let unexpected: Vec<String> = report
+        .failures()
+        .into_iter()
+        .filter(|f| !(provider == "gemini" && f.contains("AfterTool (tool.post) [replace_output")))
+        .collect();
+    assert!(report.errors.is_empty() && unexpected.is_empty(), "{report}");
 }
 
 #[test]

@@ -832,6 +832,8 @@ fn detection() {
         let expected = match (fx.meta.transport, fx.meta.native_event.as_str()) {
             (Transport::Argv, _) => Some(Confidence::Certain),
             (_, "SessionStart" | "SessionEnd") => None,
+            // Older releases (0.116.0's Stop) send no `turn_id`: nothing Codex-only to go by
+            _ if fx.input_json().get("turn_id").is_none() => None,
             // `turn_id` and `model` together: a shape only Codex sends
             _ => Some(Confidence::Certain),
         };

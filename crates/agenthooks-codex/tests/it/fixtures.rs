@@ -67,6 +67,10 @@ fn stdin_fixtures_validate_and_decode_exactly() {
         assert!(event.extra().is_empty(), "{id}: unexpected extra {:?}", event.extra());
         // lossless: the typed struct serialises back to the same JSON value
         assert_eq!(serde_json::to_value(&event).unwrap(), Fixture::input_json(fx), "{id}");
+        // The schemas are 0.171.0's; 0.116.0's Stop predates its required `turn_id`.
+        if fx.version == "0.116.0" {
+            continue;
+        }
         let schema = input_schema(&fx.meta.native_event).unwrap_or_else(|| panic!("{id}: no input schema"));
         if let Err(errors) = schema.validate(&Fixture::input_json(fx)) {
             panic!("{id}: schema violations: {errors:#?}");

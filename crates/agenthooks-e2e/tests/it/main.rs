@@ -9,7 +9,7 @@ use std::path::Path;
 
 use agenthooks_e2e::agents::{AgentId, AgentSpec};
 use agenthooks_e2e::scenario::{RunReport, Scenario};
-use agenthooks_e2e::{run_suite, scenario, selected_agents, table};
+use agenthooks_e2e::{capture, corpus, run_suite, scenario, selected_agents, table};
 
 const HOOK_BIN: &str = env!("CARGO_BIN_EXE_agenthooks-e2e-hook");
 
@@ -78,4 +78,47 @@ fn e2e_wrong_encoder_is_caught() {
     let work = scenario::work_dir();
     let reports = run_suite(&[gemini], &[Scenario::WrongEncoder], Path::new(HOOK_BIN), &work);
     finish("agenthooks e2e: proven able to fail", &reports);
+}
+
+/// The capture command reproduces the committed fixture directory of each selected agent's
+/// pinned release: every native event of the directory, each with the same set of top-level
+/// payload fields (captured into a scratch fixtures root; the committed corpus is not touched).
+/// Events the release lists that the committed capture never registered are printed.
+#[test]
+fn e2e_capture_reproduces_the_pinned_fixtures() {
+    if !gate("e2e_capture_reproduces_the_pinned_fixtures") {
+        return;
+    }
+    let scratch = scenario::work_dir().join("capture-reproduces");
+    let mut failures = Vec::new();
+    for agent in selected_agents() {
+        let Some(expected) = corpus::version_dir(&capture::fixtures_root(), agent) else {
+            failures.push(format!(
+                "{} {}: no committed fixture directory",
+                agent.name, agent.version
+            ));
+            continue;
+        };
+        let report = corpus::capture_release(agent, agent.version, &scratch, Path::new(HOOK_BIN));
+        println!("{}", report.summary());
+        let got = scratch.join(agent.provider).join(agent.version);
+        failures.extend(report.problems.iter().map(|p| format!("{}: {p}", agent.name)));
+        for ev in corpus::new_events(&expected, &got) {
+            println!(
+                "{} {}: {ev} is newly captured (the release lists it; the committed capture did not register it)",
+                agent.name, agent.version
+            );
+        }
+        failures.extend(
+            corpus::corpus_differences(&expected, &got)
+                .into_iter()
+                .map(|d| format!("{} {}: {d}", agent.name, agent.version)),
+        );
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        failures.is_empty(),
+        "capture does not reproduce the pinned fixtures:\n{}",
+        failures.join("\n")
+    );
 }
