@@ -41,6 +41,8 @@ struct Usage {
 }
 
 #[cfg(unix)]
+// `i64::from`: the field types are `i64` on 64-bit Linux but narrower elsewhere (macOS `tv_usec`).
+#[allow(clippy::useless_conversion)]
 fn wait_usage(child: &std::process::Child) -> Usage {
     let Ok(pid) = libc::pid_t::try_from(child.id()) else {
         return Usage::default();
