@@ -80,6 +80,19 @@ fn e2e_wrong_encoder_is_caught() {
     finish("agenthooks e2e: proven able to fail", &reports);
 }
 
+/// Events of the bridges' committed directories that come from the live suite's lifecycle (the
+/// OpenCode plugin being loaded and the session diff of its own scenarios, the OpenClaw
+/// gateway's start/stop and its session lifecycle around the daemon-crash and ask scenarios),
+/// which a capture's scenario runs do not drive: reported, not failed.
+const NOT_DRIVEN_BY_CAPTURE: &[(&str, &str)] = &[
+    ("opencode", "plugin.added"),
+    ("opencode", "session.diff"),
+    ("openclaw", "gateway_start"),
+    ("openclaw", "gateway_stop"),
+    ("openclaw", "session_start"),
+    ("openclaw", "session_end"),
+];
+
 /// The capture command reproduces the committed fixture directory of each selected agent's
 /// pinned release: every native event of the directory, each with the same set of top-level
 /// payload fields (captured into a scratch fixtures root; the committed corpus is not touched).
@@ -109,11 +122,17 @@ fn e2e_capture_reproduces_the_pinned_fixtures() {
                 agent.name, agent.version
             );
         }
-        failures.extend(
-            corpus::corpus_differences(&expected, &got)
-                .into_iter()
-                .map(|d| format!("{} {}: {d}", agent.name, agent.version)),
-        );
+        for d in corpus::corpus_differences(&expected, &got) {
+            let line = format!("{} {}: {d}", agent.name, agent.version);
+            if NOT_DRIVEN_BY_CAPTURE
+                .iter()
+                .any(|(p, ev)| *p == agent.provider && d.starts_with(&format!("{ev}: in ")))
+            {
+                println!("{line} (an event the capture's scenarios do not drive)");
+            } else {
+                failures.push(line);
+            }
+        }
     }
     let _ = std::fs::remove_dir_all(&scratch);
     assert!(
