@@ -579,6 +579,97 @@ mod serve {
         assert_eq!(by_seq(8)["output"], cont);
     }
 
+    /// Two sessions' stop frames alternate on one connection: each session's continuation
+    /// counter is its own (the default cap of 5 holds per session, not per connection).
+    #[test]
+    fn interleaved_sessions_keep_their_own_continuation_counts() {
+        let stop = |seq: u32, session: &str, again: bool| {
+            format!(
+                r#"{{"seq":{seq},"hook":"stop","hook_event_name":"Stop","session_id":"{session}","stop_hook_active":{again}}}"#
+            )
+        };
+        let mut input = String::new();
+        let mut seq = 0;
+        for round in 0..7 {
+            for session in ["S", "T"] {
+                seq += 1;
+                input.push_str(&stop(seq, session, round > 0));
+                input.push('\n');
+            }
+        }
+        let (frames, _) = serve_frames(Policy::default(), &input, "interleaved");
+        assert_eq!(frames.len(), 14, "{frames:?}");
+        let cont = serde_json::json!({"decision": "block", "reason": "keep going"});
+        for f in &frames {
+            let seq = f["seq"].as_u64().unwrap();
+            let round = (seq - 1) / 2;
+            let want = if round < 5 { cont.clone() } else { serde_json::json!({}) };
+            assert_eq!(f["output"], want, "frame {seq} (round {round}): {frames:?}");
+        }
+    }
+
+    /// A reader that yields `len` bytes of `x` without holding them, then `tail`.
+    struct Huge {
+        left: usize,
+        tail: std::io::Cursor<Vec<u8>>,
+        chunk: Vec<u8>,
+    }
+
+    impl std::io::Read for Huge {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = std::io::BufRead::fill_buf(self)?.len().min(out.len());
+            out[..n].copy_from_slice(&std::io::BufRead::fill_buf(self)?[..n]);
+            std::io::BufRead::consume(self, n);
+            Ok(n)
+        }
+    }
+
+    impl std::io::BufRead for Huge {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            if self.left > 0 {
+                let n = self.left.min(self.chunk.len());
+                return Ok(&self.chunk[..n]);
+            }
+            self.tail.fill_buf()
+        }
+        fn consume(&mut self, n: usize) {
+            if self.left > 0 {
+                self.left -= n;
+            } else {
+                self.tail.consume(n);
+            }
+        }
+    }
+
+    /// A 40 MiB line (over the default 32 MiB frame cap, never held whole) gets one error
+    /// frame, and the frame after it on the same connection is answered.
+    #[test]
+    fn a_huge_line_is_refused_and_the_stream_goes_on() {
+        let runner = Runner::new(
+            Router::new().on_tool_pre(slow_deny),
+            vec![&agenthooks_edge_tests::ALPHA],
+        );
+        const { assert!(40 << 20 > agenthooks_core::runner::DEFAULT_STDIN_CAP) };
+        let mut tail = b"\n".to_vec();
+        tail.extend_from_slice(tool_frame(2, "A", "after", "").as_bytes());
+        tail.push(b'\n');
+        let mut reader = Huge {
+            left: 40 << 20,
+            tail: std::io::Cursor::new(tail),
+            chunk: vec![b'x'; 64 << 10],
+        };
+        let sink = Sink::default();
+        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
+        serve(&runner, &agenthooks_edge_tests::ALPHA, &mut reader, &out, &ProcessEnv);
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let frames: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(frames.len(), 2, "{text}");
+        assert!(frames[0]["seq"].is_null(), "{text}");
+        assert!(frames[0]["error"].as_str().unwrap().contains("byte cap"), "{text}");
+        assert_eq!(frames[1]["seq"], 2);
+        assert_eq!(frames[1]["output"]["reason"], "no after");
+    }
+
     #[test]
     fn an_undecodable_frame_is_answered_per_policy() {
         let input = r#"{"seq":4,"hook":"tool","hook_event_name":"PreToolUse","tool_name":7}"#.to_owned() + "\n";
