@@ -598,16 +598,36 @@ fn splice(text: &str, edits: &mut [(usize, usize, String)]) -> String {
     out
 }
 
-/// Whether the line holding `pos` has a `//` comment before `pos` (outside strings).
-fn line_comment_before(text: &str, pos: usize) -> bool {
-    let b = &text.as_bytes()[line_start(text, pos)..pos];
+/// Whether `pos` lies inside a `//` comment, scanning from `from`, a position outside any
+/// string or comment (a container's opening bracket). A `//` inside a string or inside a
+/// block comment that began on an earlier line is not a line comment (the fuzzer found the
+/// second: `/* k` newline `//…*/` made uninstall add a line break the original did not have).
+fn in_line_comment(text: &str, from: usize, pos: usize) -> bool {
+    let b = &text.as_bytes()[from..pos];
     let mut i = 0;
-    let mut in_str = false;
     while i < b.len() {
-        match (in_str, b[i]) {
-            (true, b'\\') => i += 1,
-            (_, b'"') => in_str = !in_str,
-            (false, b'/') if b.get(i + 1) == Some(&b'/') => return true,
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                if i == b.len() {
+                    return true;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 1;
+            }
             _ => {}
         }
         i += 1;
@@ -676,7 +696,7 @@ pub(crate) fn remove_child(text: &str, root: &Node, path: &[Seg<'_>], index: usi
         let end = c.child_end(index)?;
         // Never join what follows onto a line that ends in a `//` comment.
         let rest_of_line = text[end..].split('\n').next().unwrap_or("");
-        let keep_break = text[q..start].contains('\n') && line_comment_before(text, q) && !only_ws(rest_of_line);
+        let keep_break = text[q..start].contains('\n') && in_line_comment(text, c.start, q) && !only_ws(rest_of_line);
         let with = if keep_break {
             format!("\n{}", line_indent(text, c.start))
         } else {

@@ -521,3 +521,30 @@ mod tests {
         );
     }
 }
+/// Inputs the `install_merge` fuzz target found, each a regression test.
+#[cfg(test)]
+mod fuzz_regressions {
+    use super::*;
+    use serde_json::json;
+
+    fn round_trip(text: &str) {
+        let group = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/g agenthooks run --provider=gemini --event=BeforeTool"}]});
+        let added = add(text, &[("BeforeTool".into(), group)], true).unwrap();
+        assert!(parse(&added, true).is_ok(), "{added}");
+        let owner = Owner::new(&["/bin/g".to_owned()]);
+        let (back, n) = strip(&added, Shape::Grouped, &owner, true, &Prune::Emptied).unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(back, text, "install added:\n{added}");
+    }
+
+    /// A `//` inside a block comment that began on an earlier line is not a line comment:
+    /// uninstall must not keep a line break before the closing brace for it.
+    #[test]
+    fn a_slash_slash_inside_a_multi_line_block_comment() {
+        round_trip("// c\n{\"x\": [5, 2] /* k\n//.*/}\n");
+        round_trip("{\"x\": 1 /* a\n// b */}");
+        // a real line comment before the brace still keeps its break
+        round_trip("{\"x\": 1 // a\n}");
+        round_trip("{\"x\": \"//\" /* a\n*/}");
+    }
+}
