@@ -135,7 +135,7 @@ fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
             Event::Permission(PermissionEvent::new(env, tool).with_suggestions(e.permission_suggestions.clone()))
         }
         NativeEvent::AgentStop(e) => {
-            Event::Stop(StopEvent::new(env).with_previously_continued(e.previously_continued()))
+            Event::Stop(StopEvent::new(env).with_reported_continuation(e.reported_continuation()))
         }
         NativeEvent::SubagentStart(e) => {
             env.agent = Some(subagent(native, e.agent_name.as_ref()));
@@ -143,7 +143,7 @@ fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
         }
         NativeEvent::SubagentStop(e) => {
             env.agent = Some(subagent(native, e.agent_name.as_ref()));
-            let stop = StopEvent::new(env).with_previously_continued(e.previously_continued());
+            let stop = StopEvent::new(env).with_reported_continuation(e.reported_continuation());
             Event::SubagentStop(stop.with_last_message(e.response.clone()))
         }
         NativeEvent::PreCompact(e) => Event::CompactPre(

@@ -355,14 +355,26 @@ fn is_capitalized(camel: &str, pascal: &str) -> bool {
 impl AgentStop {
     /// Whether this stop re-enters after a previous `block` (either spelling of the flag).
     pub fn previously_continued(&self) -> bool {
-        self.stop_hook_active.or(self.stop_hook_active_camel) == Some(true)
+        self.reported_continuation() == Some(true)
+    }
+
+    /// The flag as sent (either spelling), `None` when the payload has neither (releases
+    /// before 1.0.72): the runner's counter decides then.
+    pub fn reported_continuation(&self) -> Option<bool> {
+        self.stop_hook_active.or(self.stop_hook_active_camel)
     }
 }
 
 impl SubagentStop {
     /// Whether this stop re-enters after a previous `block` (either spelling of the flag).
     pub fn previously_continued(&self) -> bool {
-        self.stop_hook_active.or(self.stop_hook_active_camel) == Some(true)
+        self.reported_continuation() == Some(true)
+    }
+
+    /// The flag as sent (either spelling), `None` when the payload has neither (releases
+    /// before 1.0.72): the runner's counter decides then.
+    pub fn reported_continuation(&self) -> Option<bool> {
+        self.stop_hook_active.or(self.stop_hook_active_camel)
     }
 }
 

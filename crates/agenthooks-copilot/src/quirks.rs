@@ -56,7 +56,9 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
          re-entry is flagged as `stop_hook_active` (changelog) or `stopHookActive` (SDK types).",
         "Both spellings map to StopEvent::previously_continued; the library continuation cap \
          (default 5) stays below Copilot's 8 (fixtures: `docs/agent_stop`, \
-         `docs/agent_stop-stop-hook-active-sdk`).",
+         `docs/agent_stop-stop-hook-active-sdk`). Older releases send neither \
+         (ContinuationFlag::Absent): the runner then keeps its counter across stops, so the \
+         cap still ends the loop (test: releases_without_stop_hook_active_end_the_loop_at_the_cap).",
         versions ">= 1.0.72",
         events ["agentStop", "subagentStop"],
         capabilities [ContinueAgent],

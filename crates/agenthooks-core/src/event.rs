@@ -707,6 +707,11 @@ typed_event!(
         optional {
             /// Whether a stop hook already continued this turn (`stop_hook_active`, `loop_count > 0`).
             pub previously_continued: bool => with_previously_continued,
+            /// Whether the agent said so itself ([`ContinuationFlag`]): when it does not (Copilot
+            /// CLI before 1.0.72), the runner keeps its per-session counter across stops and sets
+            /// `previously_continued` from it. Not serialized (the runner's input, not the event's).
+            #[serde(skip)]
+            pub continuation_flag: ContinuationFlag => with_continuation_flag,
             /// How many times the turn has been continued, when known (provider loop count or the
             /// runner's per-session counter).
             pub continuation_count: Option<u32> => with_continuation_count,
@@ -715,6 +720,53 @@ typed_event!(
         }
     }
 );
+/// What the agent's own stop payload says about a continuation: the tri-state behind
+/// [`StopEvent::previously_continued`] (`stop_hook_active: true` / `false` / no such field).
+///
+/// A codec that only calls [`StopEvent::with_previously_continued`] leaves the default
+/// ([`ContinuationFlag::NotContinued`]): the bool is the agent's word. With
+/// [`ContinuationFlag::Absent`] the runner cannot tell a turn's first stop from a re-entry, so it
+/// keeps its per-session continuation counter (reset when a handler does not continue, or when
+/// the cap ends the loop) instead of resetting it on every stop.
+///
+/// ```
+/// use agenthooks_core::event::ContinuationFlag;
+/// assert_eq!(ContinuationFlag::from_reported(Some(true)), ContinuationFlag::Continued);
+/// assert_eq!(ContinuationFlag::from_reported(None), ContinuationFlag::Absent);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ContinuationFlag {
+    /// The agent says this stop re-enters after a continuation.
+    Continued,
+    /// The agent says this is the turn's first stop (or the codec set only the bool).
+    #[default]
+    NotContinued,
+    /// The agent does not say.
+    Absent,
+}
+
+impl ContinuationFlag {
+    /// The flag of an optional payload field (`stop_hook_active`).
+    pub fn from_reported(reported: Option<bool>) -> Self {
+        match reported {
+            Some(true) => Self::Continued,
+            Some(false) => Self::NotContinued,
+            None => Self::Absent,
+        }
+    }
+}
+
+impl StopEvent {
+    /// Sets [`StopEvent::previously_continued`] and [`StopEvent::continuation_flag`] from an
+    /// optional payload flag: `None` (the agent does not say) leaves the runner's counter in charge.
+    #[must_use]
+    pub fn with_reported_continuation(self, reported: Option<bool>) -> Self {
+        self.with_previously_continued(reported == Some(true))
+            .with_continuation_flag(ContinuationFlag::from_reported(reported))
+    }
+}
+
 typed_event!(
     /// `subagent.start`.
     SubagentStartEvent {

@@ -54,9 +54,9 @@ pub use codec::{Codec, ConnState, Env, EventTarget, Invocation, ProcessEnv, Stde
 pub use decision::{Decision, DecisionKind, IntoDecision, Outcome};
 pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
 pub use event::{
-    normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, Envelope, Event,
-    Extensions, FileEditedEvent, McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
-    PermissionEvent, PromptEvent, RawPayload, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
+    normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, ContinuationFlag,
+    Envelope, Event, Extensions, FileEditedEvent, McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent,
+    OtherEvent, PermissionEvent, PromptEvent, RawPayload, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
     SubagentStartEvent, ToolCall, ToolCallBuilder, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 pub use kind::EventKind;

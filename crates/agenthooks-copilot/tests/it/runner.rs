@@ -167,6 +167,55 @@ fn the_continuation_cap_ends_loops_before_copilots_eight() {
     assert!(blocks < 8);
 }
 
+/// Copilot before 1.0.72 sends no `stop_hook_active`: the runner keeps its counter across the
+/// stops (it cannot tell a re-entry from a first stop), so a handler that always continues is
+/// ended at the cap instead of looping. The fake agent re-fires the captured stop while the
+/// answer continues the turn, as those releases do.
+#[test]
+fn releases_without_stop_hook_active_end_the_loop_at_the_cap() {
+    use agenthooks_testkit::fake::{interpret, Effect, HookOutput};
+    for id in ["1.0.12/agent_stop-e2e-no-decision", "1.0.67/agent_stop-e2e-no-decision"] {
+        let case = fixtures::CORPUS.case(id);
+        assert!(
+            !String::from_utf8_lossy(&case.input).contains("stop_hook_active"),
+            "{id}: the release sends no flag"
+        );
+        let again = |_cx: &Context, _e: &StopEvent| -> Result<StopDecision, HandlerError> {
+            Ok(continue_with("run the tests again"))
+        };
+        let r = runner(Router::new().on_stop(again), "old-loop");
+        let turn = |r: &Runner| {
+            let mut continued = 0;
+            for _ in 0..20 {
+                let out = run(r, id, true);
+                let answer = HookOutput::new(out.response.exit_code, out.response.stdout, out.response.stderr);
+                let v = interpret("copilot", "agentStop", &case.input, &answer).expect("copilot fake agent");
+                if !matches!(v.effect, Effect::Continued { .. }) {
+                    return continued;
+                }
+                continued += 1;
+            }
+            continued
+        };
+        assert_eq!(turn(&r), Policy::default().continuation_cap, "{id}");
+        // The cap ended the turn: the next turn may continue again, as far as the cap.
+        assert_eq!(turn(&r), Policy::default().continuation_cap, "{id}: next turn");
+
+        // The loop-guard idiom works too: `previously_continued` comes from the counter; a
+        // finished turn resets it.
+        let r = runner(agenthooks_testkit::harness::continue_once("once"), "old-once");
+        let answers: Vec<bool> = (0..3)
+            .map(|_| {
+                run(&r, id, true)
+                    .response
+                    .stdout_str()
+                    .contains(r#""decision":"block""#)
+            })
+            .collect();
+        assert_eq!(answers, [true, false, true], "{id}");
+    }
+}
+
 /// A payload of an older release (no `sessionId`, `toolArgs` a JSON string, ≤ 1.0.63) with a
 /// field of a shape no release sent still reaches the tool.pre handler, which decides.
 #[test]

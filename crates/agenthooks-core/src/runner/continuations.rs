@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::event::Event;
+use crate::event::{ContinuationFlag, Event, StopEvent};
 
 /// Per-session continuation counter (a small state file), so no hook can loop an agent forever.
 pub(super) struct Continuations {
@@ -30,6 +30,23 @@ impl Continuations {
         Some(Self {
             path: dir.join("continuations").join(name),
         })
+    }
+
+    /// Reads the agent's flag on a stop: the first stop of a turn (the agent says it is not a
+    /// re-entry) resets the counter; an agent that does not say ([`ContinuationFlag::Absent`])
+    /// keeps it, and `previously_continued` is then whether the counter is above zero. Fills
+    /// `continuation_count` when the codec did not. Returns whether the agent did not say.
+    pub(super) fn observe(&self, s: &mut StopEvent) -> bool {
+        let unreported = s.continuation_flag == ContinuationFlag::Absent;
+        if unreported {
+            s.previously_continued = self.count() > 0;
+        } else if !s.previously_continued {
+            self.reset();
+        }
+        if s.continuation_count.is_none() {
+            s.continuation_count = Some(self.count());
+        }
+        unreported
     }
 
     pub(super) fn count(&self) -> u32 {

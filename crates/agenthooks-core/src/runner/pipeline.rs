@@ -198,13 +198,11 @@ impl Runner {
         let cx = Context::new(caps, policy, Some(deadline));
 
         let continuation = Continuations::new(state_dir, &event);
+        // Whether the agent says if this stop re-enters: when it does not, the counter is kept
+        // (the loop ends at the cap) and `previously_continued` comes from it.
+        let mut unreported = false;
         if let (Some(c), Event::Stop(s) | Event::SubagentStop(s)) = (&continuation, &mut event) {
-            if !s.previously_continued {
-                c.reset();
-            }
-            if s.continuation_count.is_none() {
-                s.continuation_count = Some(c.count());
-            }
+            unreported = c.observe(s);
         }
 
         // Handlers see (and interceptors may change) the event's projection.
@@ -245,6 +243,11 @@ impl Runner {
                         note: "continuation cap reached; finished",
                     });
                     to_send = Outcome::neutral_for(target.kind.unwrap_or(crate::EventKind::Stop));
+                    // The neutral answer ends the turn; an agent that reports re-entry resets
+                    // on its next turn's first stop, one that does not needs it here.
+                    if unreported {
+                        c.reset();
+                    }
                 } else {
                     c.increment();
                 }
