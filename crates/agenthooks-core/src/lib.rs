@@ -45,6 +45,7 @@ pub mod router;
 pub mod runner;
 pub mod shell;
 pub mod tool_filter;
+pub mod transcript;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,
