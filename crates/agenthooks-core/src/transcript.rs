@@ -45,6 +45,7 @@
 //! assert_eq!(records[1].native_type, "future-type");
 //! ```
 
+pub mod backfill;
 mod dialect;
 
 use std::collections::VecDeque;

@@ -271,8 +271,11 @@ fn kimi(ty: &str, v: &Value) -> Vec<Item> {
         "context.append_message" => {
             let m = v.get("message").unwrap_or(&Value::Null);
             let text = text_of(m.get("content").unwrap_or(&Value::Null)).unwrap_or_default();
+            // User-role messages the agent injects (skill activations, reminders) carry an
+            // `origin` other than the user's.
+            let typed = matches!(m.pointer("/origin/kind").and_then(Value::as_str), None | Some("user"));
             match str_at(m, "role") {
-                "user" => vec![Item::UserPrompt { text }],
+                "user" if typed => vec![Item::UserPrompt { text }],
                 "assistant" => vec![Item::AssistantText { text }],
                 "tool" => vec![Item::ToolResult {
                     id: str_at(m, "toolCallId").to_owned(),
