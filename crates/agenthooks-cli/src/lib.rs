@@ -530,6 +530,12 @@ fn capabilities(a: &CapabilitiesArgs, out: &mut dyn Write) -> Result<i32, Fail> 
                 "capabilities": caps,
             }));
         }
+        // Any agent: a prompt backfilled from the transcript (Router::backfill_prompts).
+        let _ = writeln!(
+            text,
+            "  {:<24} {:<18} {:<8} - (backfilled: reporting only, never gates)",
+            "(transcript)", "prompt.submitted", ""
+        );
         all.insert(c.provider().to_string(), Value::Array(rows));
     }
     if a.json {

@@ -372,6 +372,12 @@ fn capabilities_and_quirks() {
     for p in ["claude-code\n", "codex\n", "gemini\n", "copilot\n", "kimi\n"] {
         assert!(t.contains(p), "{t}");
     }
+    // The backfilled prompt row: no capabilities on any agent.
+    assert_eq!(
+        t.matches("(backfilled: reporting only, never gates)").count(),
+        t.lines().filter(|l| !l.starts_with(' ')).count(),
+        "{t}"
+    );
 
     let out = run(bin().args(["quirks", "--json"]));
     assert_eq!(out.status.code(), Some(0));

@@ -271,3 +271,40 @@ proptest! {
         prop_assert_eq!(rest, all[from..].to_vec());
     }
 }
+
+/// Which agents' print mode skips the prompt hook, from the corpus: every release the e2e
+/// capture ran in print mode (`claude -p`, `codex exec`, `gemini -p`, `copilot -p`, `kimi -p`)
+/// fired its prompt event in the no-decision run (`release.toml`), so none needs a backfill;
+/// Cursor CLI `-p` (no installable build) is the one that skips it (quirk 31).
+#[test]
+fn print_modes_that_fire_the_prompt_hook() {
+    let prompt_event = |agent: &str| match agent {
+        "claude-code" | "codex" | "kimi" => Some("\"UserPromptSubmit\""),
+        "gemini" => Some("\"BeforeAgent\""),
+        "copilot" => Some("\"userPromptSubmitted\""),
+        _ => None,
+    };
+    let mut checked = Vec::new();
+    for agent in std::fs::read_dir(fixtures()).unwrap().flatten() {
+        let name = agent.file_name().to_string_lossy().into_owned();
+        let Some(event) = prompt_event(&name) else { continue };
+        for version in std::fs::read_dir(agent.path()).unwrap().flatten() {
+            let Ok(release) = std::fs::read_to_string(version.path().join("release.toml")) else {
+                continue;
+            };
+            let run = release
+                .lines()
+                .find(|l| l.starts_with("no-decision = "))
+                .unwrap_or_else(|| panic!("{name}: no no-decision run"));
+            if !run.contains("hook_calls = 0") {
+                assert!(
+                    run.contains(event),
+                    "{name} {:?}: the print-mode run fired no {event}: {run}",
+                    version.file_name()
+                );
+                checked.push(format!("{name} {}", version.file_name().to_string_lossy()));
+            }
+        }
+    }
+    assert!(checked.len() >= 10, "{checked:?}");
+}
