@@ -136,6 +136,9 @@ pub struct HookRecord {
     pub kind: Option<String>,
     /// The normalized event (`Event::to_json`), if decoding succeeded.
     pub event: Value,
+    /// The texts of the prompts backfilled from the transcript before this call's event (the
+    /// hook opts in to backfill; an agent that fired its prompt hook gets none).
+    pub backfilled: Vec<String>,
     /// The hook's stdout.
     pub stdout: String,
     /// The hook's stderr.
@@ -152,19 +155,22 @@ impl HookRecord {
         let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
         let decoded = v.get("decoded").cloned().unwrap_or(Value::Null);
         let ds = |k: &str| decoded.get(k).and_then(Value::as_str).map(str::to_owned);
+        let strings = |k: &str| -> Vec<String> {
+            v.get(k)
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default()
+        };
         Self {
             provider: s("provider"),
             event_arg: s("event_arg"),
             mode: s("mode"),
             payload: s("payload"),
-            env_names: v
-                .get("env_names")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                .unwrap_or_default(),
+            env_names: strings("env_names"),
             native: ds("native"),
             kind: ds("kind"),
             event: decoded.get("event").cloned().unwrap_or(Value::Null),
+            backfilled: strings("backfilled"),
             stdout: s("stdout"),
             stderr: s("stderr"),
             exit: v

@@ -45,7 +45,7 @@ fn text_of(v: &Value) -> Option<String> {
                 .filter(|p| {
                     matches!(
                         p.get("type").and_then(Value::as_str),
-                        None | Some("text" | "input_text" | "output_text")
+                        None | Some("text" | "Text" | "input_text" | "output_text")
                     )
                 })
                 .filter_map(|p| p.get("text").and_then(Value::as_str))
@@ -139,6 +139,16 @@ fn codex(ty: &str, v: &Value) -> Vec<Item> {
         ("event_msg", "agent_message") => vec![Item::AssistantText {
             text: str_at(p, "message").to_owned(),
         }],
+        // 0.17x: the UI items arrive as `item_completed` (`UserMessage`, `AgentMessage`, …).
+        ("event_msg", "item_completed") => {
+            let item = p.get("item").unwrap_or(&Value::Null);
+            let text = || text_of(item.get("content").unwrap_or(&Value::Null)).unwrap_or_default();
+            match str_at(item, "type") {
+                "UserMessage" => vec![Item::UserPrompt { text: text() }],
+                "AgentMessage" => vec![Item::AssistantText { text: text() }],
+                t => meta(format!("item_completed:{t}")),
+            }
+        }
         ("event_msg", t) => meta(format!("event_msg:{t}")),
         ("response_item", "function_call" | "custom_tool_call") => vec![Item::ToolCall {
             id: str_at(p, "call_id").to_owned(),
@@ -166,7 +176,7 @@ fn codex(ty: &str, v: &Value) -> Vec<Item> {
             text: text_of(p.get("content").unwrap_or(&Value::Null)).unwrap_or_default(),
         }],
         ("response_item", t) => meta(format!("response_item:{t}")),
-        ("session_meta" | "turn_context" | "world_state" | "compacted", _) => meta(ty),
+        ("session_meta" | "turn_context" | "world_state" | "compacted" | "token_usage_record", _) => meta(ty),
         _ => Vec::new(),
     }
 }
@@ -298,13 +308,14 @@ fn kimi(ty: &str, v: &Value) -> Vec<Item> {
                     }
                 }
                 "tool.call" => {
+                    // 2.1.0: `toolCallId`, `name`, `args` on the event itself.
                     let c = e.get("toolCall").unwrap_or(e);
                     vec![Item::ToolCall {
-                        id: first_str(c, &["id", "toolCallId"]),
+                        id: first_str(c, &["toolCallId", "id"]),
                         name: first_str(c, &["name", "toolName"]),
-                        input: c
-                            .get("input")
-                            .or_else(|| c.get("arguments"))
+                        input: ["args", "input", "arguments"]
+                            .iter()
+                            .find_map(|k| c.get(*k))
                             .cloned()
                             .unwrap_or(Value::Null),
                     }]

@@ -175,6 +175,11 @@ golden! {
     gemini_0_43_0_jsonl: "gemini" "0.43.0";
     copilot_1_0_12: "copilot" "1.0.12";
     copilot_1_0_67: "copilot" "1.0.67";
+    // The pinned versions, kept by the live suite's capture mode.
+    codex_0_171_0: "codex" "0.171.0";
+    copilot_1_0_102: "copilot" "1.0.102";
+    gemini_0_61_0: "gemini" "gemini-cli-0.61.0";
+    kimi_2_1_0_wire: "kimi" "2.1.0";
 }
 
 #[test]

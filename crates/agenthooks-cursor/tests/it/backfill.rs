@@ -3,7 +3,7 @@
 //! reporting only (no raw payload, no capabilities, its answer dropped), and never for a prompt
 //! the agent did send to the prompt hook.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use agenthooks_core::decision::{allow, block_prompt};
@@ -60,12 +60,19 @@ fn fire(r: &Runner, bytes: Vec<u8>, state: &Path) -> String {
     String::from_utf8_lossy(&out.response.stdout).into_owned()
 }
 
+/// A temp dir with `state/` and a transcript holding `first` (none when `None`).
+fn setup(name: &str, first: Option<&str>) -> (TempDir, PathBuf, PathBuf, Seen) {
+    let tmp = TempDir::new(name);
+    let (state, transcript) = (tmp.0.join("state"), tmp.0.join("t.jsonl"));
+    if let Some(text) = first {
+        std::fs::write(&transcript, user_line(text)).unwrap();
+    }
+    (tmp, state, transcript, Seen::default())
+}
+
 #[test]
 fn a_skipped_prompt_is_backfilled_once_from_the_transcript() {
-    let tmp = TempDir::new("cursor-backfill");
-    let (state, transcript) = (tmp.0.join("state"), tmp.0.join("t.jsonl"));
-    std::fs::write(&transcript, user_line("run the tests")).unwrap();
-    let seen = Seen::default();
+    let (_tmp, state, transcript, seen) = setup("cursor-backfill", Some("run the tests"));
     let r = runner(&seen, true);
     let pre = payload("2026.02.13/pre_tool_use", &transcript);
 
@@ -99,9 +106,7 @@ fn a_skipped_prompt_is_backfilled_once_from_the_transcript() {
 
 #[test]
 fn a_prompt_the_agent_fired_is_not_backfilled() {
-    let tmp = TempDir::new("cursor-backfill-fired");
-    let (state, transcript) = (tmp.0.join("state"), tmp.0.join("t.jsonl"));
-    let seen = Seen::default();
+    let (_tmp, state, transcript, seen) = setup("cursor-backfill-fired", None);
     let r = runner(&seen, true);
     // The interactive agent fires beforeSubmitPrompt, then writes the prompt to its transcript.
     let mut submit: Value = serde_json::from_slice(&payload("2026.02.13/before_submit_prompt", &transcript)).unwrap();
@@ -117,10 +122,7 @@ fn a_prompt_the_agent_fired_is_not_backfilled() {
 
 #[test]
 fn without_the_opt_in_nothing_is_read_or_written() {
-    let tmp = TempDir::new("cursor-backfill-off");
-    let (state, transcript) = (tmp.0.join("state"), tmp.0.join("t.jsonl"));
-    std::fs::write(&transcript, user_line("run the tests")).unwrap();
-    let seen = Seen::default();
+    let (_tmp, state, transcript, seen) = setup("cursor-backfill-off", Some("run the tests"));
     fire(
         &runner(&seen, false),
         payload("2026.02.13/pre_tool_use", &transcript),
