@@ -7,11 +7,11 @@
 //! | dialect | file | typed from |
 //! |---|---|---|
 //! | Claude Code | session JSONL | `user` (prompt or `tool_result` blocks), `assistant` (`text`, `tool_use`), `system`; bookkeeping types are [`Item::Meta`] |
-//! | Codex | rollout JSONL | `event_msg` `user_message`/`agent_message` (what the user typed and read), `response_item` `function_call`/`function_call_output` (and the custom and local-shell calls); the model-input `response_item` messages are [`Item::System`] |
+//! | Codex | rollout JSONL | `event_msg` `user_message`/`agent_message` (≤ 0.14x) or `item_completed` `UserMessage`/`AgentMessage` (0.17x): what the user typed and read; `response_item` `function_call`/`function_call_output` (and the custom and local-shell calls); the `response_item` messages (the model's input and output, injected context included) are [`Item::System`] |
 //! | Gemini CLI | session JSON document (≤ 0.2x) or JSONL (later) | `user`, `gemini` (text, `toolCalls` with their `result`), `info`/`error`/`warning`; the session header and `$set` updates are meta |
 //! | Copilot CLI | `events.jsonl` | `user.message`, `assistant.message` (text and `toolRequests`), `tool.execution_complete`, `system.message` |
-//! | Kimi Code | `agents/<id>/wire.jsonl` | `context.append_message` (user prompts), `context.append_loop_event` (`content.part`, `tool.call`, `tool.result`) |
-//! | Cursor | agent transcript JSONL | `role` `user`/`assistant` with `message.content` text and `tool_use`/`tool_result` blocks |
+//! | Kimi Code | `agents/<id>/wire.jsonl` (found by [`locate`]: the payloads name none) | `context.append_message` (user prompts; user-role messages the agent injects are [`Item::System`]), `context.append_loop_event` (`content.part`, `tool.call`, `tool.result`); every other type is meta (bookkeeping, by Kimi's own account) |
+//! | Cursor | agent transcript JSONL | `role` `user`/`assistant` with `message.content` text and `tool_use`/`tool_result` blocks (no capture yet: no Cursor build is installable here, and the CLI sends `transcript_path: null`) |
 //!
 //! Reading is **never an error** for content: every non-empty line becomes one [`Record`] that
 //! keeps its raw text and parsed value; a line of an unknown type, with unknown fields, or that
@@ -527,17 +527,48 @@ impl Tail {
     }
 }
 
+/// The transcript file of an event's session: the one the payload names
+/// ([`SessionInfo::transcript_path`](crate::SessionInfo)), else the session file an agent keeps
+/// without naming it — Kimi Code's `<$KIMI_CODE_HOME or ~/.kimi-code>/sessions/<workspace>/<session
+/// id>/agents/<main or the subagent id>/wire.jsonl`. `None` when there is none.
+pub fn locate(env: &crate::event::Envelope) -> Option<PathBuf> {
+    if !env.session.transcript_path.is_empty() {
+        return Some(PathBuf::from(&env.session.transcript_path));
+    }
+    if Dialect::of(&env.provider) != Dialect::Kimi
+        || env.session.id.is_empty()
+        || env.session.id.contains(['/', '\\'])
+        || env.session.id.starts_with('.')
+    {
+        return None;
+    }
+    let home = std::env::var_os("KIMI_CODE_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".kimi-code")))?;
+    let agent = env.agent.as_ref().map_or("main", |a| a.id.as_str());
+    std::fs::read_dir(home.join("sessions"))
+        .ok()?
+        .flatten()
+        .map(|w| {
+            w.path()
+                .join(&env.session.id)
+                .join("agents")
+                .join(agent)
+                .join("wire.jsonl")
+        })
+        .find(|p| p.is_file())
+}
+
 impl crate::event::Event {
-    /// Opens the transcript of this event's session, when the agent names one
-    /// ([`SessionInfo::transcript_path`](crate::SessionInfo)), in its provider's [`Dialect`].
-    /// `Ok(None)` when the payload names no transcript.
+    /// Opens the transcript of this event's session ([`locate`]) in its provider's
+    /// [`Dialect`]. `Ok(None)` when the session has no transcript file.
     pub fn transcript(&self) -> io::Result<Option<Reader<BufReader<File>>>> {
         let env = self.envelope();
-        let path = &env.session.transcript_path;
-        if path.is_empty() {
-            return Ok(None);
+        match locate(env) {
+            Some(path) => Reader::open(Dialect::of(&env.provider), path).map(Some),
+            None => Ok(None),
         }
-        Reader::open(Dialect::of(&env.provider), path).map(Some)
     }
 }
 

@@ -73,15 +73,15 @@ impl Backfill {
     /// no hook call has reported yet (each returned by exactly one call, ever).
     pub fn pending(&self, event: &Event, native: &NativeName) -> Vec<Event> {
         let env = event.envelope();
-        if env.session.transcript_path.is_empty() || env.backfilled {
+        let Some(path) = super::locate(env).filter(|_| !env.backfilled) else {
             return Vec::new();
-        }
+        };
         let offset_file = self.dir.join("offset");
         let from = std::fs::read_to_string(&offset_file)
             .ok()
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(0);
-        let mut tail = Tail::at(Dialect::of(&env.provider), &env.session.transcript_path, from);
+        let mut tail = Tail::at(Dialect::of(&env.provider), path, from);
         let records = match tail.poll() {
             Ok(r) => r,
             Err(e) => {

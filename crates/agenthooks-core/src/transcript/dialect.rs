@@ -183,9 +183,31 @@ fn codex(ty: &str, v: &Value) -> Vec<Item> {
 
 fn gemini(ty: &str, v: &Value) -> Vec<Item> {
     match ty {
-        "user" => vec![Item::UserPrompt {
-            text: text_of(v.get("content").unwrap_or(&Value::Null)).unwrap_or_default(),
-        }],
+        // 0.6x also stores the tool results it sends back as `user` parts (`functionResponse`):
+        // those are results, not prompts.
+        "user" => {
+            let content = v.get("content").unwrap_or(&Value::Null);
+            let mut out: Vec<Item> = text_of(content)
+                .map(|text| Item::UserPrompt { text })
+                .into_iter()
+                .collect();
+            for r in content
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| p.get("functionResponse"))
+            {
+                out.push(Item::ToolResult {
+                    id: str_at(r, "id").to_owned(),
+                    output: r.get("response").cloned().unwrap_or(Value::Null),
+                    is_error: None,
+                });
+            }
+            if out.is_empty() {
+                out = meta("user:empty");
+            }
+            out
+        }
         "gemini" => {
             let mut out = Vec::new();
             if let Some(text) = v.get("content").and_then(text_of).filter(|t| !t.is_empty()) {

@@ -108,11 +108,17 @@ fn check(agent: &str, version: &str, path: &Path) -> Vec<String> {
     }
     // The run's conversation.
     let items: Vec<&Item> = records.iter().flat_map(|r| &r.items).collect();
-    if !items
+    // Exactly the one prompt the run sent (what a backfill would report): injected context and
+    // tool results the agent stores as user messages are not prompts.
+    let prompts: Vec<&str> = items
         .iter()
-        .any(|i| matches!(i, Item::UserPrompt { text } if text.contains(PROMPT)))
-    {
-        problems.push(format!("{tag}: no user prompt with the e2e prompt"));
+        .filter_map(|i| match i {
+            Item::UserPrompt { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    if prompts.len() != 1 || !prompts[0].contains(PROMPT) {
+        problems.push(format!("{tag}: user prompts {prompts:?}, expected the e2e prompt once"));
     }
     let calls: Vec<&str> = items
         .iter()
@@ -312,4 +318,38 @@ fn print_modes_that_fire_the_prompt_hook() {
         }
     }
     assert!(checked.len() >= 10, "{checked:?}");
+}
+
+/// Kimi's payloads name no transcript: the event finds its session's `wire.jsonl` in Kimi's
+/// session store (`$KIMI_CODE_HOME/sessions/<workspace>/<session id>/agents/main/`).
+#[test]
+fn a_kimi_event_finds_its_wire_log() {
+    let home = std::env::temp_dir().join(format!("agenthooks-kimi-home-{}", std::process::id()));
+    let wire = home.join("sessions/ws-1/session_abc/agents/main/wire.jsonl");
+    std::fs::create_dir_all(wire.parent().unwrap()).unwrap();
+    let fixture = fixtures().join("kimi/2.1.0/transcript.jsonl");
+    std::fs::copy(&fixture, &wire).unwrap();
+    // Only this test reads the variable.
+    std::env::set_var("KIMI_CODE_HOME", &home);
+    let event = |session: &str| {
+        let mut env = agenthooks_core::Envelope::new(
+            Provider::KIMI,
+            "PreToolUse".into(),
+            agenthooks_core::EventKind::ToolPre,
+            agenthooks_core::RawPayload::default(),
+        );
+        env.session.id = session.into();
+        agenthooks_core::Event::bare(env)
+    };
+    let records: Vec<Record> = event("session_abc")
+        .transcript()
+        .unwrap()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(records, read(Dialect::Kimi, &fixture));
+    assert!(event("session_other").transcript().unwrap().is_none());
+    assert!(event("../ws-1/session_abc").transcript().unwrap().is_none());
+    std::env::remove_var("KIMI_CODE_HOME");
+    std::fs::remove_dir_all(&home).unwrap();
 }
