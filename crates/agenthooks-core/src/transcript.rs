@@ -29,7 +29,7 @@
 //! JSON document (`{"sessionId", …, "messages": [...]}`) on every update, so it cannot be read
 //! line by line. A Gemini file whose first line is not a complete JSON value is read as that
 //! document: one record for the header (the document without `messages`) and one per message,
-//! with [`Record::index`] set to the message's position and [`Record::offset`] `0`. [`Tail`]
+//! with [`Record::index`] giving the message's position and [`Record::offset`] `0`. [`Tail`]
 //! re-reads such a file when it changes and returns the messages past those already returned
 //! (a document caught mid-write does not parse and is retried on the next poll).
 //!
@@ -145,19 +145,18 @@ pub enum Item {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Record {
-    /// Byte offset of the line in the file (`0` for the parts of a JSON document).
+    /// Byte offset of the line in the file (`0` for the parts of a JSON document): where
+    /// [`Reader::open_at`] or [`Tail::at`] resume to read it again.
     pub offset: u64,
-    /// Position in the document's `messages` (Gemini JSON documents only; `None` for the
-    /// header and for JSONL lines).
-    pub index: Option<usize>,
-    /// The record's type as the agent spells it (`""` when it has none).
+    index: Option<usize>,
+    /// The record's type as the agent spells it (`""` when it has none; Cursor's lines
+    /// have a `role` instead, which stands here).
     pub native_type: String,
-    /// What the reader understood; empty for an unknown record.
+    /// What the reader understood, in the order the record holds it; empty for an unknown
+    /// record.
     pub items: Vec<Item>,
-    /// The parsed line (`Value::Null` when it is not JSON).
-    pub value: Value,
-    /// The line exactly as read (without its line ending).
-    pub raw: String,
+    value: Value,
+    raw: String,
 }
 
 impl Record {
@@ -177,6 +176,22 @@ impl Record {
             value,
             raw,
         }
+    }
+
+    /// Position in the document's `messages` (Gemini JSON documents only; `None` for the
+    /// header and for JSONL lines).
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The parsed line (`Value::Null` when it is not JSON): every field, known or not.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The line exactly as read (without its line ending).
+    pub fn raw(&self) -> &str {
+        &self.raw
     }
 
     /// Whether the reader understood nothing of it (kept, never dropped).
@@ -592,7 +607,7 @@ mod tests {
             .unwrap();
         assert_eq!(recs.len(), 2);
         assert!(recs[0].is_unknown());
-        assert_eq!(recs[0].value, Value::Null);
+        assert_eq!(recs[0].value(), &Value::Null);
         assert_eq!(recs[1].offset, 9);
         assert_eq!(recs[1].native_type, "x");
     }
@@ -605,7 +620,7 @@ mod tests {
             .unwrap();
         assert_eq!(recs.len(), 3);
         assert_eq!(recs[0].items, vec![Item::Meta { what: "session".into() }]);
-        assert_eq!(recs[1].index, Some(0));
+        assert_eq!(recs[1].index(), Some(0));
         assert_eq!(recs[1].items, vec![Item::UserPrompt { text: "hi".into() }]);
         assert_eq!(recs[2].items, vec![Item::AssistantText { text: "ok".into() }]);
     }
@@ -626,7 +641,10 @@ mod tests {
         assert!(tail.poll().unwrap().is_empty(), "a half-written document waits");
         std::fs::write(&path, doc(3)).unwrap();
         let recs = tail.poll().unwrap();
-        assert_eq!(recs.iter().map(|r| r.index).collect::<Vec<_>>(), vec![Some(1), Some(2)]);
+        assert_eq!(
+            recs.iter().map(Record::index).collect::<Vec<_>>(),
+            vec![Some(1), Some(2)]
+        );
         std::fs::remove_file(&path).unwrap();
     }
 }

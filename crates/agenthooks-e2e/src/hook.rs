@@ -136,9 +136,6 @@ pub struct HookRecord {
     pub kind: Option<String>,
     /// The normalized event (`Event::to_json`), if decoding succeeded.
     pub event: Value,
-    /// The texts of the prompts backfilled from the transcript before this call's event (the
-    /// hook opts in to backfill; an agent that fired its prompt hook gets none).
-    pub backfilled: Vec<String>,
     /// The hook's stdout.
     pub stdout: String,
     /// The hook's stderr.
@@ -155,22 +152,19 @@ impl HookRecord {
         let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
         let decoded = v.get("decoded").cloned().unwrap_or(Value::Null);
         let ds = |k: &str| decoded.get(k).and_then(Value::as_str).map(str::to_owned);
-        let strings = |k: &str| -> Vec<String> {
-            v.get(k)
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                .unwrap_or_default()
-        };
         Self {
             provider: s("provider"),
             event_arg: s("event_arg"),
             mode: s("mode"),
             payload: s("payload"),
-            env_names: strings("env_names"),
+            env_names: v
+                .get("env_names")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default(),
             native: ds("native"),
             kind: ds("kind"),
             event: decoded.get("event").cloned().unwrap_or(Value::Null),
-            backfilled: strings("backfilled"),
             stdout: s("stdout"),
             stderr: s("stderr"),
             exit: v
@@ -184,6 +178,16 @@ impl HookRecord {
     /// The native event name: the decoded one, else the one the config named.
     pub fn native_name(&self) -> &str {
         self.native.as_deref().unwrap_or(&self.event_arg)
+    }
+
+    /// The texts of the prompts backfilled from the transcript before this call's event (the
+    /// hook opts in to backfill; an agent that fired its prompt hook gets none).
+    pub fn backfilled(&self) -> Vec<&str> {
+        self.line
+            .get("backfilled")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
     }
 
     /// The payload parsed as JSON.

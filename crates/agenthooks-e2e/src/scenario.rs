@@ -400,7 +400,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
             // Every agent here fires its prompt hook in print mode: nothing to backfill, though
             // the transcript (when the agent keeps one) holds the prompt the backfill would use.
-            let backfilled: Vec<&String> = r.records.iter().flat_map(|x| &x.backfilled).collect();
+            let backfilled: Vec<&str> = r.records.iter().flat_map(HookRecord::backfilled).collect();
             checks.push(Check::new(
                 "no prompt backfilled (the agent fired its prompt hook)",
                 backfilled.is_empty(),

@@ -93,7 +93,7 @@ impl Backfill {
         for r in &records {
             for item in &r.items {
                 let Item::UserPrompt { text } = item else { continue };
-                let id = r.index.map_or_else(|| r.offset.to_string(), |i| format!("d{i}"));
+                let id = r.index().map_or_else(|| r.offset.to_string(), |i| format!("d{i}"));
                 match self.create(&format!("record-{id}")) {
                     Ok(true) => {}
                     Ok(false) => continue,

@@ -89,8 +89,8 @@ fn check(agent: &str, version: &str, path: &Path) -> Vec<String> {
         ));
     }
     // Raw lines kept: a JSONL file is its records' raw lines.
-    if records.iter().all(|r| r.index.is_none()) && records.len() > 1 {
-        let joined: Vec<&str> = records.iter().map(|r| r.raw.as_str()).collect();
+    if records.iter().all(|r| r.index().is_none()) && records.len() > 1 {
+        let joined: Vec<&str> = records.iter().map(Record::raw).collect();
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         if joined != lines {
             problems.push(format!("{tag}: raw lines differ from the file"));
