@@ -10,6 +10,7 @@
 //! | `agenthooks capabilities [--provider P]` | prints the capability matrix |
 //! | `agenthooks quirks [--provider P]` | prints the quirk registry |
 //! | `agenthooks agreement [--provider P] [-v]` | checks capabilities, encoder and agent agree (the can't-drift test) |
+//! | `agenthooks transcript --provider P [--from OFFSET] [--raw] FILE\|-` | prints a session transcript's typed records as JSON lines ([`agenthooks::core::transcript`]) |
 //! | `agenthooks install --provider P [TARGET] MANIFEST` | merges our hooks into the agent's config files (atomic writes, foreign content kept) |
 //! | `agenthooks uninstall --provider P [TARGET] MANIFEST` | removes exactly our hooks; foreign content stays byte-identical |
 //! | `agenthooks diff --provider P [TARGET] MANIFEST` | prints the unified diff `install` would apply, or `… up to date` |
@@ -124,9 +125,26 @@ enum Command {
     Quirks(QuirksArgs),
     /// Check that each codec's capabilities, its encoder and the agent (fake) agree.
     Agreement(AgreementArgs),
+    /// Print a session transcript's typed records as JSON lines.
+    Transcript(TranscriptArgs),
     /// `install`, `uninstall`, `diff`, `render`, `doctor`, `preflight`, `manifest`.
     #[command(flatten)]
     Install(InstallCommand),
+}
+
+#[derive(Debug, Args)]
+struct TranscriptArgs {
+    /// The agent that wrote the file (claude-code, codex, gemini, copilot, kimi, cursor).
+    #[arg(long)]
+    provider: String,
+    /// Start at this byte offset (a line start, e.g. a record's `offset`).
+    #[arg(long, default_value_t = 0)]
+    from: u64,
+    /// Include each record's raw line.
+    #[arg(long)]
+    raw: bool,
+    /// The transcript file, or `-` for stdin.
+    file: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -258,6 +276,7 @@ where
         Command::Capabilities(a) => capabilities(&a, out),
         Command::Quirks(a) => quirks(&a, out),
         Command::Agreement(a) => agreement(&a, out),
+        Command::Transcript(a) => transcript(&a, stdin, out),
         Command::Install(c) => install::run(&c, &Source::Flags, out, err).map_err(|e| Fail(e.code, e.message)),
     };
     match r {
@@ -280,6 +299,29 @@ fn known_codec(provider: &str) -> Result<&'static dyn Codec, Fail> {
             hint => usage(format!("provider `{provider}` is {hint} (known: {list})")),
         }
     })
+}
+
+/// `agenthooks transcript`: one JSON line per record; only I/O fails (exit 2).
+fn transcript(a: &TranscriptArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, Fail> {
+    use agenthooks_core::transcript::{Dialect, Reader};
+    let dialect = Dialect::of(&known_codec(&a.provider)?.provider());
+    let name = a.file.display().to_string();
+    let records: Box<dyn Iterator<Item = std::io::Result<_>>> = if a.file.as_os_str() == "-" {
+        let (bytes, _) = read_stdin(stdin)?;
+        let start = usize::try_from(a.from).unwrap_or(usize::MAX).min(bytes.len());
+        Box::new(
+            Reader::starting_at(dialect, &bytes[start..], a.from)
+                .collect::<Vec<_>>()
+                .into_iter(),
+        )
+    } else {
+        Box::new(Reader::open_at(dialect, &a.file, a.from).map_err(|e| usage(format!("{name}: {e}")))?)
+    };
+    for r in records {
+        let r = r.map_err(|e| usage(format!("{name}: {e}")))?;
+        writeln!(out, "{}", r.to_json(a.raw)).map_err(|e| Fail(EXIT_MISBEHAVED, format!("writing output: {e}")))?;
+    }
+    Ok(EXIT_OK)
 }
 
 fn read_input(path: Option<&Path>, stdin: &mut dyn Read) -> Result<(Vec<u8>, String), Fail> {
@@ -488,6 +530,12 @@ fn capabilities(a: &CapabilitiesArgs, out: &mut dyn Write) -> Result<i32, Fail> 
                 "capabilities": caps,
             }));
         }
+        // Any agent: a prompt backfilled from the transcript (Router::backfill_prompts).
+        let _ = writeln!(
+            text,
+            "  {:<24} {:<18} {:<8} - (backfilled: reporting only, never gates)",
+            "(transcript)", "prompt.submitted", ""
+        );
         all.insert(c.provider().to_string(), Value::Array(rows));
     }
     if a.json {

@@ -14,8 +14,10 @@
 //!   interceptors and observers.
 //! - **Runner**: [`runner`], the process edge (argv, stdin, deadline, panics, stdout discipline).
 //! - **Quirks**: [`quirks`], the registry of agent behaviour we work around.
+//! - **Transcripts**: [`transcript`], best-effort readers of the agents' session files (parsing
+//!   primitives: typed records, raw lines kept) and the opt-in prompt backfill.
 //!
-//! Non-goals: auth flows, HTTP decision servers, transcript pipelines (consumer concerns).
+//! Non-goals: auth flows, HTTP decision servers, transcript capture pipelines (consumer concerns).
 //!
 //! ## Normalized JSON
 //!
@@ -45,6 +47,7 @@ pub mod router;
 pub mod runner;
 pub mod shell;
 pub mod tool_filter;
+pub mod transcript;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,

@@ -742,6 +742,7 @@ macro_rules! router_kinds {
             interceptors: Vec<Arc<dyn Interceptor>>,
             policy: PolicySource,
             tools: Option<ToolSelector>,
+            backfill: bool,
             $($field: Vec<Arc<dyn Handler<$ev>>>,)*
         }
 
@@ -821,6 +822,21 @@ impl Router {
     /// An empty router (every event answers neutral).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Opts in to backfilled prompts: where the agent skipped the prompt hook (Cursor CLI
+    /// `-p`), the runner synthesizes a reporting-only `prompt.submitted` from the session's
+    /// transcript at its next event ([`crate::transcript::backfill`]) and dispatches it here
+    /// with no capabilities (its answer is dropped: it can never gate).
+    #[must_use]
+    pub fn backfill_prompts(mut self) -> Self {
+        self.backfill = true;
+        self
+    }
+
+    /// Whether [`Router::backfill_prompts`] is on.
+    pub fn backfills_prompts(&self) -> bool {
+        self.backfill
     }
 
     /// Sets the policy (fixed or per event).

@@ -27,8 +27,10 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
     31 {
         "The CLI's print mode (`-p`) fires neither beforeSubmitPrompt nor stop; the interactive \
          CLI dispatches them only when a native Cursor hooks.json registers them.",
-        "Documented gap: prompt and stop handlers do not run under `cursor-agent -p`; install \
-         always writes native hooks.json entries.",
+        "Prompt handlers that opt in (`Router::backfill_prompts`) get a backfilled, reporting-only \
+         prompt.submitted from the session's transcript at its next event (when the payload names \
+         one: `transcript_path` is null while transcripts are off); stop handlers do not run under \
+         `cursor-agent -p`. Install always writes native hooks.json entries.",
         versions "cursor-agent 2026.02+",
         events ["beforeSubmitPrompt", "stop"],
         upstream "reference cursor.md §2 (live probe 2026.02.13; BUNDLE)",

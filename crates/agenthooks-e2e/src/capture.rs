@@ -6,7 +6,9 @@
 //! `/tmp/e2e`) and `meta.toml` (native event, transport, source, argv, the agent's env var
 //! names with placeholder values). The case is `<snake_event>-e2e-<scenario>`. A payload whose
 //! shape (keys and value types, recursively) equals one already in the version directory for
-//! the same event is skipped, and existing cases are never overwritten. `<fixtures>` is
+//! the same event is skipped, and existing cases are never overwritten. The first run of a
+//! version that leaves a transcript also writes it as `transcript.jsonl` ([`transcript`]; never
+//! overwritten), the input of the transcript readers' goldens. `<fixtures>` is
 //! `$AGENTHOOKS_E2E_FIXTURES`, else the workspace's `fixtures/`.
 
 use std::collections::BTreeMap;
@@ -113,7 +115,16 @@ pub fn capture(
     run_root: &Path,
     fixtures: &Path,
 ) -> Result<Vec<PathBuf>, String> {
-    let dir = fixtures.join(agent.provider).join(agent.version);
+    // The committed directory when there is one (Gemini's pin is `gemini-cli-<version>`).
+    let dir = crate::corpus::version_dir(fixtures, agent)
+        .unwrap_or_else(|| fixtures.join(agent.provider).join(agent.version));
+    let kept = dir.join("transcript.jsonl");
+    if !kept.exists() {
+        if let Some(t) = transcript(records, run_root) {
+            std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+            std::fs::write(&kept, t).map_err(|e| format!("writing {}: {e}", kept.display()))?;
+        }
+    }
     let mut seen: Vec<(String, String)> = existing_shapes(&dir);
     let root = run_root.display().to_string();
     let mut written = Vec::new();
@@ -186,6 +197,48 @@ pub fn capture(
         written.push(case);
     }
     Ok(written)
+}
+
+/// The run's transcript with its run root rewritten to `/tmp/e2e`: the file the payloads point
+/// at (`transcript_path` / `transcriptPath`) when it lies inside the run's directory, else the
+/// session file an agent keeps without naming it (Kimi Code's
+/// `…/sessions/…/agents/main/wire.jsonl` under the sandbox home).
+pub fn transcript(records: &[HookRecord], root: &Path) -> Option<String> {
+    let roots = root.display().to_string();
+    let named = records.iter().rev().find_map(|r| {
+        let v = r.payload_json()?;
+        let p = v
+            .get("transcript_path")
+            .or_else(|| v.get("transcriptPath"))
+            .and_then(Value::as_str)?
+            .to_owned();
+        Path::new(&p).starts_with(root).then(|| PathBuf::from(p))
+    });
+    let path = named.or_else(|| find_main_wire(&root.join("home"), 0))?;
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(
+        text.replace(&roots, "/tmp/e2e")
+            .replace(&roots.replace('/', "-"), "-tmp-e2e"),
+    )
+}
+
+/// `agents/main/wire.jsonl` somewhere under `dir` (a few levels deep).
+fn find_main_wire(dir: &Path, depth: usize) -> Option<PathBuf> {
+    let wire = dir.join("agents").join("main").join("wire.jsonl");
+    if wire.is_file() {
+        return Some(wire);
+    }
+    if depth >= 6 {
+        return None;
+    }
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    subdirs.sort();
+    subdirs.into_iter().find_map(|d| find_main_wire(&d, depth + 1))
 }
 
 /// `(native event, shape)` of every case already in a version directory.

@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::agents::{AgentSpec, Toolchain};
-use crate::hook::HookRecord;
 use crate::release::{self, ReleaseEvents};
 use crate::scenario::{self, RunReport, Scenario};
 
@@ -254,7 +253,7 @@ fn write_release_files(report: &CaptureReport) -> Result<(), String> {
     let mut schemas = Vec::new();
     if let Some(first) = report.runs.first() {
         if let Some(sb) = &first.sandbox {
-            if let Some(t) = transcript(&first.records, &sb.root) {
+            if let Some(t) = crate::capture::transcript(&first.records, &sb.root) {
                 std::fs::write(dir.join("transcript.jsonl"), t).map_err(|e| format!("writing transcript: {e}"))?;
             }
         }
@@ -278,26 +277,6 @@ fn write_release_files(report: &CaptureReport) -> Result<(), String> {
     }
     doc["schemas"] = strings(&schemas);
     std::fs::write(dir.join("release.toml"), doc.to_string()).map_err(|e| format!("writing release.toml: {e}"))
-}
-
-/// The transcript file the payloads point at (`transcript_path` / `transcriptPath`), when it
-/// lies inside the run's directory; its run root is rewritten to `/tmp/e2e`.
-fn transcript(records: &[HookRecord], root: &Path) -> Option<String> {
-    let roots = root.display().to_string();
-    let path = records.iter().rev().find_map(|r| {
-        let v = r.payload_json()?;
-        let p = v
-            .get("transcript_path")
-            .or_else(|| v.get("transcriptPath"))
-            .and_then(Value::as_str)?
-            .to_owned();
-        Path::new(&p).starts_with(root).then_some(p)
-    })?;
-    let text = std::fs::read_to_string(path).ok()?;
-    Some(
-        text.replace(&roots, "/tmp/e2e")
-            .replace(&roots.replace('/', "-"), "-tmp-e2e"),
-    )
 }
 
 /// Per native event, the set of top-level payload fields of a version directory's cases.

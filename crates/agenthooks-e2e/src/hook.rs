@@ -180,6 +180,16 @@ impl HookRecord {
         self.native.as_deref().unwrap_or(&self.event_arg)
     }
 
+    /// The texts of the prompts backfilled from the transcript before this call's event (the
+    /// hook opts in to backfill; an agent that fired its prompt hook gets none).
+    pub fn backfilled(&self) -> Vec<&str> {
+        self.line
+            .get("backfilled")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    }
+
     /// The payload parsed as JSON.
     pub fn payload_json(&self) -> Option<Value> {
         serde_json::from_str(&self.payload).ok()

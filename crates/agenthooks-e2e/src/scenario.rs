@@ -343,6 +343,21 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     report
 }
 
+/// How many user prompts the run's transcript holds (`-` without a transcript).
+fn transcript_prompts(r: &RunReport, root: &std::path::Path) -> String {
+    use agenthooks::core::transcript::{Dialect, Item, Reader};
+    let Some(text) = crate::capture::transcript(&r.records, root) else {
+        return "-".into();
+    };
+    let dialect = Dialect::of(&agenthooks::core::Provider::new(r.agent.provider));
+    Reader::new(dialect, text.as_bytes())
+        .filter_map(Result::ok)
+        .flat_map(|rec| rec.items)
+        .filter(|i| matches!(i, Item::UserPrompt { .. }))
+        .count()
+        .to_string()
+}
+
 /// The assertions for a finished run.
 pub fn evaluate(r: &RunReport) -> Vec<Check> {
     let mut checks = common_checks(r);
@@ -382,6 +397,18 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 "the tool ran (marker present)",
                 marker,
                 marker_detail(marker),
+            ));
+            // Every agent here fires its prompt hook in print mode: nothing to backfill, though
+            // the transcript (when the agent keeps one) holds the prompt the backfill would use.
+            let backfilled: Vec<&str> = r.records.iter().flat_map(HookRecord::backfilled).collect();
+            checks.push(Check::new(
+                "no prompt backfilled (the agent fired its prompt hook)",
+                backfilled.is_empty(),
+                format!(
+                    "{} backfilled {backfilled:?}; {} prompts in the transcript",
+                    backfilled.len(),
+                    transcript_prompts(r, &sb.root)
+                ),
             ));
             checks.push(Check::new(
                 "the tool result went back to the model",

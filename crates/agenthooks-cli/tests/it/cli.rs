@@ -372,6 +372,12 @@ fn capabilities_and_quirks() {
     for p in ["claude-code\n", "codex\n", "gemini\n", "copilot\n", "kimi\n"] {
         assert!(t.contains(p), "{t}");
     }
+    // The backfilled prompt row: no capabilities on any agent.
+    assert_eq!(
+        t.matches("(backfilled: reporting only, never gates)").count(),
+        t.lines().filter(|l| !l.starts_with(' ')).count(),
+        "{t}"
+    );
 
     let out = run(bin().args(["quirks", "--json"]));
     assert_eq!(out.status.code(), Some(0));
@@ -397,4 +403,46 @@ fn agreement_command() {
     assert!(t.contains("✓ kimi PreToolUse [deny] → denied"), "{t}");
     assert!(t.contains("kimi: "), "{t}");
     assert_eq!(out.status.code(), Some(0), "{t}");
+}
+
+#[test]
+fn transcript_prints_typed_records_as_json_lines() {
+    let file = fixtures_dir("gemini").join("0.24.0/transcript.jsonl");
+    let o = run(bin().args(["transcript", "--provider", "gemini"]).arg(&file));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lines: Vec<Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Gemini's JSON document: the header, then its three messages.
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[1]["items"][0]["item"], "user_prompt");
+    assert_eq!(
+        lines[1]["items"][0]["text"],
+        "Create marker.txt by running: echo hi > marker.txt"
+    );
+    assert_eq!(lines[2]["items"][0]["item"], "tool_call");
+    assert!(lines[0].get("raw").is_none());
+
+    // From a record's offset, with raw lines: the rest of the file, line for line.
+    let file = fixtures_dir("codex").join("0.146.1/transcript.jsonl");
+    let all = text(&run(bin().args(["transcript", "--provider", "codex"]).arg(&file)).stdout);
+    let third: Value = serde_json::from_str(all.lines().nth(2).unwrap()).unwrap();
+    let offset = third["offset"].as_u64().unwrap().to_string();
+    let o = run(bin()
+        .args(["transcript", "--provider", "codex", "--raw", "--from", &offset])
+        .arg(&file));
+    let rest: Vec<Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let source = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(rest.len(), source.lines().count() - 2);
+    assert_eq!(rest[0]["raw"], source.lines().nth(2).unwrap());
+
+    let o = run(bin().args(["transcript", "--provider", "nope"]).arg(&file));
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(bin().args(["transcript", "--provider", "codex", "/nonexistent/t.jsonl"]));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("/nonexistent/t.jsonl"));
 }

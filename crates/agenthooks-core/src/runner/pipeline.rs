@@ -205,6 +205,10 @@ impl Runner {
             unreported = c.observe(s);
         }
 
+        if self.router.backfills_prompts() {
+            self.backfill(codec, state_dir, &event, policy, deadline);
+        }
+
         // Handlers see (and interceptors may change) the event's projection.
         let (result, event) = match dispatch {
             Dispatch::Inline(arm) => {
@@ -284,6 +288,31 @@ impl Runner {
         }
         out.sent = Some(degraded.outcome);
         out
+    }
+
+    /// Prompt backfill (opted in by [`crate::Router::backfill_prompts`]): a real prompt event is
+    /// noted; any other event first dispatches the backfilled prompts of its session's transcript,
+    /// with no capabilities and their answers dropped (reporting only).
+    fn backfill(&self, codec: &dyn Codec, state_dir: &Path, event: &Event, policy: Policy, deadline: Instant) {
+        let Some(store) = crate::transcript::backfill::Backfill::for_event(state_dir, event) else {
+            return;
+        };
+        if let Event::PromptSubmitted(p) = event {
+            store.note_fired(&p.prompt);
+            return;
+        }
+        let native = codec
+            .native_events()
+            .iter()
+            .find(|r| r.kind == crate::EventKind::PromptSubmitted)
+            .map_or_else(|| NativeName::from("prompt.submitted"), |r| NativeName::from(r.name));
+        let cx = Context::new(crate::CapSet::EMPTY, policy, Some(deadline));
+        for mut b in store.pending(event, &native) {
+            tracing::info!(provider = %codec.provider(), "backfilled prompt.submitted from the transcript");
+            if let Err(e) = self.router.dispatch(&cx, &mut b) {
+                tracing::warn!(error = %e, "a handler failed on a backfilled prompt (ignored: reporting only)");
+            }
+        }
     }
 
     /// Dispatches on a worker thread under the deadline; the event travels there and back. A

@@ -9,3 +9,4 @@
 
 mod degrade_table;
 mod router;
+mod transcript;

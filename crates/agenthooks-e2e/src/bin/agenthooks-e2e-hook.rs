@@ -55,7 +55,9 @@ fn main() {
 /// The real hook: the router for `mode` behind `agenthooks::main`, plus an observer that writes
 /// the decoded event to `decoded_out`.
 fn hook(mode: Mode, decoded_out: Option<String>) {
-    let mut router = Router::new();
+    // Backfilled prompts (from the transcript, where the agent skipped the prompt hook) reach
+    // the observer too; the tap reports them apart from the hook call's own event.
+    let mut router = Router::new().backfill_prompts();
     if let Some(path) = decoded_out {
         router = router.on_any(move |_cx: &Context, ev: &Event| {
             let mut rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
@@ -162,10 +164,17 @@ fn tap(log: &str, mode: Mode) -> i32 {
         let _ = writer.join();
         out
     });
-    let decoded: Value = std::fs::read_to_string(&decoded_path)
-        .ok()
-        .and_then(|s| s.lines().next().and_then(|l| serde_json::from_str(l).ok()))
-        .unwrap_or(Value::Null);
+    // The call's own event, and the prompts backfilled before it (dispatched first).
+    let lines: Vec<Value> = std::fs::read_to_string(&decoded_path)
+        .map(|s| s.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
+        .unwrap_or_default();
+    let is_backfill = |v: &Value| v.pointer("/event/backfilled") == Some(&Value::Bool(true));
+    let decoded = lines.iter().find(|v| !is_backfill(v)).cloned().unwrap_or(Value::Null);
+    let backfilled: Vec<Value> = lines
+        .iter()
+        .filter(|v| is_backfill(v))
+        .map(|v| v.pointer("/event/detail/prompt").cloned().unwrap_or(Value::Null))
+        .collect();
     let _ = std::fs::remove_file(&decoded_path);
     let (stdout, stderr, exit, spawn_error) = match &output {
         Ok(o) => (o.stdout.clone(), o.stderr.clone(), o.status.code(), Value::Null),
@@ -180,6 +189,7 @@ fn tap(log: &str, mode: Mode) -> i32 {
         "env_names": env_names,
         "payload": String::from_utf8_lossy(&payload),
         "decoded": decoded,
+        "backfilled": backfilled,
         "stdout": String::from_utf8_lossy(&stdout),
         "stderr": String::from_utf8_lossy(&stderr),
         "exit": exit,

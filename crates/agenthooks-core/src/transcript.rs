@@ -1,0 +1,650 @@
+//! Best-effort transcript readers: parsing primitives over the session files the agents write
+//! (design §10, §11 — primitives, not pipelines).
+//!
+//! Each agent whose payload names a transcript file ([`SessionInfo::transcript_path`](crate::SessionInfo))
+//! writes its own format; a [`Dialect`] types its records:
+//!
+//! | dialect | file | typed from |
+//! |---|---|---|
+//! | Claude Code | session JSONL | `user` (prompt or `tool_result` blocks), `assistant` (`text`, `tool_use`), `system`; bookkeeping types are [`Item::Meta`] |
+//! | Codex | rollout JSONL | `event_msg` `user_message`/`agent_message` (≤ 0.14x) or `item_completed` `UserMessage`/`AgentMessage` (0.17x): what the user typed and read; `response_item` `function_call`/`function_call_output` (and the custom and local-shell calls); the `response_item` messages (the model's input and output, injected context included) are [`Item::System`] |
+//! | Gemini CLI | session JSON document (≤ 0.2x) or JSONL (later) | `user`, `gemini` (text, `toolCalls` with their `result`), `info`/`error`/`warning`; the session header and `$set` updates are meta |
+//! | Copilot CLI | `events.jsonl` | `user.message`, `assistant.message` (text and `toolRequests`), `tool.execution_complete`, `system.message` |
+//! | Kimi Code | `agents/<id>/wire.jsonl` (found by [`locate`]: the payloads name none) | `context.append_message` (user prompts; user-role messages the agent injects are [`Item::System`]), `context.append_loop_event` (`content.part`, `tool.call`, `tool.result`); every other type is meta (bookkeeping, by Kimi's own account) |
+//! | Cursor | agent transcript JSONL | `role` `user`/`assistant` with `message.content` text and `tool_use`/`tool_result` blocks (no capture yet: no Cursor build is installable here, and the CLI sends `transcript_path: null`) |
+//!
+//! Reading is **never an error** for content: every non-empty line becomes one [`Record`] that
+//! keeps its raw text and parsed value; a line of an unknown type, with unknown fields, or that
+//! is not JSON at all is a record with no [`Record::items`] ([`Record::is_unknown`]). Only I/O
+//! fails.
+//!
+//! - [`Reader`] streams a finished file (or any [`Read`]) from the start or from a byte offset
+//!   ([`Reader::open_at`]); a last line without its newline is still a record.
+//! - [`Tail`] follows a file being written: each [`Tail::poll`] returns the records completed
+//!   since the last one and holds a partial last line back until its newline arrives.
+//!   [`Tail::offset`] is the byte offset to resume from later.
+//! - [`LineBuffer`] is the splitting primitive both use (bytes in, complete lines out).
+//!
+//! **Gemini's JSON document.** Gemini CLI before its JSONL format rewrites one pretty-printed
+//! JSON document (`{"sessionId", …, "messages": [...]}`) on every update, so it cannot be read
+//! line by line. A Gemini file whose first line is not a complete JSON value is read as that
+//! document: one record for the header (the document without `messages`) and one per message,
+//! with [`Record::index`] giving the message's position and [`Record::offset`] `0`. [`Tail`]
+//! re-reads such a file when it changes and returns the messages past those already returned
+//! (a document caught mid-write does not parse and is retried on the next poll).
+//!
+//! ```
+//! use agenthooks_core::transcript::{Dialect, Item, Reader};
+//! let file = br#"{"type":"user","message":{"role":"user","content":"hi"}}
+//! {"type":"future-type","x":1}
+//! "#;
+//! let records: Vec<_> = Reader::new(Dialect::ClaudeCode, &file[..]).collect::<Result<_, _>>().unwrap();
+//! assert_eq!(records.len(), 2);
+//! assert_eq!(records[0].items, vec![Item::UserPrompt { text: "hi".into() }]);
+//! assert!(records[1].is_unknown());
+//! assert_eq!(records[1].native_type, "future-type");
+//! ```
+
+pub mod backfill;
+mod dialect;
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::provider::Provider;
+
+/// A transcript format: which agent wrote the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Claude Code's session JSONL.
+    ClaudeCode,
+    /// Codex's rollout JSONL.
+    Codex,
+    /// Gemini CLI's session file (JSON document or JSONL).
+    Gemini,
+    /// Copilot CLI's session events JSONL.
+    Copilot,
+    /// Kimi Code's `wire.jsonl`.
+    Kimi,
+    /// Cursor's agent transcript JSONL.
+    Cursor,
+    /// An agent without a known format: every record is kept untyped.
+    Unknown,
+}
+
+impl Dialect {
+    /// The dialect of a provider's transcript files ([`Dialect::Unknown`] for agents that name
+    /// none: OpenCode, OpenClaw, custom providers).
+    pub fn of(provider: &Provider) -> Self {
+        match provider.as_str() {
+            "claude-code" => Self::ClaudeCode,
+            "codex" => Self::Codex,
+            "gemini" => Self::Gemini,
+            "copilot" => Self::Copilot,
+            "kimi" => Self::Kimi,
+            "cursor" => Self::Cursor,
+            _ => Self::Unknown,
+        }
+    }
+}
+
+/// One typed piece of a transcript record. A record may hold several (a Claude `assistant`
+/// line with text and a tool call; a Gemini message with its tool calls and their results).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "item", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Item {
+    /// Text the user sent.
+    UserPrompt {
+        /// The prompt text (text parts joined by newlines).
+        text: String,
+    },
+    /// Text the assistant wrote.
+    AssistantText {
+        /// The text.
+        text: String,
+    },
+    /// A tool call the assistant made.
+    ToolCall {
+        /// The call id (`""` when the agent records none).
+        id: String,
+        /// The tool name as the agent spells it.
+        name: String,
+        /// The input, verbatim.
+        input: Value,
+    },
+    /// A tool call's result.
+    ToolResult {
+        /// The id of the call it answers (`""` when the agent records none).
+        id: String,
+        /// The output, verbatim.
+        output: Value,
+        /// Whether the agent marked it failed (`None` when it does not say).
+        is_error: Option<bool>,
+    },
+    /// System or context text: system prompts, injected context, agent notices.
+    System {
+        /// The text (`""` when the record has none, e.g. a hook summary).
+        text: String,
+    },
+    /// A known bookkeeping record (session header, hook progress, token counts, …).
+    Meta {
+        /// What it is: the record's type, refined where the agent nests one
+        /// (`attachment:hook_success`, `event_msg:token_count`).
+        what: String,
+    },
+}
+
+/// One record of a transcript: one line of a JSONL file, or one part of a JSON document.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Record {
+    /// Byte offset of the line in the file (`0` for the parts of a JSON document): where
+    /// [`Reader::open_at`] or [`Tail::at`] resume to read it again.
+    pub offset: u64,
+    index: Option<usize>,
+    /// The record's type as the agent spells it (`""` when it has none; Cursor's lines
+    /// have a `role` instead, which stands here).
+    pub native_type: String,
+    /// What the reader understood, in the order the record holds it; empty for an unknown
+    /// record.
+    pub items: Vec<Item>,
+    value: Value,
+    raw: String,
+}
+
+impl Record {
+    /// Types one line read at `offset`.
+    pub fn from_line(dialect: Dialect, offset: u64, raw: String) -> Self {
+        let value = serde_json::from_str::<Value>(&raw).unwrap_or(Value::Null);
+        Self::from_value(dialect, offset, None, value, raw)
+    }
+
+    fn from_value(dialect: Dialect, offset: u64, index: Option<usize>, value: Value, raw: String) -> Self {
+        let (native_type, items) = dialect::classify(dialect, &value);
+        Self {
+            offset,
+            index,
+            native_type,
+            items,
+            value,
+            raw,
+        }
+    }
+
+    /// Position in the document's `messages` (Gemini JSON documents only; `None` for the
+    /// header and for JSONL lines).
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The parsed line (`Value::Null` when it is not JSON): every field, known or not.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The line exactly as read (without its line ending).
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    /// Whether the reader understood nothing of it (kept, never dropped).
+    pub fn is_unknown(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The record as one JSON object: `offset`, `index` (when set), `type`, `items`, and `raw`
+    /// when asked for (the `agenthooks transcript` output).
+    pub fn to_json(&self, with_raw: bool) -> Value {
+        let mut m = Map::new();
+        m.insert("offset".into(), self.offset.into());
+        if let Some(i) = self.index {
+            m.insert("index".into(), i.into());
+        }
+        m.insert("type".into(), self.native_type.clone().into());
+        m.insert("unknown".into(), self.is_unknown().into());
+        m.insert("items".into(), serde_json::to_value(&self.items).unwrap_or(Value::Null));
+        if with_raw {
+            m.insert("raw".into(), self.raw.clone().into());
+        }
+        Value::Object(m)
+    }
+}
+
+/// Splits bytes into lines as they arrive: complete lines out, the partial last line held.
+///
+/// Lines end at `\n` (a trailing `\r` is dropped); empty lines are skipped; invalid UTF-8 is
+/// replaced, never an error.
+///
+/// ```
+/// use agenthooks_core::transcript::LineBuffer;
+/// let mut b = LineBuffer::at(10);
+/// assert!(b.push(b"{\"a\"").is_empty());
+/// assert_eq!(b.push(b":1}\n{"), vec![(10, "{\"a\":1}".to_owned())]);
+/// assert_eq!(b.offset(), 18);
+/// assert_eq!(b.finish(), Some((18, "{".to_owned())));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct LineBuffer {
+    pending: Vec<u8>,
+    offset: u64,
+}
+
+impl LineBuffer {
+    /// A buffer whose first byte is at `offset` in the file.
+    pub fn at(offset: u64) -> Self {
+        Self {
+            pending: Vec::new(),
+            offset,
+        }
+    }
+
+    /// Adds bytes; returns the lines they complete, each with its start offset.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<(u64, String)> {
+        let mut out = Vec::new();
+        let mut rest = bytes;
+        while let Some(nl) = rest.iter().position(|&b| b == b'\n') {
+            self.pending.extend_from_slice(&rest[..nl]);
+            rest = &rest[nl + 1..];
+            let len = self.pending.len() as u64 + 1;
+            if let Some(line) = take_line(&mut self.pending) {
+                out.push((self.offset, line));
+            }
+            self.offset += len;
+        }
+        self.pending.extend_from_slice(rest);
+        out
+    }
+
+    /// Offset of the first byte not yet returned as part of a complete line (where to resume).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Bytes held back (the partial last line).
+    pub fn pending(&self) -> &[u8] {
+        &self.pending
+    }
+
+    /// Ends the input: the partial last line, if any, as a line of its own.
+    pub fn finish(&mut self) -> Option<(u64, String)> {
+        let at = self.offset;
+        self.offset += self.pending.len() as u64;
+        take_line(&mut self.pending).map(|l| (at, l))
+    }
+}
+
+/// The pending bytes as a line (cleared), `None` when blank.
+fn take_line(pending: &mut Vec<u8>) -> Option<String> {
+    if pending.last() == Some(&b'\r') {
+        pending.pop();
+    }
+    let line = String::from_utf8_lossy(pending).into_owned();
+    pending.clear();
+    (!line.trim().is_empty()).then_some(line)
+}
+
+/// Whether a Gemini file's first line opens a multi-line JSON document.
+fn opens_document(dialect: Dialect, first_line: &str) -> bool {
+    dialect == Dialect::Gemini
+        && first_line.trim_start().starts_with('{')
+        && serde_json::from_str::<Value>(first_line).is_err()
+}
+
+/// The records of a JSON document (Gemini's session file): header, then one per message.
+/// `None` when the text is not a JSON object.
+fn document_records(dialect: Dialect, text: &str) -> Option<Vec<Record>> {
+    let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    let messages = match doc.remove("messages") {
+        Some(Value::Array(a)) => a,
+        Some(other) => {
+            doc.insert("messages".into(), other);
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let header = Value::Object(doc);
+    let mut out = vec![Record::from_value(dialect, 0, None, header.clone(), header.to_string())];
+    for (i, m) in messages.into_iter().enumerate() {
+        let raw = m.to_string();
+        out.push(Record::from_value(dialect, 0, Some(i), m, raw));
+    }
+    Some(out)
+}
+
+/// Streams the records of a transcript.
+///
+/// From any [`Read`] ([`Reader::new`]) or a file, from its start or from a byte offset
+/// ([`Reader::open_at`]: records after that point, offsets counted from the file's start).
+#[derive(Debug)]
+pub struct Reader<R> {
+    dialect: Dialect,
+    input: R,
+    lines: LineBuffer,
+    queue: VecDeque<Record>,
+    started: bool,
+    done: bool,
+}
+
+impl<R: Read> Reader<R> {
+    /// Reads `input` from its start.
+    pub fn new(dialect: Dialect, input: R) -> Self {
+        Self::starting_at(dialect, input, 0)
+    }
+
+    /// Reads `input`, whose first byte is at `offset` in the file (offsets of the records
+    /// count from there).
+    pub fn starting_at(dialect: Dialect, input: R, offset: u64) -> Self {
+        Self {
+            dialect,
+            input,
+            lines: LineBuffer::at(offset),
+            queue: VecDeque::new(),
+            started: offset > 0,
+            done: false,
+        }
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        let mut chunk = [0u8; 8 * 1024];
+        while self.queue.is_empty() && !self.done {
+            let n = match self.input.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let mut lines = if n == 0 {
+                self.done = true;
+                self.lines.finish().into_iter().collect()
+            } else {
+                self.lines.push(&chunk[..n])
+            };
+            if !self.started && !lines.is_empty() {
+                self.started = true;
+                if opens_document(self.dialect, &lines[0].1) {
+                    self.read_document(&lines)?;
+                    return Ok(());
+                }
+            }
+            for (at, line) in lines.drain(..) {
+                self.queue.push_back(Record::from_line(self.dialect, at, line));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the rest as one JSON document; a text that does not parse falls back to lines.
+    fn read_document(&mut self, first: &[(u64, String)]) -> io::Result<()> {
+        let mut text = String::new();
+        for (_, l) in first {
+            text.push_str(l);
+            text.push('\n');
+        }
+        let mut rest = Vec::from(std::mem::take(&mut self.lines).pending());
+        self.input.read_to_end(&mut rest)?;
+        self.done = true;
+        text.push_str(&String::from_utf8_lossy(&rest));
+        if let Some(records) = document_records(self.dialect, &text) {
+            self.queue.extend(records);
+        } else {
+            tracing::debug!("transcript: a JSON document that does not parse; read as lines");
+            let mut b = LineBuffer::at(first.first().map_or(0, |l| l.0));
+            let mut lines = b.push(text.as_bytes());
+            lines.extend(b.finish());
+            self.queue
+                .extend(lines.into_iter().map(|(at, l)| Record::from_line(self.dialect, at, l)));
+        }
+        Ok(())
+    }
+}
+
+impl Reader<BufReader<File>> {
+    /// Opens a transcript file from its start.
+    pub fn open(dialect: Dialect, path: impl AsRef<Path>) -> io::Result<Self> {
+        Self::open_at(dialect, path, 0)
+    }
+
+    /// Opens a transcript file at byte `offset` (a line start, e.g. a [`Tail::offset`] or a
+    /// [`Record::offset`] saved earlier).
+    pub fn open_at(dialect: Dialect, path: impl AsRef<Path>, offset: u64) -> io::Result<Self> {
+        let mut f = File::open(path)?;
+        if offset > 0 {
+            f.seek(SeekFrom::Start(offset))?;
+        }
+        Ok(Self::starting_at(dialect, BufReader::new(f), offset))
+    }
+}
+
+impl<R: Read> Iterator for Reader<R> {
+    type Item = io::Result<Record>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Err(e) = self.fill() {
+            self.done = true;
+            return Some(Err(e));
+        }
+        self.queue.pop_front().map(Ok)
+    }
+}
+
+/// Follows a transcript file being written.
+///
+/// ```
+/// use agenthooks_core::transcript::{Dialect, Tail};
+/// use std::io::Write as _;
+/// let path = std::env::temp_dir().join(format!("agenthooks-tail-doc-{}.jsonl", std::process::id()));
+/// let mut f = std::fs::File::create(&path).unwrap();
+/// let mut tail = Tail::open(Dialect::Codex, &path);
+/// f.write_all(br#"{"type":"session_meta","payload":{}}"#).unwrap();
+/// assert!(tail.poll().unwrap().is_empty()); // no newline yet: held back
+/// f.write_all(b"\n").unwrap();
+/// assert_eq!(tail.poll().unwrap().len(), 1);
+/// assert_eq!(tail.offset(), 37);
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct Tail {
+    dialect: Dialect,
+    path: PathBuf,
+    lines: LineBuffer,
+    /// Read position in the file (≥ `lines.offset()`: the partial line is buffered).
+    read_to: u64,
+    /// Document mode (Gemini JSON): the number of document records already returned.
+    document: Option<usize>,
+    /// Whether the first complete line has been seen (JSONL or document decided).
+    decided: bool,
+    /// The offset the tail started at (a document is only recognised from the start).
+    lines_from: u64,
+}
+
+impl Tail {
+    /// Follows `path` from its start (the file need not exist yet).
+    pub fn open(dialect: Dialect, path: impl Into<PathBuf>) -> Self {
+        Self::at(dialect, path, 0)
+    }
+
+    /// Follows `path` from byte `offset` (a line start).
+    pub fn at(dialect: Dialect, path: impl Into<PathBuf>, offset: u64) -> Self {
+        Self {
+            dialect,
+            path: path.into(),
+            lines: LineBuffer::at(offset),
+            read_to: offset,
+            document: None,
+            decided: false,
+            lines_from: offset,
+        }
+    }
+
+    /// Where to resume later: the offset after the last complete line returned.
+    pub fn offset(&self) -> u64 {
+        self.lines.offset()
+    }
+
+    /// The records completed since the last poll (none when the file does not exist yet).
+    pub fn poll(&mut self) -> io::Result<Vec<Record>> {
+        let mut f = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        if let Some(seen) = self.document {
+            return self.poll_document(&mut f, seen);
+        }
+        let len = f.metadata()?.len();
+        if len < self.read_to {
+            tracing::debug!(path = %self.path.display(), "transcript: file shrank; reading it again from the start");
+            self.lines = LineBuffer::at(0);
+            self.read_to = 0;
+            self.lines_from = 0;
+            self.decided = false;
+        }
+        f.seek(SeekFrom::Start(self.read_to))?;
+        let mut bytes = Vec::new();
+        f.read_to_end(&mut bytes)?;
+        self.read_to += bytes.len() as u64;
+        let lines = self.lines.push(&bytes);
+        if !self.decided {
+            if let Some((_, first)) = lines.first() {
+                self.decided = true;
+                if self.lines_from == 0 && opens_document(self.dialect, first) {
+                    self.lines = LineBuffer::at(0);
+                    self.read_to = 0;
+                    return self.poll_document(&mut f, 0);
+                }
+            }
+        }
+        Ok(lines
+            .into_iter()
+            .map(|(at, l)| Record::from_line(self.dialect, at, l))
+            .collect())
+    }
+
+    fn poll_document(&mut self, f: &mut File, seen: usize) -> io::Result<Vec<Record>> {
+        self.document = Some(seen);
+        f.seek(SeekFrom::Start(0))?;
+        let mut text = String::new();
+        f.read_to_string(&mut text)?;
+        let Some(records) = document_records(self.dialect, &text) else {
+            // Caught mid-write: the next poll reads it again.
+            return Ok(Vec::new());
+        };
+        self.document = Some(records.len().max(seen));
+        Ok(records.into_iter().skip(seen).collect())
+    }
+}
+
+/// The transcript file of an event's session: the one the payload names
+/// ([`SessionInfo::transcript_path`](crate::SessionInfo)), else the session file an agent keeps
+/// without naming it — Kimi Code's `<$KIMI_CODE_HOME or ~/.kimi-code>/sessions/<workspace>/<session
+/// id>/agents/<main or the subagent id>/wire.jsonl`. `None` when there is none.
+pub fn locate(env: &crate::event::Envelope) -> Option<PathBuf> {
+    if !env.session.transcript_path.is_empty() {
+        return Some(PathBuf::from(&env.session.transcript_path));
+    }
+    if Dialect::of(&env.provider) != Dialect::Kimi
+        || env.session.id.is_empty()
+        || env.session.id.contains(['/', '\\'])
+        || env.session.id.starts_with('.')
+    {
+        return None;
+    }
+    let home = std::env::var_os("KIMI_CODE_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".kimi-code")))?;
+    let agent = env.agent.as_ref().map_or("main", |a| a.id.as_str());
+    std::fs::read_dir(home.join("sessions"))
+        .ok()?
+        .flatten()
+        .map(|w| {
+            w.path()
+                .join(&env.session.id)
+                .join("agents")
+                .join(agent)
+                .join("wire.jsonl")
+        })
+        .find(|p| p.is_file())
+}
+
+impl crate::event::Event {
+    /// Opens the transcript of this event's session ([`locate`]) in its provider's
+    /// [`Dialect`]. `Ok(None)` when the session has no transcript file.
+    pub fn transcript(&self) -> io::Result<Option<Reader<BufReader<File>>>> {
+        let env = self.envelope();
+        match locate(env) {
+            Some(path) => Reader::open(Dialect::of(&env.provider), path).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_counts_crlf_and_skips_blank_lines() {
+        let mut b = LineBuffer::default();
+        let lines = b.push(b"a\r\n\n  \nb\n");
+        assert_eq!(lines, vec![(0, "a".to_owned()), (7, "b".to_owned())]);
+        assert_eq!(b.offset(), 9);
+        assert_eq!(b.finish(), None);
+    }
+
+    #[test]
+    fn reader_keeps_non_json_and_unterminated_lines() {
+        let recs: Vec<Record> = Reader::new(Dialect::Codex, &b"not json\n{\"type\":\"x\"}"[..])
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(recs.len(), 2);
+        assert!(recs[0].is_unknown());
+        assert_eq!(recs[0].value(), &Value::Null);
+        assert_eq!(recs[1].offset, 9);
+        assert_eq!(recs[1].native_type, "x");
+    }
+
+    #[test]
+    fn gemini_document_is_header_plus_messages() {
+        let doc = "{\n  \"sessionId\": \"s\",\n  \"messages\": [\n    {\"type\": \"user\", \"content\": \"hi\"},\n    {\"type\": \"gemini\", \"content\": \"ok\"}\n  ]\n}\n";
+        let recs: Vec<Record> = Reader::new(Dialect::Gemini, doc.as_bytes())
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(recs.len(), 3);
+        assert_eq!(recs[0].items, vec![Item::Meta { what: "session".into() }]);
+        assert_eq!(recs[1].index(), Some(0));
+        assert_eq!(recs[1].items, vec![Item::UserPrompt { text: "hi".into() }]);
+        assert_eq!(recs[2].items, vec![Item::AssistantText { text: "ok".into() }]);
+    }
+
+    #[test]
+    fn tail_follows_a_rewritten_gemini_document() {
+        let path = std::env::temp_dir().join(format!("agenthooks-tail-gemini-{}.json", std::process::id()));
+        let doc = |n: usize| {
+            let msgs: Vec<String> = (0..n)
+                .map(|i| format!("{{\"type\":\"user\",\"content\":\"p{i}\"}}"))
+                .collect();
+            format!("{{\n\"sessionId\":\"s\",\n\"messages\":[{}]\n}}", msgs.join(","))
+        };
+        let mut tail = Tail::open(Dialect::Gemini, &path);
+        std::fs::write(&path, doc(1)).unwrap();
+        assert_eq!(tail.poll().unwrap().len(), 2);
+        std::fs::write(&path, &doc(3)[..10]).unwrap();
+        assert!(tail.poll().unwrap().is_empty(), "a half-written document waits");
+        std::fs::write(&path, doc(3)).unwrap();
+        let recs = tail.poll().unwrap();
+        assert_eq!(
+            recs.iter().map(Record::index).collect::<Vec<_>>(),
+            vec![Some(1), Some(2)]
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+}
