@@ -292,6 +292,10 @@ impl Codec for CopilotCodec {
     // camelCase payloads name no event (the argv hint or the shape does).
     agenthooks_core::kit_codec_tables!(provider: Provider::COPILOT);
 
+    fn mcp_loader(&self) -> Option<agenthooks_core::mcp::McpLoader> {
+        Some(crate::mcp_config::load)
+    }
+
     /// The row of a name in either spelling (`PreToolUse` is the `preToolUse` row).
     fn row(&self, native: &str) -> Option<&'static EventRow> {
         native::row(native)

@@ -114,6 +114,10 @@ pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
 impl agenthooks_core::Codec for KimiCodec {
     agenthooks_core::kit_codec_tables!(provider: Provider::KIMI);
 
+    fn mcp_loader(&self) -> Option<agenthooks_core::mcp::McpLoader> {
+        Some(crate::mcp_config::load)
+    }
+
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         // Straight from the bytes; the name is the payload's own, else the config's --event (the
         // native view then has no `hook_event_name`: nothing Kimi did not send is added).
