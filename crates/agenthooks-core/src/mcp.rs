@@ -95,11 +95,12 @@ impl McpTransport {
     }
 
     /// The transport a config's `type`/`transport` word names (`stdio`, `local`, `http`,
-    /// `streamable-http`, `streamable_http`, `remote`, `sse`, `ws`, `websocket`, `tcp`).
+    /// `streamable-http`, `streamable_http`, `sse`, `ws`, `websocket`, `tcp`); OpenCode's
+    /// `remote` names none (the URL decides, [`McpTransport::from_url`]).
     pub fn from_word(word: &str) -> Option<Self> {
         Some(match word.to_ascii_lowercase().as_str() {
             "stdio" | "local" => Self::Stdio,
-            "http" | "streamable-http" | "streamable_http" | "streamablehttp" | "remote" => Self::Http,
+            "http" | "streamable-http" | "streamable_http" | "streamablehttp" => Self::Http,
             "sse" => Self::Sse,
             "ws" | "websocket" | "tcp" => Self::Ws,
             _ => return None,
@@ -199,7 +200,10 @@ impl McpServer {
             .iter()
             .find_map(|k| obj.get(*k).and_then(Value::as_str))
             .and_then(McpTransport::from_word);
-        if let Some(u) = text("httpUrl") {
+        if declared == Some(McpTransport::Stdio) && !s.command.is_empty() {
+            // A local server that also carries a (merged-in) URL: the declared type decides.
+            s.transport = McpTransport::Stdio;
+        } else if let Some(u) = text("httpUrl") {
             s.url = u;
             s.transport = McpTransport::Http;
         } else if let Some(u) = text("url").or_else(|| text("serverUrl")) {
@@ -1014,13 +1018,13 @@ mod tests {
 
     #[test]
     fn later_insert_wins_and_mangled_longest_prefix() {
+        const C: Mangling = Mangling::new("mcp__", "__", |n| replace_unsafe(n, '_'));
         let mut s = McpServers::default();
         s.insert(McpServer::new("a", "user"));
         s.insert(McpServer::new("a_b", "user"));
         s.insert(McpServer::new("a", "project"));
         assert_eq!(s.len(), 2);
         assert_eq!(s.get("a").unwrap().source, Path::new("project"));
-        const C: Mangling = Mangling::new("mcp__", "__", |n| replace_unsafe(n, '_'));
         let (srv, tool) = s.find(&McpName::Mangled("mcp__a_b__t__u".into(), C), "").unwrap();
         assert_eq!((srv.name.as_str(), tool.as_str()), ("a_b", "t__u"));
         assert!(s.find(&McpName::Mangled("mcp__zz__t".into(), C), "").is_none());

@@ -16,17 +16,19 @@
 //! ```
 //!
 //! `root`/`home` are relative to the `mcp/` directory, which is checked on a temporary copy
-//! where `{dir}` (in config files, env values and expectations) is the copy's absolute path. `servers` is exactly what the provider's loader lists (as `agenthooks mcp` prints it,
+//! where `{dir}` (in config files, env values and expectations) is the copy's absolute path.
+//! `servers` is exactly what the provider's loader lists (as `agenthooks mcp` prints it,
 //! sources relative to `mcp/`). A call's `payload` is a fixture case directory (decoded with
 //! its `meta.toml`) or a JSON file decoded as the native `event` (a documented shape, marked
-//! so in its `_note` key); it must resolve to `server` and `tool`, and, when given, to
-//! `transport`, `url`, `command`, `args` and `source`. A call with `"server": null` must not
-//! resolve.
+//! so in its `_note` key; `"frame": true` sends it as a `serve` frame, `conn` presets the
+//! connection state, e.g. the server names a `config` frame left). It must resolve to `server`
+//! and `tool`, and, when given, to `transport`, `url`, `command`, `args` and `source`; a call
+//! with `"server": null` must not resolve.
 
 use std::path::{Path, PathBuf};
 
 use agenthooks_core::mcp::{McpScope, ResolvedMcp};
-use agenthooks_core::{Codec, Invocation};
+use agenthooks_core::{Codec, ConnState, Invocation, Transport};
 use serde_json::Value;
 
 use crate::fixture::Fixture;
@@ -79,7 +81,7 @@ pub fn check_corpus(codec: &dyn Codec, dir: &Path) -> (usize, Vec<String>) {
         for call in sc["calls"].as_array().into_iter().flatten() {
             checked += 1;
             let payload = call["payload"].as_str().unwrap_or_default();
-            match resolve(codec, &src.join(payload), call["event"].as_str(), &scope) {
+            match resolve(codec, &src.join(payload), call, &scope) {
                 Err(e) => failures.push(format!("[{name}] {payload}: {e}")),
                 Ok(got) => {
                     if let Some(m) = mismatch(call, got.as_ref(), &abs) {
@@ -132,18 +134,26 @@ fn relative(mut v: Value, abs: &Path) -> Value {
     v
 }
 
-fn resolve(
-    codec: &dyn Codec,
-    payload: &Path,
-    event: Option<&str>,
-    scope: &McpScope,
-) -> Result<Option<ResolvedMcp>, String> {
+fn resolve(codec: &dyn Codec, payload: &Path, call: &Value, scope: &McpScope) -> Result<Option<ResolvedMcp>, String> {
     let decoded = if payload.is_dir() {
         Fixture::load(payload).map_err(|e| e.to_string())?.decode(codec)
     } else {
         let bytes = std::fs::read(payload).map_err(|e| format!("{}: {e}", payload.display()))?;
         let env: [(&str, &str); 0] = [];
-        codec.decode(&Invocation::new(bytes, &env).with_native_event(event))
+        let conn = ConnState::default();
+        for (k, v) in call["conn"].as_object().into_iter().flatten() {
+            conn.set(k.clone(), v.clone());
+        }
+        let transport = if call["frame"].as_bool() == Some(true) {
+            Transport::Frame
+        } else {
+            Transport::Stdin
+        };
+        let inv = Invocation::new(bytes, &env)
+            .with_native_event(call["event"].as_str())
+            .with_transport(transport)
+            .with_conn(Some(&conn));
+        codec.decode(&inv)
     }
     .map_err(|e| format!("decode: {e}"))?;
     let tool = decoded.tool().ok_or("the event carries no tool call")?;
