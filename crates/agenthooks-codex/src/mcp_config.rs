@@ -16,11 +16,9 @@
 
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::mcp::{
-    git_root, merge_deep, read_text, replace_unsafe, Mangling, McpScope, McpServer, McpServers,
-};
-use serde_json::{Map, Value};
-use toml_edit::{DocumentMut, Item};
+use agenthooks_core::mcp::{git_root, read_text, replace_unsafe, Mangling, McpScope, McpServers};
+use serde_json::Value;
+use toml_edit::{DocumentMut, Item, TableLike};
 
 /// Codex's tool-name scheme: `mcp__<server with [^A-Za-z0-9_-] as _>__<tool>`.
 pub const MANGLING: Mangling = Mangling::new("mcp__", "__", sanitize);
@@ -45,65 +43,49 @@ pub fn config_files(scope: &McpScope) -> Vec<PathBuf> {
 
 /// The servers Codex would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let mut merged: Vec<(String, Value, PathBuf)> = Vec::new();
-    for file in config_files(scope) {
-        let Some(text) = read_text(&file) else { continue };
-        let doc = match text.parse::<DocumentMut>() {
-            Ok(d) => d,
+    let layers = config_files(scope).into_iter().filter_map(|file| {
+        let doc = read_text(&file)?.parse::<DocumentMut>();
+        match doc {
+            Ok(doc) => match doc.get("mcp_servers").map(toml_json) {
+                Some(Value::Object(servers)) => Some((file, servers)),
+                _ => None,
+            },
             Err(e) => {
                 tracing::warn!(path = %file.display(), error = %e, "malformed MCP config; skipped");
-                continue;
-            }
-        };
-        let Some(Value::Object(servers)) = doc.get("mcp_servers").map(item_json) else {
-            continue;
-        };
-        for (name, entry) in servers {
-            match merged.iter_mut().find(|(n, _, _)| *n == name) {
-                Some((_, v, src)) => {
-                    merge_deep(v, entry);
-                    src.clone_from(&file);
-                }
-                None => merged.push((name, entry, file.clone())),
+                None
             }
         }
-    }
+    });
     let mut out = McpServers::default();
-    for (name, entry, src) in merged {
-        if let Some(s) = McpServer::from_json(&name, &entry, &src, &|v| v.to_owned()) {
-            out.insert(s);
-        }
-    }
+    out.insert_layers(layers);
     out
 }
 
-/// A TOML item as JSON (datetimes as their text).
-fn item_json(item: &Item) -> Value {
+/// A TOML item as JSON (datetimes become strings): how `config.toml` tables are read here and
+/// by `agenthooks-install`.
+pub fn toml_json(item: &Item) -> Value {
     match item {
         Item::None => Value::Null,
-        Item::Value(v) => value_json(v),
-        Item::Table(t) => Value::Object(t.iter().map(|(k, v)| (k.to_owned(), item_json(v))).collect()),
-        Item::ArrayOfTables(a) => Value::Array(
-            a.iter()
-                .map(|t| Value::Object(t.iter().map(|(k, v)| (k.to_owned(), item_json(v))).collect()))
-                .collect(),
-        ),
+        Item::Value(v) => toml_value_json(v),
+        Item::Table(t) => toml_table_json(t),
+        Item::ArrayOfTables(a) => Value::Array(a.iter().map(|t| toml_table_json(t)).collect()),
     }
 }
 
-fn value_json(v: &toml_edit::Value) -> Value {
-    use toml_edit::Value as T;
+/// A TOML table-like (table or inline table) as a JSON object.
+pub fn toml_table_json(t: &dyn TableLike) -> Value {
+    Value::Object(t.iter().map(|(k, v)| (k.to_owned(), toml_json(v))).collect())
+}
+
+fn toml_value_json(v: &toml_edit::Value) -> Value {
+    use toml_edit::Value as V;
     match v {
-        T::String(s) => Value::String(s.value().clone()),
-        T::Integer(i) => Value::from(*i.value()),
-        T::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number),
-        T::Boolean(b) => Value::Bool(*b.value()),
-        T::Datetime(d) => Value::String(d.value().to_string()),
-        T::Array(a) => Value::Array(a.iter().map(value_json).collect()),
-        T::InlineTable(t) => Value::Object(
-            t.iter()
-                .map(|(k, v)| (k.to_owned(), value_json(v)))
-                .collect::<Map<_, _>>(),
-        ),
+        V::String(s) => Value::String(s.value().clone()),
+        V::Integer(i) => Value::from(*i.value()),
+        V::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number),
+        V::Boolean(b) => Value::Bool(*b.value()),
+        V::Datetime(d) => Value::String(d.value().to_string()),
+        V::Array(a) => Value::Array(a.iter().map(toml_value_json).collect()),
+        V::InlineTable(t) => toml_table_json(t),
     }
 }

@@ -302,6 +302,29 @@ impl McpServers {
         read
     }
 
+    /// Inserts the server maps of config layers (lowest precedence first) merged key by key
+    /// ([`merge_deep`], as agents with layered configs do: Codex, OpenCode); a server's source
+    /// is the last layer that declares it.
+    pub fn insert_layers(&mut self, layers: impl IntoIterator<Item = (PathBuf, Map<String, Value>)>) {
+        let mut merged: Vec<(String, Value, PathBuf)> = Vec::new();
+        for (file, servers) in layers {
+            for (name, entry) in servers {
+                match merged.iter_mut().find(|(n, _, _)| *n == name) {
+                    Some((_, v, src)) => {
+                        merge_deep(v, entry);
+                        src.clone_from(&file);
+                    }
+                    None => merged.push((name, entry, file.clone())),
+                }
+            }
+        }
+        for (name, entry, src) in merged {
+            self.insert_map(Some(&Value::Object(Map::from_iter([(name, entry)]))), &src, &|v| {
+                v.to_owned()
+            });
+        }
+    }
+
     /// Marks a server disabled (an agent's disabled-by-name list).
     pub fn disable(&mut self, name: &str) {
         if let Some(s) = self.0.iter_mut().find(|s| s.name == name) {
@@ -652,7 +675,8 @@ impl McpCall {
     /// The server and transport this call went to, from the agent's MCP configuration in the
     /// call's root with the process's home and environment (read once per process). `None`
     /// when the codec attached no lookup, or neither the configuration nor the payload names
-    /// the server.
+    /// the server. A call whose session named no directory resolves in the process's current
+    /// directory.
     pub fn resolve(&self) -> Option<ResolvedMcp> {
         let root = self.lookup.as_ref().map(|l| l.root().to_owned()).unwrap_or_default();
         self.resolve_in(&McpScope::new(root))
@@ -951,6 +975,30 @@ fn valid_var(name: &str, uppercase_only: bool) -> bool {
                     c.is_ascii_alphabetic()
                 }
         })
+}
+
+/// Replaces every `<open>…}` token of `text` with `f(…)` (the text between); a token `f`
+/// answers `None` for, or one without its `}`, stays as written.
+///
+/// ```
+/// let out = agenthooks_core::mcp::replace_tokens("a ${x} ${y} ${z", "${", &|t| (t == "x").then(|| "1".to_owned()));
+/// assert_eq!(out, "a 1 ${y} ${z");
+/// ```
+pub fn replace_tokens(text: &str, open: &str, f: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(open) {
+        out.push_str(&rest[..start]);
+        let Some(len) = rest[start..].find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let token = &rest[start..=start + len];
+        out.push_str(f(&token[open.len()..token.len() - 1]).as_deref().unwrap_or(token));
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Merges `over` into `base` key by key, recursively for objects (later layers win; what

@@ -13,7 +13,7 @@
 //! server (`mcp_server_name`) and its `url` or `command`; the generic events' `MCP:<tool>`
 //! names none, and resolves only when exactly one server is enabled.
 
-use agenthooks_core::mcp::{JsonSyntax, McpScope, McpServers};
+use agenthooks_core::mcp::{replace_tokens, JsonSyntax, McpScope, McpServers};
 
 /// Cursor's `${…}` interpolation of a config string (an unknown form stays as written).
 ///
@@ -24,27 +24,13 @@ use agenthooks_core::mcp::{JsonSyntax, McpScope, McpServers};
 /// assert_eq!(interpolate("${userHome}/x ${workspaceFolderBasename} ${env:TOKEN} ${nope}", &s), "/h/x shop t ${nope}");
 /// ```
 pub fn interpolate(value: &str, scope: &McpScope) -> String {
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let Some(len) = rest[start..].find('}') else {
-            out.push_str(&rest[start..]);
-            return out;
-        };
-        let token = &rest[start + 2..start + len];
-        let text = match token {
-            "userHome" => scope.home().map(|h| h.display().to_string()),
-            "workspaceFolder" => Some(scope.root.display().to_string()),
-            "workspaceFolderBasename" => scope.root.file_name().map(|f| f.to_string_lossy().into_owned()),
-            "pathSeparator" | "/" => Some(std::path::MAIN_SEPARATOR.to_string()),
-            t => t.strip_prefix("env:").map(|n| scope.var(n).unwrap_or_default()),
-        };
-        out.push_str(text.as_deref().unwrap_or(&rest[start..=start + len]));
-        rest = &rest[start + len + 1..];
-    }
-    out.push_str(rest);
-    out
+    replace_tokens(value, "${", &|token| match token {
+        "userHome" => scope.home().map(|h| h.display().to_string()),
+        "workspaceFolder" => Some(scope.root.display().to_string()),
+        "workspaceFolderBasename" => scope.root.file_name().map(|f| f.to_string_lossy().into_owned()),
+        "pathSeparator" | "/" => Some(std::path::MAIN_SEPARATOR.to_string()),
+        t => t.strip_prefix("env:").map(|n| scope.var(n).unwrap_or_default()),
+    })
 }
 
 /// The servers Cursor would load in `scope.root` (see the module docs).

@@ -19,7 +19,7 @@
 use std::path::PathBuf;
 
 use agenthooks_core::mcp::{
-    ancestors_rootfirst, merge_deep, read_text, relaxed_json, Mangling, McpScope, McpServer, McpServers,
+    ancestors_rootfirst, read_text, relaxed_json, replace_tokens, Mangling, McpScope, McpServers,
 };
 use serde_json::Value;
 
@@ -53,51 +53,26 @@ pub fn config_files(scope: &McpScope) -> Vec<PathBuf> {
 /// assert_eq!(agenthooks_opencode::mcp_config::substitute("a{env:T}b{env:U}c{file:f}", &s), "axbc{file:f}");
 /// ```
 pub fn substitute(text: &str, scope: &McpScope) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("{env:") {
-        out.push_str(&rest[..start]);
-        let Some(len) = rest[start..].find('}') else {
-            out.push_str(&rest[start..]);
-            return out;
-        };
-        out.push_str(&scope.var(&rest[start + 5..start + len]).unwrap_or_default());
-        rest = &rest[start + len + 1..];
-    }
-    out.push_str(rest);
-    out
+    replace_tokens(text, "{env:", &|name| Some(scope.var(name).unwrap_or_default()))
 }
 
 /// The servers OpenCode would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let mut merged: Vec<(String, Value, PathBuf)> = Vec::new();
-    for file in config_files(scope) {
-        let Some(text) = read_text(&file) else { continue };
-        let doc = match relaxed_json(&substitute(&text, scope)) {
-            Ok(v) => v,
+    let layers = config_files(scope).into_iter().filter_map(|file| {
+        let text = read_text(&file)?;
+        match relaxed_json(&substitute(&text, scope)) {
+            Ok(Value::Object(mut doc)) => match doc.remove("mcp") {
+                Some(Value::Object(servers)) => Some((file, servers)),
+                _ => None,
+            },
+            Ok(_) => None,
             Err(e) => {
                 tracing::warn!(path = %file.display(), error = %e, "malformed MCP config; skipped");
-                continue;
-            }
-        };
-        let Some(Value::Object(servers)) = doc.get("mcp").cloned() else {
-            continue;
-        };
-        for (name, entry) in servers {
-            match merged.iter_mut().find(|(n, _, _)| *n == name) {
-                Some((_, v, src)) => {
-                    merge_deep(v, entry);
-                    src.clone_from(&file);
-                }
-                None => merged.push((name, entry, file.clone())),
+                None
             }
         }
-    }
+    });
     let mut out = McpServers::default();
-    for (name, entry, src) in merged {
-        if let Some(s) = McpServer::from_json(&name, &entry, &src, &|v| v.to_owned()) {
-            out.insert(s);
-        }
-    }
+    out.insert_layers(layers);
     out
 }
