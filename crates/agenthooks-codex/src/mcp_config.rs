@@ -16,7 +16,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::mcp::{git_root, read_text, replace_unsafe, Mangling, McpScope, McpServers};
+use agenthooks_core::mcp::{git_root, replace_unsafe, Mangling, McpScope, McpServers};
 use serde_json::Value;
 use toml_edit::{DocumentMut, Item, TableLike};
 
@@ -43,22 +43,8 @@ pub fn config_files(scope: &McpScope) -> Vec<PathBuf> {
 
 /// The servers Codex would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let layers = config_files(scope).into_iter().filter_map(|file| {
-        let doc = read_text(&file)?.parse::<DocumentMut>();
-        match doc {
-            Ok(doc) => match doc.get("mcp_servers").map(toml_json) {
-                Some(Value::Object(servers)) => Some((file, servers)),
-                _ => None,
-            },
-            Err(e) => {
-                tracing::warn!(path = %file.display(), error = %e, "malformed MCP config; skipped");
-                None
-            }
-        }
-    });
-    let mut out = McpServers::default();
-    out.insert_layers(layers);
-    out
+    let parse = |text: &str| text.parse::<DocumentMut>().map(|d| toml_json(d.as_item()));
+    McpServers::from_layers(config_files(scope), &parse, "mcp_servers")
 }
 
 /// A TOML item as JSON (datetimes become strings): how `config.toml` tables are read here and

@@ -6,7 +6,7 @@
 //! `tool_input.command` carries the patch text; and MCP tools named `mcp__<server>__<tool>`.
 
 use agenthooks_core::kit::McpNaming;
-use agenthooks_core::mcp::{McpLookup, McpName};
+use agenthooks_core::mcp::McpLookup;
 use agenthooks_core::{CanonicalTool, McpCall, ToolTable};
 use serde_json::Value;
 
@@ -66,10 +66,7 @@ pub fn classify(tool_name: &str) -> CanonicalTool {
 /// configured servers ([`mcp_config`](crate::mcp_config)), so a server `my__srv` is found
 /// where the split at the first `__` is wrong.
 pub fn parse_mcp(tool_name: &str) -> Option<McpCall> {
-    let lookup = || {
-        let by = McpName::Mangled(tool_name.to_owned(), crate::mcp_config::MANGLING);
-        McpLookup::new("codex", crate::mcp_config::load, by)
-    };
+    let lookup = || McpLookup::mangled("codex", crate::mcp_config::load, tool_name, crate::mcp_config::MANGLING);
     match TOOLS.parse_mcp(tool_name)? {
         (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool).with_lookup(lookup())),
         _ => None,

@@ -325,6 +325,33 @@ impl McpServers {
         }
     }
 
+    /// The servers of layered config files (lowest precedence first): each file's text is
+    /// turned into JSON by `parse` (a failure is a logged miss), and the object under `key`
+    /// is merged in by [`McpServers::insert_layers`].
+    pub fn from_layers<E: fmt::Display>(
+        files: impl IntoIterator<Item = PathBuf>,
+        parse: &dyn Fn(&str) -> Result<Value, E>,
+        key: &str,
+    ) -> Self {
+        let layers = files.into_iter().filter_map(|file| {
+            let doc = parse(&read_text(&file)?);
+            match doc {
+                Ok(Value::Object(mut doc)) => match doc.remove(key) {
+                    Some(Value::Object(servers)) => Some((file, servers)),
+                    _ => None,
+                },
+                Ok(_) => None,
+                Err(e) => {
+                    tracing::warn!(path = %file.display(), error = %e, "malformed MCP config; skipped");
+                    None
+                }
+            }
+        });
+        let mut out = Self::default();
+        out.insert_layers(layers);
+        out
+    }
+
     /// Marks a server disabled (an agent's disabled-by-name list).
     pub fn disable(&mut self, name: &str) {
         if let Some(s) = self.0.iter_mut().find(|s| s.name == name) {
@@ -565,6 +592,11 @@ impl McpLookup {
             root: PathBuf::new(),
             name,
         }))
+    }
+
+    /// A lookup by a mangled tool name (the common case).
+    pub fn mangled(provider: &'static str, loader: McpLoader, tool_name: &str, scheme: Mangling) -> Self {
+        Self::new(provider, loader, McpName::Mangled(tool_name.to_owned(), scheme))
     }
 
     /// With a root (kept when one is set already unless `force`).

@@ -8,7 +8,7 @@
 //! [`classify`] and install's matcher compiler both read it.
 
 use agenthooks_core::kit::{McpNaming, ToolTable};
-use agenthooks_core::mcp::{McpLookup, McpName};
+use agenthooks_core::mcp::McpLookup;
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// Kimi's built-in tools per canonical class (Kimi Code 2.x names first, then the older
@@ -43,10 +43,7 @@ pub fn classify(name: &str) -> CanonicalTool {
 /// The call carries an [`McpLookup`] for [`McpCall::resolve`]: the name resolves against the
 /// configured servers ([`mcp_config`](crate::mcp_config)), giving the configured name back.
 pub fn parse_mcp(name: &str) -> Option<McpCall> {
-    let lookup = || {
-        let by = McpName::Mangled(name.to_owned(), crate::mcp_config::MANGLING);
-        McpLookup::new("kimi", crate::mcp_config::load, by)
-    };
+    let lookup = || McpLookup::mangled("kimi", crate::mcp_config::load, name, crate::mcp_config::MANGLING);
     match TOOLS.parse_mcp(name)? {
         (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool).with_lookup(lookup())),
         _ => None,

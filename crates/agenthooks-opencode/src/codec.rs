@@ -106,11 +106,7 @@ pub fn frame_name(frame: &[u8]) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for OpenCodeCodec {
-    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
-
-    fn mcp_loader(&self) -> Option<agenthooks_core::mcp::McpLoader> {
-        Some(crate::mcp_config::load)
-    }
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

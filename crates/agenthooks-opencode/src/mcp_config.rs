@@ -18,10 +18,7 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::mcp::{
-    ancestors_rootfirst, read_text, relaxed_json, replace_tokens, Mangling, McpScope, McpServers,
-};
-use serde_json::Value;
+use agenthooks_core::mcp::{ancestors_rootfirst, relaxed_json, replace_tokens, Mangling, McpScope, McpServers};
 
 /// OpenCode's tool-name scheme: `<server with [^A-Za-z0-9_-] as _>_<tool>`, no prefix.
 pub const MANGLING: Mangling = Mangling::new("", "_", crate::tools::sanitize);
@@ -58,21 +55,9 @@ pub fn substitute(text: &str, scope: &McpScope) -> String {
 
 /// The servers OpenCode would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let layers = config_files(scope).into_iter().filter_map(|file| {
-        let text = read_text(&file)?;
-        match relaxed_json(&substitute(&text, scope)) {
-            Ok(Value::Object(mut doc)) => match doc.remove("mcp") {
-                Some(Value::Object(servers)) => Some((file, servers)),
-                _ => None,
-            },
-            Ok(_) => None,
-            Err(e) => {
-                tracing::warn!(path = %file.display(), error = %e, "malformed MCP config; skipped");
-                None
-            }
-        }
-    });
-    let mut out = McpServers::default();
-    out.insert_layers(layers);
-    out
+    McpServers::from_layers(
+        config_files(scope),
+        &|text| relaxed_json(&substitute(text, scope)),
+        "mcp",
+    )
 }
