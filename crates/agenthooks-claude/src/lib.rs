@@ -119,7 +119,8 @@
 //! - ⚠ `model.response` from `MessageDisplay`: one chunk of display text (`delta`), not a model
 //!   response (#105).
 //! - ⚠ MCP calls: `McpCall::server` is `mcp_server.name` when sent, else the normalized name
-//!   segment; the transport is never in the payload (#26).
+//!   segment; the transport is never in the payload (#26): `McpCall::resolve` reads it from the
+//!   MCP config files ([`mcp_config`]).
 //! - ⚠ A rewrite needs a verdict: Claude applies `updatedInput` only with an allow or an ask
 //!   (#109), so a rewrite with no decision cannot be expressed and is an
 //!   [`EncodeError`](agenthooks_core::EncodeError), answered by the failure policy.
@@ -134,6 +135,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod codec;
+pub mod mcp_config;
 pub mod native;
 pub mod quirks;
 pub mod tools;

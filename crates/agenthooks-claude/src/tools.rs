@@ -20,6 +20,7 @@
 //! ```
 
 use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 use serde_json::Value;
 
@@ -93,17 +94,27 @@ pub fn classify(tool_name: &str) -> CanonicalTool {
 /// The MCP identity of a call: `mcp__<server>__<tool>` names (server preferably from the
 /// payload's `mcp_server.name`, #26) and the MCP resource tools (server from their `server`
 /// argument).
+///
+/// The call carries an [`McpLookup`] for [`McpCall::resolve`]: by the payload's server name when
+/// sent, else by the mangled name against the configured servers
+/// ([`mcp_config`](crate::mcp_config)), so `mcp__my_server__t` resolves to a server
+/// `my_server`.
 pub fn parse_mcp(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> Option<McpCall> {
+    let lookup = |n: McpName| McpLookup::new("claude-code", crate::mcp_config::load, n);
     if let Some(parsed) = parse_mcp_name(name) {
         let server = mcp_server.map_or(parsed.server, |s| s.name.as_str());
-        return Some(McpCall::new(server, parsed.tool.unwrap_or_default()));
+        let by = match mcp_server {
+            Some(s) => McpName::Server(s.name.clone()),
+            None => McpName::Mangled(name.to_owned(), crate::mcp_config::MANGLING),
+        };
+        return Some(McpCall::new(server, parsed.tool.unwrap_or_default()).with_lookup(lookup(by)));
     }
     if is_mcp_resource_tool(name) {
         let server = mcp_server
             .map(|s| s.name.as_str())
             .or_else(|| input.get("server").and_then(Value::as_str))
             .unwrap_or_default();
-        return Some(McpCall::new(server, name));
+        return Some(McpCall::new(server, name).with_lookup(lookup(McpName::Server(server.to_owned()))));
     }
     None
 }

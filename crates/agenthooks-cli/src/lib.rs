@@ -11,6 +11,7 @@
 //! | `agenthooks quirks [--provider P]` | prints the quirk registry |
 //! | `agenthooks agreement [--provider P] [-v]` | checks capabilities, encoder and agent agree (the can't-drift test) |
 //! | `agenthooks transcript --provider P [--from OFFSET] [--raw] FILE\|-` | prints a session transcript's typed records as JSON lines ([`agenthooks::core::transcript`]) |
+//! | `agenthooks mcp --provider P [--root DIR] [--home DIR]` | lists the MCP servers the agent would load in DIR, one JSON line each (`name`, `transport`, `url` or `command` + `args`, `enabled`, `source`) |
 //! | `agenthooks install --provider P [TARGET] MANIFEST` | merges our hooks into the agent's config files (atomic writes, foreign content kept) |
 //! | `agenthooks uninstall --provider P [TARGET] MANIFEST` | removes exactly our hooks; foreign content stays byte-identical |
 //! | `agenthooks diff --provider P [TARGET] MANIFEST` | prints the unified diff `install` would apply, or `… up to date` |
@@ -127,6 +128,8 @@ enum Command {
     Agreement(AgreementArgs),
     /// Print a session transcript's typed records as JSON lines.
     Transcript(TranscriptArgs),
+    /// List the MCP servers an agent would load in a directory (JSON lines).
+    Mcp(McpArgs),
     /// `install`, `uninstall`, `diff`, `render`, `doctor`, `preflight`, `manifest`.
     #[command(flatten)]
     Install(InstallCommand),
@@ -158,6 +161,21 @@ struct AgreementArgs {
     /// Print every case with the agent's verdict.
     #[arg(long, short)]
     verbose: bool,
+}
+
+#[derive(Debug, Args)]
+struct McpArgs {
+    /// The agent.
+    #[arg(long)]
+    provider: String,
+    /// The project directory (default: the current directory).
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// The home directory (default: `$HOME`); the agent's own overrides (`CLAUDE_CONFIG_DIR`,
+    /// `CODEX_HOME`, `GEMINI_CLI_HOME`, `COPILOT_HOME`, `KIMI_CODE_HOME`, `XDG_CONFIG_HOME`,
+    /// `OPENCLAW_CONFIG_PATH`, …) come from the environment.
+    #[arg(long)]
+    home: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -277,6 +295,7 @@ where
         Command::Quirks(a) => quirks(&a, out),
         Command::Agreement(a) => agreement(&a, out),
         Command::Transcript(a) => transcript(&a, stdin, out),
+        Command::Mcp(a) => mcp(&a, out),
         Command::Install(c) => install::run(&c, &Source::Flags, out, err).map_err(|e| Fail(e.code, e.message)),
     };
     match r {
@@ -544,6 +563,27 @@ fn capabilities(a: &CapabilitiesArgs, out: &mut dyn Write) -> Result<i32, Fail> 
         out.write_all(text.as_bytes())
             .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     }
+    Ok(EXIT_OK)
+}
+
+/// `agenthooks mcp`: the servers of the agent's MCP config files, after its precedence rules.
+fn mcp(a: &McpArgs, out: &mut dyn Write) -> Result<i32, Fail> {
+    let codec = known_codec(&a.provider)?;
+    let loader = codec
+        .mcp_loader()
+        .ok_or_else(|| usage(format!("{} has no MCP configuration", a.provider)))?;
+    let cwd = std::env::current_dir().map_err(|e| usage(format!("current directory: {e}")))?;
+    let root = a.root.as_ref().map_or_else(|| cwd.clone(), |r| cwd.join(r));
+    let mut scope = agenthooks_core::mcp::McpScope::new(root);
+    if let Some(h) = &a.home {
+        scope = scope.with_home(cwd.join(h));
+    }
+    let mut text = String::new();
+    for server in &loader(&scope) {
+        let _ = writeln!(text, "{}", server.to_json());
+    }
+    out.write_all(text.as_bytes())
+        .map_err(|e| Fail(EXIT_MISBEHAVED, format!("<stdout>: {e}")))?;
     Ok(EXIT_OK)
 }
 

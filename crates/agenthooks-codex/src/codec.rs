@@ -493,7 +493,7 @@ fn blocked(row: &EventRow, reason: String) -> Option<Value> {
 }
 
 impl Codec for CodexCodec {
-    agenthooks_core::kit_codec_tables!(provider: Provider::CODEX);
+    agenthooks_core::kit_codec_tables!(provider: Provider::CODEX, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -6,6 +6,7 @@
 //! `tool_input.command` carries the patch text; and MCP tools named `mcp__<server>__<tool>`.
 
 use agenthooks_core::kit::McpNaming;
+use agenthooks_core::mcp::McpLookup;
 use agenthooks_core::{CanonicalTool, McpCall, ToolTable};
 use serde_json::Value;
 
@@ -60,9 +61,14 @@ pub fn classify(tool_name: &str) -> CanonicalTool {
 /// assert!(parse_mcp("mcp__docs").is_none());
 /// assert!(parse_mcp("Bash").is_none());
 /// ```
+///
+/// The call carries an [`McpLookup`] for [`McpCall::resolve`]: the name resolves against the
+/// configured servers ([`mcp_config`](crate::mcp_config)), so a server `my__srv` is found
+/// where the split at the first `__` is wrong.
 pub fn parse_mcp(tool_name: &str) -> Option<McpCall> {
+    let lookup = || McpLookup::mangled("codex", crate::mcp_config::load, tool_name, crate::mcp_config::MANGLING);
     match TOOLS.parse_mcp(tool_name)? {
-        (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool)),
+        (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool).with_lookup(lookup())),
         _ => None,
     }
 }

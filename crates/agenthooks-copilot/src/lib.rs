@@ -135,6 +135,7 @@
 pub mod args;
 mod codec;
 pub mod identify;
+pub mod mcp_config;
 pub mod native;
 pub mod quirks;
 pub mod tools;

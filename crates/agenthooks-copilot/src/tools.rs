@@ -26,6 +26,7 @@
 //! ```
 
 use agenthooks_core::kit::ToolTable;
+use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// Copilot CLI's built-in tools by canonical class. The shell's read/stop/list companions only
@@ -93,14 +94,20 @@ pub fn classify(name: &str) -> CanonicalTool {
 /// The MCP identity of a tool name: `mcp__<server>__<tool>`, or a hyphenated `<server>-<tool>`
 /// with an empty server and the whole name as the tool (see the module docs). `None` for
 /// non-MCP names.
+///
+/// Either form carries an [`McpLookup`] for [`McpCall::resolve`], which finds the server among
+/// the configured ones ([`mcp_config`](crate::mcp_config)): the longest configured server that
+/// fits wins, which also splits the hyphenated form.
 pub fn parse_mcp(name: &str) -> Option<McpCall> {
+    let lookup = |m| McpLookup::new("copilot", crate::mcp_config::load, McpName::Mangled(name.to_owned(), m));
     if let Some(rest) = name.strip_prefix("mcp__") {
         let (server, tool) = rest.split_once("__")?;
-        return (!server.is_empty() && !tool.is_empty()).then(|| McpCall::new(server, tool));
+        return (!server.is_empty() && !tool.is_empty())
+            .then(|| McpCall::new(server, tool).with_lookup(lookup(crate::mcp_config::MANGLING)));
     }
     let hyphenated =
         name.contains('-') && !name.starts_with('-') && !name.ends_with('-') && !name.chars().any(char::is_whitespace);
-    hyphenated.then(|| McpCall::new("", name))
+    hyphenated.then(|| McpCall::new("", name).with_lookup(lookup(crate::mcp_config::HYPHENATED)))
 }
 
 #[cfg(test)]

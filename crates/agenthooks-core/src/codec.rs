@@ -298,6 +298,12 @@ pub trait Codec: Send + Sync + 'static {
         None
     }
 
+    /// The provider's MCP config reader (`agenthooks mcp`, [`McpCall::resolve`](crate::McpCall::resolve)),
+    /// when the agent has MCP servers.
+    fn mcp_loader(&self) -> Option<crate::mcp::McpLoader> {
+        None
+    }
+
     /// The native view's `extra` map (keys the provider crate does not know) of an event this
     /// codec decoded.
     fn native_extra<'a>(&self, envelope: &'a Envelope) -> Option<&'a Extra> {

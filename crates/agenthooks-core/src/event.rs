@@ -354,6 +354,10 @@ pub struct McpCall {
     pub url: String,
     /// Transport command, when the agent reports one.
     pub command: String,
+    /// How to resolve the server from the agent's MCP configuration (set by the codec; see
+    /// [`McpCall::resolve`] and [`crate::mcp`]).
+    #[serde(skip)]
+    pub(crate) lookup: Option<crate::mcp::McpLookup>,
 }
 
 impl McpCall {
@@ -517,7 +521,7 @@ impl ToolCallBuilder {
             &session.turn_id,
         );
         match self.mcp {
-            Some(mcp) => call.with_mcp(mcp),
+            Some(mcp) => call.with_mcp(mcp.rooted(session.workspace_roots.first().unwrap_or(&session.cwd))),
             None => call,
         }
     }

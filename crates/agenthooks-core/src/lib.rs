@@ -41,6 +41,7 @@ pub mod kind;
 pub mod kit;
 mod log;
 mod macros;
+pub mod mcp;
 pub mod provider;
 pub mod quirks;
 pub mod router;

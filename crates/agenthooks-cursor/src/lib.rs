@@ -145,6 +145,7 @@
 pub mod codec;
 pub mod compat;
 pub mod dedup;
+pub mod mcp_config;
 pub mod native;
 pub mod output;
 pub mod quirks;

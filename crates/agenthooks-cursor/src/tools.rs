@@ -17,6 +17,7 @@
 //! ```
 
 use agenthooks_core::kit::ToolTable;
+use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// The prefix of MCP tool names on the generic events.
@@ -64,14 +65,24 @@ pub fn mcp_tool(tool_name: &str) -> Option<&str> {
 
 /// The MCP identity of a call: `MCP:<tool>` names, or any name when the event names a server
 /// (`beforeMCPExecution`, `afterMCPExecution` send the bare tool name). The transport is the
-/// URL (`url`, else `mcp_server_url`) or the stdio `command`.
+/// URL (`url`, else `mcp_server_url`) or the stdio `command`. The call carries an
+/// [`McpLookup`] for [`McpCall::resolve`] ([`mcp_config`](crate::mcp_config)): by the server
+/// name when the event has one (its transport wins over the file's), else the only enabled
+/// server.
 pub fn parse_mcp(tool_name: &str, server: Option<&str>, url: Option<&str>, command: Option<&str>) -> Option<McpCall> {
     let tool = match (mcp_tool(tool_name), server) {
         (Some(t), _) => t,
         (None, Some(_)) => tool_name,
         (None, None) => return None,
     };
-    let mut call = McpCall::new(server.unwrap_or_default(), tool);
+    let by = server
+        .filter(|s| !s.is_empty())
+        .map_or(McpName::Unnamed, |s| McpName::Server(s.to_owned()));
+    let mut call = McpCall::new(server.unwrap_or_default(), tool).with_lookup(McpLookup::new(
+        "cursor",
+        crate::mcp_config::load,
+        by,
+    ));
     url.unwrap_or_default().clone_into(&mut call.url);
     command.unwrap_or_default().clone_into(&mut call.command);
     Some(call)

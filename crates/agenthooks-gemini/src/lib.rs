@@ -119,6 +119,7 @@
 
 pub mod codec;
 pub mod mcp;
+pub mod mcp_config;
 pub mod native;
 pub mod quirks;
 pub mod tools;

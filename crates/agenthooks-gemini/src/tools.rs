@@ -9,6 +9,7 @@
 //! argument is renamed here.
 
 use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
 use crate::mcp;
@@ -105,9 +106,19 @@ pub fn classify(tool_name: &str) -> CanonicalTool {
 /// assert_eq!((m.server.as_str(), m.tool.as_str()), ("github", "create_issue"));
 /// assert!(parse_mcp("read_file", None).is_none());
 /// ```
+///
+/// The call carries an [`McpLookup`] for [`McpCall::resolve`]: by `mcp_context`'s server name
+/// when sent, else by the name against the configured servers
+/// ([`mcp_config`](crate::mcp_config): the longest configured server that fits wins, so
+/// `mcp_my_server_run` resolves to a server `my_server`).
 pub fn parse_mcp(tool_name: &str, context: Option<&McpContext>) -> Option<McpCall> {
     let name = mcp::resolve(tool_name, context)?;
-    let mut call = McpCall::new(name.server, name.tool);
+    let by = match name.source {
+        mcp::McpNameSource::Context => McpName::Server(name.server.clone()),
+        _ => McpName::Mangled(tool_name.to_owned(), crate::mcp_config::MANGLING),
+    };
+    let mut call =
+        McpCall::new(name.server, name.tool).with_lookup(McpLookup::new("gemini", crate::mcp_config::load, by));
     if let Some(ctx) = context {
         call.url = ctx.url.clone().or_else(|| ctx.tcp.clone()).unwrap_or_default();
         call.command = match (&ctx.command, &ctx.args) {

@@ -94,6 +94,7 @@
 
 pub mod codec;
 pub mod detach;
+pub mod mcp_config;
 pub mod native;
 pub mod quirks;
 pub mod tools;

@@ -8,6 +8,7 @@
 //! [`classify`] and install's matcher compiler both read it.
 
 use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::mcp::McpLookup;
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// Kimi's built-in tools per canonical class (Kimi Code 2.x names first, then the older
@@ -38,9 +39,13 @@ pub fn classify(name: &str) -> CanonicalTool {
 /// separator. ⚠ Lossy: the names are the sanitized ones, not the configured ones, and a qualified
 /// name longer than 64 characters is cut and suffixed with a hash, so its tool part is not the
 /// tool's real name. A bare `mcp__<server>` has no tool and gives `None`.
+///
+/// The call carries an [`McpLookup`] for [`McpCall::resolve`]: the name resolves against the
+/// configured servers ([`mcp_config`](crate::mcp_config)), giving the configured name back.
 pub fn parse_mcp(name: &str) -> Option<McpCall> {
+    let lookup = || McpLookup::mangled("kimi", crate::mcp_config::load, name, crate::mcp_config::MANGLING);
     match TOOLS.parse_mcp(name)? {
-        (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool)),
+        (server, Some(tool)) if !tool.is_empty() => Some(McpCall::new(server, tool).with_lookup(lookup())),
         _ => None,
     }
 }

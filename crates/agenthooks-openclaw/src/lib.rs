@@ -78,6 +78,7 @@
 
 pub mod codec;
 mod loose;
+pub mod mcp_config;
 pub mod native;
 pub mod plugin;
 pub mod quirks;

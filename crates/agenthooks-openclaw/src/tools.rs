@@ -2,11 +2,12 @@
 //! `llm_input`), read by the codec and by install's matcher compiler (OpenClaw's `api.on`
 //! `matcher` option takes these canonical tool ids).
 //!
-//! OpenClaw exposes MCP servers' tools through its own tool registry under plain names; the
-//! payload carries no server identity, so there is no MCP naming scheme (⚠ an MCP tool decodes
-//! as [`CanonicalTool::Other`]).
+//! OpenClaw exposes MCP servers' tools through its own tool registry as `<safe server>__<tool>`
+//! ([`parse_mcp`]); the payload carries no other server identity. The name has no fixed prefix,
+//! so [`TOOLS`] declares no MCP naming (install's matcher cannot select MCP tools by pattern).
 
 use agenthooks_core::kit::ToolTable;
+use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// The tool table.
@@ -32,8 +33,22 @@ pub fn classify(name: &str) -> CanonicalTool {
     TOOLS.classify(name)
 }
 
-/// The MCP identity of a call: never known from an OpenClaw payload (see the module docs).
+/// The MCP identity of a call named `<safe server>__<tool>` (OpenClaw's bundle-MCP tool
+/// names; built-in tool ids never contain `__`): the segment before the first `__` as the
+/// server, the rest as the tool, with an [`McpLookup`] that resolves the configured server
+/// (and its transport) from `openclaw.json` ([`mcp_config`](crate::mcp_config)).
+///
+/// ```
+/// use agenthooks_openclaw::tools::parse_mcp;
+/// let m = parse_mcp("docs__search").unwrap();
+/// assert_eq!((m.server.as_str(), m.tool.as_str()), ("docs", "search"));
+/// assert!(parse_mcp("exec").is_none());
+/// ```
 pub fn parse_mcp(name: &str) -> Option<McpCall> {
-    let _ = name;
-    None
+    let (server, tool) = name.split_once("__")?;
+    if server.is_empty() || tool.is_empty() {
+        return None;
+    }
+    let by = McpName::Mangled(name.to_owned(), crate::mcp_config::MANGLING);
+    Some(McpCall::new(server, tool).with_lookup(McpLookup::new("openclaw", crate::mcp_config::load, by)))
 }

@@ -106,7 +106,7 @@ pub fn frame_name(frame: &[u8]) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for OpenCodeCodec {
-    agenthooks_core::kit_codec_tables!(provider: PROVIDER);
+    agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -108,6 +108,7 @@
 //! The p99s are the loaded machine's scheduling; the medians show the bridge's own cost.
 
 pub mod codec;
+pub mod mcp_config;
 pub mod native;
 pub mod quirks;
 pub mod shim;

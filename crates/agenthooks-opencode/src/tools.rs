@@ -20,6 +20,7 @@
 //! ```
 
 use agenthooks_core::kit::ToolTable;
+use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// OpenCode's built-in tools (1.18.33) and their classes.
@@ -85,7 +86,11 @@ pub fn sanitize(server: &str) -> String {
 
 /// The MCP identity of a tool id: the longest configured server whose sanitized name plus `_`
 /// prefixes it (the server as configured, the rest as the tool). Built-in names never match.
+/// The call carries an [`McpLookup`] for [`McpCall::resolve`] (the transport from the
+/// `opencode.json` files, [`mcp_config`](crate::mcp_config)).
 pub fn parse_mcp(name: &str, servers: &[String]) -> Option<McpCall> {
+    let by = McpName::Mangled(name.to_owned(), crate::mcp_config::MANGLING);
+    let lookup = McpLookup::new("opencode", crate::mcp_config::load, by);
     if TOOLS.classes.iter().any(|(_, names)| names.contains(&name)) {
         return None;
     }
@@ -96,7 +101,7 @@ pub fn parse_mcp(name: &str, servers: &[String]) -> Option<McpCall> {
             (!rest.is_empty()).then_some((s, rest))
         })
         .max_by_key(|(s, _)| s.len())
-        .map(|(s, rest)| McpCall::new(s.clone(), rest))
+        .map(|(s, rest)| McpCall::new(s.clone(), rest).with_lookup(lookup))
 }
 
 #[cfg(test)]

@@ -345,3 +345,10 @@ fn bad_payloads_are_typed_errors() {
     let ev = decode(&bom).expect("decodes with a BOM");
     assert_eq!(ev.envelope().raw().as_bytes(), bom.as_slice());
 }
+
+/// MCP attribution over `fixtures/claude-code/mcp/` (precedence, `${VAR}` expansion,
+/// `CLAUDE_CONFIG_DIR`, an underscore in a server name, malformed files).
+#[test]
+fn mcp_calls_resolve_from_the_config_files() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_claude::CODEC, "claude-code");
+}

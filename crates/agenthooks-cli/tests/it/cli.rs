@@ -446,3 +446,30 @@ fn transcript_prints_typed_records_as_json_lines() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("/nonexistent/t.jsonl"));
 }
+
+/// `agenthooks mcp` lists the servers of the fixture project (project over user), one JSON
+/// line each; an unknown provider is a usage error.
+#[test]
+fn mcp_lists_the_servers_an_agent_would_load() {
+    let dir = fixtures_dir("claude-code").join("mcp");
+    let o = run(bin()
+        .args(["mcp", "--provider", "claude-code", "--root"])
+        .arg(dir.join("project"))
+        .arg("--home")
+        .arg(dir.join("home")));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let lines: Vec<Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let names: Vec<&str> = lines.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["github", "user_only", "my_server", "legacy"]);
+    assert_eq!(lines[0]["transport"], "http");
+    assert_eq!(lines[0]["url"], "https://api.githubcopilot.com/mcp/");
+    assert!(lines[0]["source"].as_str().unwrap().ends_with("project/.mcp.json"));
+    assert!(lines[1]["source"].as_str().unwrap().ends_with("home/.claude.json"));
+    assert_eq!(lines[2]["command"], "/opt/tools/my-server");
+    assert_eq!(lines[2]["args"], serde_json::json!(["--root", "${PROJECT_ROOT}"]));
+    let o = run(bin().args(["mcp", "--provider", "nope", "--root", "."]));
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -126,3 +126,10 @@ fn captured_values_decode_as_seen_on_the_wire() {
     assert_eq!(mcp.agent_type.as_deref(), Some("explorer"));
     assert_eq!(mcp.tool_response.as_ref().unwrap()["isError"], Value::Bool(false));
 }
+
+/// MCP attribution over `fixtures/codex/mcp/` (layer merge, `CODEX_HOME`, `__` in a server
+/// name, a malformed `config.toml`).
+#[test]
+fn mcp_calls_resolve_from_config_toml() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_codex::CODEC, "codex");
+}

@@ -24,3 +24,10 @@ pub(crate) fn decode(f: &Fixture, argv: bool) -> Event {
     };
     decoded.unwrap_or_else(|e| panic!("{}: {e}", f.short_id()))
 }
+
+/// MCP attribution over `fixtures/copilot/mcp/` (user and workspace files, `COPILOT_HOME`,
+/// `disabledMcpServers`, both MCP name forms, a malformed file).
+#[test]
+fn mcp_calls_resolve_from_the_mcp_config_files() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_copilot::CODEC, "copilot");
+}

@@ -412,7 +412,8 @@ macro_rules! __native_accessor {
 ///
 /// Without arguments it reads the naming contract's paths: `crate::native::{EVENTS,
 /// NativeEvent}`, `crate::tools::TOOLS`, `crate::view`, `crate::quirks::QUIRKS`, and the codec
-/// module's `DEFAULT_TIMEOUT`; `kit_codec_tables!(provider: P)` also writes `provider`.
+/// module's `DEFAULT_TIMEOUT`; `kit_codec_tables!(provider: P)` also writes `provider`, and
+/// `kit_codec_tables!(provider: P, mcp: crate::mcp_config::load)` also `mcp_loader`.
 ///
 /// ```ignore
 /// impl Codec for MyCodec {
@@ -427,6 +428,14 @@ macro_rules! __native_accessor {
 #[macro_export]
 #[allow(clippy::crate_in_macro_def)] // the no-argument form names the calling crate's own modules
 macro_rules! kit_codec_tables {
+    // `provider` and the MCP config reader (`Codec::mcp_loader`), then as below.
+    (provider: $provider:expr, mcp: $loader:path $(,)?) => {
+        fn mcp_loader(&self) -> ::std::option::Option<$crate::mcp::McpLoader> {
+            ::std::option::Option::Some($loader)
+        }
+
+        $crate::kit_codec_tables!(provider: $provider);
+    };
     // `provider` too, then the naming contract's paths.
     (provider: $provider:expr $(,)?) => {
         fn provider(&self) -> $crate::Provider {

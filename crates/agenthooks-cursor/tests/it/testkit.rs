@@ -138,3 +138,10 @@ fn fake_agent_verdicts_on_failures() {
     ));
     let _ = no_decision();
 }
+
+/// MCP attribution over `fixtures/cursor/mcp/` (project over global, interpolation, the
+/// payload's server info winning, `MCP:<tool>` with one server, a malformed file).
+#[test]
+fn mcp_calls_resolve_from_mcp_json() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_cursor::CODEC, "cursor");
+}

@@ -59,3 +59,10 @@ fn agreement_with_the_fake_agent() {
     let agreed = report.cases.iter().filter(|c| c.differences.is_empty()).count();
     assert!(agreed >= 60, "{agreed} agreeing cases\n{report}");
 }
+
+/// MCP attribution over `fixtures/gemini/mcp/` (settings precedence, `$VAR` expansion,
+/// `GEMINI_CLI_HOME`, `mcp_context` winning, underscores in server names, malformed files).
+#[test]
+fn mcp_calls_resolve_from_the_settings_files() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_gemini::CODEC, "gemini");
+}

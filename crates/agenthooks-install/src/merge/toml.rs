@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use serde_json::Value;
 use toml_edit::{DocumentMut, Item, Table, TableLike};
 
 use crate::error::InstallError;
@@ -14,37 +13,9 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<DocumentMut, InstallError
         .map_err(|e| InstallError::malformed(path, "TOML", e.to_string().trim_end().to_owned()))
 }
 
-/// Converts a TOML item to JSON (datetimes become strings).
-pub(crate) fn to_json(item: &Item) -> Value {
-    match item {
-        Item::None => Value::Null,
-        Item::Value(v) => value_to_json(v),
-        Item::Table(t) => table_json(t),
-        Item::ArrayOfTables(a) => Value::Array(a.iter().map(|t| table_json(t)).collect()),
-    }
-}
-
-/// Converts a table-like to a JSON object.
-pub(crate) fn table_json(t: &dyn TableLike) -> Value {
-    let mut m = serde_json::Map::new();
-    for (k, v) in t.iter() {
-        m.insert(k.to_owned(), to_json(v));
-    }
-    Value::Object(m)
-}
-
-fn value_to_json(v: &toml_edit::Value) -> Value {
-    use toml_edit::Value as V;
-    match v {
-        V::String(s) => Value::String(s.value().clone()),
-        V::Integer(i) => Value::from(*i.value()),
-        V::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number),
-        V::Boolean(b) => Value::Bool(*b.value()),
-        V::Datetime(d) => Value::String(d.value().to_string()),
-        V::Array(a) => Value::Array(a.iter().map(value_to_json).collect()),
-        V::InlineTable(t) => table_json(t),
-    }
-}
+/// Converts a TOML item to JSON (datetimes become strings); a table-like to a JSON object
+/// (one conversion with the Codex crate's `config.toml` reader).
+pub(crate) use agenthooks_codex::mcp_config::{toml_json as to_json, toml_table_json as table_json};
 
 /// The string under `key` of a table-like item.
 pub(crate) fn str_of<'a>(t: &'a dyn TableLike, key: &str) -> Option<&'a str> {

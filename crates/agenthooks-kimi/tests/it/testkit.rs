@@ -76,3 +76,10 @@ fn agreement_with_the_testkit_fake_agent() {
     let dir = fixtures_dir("kimi");
     assert_agrees(&agreement::check(&CODEC, Some(&dir)));
 }
+
+/// MCP attribution over `fixtures/kimi/mcp/` (three files, `KIMI_CODE_HOME`, sanitized names,
+/// a malformed file).
+#[test]
+fn mcp_calls_resolve_from_the_mcp_files() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_kimi::CODEC, "kimi");
+}

@@ -39,3 +39,10 @@ fn agreement_with_openclaws_rules() {
         .collect();
     assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }
+
+/// MCP attribution over `fixtures/openclaw/mcp/` (JSON5, `${VAR}`, safe server names,
+/// `OPENCLAW_CONFIG_PATH`, a malformed file).
+#[test]
+fn mcp_calls_resolve_from_openclaw_json() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_openclaw::CODEC, "openclaw");
+}

@@ -30,3 +30,10 @@ fn the_fake_opencode_agrees_with_the_capabilities() {
     let report = run_with_known_gaps(&CODEC, Some(&fixtures_dir("opencode")), &gaps);
     assert!(report.cases.len() > 50, "{report}");
 }
+
+/// MCP attribution over `fixtures/opencode/mcp/` (layered `opencode.json[c]`, `{env:…}`,
+/// `XDG_CONFIG_HOME`, `OPENCODE_CONFIG`, `<server>_<tool>` ambiguity, a malformed file).
+#[test]
+fn mcp_calls_resolve_from_opencode_json() {
+    agenthooks_testkit::mcp::assert_corpus(&agenthooks_opencode::CODEC, "opencode");
+}
