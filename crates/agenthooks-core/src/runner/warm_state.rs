@@ -60,8 +60,17 @@ pub fn warm_dir(env: &dyn Env) -> PathBuf {
 /// This binary's build id: `<version>-<size hex>-<mtime hex>` of the running executable
 /// (`<version>` alone when it cannot be read).
 pub fn build_id() -> String {
+    match std::env::current_exe() {
+        Ok(exe) => build_id_of(&exe),
+        Err(_) => env!("CARGO_PKG_VERSION").to_owned(),
+    }
+}
+
+/// The build id of the executable at `exe` as [`build_id`] computes it in that executable
+/// (the standalone CLI installing for another binary; assumes the same agenthooks version).
+pub fn build_id_of(exe: &Path) -> String {
     let version = env!("CARGO_PKG_VERSION");
-    let meta = std::env::current_exe().and_then(std::fs::metadata);
+    let meta = std::fs::metadata(exe);
     match meta {
         Ok(m) => {
             let mtime = m
