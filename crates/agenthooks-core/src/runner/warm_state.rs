@@ -43,6 +43,8 @@ pub const LOCK_FILE: &str = "start.lock";
 pub const STALE_LOCK: Duration = Duration::from_secs(10);
 /// How long a ping may take.
 pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
+/// How long [`ensure_running`] waits for a server it started to answer.
+pub const START_WAIT: Duration = Duration::from_secs(3);
 
 /// The warm directory for `env` (see the module docs).
 pub fn warm_dir(env: &dyn Env) -> PathBuf {
@@ -294,8 +296,17 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
     match spawned {
         Ok(child) => {
             let pid = child.id();
-            // Not waited for: the server outlives this hook process.
+            // Not waited for: the server outlives this hook process. Its readiness is: the
+            // session-start hook returns once the server answers, so the session's first
+            // http hook finds it listening.
             drop(child);
+            let until = std::time::Instant::now() + START_WAIT;
+            while std::time::Instant::now() < until {
+                if ping(port, &token, PING_TIMEOUT).is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
             Ok(Ensured::Started(pid))
         }
         Err(e) => {
