@@ -61,72 +61,51 @@ pub struct DoctorReport {
     pub command: CommandHealth,
     /// Findings across targets (duplicates, the warm server).
     pub findings: Vec<Finding>,
-    /// The warm server, when the manifest is warm.
-    pub warm: Option<WarmHealth>,
-}
-
-/// The warm server's state (`doctor` of a warm manifest).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct WarmHealth {
-    /// The port the config names.
-    pub port: Option<u16>,
-    /// Whether a server answers a ping there.
-    pub running: bool,
-    /// Its process id.
-    pub pid: Option<u32>,
-    /// Its build id.
-    pub build: Option<String>,
-    /// The build id the config carries.
-    pub config_build: Option<String>,
+    /// The warm server, when the manifest is warm: `{"port", "running", "pid", "build",
+    /// "config_build"}` (`pid` and `build` are the answering server's, `null` when nothing
+    /// answers; a `build` other than `config_build` exits at its next request).
+    pub warm: Option<Value>,
 }
 
 /// Pings the warm server the manifest's endpoint names.
 #[cfg(feature = "warm")]
-fn warm_health(manifest: &Manifest) -> Option<WarmHealth> {
+fn warm_health(manifest: &Manifest) -> Option<Value> {
     use agenthooks_core::runner::warm_state as st;
-    if !manifest.warm {
-        return None;
-    }
     let ep = manifest.warm_endpoint.as_ref();
-    let port = ep.map(|e| e.port);
     let pong = ep.and_then(|e| st::ping(e.port, &e.token, Duration::from_secs(1)));
-    Some(WarmHealth {
-        port,
-        running: pong.is_some(),
-        pid: pong
-            .as_ref()
-            .and_then(|p| p["pid"].as_u64())
-            .and_then(|p| u32::try_from(p).ok()),
-        build: pong.as_ref().and_then(|p| p["build"].as_str().map(str::to_owned)),
-        config_build: ep.map(|e| e.build.clone()),
-    })
+    manifest.warm.then(|| warm_json(manifest, pong.as_ref()))
 }
 
 #[cfg(not(feature = "warm"))]
-fn warm_health(manifest: &Manifest) -> Option<WarmHealth> {
-    manifest.warm.then(|| WarmHealth {
-        port: manifest.warm_endpoint.as_ref().map(|e| e.port),
-        running: false,
-        pid: None,
-        build: None,
-        config_build: manifest.warm_endpoint.as_ref().map(|e| e.build.clone()),
+fn warm_health(manifest: &Manifest) -> Option<Value> {
+    manifest.warm.then(|| warm_json(manifest, None))
+}
+
+fn warm_json(manifest: &Manifest, pong: Option<&Value>) -> Value {
+    let ep = manifest.warm_endpoint.as_ref();
+    serde_json::json!({
+        "port": ep.map(|e| e.port),
+        "running": pong.is_some(),
+        "pid": pong.map(|p| p["pid"].clone()),
+        "build": pong.map(|p| p["build"].clone()),
+        "config_build": ep.map(|e| e.build.clone()),
     })
 }
 
 /// The doctor's sentence about the warm server.
-fn warm_finding(w: &WarmHealth) -> Finding {
-    let port = w
-        .port
+fn warm_finding(w: &Value) -> Finding {
+    let port = w["port"]
+        .as_u64()
         .map_or_else(|| "no port".to_owned(), |p| format!("127.0.0.1:{p}"));
-    let (severity, text) = match (&w.build, &w.config_build) {
+    let pid = w["pid"].as_u64().unwrap_or(0);
+    let (severity, text) = match (w["build"].as_str(), w["config_build"].as_str()) {
         (Some(b), Some(c)) if b != c => (
             Severity::Degraded,
-            format!("the warm server on {port} (pid {}) is build {b}, the config's is {c}: it exits at its next request and the next session start starts this build", w.pid.unwrap_or(0)),
+            format!("the warm server on {port} (pid {pid}) is build {b}, the config's is {c}: it exits at its next request and the next session start starts this build"),
         ),
         (Some(b), _) => (
             Severity::Info,
-            format!("the warm server runs on {port} (pid {}, build {b})", w.pid.unwrap_or(0)),
+            format!("the warm server runs on {port} (pid {pid}, build {b})"),
         ),
         (None, _) => (
             Severity::Info,

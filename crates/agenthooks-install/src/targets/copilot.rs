@@ -92,19 +92,16 @@ impl TargetModule for Copilot {
             // Warm mode keeps command hooks here: the localhost http hooks of the gating
             // events need an environment variable in the agent's environment, which install
             // cannot set; rendering them anyway would make every gate fail.
-            for h in hooks {
-                let why = if HTTPS_ONLY.contains(&h.native.as_str()) {
-                    "Copilot CLI posts localhost http hooks on this event only with COPILOT_HOOK_ALLOW_LOCALHOST=1 in its environment"
-                } else {
-                    "Copilot CLI http hooks are an opt-in this release does not render yet"
-                };
-                out.push(SPEC.hook_finding(
-                    h,
-                    Severity::Info,
-                    FindingCode::Warm,
-                    format!("{} stays a command hook in warm mode: {why}", h.native),
-                ));
-            }
+            let why = |h: &ResolvedHook| {
+                let gate = HTTPS_ONLY.contains(&h.native.as_str());
+                let needs_env = "Copilot CLI posts localhost http hooks on this event only with COPILOT_HOOK_ALLOW_LOCALHOST=1 in its environment";
+                let opt_in = "Copilot CLI http hooks are an opt-in this release does not render yet";
+                [opt_in, needs_env][usize::from(gate)]
+            };
+            out.extend(hooks.iter().map(|h| {
+                let message = format!("{} stays a command hook in warm mode: {}", h.native, why(h));
+                SPEC.hook_finding(h, Severity::Info, FindingCode::Warm, message)
+            }));
         }
         out
     }
