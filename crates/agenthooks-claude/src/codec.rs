@@ -198,6 +198,28 @@ impl Codec for ClaudeCodec {
         // Exit 2 feeds stderr to the model: logs must never share it.
         StderrUse::Reserved
     }
+
+    /// Claude's http hooks read a 2xx JSON body only (an empty body is `{}`, a non-2xx status
+    /// is a non-blocking error that `onFailure: "block"` turns into a block; quirk
+    /// `http-hooks-have-no-exit-code`). Exit 2, the command path's universal block, becomes
+    /// the event's JSON block (the fail-closed answer with stderr as the reason, which is the
+    /// same block), and `{"decision": "block", "reason"}` where the event has no JSON of its own.
+    fn http_response(&self, native: Option<&str>, response: WireResponse) -> WireResponse {
+        if response.exit_code != 2 {
+            return response;
+        }
+        let reason = String::from_utf8_lossy(&response.stderr).into_owned();
+        let kind = native.map(|n| self.kind_of(n));
+        let target = EventTarget::new(native.map(agenthooks_core::NativeName::from), kind);
+        let block = self.failure_response(&target, FailMode::Closed, &reason);
+        if block.exit_code == 0 {
+            return block;
+        }
+        let mut m = Map::new();
+        m.insert("decision".into(), "block".into());
+        m.insert("reason".into(), reason_or_default(&reason).into());
+        WireResponse::json(&Value::Object(m))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -593,6 +615,32 @@ mod tests {
 
     fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    /// Claude's http path reads no exit code: exit 2 becomes the event's JSON block, other
+    /// answers pass through unchanged.
+    #[test]
+    fn http_answers_carry_exit_2_as_json() {
+        let c = ClaudeCodec::new();
+        let json = |r: &WireResponse| -> Value {
+            assert_eq!(r.exit_code, 0, "{r:?}");
+            serde_json::from_slice(&r.stdout).unwrap()
+        };
+        let pre = c.http_response(Some("PreToolUse"), WireResponse::exit(2, b"no rm".to_vec()));
+        let v = json(&pre);
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert_eq!(v["hookSpecificOutput"]["permissionDecisionReason"], "no rm");
+        let future = c.http_response(Some("SomeFutureEvent"), WireResponse::exit(2, b"stop".to_vec()));
+        assert_eq!(
+            json(&future),
+            serde_json::json!({"decision": "block", "reason": "stop"})
+        );
+        let unknown = c.http_response(None, WireResponse::exit(2, Vec::new()));
+        assert_eq!(json(&unknown)["decision"], "block");
+        let ok = WireResponse::stdout(b"{\"a\":1}".to_vec());
+        assert_eq!(c.http_response(Some("PreToolUse"), ok.clone()), ok);
+        let failed = WireResponse::exit(1, b"x".to_vec());
+        assert_eq!(c.http_response(Some("PreToolUse"), failed.clone()), failed);
     }
 
     #[test]

@@ -105,4 +105,28 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
         status Unverified,
         upstream "reference claude-code.md §3; code.claude.com/docs/en/hooks (\"combine with allow or ask\")",
     }
+    110 {
+        "`type: \"http\"` hooks have no exit code: only a 2xx body is read, as JSON (an empty \
+         body is `{}`, a non-JSON body is a non-blocking error); a non-2xx status, a refused \
+         connection or a timeout is a non-blocking error unless `onFailure: \"block\"`.",
+        "Warm mode answers through the codec's `http_response`: exit 2 (the command path's \
+         universal block) becomes the event's JSON block, `{\"decision\": \"block\"}` where the \
+         event has none; install renders `onFailure: \"block\"` on fail-closed gating http hooks.",
+        versions "2.1.332 (verified in the bundled CLI)",
+        events ["PreToolUse", "PermissionRequest", "UserPromptSubmit", "PostToolUse"],
+        capabilities [Deny],
+        status Confirmed,
+        upstream "reference claude-code.md §4 says only \"POSTs the input JSON to url\"",
+    }
+    111 {
+        "`type: \"http\"` hooks are skipped on SessionStart and Setup (\"HTTP hooks are not \
+         supported for SessionStart\"); the reference lists http as a handler type for every \
+         event.",
+        "Install --warm keeps SessionStart (and Setup) command hooks; the SessionStart hook \
+         carries `--warm` and starts the warm server.",
+        versions "2.1.332 (verified in the bundled CLI)",
+        events ["SessionStart", "Setup"],
+        status Confirmed,
+        upstream "reference claude-code.md §4",
+    }
 };

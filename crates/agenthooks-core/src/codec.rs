@@ -368,6 +368,16 @@ pub trait Codec: Send + Sync + 'static {
         StderrUse::Reserved
     }
 
+    /// The answer for this agent's `http` hooks (warm mode), from the answer a command hook
+    /// would print for `native`. An agent whose http path reads only a JSON body has no exit
+    /// code to read: its codec turns an exit-code answer into the JSON that means the same.
+    /// The default keeps the command answer: the warm server sends exit 0 as `200` with stdout
+    /// as the body, and any other exit code as a non-2xx status with stderr.
+    fn http_response(&self, native: Option<&str>, response: WireResponse) -> WireResponse {
+        let _ = native;
+        response
+    }
+
     /// The unified kind of a native event name, from [`Codec::native_events`].
     fn kind_of(&self, native: &str) -> EventKind {
         self.row(native).map_or(EventKind::Other, |r| r.kind)

@@ -188,6 +188,10 @@ pub struct ManifestArgs {
     /// A crash or timeout of the hook binary blocks, where the agent can say so.
     #[arg(long)]
     fail_closed: bool,
+    /// Warm mode: http hooks to the warm loopback server where the agent has them (Claude
+    /// Code), command hooks elsewhere (also the manifest's `warm = true`).
+    #[arg(long)]
+    warm: bool,
 }
 
 impl ManifestArgs {
@@ -266,6 +270,50 @@ fn emit(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
 }
 
 fn load(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
+    let Some(mut loaded) = load_plain(a, src)? else {
+        return Ok(None);
+    };
+    if a.warm {
+        loaded.manifest.warm = true;
+    }
+    if loaded.manifest.warm && loaded.manifest.warm_endpoint.is_none() {
+        loaded.manifest.warm_endpoint = Some(warm_endpoint(&loaded.manifest, src)?);
+    }
+    Ok(Some(loaded))
+}
+
+/// The warm endpoint: the token (created on first use, `0600`), the port install records (a
+/// free one the first time) and the build id of the binary the hooks start.
+#[cfg(feature = "warm")]
+fn warm_endpoint(m: &Manifest, src: &Source) -> Result<crate::WarmEndpoint, CliError> {
+    use agenthooks_core::runner::warm_state as st;
+    let dir = st::warm_dir(&agenthooks_core::ProcessEnv);
+    let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
+    let token = st::ensure_token(&dir).map_err(io)?;
+    let port = match st::configured_port(&dir) {
+        Some(p) => p,
+        None => {
+            let p = st::free_port().map_err(io)?;
+            st::write_config(&dir, p).map_err(io)?;
+            p
+        }
+    };
+    let build = match (src, m.command.first()) {
+        (Source::Flags, Some(program)) if Path::new(program).is_file() => st::build_id_of(Path::new(program)),
+        _ => st::build_id(),
+    };
+    Ok(crate::WarmEndpoint::new(port, token, build))
+}
+
+/// `--warm` in a build without warm mode.
+#[cfg(not(feature = "warm"))]
+fn warm_endpoint(_: &Manifest, _: &Source) -> Result<crate::WarmEndpoint, CliError> {
+    Err(usage(
+        "--warm: this binary is built without warm mode (the `warm` feature)",
+    ))
+}
+
+fn load_plain(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
     if let Some(path) = &a.manifest {
         if a.refines() {
             return Err(usage(
@@ -1115,6 +1163,7 @@ mod tests {
             kinds: Vec::new(),
             timeout: Some(1.5),
             fail_closed: true,
+            warm: false,
         };
         let m = from_flags(&a).unwrap();
         assert_eq!(m.command, ["/opt/guard", "--cfg"]);

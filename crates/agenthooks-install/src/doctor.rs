@@ -59,8 +59,60 @@ pub struct DoctorReport {
     pub targets: Vec<TargetHealth>,
     /// The command check.
     pub command: CommandHealth,
-    /// Findings across targets (duplicates).
+    /// Findings across targets (duplicates, the warm server).
     pub findings: Vec<Finding>,
+    /// The warm server, when the manifest is warm: `{"port", "running", "pid", "build",
+    /// "config_build"}` (`pid` and `build` are the answering server's, `null` when nothing
+    /// answers; a `build` other than `config_build` exits at its next request).
+    pub warm: Option<Value>,
+}
+
+/// Pings the warm server the manifest's endpoint names.
+#[cfg(feature = "warm")]
+fn warm_health(manifest: &Manifest) -> Option<Value> {
+    use agenthooks_core::runner::warm_state as st;
+    let ep = manifest.warm_endpoint.as_ref();
+    let pong = ep.and_then(|e| st::ping(e.port, &e.token, Duration::from_secs(1)));
+    manifest.warm.then(|| warm_json(manifest, pong.as_ref()))
+}
+
+#[cfg(not(feature = "warm"))]
+fn warm_health(manifest: &Manifest) -> Option<Value> {
+    manifest.warm.then(|| warm_json(manifest, None))
+}
+
+fn warm_json(manifest: &Manifest, pong: Option<&Value>) -> Value {
+    let ep = manifest.warm_endpoint.as_ref();
+    serde_json::json!({
+        "port": ep.map(|e| e.port),
+        "running": pong.is_some(),
+        "pid": pong.map(|p| p["pid"].clone()),
+        "build": pong.map(|p| p["build"].clone()),
+        "config_build": ep.map(|e| e.build.clone()),
+    })
+}
+
+/// The doctor's sentence about the warm server.
+fn warm_finding(w: &Value) -> Finding {
+    let port = w["port"]
+        .as_u64()
+        .map_or_else(|| "no port".to_owned(), |p| format!("127.0.0.1:{p}"));
+    let pid = w["pid"].as_u64().unwrap_or(0);
+    let (severity, text) = match (w["build"].as_str(), w["config_build"].as_str()) {
+        (Some(b), Some(c)) if b != c => (
+            Severity::Degraded,
+            format!("the warm server on {port} (pid {pid}) is build {b}, the config's is {c}: it exits at its next request and the next session start starts this build"),
+        ),
+        (Some(b), _) => (
+            Severity::Info,
+            format!("the warm server runs on {port} (pid {pid}, build {b})"),
+        ),
+        (None, _) => (
+            Severity::Info,
+            format!("the warm server is not running on {port}: the next session start starts it (until then http hooks fail per onFailure)"),
+        ),
+    };
+    Finding::new(severity, FindingCode::Warm, &Provider::CLAUDE_CODE, text)
 }
 
 impl DoctorReport {
@@ -394,9 +446,14 @@ pub fn doctor(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions) -> 
             findings.push(Finding::new(severity, FindingCode::Duplicate, &h.provider, text));
         }
     }
+    let warm = if opts.ping { warm_health(manifest) } else { None };
+    if let Some(w) = &warm {
+        findings.push(warm_finding(w));
+    }
     DoctorReport {
         targets: healths,
         command: command_health(manifest, targets, opts),
         findings,
+        warm,
     }
 }

@@ -78,6 +78,9 @@ agenthooks_core::named_enum! {
         Command => "command",
         /// Doctor: the agent's hooks are disabled by a setting.
         HooksDisabled => "hooks-disabled",
+        /// Warm mode: how a hook is rendered (an http hook to the warm server, or a command
+        /// hook kept), or the warm server's state (doctor).
+        Warm => "warm",
     }
 }
 

@@ -112,7 +112,7 @@ pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
 pub use from_router::{manifest_from_router, name_of_program};
 pub use fsys::{FsView, MemFs, RealFs};
-pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest};
+pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest, WarmEndpoint};
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};

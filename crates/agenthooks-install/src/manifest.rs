@@ -44,6 +44,47 @@ pub struct Manifest {
     /// config say so (Claude `onFailure`). The runner's own policy is set in code.
     #[serde(default)]
     pub failure: FailurePolicy,
+    /// Warm mode (`install --warm`): render `http` hooks to the warm server where the agent
+    /// has them (Claude Code), command hooks elsewhere. Rendering needs [`Manifest::warm_endpoint`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warm: bool,
+    /// The warm server's endpoint the http hooks name (set by the CLI from the warm directory;
+    /// never read from or written to a manifest file: it holds the token).
+    #[serde(skip)]
+    pub warm_endpoint: Option<WarmEndpoint>,
+}
+
+/// Where warm mode's http hooks post: the port, the token they send and the build id they carry.
+#[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WarmEndpoint {
+    /// The loopback port.
+    pub port: u16,
+    /// The token (sent as `Authorization: Bearer …`).
+    pub token: String,
+    /// The build id the server checks.
+    pub build: String,
+}
+
+impl WarmEndpoint {
+    /// An endpoint.
+    pub fn new(port: u16, token: impl Into<String>, build: impl Into<String>) -> Self {
+        Self {
+            port,
+            token: token.into(),
+            build: build.into(),
+        }
+    }
+}
+
+impl std::fmt::Debug for WarmEndpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WarmEndpoint")
+            .field("port", &self.port)
+            .field("token", &"<redacted>")
+            .field("build", &self.build)
+            .finish()
+    }
 }
 
 impl Manifest {
@@ -54,7 +95,17 @@ impl Manifest {
             hooks: Vec::new(),
             identity: Identity::new(name),
             failure: FailurePolicy::Open,
+            warm: false,
+            warm_endpoint: None,
         }
+    }
+
+    /// Warm mode with this endpoint (see [`Manifest::warm`]).
+    #[must_use]
+    pub fn with_warm(mut self, endpoint: WarmEndpoint) -> Self {
+        self.warm = true;
+        self.warm_endpoint = Some(endpoint);
+        self
     }
 
     /// Adds a hook.

@@ -53,19 +53,33 @@ pub(crate) fn hook_command(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Owner {
     needle: String,
+    /// The `owner=` query value of the warm http hooks this prefix renders.
+    warm: String,
 }
 
 impl Owner {
     pub(crate) fn new(prefix: &[String]) -> Self {
         // A prefix that cannot be quoted (a NUL byte) was never written: its raw words, NUL
         // included, match no command.
+        let shown = shown(prefix);
+        let digest = agenthooks_core::digest::hex(&agenthooks_core::digest::sha256(shown.as_bytes()));
         Self {
-            needle: format!("{} agenthooks run --provider=", shown(prefix)),
+            needle: format!("{shown} agenthooks run --provider="),
+            warm: format!("owner={}", &digest[..16]),
         }
+    }
+
+    /// The `owner=…` query parameter that marks a warm http hook URL as this prefix's.
+    pub(crate) fn warm_param(&self) -> &str {
+        &self.warm
     }
 
     /// Whether `command` is one of ours.
     pub(crate) fn owns(&self, command: &str) -> bool {
+        if command.starts_with("http://") && command.contains("/v1/hook/") {
+            let query = command.split_once('?').map_or("", |(_, q)| q);
+            return query.split('&').any(|p| p == self.warm);
+        }
         command.match_indices(&self.needle).any(|(i, _)| {
             i == 0
                 || command[..i]

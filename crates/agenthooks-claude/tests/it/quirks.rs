@@ -30,6 +30,8 @@ const QUIRK_FIXTURES: &[(u16, &[&str])] = &[
     (107, &["docs/stop", "2.1.197/stop-deny-exit2"]),
     (108, &["docs/pre_tool_use"]),
     (109, &["docs/pre_tool_use", "docs/permission_request"]),
+    (110, &["docs/pre_tool_use", "docs/future_event"]),
+    (111, &["docs/session_start", "docs/setup"]),
 ];
 
 #[test]

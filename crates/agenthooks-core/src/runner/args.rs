@@ -44,6 +44,13 @@ pub struct Command {
     /// `--tools=SPEC`: the in-process tool filter install writes where the agent's matcher
     /// cannot express the hook's ([`ToolSelector`] syntax; see [`tools_filter`]).
     pub tools: Option<String>,
+    /// `serve --http`: the warm loopback HTTP server instead of the NDJSON bridge.
+    pub http: bool,
+    /// `serve --http --port=N`: the port (else the one install recorded, else the system's pick).
+    pub port: Option<u16>,
+    /// `run --warm`: the config is warm mode's; make sure its server runs (the session-start
+    /// hook, and every command hook that stays one, carries it).
+    pub warm: bool,
     /// Everything after the mode word.
     pub args: Vec<String>,
     /// Positional arguments after the mode word.
@@ -65,6 +72,9 @@ impl Command {
             argv_payload: false,
             timeout: None,
             tools: None,
+            http: false,
+            port: None,
+            warm: false,
             args: Vec::new(),
             positional: Vec::new(),
             ignored: Vec::new(),
@@ -168,6 +178,9 @@ pub enum UsageError {
     /// A bad timeout.
     #[error("invalid --timeout `{0}` (seconds expected)")]
     BadTimeout(String),
+    /// A bad port.
+    #[error("invalid --port `{0}` (1-65535 expected)")]
+    BadPort(String),
     /// A provider that this binary does not include.
     #[error("provider `{provider}` is {hint} (compiled-in: {compiled_in})")]
     UnsupportedProvider {
@@ -253,6 +266,17 @@ pub fn parse_args(argv: &[String]) -> Result<Option<Command>, UsageError> {
             }
             "--argv-payload" => std::mem::replace(&mut cmd.argv_payload, true),
             "--tools" => cmd.tools.replace(value("--tools")?).is_some(),
+            "--http" => std::mem::replace(&mut cmd.http, true),
+            "--warm" => std::mem::replace(&mut cmd.warm, true),
+            "--port" => {
+                let v = value("--port")?;
+                let port = v
+                    .parse::<u16>()
+                    .ok()
+                    .filter(|p| *p != 0)
+                    .ok_or(UsageError::BadPort(v))?;
+                cmd.port.replace(port).is_some()
+            }
             _ => {
                 cmd.ignored.push(a);
                 false

@@ -146,6 +146,19 @@ pub fn request(
     body: Option<&Value>,
     timeout: Duration,
 ) -> Result<Response, HttpError> {
+    request_with(base, method, path, body, &[], timeout)
+}
+
+/// [`request`] with extra request headers (`name`, `value`; values must not contain line
+/// breaks).
+pub fn request_with(
+    base: &BaseUrl,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    headers: &[(&str, &str)],
+    timeout: Duration,
+) -> Result<Response, HttpError> {
     let mut last = None;
     let mut stream = None;
     for addr in base.addrs()? {
@@ -172,6 +185,11 @@ pub fn request(
     );
     {
         use std::fmt::Write as _;
+        for (name, value) in headers {
+            if !value.contains(['\r', '\n']) {
+                let _ = write!(head, "{name}: {value}\r\n");
+            }
+        }
         let _ = match &payload {
             Some(p) => write!(
                 head,

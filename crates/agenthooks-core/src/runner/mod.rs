@@ -4,6 +4,7 @@
 //! <bin> … agenthooks run    --provider=P [--event=NATIVE] [--argv-payload] [--timeout=SECS] [--variant=V] [--tools=SPEC]
 //! <bin> … agenthooks notify --provider=codex '<json>'
 //! <bin> … agenthooks serve  --provider=P [--timeout=SECS]
+//! <bin> … agenthooks serve  --http [--port=N]            (the `warm` feature)
 //! <bin> … agenthooks ping
 //! ```
 //!
@@ -43,7 +44,8 @@
 //! `pipeline` (answering one event), `continuations` (the per-session store), `stdout` (the
 //! fd-1 guard and the one `unsafe`), `process` (the real streams, logging, the watchdog) and
 //! `serve` (the NDJSON bridge and its frame protocol) and `http` (the daemon's loopback
-//! client for effects).
+//! client for effects); with the `warm` feature, `warm` (`serve --http`, the loopback HTTP
+//! server for agents' `http` hooks) and `warm_state` (its token, port, record and start-up).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,6 +64,10 @@ mod pipeline;
 mod process;
 mod serve;
 mod stdout;
+#[cfg(feature = "warm")]
+pub mod warm;
+#[cfg(feature = "warm")]
+pub mod warm_state;
 
 pub use args::{parse_args, tools_filter, Command, Mode, ProviderHint, UsageError};
 pub use detect::{detect, neutral_response};

@@ -60,6 +60,7 @@ impl Runner {
                 let _ = writeln!(io::stdout(), "{v}");
                 0
             }
+            Mode::Serve if cmd.http => self.serve_http_command(cmd, &env),
             Mode::Serve => {
                 let codec = match cmd.provider.as_deref() {
                     None => {
@@ -164,6 +165,9 @@ impl Runner {
         let codec = detected.codec;
         init_logging(codec.stderr_use(), &state_dir, env);
         cmd.log_notes();
+        if cmd.warm {
+            ensure_warm(env);
+        }
         quiet_panics();
         let variant = cmd.variant.as_deref().map(Variant::from);
         let event = event_hint(&detected, cmd.event.as_deref());
@@ -277,7 +281,7 @@ fn finalize(d: &Detected<'_>, r: WireResponse) -> WireResponse {
     }
 }
 
-fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
+pub(super) fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
     use crate::log::{MiniSubscriber, Sink};
     // A minimal subscriber: subscriber start-up is on every hook invocation's path.
     let spec = env.var("AGENTHOOKS_LOG").unwrap_or_default();
@@ -307,7 +311,7 @@ fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
 /// message and the location as fields, not the default hook's multi-line `panicked at …` text:
 /// on an agent that shows stderr (Codex, Kimi, Gemini) a logged panic must read as a handled
 /// failure, not as a crash of the hook.
-fn quiet_panics() {
+pub(super) fn quiet_panics() {
     std::panic::set_hook(Box::new(|info| {
         let message = crate::router::panic_message(info.payload());
         let location = info
@@ -315,6 +319,60 @@ fn quiet_panics() {
             .map_or_else(String::new, |l| format!("{}:{}", l.file(), l.line()));
         tracing::error!(panic = %message, location, "handler panicked");
     }));
+}
+
+/// `run --warm`: makes sure the warm server runs (it is started detached when it does not);
+/// failures are logged, never the hook's answer.
+#[cfg(feature = "warm")]
+fn ensure_warm(env: &dyn Env) {
+    let dir = super::warm_state::warm_dir(env);
+    match std::env::current_exe().and_then(|exe| super::warm_state::ensure_running(&dir, &exe)) {
+        Ok(e) => tracing::debug!(ensured = ?e, "warm server"),
+        Err(e) => tracing::warn!(error = %e, "could not start the warm server"),
+    }
+}
+
+/// `run --warm` in a build without the `warm` feature: nothing to start.
+#[cfg(not(feature = "warm"))]
+fn ensure_warm(_env: &dyn Env) {
+    tracing::warn!("--warm given, but this build has no warm mode (the `warm` feature is off)");
+}
+
+impl Runner {
+    /// `serve --http`: the warm server over the process env, until it stops; the exit code.
+    #[cfg(feature = "warm")]
+    fn serve_http_command(&self, cmd: &Command, env: &dyn Env) -> i32 {
+        init_logging(
+            crate::codec::StderrUse::Reserved,
+            &self.options.resolved_state_dir(env),
+            env,
+        );
+        cmd.log_notes();
+        quiet_panics();
+        match super::warm::serve_process(self, cmd.port, env) {
+            Ok(stopped) => {
+                tracing::info!(?stopped, "warm server stopped");
+                0
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "warm server");
+                let _ = writeln!(io::stderr(), "agenthooks serve --http: {e}");
+                EXIT_UNSUPPORTED
+            }
+        }
+    }
+
+    /// `serve --http` in a build without the `warm` feature.
+    #[cfg(not(feature = "warm"))]
+    #[allow(clippy::unused_self)] // the same signature as the warm build's
+    fn serve_http_command(&self, cmd: &Command, env: &dyn Env) -> i32 {
+        let _ = (cmd, env);
+        let _ = writeln!(
+            io::stderr(),
+            "agenthooks serve --http: warm mode is not compiled into this binary (enable the `warm` feature)"
+        );
+        EXIT_UNSUPPORTED
+    }
 }
 
 /// Runs the edge for a consumer `main`: parses argv, and when it is an `agenthooks` command runs

@@ -70,6 +70,8 @@ fn command_of(handler: &Node) -> Option<&str> {
         .get("command")
         .and_then(Node::as_str)
         .or_else(|| handler.get("bash").and_then(Node::as_str))
+        // warm mode's http hooks: the URL names the owner
+        .or_else(|| handler.get("url").and_then(Node::as_str))
 }
 
 fn parse(text: &str, comments: bool) -> Result<Node, String> {

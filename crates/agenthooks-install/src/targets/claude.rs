@@ -12,6 +12,13 @@
 //!   hyphen/comma gates), else an anchored regex.
 //! - `${CLAUDE_PLUGIN_ROOT}`/`${CLAUDE_PLUGIN_DATA}` are substituted textually in plugin
 //!   commands: a command containing them is refused.
+//! - Warm mode ([`Manifest::warm`]): every hook becomes `{"type": "http", "url":
+//!   "http://127.0.0.1:PORT/v1/hook/claude-code/EVENT?timeout=…&build=…&owner=…[&tools=…]",
+//!   "headers": {"Authorization": "Bearer TOKEN"}, "timeout"}` (with `onFailure` as above),
+//!   except on `SessionStart`/`Setup`, where Claude skips http hooks (quirk #111): those stay
+//!   command hooks, and the `SessionStart` one (added when the manifest has none) carries
+//!   `--warm` so it starts the server. `owner=` marks the URL as this command prefix's
+//!   (uninstall, diff and doctor recognize it as they recognize the command).
 
 use std::path::PathBuf;
 
@@ -21,11 +28,12 @@ use serde_json::{json, Value};
 use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, WarmEndpoint};
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::{self as jmerge, JsonHooksFile};
 use crate::plan::{with_newline, Cx, FileFormat};
 use crate::resolve::ResolvedHook;
+use crate::shell::Owner;
 use crate::target::{Scope, Target};
 
 /// The Claude Code target.
@@ -76,11 +84,78 @@ fn on_failure(target: &Target, h: &ResolvedHook) -> bool {
         && !target.version_below(ON_FAILURE_MIN)
 }
 
-fn group(target: &Target, h: &ResolvedHook) -> Value {
-    let mut handler = json!({"type": "command", "command": h.command, "timeout": h.timeout_value});
-    if is_async(h) {
-        handler["async"] = Value::Bool(true);
+/// Events whose http hooks Claude skips (quirk #111): warm mode keeps command hooks there.
+const NO_HTTP: &[&str] = &["SessionStart", "Setup"];
+
+/// The warm server URL of one hook.
+fn warm_url(ep: &WarmEndpoint, owner: &Owner, h: &ResolvedHook) -> String {
+    use agenthooks_core::runner::http::encode_component as enc;
+    let mut url = format!(
+        "http://127.0.0.1:{}/v1/hook/{}/{}?timeout={}&build={}&{}",
+        ep.port,
+        Provider::CLAUDE_CODE,
+        enc(&h.native),
+        crate::shell::format_secs(h.timeout),
+        enc(&ep.build),
+        owner.warm_param()
+    );
+    if let Some(t) = &h.tools {
+        url.push_str("&tools=");
+        url.push_str(&enc(&t.to_string()));
     }
+    url
+}
+
+/// The handler of one hook: an http hook in warm mode where Claude has them, else a command
+/// hook (the warm `SessionStart` one carrying `--warm`).
+fn handler(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
+    match warm {
+        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) => json!({
+            "type": "http",
+            "url": warm_url(ep, owner, h),
+            "headers": {"Authorization": format!("Bearer {}", ep.token)},
+            "timeout": h.timeout_value,
+        }),
+        _ => {
+            let command = if warm.is_some() && h.native == "SessionStart" {
+                format!("{} --warm", h.command)
+            } else {
+                h.command.clone()
+            };
+            let mut handler = json!({"type": "command", "command": command, "timeout": h.timeout_value});
+            if is_async(h) {
+                handler["async"] = Value::Bool(true);
+            }
+            handler
+        }
+    }
+}
+
+/// In warm mode, the hooks plus a synchronous `SessionStart` command hook when the manifest
+/// has none (it starts the server before the first tool call).
+fn with_warm_start(manifest: &Manifest, hooks: &[ResolvedHook]) -> Result<Vec<ResolvedHook>, InstallError> {
+    let mut out = hooks.to_vec();
+    if manifest.warm_endpoint.is_some() && !hooks.iter().any(|h| h.native == "SessionStart") {
+        let timeout = std::time::Duration::from_secs(10);
+        let command = crate::shell::hook_command(&manifest.command, &Provider::CLAUDE_CODE, "SessionStart", timeout)?;
+        out.push(ResolvedHook {
+            specs: Vec::new(),
+            native: "SessionStart".into(),
+            kind: agenthooks_core::EventKind::SessionStart,
+            matcher: None,
+            blocking: true,
+            timeout_value: 10,
+            timeout,
+            command,
+            tools: None,
+            fail_closed: false,
+        });
+    }
+    Ok(out)
+}
+
+fn group(target: &Target, h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
+    let mut handler = handler(h, warm);
     if on_failure(target, h) {
         handler["onFailure"] = Value::from("block");
     }
@@ -129,6 +204,47 @@ impl Claude {
     }
 }
 
+/// What warm mode does with each hook, and where the token goes.
+fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
+    let Some(ep) = &manifest.warm_endpoint else {
+        return vec![SPEC.finding(
+            Severity::Degraded,
+            FindingCode::Warm,
+            "warm mode without a warm endpoint (no token or port): command hooks rendered",
+        )];
+    };
+    let mut out = Vec::new();
+    for h in hooks {
+        let message = if NO_HTTP.contains(&h.native.as_str()) {
+            format!(
+                "{} stays a command hook: Claude skips http hooks there (quirk #111)",
+                h.native
+            )
+        } else {
+            format!(
+                "{} is an http hook to the warm server on 127.0.0.1:{}",
+                h.native, ep.port
+            )
+        };
+        out.push(SPEC.hook_finding(h, Severity::Info, FindingCode::Warm, message));
+    }
+    if !hooks.iter().any(|h| h.native == "SessionStart") {
+        out.push(SPEC.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            "a SessionStart command hook with --warm is added: it starts the warm server",
+        ));
+    }
+    if target.scope != Scope::User {
+        out.push(SPEC.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            "the warm server's token is written into the hook headers of this config file: keep it out of version control (or install at user scope)",
+        ));
+    }
+    out
+}
+
 impl TargetModule for Claude {
     fn spec(&self) -> &'static TargetSpec {
         &SPEC
@@ -173,6 +289,9 @@ impl TargetModule for Claude {
                 }
             }
         }
+        if manifest.warm {
+            out.extend(warm_notes(target, manifest, hooks));
+        }
         match target.scope {
             Scope::Project => {
                 out.push(SPEC.finding(
@@ -196,7 +315,9 @@ impl TargetModule for Claude {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        let entries = entries(hooks, |h| group(cx.target, h));
+        let hooks = with_warm_start(cx.manifest, hooks)?;
+        let warm = cx.manifest.warm_endpoint.as_ref().map(|ep| (ep, &cx.owner));
+        let entries = entries(&hooks, |h| group(cx.target, h, warm));
         JsonHooksFile::grouped(path, format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
             // The plugin manifest is ours to write only when it is absent or one we wrote (any

@@ -10,3 +10,4 @@ mod openclaw;
 mod props;
 mod selfinstall;
 mod trust;
+mod warm;

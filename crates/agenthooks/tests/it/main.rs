@@ -5,3 +5,5 @@
 
 mod dialects;
 mod surface;
+#[cfg(feature = "warm")]
+mod warm;

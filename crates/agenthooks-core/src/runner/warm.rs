@@ -1,0 +1,863 @@
+//! Warm mode: `agenthooks serve --http`, a loopback HTTP/1.1 server that answers agents'
+//! `http` hooks (Claude Code `type: "http"`, Copilot CLI `type: "http"` since 1.0.35) through
+//! the same pipeline, and with the same wire body, as the command hook.
+//!
+//! ## Routes
+//!
+//! - `POST /v1/hook/<provider>/<event>[?timeout=SECS&variant=V&tools=SPEC&build=ID]` answers one
+//!   event: the path carries what `run --provider/--event` carry, the query what `--timeout`,
+//!   `--variant` and `--tools` carry (percent-encoded). The body is the payload the command
+//!   hook reads on stdin. The answer is [`Runner::respond`]'s — the command path's pipeline —
+//!   passed through the codec's [`http_response`](crate::Codec::http_response): exit 0 is
+//!   `200` with stdout as the body (`{}` when stdout is empty: both http dialects read it as no
+//!   opinion), any other exit code is `500` with stderr (the agent's "hook failed" path, which
+//!   its `onFailure` decides). `build=ID` names the build the config was written for: a server
+//!   of another build answers `409` and exits (the next command hook starts the new one).
+//! - `POST /v1/ping` answers `{"agenthooks": "pong", "version", "build", "pid", "port"}`
+//!   (`doctor` and the session-start hook check the server with it).
+//!
+//! ## Refusals (each closes the connection)
+//!
+//! In this order: a method other than `POST` — `OPTIONS` included, and no CORS header is ever
+//! sent — `405`; a `Host` header that is missing or not a loopback name (`127.0.0.1`,
+//! `localhost`, `[::1]`, with this server's port if a port is given: DNS rebinding) `403`; a
+//! missing or wrong token (`Authorization: Bearer <token>` or [`TOKEN_HEADER`], compared in
+//! constant time) `401`; an unknown route `404`; no `Content-Length` (chunked bodies are not
+//! accepted) `411`; a body over the cap ([`HTTP_BODY_CAP`], refused from the header, before
+//! reading it) `413`; a request head over [`HEAD_CAP`] `431`; more than [`MAX_CONNECTIONS`] open
+//! connections `503`.
+//!
+//! ## Connections
+//!
+//! Thread per connection (agents run hooks in parallel, each on its own connection), up to
+//! [`MAX_CONNECTIONS`]; HTTP/1.1 keep-alive (an idle connection is closed after
+//! [`KEEP_ALIVE_IDLE`]); `Expect: 100-continue` is answered. Each event gets the pipeline's
+//! deadline ([`deadline_budget`](super::deadline_budget) of the route's `timeout`, else the
+//! codec's default): a handler still running at it is abandoned and the request answered per
+//! policy. Requests are logged (method, route, status, duration) without their bodies unless
+//! [`WarmConfig::log_bodies`] (`AGENTHOOKS_WARM_LOG_BODIES=1`).
+//!
+//! The server holds no per-event state besides the pipeline's own (the continuation store on
+//! disk); what a hook keeps across events is the consumer's (its router lives for the server's
+//! life).
+
+use std::io::{self, Read, Write};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use sha2::{Digest, Sha256};
+
+use crate::codec::{Env, WireResponse};
+
+use super::args::{Command, Mode};
+use super::Runner;
+
+/// The largest request body the server reads, in bytes: the runner's stdin cap
+/// ([`DEFAULT_STDIN_CAP`](super::DEFAULT_STDIN_CAP), 32 MiB), so a payload the command hook
+/// would read is one the server reads. A larger `Content-Length` is refused with `413` before
+/// any of the body is read. Set per server with [`WarmConfig::body_cap`].
+pub const HTTP_BODY_CAP: usize = super::DEFAULT_STDIN_CAP;
+/// The largest request head (request line and headers), in bytes; a larger head gets `431`.
+pub const HEAD_CAP: usize = 16 << 10;
+/// The most connections served at once; one more is answered `503` and closed.
+pub const MAX_CONNECTIONS: usize = 64;
+/// How long a kept-alive connection may sit idle between requests before the server closes it.
+pub const KEEP_ALIVE_IDLE: Duration = Duration::from_secs(60);
+/// How long a client may take to send a request head or body once it started.
+pub const REQUEST_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long the server runs with no request before it exits (the next session-start hook
+/// starts it again).
+pub const IDLE_EXIT: Duration = Duration::from_secs(30 * 60);
+/// The header that carries the token when `Authorization: Bearer` is not used.
+pub const TOKEN_HEADER: &str = "x-agenthooks-token";
+
+/// How often blocked reads wake to check the stop flag and idle limits.
+const POLL: Duration = Duration::from_millis(250);
+
+/// A warm server's settings.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct WarmConfig {
+    /// The token every request must carry.
+    pub token: String,
+    /// This build's id ([`build_id`](super::warm_state::build_id)); a hook route naming another
+    /// build is refused and stops the server.
+    pub build: String,
+    /// The body cap ([`HTTP_BODY_CAP`]).
+    pub body_cap: usize,
+    /// Exit after this long without a request (`None`: never).
+    pub idle_exit: Option<Duration>,
+    /// Log request bodies (at debug level).
+    pub log_bodies: bool,
+    /// The most connections served at once ([`MAX_CONNECTIONS`]).
+    pub max_connections: usize,
+}
+
+impl WarmConfig {
+    /// Settings with `token` and `build`, every limit at its default.
+    pub fn new(token: impl Into<String>, build: impl Into<String>) -> Self {
+        Self {
+            token: token.into(),
+            build: build.into(),
+            body_cap: HTTP_BODY_CAP,
+            idle_exit: Some(IDLE_EXIT),
+            log_bodies: false,
+            max_connections: MAX_CONNECTIONS,
+        }
+    }
+}
+
+crate::setters! {
+    impl WarmConfig {
+        /// Sets the body cap.
+        with_body_cap(body_cap: usize);
+        /// Sets the idle exit.
+        with_idle_exit(idle_exit: Option<Duration>);
+        /// Sets body logging.
+        with_log_bodies(log_bodies: bool);
+        /// Sets the connection limit.
+        with_max_connections(max_connections: usize);
+    }
+}
+
+/// Why a warm server stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stopped {
+    /// No request for [`WarmConfig::idle_exit`].
+    Idle,
+    /// A request came from a config written for another build.
+    BuildMismatch,
+    /// [`StopHandle::stop`] was called.
+    Requested,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WarmError {
+    /// The address is not a loopback address.
+    #[error("warm mode listens on loopback only, not {0}")]
+    NotLoopback(IpAddr),
+    /// The token is empty.
+    #[error("warm mode needs a non-empty token")]
+    NoToken,
+    /// Binding or reading the socket failed.
+    #[error("warm server socket: {0}")]
+    Io(#[from] io::Error),
+}
+
+#[derive(Debug)]
+struct Shared {
+    stop: AtomicBool,
+    reason: Mutex<Option<Stopped>>,
+    last_request: Mutex<Instant>,
+    active: AtomicUsize,
+    addr: SocketAddr,
+}
+
+impl Shared {
+    fn stop(&self, why: Stopped) {
+        if let Ok(mut r) = self.reason.lock() {
+            r.get_or_insert(why);
+        }
+        if !self.stop.swap(true, Ordering::SeqCst) {
+            // Wake the accept loop.
+            let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        }
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    fn touch(&self) {
+        if let Ok(mut t) = self.last_request.lock() {
+            *t = Instant::now();
+        }
+    }
+
+    fn idle_for(&self) -> Duration {
+        self.last_request.lock().map(|t| t.elapsed()).unwrap_or_default()
+    }
+}
+
+/// Stops a running [`WarmServer`] from another thread.
+#[derive(Debug, Clone)]
+pub struct StopHandle(Arc<Shared>);
+
+impl StopHandle {
+    /// Stops the server: it stops accepting, and [`WarmServer::serve`] returns once open
+    /// connections finish their current request.
+    pub fn stop(&self) {
+        self.0.stop(Stopped::Requested);
+    }
+}
+
+/// A bound warm server (see the module docs).
+#[derive(Debug)]
+pub struct WarmServer {
+    listener: TcpListener,
+    config: WarmConfig,
+    shared: Arc<Shared>,
+}
+
+impl WarmServer {
+    /// Binds `127.0.0.1:port` (`0`: a port the system picks; read it with [`Self::port`]).
+    pub fn bind(port: u16, config: WarmConfig) -> Result<Self, WarmError> {
+        Self::bind_addr(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port), config)
+    }
+
+    /// Binds `addr`, which must be a loopback address.
+    pub fn bind_addr(addr: SocketAddr, config: WarmConfig) -> Result<Self, WarmError> {
+        if !addr.ip().is_loopback() {
+            return Err(WarmError::NotLoopback(addr.ip()));
+        }
+        if config.token.is_empty() {
+            return Err(WarmError::NoToken);
+        }
+        let listener = TcpListener::bind(addr)?;
+        let addr = listener.local_addr()?;
+        Ok(Self {
+            listener,
+            config,
+            shared: Arc::new(Shared {
+                stop: AtomicBool::new(false),
+                reason: Mutex::new(None),
+                last_request: Mutex::new(Instant::now()),
+                active: AtomicUsize::new(0),
+                addr,
+            }),
+        })
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.shared.addr.port()
+    }
+
+    /// A handle that stops the server.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.shared))
+    }
+
+    /// Serves until stopped (idle, a build mismatch, or [`StopHandle::stop`]); returns why.
+    /// `env` is what the pipeline reads as the environment.
+    pub fn serve(&self, runner: &Runner, env: &dyn Env) -> Stopped {
+        let shared = &self.shared;
+        std::thread::scope(|scope| {
+            if let Some(idle) = self.config.idle_exit {
+                scope.spawn(move || {
+                    while !shared.stopping() {
+                        std::thread::sleep(POLL.min(idle));
+                        if shared.active.load(Ordering::SeqCst) == 0 && shared.idle_for() >= idle {
+                            tracing::info!(idle = ?idle, "warm server idle; exiting");
+                            shared.stop(Stopped::Idle);
+                        }
+                    }
+                });
+            }
+            for conn in self.listener.incoming() {
+                if shared.stopping() {
+                    break;
+                }
+                let Ok(mut stream) = conn else { continue };
+                if shared.active.fetch_add(1, Ordering::SeqCst) >= self.config.max_connections {
+                    shared.active.fetch_sub(1, Ordering::SeqCst);
+                    tracing::warn!(limit = self.config.max_connections, "warm server: too many connections");
+                    let _ = write_response(&mut stream, &Reply::refusal(503, "too many connections"), false);
+                    continue;
+                }
+                let spawned = std::thread::Builder::new()
+                    .name("agenthooks-warm-conn".into())
+                    .spawn_scoped(scope, move || {
+                        Connection {
+                            server: self,
+                            runner,
+                            env,
+                        }
+                        .run(stream);
+                        shared.active.fetch_sub(1, Ordering::SeqCst);
+                    });
+                if let Err(e) = spawned {
+                    shared.active.fetch_sub(1, Ordering::SeqCst);
+                    tracing::error!(error = %e, "warm server: could not start a connection thread");
+                }
+            }
+        });
+        self.shared
+            .reason
+            .lock()
+            .ok()
+            .and_then(|r| *r)
+            .unwrap_or(Stopped::Requested)
+    }
+}
+
+/// `serve --http` over the process: reads the token from the warm directory, binds `port`
+/// (else the port install recorded, else one the system picks), records itself in
+/// `server.json`, releases the start lock, serves until it stops, and removes its record.
+/// `AGENTHOOKS_WARM_LOG_BODIES=1` logs bodies; `AGENTHOOKS_WARM_IDLE_SECS` sets the idle exit
+/// (`0`: never; default [`IDLE_EXIT`]).
+pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Result<Stopped, WarmError> {
+    use super::warm_state as st;
+    let dir = st::warm_dir(env);
+    let token = st::read_token(&dir).map_err(|e| {
+        st::release_lock(&dir);
+        WarmError::Io(io::Error::new(
+            e.kind(),
+            format!("no warm token in {} (install with --warm first): {e}", dir.display()),
+        ))
+    })?;
+    let idle = match env.var("AGENTHOOKS_WARM_IDLE_SECS").and_then(|s| s.parse::<u64>().ok()) {
+        Some(0) => None,
+        Some(s) => Some(Duration::from_secs(s)),
+        None => Some(IDLE_EXIT),
+    };
+    let build = st::build_id();
+    let config = WarmConfig::new(token, build.clone())
+        .with_log_bodies(env.var("AGENTHOOKS_WARM_LOG_BODIES").as_deref() == Some("1"))
+        .with_idle_exit(idle);
+    let port = port.or_else(|| st::configured_port(&dir)).unwrap_or(0);
+    let server = match WarmServer::bind(port, config) {
+        Ok(s) => s,
+        Err(e) => {
+            st::release_lock(&dir);
+            return Err(e);
+        }
+    };
+    let pid = std::process::id();
+    st::write_record(&dir, &st::ServerRecord::new(pid, server.port(), build))?;
+    st::release_lock(&dir);
+    tracing::info!(port = server.port(), pid, "warm server listening");
+    let stopped = server.serve(runner, env);
+    st::remove_record(&dir, pid);
+    Ok(stopped)
+}
+
+/// One request head, owned.
+#[derive(Debug)]
+struct Head {
+    method: String,
+    target: String,
+    minor: u8,
+    headers: Vec<(String, Vec<u8>)>,
+}
+
+impl Head {
+    fn header(&self, name: &str) -> Option<&[u8]> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_slice())
+    }
+
+    fn header_str(&self, name: &str) -> Option<&str> {
+        self.header(name)
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .map(str::trim)
+    }
+
+    /// Whether the client keeps the connection open after this request.
+    fn keep_alive(&self) -> bool {
+        let conn = self.header_str("connection").unwrap_or("").to_ascii_lowercase();
+        if self.minor == 0 {
+            conn.contains("keep-alive")
+        } else {
+            !conn.contains("close")
+        }
+    }
+}
+
+/// What the server sends back.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+    allow_post: bool,
+}
+
+impl Reply {
+    fn json(status: u16, body: Vec<u8>) -> Self {
+        Self {
+            status,
+            content_type: "application/json",
+            body,
+            allow_post: false,
+        }
+    }
+
+    fn refusal(status: u16, message: &str) -> Self {
+        Self {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            body: message.as_bytes().to_vec(),
+            allow_post: status == 405,
+        }
+    }
+}
+
+fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        100 => "Continue",
+        200 => "OK",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Content Too Large",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        _ => "Internal Server Error",
+    }
+}
+
+fn write_response(stream: &mut TcpStream, reply: &Reply, keep_alive: bool) -> io::Result<()> {
+    let mut out = Vec::with_capacity(reply.body.len() + 160);
+    write!(
+        out,
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n",
+        reply.status,
+        reason_phrase(reply.status),
+        reply.content_type,
+        reply.body.len()
+    )?;
+    if reply.allow_post {
+        out.extend_from_slice(b"Allow: POST\r\n");
+    }
+    out.extend_from_slice(if keep_alive {
+        b"Connection: keep-alive\r\n\r\n"
+    } else {
+        b"Connection: close\r\n\r\n"
+    });
+    out.extend_from_slice(&reply.body);
+    stream.write_all(&out)?;
+    stream.flush()
+}
+
+/// The routes.
+#[derive(Debug, PartialEq, Eq)]
+enum Route {
+    Ping,
+    Hook {
+        provider: String,
+        event: String,
+        query: Vec<(String, String)>,
+    },
+}
+
+impl Route {
+    fn parse(target: &str) -> Option<Self> {
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let query: Vec<(String, String)> = query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .filter_map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                Some((percent_decode(k)?, percent_decode(v)?))
+            })
+            .collect();
+        let parts: Vec<&str> = path.split('/').collect();
+        match parts.as_slice() {
+            ["", "v1", "ping"] => Some(Self::Ping),
+            ["", "v1", "hook", provider, event] if !provider.is_empty() && !event.is_empty() => Some(Self::Hook {
+                provider: percent_decode(provider)?,
+                event: percent_decode(event)?,
+                query,
+            }),
+            _ => None,
+        }
+    }
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'%' => {
+                let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Constant-time token comparison: the digests of both are compared byte for byte without an
+/// early exit, so neither the length nor a prefix of the token leaks through timing.
+fn token_matches(given: &[u8], expected: &[u8]) -> bool {
+    let a = Sha256::digest(given);
+    let b = Sha256::digest(expected);
+    a.iter().zip(b.iter()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Whether `host` (a `Host` header) names this loopback server.
+fn host_allowed(host: &str, port: u16) -> bool {
+    let (name, given_port) = if let Some(rest) = host.strip_prefix('[') {
+        let Some((name, after)) = rest.split_once(']') else {
+            return false;
+        };
+        (format!("[{name}]"), after.strip_prefix(':'))
+    } else {
+        match host.split_once(':') {
+            Some((n, p)) => (n.to_owned(), Some(p)),
+            None => (host.to_owned(), None),
+        }
+    };
+    let loopback = matches!(name.to_ascii_lowercase().as_str(), "127.0.0.1" | "localhost" | "[::1]");
+    loopback && given_port.is_none_or(|p| p.parse::<u16>().ok() == Some(port))
+}
+
+/// How a request ended, for the connection loop.
+enum Next {
+    KeepAlive,
+    Close,
+}
+
+struct Connection<'s> {
+    server: &'s WarmServer,
+    runner: &'s Runner,
+    env: &'s dyn Env,
+}
+
+impl Connection<'_> {
+    fn run(&self, mut stream: TcpStream) {
+        let _ = stream.set_nodelay(true);
+        let _ = stream.set_read_timeout(Some(POLL));
+        let mut buf = Vec::with_capacity(8 << 10);
+        loop {
+            let head = match self.read_head(&mut stream, &mut buf) {
+                Ok(Some(h)) => h,
+                Ok(None) => break,
+                Err(status) => {
+                    let _ = write_response(&mut stream, &Reply::refusal(status, reason_phrase(status)), false);
+                    break;
+                }
+            };
+            let started = Instant::now();
+            let (reply, next, route) = self.handle(&mut stream, &mut buf, &head);
+            let keep = matches!(next, Next::KeepAlive) && head.keep_alive() && !self.server.shared.stopping();
+            tracing::info!(
+                method = %head.method,
+                route = %route,
+                status = reply.status,
+                micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                "warm request"
+            );
+            if write_response(&mut stream, &reply, keep).is_err() || !keep {
+                break;
+            }
+        }
+        let _ = stream.shutdown(Shutdown::Both);
+    }
+
+    /// Reads one request head into `buf` (leftover bytes stay for the body). `Ok(None)`: the
+    /// client closed, or the connection idled out; `Err(status)`: answer it and close.
+    fn read_head(&self, stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<Option<Head>, u16> {
+        let waiting = Instant::now();
+        let mut started: Option<Instant> = (!buf.is_empty()).then(Instant::now);
+        let mut chunk = [0u8; 8 << 10];
+        loop {
+            if !buf.is_empty() {
+                let mut headers = [httparse::EMPTY_HEADER; 64];
+                let mut req = httparse::Request::new(&mut headers);
+                match req.parse(buf) {
+                    Ok(httparse::Status::Complete(n)) => {
+                        let head = Head {
+                            method: req.method.unwrap_or("").to_owned(),
+                            target: req.path.unwrap_or("").to_owned(),
+                            minor: req.version.unwrap_or(1),
+                            headers: req
+                                .headers
+                                .iter()
+                                .map(|h| (h.name.to_owned(), h.value.to_vec()))
+                                .collect(),
+                        };
+                        buf.drain(..n);
+                        return Ok(Some(head));
+                    }
+                    Ok(httparse::Status::Partial) if buf.len() >= HEAD_CAP => return Err(431),
+                    Ok(httparse::Status::Partial) => {}
+                    Err(httparse::Error::TooManyHeaders) => return Err(431),
+                    Err(_) => return Err(400),
+                }
+            }
+            match stream.read(&mut chunk) {
+                Ok(0) => return Ok(None),
+                Ok(n) => {
+                    started.get_or_insert_with(Instant::now);
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                    let idle_out = self.server.shared.stopping() || waiting.elapsed() > KEEP_ALIVE_IDLE;
+                    match started {
+                        Some(s) if s.elapsed() > REQUEST_READ_TIMEOUT => return Err(408),
+                        None if idle_out => return Ok(None),
+                        _ => {}
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Ok(None),
+            }
+        }
+    }
+
+    /// Checks, reads the body and answers one request. Returns the reply, whether the
+    /// connection may stay open, and the route for the log (the path without its query).
+    fn handle(&self, stream: &mut TcpStream, buf: &mut Vec<u8>, head: &Head) -> (Reply, Next, String) {
+        let path = head.target.split('?').next().unwrap_or("").to_owned();
+        match self.checked(stream, buf, head) {
+            Ok((route, body)) => {
+                self.server.shared.touch();
+                let (reply, next) = self.answer(route, &body);
+                (reply, next, path)
+            }
+            Err(reply) => (reply, Next::Close, path),
+        }
+    }
+
+    /// The refusals, in the module docs' order, then the body.
+    fn checked(&self, stream: &mut TcpStream, buf: &mut Vec<u8>, head: &Head) -> Result<(Route, Vec<u8>), Reply> {
+        let cfg = &self.server.config;
+        if head.method != "POST" {
+            return Err(Reply::refusal(405, "only POST is served"));
+        }
+        match head.header_str("host") {
+            Some(h) if host_allowed(h, self.server.port()) => {}
+            _ => return Err(Reply::refusal(403, "the Host header must name this loopback server")),
+        }
+        let token = head
+            .header_str("authorization")
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .or_else(|| head.header_str(TOKEN_HEADER))
+            .unwrap_or("");
+        if !token_matches(token.trim().as_bytes(), cfg.token.as_bytes()) {
+            return Err(Reply::refusal(401, "missing or wrong token"));
+        }
+        let Some(route) = Route::parse(&head.target) else {
+            return Err(Reply::refusal(404, "no such route"));
+        };
+        if head.header("transfer-encoding").is_some() {
+            return Err(Reply::refusal(411, "a Content-Length body is required"));
+        }
+        let Some(len) = head.header_str("content-length") else {
+            return Err(Reply::refusal(411, "a Content-Length body is required"));
+        };
+        let Ok(len) = len.parse::<usize>() else {
+            return Err(Reply::refusal(400, "bad Content-Length"));
+        };
+        if len > cfg.body_cap {
+            return Err(Reply::refusal(
+                413,
+                &format!("the body exceeds the {}-byte cap", cfg.body_cap),
+            ));
+        }
+        if head
+            .header_str("expect")
+            .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
+        {
+            let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+        }
+        let body = read_body(stream, buf, len).map_err(|_| Reply::refusal(408, "the body did not arrive"))?;
+        if cfg.log_bodies {
+            tracing::debug!(body = %String::from_utf8_lossy(&body), "warm request body");
+        }
+        Ok((route, body))
+    }
+
+    fn answer(&self, route: Route, body: &[u8]) -> (Reply, Next) {
+        let cfg = &self.server.config;
+        let (provider, event, query) = match route {
+            Route::Ping => {
+                let v = serde_json::json!({
+                    "agenthooks": "pong",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "build": cfg.build,
+                    "pid": std::process::id(),
+                    "port": self.server.port(),
+                });
+                return (Reply::json(200, v.to_string().into_bytes()), Next::KeepAlive);
+            }
+            Route::Hook { provider, event, query } => (provider, event, query),
+        };
+        let param = |k: &str| query.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        if let Some(b) = param("build") {
+            if b != cfg.build {
+                tracing::warn!(config = b, server = %cfg.build, "a config written for another build; the warm server exits");
+                self.server.shared.stop(Stopped::BuildMismatch);
+                let v = serde_json::json!({"error": "this warm server is another build than the config; it exits and the next session start restarts it"});
+                return (Reply::json(409, v.to_string().into_bytes()), Next::Close);
+            }
+        }
+        let Some(codec) = self.runner.codec(&provider) else {
+            return (Reply::refusal(404, "no such provider in this build"), Next::Close);
+        };
+        let mut cmd = Command::new(Mode::Run)
+            .with_provider(provider.clone())
+            .with_event(event.clone());
+        cmd.args = vec![format!("--provider={provider}"), format!("--event={event}")];
+        if let Some(t) = param("timeout").and_then(|t| t.parse::<f64>().ok()) {
+            if t.is_finite() && t > 0.0 && t <= 86_400.0 {
+                cmd.timeout = Some(Duration::from_secs_f64(t));
+            }
+        }
+        cmd.variant = param("variant").map(str::to_owned);
+        if let Some(spec) = param("tools") {
+            cmd.args.push(format!("--tools={spec}"));
+            cmd.tools = Some(spec.to_owned());
+        }
+        match self.runner.respond(&cmd, body, self.env) {
+            Ok(r) => (http_reply(codec.http_response(Some(&event), r)), Next::KeepAlive),
+            Err(e) => (Reply::refusal(404, &e.to_string()), Next::Close),
+        }
+    }
+}
+
+/// The HTTP form of a command answer (after the codec's
+/// [`http_response`](crate::Codec::http_response)).
+fn http_reply(r: WireResponse) -> Reply {
+    if r.exit_code == 0 {
+        let body = if r.stdout.trim_ascii().is_empty() {
+            b"{}".to_vec()
+        } else {
+            r.stdout
+        };
+        Reply::json(200, body)
+    } else {
+        let mut body = r.stderr;
+        if body.trim_ascii().is_empty() {
+            body = format!("hook failed (exit {})", r.exit_code).into_bytes();
+        }
+        Reply {
+            status: 500,
+            content_type: "text/plain; charset=utf-8",
+            body,
+            allow_post: false,
+        }
+    }
+}
+
+/// Reads exactly `len` body bytes: what is left in `buf` after the head first, then the socket.
+/// Bytes after the body (a pipelined request) stay in `buf`.
+fn read_body(stream: &mut TcpStream, buf: &mut Vec<u8>, len: usize) -> io::Result<Vec<u8>> {
+    if buf.len() >= len {
+        let rest = buf.split_off(len);
+        return Ok(std::mem::replace(buf, rest));
+    }
+    let mut body = std::mem::take(buf);
+    body.reserve_exact(len - body.len());
+    let started = Instant::now();
+    let mut chunk = vec![0u8; (len - body.len()).min(256 << 10)];
+    while body.len() < len {
+        let want = (len - body.len()).min(chunk.len());
+        match stream.read(&mut chunk[..want]) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => body.extend_from_slice(&chunk[..n]),
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                if started.elapsed() > REQUEST_READ_TIMEOUT {
+                    return Err(io::ErrorKind::TimedOut.into());
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_parse() {
+        assert_eq!(Route::parse("/v1/ping"), Some(Route::Ping));
+        assert_eq!(
+            Route::parse("/v1/hook/claude-code/PreToolUse?timeout=5&tools=mcp%3Agh%2F*&build=x"),
+            Some(Route::Hook {
+                provider: "claude-code".into(),
+                event: "PreToolUse".into(),
+                query: vec![
+                    ("timeout".into(), "5".into()),
+                    ("tools".into(), "mcp:gh/*".into()),
+                    ("build".into(), "x".into())
+                ],
+            })
+        );
+        for bad in [
+            "/",
+            "/v1",
+            "/v1/hook/claude-code",
+            "/v1/hook//x",
+            "/v2/ping",
+            "/v1/hook/a/b/c",
+            "/v1/hook/a/%zz",
+        ] {
+            assert_eq!(Route::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn hosts() {
+        for ok in [
+            "127.0.0.1",
+            "127.0.0.1:4000",
+            "localhost:4000",
+            "LOCALHOST",
+            "[::1]:4000",
+            "[::1]",
+        ] {
+            assert!(host_allowed(ok, 4000), "{ok}");
+        }
+        for bad in [
+            "127.0.0.1:4001",
+            "evil.example",
+            "evil.example:4000",
+            "127.0.0.1.evil:4000",
+            "[::2]:4000",
+            "",
+            "localhost:x",
+            "[::1",
+        ] {
+            assert!(!host_allowed(bad, 4000), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(token_matches(b"abc", b"abc"));
+        assert!(!token_matches(b"abd", b"abc"));
+        assert!(!token_matches(b"ab", b"abc"));
+        assert!(!token_matches(b"", b"abc"));
+    }
+
+    #[test]
+    fn command_answers_become_http() {
+        let ok = http_reply(WireResponse::stdout(b"{\"a\":1}".to_vec()));
+        assert_eq!((ok.status, ok.body.as_slice()), (200, &b"{\"a\":1}"[..]));
+        let empty = http_reply(WireResponse::empty());
+        assert_eq!((empty.status, empty.body.as_slice()), (200, &b"{}"[..]));
+        let failed = http_reply(WireResponse::exit(1, b"boom".to_vec()));
+        assert_eq!((failed.status, failed.body.as_slice()), (500, &b"boom"[..]));
+        let silent = http_reply(WireResponse::exit(3, Vec::new()));
+        assert_eq!(silent.body, b"hook failed (exit 3)");
+    }
+}

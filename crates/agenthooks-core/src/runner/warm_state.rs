@@ -1,0 +1,435 @@
+//! Warm mode's files and lifecycle: where the token, the port and the running server are
+//! recorded, and starting the server on demand.
+//!
+//! The warm directory is `$AGENTHOOKS_WARM_DIR`, else `$HOME/.agenthooks/warm` (`%USERPROFILE%`
+//! on Windows), else the temp dir's `agenthooks-warm`. It holds:
+//!
+//! - `token`: the random token (64 hex) install generates, mode `0600` on Unix. On Windows the
+//!   file gets the user profile's inherited ACL (the user and administrators), which is the
+//!   fallback for a mode this platform lacks.
+//! - `config.json`: `{"port": N}`, the port install chose (the rendered hook URLs name it).
+//! - `server.json`: `{"pid", "port", "build"}`, written by the running server, removed when it
+//!   exits.
+//! - `start.lock`: created exclusively by the command hook that starts the server, so two
+//!   hooks starting at once start one server; a lock older than [`STALE_LOCK`] is taken over
+//!   (its owner died).
+//!
+//! The build id ([`build_id`]) names the binary: its version, size and modification time. A
+//! config rendered by one build carries its id in every hook URL; a server of another build
+//! refuses such a request and exits, and the next command hook with `--warm` starts the
+//! binary now installed.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+
+use crate::codec::Env;
+
+use super::http::{self, BaseUrl};
+
+/// The variable that overrides the warm directory.
+pub const WARM_DIR_ENV: &str = "AGENTHOOKS_WARM_DIR";
+/// The token file's name in the warm directory.
+pub const TOKEN_FILE: &str = "token";
+/// The install-time config's name in the warm directory.
+pub const CONFIG_FILE: &str = "config.json";
+/// The running server's record's name in the warm directory.
+pub const RECORD_FILE: &str = "server.json";
+/// The start lock's name in the warm directory.
+pub const LOCK_FILE: &str = "start.lock";
+/// A start lock older than this is taken over.
+pub const STALE_LOCK: Duration = Duration::from_secs(10);
+/// How long a ping may take.
+pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
+/// How long [`ensure_running`] waits for a server it started to answer.
+pub const START_WAIT: Duration = Duration::from_secs(3);
+
+/// The warm directory for `env` (see the module docs).
+pub fn warm_dir(env: &dyn Env) -> PathBuf {
+    if let Some(d) = env.var(WARM_DIR_ENV).filter(|s| !s.is_empty()) {
+        return d.into();
+    }
+    for home in ["HOME", "USERPROFILE"] {
+        if let Some(h) = env.var(home).filter(|s| !s.is_empty()) {
+            return Path::new(&h).join(".agenthooks").join("warm");
+        }
+    }
+    std::env::temp_dir().join("agenthooks-warm")
+}
+
+/// This binary's build id: `<version>-<size hex>-<mtime hex>` of the running executable
+/// (`<version>` alone when it cannot be read).
+pub fn build_id() -> String {
+    match std::env::current_exe() {
+        Ok(exe) => build_id_of(&exe),
+        Err(_) => env!("CARGO_PKG_VERSION").to_owned(),
+    }
+}
+
+/// The build id of the executable at `exe` as [`build_id`] computes it in that executable
+/// (the standalone CLI installing for another binary; assumes the same agenthooks version).
+pub fn build_id_of(exe: &Path) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    let meta = std::fs::metadata(exe);
+    match meta {
+        Ok(m) => {
+            let mtime = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_secs());
+            format!("{version}-{:x}-{mtime:x}", m.len())
+        }
+        Err(_) => version.to_owned(),
+    }
+}
+
+/// 32 random bytes as 64 hex digits: `/dev/urandom` on Unix; elsewhere a SHA-256 of the
+/// standard library's randomly keyed hasher state, the time and the process id.
+fn random_token() -> io::Result<String> {
+    let mut bytes = [0u8; 32];
+    #[cfg(unix)]
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    #[cfg(not(unix))]
+    {
+        use sha2::{Digest, Sha256};
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = Sha256::new();
+        for i in 0..4u64 {
+            let mut s = std::collections::hash_map::RandomState::new().build_hasher();
+            s.write_u64(i);
+            h.update(s.finish().to_le_bytes());
+        }
+        h.update(format!("{:?}{}", SystemTime::now(), std::process::id()));
+        bytes.copy_from_slice(&h.finalize());
+    }
+    Ok(crate::digest::hex(&bytes))
+}
+
+/// Writes `contents` to `path`, readable by the owner only on Unix (created `0600`; an existing
+/// file is set to `0600`).
+pub fn write_private(path: &Path, contents: &[u8]) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        opts.mode(0o600);
+        let mut f = opts.open(path)?;
+        f.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        f.write_all(contents)?;
+        f.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let mut f = opts.open(path)?;
+        f.write_all(contents)
+    }
+}
+
+/// The token in `dir`, created when there is none.
+pub fn ensure_token(dir: &Path) -> io::Result<String> {
+    match read_token(dir) {
+        Ok(t) => Ok(t),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let t = random_token()?;
+            write_private(&dir.join(TOKEN_FILE), t.as_bytes())?;
+            Ok(t)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The token in `dir`.
+pub fn read_token(dir: &Path) -> io::Result<String> {
+    let t = std::fs::read_to_string(dir.join(TOKEN_FILE))?;
+    let t = t.trim();
+    if t.is_empty() {
+        return Err(io::Error::new(io::ErrorKind::NotFound, "the warm token file is empty"));
+    }
+    Ok(t.to_owned())
+}
+
+/// The port install recorded in `dir`'s config.
+pub fn configured_port(dir: &Path) -> Option<u16> {
+    let v: Value = serde_json::from_slice(&std::fs::read(dir.join(CONFIG_FILE)).ok()?).ok()?;
+    v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())
+}
+
+/// Records `port` in `dir`'s config.
+pub fn write_config(dir: &Path, port: u16) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(CONFIG_FILE), serde_json::json!({ "port": port }).to_string())
+}
+
+/// A free loopback port (the system's pick; install records it).
+pub fn free_port() -> io::Result<u16> {
+    Ok(std::net::TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port())
+}
+
+/// A running server's record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerRecord {
+    /// Its process id.
+    pub pid: u32,
+    /// Its port.
+    pub port: u16,
+    /// Its build id.
+    pub build: String,
+}
+
+impl ServerRecord {
+    /// A record.
+    pub fn new(pid: u32, port: u16, build: impl Into<String>) -> Self {
+        Self {
+            pid,
+            port,
+            build: build.into(),
+        }
+    }
+}
+
+/// The record in `dir`, if any.
+pub fn read_record(dir: &Path) -> Option<ServerRecord> {
+    let v: Value = serde_json::from_slice(&std::fs::read(dir.join(RECORD_FILE)).ok()?).ok()?;
+    Some(ServerRecord {
+        pid: v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())?,
+        port: v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())?,
+        build: v.get("build")?.as_str()?.to_owned(),
+    })
+}
+
+/// Writes `r` as `dir`'s record.
+pub fn write_record(dir: &Path, r: &ServerRecord) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let v = serde_json::json!({"pid": r.pid, "port": r.port, "build": r.build});
+    let tmp = dir.join(format!("{RECORD_FILE}.{}", std::process::id()));
+    std::fs::write(&tmp, v.to_string())?;
+    std::fs::rename(tmp, dir.join(RECORD_FILE))
+}
+
+/// Removes `dir`'s record when it is `pid`'s.
+pub fn remove_record(dir: &Path, pid: u32) {
+    if read_record(dir).is_some_and(|r| r.pid == pid) {
+        let _ = std::fs::remove_file(dir.join(RECORD_FILE));
+    }
+}
+
+/// Pings the server on `port` with `token`: its pong (`version`, `build`, `pid`, `port`), or
+/// `None` when nothing answers it.
+pub fn ping(port: u16, token: &str, timeout: Duration) -> Option<Value> {
+    let base = BaseUrl::parse(&format!("http://127.0.0.1:{port}")).ok()?;
+    let auth = format!("Bearer {token}");
+    let r = http::request_with(
+        &base,
+        "POST",
+        "/v1/ping",
+        Some(&Value::Object(serde_json::Map::new())),
+        &[("Authorization", &auth)],
+        timeout,
+    )
+    .ok()?;
+    if !r.is_success() {
+        return None;
+    }
+    serde_json::from_str::<Value>(&r.body)
+        .ok()
+        .filter(|v| v["agenthooks"] == "pong")
+}
+
+/// What [`ensure_running`] found or did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Ensured {
+    /// A server of this build answers on the port.
+    Running(ServerRecord),
+    /// A server was started (its process id).
+    Started(u32),
+    /// Another hook holds the start lock (it is starting one).
+    Starting,
+    /// Warm mode is not set up in this directory (no token or no port).
+    NotConfigured,
+}
+
+/// Makes sure a server of this build runs for `dir`: pings the configured port, and when
+/// nothing of this build answers, takes the start lock and starts `exe agenthooks serve --http`
+/// detached (its own process group on Unix, no inherited streams). A server of another build
+/// that answers is left alone: the first request from this build's config stops it, and the
+/// next call starts this one.
+pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
+    let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) else {
+        return Ok(Ensured::NotConfigured);
+    };
+    let build = build_id();
+    if let Some(pong) = ping(port, &token, PING_TIMEOUT) {
+        let pid = pong["pid"].as_u64().and_then(|p| u32::try_from(p).ok()).unwrap_or(0);
+        let theirs = pong["build"].as_str().unwrap_or("").to_owned();
+        if theirs == build {
+            return Ok(Ensured::Running(ServerRecord::new(pid, port, theirs)));
+        }
+        tracing::info!(running = %theirs, this = %build, "a warm server of another build answers; it exits on this build's first request");
+        return Ok(Ensured::Starting);
+    }
+    let lock = dir.join(LOCK_FILE);
+    if !take_lock(&lock)? {
+        return Ok(Ensured::Starting);
+    }
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["agenthooks", "serve", "--http"])
+        .env(WARM_DIR_ENV, dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let spawned = cmd.spawn();
+    // The server removes the lock once it listens; a failed spawn removes it here.
+    match spawned {
+        Ok(child) => {
+            let pid = child.id();
+            // Not waited for: the server outlives this hook process. Its readiness is: the
+            // session-start hook returns once the server answers, so the session's first
+            // http hook finds it listening.
+            drop(child);
+            let until = std::time::Instant::now() + START_WAIT;
+            while std::time::Instant::now() < until {
+                if ping(port, &token, PING_TIMEOUT).is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Ok(Ensured::Started(pid))
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&lock);
+            Err(e)
+        }
+    }
+}
+
+/// Creates the start lock exclusively; takes over one older than [`STALE_LOCK`].
+fn take_lock(lock: &Path) -> io::Result<bool> {
+    if let Some(parent) = lock.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    for _ in 0..2 {
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(lock) {
+            Ok(mut f) => {
+                let _ = write!(f, "{}", std::process::id());
+                return Ok(true);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let stale = std::fs::metadata(lock)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > STALE_LOCK);
+                if !stale {
+                    return Ok(false);
+                }
+                let _ = std::fs::remove_file(lock);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(false)
+}
+
+/// Releases the start lock (the server calls it once it listens).
+pub fn release_lock(dir: &Path) {
+    let _ = std::fs::remove_file(dir.join(LOCK_FILE));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmp(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("agenthooks-warm-state-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn the_token_is_created_once_and_private() {
+        let d = tmp("token");
+        let t = ensure_token(&d).unwrap();
+        assert_eq!(t.len(), 64);
+        assert!(t.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(ensure_token(&d).unwrap(), t);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(d.join(TOKEN_FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let other = tmp("token2");
+        assert_ne!(ensure_token(&other).unwrap(), t);
+        let _ = std::fs::remove_dir_all(d);
+        let _ = std::fs::remove_dir_all(other);
+    }
+
+    #[test]
+    fn the_lock_admits_one_and_stale_locks_are_taken_over() {
+        let d = tmp("lock");
+        let lock = d.join(LOCK_FILE);
+        assert!(take_lock(&lock).unwrap());
+        assert!(!take_lock(&lock).unwrap());
+        let old = SystemTime::now() - STALE_LOCK - Duration::from_secs(1);
+        std::fs::File::options()
+            .write(true)
+            .open(&lock)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(take_lock(&lock).unwrap());
+        release_lock(&d);
+        assert!(!lock.exists());
+        let _ = std::fs::remove_dir_all(d);
+    }
+
+    #[test]
+    fn records_round_trip_and_only_the_owner_removes_its_record() {
+        let d = tmp("record");
+        assert_eq!(read_record(&d), None);
+        let r = ServerRecord::new(42, 4000, "b1");
+        write_record(&d, &r).unwrap();
+        assert_eq!(read_record(&d), Some(r));
+        remove_record(&d, 41);
+        assert!(read_record(&d).is_some());
+        remove_record(&d, 42);
+        assert_eq!(read_record(&d), None);
+        write_config(&d, 4321).unwrap();
+        assert_eq!(configured_port(&d), Some(4321));
+        let _ = std::fs::remove_dir_all(d);
+    }
+
+    #[test]
+    fn the_warm_dir_follows_the_environment() {
+        let env = vec![("HOME".to_owned(), "/h".to_owned())];
+        assert_eq!(warm_dir(&env), Path::new("/h/.agenthooks/warm"));
+        let env = vec![
+            ("HOME".to_owned(), "/h".to_owned()),
+            (WARM_DIR_ENV.to_owned(), "/w".to_owned()),
+        ];
+        assert_eq!(warm_dir(&env), Path::new("/w"));
+    }
+
+    #[test]
+    fn ensure_running_needs_a_configured_dir() {
+        let d = tmp("unconfigured");
+        assert_eq!(
+            ensure_running(&d, Path::new("/nonexistent")).unwrap(),
+            Ensured::NotConfigured
+        );
+    }
+}

@@ -1,0 +1,154 @@
+//! Warm mode: Claude Code gets http hooks to the warm server (command hooks on `SessionStart`,
+//! which carries `--warm`), fail-closed gates get `onFailure: "block"`, Copilot keeps command
+//! hooks and says why; uninstall and diff recognize the http hooks as ours.
+
+use std::path::Path;
+
+use agenthooks_core::{EventKind, Provider};
+use agenthooks_install::{
+    plan_install, plan_uninstall, preflight, render, FailurePolicy, FindingCode, HookSpec, Manifest, MemFs, Target,
+    ToolMatcher, WarmEndpoint,
+};
+use serde_json::Value;
+
+fn warm(failure: FailurePolicy) -> Manifest {
+    Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Bash"])))
+        .with_hook(HookSpec::kind(EventKind::PromptSubmitted))
+        .with_hook(HookSpec::kind(EventKind::SessionEnd).non_blocking())
+        .with_failure(failure)
+        .with_warm(WarmEndpoint::new(4711, "s3cret", "0.1.0-abc-def"))
+}
+
+fn claude_settings(m: &Manifest) -> Value {
+    let r = render(m, &Target::user(Provider::CLAUDE_CODE, "/h")).unwrap();
+    serde_json::from_str(&r.files[0].contents).unwrap()
+}
+
+fn handler<'a>(settings: &'a Value, event: &str) -> &'a Value {
+    &settings["hooks"][event][0]["hooks"][0]
+}
+
+#[test]
+fn claude_hooks_become_http_hooks_to_the_warm_server() {
+    let s = claude_settings(&warm(FailurePolicy::Closed));
+    let pre = handler(&s, "PreToolUse");
+    assert_eq!(pre["type"], "http", "{s:#}");
+    let url = pre["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("http://127.0.0.1:4711/v1/hook/claude-code/PreToolUse?timeout="),
+        "{url}"
+    );
+    assert!(url.contains("&build=0.1.0-abc-def&owner="), "{url}");
+    assert_eq!(pre["headers"]["Authorization"], "Bearer s3cret");
+    assert_eq!(s["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+    // Fail-closed gating hooks block when the server is down or times out.
+    assert_eq!(pre["onFailure"], "block");
+    assert_eq!(handler(&s, "UserPromptSubmit")["onFailure"], "block");
+    // A non-gating hook: http, no onFailure, no async (a command field).
+    let end = handler(&s, "SessionEnd");
+    assert_eq!(end["type"], "http");
+    assert!(end.get("onFailure").is_none() && end.get("async").is_none(), "{end}");
+    // SessionStart stays a command hook that starts the server, synchronous.
+    let start = handler(&s, "SessionStart");
+    assert_eq!(start["type"], "command");
+    let cmd = start["command"].as_str().unwrap();
+    assert!(
+        cmd.starts_with("/bin/guard agenthooks run --provider=claude-code --event=SessionStart")
+            && cmd.ends_with(" --warm"),
+        "{cmd}"
+    );
+    assert!(start.get("async").is_none());
+}
+
+#[test]
+fn fail_open_leaves_the_agents_failure_path_open() {
+    let s = claude_settings(&warm(FailurePolicy::Open));
+    assert_eq!(handler(&s, "PreToolUse")["type"], "http");
+    assert!(handler(&s, "PreToolUse").get("onFailure").is_none());
+}
+
+#[test]
+fn without_warm_nothing_changes() {
+    let mut m = warm(FailurePolicy::Closed);
+    m.warm = false;
+    m.warm_endpoint = None;
+    let s = claude_settings(&m);
+    assert_eq!(handler(&s, "PreToolUse")["type"], "command");
+    assert!(s["hooks"].get("SessionStart").is_none());
+}
+
+#[test]
+fn uninstall_and_diff_recognize_warm_hooks() {
+    let m = warm(FailurePolicy::Closed);
+    let t = Target::project(Provider::CLAUDE_CODE, "/p", "/h");
+    let path = Path::new("/p/.claude/settings.json");
+    let theirs = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:9/v1/hook/claude-code/PreToolUse?owner=someone-else"}]}]}}
+"#;
+    let plan = plan_install(&m, &t, &MemFs::new().with(path, theirs)).unwrap();
+    let installed = plan.files[0].after.clone().unwrap();
+    assert!(installed.contains("owner=someone-else"), "theirs kept: {installed}");
+    // Idempotent: re-planning the same install changes nothing.
+    let again = plan_install(&m, &t, &MemFs::new().with(path, installed.clone())).unwrap();
+    assert!(again.is_noop(), "{:?}", again.files);
+    // A new build id or port is an update of our entries, not an addition.
+    let moved = m.clone().with_warm(WarmEndpoint::new(4712, "s3cret", "0.1.0-new"));
+    let updated = plan_install(&moved, &t, &MemFs::new().with(path, installed.clone())).unwrap();
+    let after = updated.files[0].after.clone().unwrap();
+    assert!(
+        after.contains("127.0.0.1:4712") && !after.contains("127.0.0.1:4711"),
+        "{after}"
+    );
+    // Uninstall takes ours (http and command) and leaves theirs.
+    let un = plan_uninstall(&m, &t, &MemFs::new().with(path, installed)).unwrap();
+    let left: Value = serde_json::from_str(un.files[0].after.as_deref().unwrap()).unwrap();
+    let original: Value = serde_json::from_str(theirs).unwrap();
+    assert_eq!(left, original);
+}
+
+#[test]
+fn copilot_keeps_command_hooks_and_preflight_says_why() {
+    let m = warm(FailurePolicy::Closed);
+    let t = Target::user(Provider::COPILOT, "/h");
+    let r = render(&m, &t).unwrap();
+    assert!(!r.files[0].contents.contains("\"http\""), "{}", r.files[0].contents);
+    let p = preflight(&m, &[t], &|_, _| agenthooks_core::CapSet::ALL);
+    let warm: Vec<_> = p.findings().filter(|f| f.code == FindingCode::Warm).collect();
+    assert!(
+        warm.iter()
+            .any(|f| f.native_event.as_deref() == Some("preToolUse")
+                && f.message.contains("COPILOT_HOOK_ALLOW_LOCALHOST=1")),
+        "{warm:?}"
+    );
+}
+
+#[test]
+fn preflight_names_the_claude_rendering_and_the_token() {
+    let m = warm(FailurePolicy::Closed);
+    let p = preflight(&m, &[Target::project(Provider::CLAUDE_CODE, "/p", "/h")], &|_, _| {
+        agenthooks_core::CapSet::ALL
+    });
+    let msgs: Vec<&str> = p
+        .findings()
+        .filter(|f| f.code == FindingCode::Warm)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("http hook to the warm server on 127.0.0.1:4711")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter().any(|m| m.contains("SessionStart command hook with --warm")),
+        "{msgs:?}"
+    );
+    assert!(msgs.iter().any(|m| m.contains("out of version control")), "{msgs:?}");
+}
+
+#[test]
+fn the_endpoint_never_reaches_a_manifest_file() {
+    let m = warm(FailurePolicy::Closed);
+    let toml = m.to_toml();
+    assert!(toml.contains("warm = true") && !toml.contains("s3cret"), "{toml}");
+    assert!(!format!("{m:?}").contains("s3cret"));
+}
