@@ -39,6 +39,15 @@ impl MiniSubscriber {
     }
 }
 
+/// The start of a log line: `secs.millis LEVEL pid=N target:` (what follows is the message and
+/// the fields, each after a space).
+pub(crate) fn line_head(at: std::time::SystemTime, level: Level, target: &str) -> String {
+    let secs = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
+    format!("{secs:.3} {level} pid={} {target}:", std::process::id())
+}
+
 struct Line(String);
 
 impl Visit for Line {
@@ -78,15 +87,7 @@ impl Subscriber for MiniSubscriber {
 
     fn event(&self, event: &Event<'_>) {
         let meta = event.metadata();
-        let secs = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_secs_f64());
-        let mut line = Line(format!(
-            "{secs:.3} {} pid={} {}:",
-            meta.level(),
-            std::process::id(),
-            meta.target()
-        ));
+        let mut line = Line(line_head(std::time::SystemTime::now(), *meta.level(), meta.target()));
         event.record(&mut line);
         line.0.push('\n');
         match &self.sink {

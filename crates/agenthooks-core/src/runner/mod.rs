@@ -41,7 +41,8 @@
 //!
 //! `args` (argv), `detect` (which agent, and reconciling answers), `input` (capped reads),
 //! `pipeline` (answering one event), `continuations` (the per-session store), `stdout` (the
-//! fd-1 guard and the one `unsafe`), `process` (the real streams, logging, the watchdog) and
+//! fd-1 guard and its `unsafe`), `deadline` (the late answer: a timer signal on Unix, a watchdog
+//! thread elsewhere), `process` (the real streams, logging) and
 //! `serve` (the NDJSON bridge and its frame protocol) and `http` (the daemon's loopback
 //! client for effects).
 
@@ -55,6 +56,7 @@ use crate::router::Router;
 
 mod args;
 mod continuations;
+mod deadline;
 mod detect;
 pub mod http;
 mod input;
