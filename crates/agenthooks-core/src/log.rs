@@ -42,10 +42,15 @@ impl MiniSubscriber {
 /// The start of a log line: `secs.millis LEVEL pid=N target:` (what follows is the message and
 /// the fields, each after a space).
 pub(crate) fn line_head(at: std::time::SystemTime, level: Level, target: &str) -> String {
-    let secs = at
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64());
-    format!("{secs:.3} {level} pid={} {target}:", std::process::id())
+    // Integer formatting only: the deadline renders this line on every invocation, and float
+    // formatting is code (pages) the hook would not touch otherwise.
+    let d = at.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!(
+        "{}.{:03} {level} pid={} {target}:",
+        d.as_secs(),
+        d.subsec_millis(),
+        std::process::id()
+    )
 }
 
 struct Line(String);
