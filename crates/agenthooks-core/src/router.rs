@@ -903,6 +903,15 @@ impl Router {
         self.tools.as_ref().is_none_or(|s| s.matches(tool)) && extra.is_none_or(|s| s.matches(tool))
     }
 
+    /// Whether dispatching `ev` runs any stage (an observer, an interceptor or a handler); when
+    /// not, the runner skips the set-up handlers need (the stdout redirect, the deadline).
+    pub(crate) fn runs_any(&self, ev: &Event, filter: Option<&ToolSelector>) -> bool {
+        let native = ev.envelope().native.as_str();
+        !self.observers.is_empty()
+            || self.others.iter().any(|(n, _)| n == native)
+            || (self.selects(ev, filter) && (!self.interceptors.is_empty() || self.handles(ev.kind())))
+    }
+
     /// Registers an observer of every event (mapped or not). Never gates; errors are logged.
     #[must_use]
     pub fn on_any<O: Observer>(mut self, o: O) -> Self {

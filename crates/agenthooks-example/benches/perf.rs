@@ -1,7 +1,9 @@
 //! Performance figures for the README (issue: facade, example and benchmarks). Prints ratios
 //! against baselines measured in the same run; no assertion on time (this machine is noisy).
 //!
-//! `cargo bench -p agenthooks-example --bench perf`
+//! `cargo bench -p agenthooks-example --bench perf` (`PERF_PAIRS`, `PERF_N`: blocks and invocations
+//! per block; `PERF_ONLY=process`: the whole-process part only; `PERF_BEFORE=<binary>`: another
+//! build of secret-guard as a fourth interleaved subject)
 #![allow(
     clippy::print_stdout,
     missing_docs,
@@ -183,11 +185,20 @@ fn process_round_trip() {
     let mut ours = Command::new(guard);
     ours.args(["agenthooks", "run", "--provider=claude-code", "--event=PreToolUse"])
         .env("AGENTHOOKS_STATE_DIR", &state);
-    let mut subjects = [
+    let mut subjects = vec![
         Subject::new("secret-guard (all codecs)", ours),
         Subject::new("hand-written serde_json hook", Command::new(base)),
         Subject::new("bare spawn (`true`)", Command::new("true")),
     ];
+    // `PERF_BEFORE=<path to another build of secret-guard>`: a fourth subject, interleaved with
+    // the others, for a before/after figure in one run.
+    let before = std::env::var_os("PERF_BEFORE");
+    if let Some(p) = &before {
+        let mut c = Command::new(p);
+        c.args(["agenthooks", "run", "--provider=claude-code", "--event=PreToolUse"])
+            .env("AGENTHOOKS_STATE_DIR", &state);
+        subjects.push(Subject::new("PERF_BEFORE secret-guard", c));
+    }
     for _ in 0..20 {
         for s in &mut subjects {
             s.run(PRE.as_bytes());
@@ -197,17 +208,21 @@ fn process_round_trip() {
         s.wall.clear();
         s.usage.clear();
     }
-    let (mut ratio, mut net) = (Vec::new(), Vec::new());
+    let (mut ratio, mut net, mut vs_before) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..pairs {
         let from = subjects[0].wall.len();
         for i in 0..n {
-            for k in 0..subjects.len() {
-                subjects[(i + k) % subjects.len()].run(PRE.as_bytes());
+            let m = subjects.len();
+            for k in 0..m {
+                subjects[(i + k) % m].run(PRE.as_bytes());
             }
         }
         let [a, b, c] = [0, 1, 2].map(|k| subjects[k].block_median(from).as_secs_f64());
         ratio.push(a / b);
         net.push((a - c) / (b - c).max(1e-9));
+        if let Some(d) = subjects.get(3) {
+            vs_before.push(a / d.block_median(from).as_secs_f64());
+        }
     }
     println!(
         "whole-process round trip, Claude PreToolUse with a planted key ({pairs} blocks of {n} interleaved invocations each)"
@@ -223,6 +238,12 @@ fn process_round_trip() {
         "  same, net of the bare spawn ((a - spawn) / (b - spawn)):              {}",
         spread(&mut net)
     );
+    if !vs_before.is_empty() {
+        println!(
+            "  ratio secret-guard / PERF_BEFORE, min / median / max over blocks:    {}",
+            spread(&mut vs_before)
+        );
+    }
     let peak = |s: &Subject| s.usage.iter().map(|u| u.maxrss_kib).max().unwrap_or(0);
     println!(
         "  peak RSS ratio: {:.2}x",
@@ -395,6 +416,10 @@ fn throughput(label: &str, payload: &[u8]) {
 
 fn main() {
     process_round_trip();
+    // `PERF_ONLY=process`: the whole-process figures only.
+    if std::env::var("PERF_ONLY").is_ok_and(|v| v == "process") {
+        return;
+    }
     let header = || {
         println!(
             "  {:<20} {:>8} {:>8}  | {:>8} {:>8}  | {:>6} {:>6} {:>6}",

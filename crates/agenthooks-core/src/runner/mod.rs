@@ -42,7 +42,8 @@
 //!
 //! `args` (argv), `detect` (which agent, and reconciling answers), `input` (capped reads),
 //! `pipeline` (answering one event), `continuations` (the per-session store), `stdout` (the
-//! fd-1 guard and the one `unsafe`), `process` (the real streams, logging, the watchdog) and
+//! fd-1 guard and its `unsafe`), `deadline` (the late answer: a timer signal on Unix, a watchdog
+//! thread elsewhere), `process` (the real streams, logging) and
 //! `serve` (the NDJSON bridge and its frame protocol) and `http` (the daemon's loopback
 //! client for effects); with the `warm` feature, `warm` (`serve --http`, the loopback HTTP
 //! server for agents' `http` hooks) and `warm_state` (its token, port, record and start-up).
@@ -57,6 +58,7 @@ use crate::router::Router;
 
 mod args;
 mod continuations;
+mod deadline;
 mod detect;
 pub mod http;
 mod input;

@@ -83,7 +83,7 @@ pub enum Failure {
     Encode(#[from] EncodeError),
 }
 
-/// Called before inline dispatch with the target, policy and deadline.
+/// Called before inline dispatch with the target, policy and deadline, when a stage runs.
 pub(super) type ArmWatchdog<'a> = dyn Fn(&EventTarget, &Policy, Instant) + 'a;
 
 /// Where the handlers run.
@@ -212,7 +212,9 @@ impl Runner {
         // Handlers see (and interceptors may change) the event's projection.
         let (result, event) = match dispatch {
             Dispatch::Inline(arm) => {
-                arm(&target, &policy, deadline);
+                if self.router.runs_any(&event, filter) {
+                    arm(&target, &policy, deadline);
+                }
                 let r = self
                     .router
                     .dispatch_filtered(&cx, &mut event, filter)

@@ -1,17 +1,19 @@
-//! The process edge: real argv, stdin, stdout, stderr, logging, the watchdog and the exit code.
+//! The process edge: real argv, stdin, stdout, stderr, logging, the deadline and the exit code.
 
+use std::cell::{Cell, OnceCell};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::capability::Policy;
 use crate::codec::{Env, EventTarget, Invocation, ProcessEnv, StderrUse, Transport, WireResponse};
 use crate::error::DecodeError;
+use crate::log::Sink;
 use crate::provider::{Provider, Variant};
 
 use super::args::{parse_args, Command, Mode, UsageError};
+use super::deadline::{self, Late};
 use super::detect::{detect_with, event_hint, neutral_response, reconcile, unsupported, Detected};
 use super::input::{chain, read_capped, ReadError};
 use super::pipeline::{Dispatch, Failure};
@@ -76,7 +78,7 @@ impl Runner {
                         }
                     },
                 };
-                init_logging(codec.stderr_use(), &self.options.resolved_state_dir(&env), &env);
+                let _ = init_logging(codec.stderr_use(), &self.options.resolved_state_dir(&env), &env);
                 cmd.log_notes();
                 quiet_panics();
                 let stdin = io::stdin();
@@ -152,7 +154,7 @@ impl Runner {
         let detected = match self.resolve(cmd, bytes, env) {
             Ok(Resolved::Codec(d)) => d,
             Ok(Resolved::Neutral) => {
-                init_logging(StderrUse::Reserved, &state_dir, env);
+                let _ = init_logging(StderrUse::Reserved, &state_dir, env);
                 cmd.log_notes();
                 tracing::warn!("could not detect the provider (pass --provider); answering no opinion");
                 return StdoutGuard::none().finish(&neutral_response());
@@ -163,7 +165,7 @@ impl Runner {
             }
         };
         let codec = detected.codec;
-        init_logging(codec.stderr_use(), &state_dir, env);
+        let log = init_logging(codec.stderr_use(), &state_dir, env);
         cmd.log_notes();
         if cmd.warm {
             ensure_warm(env);
@@ -180,37 +182,22 @@ impl Runner {
                 return StdoutGuard::none().finish(&finalize(&detected, r.response));
             }
         };
-        let guard = StdoutGuard::redirect(self.options.redirect_stdout, codec.stderr_use(), &state_dir);
         let inv = invocation(cmd, bytes, env, hints, &state_dir);
-        let answered = Arc::new(AtomicBool::new(false));
-        let watchdog_out = guard.clone_saved();
+        // Set up only when handlers are about to run (not for a payload that failed to decode,
+        // nor for an event no stage runs for): the fd-1 redirect, then the deadline.
+        let guard = OnceCell::new();
+        let armed = Cell::new(None);
         let arm = |target: &EventTarget, policy: &Policy, deadline: Instant| {
+            let g = guard
+                .get_or_init(|| StdoutGuard::redirect(self.options.redirect_stdout, codec.stderr_use(), &state_dir));
             let late = finalize(
                 &detected,
                 codec.failure_response(target, policy.fail, "no decision before the deadline"),
             );
-            let answered = Arc::clone(&answered);
-            let out = watchdog_out.as_ref().and_then(|f| f.try_clone().ok());
-            let _ = std::thread::Builder::new()
-                .name("agenthooks-watchdog".into())
-                // It only sleeps, then writes a prepared answer: a small stack is cheaper to map
-                // and unmap on every hook invocation.
-                .stack_size(256 << 10)
-                .spawn(move || {
-                    let now = Instant::now();
-                    if deadline > now {
-                        std::thread::sleep(deadline - now);
-                    }
-                    if answered
-                        .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-                        .is_ok()
-                    {
-                        tracing::warn!("handlers did not answer before the deadline; answering per failure policy");
-                        let code = StdoutGuard { saved: out }.finish(&late);
-                        #[allow(clippy::exit)] // the watchdog's answer is final: end the process
-                        std::process::exit(code);
-                    }
-                });
+            armed.set(Some(deadline::arm(
+                Late::new(late, g, log.as_ref(), deadline),
+                deadline,
+            )));
         };
         let r = self
             .answer(
@@ -222,16 +209,16 @@ impl Runner {
                 started,
             )
             .response;
-        if answered
-            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-            .is_err()
-        {
-            // The watchdog is answering; it exits the process.
+        if !armed.take().is_none_or(deadline::Armed::claim) {
+            // The deadline is answering; it exits the process.
             loop {
                 std::thread::park();
             }
         }
-        guard.finish(&finalize(&detected, r))
+        guard
+            .into_inner()
+            .unwrap_or_else(StdoutGuard::none)
+            .finish(&finalize(&detected, r))
     }
 }
 
@@ -281,8 +268,10 @@ fn finalize(d: &Detected<'_>, r: WireResponse) -> WireResponse {
     }
 }
 
-pub(super) fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) {
-    use crate::log::{MiniSubscriber, Sink};
+/// Installs the minimal subscriber; returns its sink when it logs warnings (the deadline's
+/// log line goes there), `None` when it does not or another subscriber was installed first.
+pub(super) fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) -> Option<Sink> {
+    use crate::log::MiniSubscriber;
     // A minimal subscriber: subscriber start-up is on every hook invocation's path.
     let spec = env.var("AGENTHOOKS_LOG").unwrap_or_default();
     let to_file = stderr_use == StderrUse::Reserved || env.var("AGENTHOOKS_LOG_FILE").is_some();
@@ -300,10 +289,10 @@ pub(super) fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn En
             .max()
             .or(Some(tracing::Level::WARN)),
     };
-    if let Some(level) = level {
-        let sink = if to_file { Sink::File(path) } else { Sink::Stderr };
-        let _ = tracing::subscriber::set_global_default(MiniSubscriber::new(level, sink));
-    }
+    let level = level?;
+    let sink = if to_file { Sink::File(path) } else { Sink::Stderr };
+    tracing::subscriber::set_global_default(MiniSubscriber::new(level, sink.clone())).ok()?;
+    (tracing::Level::WARN <= level).then_some(sink)
 }
 
 /// Routes panic messages to the log instead of stderr (some agents surface or parse stderr);
@@ -342,7 +331,7 @@ impl Runner {
     /// `serve --http`: the warm server over the process env, until it stops; the exit code.
     #[cfg(feature = "warm")]
     fn serve_http_command(&self, cmd: &Command, env: &dyn Env) -> i32 {
-        init_logging(
+        let _ = init_logging(
             crate::codec::StderrUse::Reserved,
             &self.options.resolved_state_dir(env),
             env,
