@@ -110,10 +110,12 @@ use crate::event::{CanonicalTool, Envelope};
 use crate::kind::EventKind;
 use crate::provider::Provider;
 
+mod capture;
 pub mod lenient;
 mod macros;
 mod quirk_table;
 
+pub use capture::Capture;
 pub use quirk_table::quirk_table_ok;
 
 /// Unknown keys of a payload object, in wire order.
