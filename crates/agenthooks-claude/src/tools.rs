@@ -20,7 +20,7 @@
 //! ```
 
 use agenthooks_core::kit::{McpNaming, ToolTable};
-use agenthooks_core::{CanonicalTool, McpCall};
+use agenthooks_core::{CanonicalTool, McpCall, RawJson};
 use serde_json::Value;
 
 use crate::native::McpServer;
@@ -93,7 +93,7 @@ pub fn classify(tool_name: &str) -> CanonicalTool {
 /// The MCP identity of a call: `mcp__<server>__<tool>` names (server preferably from the
 /// payload's `mcp_server.name`, #26) and the MCP resource tools (server from their `server`
 /// argument).
-pub fn parse_mcp(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> Option<McpCall> {
+pub fn parse_mcp(name: &str, input: &RawJson, mcp_server: Option<&McpServer>) -> Option<McpCall> {
     if let Some(parsed) = parse_mcp_name(name) {
         let server = mcp_server.map_or(parsed.server, |s| s.name.as_str());
         return Some(McpCall::new(server, parsed.tool.unwrap_or_default()));
@@ -101,7 +101,11 @@ pub fn parse_mcp(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> O
     if is_mcp_resource_tool(name) {
         let server = mcp_server
             .map(|s| s.name.as_str())
-            .or_else(|| input.get("server").and_then(Value::as_str))
+            .map(str::to_owned)
+            .or_else(|| match input.field("server") {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            })
             .unwrap_or_default();
         return Some(McpCall::new(server, name));
     }

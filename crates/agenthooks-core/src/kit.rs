@@ -116,6 +116,7 @@ mod macros;
 mod quirk_table;
 
 pub use capture::Capture;
+pub(crate) use capture::KeyCow;
 pub use quirk_table::quirk_table_ok;
 
 /// Unknown keys of a payload object, in wire order.

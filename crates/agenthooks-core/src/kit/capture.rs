@@ -120,7 +120,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CaptureMap<'_, A> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
         loop {
-            let Some(key) = self.map.next_key_seed(KeySeed)? else {
+            let Some(key) = self.map.next_key_seed(KeyCow)? else {
                 return Ok(None);
             };
             if self.fields.contains(&key.as_ref()) {
@@ -142,9 +142,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for CaptureMap<'_, A> {
 }
 
 /// A key, borrowed from the input when it has no escapes.
-struct KeySeed;
+pub(crate) struct KeyCow;
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
+impl<'de> DeserializeSeed<'de> for KeyCow {
     type Value = Cow<'de, str>;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
@@ -152,7 +152,7 @@ impl<'de> DeserializeSeed<'de> for KeySeed {
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed {
+impl<'de> Visitor<'de> for KeyCow {
     type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -385,7 +385,9 @@ macro_rules! __native_unknown {
 }
 
 /// The serde impls of a native struct derived with `#[serde(remote = "Self")]` (the derived
-/// code becomes inherent functions): deserializing goes through
+/// code becomes inherent functions, so deserialize through the trait — `serde_json::from_*`,
+/// `<T as Deserialize>::deserialize` — not `T::deserialize`, which skips the capture):
+/// deserializing goes through
 /// [`Capture`](crate::kit::Capture), which fills `extra` in the same pass (no `flatten`
 /// buffering of the whole object); serializing writes the fields, then `extra` flattened.
 #[doc(hidden)]
