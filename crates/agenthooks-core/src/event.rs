@@ -1160,6 +1160,46 @@ mod tests {
     }
 
     #[test]
+    fn the_input_is_projected_only_when_read() {
+        let raw: RawJson =
+            serde_json::from_str(r#"{"big":[1,2,3],"description":"d","command":"ls -la","path":"/x"}"#).unwrap();
+        let t = ToolCall::builder("Bash", raw.clone())
+            .with_id("t1")
+            .build(&SessionInfo::default());
+        assert_eq!((t.command(), t.file_path()), (Some("ls -la"), Some("/x")));
+        assert_eq!(t.input_field("description"), Some(json!("d")));
+        assert!(!raw.is_parsed() && t.input.get().is_none(), "single keys build nothing");
+        assert_eq!(t.input()["big"][2], 3);
+        assert_eq!(t.raw_json().get(), raw.get(), "shared text");
+        // A rewrite through `input_mut` is what the accessors see next.
+        let mut t = t;
+        t.input_mut().insert("command".into(), json!("pwd"));
+        assert_eq!(t.command(), Some("pwd"));
+        assert_eq!(t.raw_input()["command"], "ls -la", "the raw input stays as sent");
+        // A stringified input is scanned inside the string.
+        let s = ToolCall::builder("x", json!("{\"cmd\":\"echo\"}")).build(&SessionInfo::default());
+        assert_eq!(s.command(), Some("echo"));
+    }
+
+    #[test]
+    fn raw_ids_match_the_map_ids_for_compact_inputs() {
+        for text in [
+            r#"{"command":"ls","n":1}"#,
+            r#""{\"a\":1}""#,
+            "null",
+            "[1,2]",
+            r#""plain""#,
+        ] {
+            let raw: RawJson = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                synth_tool_id_raw("s", "t", "Bash", &raw),
+                synth_tool_id("s", "t", "Bash", &raw.to_object()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn raw_keeps_bytes_and_bom() {
         let raw = RawPayload::from(b"\xEF\xBB\xBF{\"a\":1} \n".to_vec());
         assert_eq!(raw.as_bytes()[0], 0xEF);
