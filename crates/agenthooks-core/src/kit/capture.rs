@@ -61,8 +61,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Capture<'_, D> {
         self.de.deserialize_struct(
             name,
             fields,
-            CaptureVisitor {
-                visitor,
+            Captured {
+                inner: visitor,
                 fields,
                 extra: self.extra,
             },
@@ -83,61 +83,57 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Capture<'_, D> {
     }
 }
 
-struct CaptureVisitor<'a, V> {
-    visitor: V,
+/// The struct's visitor (as a [`Visitor`]) or the object's map access (as a [`MapAccess`]),
+/// with the declared keys and the map that takes the others.
+struct Captured<'a, T> {
+    inner: T,
     fields: &'static [&'static str],
     extra: &'a mut Extra,
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for CaptureVisitor<'_, V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for Captured<'_, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.visitor.expecting(f)
+        self.inner.expecting(f)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        self.visitor.visit_map(CaptureMap {
-            map,
+        self.inner.visit_map(Captured {
+            inner: map,
             fields: self.fields,
             extra: self.extra,
         })
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-        self.visitor.visit_seq(seq)
+        self.inner.visit_seq(seq)
     }
 }
 
-struct CaptureMap<'a, A> {
-    map: A,
-    fields: &'static [&'static str],
-    extra: &'a mut Extra,
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for CaptureMap<'_, A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Captured<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
         loop {
-            let Some(key) = self.map.next_key_seed(KeyCow)? else {
+            let Some(key) = self.inner.next_key_seed(KeyCow)? else {
                 return Ok(None);
             };
             if self.fields.contains(&key.as_ref()) {
                 let de: de::value::CowStrDeserializer<'de, A::Error> = key.into_deserializer();
                 return seed.deserialize(de).map(Some);
             }
-            let value: Value = self.map.next_value()?;
+            let value: Value = self.inner.next_value()?;
             self.extra.insert(key.into_owned(), value);
         }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
-        self.map.next_value_seed(seed)
+        self.inner.next_value_seed(seed)
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.map.size_hint()
+        self.inner.size_hint()
     }
 }
 
