@@ -12,7 +12,7 @@ use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
-    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent,
+    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, RawJson, SessionEndEvent,
     SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
     ToolPreEvent, Variant, WireResponse,
 };
@@ -230,8 +230,9 @@ impl Codec for ClaudeCodec {
 /// the native view.
 fn build_event(env: Envelope, native: NativeEvent) -> Event {
     let s = &env.session;
-    let tool = |name: &str, input: Option<&Value>, id: Option<&String>, mcp: Option<&McpServer>| {
-        let input = input.cloned().unwrap_or(Value::Null);
+    let tool = |name: &str, input: Option<&RawJson>, id: Option<&String>, mcp: Option<&McpServer>| {
+        // A reference count: the call shares the native view's raw input.
+        let input = input.cloned().unwrap_or_default();
         let mcp = tools::parse_mcp(name, &input, mcp);
         ToolCall::builder(name, input)
             .class(tools::classify(name))
@@ -266,7 +267,7 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
         }
         NativeEvent::PostToolUse(e) => {
             let t = tool_of!(e);
-            let output = e.tool_response.unwrap_or(Value::Null);
+            let output = e.tool_response.unwrap_or_default();
             Event::ToolPost(
                 ToolPostEvent::new(env, t)
                     .with_output(output)

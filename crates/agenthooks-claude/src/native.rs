@@ -22,9 +22,10 @@
 //!   reported in `Envelope::projection_issues`.
 //! - A field whose value is *nullable but always sent* (`PreCompact.custom_instructions`,
 //!   `Pre/PostModelSwitch.requested_model`) is an `Option<T>` that serializes `null` back.
-//! - A field of free or version-dependent shape (`tool_input`, `tool_response`, schemas, pricing)
-//!   is a [`serde_json::Value`]; where such a field is optional, an explicit JSON `null` decodes
-//!   as `Some(Value::Null)`, so "absent" and "null" stay distinguishable.
+//! - A field of free or version-dependent shape (schemas, pricing) is a [`serde_json::Value`];
+//!   the large ones (`tool_input`, `tool_response`) are a [`RawJson`]: the raw text, parsed on
+//!   first access and shared with the projection. Where such a field is optional, an explicit
+//!   JSON `null` decodes as `Some(null)`, so "absent" and "null" stay distinguishable.
 //! - Enumerations Claude extends over time (`source`, `reason`, `trigger`, `permission_mode`,
 //!   `notification_type`, `error`, …) are plain `String`s: an unknown value is data, not an
 //!   error. The known values are listed in each field's docs.
@@ -48,8 +49,9 @@
 //! # Ok::<(), agenthooks_core::DecodeError>(())
 //! ```
 
-use agenthooks_core::kit::lenient::{self, present};
+use agenthooks_core::kit::lenient::{self, present, some};
 use agenthooks_core::kit::FailShape;
+use agenthooks_core::RawJson;
 use agenthooks_core::{CapSet, Capability as C};
 use serde_json::{Number, Value};
 
@@ -81,13 +83,13 @@ agenthooks_core::native_record! {
         /// Native tool name, verbatim (`Bash`, `mcp__github__create_issue`, …).
         tool_name: String,
         /// Tool arguments as the model produced them.
-        #[serde(deserialize_with = "present")]
-        tool_input: Option<Value>,
+        #[serde(deserialize_with = "some")]
+        tool_input: Option<RawJson>,
         /// Claude's tool-use id (`toolu_…`).
         tool_use_id: Option<String>,
         /// The result text or object fed back to the model; for a denied call, the denial text.
-        #[serde(deserialize_with = "present")]
-        tool_response: Option<Value>,
+        #[serde(deserialize_with = "some")]
+        tool_response: Option<RawJson>,
     }
 }
 
@@ -187,8 +189,8 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim (`Bash`, `Edit`, `mcp__github__create_issue`, …).
             tool_name: String,
             /// Tool arguments as the model produced them (a JSON object on every known version).
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_input: Option<RawJson>,
             /// Claude's tool-use id (`toolu_…`); the same id arrives on the matching post event.
             tool_use_id: Option<String>,
             /// The MCP server of an MCP tool (since ~2.1.3xx).
@@ -200,8 +202,8 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_input: Option<RawJson>,
             /// Suggested permission updates ("always allow" choices), as Claude would offer them:
             /// objects like `{"type":"addRules","rules":[…],"behavior":"allow","destination":…}`.
             permission_suggestions: Option<Vec<Value>>,
@@ -217,8 +219,8 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_input: Option<RawJson>,
             /// Claude's tool-use id.
             tool_use_id: Option<String>,
             /// Why the call was denied.
@@ -232,11 +234,11 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_input: Option<RawJson>,
             /// The tool's result, of any shape (Bash: `{stdout, stderr, interrupted, isImage, …}`).
-            #[serde(deserialize_with = "present")]
-            tool_response: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_response: Option<RawJson>,
             /// Claude's tool-use id.
             tool_use_id: Option<String>,
             /// Wall-clock run time of the tool, in milliseconds.
@@ -251,8 +253,8 @@ agenthooks_core::native_events! {
             /// Native tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_input: Option<RawJson>,
             /// Claude's tool-use id.
             tool_use_id: Option<String>,
             /// The error text fed back to the model.
@@ -304,8 +306,8 @@ agenthooks_core::native_events! {
             /// The shell tool that will run the command: `Bash` or `PowerShell`.
             tool_name: String,
             /// `{command, …}`: the command line to run.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "some")]
+            tool_input: Option<RawJson>,
             /// A synthetic tool-use id minted by Claude for this command (no model tool call
             /// exists).
             tool_use_id: Option<String>,
@@ -655,7 +657,7 @@ mod tests {
         };
         assert_eq!(pre.tool_name, "Bash");
         assert_eq!(
-            pre.tool_input.as_ref().map(|i| &i["command"]),
+            pre.tool_input.as_ref().map(|i| &i.value()["command"]),
             Some(&serde_json::json!("ls"))
         );
         let effort = pre.effort.expect("effort");
@@ -771,7 +773,7 @@ mod tests {
             panic!("wrong variant")
         };
         let calls = batch.tool_calls.as_ref().expect("calls");
-        assert_eq!(calls[0].tool_response, Some(Value::Null));
+        assert!(calls[0].tool_response.as_ref().is_some_and(RawJson::is_null));
         assert_eq!(calls[1].tool_response, None);
         assert_eq!(serde_json::to_vec(&ev).expect("serializes"), bytes);
     }

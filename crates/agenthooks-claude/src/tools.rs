@@ -21,7 +21,7 @@
 
 use agenthooks_core::kit::{McpNaming, ToolTable};
 use agenthooks_core::mcp::{McpLookup, McpName};
-use agenthooks_core::{CanonicalTool, McpCall};
+use agenthooks_core::{CanonicalTool, McpCall, RawJson};
 use serde_json::Value;
 
 use crate::native::McpServer;
@@ -99,7 +99,7 @@ pub fn classify(tool_name: &str) -> CanonicalTool {
 /// sent, else by the mangled name against the configured servers
 /// ([`mcp_config`](crate::mcp_config)), so `mcp__my_server__t` resolves to a server
 /// `my_server`.
-pub fn parse_mcp(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> Option<McpCall> {
+pub fn parse_mcp(name: &str, input: &RawJson, mcp_server: Option<&McpServer>) -> Option<McpCall> {
     let lookup = |n: McpName| McpLookup::new("claude-code", crate::mcp_config::load, n);
     if let Some(parsed) = parse_mcp_name(name) {
         let server = mcp_server.map_or(parsed.server, |s| s.name.as_str());
@@ -112,9 +112,13 @@ pub fn parse_mcp(name: &str, input: &Value, mcp_server: Option<&McpServer>) -> O
     if is_mcp_resource_tool(name) {
         let server = mcp_server
             .map(|s| s.name.as_str())
-            .or_else(|| input.get("server").and_then(Value::as_str))
+            .map(str::to_owned)
+            .or_else(|| match input.field("server") {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            })
             .unwrap_or_default();
-        return Some(McpCall::new(server, name).with_lookup(lookup(McpName::Server(server.to_owned()))));
+        return Some(McpCall::new(server.clone(), name).with_lookup(lookup(McpName::Server(server))));
     }
     None
 }

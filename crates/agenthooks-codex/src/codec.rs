@@ -13,9 +13,9 @@ use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
     DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
-    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionStartEvent,
-    StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport,
-    WireResponse,
+    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, RawJson, SessionEndEvent,
+    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    Transport, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -86,10 +86,10 @@ fn session_of(native: &NativeEvent, env: &mut Envelope) {
     };
 }
 
-fn tool_call(name: String, input: Option<Value>, id: Option<String>, env: &Envelope) -> ToolCall {
+fn tool_call(name: String, input: Option<RawJson>, id: Option<String>, env: &Envelope) -> ToolCall {
     let class = tools::classify(&name);
     let mcp = tools::parse_mcp(&name);
-    ToolCall::builder(name, input.unwrap_or_else(|| Value::Object(Map::new())))
+    ToolCall::builder(name, input.unwrap_or_else(|| Value::Object(Map::new()).into()))
         .class(class)
         .with_id(id.unwrap_or_default())
         .with_mcp(mcp)
@@ -123,8 +123,9 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
         }
         NativeEvent::PostToolUse(e) => {
             let tool = tool_call(e.tool_name, e.tool_input, e.tool_use_id, &env);
-            let response = e.tool_response.unwrap_or(Value::Null);
-            match tools::failure(&response) {
+            let response = e.tool_response.unwrap_or_default();
+            // Only an object can report a failure: a (large) output text is never parsed here.
+            match response.is_object().then(|| tools::failure(response.value())).flatten() {
                 Some(error) => {
                     env.kind = EventKind::ToolError;
                     Event::ToolError(ToolErrorEvent::new(env, tool).with_error(error))

@@ -289,8 +289,8 @@ agenthooks_core::native_events! {
             /// The canonical hook tool name (`Bash`, `apply_patch`, `mcp__s__t`; identifying).
             tool_name: String,
             /// The tool's arguments, any JSON (a closed `{command}` object in early releases).
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The model's call id.
             tool_use_id: Option<String>,
         }
@@ -304,8 +304,8 @@ agenthooks_core::native_events! {
             /// The canonical hook tool name (identifying).
             tool_name: String,
             /// The tool's arguments, any JSON.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// `{sandbox_permissions, additional_permissions?, justification?}`: sent (required)
             /// by releases around `99458d2` only; gone in 0.171.0.
             #[serde(deserialize_with = "present")]
@@ -318,12 +318,12 @@ agenthooks_core::native_events! {
             /// The canonical hook tool name (identifying).
             tool_name: String,
             /// The tool's arguments, any JSON.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The tool's result, any JSON: the output text for shell calls, the
             /// `CallToolResult` for MCP calls (decides `tool.post` vs `tool.error`).
-            #[serde(deserialize_with = "present")]
-            tool_response: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_response: Option<agenthooks_core::RawJson>,
             /// The model's call id (pairs with [`PreToolUse::tool_use_id`]).
             tool_use_id: Option<String>,
         }

@@ -85,7 +85,7 @@ fn tool_call(name: &str, raw: Option<&Value>, session: &SessionInfo) -> ToolCall
         .class(tools::classify(name))
         .with_mcp(tools::parse_mcp(name))
         .build(session);
-    let mut key = call.input.clone();
+    let mut key = call.input().clone();
     key.remove("description");
     call.id = synth_tool_id(&session.id, &session.turn_id, name, &key);
     call
@@ -123,7 +123,7 @@ fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
                 })
                 .unwrap_or(Value::Null);
             let tool = tool_call(&e.tool_name, e.tool_args.as_ref(), &s);
-            Event::ToolPost(ToolPostEvent::new(env, tool).with_output(output))
+            Event::ToolPost(ToolPostEvent::new(env, tool).with_output(output.into()))
         }
         NativeEvent::PostToolUseFailure(e) => {
             let error = e.error.as_ref().map(ErrorDetail::text).unwrap_or_default();

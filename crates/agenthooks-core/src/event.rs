@@ -8,7 +8,7 @@
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
 use serde::Serialize;
@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 
 use crate::kind::EventKind;
 use crate::provider::{Confidence, NativeName, Provider, Variant};
+pub use crate::raw_json::RawJson;
 
 /// The payload exactly as the agent sent it (after transport framing only: argv decoding for
 /// argv transports, frame extraction for `serve` mode).
@@ -372,7 +373,13 @@ impl McpCall {
 }
 
 /// A tool call, normalized across agents.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+///
+/// The input is held once, as the raw JSON text the agent sent ([`ToolCall::raw_json`], shared
+/// with the native view), and projected on first access: [`ToolCall::input`] builds the
+/// normalized object once and caches it; [`ToolCall::input_field`], [`ToolCall::command`] and
+/// [`ToolCall::file_path`] read single keys without building it. A handler that reads only the
+/// tool name and the command pays for the command, not for the rest of the input.
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ToolCall {
     /// Native tool-call id, or a synthesized one (see [`ToolCall::synthesized`]).
@@ -385,18 +392,19 @@ pub struct ToolCall {
     pub canonical: CanonicalTool,
     /// MCP details when the call targets an MCP tool.
     pub mcp: Option<McpCall>,
-    /// The input, always a JSON object (un-stringified when the agent sent a JSON string; a
-    /// non-object input is wrapped as `{"value": …}`).
-    pub input: Map<String, Value>,
-    /// The input exactly as the agent sent it (a string stays a string). Byte-exact text is in
-    /// [`Envelope::raw`].
-    pub raw_input: Value,
+    raw_input: RawJson,
+    input: OnceLock<Map<String, Value>>,
+    command: OnceLock<Option<String>>,
+    file_path: OnceLock<Option<String>>,
 }
+
+/// The keys [`ToolCall::file_path`] reads, in priority order.
+const FILE_PATH_KEYS: [&str; 5] = ["file_path", "path", "filePath", "absolute_path", "notebook_path"];
 
 impl ToolCall {
     /// Starts a tool call from the native tool name and the input exactly as the agent sent
-    /// it; finish with [`ToolCallBuilder::build`], which normalizes the input to an object and
-    /// synthesizes an id when the agent sent none.
+    /// it (a [`RawJson`] from the native view, or a [`Value`]); finish with
+    /// [`ToolCallBuilder::build`], which synthesizes an id when the agent sent none.
     ///
     /// ```
     /// use agenthooks_core::{CanonicalTool, SessionInfo, ToolCall};
@@ -405,17 +413,18 @@ impl ToolCall {
     /// let a = ToolCall::builder("Shell", json!("{\"command\":\"ls\"}"))
     ///     .class(CanonicalTool::Shell)
     ///     .build(&session);
-    /// assert_eq!(a.input["command"], "ls");
+    /// assert_eq!(a.input()["command"], "ls");
+    /// assert_eq!(a.command(), Some("ls"));
     /// assert!(a.synthesized && a.id.starts_with("hook_synth_"));
     /// let b = ToolCall::builder("Shell", json!({"command": "ls"})).class(CanonicalTool::Shell).build(&session);
     /// assert_eq!(a.id, b.id); // pre and post correlate
     /// let c = ToolCall::builder("Bash", json!({})).with_id("toolu_1").build(&session);
     /// assert_eq!((c.id.as_str(), c.synthesized), ("toolu_1", false));
     /// ```
-    pub fn builder(name: impl Into<String>, raw_input: Value) -> ToolCallBuilder {
+    pub fn builder(name: impl Into<String>, raw_input: impl Into<RawJson>) -> ToolCallBuilder {
         ToolCallBuilder {
             name: name.into(),
-            raw_input,
+            raw_input: raw_input.into(),
             canonical: CanonicalTool::Other,
             id: String::new(),
             mcp: None,
@@ -425,16 +434,15 @@ impl ToolCall {
     fn from_parts(
         name: impl Into<String>,
         canonical: CanonicalTool,
-        raw_input: Value,
+        raw_input: RawJson,
         id: Option<String>,
         session: &str,
         turn: &str,
     ) -> Self {
         let name = name.into();
-        let input = normalize_input(&raw_input);
         let (id, synthesized) = match id {
             Some(id) if !id.is_empty() => (id, false),
-            _ => (synth_tool_id(session, turn, &name, &input), true),
+            _ => (synth_tool_id_raw(session, turn, &name, &raw_input), true),
         };
         Self {
             id,
@@ -442,8 +450,10 @@ impl ToolCall {
             name,
             canonical,
             mcp: None,
-            input,
             raw_input,
+            input: OnceLock::new(),
+            command: OnceLock::new(),
+            file_path: OnceLock::new(),
         }
     }
 
@@ -455,19 +465,117 @@ impl ToolCall {
         self
     }
 
-    /// The `command` string of a shell call, when present.
-    pub fn command(&self) -> Option<&str> {
+    /// The input, always a JSON object (un-stringified when the agent sent a JSON string; a
+    /// non-object input is wrapped as `{"value": …}`). Built on the first call, then cached.
+    pub fn input(&self) -> &Map<String, Value> {
+        self.input.get_or_init(|| self.raw_input.to_object())
+    }
+
+    /// The input, mutably (interceptors rewriting the projection; the raw input and
+    /// [`Envelope::raw`] stay as sent).
+    pub fn input_mut(&mut self) -> &mut Map<String, Value> {
+        let _ = self.input();
+        self.command = OnceLock::new();
+        self.file_path = OnceLock::new();
         self.input
-            .get("command")
-            .or_else(|| self.input.get("cmd"))
-            .and_then(Value::as_str)
+            .get_mut()
+            .unwrap_or_else(|| unreachable!("initialized above"))
+    }
+
+    /// The input exactly as the agent sent it, parsed (a string stays a string). Byte-exact
+    /// text is [`ToolCall::raw_json`].
+    pub fn raw_input(&self) -> &Value {
+        self.raw_input.value()
+    }
+
+    /// The input as the agent sent it, as raw JSON text (shared with the native view).
+    pub fn raw_json(&self) -> &RawJson {
+        &self.raw_input
+    }
+
+    /// One top-level key of the (normalized) input, without building the whole object when it
+    /// has not been built yet.
+    pub fn input_field(&self, key: &str) -> Option<Value> {
+        self.input_fields(&[key]).pop().flatten()
+    }
+
+    /// Several top-level keys of the input in one scan (see [`ToolCall::input_field`]).
+    fn input_fields(&self, keys: &[&str]) -> Vec<Option<Value>> {
+        if let Some(m) = self.input.get() {
+            return keys.iter().map(|k| m.get(*k).cloned()).collect();
+        }
+        if self.raw_input.is_object() {
+            return self.raw_input.fields(keys);
+        }
+        // A stringified object (Cursor MCP, Copilot): scan the inner text; anything else is
+        // `{"value": …}` and small.
+        if self.raw_input.is_string() {
+            if let Value::String(inner) = self.raw_input.value() {
+                if inner.trim_start().starts_with('{') {
+                    return crate::raw_json::scan_fields(inner.trim(), keys);
+                }
+            }
+        }
+        let m = self.input();
+        keys.iter().map(|k| m.get(*k).cloned()).collect()
+    }
+
+    /// The `command` string of a shell call (`command`, else `cmd`), when present.
+    pub fn command(&self) -> Option<&str> {
+        self.command
+            .get_or_init(|| {
+                let mut v = self.input_fields(&["command", "cmd"]).into_iter();
+                let (command, cmd) = (v.next().flatten(), v.next().flatten());
+                [command, cmd].into_iter().flatten().find_map(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+            })
+            .as_deref()
     }
 
     /// The file path argument, under the names agents use (`file_path`, `path`, `filePath`, …).
     pub fn file_path(&self) -> Option<&str> {
-        ["file_path", "path", "filePath", "absolute_path", "notebook_path"]
-            .iter()
-            .find_map(|k| self.input.get(*k).and_then(Value::as_str))
+        self.file_path
+            .get_or_init(|| {
+                self.input_fields(&FILE_PATH_KEYS)
+                    .into_iter()
+                    .flatten()
+                    .find_map(|v| match v {
+                        Value::String(s) => Some(s),
+                        _ => None,
+                    })
+            })
+            .as_deref()
+    }
+}
+
+impl PartialEq for ToolCall {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.synthesized == other.synthesized
+            && self.name == other.name
+            && self.canonical == other.canonical
+            && self.mcp == other.mcp
+            && self.input() == other.input()
+            && self.raw_input == other.raw_input
+    }
+}
+
+/// Serializes as `{id, synthesized, name, canonical, mcp, input, raw_input}` (the normalized
+/// JSON's `tool`).
+impl Serialize for ToolCall {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut st = s.serialize_struct("ToolCall", 7)?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("synthesized", &self.synthesized)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("canonical", &self.canonical)?;
+        st.serialize_field("mcp", &self.mcp)?;
+        st.serialize_field("input", self.input())?;
+        st.serialize_field("raw_input", self.raw_input())?;
+        st.end()
     }
 }
 
@@ -484,7 +592,7 @@ impl Default for ToolCall {
 #[must_use]
 pub struct ToolCallBuilder {
     name: String,
-    raw_input: Value,
+    raw_input: RawJson,
     canonical: CanonicalTool,
     id: String,
     mcp: Option<McpCall>,
@@ -548,7 +656,9 @@ fn single(k: &str, v: Value) -> Map<String, Value> {
 }
 
 /// A deterministic tool-call id: `hook_synth_` + the first 16 hex digits of
-/// `sha256(session | turn | tool | compact-JSON(input))`.
+/// `sha256(session | turn | tool | compact-JSON(input))`. Codecs use [`synth_tool_id_raw`],
+/// which hashes the input's own text instead of re-serializing it (the same id for a compact
+/// input).
 ///
 /// ```
 /// use agenthooks_core::synth_tool_id;
@@ -559,6 +669,40 @@ fn single(k: &str, v: Value) -> Map<String, Value> {
 /// assert_ne!(a, synth_tool_id("s", "t2", "Bash", &input));
 /// ```
 pub fn synth_tool_id(session: &str, turn: &str, tool: &str, input: &Map<String, Value>) -> String {
+    // Serializing a Map cannot fail.
+    let body = serde_json::to_vec(input).unwrap_or_default();
+    synth_id_of(session, turn, tool, &[&body])
+}
+
+/// The id of [`synth_tool_id`] computed from the input as the agent sent it, hashing its raw
+/// bytes: an object's text as is; a JSON string that holds an object, its content (so a
+/// stringified input and the same input sent as an object correlate); `null` as `{}`;
+/// anything else as `{"value":<text>}`. For an input sent compact (what agents send) this is
+/// exactly [`synth_tool_id`] of [`ToolCall::input`].
+///
+/// ```
+/// use agenthooks_core::{synth_tool_id, synth_tool_id_raw, RawJson};
+/// let raw: RawJson = serde_json::from_str(r#"{"command":"ls","cwd":"/"}"#)?;
+/// let map = raw.to_object();
+/// assert_eq!(synth_tool_id_raw("s", "t", "Bash", &raw), synth_tool_id("s", "t", "Bash", &map));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn synth_tool_id_raw(session: &str, turn: &str, tool: &str, input: &RawJson) -> String {
+    let text = input.get();
+    match text.as_bytes().first() {
+        Some(b'{') => synth_id_of(session, turn, tool, &[text.as_bytes()]),
+        Some(b'"') => match input.value() {
+            Value::String(inner) if serde_json::from_str::<Map<String, Value>>(inner).is_ok() => {
+                synth_id_of(session, turn, tool, &[inner.trim().as_bytes()])
+            }
+            _ => synth_id_of(session, turn, tool, &[b"{\"value\":", text.as_bytes(), b"}"]),
+        },
+        None | Some(b'n') => synth_id_of(session, turn, tool, &[b"{}"]),
+        Some(_) => synth_id_of(session, turn, tool, &[b"{\"value\":", text.as_bytes(), b"}"]),
+    }
+}
+
+fn synth_id_of(session: &str, turn: &str, tool: &str, body: &[&[u8]]) -> String {
     let mut h = Sha256::new();
     h.update(session.as_bytes());
     h.update(b"|");
@@ -566,9 +710,9 @@ pub fn synth_tool_id(session: &str, turn: &str, tool: &str, input: &Map<String, 
     h.update(b"|");
     h.update(tool.as_bytes());
     h.update(b"|");
-    // Serializing a Map cannot fail.
-    let body = serde_json::to_vec(input).unwrap_or_default();
-    h.update(&body);
+    for part in body {
+        h.update(part);
+    }
     format!("hook_synth_{}", crate::digest::hex(&h.finalize()[..8]))
 }
 
@@ -670,8 +814,9 @@ typed_event!(
             pub tool: ToolCall,
         }
         optional {
-            /// The tool's output/response as the agent reported it (`null` when it sent none).
-            pub output: Value => with_output,
+            /// The tool's output/response as the agent reported it (`null` when it sent none):
+            /// raw JSON, parsed on first access (shared with the native view).
+            pub output: RawJson => with_output,
             /// Execution time, when reported.
             pub duration_ms: Option<u64> => with_duration_ms,
         }
@@ -1059,14 +1204,55 @@ mod tests {
         let t = ToolCall::from_parts(
             "x",
             CanonicalTool::Other,
-            json!("{\"a\":1}"),
+            json!("{\"a\":1}").into(),
             Some("id1".into()),
             "",
             "",
         );
         assert_eq!(t.id, "id1");
         assert!(!t.synthesized);
-        assert_eq!(t.raw_input, json!("{\"a\":1}"));
+        assert_eq!(t.raw_input(), &json!("{\"a\":1}"));
+        assert_eq!(t.input()["a"], 1);
+    }
+
+    #[test]
+    fn the_input_is_projected_only_when_read() {
+        let raw: RawJson =
+            serde_json::from_str(r#"{"big":[1,2,3],"description":"d","command":"ls -la","path":"/x"}"#).unwrap();
+        let t = ToolCall::builder("Bash", raw.clone())
+            .with_id("t1")
+            .build(&SessionInfo::default());
+        assert_eq!((t.command(), t.file_path()), (Some("ls -la"), Some("/x")));
+        assert_eq!(t.input_field("description"), Some(json!("d")));
+        assert!(!raw.is_parsed() && t.input.get().is_none(), "single keys build nothing");
+        assert_eq!(t.input()["big"][2], 3);
+        assert_eq!(t.raw_json().get(), raw.get(), "shared text");
+        // A rewrite through `input_mut` is what the accessors see next.
+        let mut t = t;
+        t.input_mut().insert("command".into(), json!("pwd"));
+        assert_eq!(t.command(), Some("pwd"));
+        assert_eq!(t.raw_input()["command"], "ls -la", "the raw input stays as sent");
+        // A stringified input is scanned inside the string.
+        let s = ToolCall::builder("x", json!("{\"cmd\":\"echo\"}")).build(&SessionInfo::default());
+        assert_eq!(s.command(), Some("echo"));
+    }
+
+    #[test]
+    fn raw_ids_match_the_map_ids_for_compact_inputs() {
+        for text in [
+            r#"{"command":"ls","n":1}"#,
+            r#""{\"a\":1}""#,
+            "null",
+            "[1,2]",
+            r#""plain""#,
+        ] {
+            let raw: RawJson = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                synth_tool_id_raw("s", "t", "Bash", &raw),
+                synth_tool_id("s", "t", "Bash", &raw.to_object()),
+                "{text}"
+            );
+        }
     }
 
     #[test]

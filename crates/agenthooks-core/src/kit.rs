@@ -110,10 +110,13 @@ use crate::event::{CanonicalTool, Envelope};
 use crate::kind::EventKind;
 use crate::provider::Provider;
 
+mod capture;
 pub mod lenient;
 mod macros;
 mod quirk_table;
 
+pub use capture::Capture;
+pub(crate) use capture::KeyCow;
 pub use quirk_table::quirk_table_ok;
 
 /// Unknown keys of a payload object, in wire order.
@@ -586,6 +589,17 @@ pub fn decode<N: NativeEvents>(
     }
     // A dialect without a name key takes the name from the hint: no probe pass (the typed pass
     // below rejects malformed JSON and trailing data, and the slow path reports them).
+    //
+    // With a name key, the fast path reads keys only up to the name (agents send it first or
+    // near the start) and lets the typed pass validate the rest; when either fails, the full
+    // probe below reads (and validates) the whole payload and reports the error as before.
+    if let Some(key) = N::NAME_KEY {
+        if let Some(name) = quick_name(bytes, key) {
+            if let Some(fast) = typed_fast::<N>(bytes, &name) {
+                return Ok(fast);
+            }
+        }
+    }
     let payload_name = match N::NAME_KEY {
         Some(key) => probe_name(provider, bytes, Some(key))?,
         None => None,
@@ -601,15 +615,8 @@ pub fn decode<N: NativeEvents>(
     };
 
     // Fast path: typed, straight from the bytes.
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    if let Ok(native) = N::deserialize_named(name, &mut de) {
-        if de.end().is_ok() {
-            return Ok(Decoded {
-                native,
-                issues: Vec::new(),
-                other_view: None,
-            });
-        }
+    if let Some(fast) = typed_fast::<N>(bytes, name) {
+        return Ok(fast);
     }
 
     // Slow path: repair on a tree.
@@ -780,6 +787,55 @@ fn repair<T>(
     }
     out
 }
+/// The typed view straight from the bytes, when the payload is exactly one object of `name`'s
+/// shape (no trailing data).
+fn typed_fast<N: NativeEvents>(bytes: &[u8], name: &str) -> Option<Decoded<N>> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let native = N::deserialize_named(name, &mut de).ok()?;
+    de.end().ok()?;
+    Some(Decoded {
+        native,
+        issues: Vec::new(),
+        other_view: None,
+    })
+}
+
+/// The event name when it is a string among the payload's keys, reading (and skipping) only the
+/// keys before it; `None` when it is not found that way (the full probe decides).
+fn quick_name(bytes: &[u8], key: &'static str) -> Option<String> {
+    let mut found = None;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // Stops with an error as soon as the name is read: only `found` matters.
+    let _ = de.deserialize_map(QuickName { key, found: &mut found });
+    found
+}
+
+struct QuickName<'a> {
+    key: &'static str,
+    found: &'a mut Option<String>,
+}
+
+impl<'de> Visitor<'de> for QuickName<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(k) = map.next_key_seed(KeyCow)? {
+            if k == self.key {
+                if let Value::String(s) = map.next_value::<Value>()? {
+                    *self.found = Some(s);
+                }
+                return Err(serde::de::Error::custom("name found"));
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
 /// Reads the event name from the payload without typing anything else, validating the JSON
 /// and rejecting trailing data.
 fn probe_name(provider: &Provider, bytes: &[u8], key: Option<&'static str>) -> Result<Option<String>, DecodeError> {

@@ -44,6 +44,7 @@ mod macros;
 pub mod mcp;
 pub mod provider;
 pub mod quirks;
+mod raw_json;
 pub mod router;
 pub mod runner;
 pub mod shell;
@@ -58,10 +59,11 @@ pub use codec::{Codec, ConnState, Env, EventTarget, Invocation, ProcessEnv, Stde
 pub use decision::{Decision, DecisionKind, IntoDecision, Outcome};
 pub use error::{DecodeCategory, DecodeError, EncodeCategory, EncodeError, HandlerError};
 pub use event::{
-    normalize_input, synth_tool_id, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent, ContinuationFlag,
-    Envelope, Event, Extensions, FileEditedEvent, McpCall, ModelRequestEvent, ModelResponseEvent, NotificationEvent,
-    OtherEvent, PermissionEvent, PromptEvent, RawPayload, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
-    SubagentStartEvent, ToolCall, ToolCallBuilder, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    normalize_input, synth_tool_id, synth_tool_id_raw, AgentInfo, CanonicalTool, CompactPostEvent, CompactPreEvent,
+    ContinuationFlag, Envelope, Event, Extensions, FileEditedEvent, McpCall, ModelRequestEvent, ModelResponseEvent,
+    NotificationEvent, OtherEvent, PermissionEvent, PromptEvent, RawJson, RawPayload, SessionEndEvent, SessionInfo,
+    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolCallBuilder, ToolErrorEvent, ToolPostEvent,
+    ToolPreEvent,
 };
 pub use kind::EventKind;
 pub use kit::{EventRow, FailShape, ToolTable};

@@ -12,8 +12,8 @@ use agenthooks_core::kit::{self, FailShape};
 use agenthooks_core::{
     AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError,
     Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelResponseEvent,
-    OtherEvent, Outcome, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
+    OtherEvent, Outcome, PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse,
+    StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
@@ -285,6 +285,16 @@ fn unstring(v: Option<&Value>) -> Value {
     }
 }
 
+/// [`unstring`] of a raw field: a JSON-encoded string is parsed (quirk #5), anything else is
+/// shared as sent (not parsed).
+fn unstring_raw(v: Option<&RawJson>) -> RawJson {
+    match v {
+        Some(raw) if raw.is_string() => unstring(Some(raw.value())).into(),
+        Some(raw) => raw.clone(),
+        None => RawJson::null(),
+    }
+}
+
 fn millis(n: Option<&Number>) -> Option<u64> {
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     n.and_then(|n| {
@@ -297,7 +307,7 @@ fn millis(n: Option<&Number>) -> Option<u64> {
 fn facet(native: &NativeEvent) -> Option<(String, Part)> {
     match native {
         NativeEvent::PreToolUse(e) => {
-            let input = agenthooks_core::event::normalize_input(e.tool_input.as_ref().unwrap_or(&Value::Null));
+            let input = e.tool_input.as_ref().map(RawJson::to_object).unwrap_or_default();
             if let Some(tool) = tools::mcp_tool(&e.tool_name) {
                 return Some((dedup::mcp_facet(tool, &input), Part::McpEcho));
             }
@@ -310,7 +320,7 @@ fn facet(native: &NativeEvent) -> Option<(String, Part)> {
                 agenthooks_core::CanonicalTool::FileRead => {
                     let path = call
                         .file_path()
-                        .or_else(|| call.input.get("target_file").and_then(Value::as_str));
+                        .or_else(|| call.input().get("target_file").and_then(Value::as_str));
                     path.filter(|p| !p.is_empty())
                         .map(|p| (dedup::read_facet(p), Part::Claimant))
                 }
@@ -328,7 +338,7 @@ fn facet(native: &NativeEvent) -> Option<(String, Part)> {
             .filter(|p| !p.is_empty())
             .map(|p| (dedup::read_facet(p), Part::Claimant)),
         NativeEvent::BeforeMcpExecution(e) => {
-            let input = agenthooks_core::event::normalize_input(e.tool_input.as_ref().unwrap_or(&Value::Null));
+            let input = e.tool_input.as_ref().map(RawJson::to_object).unwrap_or_default();
             let tool = tools::mcp_tool(&e.tool_name).unwrap_or(&e.tool_name);
             Some((dedup::mcp_facet(tool, &input), Part::McpSpecific))
         }
@@ -364,14 +374,14 @@ fn one_key(key: &str, value: Option<String>) -> Value {
 /// Builds the typed event (projection). The envelope's native view is set by the caller.
 fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Event {
     let s = &env.session;
-    let tool = |name: &str, input: Value, id: Option<&String>, mcp: Option<agenthooks_core::McpCall>| {
+    let tool = |name: &str, input: RawJson, id: Option<&String>, mcp: Option<agenthooks_core::McpCall>| {
         ToolCall::builder(name, input)
             .class(tools::classify(name))
             .with_id(id.cloned().unwrap_or_default())
             .with_mcp(mcp)
             .build(s)
     };
-    let input_of = |v: &Option<Value>| v.clone().unwrap_or(Value::Null);
+    let input_of = |v: &Option<RawJson>| v.clone().unwrap_or_default();
     let generic_mcp = |name: &str| tools::parse_mcp(name, None, None, None);
     match native {
         NativeEvent::PreToolUse(e) => {
@@ -384,13 +394,18 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeShellExecution(e) => {
-            let t = tool("Shell", one_key("command", e.command), sibling_id(dedup).as_ref(), None);
+            let t = tool(
+                "Shell",
+                one_key("command", e.command).into(),
+                sibling_id(dedup).as_ref(),
+                None,
+            );
             Event::ToolPre(ToolPreEvent::new(env, t))
         }
         NativeEvent::BeforeReadFile(e) => {
             let t = tool(
                 "Read",
-                one_key("file_path", e.file_path),
+                one_key("file_path", e.file_path).into(),
                 sibling_id(dedup).as_ref(),
                 None,
             );
@@ -414,7 +429,7 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
                 e.tool_use_id.as_ref(),
                 generic_mcp(&e.tool_name),
             );
-            let output = unstring(e.tool_output.as_ref());
+            let output = unstring_raw(e.tool_output.as_ref());
             Event::ToolPost(
                 ToolPostEvent::new(env, t)
                     .with_output(output)
@@ -426,8 +441,8 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
             if let Some(c) = e.command {
                 input.insert("command".into(), c.into());
             }
-            let t = tool("Shell", Value::Object(input), None, None);
-            let output = e.output.map_or(Value::Null, Value::String);
+            let t = tool("Shell", Value::Object(input).into(), None, None);
+            let output = e.output.map_or(Value::Null, Value::String).into();
             Event::ToolPost(
                 ToolPostEvent::new(env, t)
                     .with_output(output)
@@ -442,7 +457,7 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
                 None,
             );
             let t = tool(&e.tool_name, input_of(&e.tool_input), None, mcp);
-            let output = unstring(e.result_json.as_ref());
+            let output = unstring(e.result_json.as_ref()).into();
             Event::ToolPost(
                 ToolPostEvent::new(env, t)
                     .with_output(output)

@@ -23,8 +23,8 @@
 //! let env: HashMap<String, String> = HashMap::new();
 //! let event = CODEC.decode(&Invocation::new(payload.to_vec(), &env))?;
 //! let Event::ToolPre(pre) = &event else { unreachable!() };
-//! assert_eq!(pre.tool.input["title"], "x"); // the JSON string, normalized
-//! assert!(pre.tool.raw_input.is_string()); // as sent
+//! assert_eq!(pre.tool.input()["title"], "x"); // the JSON string, normalized
+//! assert!(pre.tool.raw_input().is_string()); // as sent
 //! let mcp = pre.tool.mcp.as_ref().unwrap();
 //! assert_eq!((mcp.server.as_str(), mcp.url.as_str()), ("linear", "https://mcp.linear.app/sse"));
 //! assert_eq!(pre.envelope.variant.as_str(), "cli");

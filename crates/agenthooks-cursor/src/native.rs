@@ -232,8 +232,8 @@ agenthooks_core::native_events! {
             /// Tool name, verbatim (`Shell`, `Read`, `MCP:create_issue`, …).
             tool_name: String,
             /// Tool arguments (an object).
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// Tool-call id; may hold two parts, `call_…\nctc_…` (kept verbatim).
             #[serde(deserialize_with = "lenient::opt_text")]
             tool_use_id: Option<String>,
@@ -248,11 +248,11 @@ agenthooks_core::native_events! {
             /// Tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The output, a JSON-encoded string (Shell: `{"output":…,"exitCode":…}`).
-            #[serde(deserialize_with = "present")]
-            tool_output: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_output: Option<agenthooks_core::RawJson>,
             /// Tool-call id.
             #[serde(deserialize_with = "lenient::opt_text")]
             tool_use_id: Option<String>,
@@ -266,8 +266,8 @@ agenthooks_core::native_events! {
             /// Tool name, verbatim.
             tool_name: String,
             /// Tool arguments.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// Tool-call id.
             #[serde(deserialize_with = "lenient::opt_text")]
             tool_use_id: Option<String>,
@@ -370,8 +370,8 @@ agenthooks_core::native_events! {
             /// The tool, as the server knows it.
             tool_name: String,
             /// Its arguments, a JSON-encoded string (#5).
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The server's key in `mcp.json`.
             mcp_server_name: Option<String>,
             /// HTTP/SSE transport URL.
@@ -386,8 +386,8 @@ agenthooks_core::native_events! {
             /// The tool, as the server knows it.
             tool_name: String,
             /// Its arguments, a JSON-encoded string.
-            #[serde(deserialize_with = "present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The server's key in `mcp.json`.
             mcp_server_name: Option<String>,
             /// HTTP/SSE server URL.

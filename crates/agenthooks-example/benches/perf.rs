@@ -347,14 +347,14 @@ fn router_reads_nothing() -> Router {
 fn router_reads_all() -> Router {
     Router::new()
         .on_tool_post(|_cx: &Context, e: &ToolPostEvent| {
-            if input_weight(&e.tool.input) + weigh(&e.output) == 0 {
+            if input_weight(e.tool.input()) + weigh(&e.output) == 0 {
                 flag_output("empty")
             } else {
                 observed()
             }
         })
         .on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
-            if input_weight(&e.tool.input) > usize::MAX / 2 {
+            if input_weight(e.tool.input()) > usize::MAX / 2 {
                 deny("too big")
             } else {
                 no_decision()

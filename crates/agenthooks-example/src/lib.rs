@@ -199,8 +199,13 @@ fn aws_secret(text: &str) -> bool {
 }
 
 fn scan_tool(t: &ToolCall) -> Vec<&'static str> {
-    // The normalized input (already un-stringified) as compact JSON text.
-    let text = serde_json::to_string(&t.input).unwrap_or_default();
+    // An object sent without escapes is scanned as the agent's own text (nothing is parsed);
+    // otherwise the normalized input (un-stringified, escapes decoded) as compact JSON text.
+    let raw = t.raw_json();
+    if raw.is_object() && !raw.get().contains('\\') {
+        return find_secrets(raw.get());
+    }
+    let text = serde_json::to_string(t.input()).unwrap_or_default();
     find_secrets(&text)
 }
 

@@ -10,8 +10,8 @@ use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
-    Outcome, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, ToolCall,
-    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Outcome, PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
+    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -114,8 +114,8 @@ fn response_text(r: &LlmResponse) -> Option<String> {
     (!texts.is_empty()).then(|| texts.concat())
 }
 
-fn tool_call(session: &SessionInfo, name: &str, input: Option<&Value>, ctx: Option<&McpContext>) -> ToolCall {
-    ToolCall::builder(name, input.cloned().unwrap_or(Value::Null))
+fn tool_call(session: &SessionInfo, name: &str, input: Option<&RawJson>, ctx: Option<&McpContext>) -> ToolCall {
+    ToolCall::builder(name, input.cloned().unwrap_or_default())
         .class(tools::classify(name))
         .with_mcp(tools::parse_mcp(name, ctx))
         .build(session)
@@ -158,7 +158,7 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
             let tool = tool_of!(e);
             match e.error_message() {
                 Some(msg) => Event::ToolError(ToolErrorEvent::new(env, tool).with_error(msg)),
-                None => Event::ToolPost(ToolPostEvent::new(env, tool).with_output(to_value(&e.tool_response))),
+                None => Event::ToolPost(ToolPostEvent::new(env, tool).with_output(to_value(&e.tool_response).into())),
             }
         }
         N::BeforeModel(e) => {
@@ -227,8 +227,8 @@ impl Output<'_> {
 /// (which Gemini merges shallowly: removals are impossible, quirk #12).
 fn removed_keys(event: &Event, updated: &Map<String, Value>) -> Vec<String> {
     let original = match view(event.envelope()) {
-        Some(NativeEvent::BeforeTool(t)) => t.tool_input.as_ref().and_then(Value::as_object),
-        _ => event.tool().map(|t| &t.input),
+        Some(NativeEvent::BeforeTool(t)) => t.tool_input.as_ref().and_then(|i| i.as_object()),
+        _ => event.tool().map(ToolCall::input),
     };
     original
         .map(|o| o.keys().filter(|k| !updated.contains_key(*k)).cloned().collect())

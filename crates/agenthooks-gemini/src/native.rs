@@ -224,8 +224,8 @@ agenthooks_core::native_events! {
             /// identifying: required).
             tool_name: String,
             /// The tool's arguments (a JSON object).
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// Set for MCP tools (since v0.25.0).
             mcp_context: Option<McpContext>,
             /// The name the model asked for when Gemini resolved it to another tool (an alias;
@@ -239,8 +239,8 @@ agenthooks_core::native_events! {
             /// The tool's registry name (identifying: required).
             tool_name: String,
             /// The tool's arguments as they were run (after any `BeforeTool` rewrite).
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The tool's result (decides the kind: see [`AfterTool::is_error`]).
             tool_response: Option<ToolResponse>,
             /// Set for MCP tools (since v0.25.0).

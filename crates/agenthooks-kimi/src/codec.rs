@@ -7,8 +7,8 @@ use agenthooks_core::kit::{self, FailShape, FromNative};
 use agenthooks_core::{
     AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
     Event, EventKind, EventTarget, FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
-    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    PromptEvent, Provider, RawJson, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
+    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -242,8 +242,8 @@ impl agenthooks_core::Codec for KimiCodec {
 /// A tool call from Kimi's fields: canonical class, MCP identity for `mcp__…` names, the input as
 /// sent (Kimi already sends `{}` for non-object arguments; an absent one is `null`) and Kimi's
 /// own tool-call id (an empty or absent id gets a synthesized one).
-fn tool_call(env: &Envelope, name: &str, input: Option<&Value>, id: Option<&String>) -> ToolCall {
-    ToolCall::builder(name, input.cloned().unwrap_or(Value::Null))
+fn tool_call(env: &Envelope, name: &str, input: Option<&RawJson>, id: Option<&String>) -> ToolCall {
+    ToolCall::builder(name, input.cloned().unwrap_or_default())
         .class(tools::classify(name))
         .with_id(id.cloned().unwrap_or_default())
         .with_mcp(tools::parse_mcp(name))
@@ -262,7 +262,7 @@ fn build_event(mut env: Envelope, native: &NativeEvent) -> Event {
         }
         NativeEvent::PostToolUse(e) => {
             let tool = tool_call(&env, &e.tool_name, e.tool_input.as_ref(), e.tool_call_id.as_ref());
-            let output = e.tool_output.clone().unwrap_or(Value::Null);
+            let output = e.tool_output.clone().unwrap_or_default();
             Event::ToolPost(ToolPostEvent::new(env, tool).with_output(output))
         }
         NativeEvent::PostToolUseFailure(e) => {

@@ -284,8 +284,8 @@ agenthooks_core::native_events! {
             /// The tool name (`Bash`, `Read`, `mcp__server__tool`, …); identifying, required.
             tool_name: String,
             /// The tool arguments; `{}` when the model's arguments were not an object.
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The model's tool-call id (`""` when unknown in kimi-cli).
             tool_call_id: Option<String>,
         }
@@ -296,14 +296,14 @@ agenthooks_core::native_events! {
             /// The tool name; identifying, required.
             tool_name: String,
             /// The tool arguments (`{}` when not an object).
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The model's tool-call id.
             tool_call_id: Option<String>,
             /// The tool output: a string in every upstream release (text parts joined, cut to
             /// [`TOOL_OUTPUT_LIMIT`] characters), kept as sent whatever its shape.
-            #[serde(deserialize_with = "lenient::present")]
-            tool_output: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_output: Option<agenthooks_core::RawJson>,
         }
         /// `PostToolUseFailure`: a tool call failed or was blocked (a `PreToolUse` deny lands here
         /// too). Fire-and-forget.
@@ -312,8 +312,8 @@ agenthooks_core::native_events! {
             /// The tool name; identifying, required.
             tool_name: String,
             /// The tool arguments (`{}` when not an object).
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// The model's tool-call id.
             tool_call_id: Option<String>,
             /// The error: an object `{code, message, retryable, …}` in Kimi Code, a string in
@@ -341,8 +341,8 @@ agenthooks_core::native_events! {
             #[serde(deserialize_with = "lenient::present")]
             display: Option<Value>,
             /// The tool arguments.
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
         }
         /// `PermissionResult`: an approval was resolved. Observation only (matcher: tool name).
         PermissionResult("PermissionResult", Other, tool_matcher)
@@ -363,8 +363,8 @@ agenthooks_core::native_events! {
             #[serde(deserialize_with = "lenient::present")]
             display: Option<Value>,
             /// The tool arguments.
-            #[serde(deserialize_with = "lenient::present")]
-            tool_input: Option<Value>,
+            #[serde(deserialize_with = "agenthooks_core::kit::lenient::some")]
+            tool_input: Option<agenthooks_core::RawJson>,
             /// `approved`, `rejected`, `cancelled` or `error`.
             decision: Option<String>,
             /// `session` when the approval covers the rest of the session.
@@ -552,10 +552,13 @@ impl PostToolUse {
     /// The tool output as text: the string Kimi sends, or the compact JSON of any other shape
     /// (`""` when absent).
     pub fn tool_output_text(&self) -> Cow<'_, str> {
-        match &self.tool_output {
-            Some(Value::String(s)) => Cow::Borrowed(s),
-            None | Some(Value::Null) => Cow::Borrowed(""),
-            Some(other) => Cow::Owned(other.to_string()),
+        match self.tool_output.as_ref() {
+            None => Cow::Borrowed(""),
+            Some(raw) if raw.is_null() => Cow::Borrowed(""),
+            Some(raw) => match raw.value() {
+                Value::String(s) => Cow::Borrowed(s),
+                other => Cow::Owned(other.to_string()),
+            },
         }
     }
 }

@@ -242,7 +242,7 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
                 ),
                 None => Event::ToolPost(
                     ToolPostEvent::new(env, t)
-                        .with_output(result.unwrap_or(Value::Null))
+                        .with_output(result.unwrap_or(Value::Null).into())
                         .with_duration_ms(duration_ms),
                 ),
             }

@@ -447,7 +447,7 @@ fn build_event(env: Envelope, native: NativeEvent, servers: &[String], previousl
         NativeEvent::ToolExecuteAfter(e) => {
             let t = tool(&env, &e.input.tool, e.input.args.as_ref(), e.input.call_id.as_ref());
             let output = e.output.and_then(|o| o.output).unwrap_or(Value::Null);
-            Event::ToolPost(ToolPostEvent::new(env, t).with_output(output))
+            Event::ToolPost(ToolPostEvent::new(env, t).with_output(output.into()))
         }
         NativeEvent::ChatMessage(e) => {
             let text = e

@@ -626,7 +626,7 @@ pub fn synthetic_event(codec: &dyn Codec, native: &str, kind: EventKind) -> Even
         K::SessionEnd => Event::SessionEnd(SessionEndEvent::new(env)),
         K::PromptSubmitted => Event::PromptSubmitted(PromptEvent::new(env, "hello".to_owned())),
         K::ToolPre => Event::ToolPre(ToolPreEvent::new(env, tool())),
-        K::ToolPost => Event::ToolPost(ToolPostEvent::new(env, tool()).with_output(json!("ok"))),
+        K::ToolPost => Event::ToolPost(ToolPostEvent::new(env, tool()).with_output(json!("ok").into())),
         K::ToolError => Event::ToolError(ToolErrorEvent::new(env, tool()).with_error("failed".to_owned())),
         K::Permission => Event::Permission(PermissionEvent::new(env, tool())),
         K::Stop => Event::Stop(StopEvent::new(env)),

@@ -181,7 +181,7 @@ impl fmt::Display for Shape {
 /// replaced by [`REWRITTEN_COMMAND`], or with `"agenthooks_testkit": true` added when the
 /// input has no command. Keys are never removed, so merge-only dialects can express it.
 pub fn rewritten_input(tool: Option<&ToolCall>) -> Map<String, Value> {
-    let mut m = tool.map(|t| t.input.clone()).unwrap_or_default();
+    let mut m = tool.map(|t| t.input().clone()).unwrap_or_default();
     if let Some(key) = ["command", "cmd"]
         .into_iter()
         .find(|k| m.get(*k).is_some_and(Value::is_string))

@@ -113,7 +113,7 @@ fn captured_pre_tool_use_normalizes() {
     assert_eq!((t.id.as_str(), t.synthesized), ("toolu_0002", false));
     assert_eq!(t.command(), Some("echo hi > marker.txt"));
     assert_eq!(
-        t.raw_input,
+        *t.raw_input(),
         json!({"command": "echo hi > marker.txt", "description": "write marker file"})
     );
     assert!(t.mcp.is_none());
@@ -287,7 +287,7 @@ fn lifecycle_and_other_events_project() {
     assert!(batch.tool_calls.as_ref().expect("calls")[0]
         .tool_response
         .as_ref()
-        .and_then(Value::as_str)
+        .and_then(|r| r.as_str())
         .is_some_and(|r| r.contains("blocked by agenthooks probe")));
 }
 

@@ -55,7 +55,7 @@ fn fake_agent_verdicts_on_the_captured_pre_tool_use() {
     );
 
     let r = run(Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
-        let mut i = e.tool.input.clone();
+        let mut i = e.tool.input().clone();
         i.insert("command".into(), json!("echo hi > /tmp/e2e/proj/marker.txt"));
         Ok::<_, HandlerError>(rewrite_input(i).allow())
     }));

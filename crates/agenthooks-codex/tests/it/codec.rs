@@ -295,7 +295,7 @@ fn permission_request_gets_a_synthesized_id() {
     };
     assert!(p.tool.synthesized && p.tool.id.starts_with("hook_synth_"));
     assert_eq!(p.tool.command(), Some("network-access downloads.example.com"));
-    assert_eq!(p.tool.input["description"], "fetch dependencies");
+    assert_eq!(p.tool.input()["description"], "fetch dependencies");
     let again = CORPUS.event("docs/permission_request-example");
     assert_eq!(again.tool().unwrap().id, p.tool.id, "synthesized ids are deterministic");
 }

@@ -112,7 +112,10 @@ fn captured_values_decode_as_seen_on_the_wire() {
     let NativeEvent::PostToolUse(post) = decode("0.171.0/post_tool_use-allow") else {
         panic!("not PostToolUse")
     };
-    assert_eq!(post.tool_response, Some(Value::String(String::new())));
+    assert_eq!(
+        post.tool_response.as_ref().map(|r| r.value()),
+        Some(&Value::String(String::new()))
+    );
 
     let NativeEvent::SessionEnd(end) = decode("docs/session_end-example") else {
         panic!("not SessionEnd")

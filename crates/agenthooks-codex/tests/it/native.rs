@@ -43,7 +43,10 @@ fn decodes_pre_tool_use_fields() {
     assert_eq!(ev.turn_id.as_deref(), Some("t1"));
     assert_eq!(ev.transcript_path, Some(Some("/r.jsonl".into())));
     assert_eq!(ev.permission_mode, Some(PermissionMode::Default));
-    assert_eq!(ev.tool_input, Some(json!({"command": "ls"})));
+    assert_eq!(
+        ev.tool_input.as_ref().map(|i| i.value()),
+        Some(&json!({"command": "ls"}))
+    );
     assert_eq!(ev.agent_id, None);
     assert!(ev.extra.is_empty());
 }

@@ -92,7 +92,7 @@ fn captured_pre_tool_use_projects_every_field() {
     assert_eq!(e.tool.command(), Some("echo hi > marker.txt"));
     assert!(e.tool.synthesized && e.tool.id.starts_with("hook_synth_"));
     assert_eq!(
-        e.tool.raw_input,
+        *e.tool.raw_input(),
         json!({"command": "echo hi > marker.txt", "description": "probe: write marker file"})
     );
     let native = view_as::<native::PreToolUse>(env).unwrap();
@@ -124,13 +124,13 @@ fn string_args_are_unstringified_and_kept_raw() {
     let t = ev.tool().unwrap();
     assert_eq!(t.command(), Some("git push --force origin main"));
     assert_eq!(
-        t.raw_input,
+        *t.raw_input(),
         json!("{\"command\": \"git push --force origin main\", \"description\": \"Push release\"}")
     );
     let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-unparseable-args"), true);
-    assert_eq!(ev.tool().unwrap().input["value"], "echo hi > marker.txt");
+    assert_eq!(ev.tool().unwrap().input()["value"], "echo hi > marker.txt");
     let ev = decode(fixtures::CORPUS.case("docs/pre_tool_use-no-args"), true);
-    assert!(ev.tool().unwrap().input.is_empty());
+    assert!(ev.tool().unwrap().input().is_empty());
 }
 
 #[test]
@@ -225,10 +225,10 @@ fn older_release_payloads_still_decode_as_their_kind() {
         assert_eq!(ev.kind(), EventKind::ToolPre, "{argv:?}");
         let t = ev.tool().unwrap();
         assert_eq!(
-            (t.canonical, t.raw_input.clone()),
+            (t.canonical, t.raw_input().clone()),
             (CanonicalTool::FileEdit, json!(patch))
         );
-        assert_eq!(t.input["value"], patch, "kept whole");
+        assert_eq!(t.input()["value"], patch, "kept whole");
         assert!(ev.envelope().projection_issues.is_empty());
         assert_eq!(ev.envelope().session.id, "");
     }

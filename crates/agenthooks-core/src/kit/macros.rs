@@ -13,7 +13,9 @@
 ///
 /// Generates:
 /// - one struct per event: the common fields (with `#[serde(default, skip_serializing_if =
-///   "Option::is_none")]` added), the event's fields, and a flattened `extra` map;
+///   "Option::is_none")]` added), the event's fields, and an `extra` map of the keys the crate
+///   does not know (captured in the same pass by [`Capture`](crate::kit::Capture), written back
+///   flattened);
 /// - the `unknown` struct (an event a newer release added: its `name`, the common fields and
 ///   `extra`);
 /// - the enum (one variant per event plus `Other(unknown)`), serializing back to the payload
@@ -266,8 +268,8 @@ macro_rules! __native_struct {
 /// with the same field rules as the per-event structs of [`native_events!`](crate::native_events).
 ///
 /// Generates the struct with `Debug, Clone, PartialEq, Serialize, Deserialize`,
-/// `#[non_exhaustive]`, every field `pub`, and a flattened `extra` map last (keys this crate
-/// does not know, kept in wire order and written back). Field rules (shared with the event
+/// `#[non_exhaustive]`, every field `pub`, and an `extra` map last (keys this crate does not
+/// know, captured in wire order by [`Capture`](crate::kit::Capture) and written back). Field rules (shared with the event
 /// structs):
 ///
 /// - a field typed `Option<T>` gets `#[serde(default, skip_serializing_if = "Option::is_none")]`
@@ -312,13 +314,15 @@ macro_rules! __native_fields {
     ([$($meta:tt)*] $name:ident [$($out:tt)*]) => {
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
         $($meta)*
+        #[serde(remote = "Self")]
         #[non_exhaustive]
         pub struct $name {
             $($out)*
             /// Keys of the payload this crate does not know, in wire order.
-            #[serde(flatten)]
+            #[serde(flatten, skip_deserializing)]
             pub extra: $crate::kit::Extra,
         }
+        $crate::__native_capture! { $name }
     };
     (
         [$($meta:tt)*] $name:ident [$($out:tt)*]
@@ -361,6 +365,7 @@ macro_rules! __native_unknown {
     ) => {
         /// An event this crate does not know: its name, the common fields and every other key.
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(remote = "Self")]
         #[non_exhaustive]
         pub struct $name {
             /// The native event name (from the payload or the `--event` hint).
@@ -372,8 +377,36 @@ macro_rules! __native_unknown {
                 pub $cfield: Option<$cty>,
             )*
             /// Every other key of the payload, in wire order.
-            #[serde(flatten)]
+            #[serde(flatten, skip_deserializing)]
             pub extra: $crate::kit::Extra,
+        }
+        $crate::__native_capture! { $name }
+    };
+}
+
+/// The serde impls of a native struct derived with `#[serde(remote = "Self")]` (the derived
+/// code becomes inherent functions, so deserialize through the trait — `serde_json::from_*`,
+/// `<T as Deserialize>::deserialize` — not `T::deserialize`, which skips the capture):
+/// deserializing goes through
+/// [`Capture`](crate::kit::Capture), which fills `extra` in the same pass (no `flatten`
+/// buffering of the whole object); serializing writes the fields, then `extra` flattened.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __native_capture {
+    ($name:ident) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(de: D) -> ::std::result::Result<Self, D::Error> {
+                let mut extra = $crate::kit::Extra::new();
+                let mut v = $name::deserialize($crate::kit::Capture::new(de, &mut extra))?;
+                v.extra = extra;
+                ::std::result::Result::Ok(v)
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::std::result::Result<S::Ok, S::Error> {
+                $name::serialize(self, s)
+            }
         }
     };
 }

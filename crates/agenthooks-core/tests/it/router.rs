@@ -168,7 +168,7 @@ fn interceptors_order_short_circuit_and_observers() {
             l1.lock().unwrap().push("outer in".into());
             // rewrite the projection; raw stays
             if let Some(t) = ev.tool_mut() {
-                t.input.insert("command".into(), json!("rewritten"));
+                t.input_mut().insert("command".into(), json!("rewritten"));
             }
             let o = next.run(cx, ev);
             l1.lock().unwrap().push("outer out".into());

@@ -126,8 +126,8 @@ fn mcp_calls_keep_both_forms() {
     let Event::ToolPre(pre) = CORPUS.event("docs/before_mcp_execution") else {
         panic!()
     };
-    assert_eq!(pre.tool.input["title"], "Flaky checkout test");
-    assert!(pre.tool.raw_input.is_string(), "raw input stays a JSON string (#5)");
+    assert_eq!(pre.tool.input()["title"], "Flaky checkout test");
+    assert!(pre.tool.raw_input().is_string(), "raw input stays a JSON string (#5)");
     let mcp = pre.tool.mcp.as_ref().unwrap();
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("linear", "create_issue"));
     assert_eq!(mcp.url, "https://mcp.linear.app/sse");

@@ -63,7 +63,7 @@ fn fake_agent_verdicts_on_the_gates() {
     // A rewrite without a verdict applies on preToolUse (#606).
     let r = invoke(
         &Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {
-            let mut i = e.tool.input.clone();
+            let mut i = e.tool.input().clone();
             i.insert("command".into(), json!("rm -rf build/tmp"));
             Ok::<_, HandlerError>(rewrite_input(i).no_decision())
         }),

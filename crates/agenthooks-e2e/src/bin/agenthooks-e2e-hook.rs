@@ -97,7 +97,7 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
         // Rewrite and allow: the intent a hook author writes; where the agent has no allow the
         // core degrades the verdict and keeps the rewrite.
         Mode::Rewrite => router.on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
-            let mut input = e.tool.input.clone();
+            let mut input = e.tool.input().clone();
             let Some(key) = ["command", "cmd"].into_iter().find(|k| input.contains_key(*k)) else {
                 return no_decision();
             };
@@ -347,7 +347,7 @@ impl Misdirected {
         let payload = json!({
             "session_id": s.id, "transcript_path": s.transcript_path, "cwd": s.cwd,
             "permission_mode": "default", "hook_event_name": "PreToolUse",
-            "tool_name": "Bash", "tool_input": e.tool.input, "tool_use_id": e.tool.id,
+            "tool_name": "Bash", "tool_input": e.tool.input(), "tool_use_id": e.tool.id,
         });
         let env = ProcessEnv;
         let inv = agenthooks::core::Invocation::new(payload.to_string().into_bytes(), &env)

@@ -75,7 +75,7 @@ fn mcp_calls_use_the_context() {
     let mcp = tool.mcp.as_ref().expect("mcp");
     assert_eq!((mcp.server.as_str(), mcp.tool.as_str()), ("github", "create_issue"));
     assert_eq!(mcp.url, "https://api.githubcopilot.com/mcp/");
-    assert_eq!(tool.input["title"], "Flaky checkout test");
+    assert_eq!(tool.input()["title"], "Flaky checkout test");
 
     // Server name with an underscore: the name alone would split as `db` + `tools_run_query`.
     let ev = CORPUS.decode(CORPUS.case("docs/after_tool-mcp-stdio"));

@@ -71,7 +71,7 @@ fn before_tool_ask_rewrite_stop_and_message() {
     // Rewrites without a permission opinion are injected through an interceptor: the core
     // router's neutral merge currently drops `updated_input` of a no-decision rewrite (reported).
     let r = Router::new().layer(|_: &Context, e: &mut Event, _: Next<'_>| {
-        let mut m = e.tool().map(|t| t.input.clone()).unwrap_or_default();
+        let mut m = e.tool().map(|t| t.input().clone()).unwrap_or_default();
         m.insert("command".into(), json!("echo safe > marker.txt"));
         Ok(rewrite_input(m).no_decision().into())
     });
@@ -135,7 +135,7 @@ fn degradations_on_before_tool() {
     // Gemini has no allow that skips confirmation: allow degrades to no decision, and the rewrite
     // riding on it is still delivered (Gemini applies `tool_input` without a verdict).
     let out = invoke(
-        Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| rewrite_input(e.tool.input.clone()).allow()),
+        Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| rewrite_input(e.tool.input().clone()).allow()),
         PRE,
     );
     assert_eq!(

@@ -77,7 +77,7 @@ fn check(id: u16) {
                 .expect_err("lossy");
             assert_eq!(e.category(), agenthooks_core::EncodeCategory::LossyUpdate);
             // A rewrite that keeps every key merges to exactly what the hook asked for.
-            let mut m = CORPUS.decode(pre).tool().expect("tool").input.clone();
+            let mut m = CORPUS.decode(pre).tool().expect("tool").input().clone();
             m.insert("command".into(), json!("echo safe"));
             let (_, r) = encode(pre, rewrite_input(m.clone()).ask_user("ok?"));
             assert_eq!(gemini_reads(pre, &r).input_rewritten, Some(m));

@@ -68,7 +68,7 @@ fn captured_pre_tool_use_is_a_shell_call_with_kimis_id() {
     assert_eq!(e.tool.id, "call_92c1edac56a1");
     assert!(!e.tool.synthesized);
     assert_eq!(e.tool.command(), Some("echo hi > marker.txt"));
-    assert_eq!(e.tool.raw_input, json!({"command": "echo hi > marker.txt"}));
+    assert_eq!(*e.tool.raw_input(), json!({"command": "echo hi > marker.txt"}));
     assert_eq!(e.envelope.session.id, "session_56040e92-9acf-48ff-aa83-b6941dc3c4bc");
     assert_eq!(e.envelope.session.turn_id, "");
     assert!(e.envelope.agent.is_none());

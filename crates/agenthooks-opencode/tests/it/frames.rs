@@ -89,7 +89,7 @@ fn gates_answer_with_a_throw_or_mutated_args() {
     let router = Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| match e.tool.command() {
         Some("rm -rf /") => deny("no"),
         Some(_) => {
-            let mut input = e.tool.input.clone();
+            let mut input = e.tool.input().clone();
             input.insert("command".into(), "echo safe".into());
             rewrite_input(input).allow()
         }
