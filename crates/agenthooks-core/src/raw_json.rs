@@ -1,12 +1,4 @@
 //! [`RawJson`]: a large payload field kept as its raw JSON text and parsed on first access.
-//!
-//! Tool inputs, tool outputs, messages and inlined transcripts can be megabytes, and most
-//! handlers read none of them (or one key). The native structs and the normalized events hold
-//! such fields as a `RawJson`: the field's exact text, validated once by the decoder and copied
-//! once out of the stdin buffer into a shared allocation (a clone is a reference count, so the
-//! native view and the projection share it), plus a [`OnceLock`] that caches the parsed
-//! [`Value`] the first time a handler asks for it. [`RawJson::field`] reads one top-level key
-//! without building the whole tree.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -16,8 +8,15 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-/// A JSON value kept as its raw text, parsed once on first access (see the
-/// [module docs](self)).
+/// A JSON value kept as its raw text, parsed once on first access.
+///
+/// Tool inputs, tool outputs, messages and inlined transcripts can be megabytes, and most
+/// handlers read none of them (or one key). The native structs and the normalized events hold
+/// such fields as a `RawJson`: the field's exact text, validated once by the decoder and copied
+/// once out of the stdin buffer into a shared allocation (a clone is a reference count, so the
+/// native view and the projection share it), plus a [`OnceLock`] that caches the parsed
+/// [`Value`] the first time a handler asks for it. [`RawJson::field`] reads one top-level key
+/// without building the whole tree.
 ///
 /// ```
 /// use agenthooks_core::RawJson;
@@ -39,7 +38,7 @@ struct Inner {
 }
 
 impl RawJson {
-    /// Wraps raw JSON text (already validated by serde_json).
+    /// Wraps raw JSON text (already validated by `serde_json`).
     pub fn from_raw(raw: Box<RawValue>) -> Self {
         Self(Arc::new(Inner {
             raw,

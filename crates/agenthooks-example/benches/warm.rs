@@ -29,9 +29,10 @@ fn post_tool_use_1mib() -> String {
     )
 }
 
-fn pct(v: &mut [Duration], p: f64) -> Duration {
+/// The `per_mille`-th quantile (nearest rank) of `v`.
+fn pct(v: &mut [Duration], per_mille: usize) -> Duration {
     v.sort_unstable();
-    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    let i = ((v.len() - 1) * per_mille + 500) / 1000;
     v[i.min(v.len() - 1)]
 }
 
@@ -73,9 +74,7 @@ fn read_response(s: &mut TcpStream) -> u16 {
     let mut head = Vec::with_capacity(256);
     let mut b = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") {
-        if s.read(&mut b).unwrap() == 0 {
-            panic!("closed");
-        }
+        assert!(s.read(&mut b).unwrap() != 0, "closed");
         head.push(b[0]);
     }
     let text = String::from_utf8_lossy(&head);
@@ -121,7 +120,7 @@ fn rss_kib(pid: u32) -> (u64, u64) {
 }
 
 fn line(label: &str, v: &mut [Duration]) -> (Duration, Duration) {
-    let (p50, p99) = (pct(v, 0.5), pct(v, 0.99));
+    let (p50, p99) = (pct(v, 500), pct(v, 990));
     println!("  {label:<28} p50 {:>9.1} µs   p99 {:>9.1} µs", us(p50), us(p99));
     (p50, p99)
 }

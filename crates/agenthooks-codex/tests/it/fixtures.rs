@@ -113,7 +113,7 @@ fn captured_values_decode_as_seen_on_the_wire() {
         panic!("not PostToolUse")
     };
     assert_eq!(
-        post.tool_response.as_ref().map(|r| r.value()),
+        post.tool_response.as_ref().map(agenthooks_core::RawJson::value),
         Some(&Value::String(String::new()))
     );
 

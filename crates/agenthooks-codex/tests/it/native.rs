@@ -44,7 +44,7 @@ fn decodes_pre_tool_use_fields() {
     assert_eq!(ev.transcript_path, Some(Some("/r.jsonl".into())));
     assert_eq!(ev.permission_mode, Some(PermissionMode::Default));
     assert_eq!(
-        ev.tool_input.as_ref().map(|i| i.value()),
+        ev.tool_input.as_ref().map(agenthooks_core::RawJson::value),
         Some(&json!({"command": "ls"}))
     );
     assert_eq!(ev.agent_id, None);

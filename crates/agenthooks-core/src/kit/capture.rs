@@ -1,30 +1,4 @@
 //! Lossless unknown-key capture without `#[serde(flatten)]`.
-//!
-//! `#[serde(flatten)] extra: Map` makes serde buffer the *whole* object into its private
-//! `Content` tree before typing any field: every large value is copied once more, and raw JSON
-//! fields ([`RawJson`](crate::RawJson), `Box<RawValue>`) cannot be typed from that buffer at all.
-//! [`Capture`] does the same job in one pass: it wraps the deserializer of a struct derived
-//! without `flatten`, hands the derived visitor only the keys it declares (the `FIELDS` list,
-//! aliases included, that serde passes to `deserialize_struct`), and puts every other key's
-//! value into the `extra` map, in wire order. The structs of
-//! [`native_events!`](crate::native_events) and [`native_record!`](crate::native_record) are
-//! built this way.
-//!
-//! ```
-//! use agenthooks_core::kit::{Capture, Extra};
-//! use serde::Deserialize;
-//!
-//! #[derive(Deserialize)]
-//! struct Known {
-//!     a: u32,
-//! }
-//! let mut extra = Extra::new();
-//! let mut de = serde_json::Deserializer::from_str(r#"{"z":[1],"a":7,"b":"x"}"#);
-//! let k = Known::deserialize(Capture::new(&mut de, &mut extra))?;
-//! assert_eq!(k.a, 7);
-//! assert_eq!(serde_json::to_string(&extra)?, r#"{"z":[1],"b":"x"}"#); // wire order
-//! # Ok::<(), serde_json::Error>(())
-//! ```
 
 use std::borrow::Cow;
 use std::fmt;
@@ -34,9 +8,35 @@ use serde_json::Value;
 
 use super::Extra;
 
-/// A deserializer that captures the keys a struct does not declare into an [`Extra`] map (see
-/// the [module docs](self)). Only `deserialize_struct` captures; every other request is
-/// forwarded to the wrapped deserializer's `deserialize_any`.
+/// A deserializer that captures the keys a struct does not declare into an [`Extra`] map. Only
+/// `deserialize_struct` captures; every other request is forwarded to the wrapped deserializer's
+/// `deserialize_any`.
+///
+/// `#[serde(flatten)] extra: Map` makes serde buffer the *whole* object into its private
+/// `Content` tree before typing any field: every large value is copied once more, and raw JSON
+/// fields ([`RawJson`](crate::RawJson), `Box<RawValue>`) cannot be typed from that buffer at all.
+/// [`Capture`] does the same job in one pass: it wraps the deserializer of a struct derived
+/// without `flatten`, hands the derived visitor only the keys it declares (the `FIELDS` list,
+/// aliases included, that serde passes to `deserialize_struct`), and puts every other key's
+/// value into the `extra` map, in wire order. The structs of
+/// [`native_events!`](crate::native_events) and [`native_record!`](crate::native_record) are
+/// built this way.
+///
+/// ```
+/// use agenthooks_core::kit::{Capture, Extra};
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize)]
+/// struct Known {
+///     a: u32,
+/// }
+/// let mut extra = Extra::new();
+/// let mut de = serde_json::Deserializer::from_str(r#"{"z":[1],"a":7,"b":"x"}"#);
+/// let k = Known::deserialize(Capture::new(&mut de, &mut extra))?;
+/// assert_eq!(k.a, 7);
+/// assert_eq!(serde_json::to_string(&extra)?, r#"{"z":[1],"b":"x"}"#); // wire order
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub struct Capture<'a, D> {
     de: D,
     extra: &'a mut Extra,

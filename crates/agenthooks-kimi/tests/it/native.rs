@@ -309,8 +309,8 @@ fn null_free_shapes_are_kept_as_null() {
     };
     assert_eq!(
         (
-            p.tool_input.as_ref().map(|i| i.value()),
-            p.tool_output.as_ref().map(|o| o.value())
+            p.tool_input.as_ref().map(agenthooks_core::RawJson::value),
+            p.tool_output.as_ref().map(agenthooks_core::RawJson::value)
         ),
         (Some(&Value::Null), Some(&Value::Null))
     );
