@@ -146,6 +146,10 @@ impl Cache {
             .map_err(|e| format!("marking {spec} complete: {e}"))?;
         let _ = std::fs::remove_dir_all(&prefix);
         std::fs::rename(&staging, &prefix).map_err(|e| format!("moving {spec} into place: {e}"))?;
+        // A postinstall that links its platform binary by absolute path (OpenCode 1.1.x:
+        // `bin/opencode -> <staging>/node_modules/opencode-linux-x64/bin/opencode`) would point
+        // into the staging directory, gone after the rename.
+        repoint_symlinks(&prefix, &staging, &prefix);
         Ok(prefix)
     }
 
@@ -176,6 +180,41 @@ pub fn which(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
+/// Re-points every symlink under `dir` whose absolute target lies under `from` to the same path
+/// under `to` (best effort: an entry that cannot be read or relinked is left as it is).
+fn repoint_symlinks(dir: &Path, from: &Path, to: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            let Ok(target) = std::fs::read_link(&path) else {
+                continue;
+            };
+            if let Ok(rest) = target.strip_prefix(from) {
+                let fixed = to.join(rest);
+                if std::fs::remove_file(&path).is_ok() {
+                    let _ = link(&fixed, &path);
+                }
+            }
+        } else if meta.is_dir() {
+            repoint_symlinks(&path, from, to);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn link(target: &Path, at: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, at)
+}
+
+#[cfg(not(unix))]
+fn link(target: &Path, at: &Path) -> std::io::Result<()> {
+    std::fs::copy(target, at).map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,5 +238,26 @@ mod tests {
         std::fs::write(p.join(".complete"), "x@1.0.0\n").expect("write");
         assert_eq!(c.ensure("x", "1.0.0").expect("cached"), p);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_into_the_staging_dir_follow_the_rename() {
+        let root = std::env::temp_dir().join(format!("agenthooks-npm-relink-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (staging, prefix) = (root.join(".staging"), root.join("pkg@1"));
+        let bin = staging.join("node_modules/a/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(staging.join("node_modules/a/real"), "x").unwrap();
+        std::os::unix::fs::symlink(staging.join("node_modules/a/real"), bin.join("tool")).unwrap();
+        std::os::unix::fs::symlink("../real", bin.join("relative")).unwrap();
+        std::fs::rename(&staging, &prefix).unwrap();
+        super::repoint_symlinks(&prefix, &staging, &prefix);
+        let tool = prefix.join("node_modules/a/bin/tool");
+        assert_eq!(std::fs::read_link(&tool).unwrap(), prefix.join("node_modules/a/real"));
+        assert_eq!(std::fs::read_to_string(&tool).unwrap(), "x");
+        let rel = prefix.join("node_modules/a/bin/relative");
+        assert_eq!(std::fs::read_link(rel).unwrap(), Path::new("../real"));
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }
