@@ -550,22 +550,24 @@ mod serve {
         assert_eq!(frames[1]["output"]["reason"], "fine");
     }
 
+    /// A `Stop` frame of `session`; `again` is its `stop_hook_active`.
+    fn stop_frame(seq: u32, session: &str, again: bool) -> String {
+        format!(
+            r#"{{"seq":{seq},"hook":"stop","hook_event_name":"Stop","session_id":"{session}","stop_hook_active":{again}}}"#
+        )
+    }
+
     #[test]
     fn the_continuation_cap_holds_across_frames_of_one_session() {
-        let stop = |seq: u32, session: &str, again: bool| {
-            format!(
-                r#"{{"seq":{seq},"hook":"stop","hook_event_name":"Stop","session_id":"{session}","stop_hook_active":{again}}}"#
-            )
-        };
         let mut input = String::new();
-        input.push_str(&stop(1, "S", false));
+        input.push_str(&stop_frame(1, "S", false));
         input.push('\n');
         for seq in 2..=7 {
-            input.push_str(&stop(seq, "S", true));
+            input.push_str(&stop_frame(seq, "S", true));
             input.push('\n');
         }
         // another session is counted on its own
-        input.push_str(&stop(8, "T", false));
+        input.push_str(&stop_frame(8, "T", false));
         input.push('\n');
         let (frames, _) = serve_frames(Policy::default(), &input, "cont");
         let by_seq = |s: u32| frames.iter().find(|f| f["seq"] == s).cloned().unwrap();
@@ -583,17 +585,12 @@ mod serve {
     /// counter is its own (the default cap of 5 holds per session, not per connection).
     #[test]
     fn interleaved_sessions_keep_their_own_continuation_counts() {
-        let stop = |seq: u32, session: &str, again: bool| {
-            format!(
-                r#"{{"seq":{seq},"hook":"stop","hook_event_name":"Stop","session_id":"{session}","stop_hook_active":{again}}}"#
-            )
-        };
         let mut input = String::new();
         let mut seq = 0;
         for round in 0..7 {
             for session in ["S", "T"] {
                 seq += 1;
-                input.push_str(&stop(seq, session, round > 0));
+                input.push_str(&stop_frame(seq, session, round > 0));
                 input.push('\n');
             }
         }
