@@ -128,6 +128,12 @@ fn authed(port: u16, path: &str, body: &[u8]) -> Vec<u8> {
 
 const PRE: &str = "/v1/hook/claude-code/PreToolUse";
 
+/// An authorized request head (`request_line` without its version), `extra` header lines after
+/// the token, then the blank line.
+fn authed_head(port: u16, request_line: &str, extra: &str) -> String {
+    format!("{request_line} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {TOKEN}\r\n{extra}\r\n")
+}
+
 fn deny_all(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
     deny("blocked by the warm guard")
 }
@@ -267,10 +273,10 @@ fn the_body_cap_is_the_stdin_cap_and_its_boundary_holds() {
     assert_eq!(exchange(&mut srv.connect(), &authed(srv.port, PRE, &at)).status, 200);
     // One byte over: refused from the header, before the body.
     let mut s = srv.connect();
-    let head = format!(
-        "POST {PRE} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {}\r\n\r\n",
+    let head = authed_head(
         srv.port,
-        cap + 1
+        &format!("POST {PRE}"),
+        &format!("Content-Length: {}\r\n", cap + 1),
     );
     let r = exchange(&mut s, head.as_bytes());
     assert_eq!(r.status, 413, "{r:?}");
@@ -344,34 +350,21 @@ fn options_is_refused_without_cors() {
 #[test]
 fn get_is_refused() {
     let srv = Running::with(Router::new(), "get");
-    let req = format!(
-        "GET /v1/ping HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {TOKEN}\r\n\r\n",
-        srv.port
-    );
+    let req = authed_head(srv.port, "GET /v1/ping", "");
     assert_eq!(refused(&srv, req.as_bytes()).status, 405);
 }
 
 #[test]
 fn an_oversize_body_is_refused() {
     let srv = Running::with(Router::new(), "oversize");
-    let req = format!(
-        "POST {PRE} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {}\r\n\r\n",
-        srv.port,
-        HTTP_BODY_CAP + 1
-    );
+    let post = format!("POST {PRE}");
+    let req = authed_head(srv.port, &post, &format!("Content-Length: {}\r\n", HTTP_BODY_CAP + 1));
     assert_eq!(refused(&srv, req.as_bytes()).status, 413);
     // A declared length near the address space is refused the same way (nothing allocated).
-    let huge = format!(
-        "POST {PRE} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {}\r\n\r\n",
-        srv.port,
-        usize::MAX
-    );
+    let huge = authed_head(srv.port, &post, &format!("Content-Length: {}\r\n", usize::MAX));
     assert_eq!(refused(&srv, huge.as_bytes()).status, 413);
     // And a chunked body (no length to check) is refused.
-    let chunked = format!(
-        "POST {PRE} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-        srv.port
-    );
+    let chunked = authed_head(srv.port, &post, "Transfer-Encoding: chunked\r\n") + "0\r\n\r\n";
     assert_eq!(refused(&srv, chunked.as_bytes()).status, 411);
 }
 
