@@ -380,9 +380,28 @@ pub fn prepare(
     server_url: &str,
     options: &crate::opencode::Options,
 ) -> Result<Launch, String> {
+    prepare_with(spec, sb, tc, server_url, options, None)
+}
+
+/// [`prepare`], in warm mode when `warm` is given: the manifest carries the sandbox's warm
+/// endpoint (install renders http hooks where the agent has them), fail-closed when asked.
+pub fn prepare_with(
+    spec: &AgentSpec,
+    sb: &Sandbox,
+    tc: &Toolchain,
+    server_url: &str,
+    options: &crate::opencode::Options,
+    warm: Option<&Warm>,
+) -> Result<Launch, String> {
     let mut m = manifest_for(spec, &tc.hook_bin, tc.events.as_deref());
     if spec.id == AgentId::OpenClaw && matches!(options.fail, agenthooks::opencode::shim::ShimFail::Closed) {
         m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
+    }
+    if let Some(w) = warm {
+        m = m.with_warm(w.endpoint.clone());
+        if w.fail_closed {
+            m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
+        }
     }
     let project = sb.project.display().to_string();
     let bin = tc.prefix.join("node_modules").join(".bin").join(spec.bin);
@@ -623,6 +642,91 @@ pub fn base_env(sb: &Sandbox, tc: &Toolchain) -> Vec<(String, String)> {
 
 /// Environment variables of a run.
 type Env = Vec<(String, String)>;
+
+/// How long a warm server of a run may sit idle before it exits by itself (the run stops it
+/// sooner; this bounds a server an aborted run leaves behind).
+pub const WARM_IDLE_SECS: u64 = 60;
+
+/// A run's warm mode: its own warm directory (`<sandbox>/warm`: token, config with the port),
+/// and the endpoint install renders.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Warm {
+    /// The warm directory (`AGENTHOOKS_WARM_DIR` of the agent and its hooks).
+    pub dir: PathBuf,
+    /// The endpoint the http hooks name.
+    pub endpoint: agenthooks_install::WarmEndpoint,
+    /// Render the hooks fail-closed (`onFailure: "block"` on gating events).
+    pub fail_closed: bool,
+}
+
+/// The warm server as a run left it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct WarmSeen {
+    /// The configured port.
+    pub port: u16,
+    /// The build id install rendered.
+    pub build: String,
+    /// The server's own record (`server.json`), when one was written.
+    pub record: Option<agenthooks::core::runner::warm_state::ServerRecord>,
+    /// Whether it answered a ping after the agent exited.
+    pub answered_after: bool,
+}
+
+impl Warm {
+    /// Creates the warm directory under the sandbox: a token (`0600`) and a free port, as
+    /// `install --warm` does; the build is the hook binary's.
+    pub fn setup(sb: &Sandbox, hook_bin: &Path, fail_closed: bool) -> Result<Self, String> {
+        use agenthooks::core::runner::warm_state as st;
+        let dir = sb.root.join("warm");
+        let io = |e: std::io::Error| format!("warm directory {}: {e}", dir.display());
+        let token = st::ensure_token(&dir).map_err(io)?;
+        let port = st::free_port().map_err(io)?;
+        st::write_config(&dir, port).map_err(io)?;
+        let endpoint = agenthooks_install::WarmEndpoint::new(port, token, st::build_id_of(hook_bin));
+        Ok(Self {
+            dir,
+            endpoint,
+            fail_closed,
+        })
+    }
+
+    /// The agent's environment for warm mode (its hooks and the server they start inherit it).
+    pub fn env(&self) -> Env {
+        vec![
+            (
+                agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
+                self.dir.display().to_string(),
+            ),
+            ("AGENTHOOKS_WARM_IDLE_SECS".to_owned(), WARM_IDLE_SECS.to_string()),
+        ]
+    }
+
+    /// After the agent exited: reads the server's record, pings it, and stops the server
+    /// (SIGKILL to its process group: it was started detached as its own group leader by the
+    /// run's hook) when the pid answering is the record's.
+    pub fn finish(self) -> WarmSeen {
+        use agenthooks::core::runner::warm_state as st;
+        let record = st::read_record(&self.dir);
+        let pong = st::ping(self.endpoint.port, &self.endpoint.token, st::PING_TIMEOUT);
+        let pid = pong
+            .as_ref()
+            .and_then(|p| p["pid"].as_u64())
+            .and_then(|p| u32::try_from(p).ok());
+        if let (Some(pid), Some(r)) = (pid, &record) {
+            if pid == r.pid {
+                crate::run::kill_group(pid);
+            }
+        }
+        WarmSeen {
+            port: self.endpoint.port,
+            build: self.endpoint.build.clone(),
+            record,
+            answered_after: pong.is_some(),
+        }
+    }
+}
 
 /// OpenClaw's config (`OPENCLAW_CONFIG_PATH`): the fake provider (with [`OPENCLAW_SECRET`] as
 /// its key), the agent's model and workspace; then our plugin and its `plugins.entries` block,

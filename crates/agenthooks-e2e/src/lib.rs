@@ -26,6 +26,8 @@
 //! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
 //! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned. OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself |
 //! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
+//! | `warm-no-decision`, `warm-deny`, `warm-context` | Claude Code with `install --warm` hooks: the `SessionStart` command hook starts the warm server on demand, every other hook is an http hook the server answers (its own records prove it: `"transport": "http"` and its pid); then the plain scenario's assertions |
+//! | `warm-server-killed` | Claude Code, warm and fail-closed: the server dies inside `PreToolUse`; `onFailure: "block"` blocks the tool (marker absent) and the session goes on |
 //!
 //! On OpenClaw every run also checks that no API key from the config appears in any frame the
 //! daemon received (the shim strips the Gateway config).
@@ -180,7 +182,8 @@ pub fn run_suite(
         };
         for s in wanted {
             let mut report = scenario::run(agent, s, &tc, work);
-            if capture::enabled() {
+            // Warm runs carry the same payloads over http (without the hook's environment).
+            if capture::enabled() && !s.is_warm() {
                 if let Some(sb) = &report.sandbox {
                     let root = capture::fixtures_root();
                     let check = match capture::capture(agent, s, &report.records, &sb.root, &root) {

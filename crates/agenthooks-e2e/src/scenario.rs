@@ -43,6 +43,17 @@ pub enum Scenario {
     /// OpenCode and OpenClaw: the daemon dies inside the tool gate under a fail-closed shim: the
     /// tool is blocked (OpenCode: the session goes on, the daemon is respawned).
     DaemonCrash,
+    /// Warm mode (Claude Code): [`Scenario::NoDecision`] with http hooks to the warm server,
+    /// which the `SessionStart` command hook starts on demand.
+    WarmNoDecision,
+    /// Warm mode: [`Scenario::Deny`], the deny answered by the warm server.
+    WarmDeny,
+    /// Warm mode: [`Scenario::Context`]; the prompt context comes from the warm server (the
+    /// session-start context from the `SessionStart` command hook, which stays one).
+    WarmContext,
+    /// Warm mode, fail-closed: the warm server dies inside `PreToolUse`; the agent's
+    /// `onFailure: "block"` blocks the tool and the session goes on.
+    WarmServerKilled,
 }
 
 impl Scenario {
@@ -68,6 +79,38 @@ impl Scenario {
             Self::Permission => "permission",
             Self::Ask => "ask",
             Self::DaemonCrash => "daemon-crash",
+            Self::WarmNoDecision => "warm-no-decision",
+            Self::WarmDeny => "warm-deny",
+            Self::WarmContext => "warm-context",
+            Self::WarmServerKilled => "warm-server-killed",
+        }
+    }
+
+    /// The warm-mode scenarios (Claude Code: the agent with http hooks whose gating events
+    /// need no opt-in).
+    pub const WARM: [Self; 4] = [
+        Self::WarmNoDecision,
+        Self::WarmDeny,
+        Self::WarmContext,
+        Self::WarmServerKilled,
+    ];
+
+    /// Whether the hooks are warm mode's (http hooks to the warm server).
+    pub const fn is_warm(self) -> bool {
+        matches!(
+            self,
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled
+        )
+    }
+
+    /// The scenario whose assertions a warm scenario shares (itself for the others).
+    #[must_use]
+    pub const fn base(self) -> Self {
+        match self {
+            Self::WarmNoDecision => Self::NoDecision,
+            Self::WarmDeny => Self::Deny,
+            Self::WarmContext => Self::Context,
+            other => other,
         }
     }
 
@@ -83,6 +126,9 @@ impl Scenario {
             Self::Permission => agent == AgentId::OpenCode,
             Self::Ask => agent == AgentId::OpenClaw,
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled => {
+                agent == AgentId::Claude
+            }
             _ => true,
         }
     }
@@ -90,15 +136,15 @@ impl Scenario {
     /// The hook mode it runs with.
     pub const fn mode(self) -> Mode {
         match self {
-            Self::NoDecision | Self::TrustHashes => Mode::None,
-            Self::Deny => Mode::Deny,
-            Self::Context => Mode::Context,
+            Self::NoDecision | Self::TrustHashes | Self::WarmNoDecision => Mode::None,
+            Self::Deny | Self::WarmDeny => Mode::Deny,
+            Self::Context | Self::WarmContext => Mode::Context,
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
             Self::WrongEncoder => Mode::DenyWrongDialect,
             Self::Permission => Mode::Permission,
             Self::Ask => Mode::Ask,
-            Self::DaemonCrash => Mode::Crash,
+            Self::DaemonCrash | Self::WarmServerKilled => Mode::Crash,
         }
     }
 }
@@ -158,6 +204,8 @@ pub struct RunReport {
     pub sandbox: Option<Sandbox>,
     /// A setup error (install, config), when the run could not happen.
     pub error: Option<String>,
+    /// Warm scenarios: the warm server as the run left it.
+    pub warm: Option<agents::WarmSeen>,
 }
 
 impl RunReport {
@@ -176,6 +224,7 @@ impl RunReport {
             proc: None,
             sandbox,
             error: Some(error),
+            warm: None,
         }
     }
 
@@ -283,7 +332,15 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         Scenario::DaemonCrash => crate::opencode::Options::default().fail_closed(),
         _ => crate::opencode::Options::default(),
     };
-    let launch = match agents::prepare(agent, &sb, tc, &server.base_url(), &options) {
+    let warm = if scenario.is_warm() {
+        match agents::Warm::setup(&sb, &tc.hook_bin, scenario == Scenario::WarmServerKilled) {
+            Ok(w) => Some(w),
+            Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+        }
+    } else {
+        None
+    };
+    let launch = match agents::prepare_with(agent, &sb, tc, &server.base_url(), &options, warm.as_ref()) {
         Ok(l) => l,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
     };
@@ -298,12 +355,16 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             proc: None,
             sandbox: Some(sb),
             error: None,
+            warm: None,
         };
     }
     let mut env = agents::base_env(&sb, tc);
     env.extend(launch.env.iter().cloned());
     env.push((hook::MODE_ENV.into(), scenario.mode().as_str().into()));
     env.push((hook::LOG_ENV.into(), sb.hook_log.display().to_string()));
+    if let Some(w) = &warm {
+        env.extend(w.env());
+    }
     let proc = if agent.id == AgentId::OpenCode {
         crate::opencode::drive(&launch.program, &env, &sb.project, &sb.hook_log, AGENT_TIMEOUT)
     } else {
@@ -326,6 +387,8 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             )
         }
     };
+    // The warm server outlives the agent (it is detached): seen, then stopped.
+    let warm = warm.map(agents::Warm::finish);
     let records = hook::read_log(&sb.hook_log);
     let requests = server.requests();
     drop(server);
@@ -338,6 +401,7 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         proc: Some(proc),
         sandbox: Some(sb),
         error: None,
+        warm,
     };
     report.checks = evaluate(&report);
     report
@@ -361,6 +425,8 @@ fn transcript_prompts(r: &RunReport, root: &std::path::Path) -> String {
 /// The assertions for a finished run.
 pub fn evaluate(r: &RunReport) -> Vec<Check> {
     let mut checks = common_checks(r);
+    checks.extend(warm_checks(r));
+    let scenario = r.scenario.base();
     let Some(sb) = &r.sandbox else { return checks };
     let marker = sb.project.join(hook::MARKER_FILE).exists();
     let turns: Vec<&RecordedRequest> = r.requests.iter().filter(|q| q.is_turn()).collect();
@@ -373,7 +439,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             .find(|x| x.kind.as_deref() == Some("tool.pre"))
             .map(|x| tail(&x.stdout, 200))
     };
-    match r.scenario {
+    match scenario {
         Scenario::NoDecision => {
             let missing: Vec<String> = r
                 .agent
@@ -432,7 +498,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
         }
         Scenario::Deny | Scenario::WrongEncoder => {
             let deny = deny_checks(marker, &turns, count_kind("tool.pre"));
-            if r.scenario == Scenario::Deny {
+            if scenario == Scenario::Deny {
                 checks.extend(deny);
             } else {
                 let claude_dialect = r.records.iter().any(|x| {
@@ -580,7 +646,8 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 format!("{told:?} of {} model turns", turns.len()),
             ));
         }
-        Scenario::TrustHashes => {}
+        // Mapped to their base scenarios above.
+        Scenario::TrustHashes | Scenario::WarmNoDecision | Scenario::WarmDeny | Scenario::WarmContext => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
             checks.push(Check::new(
@@ -610,6 +677,65 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 marker_detail(marker),
             ));
         }
+        Scenario::WarmServerKilled => {
+            let pre: Vec<&HookRecord> = r
+                .records
+                .iter()
+                .filter(|x| x.kind.as_deref() == Some("tool.pre"))
+                .collect();
+            let unanswered = pre.iter().filter(|x| x.exit.is_none() && is_http(x)).count();
+            checks.push(Check::new(
+                "the warm server died inside PreToolUse (received, never answered)",
+                unanswered > 0,
+                format!("{} tool.pre calls, {unanswered} unanswered", pre.len()),
+            ));
+            checks.push(Check::new(
+                "fail-closed: Claude's onFailure \"block\" blocked the tool (marker absent)",
+                !marker,
+                marker_detail(marker),
+            ));
+            // What the model got back for the blocked call (Claude's own text).
+            let result = turns.get(1).map_or_else(
+                || "no second turn".to_owned(),
+                |q| {
+                    let body = String::from_utf8_lossy(&q.body);
+                    body.find("tool_result").map_or_else(
+                        || "no tool_result".to_owned(),
+                        |i| body[i..].chars().take(220).collect::<String>(),
+                    )
+                },
+            );
+            checks.push(Check::new(
+                "the session went on (the blocked call's result reached the model, which finished)",
+                turns.len() >= 2 && r.proc.as_ref().is_some_and(|p| !p.timed_out),
+                format!("{} model turns; turn 2: {result}", turns.len()),
+            ));
+            // Later http hooks found nothing listening: Claude logs each failure and goes on.
+            let refused = r.proc.as_ref().is_some_and(|p| p.stderr.contains("ECONNREFUSED"));
+            checks.push(Check::new(
+                "later http hooks failed on the refused connection and the session still ended normally",
+                refused && r.proc.as_ref().is_some_and(|p| p.code == Some(0)),
+                r.proc
+                    .as_ref()
+                    .and_then(|p| {
+                        p.stderr
+                            .lines()
+                            .find(|l| l.contains("ECONNREFUSED"))
+                            .map(|l| tail(l, 200))
+                    })
+                    .unwrap_or_else(|| "no refused connection in the agent's stderr".to_owned()),
+            ));
+            let gone = r.warm.as_ref().is_some_and(|w| !w.answered_after);
+            checks.push(Check::new(
+                "the warm server is gone after the session",
+                gone,
+                if gone {
+                    "no answer on its port"
+                } else {
+                    "it still answers"
+                },
+            ));
+        }
         Scenario::DaemonCrash => {
             checks.extend(daemon_crash_checks(
                 r,
@@ -633,6 +759,104 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 format!("{after} answered agent.stop calls"),
             ));
         }
+    }
+    checks
+}
+
+/// Whether the warm server answered (or received) this hook call.
+fn is_http(x: &HookRecord) -> bool {
+    x.line.get("transport").and_then(Value::as_str) == Some("http")
+}
+
+/// Warm mode's own assertions: what install rendered, who started the server, and that every
+/// hook but the `SessionStart` command hook went through it.
+fn warm_checks(r: &RunReport) -> Vec<Check> {
+    let (Some(w), Some(sb)) = (&r.warm, &r.sandbox) else {
+        return Vec::new();
+    };
+    let mut checks = Vec::new();
+    let settings: Value = std::fs::read_to_string(sb.project.join(".claude/settings.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    let handler = |ev: &str| {
+        settings
+            .pointer(&format!("/hooks/{ev}/0/hooks/0"))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let (pre, start) = (handler("PreToolUse"), handler("SessionStart"));
+    let prefix = format!("http://127.0.0.1:{}/v1/hook/claude-code/PreToolUse?", w.port);
+    let http_pre = pre["type"] == "http" && pre["url"].as_str().is_some_and(|u| u.starts_with(&prefix));
+    let warm_start = start["type"] == "command" && start["command"].as_str().is_some_and(|c| c.ends_with(" --warm"));
+    let gate_ok = if r.scenario == Scenario::WarmServerKilled {
+        pre["onFailure"] == "block"
+    } else {
+        pre.get("onFailure").is_none()
+    };
+    let http_events = settings["hooks"].as_object().map_or(0, |h| {
+        h.values()
+            .filter(|g| g.pointer("/0/hooks/0/type") == Some(&Value::from("http")))
+            .count()
+    });
+    checks.push(Check::new(
+        "install rendered http hooks to the warm server (SessionStart a command hook with --warm)",
+        http_pre && warm_start && gate_ok,
+        format!(
+            "{http_events} http events; PreToolUse {} onFailure {}; SessionStart {}",
+            pre["type"],
+            pre.get("onFailure").unwrap_or(&Value::Null),
+            start["type"]
+        ),
+    ));
+    let started = r
+        .records
+        .iter()
+        .any(|x| x.native_name() == "SessionStart" && !is_http(x) && x.exit == Some(0));
+    let record_ok = w
+        .record
+        .as_ref()
+        .is_some_and(|s| s.port == w.port && s.build == w.build);
+    checks.push(Check::new(
+        "the SessionStart command hook started the warm server on demand (the test started none)",
+        started && record_ok,
+        match &w.record {
+            Some(s) => format!("server.json: pid {} port {} build {}", s.pid, s.port, s.build),
+            None => "no server.json".to_owned(),
+        },
+    ));
+    let served: Vec<&HookRecord> = r.records.iter().filter(|x| is_http(x)).collect();
+    let by_server = w.record.as_ref().is_some_and(|s| {
+        !served.is_empty()
+            && served
+                .iter()
+                .all(|x| x.line.get("server_pid").and_then(Value::as_u64) == Some(u64::from(s.pid)))
+    });
+    let elsewhere: Vec<String> = r
+        .records
+        .iter()
+        .filter(|x| !is_http(x) && x.native_name() != "SessionStart")
+        .map(|x| x.native_name().to_owned())
+        .collect();
+    let names: Vec<&str> = served.iter().map(|x| x.native_name()).collect();
+    checks.push(Check::new(
+        "every hook but SessionStart was answered by that warm server over http (no command hook ran)",
+        by_server && elsewhere.is_empty(),
+        if elsewhere.is_empty() {
+            format!("{} http calls: {}", served.len(), names.join(", "))
+        } else {
+            format!("command path used for {}", elsewhere.join(", "))
+        },
+    ));
+    if r.scenario != Scenario::WarmServerKilled {
+        checks.push(Check::new(
+            "the warm server still answered after the session",
+            w.answered_after,
+            format!(
+                "ping after the run: {}",
+                if w.answered_after { "pong" } else { "no answer" }
+            ),
+        ));
     }
     checks
 }

@@ -27,11 +27,13 @@ fn main() {
         .ok()
         .and_then(|m| Mode::parse(&m))
         .unwrap_or(Mode::None);
-    let serving = runner::parse_args(&std::env::args().collect::<Vec<_>>())
-        .ok()
-        .flatten()
-        .is_some_and(|c| c.mode == runner::Mode::Serve);
-    if let Ok(out) = std::env::var(CHILD_ENV) {
+    let parsed = runner::parse_args(&std::env::args().collect::<Vec<_>>()).ok().flatten();
+    let serving = parsed.as_ref().is_some_and(|c| c.mode == runner::Mode::Serve);
+    // The warm server first: started detached by a session-start hook's inner process, it
+    // inherits that process's CHILD_ENV, which is not its own.
+    if serving && parsed.as_ref().is_some_and(|c| c.http) {
+        serve_http(mode, std::env::var(LOG_ENV).ok());
+    } else if let Ok(out) = std::env::var(CHILD_ENV) {
         hook(mode, Some(out));
     } else if let (Ok(log), true) = (std::env::var(LOG_ENV), serving) {
         let code = tap_serve(&log, mode);
@@ -55,6 +57,46 @@ fn main() {
 /// The real hook: the router for `mode` behind `agenthooks::main`, plus an observer that writes
 /// the decoded event to `decoded_out`.
 fn hook(mode: Mode, decoded_out: Option<String>) {
+    let router = router(mode, decoded_out);
+    if mode == Mode::DenyWrongDialect {
+        let argv: Vec<String> = std::env::args().collect();
+        let provider = runner::parse_args(&argv).ok().flatten().and_then(|c| c.provider);
+        let inner = provider.and_then(|p| agenthooks::codecs().into_iter().find(|c| c.provider() == p.as_str()));
+        if let Some(inner) = inner {
+            let wrong: &'static Misdirected = Box::leak(Box::new(Misdirected { inner }));
+            runner::main_with(&Runner::new(router, vec![wrong]));
+            return;
+        }
+    }
+    agenthooks::main(router);
+}
+
+/// `serve --http`: the warm server with the router for `mode`. With a log, every codec is
+/// wrapped in an [`HttpTap`], so the server itself records each request it answered (the
+/// payload, the decoded event, the answer, its own pid) with `"transport": "http"`.
+fn serve_http(mode: Mode, log: Option<String>) {
+    let router = router(mode, None);
+    let Some(log) = log else {
+        agenthooks::main(router);
+        return;
+    };
+    let argv: Vec<String> = std::env::args().collect();
+    let taps: Vec<&'static dyn Codec> = agenthooks::codecs()
+        .into_iter()
+        .map(|inner| -> &'static dyn Codec {
+            Box::leak(Box::new(HttpTap {
+                inner,
+                log: log.clone(),
+                mode,
+                argv: argv.clone(),
+            }))
+        })
+        .collect();
+    runner::main_with(&Runner::new(router, taps));
+}
+
+/// The router for `mode`, with the decoded-event observer when `decoded_out` is set.
+fn router(mode: Mode, decoded_out: Option<String>) -> Router {
     // Backfilled prompts (from the transcript, where the agent skipped the prompt hook) reach
     // the observer too; the tap reports them apart from the hook call's own event.
     let mut router = Router::new().backfill_prompts();
@@ -107,17 +149,7 @@ fn hook(mode: Mode, decoded_out: Option<String>) {
         // `none`, and modes a newer suite adds: record only.
         _ => router,
     };
-    if mode == Mode::DenyWrongDialect {
-        let argv: Vec<String> = std::env::args().collect();
-        let provider = runner::parse_args(&argv).ok().flatten().and_then(|c| c.provider);
-        let inner = provider.and_then(|p| agenthooks::codecs().into_iter().find(|c| c.provider() == p.as_str()));
-        if let Some(inner) = inner {
-            let wrong: &'static Misdirected = Box::leak(Box::new(Misdirected { inner }));
-            runner::main_with(&Runner::new(router, vec![wrong]));
-            return;
-        }
-    }
-    agenthooks::main(router);
+    router
 }
 
 /// Where the child writes what it decoded (unique per process and moment), and the sorted
@@ -400,6 +432,154 @@ impl Codec for Misdirected {
     }
     fn stderr_use(&self) -> StderrUse {
         self.inner.stderr_use()
+    }
+    fn kind_of(&self, native: &str) -> EventKind {
+        self.inner.kind_of(native)
+    }
+}
+
+/// What the warm server's connection thread decoded, until it answers (decode and the http
+/// answer run on the connection's thread; only the handlers run on a worker).
+struct Received {
+    payload: Vec<u8>,
+    decoded: Value,
+    started: Instant,
+}
+
+thread_local! {
+    static RECEIVED: std::cell::RefCell<Option<Received>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The warm server's tap: delegates everything to the agent's codec, and appends one record per
+/// answered request to the log from [`Codec::http_response`] (the answer the server sends: exit
+/// 0 as `200` with stdout, anything else as `500` with stderr), marked `"transport": "http"`
+/// with the server's pid. In [`Mode::Crash`] a `tool.pre` is recorded unanswered as it is
+/// decoded: its handler aborts the server.
+#[derive(Debug)]
+struct HttpTap {
+    inner: &'static dyn Codec,
+    log: String,
+    mode: Mode,
+    argv: Vec<String>,
+}
+
+impl HttpTap {
+    fn write(&self, native: &str, r: &Received, answer: Option<&WireResponse>) {
+        let (stdout, stderr, exit, status) = match answer {
+            Some(w) => (
+                String::from_utf8_lossy(&w.stdout).into_owned(),
+                String::from_utf8_lossy(&w.stderr).into_owned(),
+                Value::from(w.exit_code),
+                Value::from(if w.exit_code == 0 { 200 } else { 500 }),
+            ),
+            None => (
+                String::new(),
+                "the warm server died before answering".to_owned(),
+                Value::Null,
+                Value::Null,
+            ),
+        };
+        let rec = json!({
+            "provider": self.inner.provider().as_str(), "event_arg": native, "mode": self.mode.as_str(),
+            "argv": self.argv, "env_names": Vec::<String>::new(),
+            "payload": String::from_utf8_lossy(&r.payload), "decoded": r.decoded,
+            "stdout": stdout, "stderr": stderr, "exit": exit,
+            "transport": "http", "http_status": status, "server_pid": std::process::id(),
+            "elapsed_ms": u64::try_from(r.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        let mut line = rec.to_string();
+        line.push('\n');
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&self.log) {
+            let _ = f.write_all(line.as_bytes());
+        }
+    }
+}
+
+impl Codec for HttpTap {
+    fn provider(&self) -> Provider {
+        self.inner.provider()
+    }
+    fn native_events(&self) -> &'static [EventRow] {
+        self.inner.native_events()
+    }
+    fn name_key(&self) -> Option<&'static str> {
+        self.inner.name_key()
+    }
+    fn row(&self, native: &str) -> Option<&'static EventRow> {
+        self.inner.row(native)
+    }
+    fn tools(&self) -> Option<&'static agenthooks::core::ToolTable> {
+        self.inner.tools()
+    }
+    fn mcp_loader(&self) -> Option<agenthooks::core::mcp::McpLoader> {
+        self.inner.mcp_loader()
+    }
+    fn native_extra<'a>(&self, envelope: &'a agenthooks::core::Envelope) -> Option<&'a agenthooks::core::kit::Extra> {
+        self.inner.native_extra(envelope)
+    }
+    fn decode(&self, inv: &agenthooks::core::Invocation<'_>) -> Result<Event, DecodeError> {
+        let started = Instant::now();
+        let out = self.inner.decode(inv);
+        let decoded = match &out {
+            Ok(ev) => decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false)),
+            Err(_) => Value::Null,
+        };
+        let received = Received {
+            payload: inv.payload.as_bytes().to_vec(),
+            decoded,
+            started,
+        };
+        let dies = self.mode == Mode::Crash && out.as_ref().is_ok_and(|ev| ev.kind() == EventKind::ToolPre);
+        if dies {
+            let native = out
+                .as_ref()
+                .map(|ev| ev.envelope().native.as_str().to_owned())
+                .unwrap_or_default();
+            self.write(&native, &received, None);
+        } else {
+            RECEIVED.with(|r| *r.borrow_mut() = Some(received));
+        }
+        out
+    }
+    fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
+        self.inner.encode(event, outcome)
+    }
+    fn no_op(&self, target: &EventTarget) -> WireResponse {
+        self.inner.no_op(target)
+    }
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
+        self.inner.failure_response(target, mode, reason)
+    }
+    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
+        self.inner.capabilities(variant, native)
+    }
+    fn event_capabilities(&self, event: &Event) -> CapSet {
+        self.inner.event_capabilities(event)
+    }
+    fn default_timeout(&self) -> Duration {
+        self.inner.default_timeout()
+    }
+    fn quirks(&self) -> &'static [Quirk] {
+        self.inner.quirks()
+    }
+    fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
+        self.inner.sniff_env(env)
+    }
+    fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
+        self.inner.sniff_payload(payload, env)
+    }
+    fn stderr_use(&self) -> StderrUse {
+        self.inner.stderr_use()
+    }
+    fn http_response(&self, native: Option<&str>, response: WireResponse) -> WireResponse {
+        let answer = self.inner.http_response(native, response);
+        let received = RECEIVED.with(|r| r.borrow_mut().take()).unwrap_or(Received {
+            payload: Vec::new(),
+            decoded: Value::Null,
+            started: Instant::now(),
+        });
+        self.write(native.unwrap_or_default(), &received, Some(&answer));
+        answer
     }
     fn kind_of(&self, native: &str) -> EventKind {
         self.inner.kind_of(native)

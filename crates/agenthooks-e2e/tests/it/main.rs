@@ -50,8 +50,8 @@ fn finish(title: &str, reports: &[RunReport]) {
     );
 }
 
-/// Every agent × every scenario, plus Codex's trust-hash check against `codex app-server` and
-/// OpenClaw's ask and daemon-crash scenarios.
+/// Every agent × every scenario, plus Codex's trust-hash check against `codex app-server`,
+/// OpenClaw's ask and daemon-crash scenarios and Claude Code's warm-mode scenarios.
 #[test]
 fn e2e_real_agents() {
     if !gate("e2e_real_agents") {
@@ -61,6 +61,7 @@ fn e2e_real_agents() {
     scenarios.push(Scenario::TrustHashes);
     scenarios.extend(Scenario::OPENCODE);
     scenarios.extend(Scenario::OPENCLAW);
+    scenarios.extend(Scenario::WARM);
     scenarios.retain(|s| agenthooks_e2e::scenario_selected(*s));
     let work = scenario::work_dir();
     let reports = run_suite(&selected_agents(), &scenarios, Path::new(HOOK_BIN), &work);
