@@ -683,8 +683,9 @@ impl Warm {
         let io = |e: std::io::Error| format!("warm directory {}: {e}", dir.display());
         let token = st::ensure_token(&dir).map_err(io)?;
         let port = st::free_port().map_err(io)?;
-        st::write_config(&dir, port).map_err(io)?;
-        let endpoint = agenthooks_install::WarmEndpoint::new(port, token, st::build_id_of(hook_bin));
+        let build = st::build_id_of(hook_bin);
+        st::write_config_for(&dir, port, Some(&build)).map_err(io)?;
+        let endpoint = agenthooks_install::WarmEndpoint::new(port, token, build);
         Ok(Self {
             dir,
             endpoint,

@@ -644,7 +644,27 @@ fn install(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Writ
         emit(out, &s)?;
         notes(err, &plan.findings);
     }
+    record_warm_build(&loaded.manifest)?;
     Ok(EXIT_OK)
+}
+
+/// After a warm install: records the build the hooks were rendered for in the warm config, so
+/// a session-start hook of that build retires a server of an older one.
+#[cfg(feature = "warm")]
+fn record_warm_build(m: &Manifest) -> Result<(), CliError> {
+    use agenthooks_core::runner::warm_state as st;
+    let Some(ep) = m.warm_endpoint.as_ref().filter(|_| m.warm) else {
+        return Ok(());
+    };
+    let dir = st::warm_dir(&agenthooks_core::ProcessEnv);
+    st::write_config_for(&dir, ep.port, Some(&ep.build))
+        .map_err(|e| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display())))
+}
+
+#[cfg(not(feature = "warm"))]
+#[allow(clippy::unnecessary_wraps)] // the warm build's signature
+fn record_warm_build(_: &Manifest) -> Result<(), CliError> {
+    Ok(())
 }
 
 /// `  events: A, B, …` — the native events the target gets.

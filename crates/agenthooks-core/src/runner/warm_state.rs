@@ -7,7 +7,8 @@
 //! - `token`: the random token (64 hex) install generates, mode `0600` on Unix. On Windows the
 //!   file gets the user profile's inherited ACL (the user and administrators), which is the
 //!   fallback for a mode this platform lacks.
-//! - `config.json`: `{"port": N}`, the port install chose (the rendered hook URLs name it).
+//! - `config.json`: `{"port": N, "build": ID}`, the port install chose (the rendered hook URLs
+//!   name it) and the build the last install rendered the hooks for.
 //! - `server.json`: `{"pid", "port", "build"}`, written by the running server, removed when it
 //!   exits.
 //! - `start.lock`: created exclusively by the command hook that starts the server, so two
@@ -17,7 +18,11 @@
 //! The build id ([`build_id`]) names the binary: its version, size and modification time. A
 //! config rendered by one build carries its id in every hook URL; a server of another build
 //! refuses such a request and exits, and the next command hook with `--warm` starts the
-//! binary now installed.
+//! binary now installed. A command hook with `--warm` of the build the config was rendered for
+//! that finds a server of another build answering retires it the same way (a request carrying
+//! its own build) and starts its own, so after an upgrade and a re-install the first session
+//! start already runs the new build. A binary newer than the config (upgraded, not re-installed)
+//! leaves a server of the config's build running: that server still answers the config.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -163,8 +168,25 @@ pub fn configured_port(dir: &Path) -> Option<u16> {
 
 /// Records `port` in `dir`'s config.
 pub fn write_config(dir: &Path, port: u16) -> io::Result<()> {
+    write_config_for(dir, port, None)
+}
+
+/// Records `port` and the build the hooks were rendered for (`None`: keep the recorded one) in
+/// `dir`'s config.
+pub fn write_config_for(dir: &Path, port: u16, build: Option<&str>) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join(CONFIG_FILE), serde_json::json!({ "port": port }).to_string())
+    let build = build.map(str::to_owned).or_else(|| configured_build(dir));
+    let mut v = serde_json::json!({ "port": port });
+    if let Some(b) = build {
+        v["build"] = Value::from(b);
+    }
+    std::fs::write(dir.join(CONFIG_FILE), v.to_string())
+}
+
+/// The build the last install rendered the hooks for, when recorded.
+pub fn configured_build(dir: &Path) -> Option<String> {
+    let v: Value = serde_json::from_slice(&std::fs::read(dir.join(CONFIG_FILE)).ok()?).ok()?;
+    v.get("build")?.as_str().map(str::to_owned)
 }
 
 /// A free loopback port (the system's pick; install records it).
@@ -247,7 +269,8 @@ pub fn ping(port: u16, token: &str, timeout: Duration) -> Option<Value> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Ensured {
-    /// A server of this build answers on the port.
+    /// A server answers on the port: of this build, or (this binary being newer than the
+    /// config) of another build, left running.
     Running(ServerRecord),
     /// A server was started (its process id).
     Started(u32),
@@ -260,8 +283,12 @@ pub enum Ensured {
 /// Makes sure a server of this build runs for `dir`: pings the configured port, and when
 /// nothing of this build answers, takes the start lock and starts `exe agenthooks serve --http`
 /// detached (its own process group on Unix, no inherited streams). A server of another build
-/// that answers is left alone: the first request from this build's config stops it, and the
-/// next call starts this one.
+/// that answers is retired first ([`retire`]: it answers `409` and exits) when this binary is
+/// the build the config was rendered for ([`configured_build`]); otherwise (this binary is
+/// newer than the config, or the config names no build) it is left running: it answers the
+/// config it was rendered with ([`Ensured::Running`]), or its first request from a newer
+/// config stops it. A server that does not stop within [`START_WAIT`] is left to the next call
+/// ([`Ensured::Starting`]).
 pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
     let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) else {
         return Ok(Ensured::NotConfigured);
@@ -273,8 +300,15 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
         if theirs == build {
             return Ok(Ensured::Running(ServerRecord::new(pid, port, theirs)));
         }
-        tracing::info!(running = %theirs, this = %build, "a warm server of another build answers; it exits on this build's first request");
-        return Ok(Ensured::Starting);
+        let wanted = configured_build(dir);
+        if wanted.as_deref() != Some(build.as_str()) {
+            tracing::warn!(running = %theirs, this = %build, config = ?wanted, "a warm server of another build answers; this binary is not the config's build (re-run install --warm after an upgrade): left running");
+            return Ok(Ensured::Running(ServerRecord::new(pid, port, theirs)));
+        }
+        tracing::info!(running = %theirs, this = %build, pid, "a warm server of another build answers; retiring it");
+        if !retire(port, &token, &build) {
+            return Ok(Ensured::Starting);
+        }
     }
     let lock = dir.join(LOCK_FILE);
     if !take_lock(&lock)? {
@@ -314,6 +348,34 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
             Err(e)
         }
     }
+}
+
+/// Retires the server on `port` that is not of `build`: sends it a hook request carrying
+/// `build` (a config written for another build, which it answers `409` and exits on), then
+/// waits up to [`START_WAIT`] for the port to stop answering. Whether it stopped.
+pub fn retire(port: u16, token: &str, build: &str) -> bool {
+    if let Ok(base) = BaseUrl::parse(&format!("http://127.0.0.1:{port}")) {
+        let auth = format!("Bearer {token}");
+        let path = format!("/v1/hook/agenthooks/retire?build={}", http::encode_component(build));
+        let _ = http::request_with(
+            &base,
+            "POST",
+            &path,
+            Some(&Value::Object(serde_json::Map::new())),
+            &[("Authorization", &auth)],
+            PING_TIMEOUT,
+        );
+    }
+    let until = std::time::Instant::now() + START_WAIT;
+    while std::time::Instant::now() < until {
+        match ping(port, token, PING_TIMEOUT) {
+            None => return true,
+            // The same build answering now: another hook already replaced it.
+            Some(p) if p["build"].as_str() == Some(build) => return false,
+            Some(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    false
 }
 
 /// Creates the start lock exclusively; takes over one older than [`STALE_LOCK`].
@@ -409,7 +471,13 @@ mod tests {
         remove_record(&d, 42);
         assert_eq!(read_record(&d), None);
         write_config(&d, 4321).unwrap();
-        assert_eq!(configured_port(&d), Some(4321));
+        assert_eq!((configured_port(&d), configured_build(&d)), (Some(4321), None));
+        write_config_for(&d, 4322, Some("b2")).unwrap();
+        write_config(&d, 4323).unwrap();
+        assert_eq!(
+            (configured_port(&d), configured_build(&d).as_deref()),
+            (Some(4323), Some("b2"))
+        );
         let _ = std::fs::remove_dir_all(d);
     }
 

@@ -1,0 +1,363 @@
+//! Warm mode's lifecycle on the real binary: `secret-guard agenthooks install --warm`, then the
+//! rendered `SessionStart` command hook (run through `sh -c`, as Claude Code runs it) starts the
+//! warm server detached; racing hooks start one server (the start lock); an upgraded binary's
+//! config makes the old server refuse and exit, and the next hook starts the new build (and a
+//! hook of a newer build retires an older server itself); the server exits when idle
+//! (`AGENTHOOKS_WARM_IDLE_SECS`); `doctor --warm` reports the server.
+//!
+//! The binary is a copy in a scratch directory, so "upgrading" it (a new modification time: a
+//! new build id) does not touch cargo's build output. Every server this test starts is its
+//! own: found by the warm directory in its environment, and stopped by its pid.
+#![cfg(all(unix, feature = "full"))]
+// The start-up figure is this test's output.
+#![allow(clippy::print_stderr)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::Value;
+
+struct Scratch {
+    dir: PathBuf,
+    bin: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("warm-lifecycle-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for d in ["repo", "home/.claude", "bin", "state"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        let bin = dir.join("bin/guard");
+        std::fs::copy(env!("CARGO_BIN_EXE_secret-guard"), &bin).unwrap();
+        Self { dir, bin }
+    }
+
+    fn warm_dir(&self) -> PathBuf {
+        self.dir.join("warm")
+    }
+
+    fn env(&self, c: &mut Command, idle_secs: u64) {
+        c.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.dir.join("home"))
+            .env("AGENTHOOKS_WARM_DIR", self.warm_dir())
+            .env("AGENTHOOKS_STATE_DIR", self.dir.join("state"))
+            .env("AGENTHOOKS_WARM_IDLE_SECS", idle_secs.to_string());
+    }
+
+    /// `guard agenthooks <args> --root repo --home home`.
+    fn guard(&self, args: &[&str]) -> Output {
+        let mut c = Command::new(&self.bin);
+        c.arg("agenthooks").args(args);
+        c.arg("--root").arg(self.dir.join("repo"));
+        c.arg("--home").arg(self.dir.join("home"));
+        self.env(&mut c, 60);
+        c.output().unwrap()
+    }
+
+    fn settings(&self) -> Value {
+        let text = std::fs::read_to_string(self.dir.join("repo/.claude/settings.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    fn handler(&self, event: &str) -> Value {
+        self.settings()["hooks"][event][0]["hooks"][0].clone()
+    }
+
+    /// Starts the rendered `SessionStart` command hook through `sh -c` with a payload.
+    fn spawn_session_start(&self, idle_secs: u64) -> std::process::Child {
+        let command = self.handler("SessionStart")["command"].as_str().unwrap().to_owned();
+        assert!(command.ends_with(" --warm"), "{command}");
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(&command);
+        self.env(&mut c, idle_secs);
+        let mut child = c
+            .current_dir(self.dir.join("repo"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = serde_json::json!({
+            "session_id": "s-warm", "transcript_path": self.dir.join("t.jsonl"), "cwd": self.dir.join("repo"),
+            "hook_event_name": "SessionStart", "source": "startup",
+        });
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        child
+    }
+
+    fn session_start(&self, idle_secs: u64) -> Output {
+        let o = self.spawn_session_start(idle_secs).wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    }
+
+    fn token(&self) -> String {
+        std::fs::read_to_string(self.warm_dir().join("token"))
+            .unwrap()
+            .trim()
+            .to_owned()
+    }
+
+    fn port(&self) -> u16 {
+        let v: Value = serde_json::from_slice(&std::fs::read(self.warm_dir().join("config.json")).unwrap()).unwrap();
+        u16::try_from(v["port"].as_u64().unwrap()).unwrap()
+    }
+
+    /// POSTs `body` to `path_and_query` with the token; the status and body.
+    fn post(&self, path_and_query: &str, body: &str) -> Option<(u16, String)> {
+        use std::io::Read;
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port())).ok()?;
+        s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+        let req = format!(
+            "POST {path_and_query} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.port(),
+            self.token(),
+            body.len()
+        );
+        s.write_all(req.as_bytes()).ok()?;
+        let mut out = String::new();
+        s.read_to_string(&mut out).ok()?;
+        let status = out.split(' ').nth(1)?.parse().ok()?;
+        let body = out
+            .split_once("\r\n\r\n")
+            .map(|(_, b)| b.to_owned())
+            .unwrap_or_default();
+        Some((status, body))
+    }
+
+    /// The answering server's pong.
+    fn ping(&self) -> Option<Value> {
+        let (status, body) = self.post("/v1/ping", "{}")?;
+        (status == 200).then(|| serde_json::from_str(&body).ok()).flatten()
+    }
+
+    fn pong_pid(&self) -> u32 {
+        let p = self.ping().expect("the warm server answers");
+        u32::try_from(p["pid"].as_u64().unwrap()).unwrap()
+    }
+
+    /// Live `serve --http` processes whose warm directory is this test's.
+    fn servers(&self) -> Vec<u32> {
+        let want = format!("AGENTHOOKS_WARM_DIR={}", self.warm_dir().display());
+        let mut out = Vec::new();
+        for e in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+                continue;
+            };
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+            if !args.iter().any(|a| *a == b"serve") || !args.iter().any(|a| *a == b"--http") {
+                continue;
+            }
+            let environ = std::fs::read(e.path().join("environ")).unwrap_or_default();
+            if environ.split(|b| *b == 0).any(|v| v == want.as_bytes()) && alive(pid) {
+                out.push(pid);
+            }
+        }
+        out
+    }
+
+    fn record(&self) -> Option<Value> {
+        serde_json::from_slice(&std::fs::read(self.warm_dir().join("server.json")).ok()?).ok()
+    }
+
+    /// The build id the rendered hook URLs carry.
+    fn url_build(&self) -> String {
+        let url = self.handler("PreToolUse")["url"].as_str().unwrap().to_owned();
+        let q = url.split_once('?').unwrap().1;
+        q.split('&')
+            .find_map(|p| p.strip_prefix("build="))
+            .unwrap()
+            .replace("%2D", "-")
+    }
+
+    /// A new build of the binary: the same bytes, a new modification time.
+    fn upgrade(&self, secs_later: u64) {
+        let f = std::fs::File::open(&self.bin).unwrap();
+        f.set_modified(SystemTime::now() + Duration::from_secs(secs_later))
+            .unwrap();
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for pid in self.servers() {
+            kill(pid);
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Whether `pid` runs (exists and is not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| s.rsplit_once(") ").map(|(_, rest)| !rest.starts_with('Z')))
+        .unwrap_or(false)
+}
+
+/// The process group of `pid`.
+fn pgrp(pid: u32) -> Option<u32> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    s.rsplit_once(") ")?.1.split(' ').nth(2)?.parse().ok()
+}
+
+/// SIGKILL to one process this test started (through its hooks).
+fn kill(pid: u32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .stderr(Stdio::null())
+        .status();
+}
+
+fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while !f() {
+        assert!(t.elapsed() < limit, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const PRE: &str = r#"{"session_id":"s-warm","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"toolu_1"}"#;
+
+/// The rendered `PreToolUse` URL's path and query.
+fn pre_route(s: &Scratch) -> String {
+    let url = s.handler("PreToolUse")["url"].as_str().unwrap().to_owned();
+    url.split_once(&format!(":{}", s.port())).unwrap().1.to_owned()
+}
+
+#[test]
+fn the_warm_server_lives_as_the_issue_says() {
+    let s = Scratch::new();
+    let o = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(s.handler("PreToolUse")["type"], "http");
+    let build_a = s.url_build();
+    assert!(s.ping().is_none(), "no server before the first session start");
+
+    // On demand: the session-start hook starts it detached and returns once it answers.
+    let t = Instant::now();
+    s.session_start(60);
+    let hook_ms = t.elapsed().as_millis();
+    let pong = s.ping().expect("the session-start hook started the server");
+    let p1 = s.pong_pid();
+    assert_eq!(pong["build"], build_a.as_str(), "{pong}");
+    assert_eq!(pgrp(p1), Some(p1), "detached: its own process group");
+    let rec = s.record().expect("server.json");
+    assert_eq!(
+        (rec["pid"].as_u64(), rec["port"].as_u64()),
+        (Some(u64::from(p1)), Some(u64::from(s.port())))
+    );
+    // It answers the rendered hook route (a harmless command: no opinion).
+    let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
+    assert_eq!(status, 200, "{body}");
+    // doctor --warm: running, port, build.
+    let o = s.guard(&["doctor", "--warm", "--json"]);
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+    let w = &report["warm"];
+    assert_eq!(
+        (w["running"].as_bool(), w["port"].as_u64(), w["pid"].as_u64()),
+        (Some(true), Some(u64::from(s.port())), Some(u64::from(p1))),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(
+        (w["build"].as_str(), w["config_build"].as_str()),
+        (Some(build_a.as_str()), Some(build_a.as_str()))
+    );
+    // Another session start finds it: no second server.
+    s.session_start(60);
+    assert_eq!((s.pong_pid(), s.servers()), (p1, vec![p1]));
+    eprintln!("session-start hook that started the server: {hook_ms} ms");
+
+    // A crash; then four session starts race: the start lock lets one start a server.
+    kill(p1);
+    wait_until("the killed server stops answering", Duration::from_secs(5), || {
+        s.ping().is_none()
+    });
+    let racers: Vec<_> = (0..4).map(|_| s.spawn_session_start(60)).collect();
+    for r in racers {
+        assert!(r.wait_with_output().unwrap().status.success());
+    }
+    wait_until("one server answers", Duration::from_secs(5), || s.ping().is_some());
+    let p2 = s.pong_pid();
+    assert_ne!(p2, p1);
+    // A racer that slipped past the lock after the winner released it cannot bind the port
+    // and exits: what settles is one server, the one answering.
+    wait_until("one warm server process", Duration::from_secs(5), || {
+        s.servers() == vec![p2]
+    });
+    assert!(!s.warm_dir().join("start.lock").exists(), "the lock was released");
+
+    // An upgrade: the config re-rendered by the new build carries its id; the old server
+    // refuses its first request (409) and exits; the next session start runs the new build.
+    s.upgrade(100);
+    let o = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let build_b = s.url_build();
+    assert_ne!(build_b, build_a);
+    let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
+    assert_eq!(status, 409, "{body}");
+    wait_until("the old build exits", Duration::from_secs(5), || !alive(p2));
+    assert!(s.record().is_none(), "the old server removed its record");
+    s.session_start(60);
+    let pong = s.ping().expect("restarted");
+    assert_eq!(pong["build"], build_b.as_str());
+    let p3 = s.pong_pid();
+    let (status, _) = s.post(&pre_route(&s), PRE).unwrap();
+    assert_eq!(status, 200);
+
+    // Upgraded and re-installed, no request yet: the new build's session start retires the
+    // older server itself and starts its own (the session's first hook finds the new build).
+    s.upgrade(200);
+    let o = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let build_c = s.url_build();
+    s.session_start(60);
+    let pong = s.ping().expect("the newer build answers");
+    assert_eq!(pong["build"], build_c.as_str());
+    assert!(!alive(p3), "the older server was retired");
+    let p4 = s.pong_pid();
+    assert_eq!(s.servers(), vec![p4]);
+    let (status, _) = s.post(&pre_route(&s), PRE).unwrap();
+    assert_eq!(status, 200);
+
+    // Upgraded, not re-installed: the config still names build C, whose server answers it;
+    // the newer binary's session start leaves that server running.
+    s.upgrade(300);
+    s.session_start(60);
+    assert_eq!(s.pong_pid(), p4);
+    let (status, _) = s.post(&pre_route(&s), PRE).unwrap();
+    assert_eq!(status, 200);
+
+    // Idle exit: a server started with a 1 s idle limit exits on its own and removes its record.
+    kill(p4);
+    wait_until("the killed server stops answering", Duration::from_secs(5), || {
+        s.ping().is_none()
+    });
+    s.session_start(1);
+    let p5 = s.record().and_then(|r| r["pid"].as_u64()).expect("started");
+    let p5 = u32::try_from(p5).unwrap();
+    assert!(alive(p5));
+    let t = Instant::now();
+    wait_until("the idle server exits", Duration::from_secs(10), || !alive(p5));
+    assert!(
+        t.elapsed() >= Duration::from_millis(500),
+        "it ran until idle: {:?}",
+        t.elapsed()
+    );
+    assert!(s.record().is_none(), "the idle server removed its record");
+    let o = s.guard(&["doctor", "--warm", "--json"]);
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+    assert_eq!(report["warm"]["running"], false, "{report}");
+}
