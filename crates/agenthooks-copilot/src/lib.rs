@@ -128,7 +128,7 @@
 //! - [`identify`]: the event from the payload's name, the argv hint, or the payload's keys.
 //! - [`args`]: `toolArgs` forms.
 //! - [`tools`]: Copilot tool names and their canonical classes.
-//! - [`quirks`]: the Copilot entries (401–412) of the quirk registry.
+//! - [`quirks`]: the Copilot entries (401–414) of the quirk registry.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

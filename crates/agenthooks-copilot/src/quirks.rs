@@ -1,4 +1,4 @@
-//! Copilot CLI quirks (ids 401–412), in the shape of the core registry.
+//! Copilot CLI quirks (ids 401–414), in the shape of the core registry.
 //!
 //! Each entry names where it is exercised: a fixture under `fixtures/copilot/` or a test in this
 //! crate (`tests/it/`).
@@ -111,6 +111,35 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
          (fixture: `docs/pre_tool_use-mcp`).",
         status Unverified,
     }
+    413 {
+        "`type: \"http\"` hooks to loopback are all blocked unless \
+         `COPILOT_HOOK_ALLOW_LOCALHOST=1` is in Copilot's environment: preToolUse, \
+         preMcpToolCall and permissionRequest http hooks are skipped at load, every other one \
+         fails at each call (\"resolves to blocked address 127.0.0.1\") and is ignored. The \
+         reference names the variable for the three gating events only.",
+        "Install --warm keeps command hooks on Copilot unless the manifest opts in \
+         (`copilot_allow_localhost = true`, `--copilot-allow-localhost`: the user set the \
+         variable); preflight says why. With the opt-in every hook but sessionStart is an http \
+         hook; sessionStart stays a command hook with `--warm` and starts the server.",
+        versions "1.0.102 (verified live against the CLI)",
+        events ["preToolUse", "preMcpToolCall", "permissionRequest", "sessionStart", "userPromptSubmitted", "postToolUse", "agentStop", "sessionEnd"],
+        status Confirmed,
+        upstream "reference copilot.md §5",
+    }
+    414 {
+        "An http hook POSTs the same camelCase payload a command hook reads on stdin, with the \
+         entry's `headers`, and reads a 2xx body as the command's stdout JSON \
+         (`permissionDecision`, `additionalContext`). A non-2xx status or a refused connection \
+         is a hook error: on preToolUse it denies the tool (\"hook errored\", fail-closed \
+         whatever the policy), elsewhere it is logged and ignored.",
+        "The warm server answers with the command path's bytes (the Copilot codec always \
+         exits 0 with JSON, quirk 405: no exit code to translate); preflight notes that a down \
+         warm server blocks Copilot's gated tools even under a fail-open policy.",
+        versions "1.0.102 (verified live against the CLI)",
+        events ["preToolUse", "sessionStart", "userPromptSubmitted"],
+        capabilities [Deny, AddContext],
+        status Confirmed,
+    }
 };
 
 #[cfg(test)]
@@ -118,12 +147,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_run_from_401_to_412_without_a_gap() {
-        // quirk_table! checks the ids are strictly increasing: twelve of them from 401 to 412
+    fn ids_run_from_401_to_414_without_a_gap() {
+        // quirk_table! checks the ids are strictly increasing: fourteen of them from 401 to 414
         // leave no gap.
         assert_eq!(
             (QUIRKS.len(), QUIRKS[0].id, QUIRKS[QUIRKS.len() - 1].id),
-            (12, 401, 412)
+            (14, 401, 414)
         );
     }
 }

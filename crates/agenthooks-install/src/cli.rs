@@ -192,6 +192,11 @@ pub struct ManifestArgs {
     /// Code), command hooks elsewhere (also the manifest's `warm = true`).
     #[arg(long)]
     warm: bool,
+    /// With --warm: Copilot CLI runs with `COPILOT_HOOK_ALLOW_LOCALHOST=1` (without it Copilot
+    /// blocks http hooks to loopback), so its hooks become http hooks too (also the manifest's
+    /// `copilot_allow_localhost = true`).
+    #[arg(long, requires = "warm")]
+    copilot_allow_localhost: bool,
 }
 
 impl ManifestArgs {
@@ -275,6 +280,9 @@ fn load(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
     };
     if a.warm {
         loaded.manifest.warm = true;
+    }
+    if a.copilot_allow_localhost {
+        loaded.manifest.copilot_allow_localhost = true;
     }
     if loaded.manifest.warm && loaded.manifest.warm_endpoint.is_none() {
         loaded.manifest.warm_endpoint = Some(warm_endpoint(&loaded.manifest, src)?);
@@ -1184,6 +1192,7 @@ mod tests {
             timeout: Some(1.5),
             fail_closed: true,
             warm: false,
+            copilot_allow_localhost: false,
         };
         let m = from_flags(&a).unwrap();
         assert_eq!(m.command, ["/opt/guard", "--cfg"]);

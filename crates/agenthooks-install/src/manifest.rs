@@ -45,9 +45,16 @@ pub struct Manifest {
     #[serde(default)]
     pub failure: FailurePolicy,
     /// Warm mode (`install --warm`): render `http` hooks to the warm server where the agent
-    /// has them (Claude Code), command hooks elsewhere. Rendering needs [`Manifest::warm_endpoint`].
+    /// has them (Claude Code; Copilot CLI with [`Manifest::copilot_allow_localhost`]), command
+    /// hooks elsewhere. Rendering needs [`Manifest::warm_endpoint`].
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub warm: bool,
+    /// Warm mode on Copilot CLI: the user runs Copilot with `COPILOT_HOOK_ALLOW_LOCALHOST=1`
+    /// (without it Copilot blocks every http hook to loopback, quirk 413), so its hooks may be
+    /// http hooks to the warm server (`install --warm --copilot-allow-localhost`). Off, Copilot
+    /// keeps command hooks in warm mode.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub copilot_allow_localhost: bool,
     /// The warm server's endpoint the http hooks name (set by the CLI from the warm directory;
     /// never read from or written to a manifest file: it holds the token).
     #[serde(skip)]
@@ -96,8 +103,17 @@ impl Manifest {
             identity: Identity::new(name),
             failure: FailurePolicy::Open,
             warm: false,
+            copilot_allow_localhost: false,
             warm_endpoint: None,
         }
+    }
+
+    /// Sets [`Manifest::copilot_allow_localhost`]: the user runs Copilot CLI with
+    /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
+    #[must_use]
+    pub fn with_copilot_allow_localhost(mut self, yes: bool) -> Self {
+        self.copilot_allow_localhost = yes;
+        self
     }
 
     /// Warm mode with this endpoint (see [`Manifest::warm`]).

@@ -87,32 +87,13 @@ fn on_failure(target: &Target, h: &ResolvedHook) -> bool {
 /// Events whose http hooks Claude skips (quirk #111): warm mode keeps command hooks there.
 const NO_HTTP: &[&str] = &["SessionStart", "Setup"];
 
-/// The warm server URL of one hook.
-fn warm_url(ep: &WarmEndpoint, owner: &Owner, h: &ResolvedHook) -> String {
-    use agenthooks_core::runner::http::encode_component as enc;
-    let mut url = format!(
-        "http://127.0.0.1:{}/v1/hook/{}/{}?timeout={}&build={}&{}",
-        ep.port,
-        Provider::CLAUDE_CODE,
-        enc(&h.native),
-        crate::shell::format_secs(h.timeout),
-        enc(&ep.build),
-        owner.warm_param()
-    );
-    if let Some(t) = &h.tools {
-        url.push_str("&tools=");
-        url.push_str(&enc(&t.to_string()));
-    }
-    url
-}
-
 /// The handler of one hook: an http hook in warm mode where Claude has them, else a command
 /// hook (the warm `SessionStart` one carrying `--warm`).
 fn handler(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     match warm {
         Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) => json!({
             "type": "http",
-            "url": warm_url(ep, owner, h),
+            "url": super::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
             "headers": {"Authorization": format!("Bearer {}", ep.token)},
             "timeout": h.timeout_value,
         }),
@@ -129,29 +110,6 @@ fn handler(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
             handler
         }
     }
-}
-
-/// In warm mode, the hooks plus a synchronous `SessionStart` command hook when the manifest
-/// has none (it starts the server before the first tool call).
-fn with_warm_start(manifest: &Manifest, hooks: &[ResolvedHook]) -> Result<Vec<ResolvedHook>, InstallError> {
-    let mut out = hooks.to_vec();
-    if manifest.warm_endpoint.is_some() && !hooks.iter().any(|h| h.native == "SessionStart") {
-        let timeout = std::time::Duration::from_secs(10);
-        let command = crate::shell::hook_command(&manifest.command, &Provider::CLAUDE_CODE, "SessionStart", timeout)?;
-        out.push(ResolvedHook {
-            specs: Vec::new(),
-            native: "SessionStart".into(),
-            kind: agenthooks_core::EventKind::SessionStart,
-            matcher: None,
-            blocking: true,
-            timeout_value: 10,
-            timeout,
-            command,
-            tools: None,
-            fail_closed: false,
-        });
-    }
-    Ok(out)
 }
 
 fn group(target: &Target, h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
@@ -315,7 +273,11 @@ impl TargetModule for Claude {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         let (path, format) = Self::hooks_file(cx.target);
-        let hooks = with_warm_start(cx.manifest, hooks)?;
+        let hooks = if cx.manifest.warm_endpoint.is_some() {
+            super::with_warm_start(cx.manifest, hooks, &Provider::CLAUDE_CODE, "SessionStart")?
+        } else {
+            hooks.to_vec()
+        };
         let warm = cx.manifest.warm_endpoint.as_ref().map(|ep| (ep, &cx.owner));
         let entries = entries(&hooks, |h| group(cx.target, h, warm));
         JsonHooksFile::grouped(path, format).install(cx, &entries)?;

@@ -11,6 +11,15 @@
 //!   when the hook errors, allows on timeout; everything else fails open).
 //! - `{{project_dir}}`-style template variables are substituted: a command containing `{{` is
 //!   refused.
+//! - Warm mode ([`Manifest::warm`]) renders http hooks only with
+//!   [`Manifest::copilot_allow_localhost`] (the user runs Copilot with
+//!   `COPILOT_HOOK_ALLOW_LOCALHOST=1`; without it Copilot blocks every http hook to loopback,
+//!   quirk 413): `{"type": "http", "url":
+//!   "http://127.0.0.1:PORT/v1/hook/copilot/EVENT?timeout=…&build=…&owner=…[&tools=…]",
+//!   "headers": {"Authorization": "Bearer TOKEN"}, "timeoutSec"}` on every event but
+//!   `sessionStart`, which stays a command hook with `--warm` (added when the manifest has
+//!   none) and starts the server. Without the opt-in every hook stays a command hook and
+//!   preflight says why.
 
 use std::path::PathBuf;
 
@@ -20,11 +29,12 @@ use serde_json::{json, Value};
 use super::{entries, jsonc_value, non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
-use crate::manifest::Manifest;
+use crate::manifest::{Manifest, WarmEndpoint};
 use crate::matcher::{MatcherDialect, Syntax};
 use crate::merge::json::JsonHooksFile;
 use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
+use crate::shell::Owner;
 use crate::target::{Scope, Target};
 
 /// The Copilot CLI target.
@@ -67,8 +77,28 @@ fn hooks_file(cx: &Cx<'_>) -> JsonHooksFile {
     JsonHooksFile::flat_v1(hooks_path(cx.target, cx.manifest))
 }
 
-fn entry(h: &ResolvedHook) -> Value {
-    let mut e = json!({"type": "command", "command": h.command});
+/// The session-start event: in warm mode a command hook with `--warm` (it starts the server).
+const START: &str = "sessionStart";
+
+/// The warm endpoint when this manifest renders Copilot http hooks (warm, an endpoint, and the
+/// user's `COPILOT_HOOK_ALLOW_LOCALHOST=1` opt-in).
+fn warm_http(manifest: &Manifest) -> Option<&WarmEndpoint> {
+    manifest
+        .warm_endpoint
+        .as_ref()
+        .filter(|_| manifest.warm && manifest.copilot_allow_localhost)
+}
+
+fn entry(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
+    let mut e = match warm {
+        Some((ep, owner)) if h.native != START => json!({
+            "type": "http",
+            "url": super::warm_url(&Provider::COPILOT, ep, owner, h),
+            "headers": {"Authorization": format!("Bearer {}", ep.token)},
+        }),
+        Some(_) => json!({"type": "command", "command": format!("{} --warm", h.command)}),
+        None => json!({"type": "command", "command": h.command}),
+    };
     // Never write an empty matcher: it invalidates the file.
     if let Some(m) = h.matcher.as_deref().filter(|m| !m.is_empty()) {
         e["matcher"] = Value::from(m);
@@ -77,9 +107,75 @@ fn entry(h: &ResolvedHook) -> Value {
     e
 }
 
-/// The gating events whose http hooks Copilot refuses on plain http to localhost unless
-/// `COPILOT_HOOK_ALLOW_LOCALHOST=1` (reference copilot.md §5).
+/// The gating events whose http hooks Copilot skips at load on plain http to loopback unless
+/// `COPILOT_HOOK_ALLOW_LOCALHOST=1`, and fails closed (denies) on a non-2xx answer or a
+/// refused connection (quirks 413, 414).
 const HTTPS_ONLY: &[&str] = &["preToolUse", "preMcpToolCall", "permissionRequest"];
+
+/// What warm mode does with each Copilot hook.
+fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(ep) = warm_http(manifest) else {
+        // Without the opt-in every hook stays a command hook: Copilot blocks http hooks to
+        // loopback without the variable, which install cannot set in the agent's environment.
+        let why = if manifest.copilot_allow_localhost {
+            "warm mode without a warm endpoint (no token or port)".to_owned()
+        } else {
+            "Copilot CLI blocks http hooks to loopback unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is in its environment (quirk 413); set it and install with --copilot-allow-localhost (manifest `copilot_allow_localhost = true`) for http hooks".to_owned()
+        };
+        out.extend(hooks.iter().map(|h| {
+            let message = format!("{} stays a command hook in warm mode: {why}", h.native);
+            SPEC.hook_finding(h, Severity::Info, FindingCode::Warm, message)
+        }));
+        return out;
+    };
+    for h in hooks {
+        if h.native == START {
+            out.push(SPEC.hook_finding(
+                h,
+                Severity::Info,
+                FindingCode::Warm,
+                "sessionStart stays a command hook with --warm: it starts the warm server",
+            ));
+            continue;
+        }
+        out.push(SPEC.hook_finding(
+            h,
+            Severity::Info,
+            FindingCode::Warm,
+            format!(
+                "{} is an http hook to the warm server on 127.0.0.1:{} (Copilot must run with COPILOT_HOOK_ALLOW_LOCALHOST=1, else it blocks it)",
+                h.native, ep.port
+            ),
+        ));
+        if HTTPS_ONLY.contains(&h.native.as_str()) && !h.fail_closed {
+            out.push(SPEC.hook_finding(
+                h,
+                Severity::Degraded,
+                FindingCode::Warm,
+                format!(
+                    "Copilot denies the tool when the {} http hook gets a non-2xx answer or a refused connection (quirk 414): with this fail-open policy a warm server that is down still blocks",
+                    h.native
+                ),
+            ));
+        }
+    }
+    if !hooks.iter().any(|h| h.native == START) {
+        out.push(SPEC.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            "a sessionStart command hook with --warm is added: it starts the warm server",
+        ));
+    }
+    if target.scope != Scope::User {
+        out.push(SPEC.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            "the warm server's token is written into the hook headers of this config file: keep it out of version control (or install at user scope)",
+        ));
+    }
+    out
+}
 
 impl TargetModule for Copilot {
     fn spec(&self) -> &'static TargetSpec {
@@ -89,25 +185,19 @@ impl TargetModule for Copilot {
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
         let mut out = SPEC.noted(target, manifest, hooks);
         if manifest.warm {
-            // Warm mode keeps command hooks here: the localhost http hooks of the gating
-            // events need an environment variable in the agent's environment, which install
-            // cannot set; rendering them anyway would make every gate fail.
-            let why = |h: &ResolvedHook| {
-                let gate = HTTPS_ONLY.contains(&h.native.as_str());
-                let needs_env = "Copilot CLI posts localhost http hooks on this event only with COPILOT_HOOK_ALLOW_LOCALHOST=1 in its environment";
-                let opt_in = "Copilot CLI http hooks are an opt-in this release does not render yet";
-                [opt_in, needs_env][usize::from(gate)]
-            };
-            out.extend(hooks.iter().map(|h| {
-                let message = format!("{} stays a command hook in warm mode: {}", h.native, why(h));
-                SPEC.hook_finding(h, Severity::Info, FindingCode::Warm, message)
-            }));
+            out.extend(warm_notes(target, manifest, hooks));
         }
         out
     }
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
-        hooks_file(cx).install(cx, &entries(hooks, entry))
+        let warm = warm_http(cx.manifest).map(|ep| (ep, &cx.owner));
+        let hooks = if warm.is_some() {
+            super::with_warm_start(cx.manifest, hooks, &Provider::COPILOT, START)?
+        } else {
+            hooks.to_vec()
+        };
+        hooks_file(cx).install(cx, &entries(&hooks, |h| entry(h, warm)))
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {

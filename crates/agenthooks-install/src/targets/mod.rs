@@ -416,6 +416,62 @@ pub(crate) trait TargetModule: Sync {
 
 /// Whether the manifest asks a blocking, gating hook to fail closed (its own or the manifest's
 /// failure policy; what a target notes when its agent cannot, or does so natively).
+/// The warm server URL of one hook of `provider`: the route carries what `--provider` and
+/// `--event` carry, the query the timeout, the build the config is rendered for, the owner
+/// marker (uninstall, diff and doctor recognize the URL as this command prefix's) and the tool
+/// filter.
+pub(crate) fn warm_url(
+    provider: &Provider,
+    ep: &crate::manifest::WarmEndpoint,
+    owner: &crate::shell::Owner,
+    h: &ResolvedHook,
+) -> String {
+    use agenthooks_core::runner::http::encode_component as enc;
+    let mut url = format!(
+        "http://127.0.0.1:{}/v1/hook/{}/{}?timeout={}&build={}&{}",
+        ep.port,
+        provider,
+        enc(&h.native),
+        crate::shell::format_secs(h.timeout),
+        enc(&ep.build),
+        owner.warm_param()
+    );
+    if let Some(t) = &h.tools {
+        url.push_str("&tools=");
+        url.push_str(&enc(&t.to_string()));
+    }
+    url
+}
+
+/// In warm mode, the hooks plus a synchronous session-start command hook (`start`, the
+/// agent's native name) when the manifest has none: with `--warm` it starts the server before
+/// the session's first http hook.
+pub(crate) fn with_warm_start(
+    manifest: &Manifest,
+    hooks: &[ResolvedHook],
+    provider: &Provider,
+    start: &str,
+) -> Result<Vec<ResolvedHook>, InstallError> {
+    let mut out = hooks.to_vec();
+    if !hooks.iter().any(|h| h.native == start) {
+        let timeout = Duration::from_secs(10);
+        let command = crate::shell::hook_command(&manifest.command, provider, start, timeout)?;
+        out.push(ResolvedHook {
+            specs: Vec::new(),
+            native: start.into(),
+            kind: EventKind::SessionStart,
+            matcher: None,
+            blocking: true,
+            timeout_value: 10,
+            timeout,
+            command,
+            tools: None,
+            fail_closed: false,
+        });
+    }
+    Ok(out)
+}
+
 pub(crate) fn wants_fail_closed(_manifest: &Manifest, h: &ResolvedHook) -> bool {
     h.fail_closed && h.blocking && h.kind.is_gating()
 }

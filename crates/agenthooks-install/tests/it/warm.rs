@@ -152,3 +152,104 @@ fn the_endpoint_never_reaches_a_manifest_file() {
     assert!(toml.contains("warm = true") && !toml.contains("s3cret"), "{toml}");
     assert!(!format!("{m:?}").contains("s3cret"));
 }
+
+fn copilot_warm(failure: FailurePolicy) -> Manifest {
+    warm(failure).with_copilot_allow_localhost(true)
+}
+
+fn copilot_hooks(m: &Manifest, t: &Target) -> Value {
+    let r = render(m, t).unwrap();
+    let v: Value = serde_json::from_str(&r.files[0].contents).unwrap();
+    v["hooks"].clone()
+}
+
+#[test]
+fn copilot_with_the_localhost_opt_in_gets_http_hooks_and_a_starting_session_start() {
+    let m = copilot_warm(FailurePolicy::Closed);
+    let hooks = copilot_hooks(&m, &Target::user(Provider::COPILOT, "/h"));
+    let pre = &hooks["preToolUse"][0];
+    assert_eq!(pre["type"], "http", "{hooks:#}");
+    let url = pre["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("http://127.0.0.1:4711/v1/hook/copilot/preToolUse?timeout=")
+            && url.contains("&build=0.1.0-abc-def&owner="),
+        "{url}"
+    );
+    assert_eq!(pre["headers"]["Authorization"], "Bearer s3cret");
+    assert!(pre["timeoutSec"].is_u64() && pre.get("command").is_none(), "{pre}");
+    assert_eq!(pre["matcher"], "Bash");
+    assert_eq!(hooks["userPromptSubmitted"][0]["type"], "http");
+    let start = &hooks["sessionStart"][0];
+    assert_eq!(start["type"], "command");
+    let cmd = start["command"].as_str().unwrap();
+    assert!(
+        cmd.starts_with("/bin/guard agenthooks run --provider=copilot --event=sessionStart")
+            && cmd.ends_with(" --warm"),
+        "{cmd}"
+    );
+}
+
+#[test]
+fn copilot_warm_preflight_names_the_variable_and_the_fail_closed_gate() {
+    let t = Target::user(Provider::COPILOT, "/h");
+    let caps = |_: &Provider, _: &str| agenthooks_core::CapSet::ALL;
+    let open = preflight(&copilot_warm(FailurePolicy::Open), std::slice::from_ref(&t), &caps);
+    let warm: Vec<_> = open.findings().filter(|f| f.code == FindingCode::Warm).collect();
+    assert!(
+        warm.iter().any(|f| f.native_event.as_deref() == Some("preToolUse")
+            && f.message.contains("is an http hook")
+            && f.message.contains("COPILOT_HOOK_ALLOW_LOCALHOST=1")),
+        "{warm:?}"
+    );
+    assert!(
+        warm.iter().any(|f| f.native_event.as_deref() == Some("preToolUse")
+            && f.severity == agenthooks_install::Severity::Degraded
+            && f.message.contains("still blocks")),
+        "{warm:?}"
+    );
+    // Fail-closed: the agent's own posture is the policy's; no warning.
+    let closed = preflight(&copilot_warm(FailurePolicy::Closed), &[t], &caps);
+    assert!(
+        !closed
+            .findings()
+            .any(|f| f.code == FindingCode::Warm && f.message.contains("still blocks")),
+        "{:?}",
+        closed.findings().collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn copilot_uninstall_and_diff_recognize_warm_http_hooks() {
+    let m = copilot_warm(FailurePolicy::Closed);
+    let t = Target::project(Provider::COPILOT, "/p", "/h");
+    let path = Path::new("/p/.github/hooks/guard.json");
+    let fs = MemFs::new();
+    let plan = plan_install(&m, &t, &fs).unwrap();
+    let installed = plan.files[0].after.clone().unwrap();
+    assert!(installed.contains("\"type\": \"http\""), "{installed}");
+    let again = plan_install(&m, &t, &MemFs::new().with(path, installed.clone())).unwrap();
+    assert!(again.is_noop(), "{:?}", again.files);
+    // Back to command hooks (the opt-in withdrawn): an update of our entries.
+    let plain = m.clone().with_copilot_allow_localhost(false);
+    let back = plan_install(&plain, &t, &MemFs::new().with(path, installed.clone())).unwrap();
+    let after = back.files[0].after.clone().unwrap();
+    assert!(
+        !after.contains("\"http\"") && after.contains("--event=preToolUse"),
+        "{after}"
+    );
+    // Uninstall takes every hook of ours: the file was ours alone, it goes.
+    let un = plan_uninstall(&m, &t, &MemFs::new().with(path, installed)).unwrap();
+    assert_eq!(un.files[0].after, None, "{:?}", un.files[0].after);
+}
+
+#[test]
+fn the_copilot_opt_in_round_trips_through_a_manifest_file() {
+    let m = copilot_warm(FailurePolicy::Closed);
+    let toml = m.to_toml();
+    assert!(toml.contains("copilot_allow_localhost = true"), "{toml}");
+    let back = Manifest::from_toml(&toml).unwrap();
+    assert!(back.warm && back.copilot_allow_localhost);
+    assert!(!warm(FailurePolicy::Closed)
+        .to_toml()
+        .contains("copilot_allow_localhost"));
+}
