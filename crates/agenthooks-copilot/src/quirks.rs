@@ -121,7 +121,7 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
          (`copilot_allow_localhost = true`, `--copilot-allow-localhost`: the user set the \
          variable); preflight says why. With the opt-in every hook but sessionStart is an http \
          hook; sessionStart stays a command hook with `--warm` and starts the server.",
-        versions "1.0.102 (verified live against the CLI)",
+        versions "1.0.102 (verified live against the CLI; e2e warm-* scenarios run with the variable)",
         events ["preToolUse", "preMcpToolCall", "permissionRequest", "sessionStart", "userPromptSubmitted", "postToolUse", "agentStop", "sessionEnd"],
         status Confirmed,
         upstream "reference copilot.md §5",
@@ -135,7 +135,7 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
         "The warm server answers with the command path's bytes (the Copilot codec always \
          exits 0 with JSON, quirk 405: no exit code to translate); preflight notes that a down \
          warm server blocks Copilot's gated tools even under a fail-open policy.",
-        versions "1.0.102 (verified live against the CLI)",
+        versions "1.0.102 (verified live against the CLI: e2e warm-deny, warm-context, warm-server-killed)",
         events ["preToolUse", "sessionStart", "userPromptSubmitted"],
         capabilities [Deny, AddContext],
         status Confirmed,

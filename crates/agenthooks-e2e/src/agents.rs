@@ -398,7 +398,10 @@ pub fn prepare_with(
         m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
     }
     if let Some(w) = warm {
-        m = m.with_warm(w.endpoint.clone());
+        // Copilot: the run sets COPILOT_HOOK_ALLOW_LOCALHOST=1 ([`Warm::env`]): the opt-in.
+        m = m
+            .with_warm(w.endpoint.clone())
+            .with_copilot_allow_localhost(spec.id == AgentId::Copilot);
         if w.fail_closed {
             m = m.with_failure(agenthooks_install::FailurePolicy::Closed);
         }
@@ -693,9 +696,11 @@ impl Warm {
         })
     }
 
-    /// The agent's environment for warm mode (its hooks and the server they start inherit it).
+    /// The agent's environment for warm mode (its hooks and the server they start inherit it;
+    /// Copilot CLI posts http hooks to loopback only with `COPILOT_HOOK_ALLOW_LOCALHOST=1`).
     pub fn env(&self) -> Env {
         vec![
+            ("COPILOT_HOOK_ALLOW_LOCALHOST".to_owned(), "1".to_owned()),
             (
                 agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
                 self.dir.display().to_string(),

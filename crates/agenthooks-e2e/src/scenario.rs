@@ -43,16 +43,18 @@ pub enum Scenario {
     /// OpenCode and OpenClaw: the daemon dies inside the tool gate under a fail-closed shim: the
     /// tool is blocked (OpenCode: the session goes on, the daemon is respawned).
     DaemonCrash,
-    /// Warm mode (Claude Code): [`Scenario::NoDecision`] with http hooks to the warm server,
-    /// which the `SessionStart` command hook starts on demand.
+    /// Warm mode (Claude Code; Copilot CLI with `COPILOT_HOOK_ALLOW_LOCALHOST=1`):
+    /// [`Scenario::NoDecision`] with http hooks to the warm server, which the session-start
+    /// command hook starts on demand.
     WarmNoDecision,
     /// Warm mode: [`Scenario::Deny`], the deny answered by the warm server.
     WarmDeny,
     /// Warm mode: [`Scenario::Context`]; the prompt context comes from the warm server (the
     /// session-start context from the `SessionStart` command hook, which stays one).
     WarmContext,
-    /// Warm mode, fail-closed: the warm server dies inside `PreToolUse`; the agent's
-    /// `onFailure: "block"` blocks the tool and the session goes on.
+    /// Warm mode, fail-closed: the warm server dies inside the tool gate; the agent's failure
+    /// path (Claude `onFailure: "block"`, Copilot's own fail-closed preToolUse) blocks the tool
+    /// and the session goes on.
     WarmServerKilled,
 }
 
@@ -86,8 +88,8 @@ impl Scenario {
         }
     }
 
-    /// The warm-mode scenarios (Claude Code: the agent with http hooks whose gating events
-    /// need no opt-in).
+    /// The warm-mode scenarios (Claude Code, and Copilot CLI run with
+    /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`: the agents with http hooks).
     pub const WARM: [Self; 4] = [
         Self::WarmNoDecision,
         Self::WarmDeny,
@@ -127,7 +129,7 @@ impl Scenario {
             Self::Ask => agent == AgentId::OpenClaw,
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
             Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled => {
-                agent == AgentId::Claude
+                matches!(agent, AgentId::Claude | AgentId::Copilot)
             }
             _ => true,
         }
@@ -685,12 +687,16 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 .collect();
             let unanswered = pre.iter().filter(|x| x.exit.is_none() && is_http(x)).count();
             checks.push(Check::new(
-                "the warm server died inside PreToolUse (received, never answered)",
+                "the warm server died inside the tool gate (received, never answered)",
                 unanswered > 0,
                 format!("{} tool.pre calls, {unanswered} unanswered", pre.len()),
             ));
             checks.push(Check::new(
-                "fail-closed: Claude's onFailure \"block\" blocked the tool (marker absent)",
+                if r.agent.id == AgentId::Copilot {
+                    "fail-closed: Copilot denied the tool when its http hook failed (marker absent)"
+                } else {
+                    "fail-closed: Claude's onFailure \"block\" blocked the tool (marker absent)"
+                },
                 !marker,
                 marker_detail(marker),
             ));
@@ -699,10 +705,13 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 || "no second turn".to_owned(),
                 |q| {
                     let body = String::from_utf8_lossy(&q.body);
-                    body.find("tool_result").map_or_else(
-                        || "no tool_result".to_owned(),
-                        |i| body[i..].chars().take(220).collect::<String>(),
-                    )
+                    // Anthropic's tool_result block, or a Chat Completions tool message.
+                    body.find("tool_result")
+                        .or_else(|| body.find("\"role\":\"tool\""))
+                        .map_or_else(
+                            || "no tool_result".to_owned(),
+                            |i| body[i..].chars().take(220).collect::<String>(),
+                        )
                 },
             );
             checks.push(Check::new(
@@ -710,20 +719,26 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 turns.len() >= 2 && r.proc.as_ref().is_some_and(|p| !p.timed_out),
                 format!("{} model turns; turn 2: {result}", turns.len()),
             ));
-            // Later http hooks found nothing listening: Claude logs each failure and goes on.
-            let refused = r.proc.as_ref().is_some_and(|p| p.stderr.contains("ECONNREFUSED"));
+            // Later http hooks found nothing listening: the agent logs each failure (Claude on
+            // stderr, Copilot in its log directory) and goes on.
+            let mut logs = r.proc.as_ref().map(|p| p.stderr.clone()).unwrap_or_default();
+            if r.agent.id == AgentId::Copilot {
+                for e in std::fs::read_dir(sb.home.join(".copilot/logs"))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                {
+                    logs.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+                }
+            }
+            let refused = logs.lines().find(|l| l.contains("ECONNREFUSED"));
             checks.push(Check::new(
                 "later http hooks failed on the refused connection and the session still ended normally",
-                refused && r.proc.as_ref().is_some_and(|p| p.code == Some(0)),
-                r.proc
-                    .as_ref()
-                    .and_then(|p| {
-                        p.stderr
-                            .lines()
-                            .find(|l| l.contains("ECONNREFUSED"))
-                            .map(|l| tail(l, 200))
-                    })
-                    .unwrap_or_else(|| "no refused connection in the agent's stderr".to_owned()),
+                refused.is_some() && r.proc.as_ref().is_some_and(|p| p.code == Some(0)),
+                refused.map_or_else(
+                    || "no refused connection in the agent's logs".to_owned(),
+                    |l| tail(l, 200),
+                ),
             ));
             let gone = r.warm.as_ref().is_some_and(|w| !w.answered_after);
             checks.push(Check::new(
@@ -775,35 +790,48 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
         return Vec::new();
     };
     let mut checks = Vec::new();
-    let settings: Value = std::fs::read_to_string(sb.project.join(".claude/settings.json"))
+    let copilot = r.agent.id == AgentId::Copilot;
+    // Where install wrote the hooks, and one event's handler in that file's shape.
+    let (file, pre_ev, start_ev) = if copilot {
+        (
+            sb.project.join(".github/hooks/agenthooks-e2e.json"),
+            "preToolUse",
+            "sessionStart",
+        )
+    } else {
+        (sb.project.join(".claude/settings.json"), "PreToolUse", "SessionStart")
+    };
+    let settings: Value = std::fs::read_to_string(&file)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or(Value::Null);
+    let at = if copilot { "/0" } else { "/0/hooks/0" };
     let handler = |ev: &str| {
         settings
-            .pointer(&format!("/hooks/{ev}/0/hooks/0"))
+            .pointer(&format!("/hooks/{ev}{at}"))
             .cloned()
             .unwrap_or(Value::Null)
     };
-    let (pre, start) = (handler("PreToolUse"), handler("SessionStart"));
-    let prefix = format!("http://127.0.0.1:{}/v1/hook/claude-code/PreToolUse?", w.port);
+    let (pre, start) = (handler(pre_ev), handler(start_ev));
+    let prefix = format!("http://127.0.0.1:{}/v1/hook/{}/{pre_ev}?", w.port, r.agent.provider);
     let http_pre = pre["type"] == "http" && pre["url"].as_str().is_some_and(|u| u.starts_with(&prefix));
     let warm_start = start["type"] == "command" && start["command"].as_str().is_some_and(|c| c.ends_with(" --warm"));
-    let gate_ok = if r.scenario == Scenario::WarmServerKilled {
+    // Claude: onFailure on fail-closed gates; Copilot fails its gate closed by itself.
+    let gate_ok = if r.scenario == Scenario::WarmServerKilled && !copilot {
         pre["onFailure"] == "block"
     } else {
         pre.get("onFailure").is_none()
     };
     let http_events = settings["hooks"].as_object().map_or(0, |h| {
         h.values()
-            .filter(|g| g.pointer("/0/hooks/0/type") == Some(&Value::from("http")))
+            .filter(|g| g.pointer(&format!("{at}/type")) == Some(&Value::from("http")))
             .count()
     });
     checks.push(Check::new(
-        "install rendered http hooks to the warm server (SessionStart a command hook with --warm)",
+        format!("install rendered http hooks to the warm server ({start_ev} a command hook with --warm)"),
         http_pre && warm_start && gate_ok,
         format!(
-            "{http_events} http events; PreToolUse {} onFailure {}; SessionStart {}",
+            "{http_events} http events; {pre_ev} {} onFailure {}; {start_ev} {}",
             pre["type"],
             pre.get("onFailure").unwrap_or(&Value::Null),
             start["type"]
@@ -812,13 +840,13 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
     let started = r
         .records
         .iter()
-        .any(|x| x.native_name() == "SessionStart" && !is_http(x) && x.exit == Some(0));
+        .any(|x| x.native_name() == start_ev && !is_http(x) && x.exit == Some(0));
     let record_ok = w
         .record
         .as_ref()
         .is_some_and(|s| s.port == w.port && s.build == w.build);
     checks.push(Check::new(
-        "the SessionStart command hook started the warm server on demand (the test started none)",
+        format!("the {start_ev} command hook started the warm server on demand (the test started none)"),
         started && record_ok,
         match &w.record {
             Some(s) => format!("server.json: pid {} port {} build {}", s.pid, s.port, s.build),
@@ -835,12 +863,12 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
     let elsewhere: Vec<String> = r
         .records
         .iter()
-        .filter(|x| !is_http(x) && x.native_name() != "SessionStart")
+        .filter(|x| !is_http(x) && x.native_name() != start_ev)
         .map(|x| x.native_name().to_owned())
         .collect();
     let names: Vec<&str> = served.iter().map(|x| x.native_name()).collect();
     checks.push(Check::new(
-        "every hook but SessionStart was answered by that warm server over http (no command hook ran)",
+        format!("every hook but {start_ev} was answered by that warm server over http (no command hook ran)"),
         by_server && elsewhere.is_empty(),
         if elsewhere.is_empty() {
             format!("{} http calls: {}", served.len(), names.join(", "))
