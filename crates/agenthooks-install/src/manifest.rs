@@ -110,6 +110,14 @@ impl Manifest {
 
     /// Sets [`Manifest::copilot_allow_localhost`]: the user runs Copilot CLI with
     /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
+    ///
+    /// ```
+    /// use agenthooks_install::{Manifest, WarmEndpoint};
+    /// let m = Manifest::new(["/bin/guard"], "guard")
+    ///     .with_warm(WarmEndpoint::new(4711, "token", "0.1.0-abc-def"))
+    ///     .with_copilot_allow_localhost(true);
+    /// assert!(m.warm && m.copilot_allow_localhost);
+    /// ```
     #[must_use]
     pub fn with_copilot_allow_localhost(mut self, yes: bool) -> Self {
         self.copilot_allow_localhost = yes;

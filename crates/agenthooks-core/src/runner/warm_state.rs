@@ -173,6 +173,18 @@ pub fn write_config(dir: &Path, port: u16) -> io::Result<()> {
 
 /// Records `port` and the build the hooks were rendered for (`None`: keep the recorded one) in
 /// `dir`'s config.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::{configured_build, configured_port, write_config, write_config_for};
+/// let dir = std::env::temp_dir().join(format!("agenthooks-warm-doc-{}", std::process::id()));
+/// write_config_for(&dir, 4711, Some("0.1.0-abc-def")).unwrap();
+/// write_config(&dir, 4712).unwrap(); // a new port keeps the recorded build
+/// assert_eq!(
+///     (configured_port(&dir), configured_build(&dir).as_deref()),
+///     (Some(4712), Some("0.1.0-abc-def"))
+/// );
+/// # let _ = std::fs::remove_dir_all(&dir);
+/// ```
 pub fn write_config_for(dir: &Path, port: u16, build: Option<&str>) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let build = build.map(str::to_owned).or_else(|| configured_build(dir));
@@ -353,6 +365,12 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
 /// Retires the server on `port` that is not of `build`: sends it a hook request carrying
 /// `build` (a config written for another build, which it answers `409` and exits on), then
 /// waits up to [`START_WAIT`] for the port to stop answering. Whether it stopped.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::{free_port, retire};
+/// // Nothing listens on a port just handed out: nothing to retire.
+/// assert!(retire(free_port().unwrap(), "token", "0.1.0-abc-def"));
+/// ```
 pub fn retire(port: u16, token: &str, build: &str) -> bool {
     if let Ok(base) = BaseUrl::parse(&format!("http://127.0.0.1:{port}")) {
         let auth = format!("Bearer {token}");

@@ -253,3 +253,35 @@ fn the_copilot_opt_in_round_trips_through_a_manifest_file() {
         .to_toml()
         .contains("copilot_allow_localhost"));
 }
+
+#[test]
+fn doctor_lists_warm_http_hooks_as_ours_and_notices_a_moved_endpoint() {
+    use agenthooks_install::{doctor, install, DoctorOptions};
+    let dir = crate::common::temp_dir("warm-doctor");
+    let home = dir.join("home");
+    let m = copilot_warm(FailurePolicy::Closed);
+    let targets = [
+        Target::project(Provider::CLAUDE_CODE, &dir, &home),
+        Target::user(Provider::COPILOT, &home),
+    ];
+    for t in &targets {
+        install(&m, t).unwrap();
+    }
+    let opts = DoctorOptions::default().with_ping(false);
+    let r = doctor(&m, &targets, &opts);
+    for (t, pre) in r.targets.iter().zip(["PreToolUse", "preToolUse"]) {
+        assert!(t.up_to_date, "{:?}: {:?}", t.provider, t.findings);
+        let events: Vec<&str> = t
+            .installed
+            .iter()
+            .flat_map(|f| f.entries.iter())
+            .filter_map(|e| e.get("event").and_then(Value::as_str))
+            .collect();
+        assert!(events.contains(&pre), "{:?}: {events:?}", t.provider);
+    }
+    // The server moved (a new port): both configs are out of date, and say so.
+    let moved = m.clone().with_warm(WarmEndpoint::new(4799, "s3cret", "0.1.0-abc-def"));
+    let r = doctor(&moved, &targets, &opts);
+    assert!(r.targets.iter().all(|t| !t.up_to_date), "{:?}", r.targets);
+    let _ = std::fs::remove_dir_all(dir);
+}
