@@ -92,8 +92,8 @@ fn warm_json(manifest: &Manifest, pong: Option<&Value>) -> Value {
     })
 }
 
-/// The doctor's sentence about the warm server.
-fn warm_finding(w: &Value) -> Finding {
+/// The doctor's sentence about the warm server, under the agent whose http hooks use it.
+fn warm_finding(w: &Value, provider: &Provider) -> Finding {
     let port = w["port"]
         .as_u64()
         .map_or_else(|| "no port".to_owned(), |p| format!("127.0.0.1:{p}"));
@@ -109,10 +109,10 @@ fn warm_finding(w: &Value) -> Finding {
         ),
         (None, _) => (
             Severity::Info,
-            format!("the warm server is not running on {port}: the next session start starts it (until then http hooks fail per onFailure)"),
+            format!("the warm server is not running on {port}: the next session start starts it (until then its http hooks fail, and the agent's failure path decides)"),
         ),
     };
-    Finding::new(severity, FindingCode::Warm, &Provider::CLAUDE_CODE, text)
+    Finding::new(severity, FindingCode::Warm, provider, text)
 }
 
 impl DoctorReport {
@@ -448,7 +448,14 @@ pub fn doctor(manifest: &Manifest, targets: &[Target], opts: &DoctorOptions) -> 
     }
     let warm = if opts.ping { warm_health(manifest) } else { None };
     if let Some(w) = &warm {
-        findings.push(warm_finding(w));
+        // The first checked agent that gets http hooks (Claude Code; Copilot CLI with the
+        // localhost opt-in).
+        let provider = targets
+            .iter()
+            .map(|t| t.provider.clone())
+            .find(|p| *p == Provider::CLAUDE_CODE || (*p == Provider::COPILOT && manifest.copilot_allow_localhost))
+            .unwrap_or(Provider::CLAUDE_CODE);
+        findings.push(warm_finding(w, &provider));
     }
     DoctorReport {
         targets: healths,
