@@ -3,7 +3,8 @@
 //! warm server detached; racing hooks start one server (the start lock); an upgraded binary's
 //! config makes the old server refuse and exit, and the next hook starts the new build (and a
 //! hook of a newer build retires an older server itself); the server exits when idle
-//! (`AGENTHOOKS_WARM_IDLE_SECS`); `doctor --warm` reports the server.
+//! (`AGENTHOOKS_WARM_IDLE_SECS`); `doctor --warm` reports the server; Copilot CLI keeps command
+//! hooks in warm mode unless `--copilot-allow-localhost`, and the server answers its route.
 //!
 //! The binary is a copy in a scratch directory, so "upgrading" it (a new modification time: a
 //! new build id) does not touch cargo's build output. Every server this test starts is its
@@ -239,16 +240,16 @@ fn pre_route(s: &Scratch) -> String {
 #[test]
 fn the_warm_server_lives_as_the_issue_says() {
     let s = Scratch::new();
-    let o = s.guard(&["install", "--provider", "claude-code", "--warm"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(s.handler("PreToolUse")["type"], "http");
     let build_a = s.url_build();
     assert!(s.ping().is_none(), "no server before the first session start");
 
     // On demand: the session-start hook starts it detached and returns once it answers.
-    let t = Instant::now();
+    let clock = Instant::now();
     s.session_start(60);
-    let hook_ms = t.elapsed().as_millis();
+    let hook_ms = clock.elapsed().as_millis();
     let pong = s.ping().expect("the session-start hook started the server");
     let p1 = s.pong_pid();
     assert_eq!(pong["build"], build_a.as_str(), "{pong}");
@@ -262,17 +263,17 @@ fn the_warm_server_lives_as_the_issue_says() {
     let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
     assert_eq!(status, 200, "{body}");
     // doctor --warm: running, port, build.
-    let o = s.guard(&["doctor", "--warm", "--json"]);
-    let report: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
-    let w = &report["warm"];
+    let out = s.guard(&["doctor", "--warm", "--json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let wr = &report["warm"];
     assert_eq!(
-        (w["running"].as_bool(), w["port"].as_u64(), w["pid"].as_u64()),
+        (wr["running"].as_bool(), wr["port"].as_u64(), wr["pid"].as_u64()),
         (Some(true), Some(u64::from(s.port())), Some(u64::from(p1))),
         "{}",
-        String::from_utf8_lossy(&o.stdout)
+        String::from_utf8_lossy(&out.stdout)
     );
     assert_eq!(
-        (w["build"].as_str(), w["config_build"].as_str()),
+        (wr["build"].as_str(), wr["config_build"].as_str()),
         (Some(build_a.as_str()), Some(build_a.as_str()))
     );
     // Another session start finds it: no second server.
@@ -302,8 +303,8 @@ fn the_warm_server_lives_as_the_issue_says() {
     // An upgrade: the config re-rendered by the new build carries its id; the old server
     // refuses its first request (409) and exits; the next session start runs the new build.
     s.upgrade(100);
-    let o = s.guard(&["install", "--provider", "claude-code", "--warm"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let build_b = s.url_build();
     assert_ne!(build_b, build_a);
     let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
@@ -320,8 +321,8 @@ fn the_warm_server_lives_as_the_issue_says() {
     // Upgraded and re-installed, no request yet: the new build's session start retires the
     // older server itself and starts its own (the session's first hook finds the new build).
     s.upgrade(200);
-    let o = s.guard(&["install", "--provider", "claude-code", "--warm"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let build_c = s.url_build();
     s.session_start(60);
     let pong = s.ping().expect("the newer build answers");
@@ -340,24 +341,66 @@ fn the_warm_server_lives_as_the_issue_says() {
     let (status, _) = s.post(&pre_route(&s), PRE).unwrap();
     assert_eq!(status, 200);
 
+    // Copilot CLI: command hooks in warm mode unless the user opted in to loopback http hooks.
+    let copilot_pre = |args: &[&str]| -> Value {
+        let out = s.guard(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let dir = s.dir.join("repo/.github/hooks");
+        let file = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
+        let v: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+        v["hooks"]["preToolUse"][0].clone()
+    };
+    let plain = copilot_pre(&["install", "--provider", "copilot", "--warm"]);
+    assert_eq!(plain["type"], "command", "{plain}");
+    let http = copilot_pre(&[
+        "install",
+        "--provider",
+        "copilot",
+        "--warm",
+        "--copilot-allow-localhost",
+    ]);
+    assert_eq!(http["type"], "http", "{http}");
+    assert!(http["url"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("127.0.0.1:{}/v1/hook/copilot/preToolUse?", s.port())));
+    // That install rendered the binary's current build (upgraded above, not re-installed
+    // then): the running server of the older build refuses it and exits; the next session
+    // start serves the Copilot route.
+    let copilot_route = http["url"]
+        .as_str()
+        .unwrap()
+        .split_once(&format!(":{}", s.port()))
+        .unwrap()
+        .1
+        .to_owned();
+    let copilot_pre_tool_use = r#"{"sessionId":"s-warm","timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":"ls","description":"list"}}"#;
+    let (status, _) = s.post(&copilot_route, copilot_pre_tool_use).unwrap();
+    assert_eq!(status, 409);
+    wait_until("the older server exits", Duration::from_secs(5), || !alive(p4));
+    s.session_start(60);
+    let (status, body) = s.post(&copilot_route, copilot_pre_tool_use).unwrap();
+    assert_eq!(status, 200, "{body}");
+    let p5 = s.pong_pid();
+
     // Idle exit: a server started with a 1 s idle limit exits on its own and removes its record.
-    kill(p4);
+    kill(p5);
     wait_until("the killed server stops answering", Duration::from_secs(5), || {
         s.ping().is_none()
     });
     s.session_start(1);
-    let p5 = s.record().and_then(|r| r["pid"].as_u64()).expect("started");
-    let p5 = u32::try_from(p5).unwrap();
-    assert!(alive(p5));
-    let t = Instant::now();
-    wait_until("the idle server exits", Duration::from_secs(10), || !alive(p5));
+    let p6 = s.record().and_then(|r| r["pid"].as_u64()).expect("started");
+    let p6 = u32::try_from(p6).unwrap();
+    assert!(alive(p6));
+    let clock = Instant::now();
+    wait_until("the idle server exits", Duration::from_secs(10), || !alive(p6));
     assert!(
-        t.elapsed() >= Duration::from_millis(500),
+        clock.elapsed() >= Duration::from_millis(500),
         "it ran until idle: {:?}",
-        t.elapsed()
+        clock.elapsed()
     );
     assert!(s.record().is_none(), "the idle server removed its record");
-    let o = s.guard(&["doctor", "--warm", "--json"]);
-    let report: Value = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
+    let out = s.guard(&["doctor", "--warm", "--json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     assert_eq!(report["warm"]["running"], false, "{report}");
 }

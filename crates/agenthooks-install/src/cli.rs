@@ -192,10 +192,10 @@ pub struct ManifestArgs {
     /// Code), command hooks elsewhere (also the manifest's `warm = true`).
     #[arg(long)]
     warm: bool,
-    /// With --warm: Copilot CLI runs with `COPILOT_HOOK_ALLOW_LOCALHOST=1` (without it Copilot
+    /// In warm mode: Copilot CLI runs with `COPILOT_HOOK_ALLOW_LOCALHOST=1` (without it Copilot
     /// blocks http hooks to loopback), so its hooks become http hooks too (also the manifest's
     /// `copilot_allow_localhost = true`).
-    #[arg(long, requires = "warm")]
+    #[arg(long)]
     copilot_allow_localhost: bool,
 }
 
