@@ -69,6 +69,7 @@ pub mod agents;
 pub mod capture;
 pub mod corpus;
 pub mod hook;
+pub mod mcp_stub;
 /// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
 /// their own CI).
 pub use agenthooks_testkit::model;

@@ -43,6 +43,10 @@ pub enum Scenario {
     /// OpenCode and OpenClaw: the daemon dies inside the tool gate under a fail-closed shim: the
     /// tool is blocked (OpenCode: the session goes on, the daemon is respawned).
     DaemonCrash,
+    /// An MCP tool: the stub server `shop_db` ([`crate::mcp_stub`]) declared in the agent's own
+    /// MCP config; the model calls its tool under the name the agent offers; the hook's tool
+    /// events resolve to that server and its stdio transport.
+    Mcp,
 }
 
 impl Scenario {
@@ -68,8 +72,12 @@ impl Scenario {
             Self::Permission => "permission",
             Self::Ask => "ask",
             Self::DaemonCrash => "daemon-crash",
+            Self::Mcp => "mcp",
         }
     }
+
+    /// The MCP attribution scenario (every agent; one run each).
+    pub const MCP: [Self; 1] = [Self::Mcp];
 
     /// The scenarios only OpenCode runs (besides the shared bridge ones).
     pub const OPENCODE: [Self; 2] = [Self::Permission, Self::DaemonCrash];
@@ -90,7 +98,7 @@ impl Scenario {
     /// The hook mode it runs with.
     pub const fn mode(self) -> Mode {
         match self {
-            Self::NoDecision | Self::TrustHashes => Mode::None,
+            Self::NoDecision | Self::TrustHashes | Self::Mcp => Mode::None,
             Self::Deny => Mode::Deny,
             Self::Context => Mode::Context,
             Self::ContinueWith => Mode::Continue,
@@ -270,6 +278,15 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     // continue-with turn has no tool call.
     let script = if scenario == Scenario::ContinueWith && agent.id == AgentId::OpenClaw {
         Script::new([Turn::text("All done."), Turn::text("One more sentence.")])
+    } else if scenario == Scenario::Mcp {
+        // The MCP tool under whatever name the agent offers it to the model.
+        Script::new([
+            Turn::tool_call_matching(
+                crate::mcp_stub::TOOL,
+                serde_json::json!({"order_id": crate::mcp_stub::ORDER_ID}),
+            ),
+            Turn::text("All done."),
+        ])
     } else {
         Script::tool_then_text(agent.tool, agent.tool_args(), "All done.")
     }
@@ -286,6 +303,14 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     let launch = match agents::prepare(agent, &sb, tc, &server.base_url(), &options) {
         Ok(l) => l,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+    };
+    let stub = if scenario == Scenario::Mcp {
+        match agents::declare_mcp(agent, &sb, tc) {
+            Ok(s) => Some(s),
+            Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+        }
+    } else {
+        None
     };
     if scenario == Scenario::TrustHashes {
         let checks = codex_trust_checks(&launch, &sb, tc);
@@ -310,11 +335,12 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         let mut cmd = Command::new(&launch.program);
         cmd.args(&launch.args)
             .env_clear()
-            .envs(env)
+            .envs(env.iter().cloned())
             .current_dir(&sb.project)
             .stdin(Stdio::null());
         output_with_timeout(&mut cmd, AGENT_TIMEOUT)
     };
+    let run_env = env;
     let proc = match proc {
         Ok(p) => p,
         Err(e) => {
@@ -340,7 +366,104 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         error: None,
     };
     report.checks = evaluate(&report);
+    if let Some(stub) = &stub {
+        report.checks.extend(mcp_checks(&report, stub, &run_env));
+    }
     report
+}
+
+/// The hook records of the MCP tool's pre and post events: `(record, decoded event)`.
+pub fn mcp_tool_records<'a>(
+    r: &'a RunReport,
+    env: &[(String, String)],
+) -> Vec<(&'a HookRecord, agenthooks::Event)> {
+    let Some(codec) = r.agent.codec() else {
+        return Vec::new();
+    };
+    let env: Vec<(String, String)> = env.to_vec();
+    r.records
+        .iter()
+        .filter(|x| matches!(x.kind.as_deref(), Some("tool.pre" | "tool.post" | "tool.error")))
+        .filter(|x| x.payload.contains(crate::mcp_stub::TOOL))
+        .filter_map(|x| {
+            let framed = x.line.get("transport").and_then(Value::as_str) == Some("frame");
+            let inv = agenthooks::core::Invocation::new(x.payload.clone().into_bytes(), &env)
+                .with_native_event(Some(x.native_name()))
+                .with_transport(if framed {
+                    agenthooks::core::Transport::Frame
+                } else {
+                    agenthooks::core::Transport::Stdin
+                });
+            let ev = codec.decode(&inv).ok()?;
+            ev.tool()?;
+            Some((x, ev))
+        })
+        .collect()
+}
+
+/// The `mcp` scenario's assertions: the stub ran the tool, its answer reached the model, and
+/// each MCP tool event the hook saw resolves (from the config the run declared) to the stub's
+/// server and stdio transport.
+fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String)]) -> Vec<Check> {
+    use crate::mcp_stub::{logged_calls, logged_methods, tool_answer, ORDER_ID, SERVER, TOOL};
+    let mut checks = Vec::new();
+    let calls = logged_calls(&stub.log);
+    let ran = calls
+        .iter()
+        .any(|(t, a)| t == TOOL && a.get("order_id").and_then(Value::as_str) == Some(ORDER_ID));
+    checks.push(Check::new(
+        "the MCP tool ran (the stub logged the call)",
+        ran,
+        format!("calls {calls:?}; methods {:?}", logged_methods(&stub.log)),
+    ));
+    let answer = tool_answer(ORDER_ID);
+    let back = r.requests.iter().filter(|q| q.is_turn()).any(|q| q.contains(&answer));
+    checks.push(Check::new(
+        "the MCP tool's answer reached the model",
+        back,
+        if back { "present" } else { "absent" },
+    ));
+    let Some(sb) = &r.sandbox else { return checks };
+    let scope = agenthooks::core::mcp::McpScope::new(&sb.project)
+        .with_home(&sb.home)
+        .with_env(env.iter().cloned());
+    let events = mcp_tool_records(r, env);
+    let mut seen = Vec::new();
+    let mut wrong = Vec::new();
+    for (x, ev) in &events {
+        let name = ev.tool().map(|t| t.name.to_string()).unwrap_or_default();
+        let got = ev.tool().and_then(|t| t.mcp.as_ref()).and_then(|m| m.resolve_in(&scope));
+        seen.push(format!("{} {name}", x.native_name()));
+        match got {
+            Some(m)
+                if m.server.name == SERVER
+                    && m.tool == TOOL
+                    && m.server.command == stub.command.display().to_string()
+                    && m.server.args == stub.args => {}
+            Some(m) => wrong.push(format!(
+                "{} {name}: {} / {} {} {:?}",
+                x.native_name(),
+                m.server.name,
+                m.tool,
+                m.server.command,
+                m.server.args
+            )),
+            None => wrong.push(format!("{} {name}: not resolved", x.native_name())),
+        }
+    }
+    let pre = events.iter().filter(|(x, _)| x.kind.as_deref() == Some("tool.pre")).count();
+    checks.push(Check::new(
+        "the hook saw the MCP tool's tool.pre",
+        pre >= 1,
+        if seen.is_empty() { "no MCP tool event".to_owned() } else { seen.join(", ") },
+    ));
+    checks.push(Check::none_of(
+        "each MCP tool event resolves to shop_db / lookup_order over stdio (command + args of the config)",
+        &wrong,
+        format!("{} events resolved", events.len()),
+        "",
+    ));
+    checks
 }
 
 /// How many user prompts the run's transcript holds (`-` without a transcript).
@@ -580,7 +703,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 format!("{told:?} of {} model turns", turns.len()),
             ));
         }
-        Scenario::TrustHashes => {}
+        Scenario::TrustHashes | Scenario::Mcp => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
             checks.push(Check::new(

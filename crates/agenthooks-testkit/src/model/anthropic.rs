@@ -48,7 +48,7 @@ fn usage() -> Value {
 
 fn block_and_stop(turn: &Turn, seq: usize) -> (Value, &'static str) {
     match turn {
-        Turn::ToolCall { name, args } => (
+        Turn::ToolCall { name, args } | Turn::ToolCallMatching { contains: name, args } => (
             json!({"type": "tool_use", "id": format!("toolu_fake_{seq:04}"), "name": name, "input": args}),
             "tool_use",
         ),
@@ -67,7 +67,7 @@ fn message(turn: &Turn, model: &str, seq: usize) -> Value {
 fn sse(turn: &Turn, model: &str, seq: usize) -> Response {
     let (block, stop) = block_and_stop(turn, seq);
     let (start_block, delta) = match turn {
-        Turn::ToolCall { name, args } => (
+        Turn::ToolCall { name, args } | Turn::ToolCallMatching { contains: name, args } => (
             json!({"type": "tool_use", "id": block["id"], "name": name, "input": {}}),
             json!({"type": "input_json_delta", "partial_json": args_text(args)}),
         ),

@@ -121,6 +121,16 @@ pub enum Turn {
     },
     /// Answer with text and end the turn.
     Text(String),
+    /// Call the first tool the request declares whose name contains `contains` (an MCP tool,
+    /// whose name each agent mangles its own way: `mcp__shop_db__lookup_order`,
+    /// `shop_db__lookup_order`, …). Served as a [`Turn::ToolCall`] of that name; when no
+    /// declared tool matches, of `contains` itself.
+    ToolCallMatching {
+        /// The part of the tool name to look for.
+        contains: String,
+        /// The arguments.
+        args: Value,
+    },
 }
 
 impl Turn {
@@ -135,6 +145,41 @@ impl Turn {
     /// A final text answer.
     pub fn text(text: impl Into<String>) -> Self {
         Self::Text(text.into())
+    }
+
+    /// A call of the declared tool whose name contains `contains` ([`Turn::ToolCallMatching`]).
+    ///
+    /// ```
+    /// use agenthooks_testkit::model::{Script, Turn};
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new([
+    ///     Turn::tool_call_matching("lookup_order", json!({"order_id": "A-1"})),
+    ///     Turn::text("done"),
+    /// ]);
+    /// assert_eq!(script.turns().len(), 2);
+    /// ```
+    pub fn tool_call_matching(contains: impl Into<String>, args: Value) -> Self {
+        Self::ToolCallMatching {
+            contains: contains.into(),
+            args,
+        }
+    }
+
+    /// This turn with a [`Turn::ToolCallMatching`] made a [`Turn::ToolCall`] of the first name
+    /// in `declared` that contains the needle (else of the needle itself).
+    fn resolved(self, declared: &[String]) -> Self {
+        match self {
+            Self::ToolCallMatching { contains, args } => {
+                let name = declared
+                    .iter()
+                    .find(|n| n.contains(contains.as_str()))
+                    .cloned()
+                    .unwrap_or(contains);
+                Self::ToolCall { name, args }
+            }
+            other => other,
+        }
     }
 }
 
@@ -192,13 +237,14 @@ impl Script {
         self.turns.get(i).map(|t| (i, t))
     }
 
-    /// What a request gets, given its history position and whether it is a side request.
-    fn reply(&self, assistant_turns: usize, side: bool) -> (Served, Turn) {
+    /// What a request gets, given its history position, whether it is a side request and the
+    /// tool names it declares.
+    fn reply(&self, assistant_turns: usize, side: bool, declared: &[String]) -> (Served, Turn) {
         if side {
             return (Served::Side, Turn::Text(self.side_text.clone()));
         }
         match self.turn_at(assistant_turns) {
-            Some((i, t)) => (Served::Turn(i), t.clone()),
+            Some((i, t)) => (Served::Turn(i), t.clone().resolved(declared)),
             None => (Served::Side, Turn::Text(self.side_text.clone())),
         }
     }
@@ -530,7 +576,7 @@ fn conversation(
         return Err(not_found(req));
     }
     let body = json_body(req)?;
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
+    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body), &declared_tools(&body));
     let model = body
         .get("model")
         .and_then(Value::as_str)
@@ -564,6 +610,26 @@ fn declares_tools(body: &serde_json::Map<String, Value>) -> bool {
     body.get("tools")
         .and_then(Value::as_array)
         .is_some_and(|a| !a.is_empty())
+}
+
+/// The tool names a request declares, in order, in any of the APIs' shapes: `tools[].name`
+/// (Anthropic, OpenAI Responses), `tools[].function.name` (Chat Completions),
+/// `tools[].functionDeclarations[].name` (Gemini), and `tools[].tools[].name` (grouped tools).
+fn declared_tools(body: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut names = Vec::new();
+    for t in body.get("tools").and_then(Value::as_array).into_iter().flatten() {
+        let direct = t
+            .get("name")
+            .or_else(|| t.get("function").and_then(|f| f.get("name")))
+            .and_then(Value::as_str);
+        names.extend(direct.map(str::to_owned));
+        for group in ["functionDeclarations", "tools"] {
+            for d in t.get(group).and_then(Value::as_array).into_iter().flatten() {
+                names.extend(d.get("name").and_then(Value::as_str).map(str::to_owned));
+            }
+        }
+    }
+    names
 }
 
 /// Tool-call arguments as the JSON text most APIs carry.

@@ -24,7 +24,7 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
     let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     if !stream {
         let (message, finish) = match &c.turn {
-            Turn::ToolCall { name, args } => (
+            Turn::ToolCall { name, args } | Turn::ToolCallMatching { contains: name, args } => (
                 json!({"role": "assistant", "content": null, "tool_calls": [
                     {"id": call_id, "type": "function", "function": {"name": name, "arguments": args_text(args)}}]}),
                 "tool_calls",
@@ -42,7 +42,7 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
     };
     let mut data = vec![chunk(json!({"role": "assistant", "content": ""}), Value::Null)];
     let finish = match &c.turn {
-        Turn::ToolCall { name, args } => {
+        Turn::ToolCall { name, args } | Turn::ToolCallMatching { contains: name, args } => {
             data.push(chunk(
                 json!({"tool_calls": [{"index": 0, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}]}),
                 Value::Null,
