@@ -676,6 +676,11 @@ pub struct McpStubSetup {
     pub log: PathBuf,
     /// The config files the declaration wrote or edited (absolute).
     pub files: Vec<PathBuf>,
+    /// Env the run needs on top of the usual (Claude Code: `ENABLE_TOOL_SEARCH=false`, else
+    /// MCP tools are deferred behind `ToolSearch` and absent from the model's tools list).
+    pub env: Vec<(String, String)>,
+    /// The whole env the agent ran with (set after the run).
+    pub run_env: Vec<(String, String)>,
 }
 
 /// `agenthooks-e2e-mcp` beside the test hook (cargo builds both bins of this package).
@@ -724,6 +729,7 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
     let stdio = json!({"command": cmd, "args": args});
     let project = sb.project.display().to_string();
     let mut files = Vec::new();
+    let mut env = Vec::new();
     match spec.id {
         AgentId::Claude => {
             let mcp = sb.project.join(".mcp.json");
@@ -749,6 +755,7 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
                 }
             })?;
             files.extend([mcp, global, settings]);
+            env.push(("ENABLE_TOOL_SEARCH".to_owned(), "false".to_owned()));
         }
         AgentId::Codex => {
             let path = sb.home.join(".codex/config.toml");
@@ -812,5 +819,7 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
         args,
         log,
         files,
+        env,
+        run_env: Vec::new(),
     })
 }

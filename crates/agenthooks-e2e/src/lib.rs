@@ -69,6 +69,7 @@ pub mod agents;
 pub mod capture;
 pub mod corpus;
 pub mod hook;
+pub mod mcp_capture;
 pub mod mcp_stub;
 /// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
 /// their own CI).
@@ -184,7 +185,12 @@ pub fn run_suite(
             if capture::enabled() {
                 if let Some(sb) = &report.sandbox {
                     let root = capture::fixtures_root();
-                    let check = match capture::capture(agent, s, &report.records, &sb.root, &root) {
+                    let written = if s == Scenario::Mcp {
+                        mcp_capture::capture_mcp(agent, &report, &root, hook_bin)
+                    } else {
+                        capture::capture(agent, s, &report.records, &sb.root, &root)
+                    };
+                    let check = match written {
                         Ok(cases) => scenario::Check::new(
                             "capture wrote new payload shapes as fixtures",
                             true,

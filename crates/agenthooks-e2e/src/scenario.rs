@@ -166,6 +166,8 @@ pub struct RunReport {
     pub sandbox: Option<Sandbox>,
     /// A setup error (install, config), when the run could not happen.
     pub error: Option<String>,
+    /// The `mcp` scenario's stub as the run declared it (with the run's env).
+    pub mcp: Option<agents::McpStubSetup>,
 }
 
 impl RunReport {
@@ -184,6 +186,7 @@ impl RunReport {
             proc: None,
             sandbox,
             error: Some(error),
+            mcp: None,
         }
     }
 
@@ -323,10 +326,12 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             proc: None,
             sandbox: Some(sb),
             error: None,
+            mcp: None,
         };
     }
     let mut env = agents::base_env(&sb, tc);
     env.extend(launch.env.iter().cloned());
+    env.extend(stub.iter().flat_map(|s| s.env.iter().cloned()));
     env.push((hook::MODE_ENV.into(), scenario.mode().as_str().into()));
     env.push((hook::LOG_ENV.into(), sb.hook_log.display().to_string()));
     let proc = if agent.id == AgentId::OpenCode {
@@ -364,10 +369,13 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         proc: Some(proc),
         sandbox: Some(sb),
         error: None,
+        mcp: None,
     };
     report.checks = evaluate(&report);
-    if let Some(stub) = &stub {
-        report.checks.extend(mcp_checks(&report, stub, &run_env));
+    if let Some(mut stub) = stub {
+        report.checks.extend(mcp_checks(&report, &stub, &run_env));
+        stub.run_env = run_env;
+        report.mcp = Some(stub);
     }
     report
 }
