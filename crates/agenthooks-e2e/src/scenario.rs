@@ -360,6 +360,16 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     let records = hook::read_log(&sb.hook_log);
     let requests = server.requests();
     drop(server);
+    if stub.is_some() {
+        // The tools each agent offered the model (the MCP tool's mangled name) stay readable in
+        // a kept sandbox.
+        let dir = sb.root.join("model-requests");
+        if std::fs::create_dir_all(&dir).is_ok() {
+            for q in &requests {
+                let _ = std::fs::write(dir.join(format!("{:03}.json", q.seq)), &q.body);
+            }
+        }
+    }
     let mut report = RunReport {
         agent,
         scenario,

@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{declared_tools, declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{declared_tools, declares_tools, json_body, not_found, Flat, Script, Served, Turn};
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
     let Some((model, method)) = parse_path(&req.path) else {
@@ -72,9 +72,9 @@ fn structured_output(body: &Map<String, Value>) -> Option<Value> {
 }
 
 fn parts(turn: &Turn) -> Value {
-    match turn {
-        Turn::ToolCall { name, args } | Turn::ToolCallMatching { contains: name, args } => json!([{"functionCall": {"name": name, "args": args}}]),
-        Turn::Text(t) => json!([{"text": t}]),
+    match turn.flat() {
+        Flat::Call(name, args) => json!([{"functionCall": {"name": name, "args": args}}]),
+        Flat::Text(t) => json!([{"text": t}]),
     }
 }
 

@@ -131,6 +131,18 @@ pub enum Turn {
         /// The arguments.
         args: Value,
     },
+    /// Call a tool declared inside a tool namespace (OpenAI Responses `{"type": "namespace",
+    /// "name": "mcp__shop_db", "tools": [...]}`, how Codex offers MCP tools): sent with the
+    /// namespace beside the name. What a [`Turn::ToolCallMatching`] becomes when the matching
+    /// tool is namespaced; other APIs send `<namespace><name>`.
+    NamespacedToolCall {
+        /// The namespace.
+        namespace: String,
+        /// The tool's name inside it.
+        name: String,
+        /// The arguments.
+        args: Value,
+    },
 }
 
 impl Turn {
@@ -166,19 +178,51 @@ impl Turn {
         }
     }
 
-    /// This turn with a [`Turn::ToolCallMatching`] made a [`Turn::ToolCall`] of the first name
-    /// in `declared` that contains the needle (else of the needle itself).
-    fn resolved(self, declared: &[String]) -> Self {
+    /// This turn with a [`Turn::ToolCallMatching`] made a call of the first tool in `declared`
+    /// whose name contains the needle (else of the needle itself): a [`Turn::ToolCall`], or a
+    /// [`Turn::NamespacedToolCall`] for a tool inside a namespace.
+    fn resolved(self, declared: &[Declared]) -> Self {
         match self {
             Self::ToolCallMatching { contains, args } => {
-                let name = declared
-                    .iter()
-                    .find(|n| n.contains(contains.as_str()))
-                    .cloned()
-                    .unwrap_or(contains);
-                Self::ToolCall { name, args }
+                match declared.iter().find(|d| d.name.contains(contains.as_str())) {
+                    Some(Declared {
+                        namespace: Some(ns),
+                        name,
+                    }) => Self::NamespacedToolCall {
+                        namespace: ns.clone(),
+                        name: name.clone(),
+                        args,
+                    },
+                    Some(d) => Self::ToolCall {
+                        name: d.name.clone(),
+                        args,
+                    },
+                    None => Self::ToolCall { name: contains, args },
+                }
             }
             other => other,
+        }
+    }
+}
+
+/// A turn as the APIs without tool namespaces send it: a call of one flat name, or text.
+enum Flat<'a> {
+    Call(std::borrow::Cow<'a, str>, &'a Value),
+    Text(&'a str),
+}
+
+impl Turn {
+    /// The turn as a flat call or text: a namespaced call is named `<namespace><name>`; an
+    /// unresolved matching call by its needle.
+    fn flat(&self) -> Flat<'_> {
+        match self {
+            Self::ToolCall { name, args } | Self::ToolCallMatching { contains: name, args } => {
+                Flat::Call(std::borrow::Cow::Borrowed(name), args)
+            }
+            Self::NamespacedToolCall { namespace, name, args } => {
+                Flat::Call(std::borrow::Cow::Owned(format!("{namespace}{name}")), args)
+            }
+            Self::Text(t) => Flat::Text(t),
         }
     }
 }
@@ -239,7 +283,7 @@ impl Script {
 
     /// What a request gets, given its history position, whether it is a side request and the
     /// tool names it declares.
-    fn reply(&self, assistant_turns: usize, side: bool, declared: &[String]) -> (Served, Turn) {
+    fn reply(&self, assistant_turns: usize, side: bool, declared: &[Declared]) -> (Served, Turn) {
         if side {
             return (Served::Side, Turn::Text(self.side_text.clone()));
         }
@@ -612,24 +656,38 @@ fn declares_tools(body: &serde_json::Map<String, Value>) -> bool {
         .is_some_and(|a| !a.is_empty())
 }
 
-/// The tool names a request declares, in order, in any of the APIs' shapes: `tools[].name`
+/// A tool a request declares: its name, and the namespace it is declared in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Declared {
+    namespace: Option<String>,
+    name: String,
+}
+
+/// The tools a request declares, in order, in any of the APIs' shapes: `tools[].name`
 /// (Anthropic, OpenAI Responses), `tools[].function.name` (Chat Completions),
-/// `tools[].functionDeclarations[].name` (Gemini), and `tools[].tools[].name` (grouped tools).
-fn declared_tools(body: &serde_json::Map<String, Value>) -> Vec<String> {
-    let mut names = Vec::new();
+/// `tools[].functionDeclarations[].name` (Gemini), and the tools of a Responses namespace
+/// (`{"type": "namespace", "name": …, "tools": [...]}`).
+fn declared_tools(body: &serde_json::Map<String, Value>) -> Vec<Declared> {
+    let mut out = Vec::new();
+    let name_of = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_owned);
     for t in body.get("tools").and_then(Value::as_array).into_iter().flatten() {
-        let direct = t
-            .get("name")
-            .or_else(|| t.get("function").and_then(|f| f.get("name")))
-            .and_then(Value::as_str);
-        names.extend(direct.map(str::to_owned));
-        for group in ["functionDeclarations", "tools"] {
-            for d in t.get(group).and_then(Value::as_array).into_iter().flatten() {
-                names.extend(d.get("name").and_then(Value::as_str).map(str::to_owned));
+        if t.get("type").and_then(Value::as_str) == Some("namespace") {
+            let ns = name_of(t);
+            for d in t.get("tools").and_then(Value::as_array).into_iter().flatten() {
+                out.extend(name_of(d).map(|name| Declared {
+                    namespace: ns.clone(),
+                    name,
+                }));
             }
+            continue;
+        }
+        let direct = name_of(t).or_else(|| t.get("function").and_then(name_of));
+        out.extend(direct.map(|name| Declared { namespace: None, name }));
+        for d in t.get("functionDeclarations").and_then(Value::as_array).into_iter().flatten() {
+            out.extend(name_of(d).map(|name| Declared { namespace: None, name }));
         }
     }
-    names
+    out
 }
 
 /// Tool-call arguments as the JSON text most APIs carry.

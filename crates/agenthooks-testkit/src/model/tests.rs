@@ -224,7 +224,38 @@ fn a_matching_tool_call_takes_the_declared_name_in_every_api_shape() {
                 "contents": [{"role": "user", "parts": [{"text": "go"}]}]}),
     );
     assert!(String::from_utf8_lossy(&body).contains("\"name\":\"mcp_shop_db_lookup_order\""));
+    // Codex offers MCP tools inside a Responses namespace: the call names both.
+    let codex = FakeModel::start(Api::OpenAiResponses, script()).expect("start");
+    let (_, body) = post_ok(
+        codex.addr(),
+        "/v1/responses",
+        &json!({"stream": false, "input": [], "tools": [{"type": "function", "name": "exec_command"},
+                {"type": "namespace", "name": "mcp__shop_db", "tools": [{"type": "function", "name": "lookup_order"}]}]}),
+    );
+    let v: Value = serde_json::from_slice(&body).expect("json");
+    assert_eq!(
+        (v["output"][0]["namespace"].as_str(), v["output"][0]["name"].as_str()),
+        (Some("mcp__shop_db"), Some("lookup_order"))
+    );
+    // Elsewhere a namespaced call is one flat name.
+    let flat = Script::new([Turn::NamespacedToolCall {
+        namespace: "mcp__s__".into(),
+        name: "t".into(),
+        args: json!({}),
+    }]);
+    let chat = FakeModel::start(Api::OpenAiChat, flat).expect("start");
+    let (_, body) = post_ok(
+        chat.addr(),
+        "/v1/chat/completions",
+        &json!({"stream": false, "tools": [{}], "messages": []}),
+    );
+    let v: Value = serde_json::from_slice(&body).expect("json");
+    assert_eq!(v["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "mcp__s__t");
     // No declared tool matches: the needle itself is called (the agent rejects it visibly).
-    let (_, t) = script().reply(0, false, &["Bash".to_owned()]);
+    let bash = Declared {
+        namespace: None,
+        name: "Bash".into(),
+    };
+    let (_, t) = script().reply(0, false, &[bash]);
     assert_eq!(t, Turn::tool_call("lookup_order", json!({"order_id": "A-1"})));
 }
