@@ -10,7 +10,8 @@
 //!   corpus expands `{dir}`), the rest of the run's directory to `/tmp/e2e` and the test hook
 //!   to `/tmp/e2e/bin/agenthooks-e2e-hook`;
 //! - `<snake_event>.json`: the first payload of each native tool event of the MCP call, as the
-//!   agent sent it, the run's directory rewritten to `/tmp/e2e`;
+//!   agent sent it, the run's directory rewritten to `/tmp/e2e` (a bridge's call also keeps the
+//!   connection state the frames before it left, as `conn`);
 //!
 //! and replaces the scenario named `captured: <agent> <version> …` in `cases.json`: the servers
 //! the run declared (exactly the stub, from the file it was declared in) and one call per
@@ -82,7 +83,13 @@ pub fn capture_mcp(agent: &AgentSpec, report: &RunReport, fixtures: &Path, hook_
         hook,
         fixture: None,
     };
-    let records = mcp_records(report);
+    let mut records: Vec<(String, String, serde_json::Map<String, Value>)> = Vec::new();
+    for e in crate::scenario::mcp_tool_records(report, &stub.run_env) {
+        let native = e.record.native_name().to_owned();
+        if !records.iter().any(|(n, _, _)| *n == native) {
+            records.push((native, e.record.payload.clone(), e.conn));
+        }
+    }
     if records.is_empty() {
         return Err("the run has no MCP tool event to capture".into());
     }
@@ -109,7 +116,7 @@ pub fn capture_mcp(agent: &AgentSpec, report: &RunReport, fixtures: &Path, hook_
     let mut calls = Vec::new();
     let command = "/tmp/e2e/bin/agenthooks-e2e-mcp";
     let args = json!(["--log", "/tmp/e2e/mcp.jsonl"]);
-    for (native, text) in records {
+    for (native, text, conn) in records {
         let name = format!("{}.json", crate::capture::snake(&native));
         let out = dir.join(&name);
         write(&out, &(payload.apply(text.trim_end()) + "\n"))?;
@@ -117,6 +124,10 @@ pub fn capture_mcp(agent: &AgentSpec, report: &RunReport, fixtures: &Path, hook_
         let mut call = json!({"payload": format!("{rel}/{name}"), "event": native});
         if framed {
             call["frame"] = json!(true);
+        }
+        if !conn.is_empty() {
+            let text = payload.apply(&Value::Object(conn).to_string());
+            call["conn"] = serde_json::from_str(&text).unwrap_or(Value::Null);
         }
         for (k, v) in [
             ("server", json!(SERVER)),
@@ -148,22 +159,6 @@ pub fn capture_mcp(agent: &AgentSpec, report: &RunReport, fixtures: &Path, hook_
     update_cases(&cases, agent, scenario)?;
     written.push(cases);
     Ok(written)
-}
-
-/// `(native event, payload)` of the first record of each tool event of the MCP call.
-fn mcp_records(report: &RunReport) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for x in &report.records {
-        let tool_event = matches!(x.kind.as_deref(), Some("tool.pre" | "tool.post" | "tool.error"));
-        if !tool_event || !x.payload.contains(TOOL) {
-            continue;
-        }
-        let native = x.native_name().to_owned();
-        if !out.iter().any(|(n, _)| *n == native) {
-            out.push((native, x.payload.clone()));
-        }
-    }
-    out
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {

@@ -390,33 +390,51 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     report
 }
 
-/// The hook records of the MCP tool's pre and post events: `(record, decoded event)`.
-pub fn mcp_tool_records<'a>(
-    r: &'a RunReport,
-    env: &[(String, String)],
-) -> Vec<(&'a HookRecord, agenthooks::Event)> {
+/// One MCP tool event of a run, decoded again.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct McpToolEvent<'a> {
+    /// The hook call.
+    pub record: &'a HookRecord,
+    /// The event as the codec decodes it.
+    pub event: agenthooks::Event,
+    /// The connection state the frames before it left (bridges: OpenCode's `config` frame
+    /// names the MCP servers), empty for stdin hooks.
+    pub conn: serde_json::Map<String, Value>,
+}
+
+/// The hook records of the MCP tool's pre and post events, decoded again by the agent's codec
+/// as the hook decoded them: stdin payloads one by one, a bridge's frames in order on one
+/// connection state (as the daemon does).
+pub fn mcp_tool_records<'a>(r: &'a RunReport, env: &[(String, String)]) -> Vec<McpToolEvent<'a>> {
     let Some(codec) = r.agent.codec() else {
         return Vec::new();
     };
     let env: Vec<(String, String)> = env.to_vec();
-    r.records
-        .iter()
-        .filter(|x| matches!(x.kind.as_deref(), Some("tool.pre" | "tool.post" | "tool.error")))
-        .filter(|x| x.payload.contains(crate::mcp_stub::TOOL))
-        .filter_map(|x| {
-            let framed = x.line.get("transport").and_then(Value::as_str) == Some("frame");
-            let inv = agenthooks::core::Invocation::new(x.payload.clone().into_bytes(), &env)
-                .with_native_event(Some(x.native_name()))
-                .with_transport(if framed {
-                    agenthooks::core::Transport::Frame
-                } else {
-                    agenthooks::core::Transport::Stdin
-                });
-            let ev = codec.decode(&inv).ok()?;
-            ev.tool()?;
-            Some((x, ev))
-        })
-        .collect()
+    let conn = agenthooks::core::ConnState::default();
+    let mut out = Vec::new();
+    for x in &r.records {
+        let framed = x.line.get("transport").and_then(Value::as_str) == Some("frame");
+        let before = conn.snapshot();
+        let inv = agenthooks::core::Invocation::new(x.payload.clone().into_bytes(), &env)
+            .with_native_event(Some(x.native_name()))
+            .with_transport(if framed {
+                agenthooks::core::Transport::Frame
+            } else {
+                agenthooks::core::Transport::Stdin
+            })
+            .with_conn(framed.then_some(&conn));
+        let Ok(event) = codec.decode(&inv) else { continue };
+        let tool_event = matches!(x.kind.as_deref(), Some("tool.pre" | "tool.post" | "tool.error"));
+        if tool_event && x.payload.contains(crate::mcp_stub::TOOL) && event.tool().is_some() {
+            out.push(McpToolEvent {
+                record: x,
+                event,
+                conn: before,
+            });
+        }
+    }
+    out
 }
 
 /// The `mcp` scenario's assertions: the stub ran the tool, its answer reached the model, and
@@ -448,7 +466,7 @@ fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String
     let events = mcp_tool_records(r, env);
     let mut seen = Vec::new();
     let mut wrong = Vec::new();
-    for (x, ev) in &events {
+    for McpToolEvent { record: x, event: ev, .. } in &events {
         let name = ev.tool().map(|t| t.name.to_string()).unwrap_or_default();
         let got = ev.tool().and_then(|t| t.mcp.as_ref()).and_then(|m| m.resolve_in(&scope));
         seen.push(format!("{} {name}", x.native_name()));
@@ -469,7 +487,10 @@ fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String
             None => wrong.push(format!("{} {name}: not resolved", x.native_name())),
         }
     }
-    let pre = events.iter().filter(|(x, _)| x.kind.as_deref() == Some("tool.pre")).count();
+    let pre = events
+        .iter()
+        .filter(|e| e.record.kind.as_deref() == Some("tool.pre"))
+        .count();
     checks.push(Check::new(
         "the hook saw the MCP tool's tool.pre",
         pre >= 1,
