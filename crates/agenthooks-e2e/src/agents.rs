@@ -810,6 +810,9 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
             let path = sb.home.join(".openclaw/openclaw.json");
             edit_json(&path, |m| {
                 m["mcp"] = json!({"servers": {SERVER: stdio}});
+                // Embedded runs defer MCP schemas behind tool_search/tool_call unless Tool
+                // Search is off: the model is then offered the MCP tool itself.
+                m["tools"]["toolSearch"] = json!(false);
             })?;
             files.push(path);
         }
