@@ -55,14 +55,38 @@ impl Rewrite {
                 .replace(&format!("{}/proj", self.root), project)
                 .replace(&format!("{}/home", self.root), home);
         }
-        t.replace(&self.root, "/tmp/e2e")
-            .replace(&self.root.replace('/', "-"), "-tmp-e2e")
+        let t = t
+            .replace(&self.root, "/tmp/e2e")
+            .replace(&self.root.replace('/', "-"), "-tmp-e2e");
+        fixed_ports(&t)
     }
+}
+
+/// `http://127.0.0.1:<port>` (the run's fake model) as `http://127.0.0.1:8765`, so a recapture
+/// does not differ by the port alone.
+fn fixed_ports(text: &str) -> String {
+    const HOST: &str = "http://127.0.0.1:";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(HOST) {
+        let after = &rest[i + HOST.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        out.push_str(&rest[..i + HOST.len()]);
+        out.push_str(if digits > 0 { "8765" } else { "" });
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Writes the run as `mcp/captured/<version>/` and its scenario in `cases.json`; returns the
 /// files written. Fails when the run has no MCP tool event (nothing to capture).
-pub fn capture_mcp(agent: &AgentSpec, report: &RunReport, fixtures: &Path, hook_bin: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn capture_mcp(
+    agent: &AgentSpec,
+    report: &RunReport,
+    fixtures: &Path,
+    hook_bin: &Path,
+) -> Result<Vec<PathBuf>, String> {
     let (Some(sb), Some(stub)) = (&report.sandbox, &report.mcp) else {
         return Err("not an mcp run with a sandbox".into());
     };
@@ -174,7 +198,9 @@ fn update_cases(path: &Path, agent: &AgentSpec, scenario: Value) -> Result<(), S
     let text = std::fs::read_to_string(path).unwrap_or_else(|_| "{\"scenarios\": []}".into());
     let mut doc: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let prefix = format!("captured: {} {},", agent.name, agent.version);
-    let list = doc["scenarios"].as_array_mut().ok_or("cases.json has no scenarios array")?;
+    let list = doc["scenarios"]
+        .as_array_mut()
+        .ok_or("cases.json has no scenarios array")?;
     list.retain(|s| !s["name"].as_str().is_some_and(|n| n.starts_with(&prefix)));
     list.push(scenario);
     write(path, &format_cases(&doc))
@@ -251,13 +277,20 @@ mod tests {
             r.apply(r#"{"p": "/w/run-1/proj", "h": "/w/run-1/home/.codex", "b": "/w/run-1/bin/x", "s": "-w-run-1-proj", "k": "/t/debug/agenthooks-e2e-hook run"}"#),
             r#"{"p": "{dir}/c/project", "h": "{dir}/c/home/.codex", "b": "/tmp/e2e/bin/x", "s": "-tmp-e2e-proj", "k": "/tmp/e2e/bin/agenthooks-e2e-hook run"}"#
         );
+        assert_eq!(
+            fixed_ports("a http://127.0.0.1:39109/v1 b http://127.0.0.1:/x http://127.0.0.1:1"),
+            "a http://127.0.0.1:8765/v1 b http://127.0.0.1:/x http://127.0.0.1:8765"
+        );
     }
 
     #[test]
     fn cases_keep_one_line_per_entry_and_round_trip() {
         let doc = json!({"_note": "n", "scenarios": [{"name": "a", "env": {}, "servers": [{"name": "s", "args": ["x"]}], "calls": []}]});
         let text = format_cases(&doc);
-        assert!(text.contains("        {\"name\": \"s\", \"args\": [\"x\"]}\n"), "{text}");
+        assert!(
+            text.contains("        {\"name\": \"s\", \"args\": [\"x\"]}\n"),
+            "{text}"
+        );
         assert_eq!(serde_json::from_str::<Value>(&text).expect("valid JSON"), doc);
     }
 }

@@ -70,15 +70,15 @@ impl Stub {
                     .unwrap_or(DEFAULT_PROTOCOL);
                 result(
                     &id,
-                    json!({
+                    &json!({
                         "protocolVersion": version,
                         "capabilities": {"tools": {"listChanged": false}},
                         "serverInfo": {"name": SERVER, "version": env!("CARGO_PKG_VERSION")},
                     }),
                 )
             }
-            "ping" => result(&id, json!({})),
-            "tools/list" => result(&id, json!({"tools": tools()})),
+            "ping" => result(&id, &json!({})),
+            "tools/list" => result(&id, &json!({"tools": tools()})),
             "tools/call" => self.call(&id, &params),
             "" => error(&id, -32600, "invalid request: no method"),
             other => error(&id, -32601, &format!("method not found: {other}")),
@@ -98,7 +98,10 @@ impl Stub {
             "list_tables" => "orders, customers".to_owned(),
             other => return error(id, -32602, &format!("unknown tool: {other}")),
         };
-        result(id, json!({"content": [{"type": "text", "text": text}], "isError": false}))
+        result(
+            id,
+            &json!({"content": [{"type": "text", "text": text}], "isError": false}),
+        )
     }
 }
 
@@ -121,7 +124,7 @@ fn tools() -> Value {
     ])
 }
 
-fn result(id: &Value, result: Value) -> Value {
+fn result(id: &Value, result: &Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
@@ -193,7 +196,13 @@ mod tests {
         assert_eq!(logged_calls(&log), [(TOOL.to_owned(), json!({"order_id": ORDER_ID}))]);
         assert_eq!(
             logged_methods(&log),
-            ["initialize", "notifications/initialized", "tools/list", "tools/call", "ping"]
+            [
+                "initialize",
+                "notifications/initialized",
+                "tools/list",
+                "tools/call",
+                "ping"
+            ]
         );
         let _ = std::fs::remove_file(&log);
     }
@@ -209,7 +218,10 @@ mod tests {
         );
         assert_eq!(r["error"]["code"], -32602);
         let r: Value = serde_json::from_str(&s.handle_line("{not json").expect("reply")).expect("json");
-        assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (Value::Null, json!(-32700)));
+        assert_eq!(
+            (r["id"].clone(), r["error"]["code"].clone()),
+            (Value::Null, json!(-32700))
+        );
         assert!(s.handle_line("   ").is_none());
         assert!(s
             .handle_line(r#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#)

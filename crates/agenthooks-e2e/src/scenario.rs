@@ -466,9 +466,15 @@ fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String
     let events = mcp_tool_records(r, env);
     let mut seen = Vec::new();
     let mut wrong = Vec::new();
-    for McpToolEvent { record: x, event: ev, .. } in &events {
-        let name = ev.tool().map(|t| t.name.to_string()).unwrap_or_default();
-        let got = ev.tool().and_then(|t| t.mcp.as_ref()).and_then(|m| m.resolve_in(&scope));
+    for McpToolEvent {
+        record: x, event: ev, ..
+    } in &events
+    {
+        let name = ev.tool().map(|t| t.name.clone()).unwrap_or_default();
+        let got = ev
+            .tool()
+            .and_then(|t| t.mcp.as_ref())
+            .and_then(|m| m.resolve_in(&scope));
         seen.push(format!("{} {name}", x.native_name()));
         match got {
             Some(m)
@@ -494,7 +500,11 @@ fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String
     checks.push(Check::new(
         "the hook saw the MCP tool's tool.pre",
         pre >= 1,
-        if seen.is_empty() { "no MCP tool event".to_owned() } else { seen.join(", ") },
+        if seen.is_empty() {
+            "no MCP tool event".to_owned()
+        } else {
+            seen.join(", ")
+        },
     ));
     checks.push(Check::none_of(
         "each MCP tool event resolves to shop_db / lookup_order over stdio (command + args of the config)",

@@ -27,7 +27,8 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
                 let text = serde_json::to_string(&sample(&schema, 0)).unwrap_or_default();
                 (Served::Side, json!([{"text": text}]))
             } else {
-                let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body), &declared_tools(&body));
+                let (served, turn) =
+                    script.reply(assistant_turns(&body), !declares_tools(&body), &declared_tools(&body));
                 (served, parts(&turn))
             };
             let chunk = json!({

@@ -683,7 +683,12 @@ fn declared_tools(body: &serde_json::Map<String, Value>) -> Vec<Declared> {
         }
         let direct = name_of(t).or_else(|| t.get("function").and_then(name_of));
         out.extend(direct.map(|name| Declared { namespace: None, name }));
-        for d in t.get("functionDeclarations").and_then(Value::as_array).into_iter().flatten() {
+        for d in t
+            .get("functionDeclarations")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             out.extend(name_of(d).map(|name| Declared { namespace: None, name }));
         }
     }

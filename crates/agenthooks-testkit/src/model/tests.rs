@@ -185,7 +185,10 @@ fn script_positions() {
     assert_eq!(s.turn_at(9).map(|(i, _)| i), Some(1));
     assert_eq!(Script::new([]).turn_at(0), None);
     assert_eq!(Script::new([]).reply(0, false, &[]), (Served::Side, Turn::text("ok")));
-    assert_eq!(s.with_side_text("t").reply(0, true, &[]), (Served::Side, Turn::text("t")));
+    assert_eq!(
+        s.with_side_text("t").reply(0, true, &[]),
+        (Served::Side, Turn::text("t"))
+    );
 }
 
 #[test]
@@ -250,7 +253,10 @@ fn a_matching_tool_call_takes_the_declared_name_in_every_api_shape() {
         &json!({"stream": false, "tools": [{}], "messages": []}),
     );
     let v: Value = serde_json::from_slice(&body).expect("json");
-    assert_eq!(v["choices"][0]["message"]["tool_calls"][0]["function"]["name"], "mcp__s__t");
+    assert_eq!(
+        v["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+        "mcp__s__t"
+    );
     // No declared tool matches: the needle itself is called (the agent rejects it visibly).
     let bash = Declared {
         namespace: None,
