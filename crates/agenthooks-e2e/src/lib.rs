@@ -26,6 +26,7 @@
 //! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
 //! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned. OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself |
 //! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
+//! | `mcp` | the stub MCP server `shop_db` ([`mcp_stub`], stdio) declared in the agent's own MCP config; the model calls its tool under the name the agent offers: the stub ran it, its answer reached the model, and each MCP tool event resolves to `shop_db` with the configured command and args ([`mcp_capture`] writes the run into the MCP corpus) |
 //!
 //! On OpenClaw every run also checks that no API key from the config appears in any frame the
 //! daemon received (the shim strips the Gateway config).
@@ -69,6 +70,8 @@ pub mod agents;
 pub mod capture;
 pub mod corpus;
 pub mod hook;
+pub mod mcp_capture;
+pub mod mcp_stub;
 /// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
 /// their own CI).
 pub use agenthooks_testkit::model;
@@ -183,7 +186,12 @@ pub fn run_suite(
             if capture::enabled() {
                 if let Some(sb) = &report.sandbox {
                     let root = capture::fixtures_root();
-                    let check = match capture::capture(agent, s, &report.records, &sb.root, &root) {
+                    let written = if s == Scenario::Mcp {
+                        mcp_capture::capture_mcp(agent, &report, &root, hook_bin)
+                    } else {
+                        capture::capture(agent, s, &report.records, &sb.root, &root)
+                    };
+                    let check = match written {
                         Ok(cases) => scenario::Check::new(
                             "capture wrote new payload shapes as fixtures",
                             true,
