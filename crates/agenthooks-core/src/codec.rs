@@ -99,6 +99,18 @@ impl ConnState {
     pub fn take(&self, key: &str) -> Option<Value> {
         self.0.lock().ok()?.remove(key)
     }
+
+    /// A copy of every value (what a connection's frames left, e.g. to preset a test's state).
+    ///
+    /// ```
+    /// use agenthooks_core::ConnState;
+    /// let c = ConnState::default();
+    /// c.set("k", serde_json::json!(["a"]));
+    /// assert_eq!(c.snapshot().get("k"), Some(&serde_json::json!(["a"])));
+    /// ```
+    pub fn snapshot(&self) -> serde_json::Map<String, Value> {
+        self.0.lock().map(|m| m.clone()).unwrap_or_default()
+    }
 }
 
 /// One hook invocation as the runner received it.

@@ -771,3 +771,168 @@ fn prepare_openclaw(m: &Manifest, sb: &Sandbox, server_url: &str) -> Result<(Env
     ];
     Ok((env, Some(plan)))
 }
+
+/// The MCP stub of the `mcp` scenario as one run declares it: the command (a copy of
+/// `agenthooks-e2e-mcp` inside the run's directory, so a captured config names a path that
+/// rewrites to `/tmp/e2e/…`), its arguments, and the log it writes.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct McpStubSetup {
+    /// The stub's executable.
+    pub command: PathBuf,
+    /// Its arguments (`--log <log>`).
+    pub args: Vec<String>,
+    /// The JSONL log of what the stub received.
+    pub log: PathBuf,
+    /// The config files the declaration wrote or edited (absolute).
+    pub files: Vec<PathBuf>,
+    /// Env the run needs on top of the usual (Claude Code: `ENABLE_TOOL_SEARCH=false`, else
+    /// MCP tools are deferred behind `ToolSearch` and absent from the model's tools list).
+    pub env: Vec<(String, String)>,
+    /// The whole env the agent ran with (set after the run).
+    pub run_env: Vec<(String, String)>,
+}
+
+/// `agenthooks-e2e-mcp` beside the test hook (cargo builds both bins of this package).
+pub fn mcp_stub_bin(tc: &Toolchain) -> PathBuf {
+    tc.hook_bin.with_file_name("agenthooks-e2e-mcp")
+}
+
+fn read_json_or_empty(path: &Path) -> Result<Value, String> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => serde_json::from_str(&t).map_err(|e| format!("{}: {e}", path.display())),
+        Err(_) => Ok(json!({})),
+    }
+}
+
+/// Edits the JSON object in `path` (created when missing) with `f` and writes it back.
+/// (Indexing a JSON object value inserts missing keys.)
+fn edit_json(path: &Path, f: impl FnOnce(&mut Value)) -> Result<(), String> {
+    let mut v = read_json_or_empty(path)?;
+    if !v.is_object() {
+        v = json!({});
+    }
+    f(&mut v);
+    write_json(path, &v)
+}
+
+/// Declares the MCP stub server [`crate::mcp_stub::SERVER`] in the agent's own MCP config in
+/// the sandbox (after [`prepare`], whose files it edits): Claude Code `.mcp.json` (approved in
+/// `~/.claude.json` and allowed in `.claude/settings.json`), Codex `[mcp_servers.shop_db]` in
+/// `$CODEX_HOME/config.toml`, Gemini CLI `mcpServers` in the project's `.gemini/settings.json`,
+/// Copilot CLI `~/.copilot/mcp-config.json`, Kimi Code `$KIMI_CODE_HOME/mcp.json`, OpenCode
+/// `mcp` in `opencode.json`, OpenClaw `mcp.servers` in its config file.
+pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<McpStubSetup, String> {
+    use crate::mcp_stub::{SERVER, TOOL};
+    let built = mcp_stub_bin(tc);
+    let command = sb.root.join("bin").join("agenthooks-e2e-mcp");
+    std::fs::create_dir_all(sb.root.join("bin")).map_err(|e| format!("creating bin/: {e}"))?;
+    std::fs::copy(&built, &command).map_err(|e| {
+        format!(
+            "copying the MCP stub {} (cargo build -p agenthooks-e2e --bins): {e}",
+            built.display()
+        )
+    })?;
+    let log = sb.root.join("mcp.jsonl");
+    let args = vec!["--log".to_owned(), log.display().to_string()];
+    let cmd = command.display().to_string();
+    let stdio = json!({"command": cmd, "args": args});
+    let project = sb.project.display().to_string();
+    let mut files = Vec::new();
+    let mut env = Vec::new();
+    match spec.id {
+        AgentId::Claude => {
+            let mcp = sb.project.join(".mcp.json");
+            write_json(
+                &mcp,
+                &json!({"mcpServers": {SERVER: {"type": "stdio", "command": cmd, "args": args}}}),
+            )?;
+            // Project servers need approval; in `-p` an MCP tool also needs an allow rule.
+            let global = sb.home.join(".claude.json");
+            edit_json(&global, |m| {
+                let p = &mut m["projects"][project.as_str()];
+                p["enabledMcpjsonServers"] = json!([SERVER]);
+                p["hasTrustDialogAccepted"] = json!(true);
+            })?;
+            let settings = sb.project.join(".claude/settings.json");
+            edit_json(&settings, |m| {
+                m["enableAllProjectMcpServers"] = json!(true);
+                let allow = &mut m["permissions"]["allow"];
+                if let Some(a) = allow.as_array_mut() {
+                    a.push(json!(format!("mcp__{SERVER}__{TOOL}")));
+                } else {
+                    *allow = json!(["Bash", format!("mcp__{SERVER}__{TOOL}")]);
+                }
+            })?;
+            files.extend([mcp, global, settings]);
+            env.push(("ENABLE_TOOL_SEARCH".to_owned(), "false".to_owned()));
+        }
+        AgentId::Codex => {
+            let path = sb.home.join(".codex/config.toml");
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut server = toml_edit::Table::new();
+            server["command"] = toml_edit::value(cmd.as_str());
+            let mut a = toml_edit::Array::new();
+            for x in &args {
+                a.push(x.as_str());
+            }
+            server["args"] = toml_edit::value(a);
+            let mut servers = toml_edit::Table::new();
+            servers.set_implicit(true);
+            servers[SERVER] = toml_edit::Item::Table(server);
+            doc["mcp_servers"] = toml_edit::Item::Table(servers);
+            write_text(&path, &doc.to_string())?;
+            files.push(path);
+        }
+        AgentId::Gemini => {
+            let path = sb.project.join(".gemini/settings.json");
+            edit_json(&path, |m| {
+                let mut entry = stdio.clone();
+                entry["trust"] = json!(true);
+                m["mcpServers"] = json!({SERVER: entry});
+            })?;
+            files.push(path);
+        }
+        AgentId::Copilot => {
+            let path = sb.home.join(".copilot/mcp-config.json");
+            write_json(
+                &path,
+                &json!({"mcpServers": {SERVER: {"type": "local", "command": cmd, "args": args, "tools": ["*"]}}}),
+            )?;
+            files.push(path);
+        }
+        AgentId::Kimi => {
+            let path = sb.home.join(".kimi-code/mcp.json");
+            write_json(&path, &json!({"mcpServers": {SERVER: stdio}}))?;
+            files.push(path);
+        }
+        AgentId::OpenCode => {
+            let path = sb.project.join("opencode.json");
+            edit_json(&path, |m| {
+                let mut command = vec![cmd.clone()];
+                command.extend(args.iter().cloned());
+                m["mcp"] = json!({SERVER: {"type": "local", "command": command, "enabled": true}});
+            })?;
+            files.push(path);
+        }
+        AgentId::OpenClaw => {
+            let path = sb.home.join(".openclaw/openclaw.json");
+            edit_json(&path, |m| {
+                m["mcp"] = json!({"servers": {SERVER: stdio}});
+                // Embedded runs defer MCP schemas behind tool_search/tool_call unless Tool
+                // Search is off: the model is then offered the MCP tool itself.
+                m["tools"]["toolSearch"] = json!(false);
+            })?;
+            files.push(path);
+        }
+    }
+    Ok(McpStubSetup {
+        command,
+        args,
+        log,
+        files,
+        env,
+        run_env: Vec::new(),
+    })
+}

@@ -28,6 +28,7 @@
 //! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
 //! | `warm-no-decision`, `warm-deny`, `warm-context` | Claude Code and Copilot CLI (run with `COPILOT_HOOK_ALLOW_LOCALHOST=1`) with `install --warm` hooks: the session-start command hook starts the warm server on demand, every other hook is an http hook the server answers (its own records prove it: `"transport": "http"` and its pid); then the plain scenario's assertions |
 //! | `warm-server-killed` | The same, fail-closed: the server dies inside the tool gate; the agent's failure path (Claude `onFailure: "block"`, Copilot's own) blocks the tool (marker absent), later hooks meet a refused connection, and the session goes on |
+//! | `mcp` | the stub MCP server `shop_db` ([`mcp_stub`], stdio) declared in the agent's own MCP config; the model calls its tool under the name the agent offers: the stub ran it, its answer reached the model, and each MCP tool event resolves to `shop_db` with the configured command and args ([`mcp_capture`] writes the run into the MCP corpus) |
 //!
 //! On OpenClaw every run also checks that no API key from the config appears in any frame the
 //! daemon received (the shim strips the Gateway config).
@@ -71,6 +72,8 @@ pub mod agents;
 pub mod capture;
 pub mod corpus;
 pub mod hook;
+pub mod mcp_capture;
+pub mod mcp_stub;
 /// The fake model servers (agenthooks-testkit's `model` module: a product, consumers use them in
 /// their own CI).
 pub use agenthooks_testkit::model;
@@ -186,7 +189,12 @@ pub fn run_suite(
             if capture::enabled() && !s.is_warm() {
                 if let Some(sb) = &report.sandbox {
                     let root = capture::fixtures_root();
-                    let check = match capture::capture(agent, s, &report.records, &sb.root, &root) {
+                    let written = if s == Scenario::Mcp {
+                        mcp_capture::capture_mcp(agent, &report, &root, hook_bin)
+                    } else {
+                        capture::capture(agent, s, &report.records, &sb.root, &root)
+                    };
+                    let check = match written {
                         Ok(cases) => scenario::Check::new(
                             "capture wrote new payload shapes as fixtures",
                             true,

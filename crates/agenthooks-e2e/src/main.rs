@@ -2,13 +2,16 @@
 //!
 //! ```text
 //! cargo run -p agenthooks-e2e -- capture --agent <agent> --version <version> [--hook <path>]
+//! cargo run -p agenthooks-e2e -- capture-mcp --agent <agent> [--hook <path>]
 //! cargo run -p agenthooks-e2e -- versions --agent <agent>
 //! cargo run -p agenthooks-e2e -- drift [--agent <agent>]... [--version <against>] [--hook <path>]
 //! ```
 //!
 //! `capture` writes `fixtures/<provider>/<version>/` (see `agenthooks_e2e::corpus`) and exits
 //! non-zero when the release cannot be installed, no hook fired, or the conformance suite
-//! failed on the new cases. `drift` runs the latest published release of each agent against
+//! failed on the new cases. `capture-mcp` runs the `mcp` scenario of the pinned release and
+//! writes `fixtures/<provider>/mcp/captured/<version>/` and its `cases.json` scenario (see
+//! `agenthooks_e2e::mcp_capture`); it exits non-zero when a check of the run failed. `drift` runs the latest published release of each agent against
 //! the pin (or the `--version` given) and exits non-zero on a scenario failure. The test hook binary is the
 //! `agenthooks-e2e-hook` next to this executable (built with `cargo build` when missing).
 
@@ -21,7 +24,7 @@ use std::process::ExitCode;
 use agenthooks_e2e::agents::{AgentSpec, AGENTS};
 use agenthooks_e2e::{capture, corpus, release};
 
-const USAGE: &str = "usage: agenthooks-e2e capture --agent <a> --version <v> [--hook <path>]\n       agenthooks-e2e versions --agent <a>\n       agenthooks-e2e drift [--agent <a>]... [--version <against>] [--hook <path>]\nagents: claude, codex, gemini, copilot, kimi, opencode, openclaw";
+const USAGE: &str = "usage: agenthooks-e2e capture --agent <a> --version <v> [--hook <path>]\n       agenthooks-e2e capture-mcp --agent <a> [--hook <path>]\n       agenthooks-e2e versions --agent <a>\n       agenthooks-e2e drift [--agent <a>]... [--version <against>] [--hook <path>]\nagents: claude, codex, gemini, copilot, kimi, opencode, openclaw";
 
 struct Args {
     command: String,
@@ -59,17 +62,18 @@ fn parse() -> Result<Args, String> {
 }
 
 /// The test hook: `--hook`, else `agenthooks-e2e-hook` beside this executable (built when
-/// missing, with the same cargo and target directory).
+/// missing, with the MCP stub, by the same cargo and target directory).
 fn hook_bin(given: Option<PathBuf>) -> Result<PathBuf, String> {
     if let Some(h) = given {
         return Ok(h);
     }
     let me = std::env::current_exe().map_err(|e| format!("locating this executable: {e}"))?;
     let hook = me.with_file_name("agenthooks-e2e-hook");
-    if !hook.is_file() {
+    // The MCP stub of the `mcp` scenario lives beside it.
+    if !hook.is_file() || !me.with_file_name("agenthooks-e2e-mcp").is_file() {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = std::process::Command::new(cargo)
-            .args(["build", "-p", "agenthooks-e2e", "--bin", "agenthooks-e2e-hook"])
+            .args(["build", "-p", "agenthooks-e2e", "--bins"])
             .status()
             .map_err(|e| format!("building agenthooks-e2e-hook: {e}"))?;
         if !status.success() || !hook.is_file() {
@@ -94,6 +98,29 @@ fn run() -> Result<bool, String> {
             let report = corpus::capture_release(a, &version, &capture::fixtures_root(), &hook);
             println!("{}", report.summary());
             Ok(report.problems.is_empty())
+        }
+        "capture-mcp" => {
+            let [a] = args.agents[..] else {
+                return Err(format!("capture-mcp needs exactly one --agent\n{USAGE}"));
+            };
+            let hook = hook_bin(args.hook)?;
+            let cache = agenthooks_e2e::npm::Cache::from_env();
+            let tc = agenthooks_e2e::toolchain(&cache, a, &hook)?;
+            let work = agenthooks_e2e::scenario::work_dir();
+            let report = agenthooks_e2e::scenario::run(a, agenthooks_e2e::scenario::Scenario::Mcp, &tc, &work);
+            if !report.passed() {
+                println!("{}", report.diagnostics());
+                return Ok(false);
+            }
+            let written = agenthooks_e2e::mcp_capture::capture_mcp(a, &report, &capture::fixtures_root(), &hook)?;
+            for f in &written {
+                println!("wrote {}", f.display());
+            }
+            if let Some(sb) = &report.sandbox {
+                let _ = std::fs::remove_dir_all(&sb.root);
+            }
+            let _ = std::fs::remove_dir(&work);
+            Ok(true)
         }
         "versions" => {
             for a in &args.agents {

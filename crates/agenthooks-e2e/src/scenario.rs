@@ -56,6 +56,10 @@ pub enum Scenario {
     /// path (Claude `onFailure: "block"`, Copilot's own fail-closed preToolUse) blocks the tool
     /// and the session goes on.
     WarmServerKilled,
+    /// An MCP tool: the stub server `shop_db` ([`crate::mcp_stub`]) declared in the agent's own
+    /// MCP config; the model calls its tool under the name the agent offers; the hook's tool
+    /// events resolve to that server and its stdio transport.
+    Mcp,
 }
 
 impl Scenario {
@@ -81,6 +85,7 @@ impl Scenario {
             Self::Permission => "permission",
             Self::Ask => "ask",
             Self::DaemonCrash => "daemon-crash",
+            Self::Mcp => "mcp",
             Self::WarmNoDecision => "warm-no-decision",
             Self::WarmDeny => "warm-deny",
             Self::WarmContext => "warm-context",
@@ -116,6 +121,9 @@ impl Scenario {
         }
     }
 
+    /// The MCP attribution scenario (every agent; one run each).
+    pub const MCP: [Self; 1] = [Self::Mcp];
+
     /// The scenarios only OpenCode runs (besides the shared bridge ones).
     pub const OPENCODE: [Self; 2] = [Self::Permission, Self::DaemonCrash];
 
@@ -138,7 +146,7 @@ impl Scenario {
     /// The hook mode it runs with.
     pub const fn mode(self) -> Mode {
         match self {
-            Self::NoDecision | Self::TrustHashes | Self::WarmNoDecision => Mode::None,
+            Self::NoDecision | Self::TrustHashes | Self::Mcp | Self::WarmNoDecision => Mode::None,
             Self::Deny | Self::WarmDeny => Mode::Deny,
             Self::Context | Self::WarmContext => Mode::Context,
             Self::ContinueWith => Mode::Continue,
@@ -208,6 +216,8 @@ pub struct RunReport {
     pub error: Option<String>,
     /// Warm scenarios: the warm server as the run left it.
     pub warm: Option<agents::WarmSeen>,
+    /// The `mcp` scenario's stub as the run declared it (with the run's env).
+    pub mcp: Option<agents::McpStubSetup>,
 }
 
 impl RunReport {
@@ -227,6 +237,7 @@ impl RunReport {
             sandbox,
             error: Some(error),
             warm: None,
+            mcp: None,
         }
     }
 
@@ -321,6 +332,15 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     // continue-with turn has no tool call.
     let script = if scenario == Scenario::ContinueWith && agent.id == AgentId::OpenClaw {
         Script::new([Turn::text("All done."), Turn::text("One more sentence.")])
+    } else if scenario == Scenario::Mcp {
+        // The MCP tool under whatever name the agent offers it to the model.
+        Script::new([
+            Turn::tool_call_matching(
+                crate::mcp_stub::TOOL,
+                serde_json::json!({"order_id": crate::mcp_stub::ORDER_ID}),
+            ),
+            Turn::text("All done."),
+        ])
     } else {
         Script::tool_then_text(agent.tool, agent.tool_args(), "All done.")
     }
@@ -346,6 +366,14 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         Ok(l) => l,
         Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
     };
+    let stub = if scenario == Scenario::Mcp {
+        match agents::declare_mcp(agent, &sb, tc) {
+            Ok(s) => Some(s),
+            Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+        }
+    } else {
+        None
+    };
     if scenario == Scenario::TrustHashes {
         let checks = codex_trust_checks(&launch, &sb, tc);
         return RunReport {
@@ -358,10 +386,12 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             sandbox: Some(sb),
             error: None,
             warm: None,
+            mcp: None,
         };
     }
     let mut env = agents::base_env(&sb, tc);
     env.extend(launch.env.iter().cloned());
+    env.extend(stub.iter().flat_map(|s| s.env.iter().cloned()));
     env.push((hook::MODE_ENV.into(), scenario.mode().as_str().into()));
     env.push((hook::LOG_ENV.into(), sb.hook_log.display().to_string()));
     if let Some(w) = &warm {
@@ -373,11 +403,12 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         let mut cmd = Command::new(&launch.program);
         cmd.args(&launch.args)
             .env_clear()
-            .envs(env)
+            .envs(env.iter().cloned())
             .current_dir(&sb.project)
             .stdin(Stdio::null());
         output_with_timeout(&mut cmd, AGENT_TIMEOUT)
     };
+    let run_env = env;
     let proc = match proc {
         Ok(p) => p,
         Err(e) => {
@@ -394,6 +425,16 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     let records = hook::read_log(&sb.hook_log);
     let requests = server.requests();
     drop(server);
+    if stub.is_some() {
+        // The tools each agent offered the model (the MCP tool's mangled name) stay readable in
+        // a kept sandbox.
+        let dir = sb.root.join("model-requests");
+        if std::fs::create_dir_all(&dir).is_ok() {
+            for q in &requests {
+                let _ = std::fs::write(dir.join(format!("{:03}.json", q.seq)), &q.body);
+            }
+        }
+    }
     let mut report = RunReport {
         agent,
         scenario,
@@ -404,9 +445,140 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         sandbox: Some(sb),
         error: None,
         warm,
+        mcp: None,
     };
     report.checks = evaluate(&report);
+    if let Some(mut stub) = stub {
+        report.checks.extend(mcp_checks(&report, &stub, &run_env));
+        stub.run_env = run_env;
+        report.mcp = Some(stub);
+    }
     report
+}
+
+/// One MCP tool event of a run, decoded again.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct McpToolEvent<'a> {
+    /// The hook call.
+    pub record: &'a HookRecord,
+    /// The event as the codec decodes it.
+    pub event: agenthooks::Event,
+    /// The connection state the frames before it left (bridges: OpenCode's `config` frame
+    /// names the MCP servers), empty for stdin hooks.
+    pub conn: serde_json::Map<String, Value>,
+}
+
+/// The hook records of the MCP tool's pre and post events, decoded again by the agent's codec
+/// as the hook decoded them: stdin payloads one by one, a bridge's frames in order on one
+/// connection state (as the daemon does).
+pub fn mcp_tool_records<'a>(r: &'a RunReport, env: &[(String, String)]) -> Vec<McpToolEvent<'a>> {
+    let Some(codec) = r.agent.codec() else {
+        return Vec::new();
+    };
+    let env: Vec<(String, String)> = env.to_vec();
+    let conn = agenthooks::core::ConnState::default();
+    let mut out = Vec::new();
+    for x in &r.records {
+        let framed = x.line.get("transport").and_then(Value::as_str) == Some("frame");
+        let before = conn.snapshot();
+        let inv = agenthooks::core::Invocation::new(x.payload.clone().into_bytes(), &env)
+            .with_native_event(Some(x.native_name()))
+            .with_transport(if framed {
+                agenthooks::core::Transport::Frame
+            } else {
+                agenthooks::core::Transport::Stdin
+            })
+            .with_conn(framed.then_some(&conn));
+        let Ok(event) = codec.decode(&inv) else { continue };
+        let tool_event = matches!(x.kind.as_deref(), Some("tool.pre" | "tool.post" | "tool.error"));
+        if tool_event && x.payload.contains(crate::mcp_stub::TOOL) && event.tool().is_some() {
+            out.push(McpToolEvent {
+                record: x,
+                event,
+                conn: before,
+            });
+        }
+    }
+    out
+}
+
+/// The `mcp` scenario's assertions: the stub ran the tool, its answer reached the model, and
+/// each MCP tool event the hook saw resolves (from the config the run declared) to the stub's
+/// server and stdio transport.
+fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String)]) -> Vec<Check> {
+    use crate::mcp_stub::{logged_calls, logged_methods, tool_answer, ORDER_ID, SERVER, TOOL};
+    let mut checks = Vec::new();
+    let calls = logged_calls(&stub.log);
+    let ran = calls
+        .iter()
+        .any(|(t, a)| t == TOOL && a.get("order_id").and_then(Value::as_str) == Some(ORDER_ID));
+    checks.push(Check::new(
+        "the MCP tool ran (the stub logged the call)",
+        ran,
+        format!("calls {calls:?}; methods {:?}", logged_methods(&stub.log)),
+    ));
+    let answer = tool_answer(ORDER_ID);
+    let back = r.requests.iter().filter(|q| q.is_turn()).any(|q| q.contains(&answer));
+    checks.push(Check::new(
+        "the MCP tool's answer reached the model",
+        back,
+        if back { "present" } else { "absent" },
+    ));
+    let Some(sb) = &r.sandbox else { return checks };
+    let scope = agenthooks::core::mcp::McpScope::new(&sb.project)
+        .with_home(&sb.home)
+        .with_env(env.iter().cloned());
+    let events = mcp_tool_records(r, env);
+    let mut seen = Vec::new();
+    let mut wrong = Vec::new();
+    for McpToolEvent {
+        record: x, event: ev, ..
+    } in &events
+    {
+        let name = ev.tool().map(|t| t.name.clone()).unwrap_or_default();
+        let got = ev
+            .tool()
+            .and_then(|t| t.mcp.as_ref())
+            .and_then(|m| m.resolve_in(&scope));
+        seen.push(format!("{} {name}", x.native_name()));
+        match got {
+            Some(m)
+                if m.server.name == SERVER
+                    && m.tool == TOOL
+                    && m.server.command == stub.command.display().to_string()
+                    && m.server.args == stub.args => {}
+            Some(m) => wrong.push(format!(
+                "{} {name}: {} / {} {} {:?}",
+                x.native_name(),
+                m.server.name,
+                m.tool,
+                m.server.command,
+                m.server.args
+            )),
+            None => wrong.push(format!("{} {name}: not resolved", x.native_name())),
+        }
+    }
+    let pre = events
+        .iter()
+        .filter(|e| e.record.kind.as_deref() == Some("tool.pre"))
+        .count();
+    checks.push(Check::new(
+        "the hook saw the MCP tool's tool.pre",
+        pre >= 1,
+        if seen.is_empty() {
+            "no MCP tool event".to_owned()
+        } else {
+            seen.join(", ")
+        },
+    ));
+    checks.push(Check::none_of(
+        "each MCP tool event resolves to shop_db / lookup_order over stdio (command + args of the config)",
+        &wrong,
+        format!("{} events resolved", events.len()),
+        "",
+    ));
+    checks
 }
 
 /// How many user prompts the run's transcript holds (`-` without a transcript).
@@ -649,7 +821,11 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
         }
         // Mapped to their base scenarios above.
-        Scenario::TrustHashes | Scenario::WarmNoDecision | Scenario::WarmDeny | Scenario::WarmContext => {}
+        Scenario::TrustHashes
+        | Scenario::Mcp
+        | Scenario::WarmNoDecision
+        | Scenario::WarmDeny
+        | Scenario::WarmContext => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
             checks.push(Check::new(

@@ -300,7 +300,8 @@ fn tool_call(e: &ToolCallEvent, session: &SessionInfo) -> ToolCall {
     ToolCall::builder(name, e.params.clone().unwrap_or(Value::Null))
         .class(tools::classify(name))
         .with_id(e.tool_call_id.clone().unwrap_or_default())
-        .with_mcp(tools::parse_mcp(name))
+        // An after_tool_call result names the server itself (details.mcpServer): it wins.
+        .with_mcp(tools::mcp_from_result(e.result.as_ref()).or_else(|| tools::parse_mcp(name)))
         .build(session)
 }
 

@@ -3,12 +3,15 @@
 //! `matcher` option takes these canonical tool ids).
 //!
 //! OpenClaw exposes MCP servers' tools through its own tool registry as `<safe server>__<tool>`
-//! ([`parse_mcp`]); the payload carries no other server identity. The name has no fixed prefix,
-//! so [`TOOLS`] declares no MCP naming (install's matcher cannot select MCP tools by pattern).
+//! ([`parse_mcp`]). `before_tool_call` carries no other server identity; an `after_tool_call`
+//! result does (`result.details.mcpServer` / `mcpTool`, captured from 2026.9.6,
+//! [`mcp_from_result`]), and wins. The name has no fixed prefix, so [`TOOLS`] declares no MCP
+//! naming (install's matcher cannot select MCP tools by pattern).
 
 use agenthooks_core::kit::ToolTable;
 use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
+use serde_json::Value;
 
 /// The tool table.
 pub static TOOLS: ToolTable = ToolTable::new(
@@ -50,5 +53,25 @@ pub fn parse_mcp(name: &str) -> Option<McpCall> {
         return None;
     }
     let by = McpName::Mangled(name.to_owned(), crate::mcp_config::MANGLING);
+    Some(McpCall::new(server, tool).with_lookup(McpLookup::new("openclaw", crate::mcp_config::load, by)))
+}
+
+/// The MCP identity an `after_tool_call` result reports itself: `details.mcpServer` (the server
+/// as configured, not its sanitized form) and `details.mcpTool`, as OpenClaw 2026.9.6 sets them
+/// on a bundle-MCP tool's result. The lookup is by that name, so servers whose sanitized names
+/// collide (`my.db` and `my-db` are both `my-db__…`) resolve apart. `None` without both.
+///
+/// ```
+/// use agenthooks_openclaw::tools::mcp_from_result;
+/// let result = serde_json::json!({"content": [], "details": {"mcpServer": "my.db", "mcpTool": "query"}});
+/// let m = mcp_from_result(Some(&result)).unwrap();
+/// assert_eq!((m.server.as_str(), m.tool.as_str()), ("my.db", "query"));
+/// assert!(mcp_from_result(Some(&serde_json::json!({"details": {}}))).is_none());
+/// ```
+pub fn mcp_from_result(result: Option<&Value>) -> Option<McpCall> {
+    let details = result?.get("details")?;
+    let field = |k: &str| details.get(k).and_then(Value::as_str).filter(|s| !s.is_empty());
+    let (server, tool) = (field("mcpServer")?, field("mcpTool")?);
+    let by = McpName::Server(server.to_owned());
     Some(McpCall::new(server, tool).with_lookup(McpLookup::new("openclaw", crate::mcp_config::load, by)))
 }

@@ -62,6 +62,7 @@ fn e2e_real_agents() {
     scenarios.extend(Scenario::OPENCODE);
     scenarios.extend(Scenario::OPENCLAW);
     scenarios.extend(Scenario::WARM);
+    scenarios.extend(Scenario::MCP);
     scenarios.retain(|s| agenthooks_e2e::scenario_selected(*s));
     let work = scenario::work_dir();
     let reports = run_suite(&selected_agents(), &scenarios, Path::new(HOOK_BIN), &work);

@@ -46,6 +46,207 @@ pub(crate) fn keep_final_newline(before: &str, mut after: String) -> String {
     after
 }
 
+/// The text to write for `doc`, parsed from `before` and then edited: `toml_edit`'s rendering
+/// with the original's final-newline state and line endings ([`keep_final_newline`]), and every
+/// table section the edit did not touch copied from `before` byte for byte.
+///
+/// `toml_edit` does not render every valid document back as it read it: the dotted keys of one
+/// table that other keys separate (`a = 1`, `t.x = 1`, `b = 2`, `t.y = 2`) come back next to
+/// each other (found by the `install_merge` fuzz target). Where the unedited rendering of
+/// `before` differs from `before`, the sections (the root's keys, then each `[table]` or
+/// `[[array]]` header with what follows it) that render the same before and after the edit
+/// are taken from `before` instead, so an install moves nothing of the user's and uninstall
+/// gives back the original bytes.
+pub(crate) fn render(before: &str, doc: &DocumentMut) -> String {
+    let edited = doc.to_string();
+    let after = match before.parse::<DocumentMut>() {
+        Ok(original) => {
+            // the comments and blank lines after the last item are the document's, written
+            // after everything the edit added: set aside from the sections
+            let unedited = original.to_string();
+            let tail = original.trailing().as_str().unwrap_or("");
+            match (
+                before.strip_suffix(tail),
+                unedited.strip_suffix(tail),
+                edited.strip_suffix(tail),
+            ) {
+                (Some(b), Some(u), Some(e)) if !tail.is_empty() && unedited != before => {
+                    let mut out = splice_untouched(b, u, e);
+                    if !out.is_empty() && !out.ends_with('\n') && !tail.starts_with(['\n', '\r']) {
+                        out.push('\n');
+                    }
+                    out + tail
+                }
+                _ => splice_untouched(before, &unedited, &edited),
+            }
+        }
+        Err(_) => edited,
+    };
+    keep_final_newline(before, after)
+}
+
+/// `edited` with each section equal to one of `unedited`'s replaced by the matching section of
+/// `before` (`unedited` is `before` as `toml_edit` renders it, its sections in the same order).
+fn splice_untouched(before: &str, unedited: &str, edited: &str) -> String {
+    if unedited == before {
+        return edited.to_owned();
+    }
+    let theirs = sections(before);
+    let rendered = sections(unedited);
+    let same_headers = theirs.len() == rendered.len()
+        && theirs
+            .iter()
+            .zip(&rendered)
+            .all(|(a, b)| first_line(a) == first_line(b) || (a.trim().is_empty() && b.trim().is_empty()));
+    if !same_headers {
+        return edited.to_owned();
+    }
+    let mut used = vec![false; rendered.len()];
+    let mut out = String::with_capacity(edited.len());
+    for s in sections(edited) {
+        let (body, blank) = split_blank_tail(s);
+        let found = (0..rendered.len()).find(|&i| !used[i] && split_blank_tail(rendered[i]).0 == body);
+        let (body, blank) = match found {
+            Some(i) => {
+                used[i] = true;
+                // the blank lines after a section are the next header's (toml_edit puts one
+                // before a table it adds): theirs where the edit kept them, else the edit's
+                let (their_body, their_blank) = split_blank_tail(theirs[i]);
+                let keep = split_blank_tail(rendered[i]).1 == blank;
+                (their_body, if keep { their_blank } else { blank })
+            }
+            None => (body, blank),
+        };
+        for piece in [body, blank] {
+            if piece.is_empty() {
+                continue;
+            }
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(piece);
+        }
+    }
+    out
+}
+
+/// A section split into what it holds and its trailing whitespace-only lines.
+fn split_blank_tail(s: &str) -> (&str, &str) {
+    let mut end = s.len();
+    while let Some(nl) = s[..end].strip_suffix('\n').map(str::len) {
+        let start = s[..nl].rfind('\n').map_or(0, |p| p + 1);
+        if !s[start..nl].trim().is_empty() {
+            break;
+        }
+        end = start;
+        if start == 0 {
+            break;
+        }
+    }
+    // a section that does not end in a line break (the file's last) has no blank tail
+    if !s.ends_with('\n') {
+        end = s.len();
+    }
+    s.split_at(end)
+}
+
+/// The first line of a section (its header, or the root's first line).
+fn first_line(s: &str) -> &str {
+    s.split('\n').next().unwrap_or("").trim_end()
+}
+
+/// `text` (valid TOML) cut before each table header line: the root's keys first (empty when
+/// the text starts with a header), then each `[table]` or `[[array]]` header with what follows it up to the next
+/// header. A comment before a header stays with the section above it.
+fn sections(text: &str) -> Vec<&str> {
+    let mut cuts = vec![0];
+    cuts.extend(header_lines(text));
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+/// Byte offsets of the lines of `text` that open a table header: a `[` first on its line
+/// outside strings, comments, arrays and inline tables.
+fn header_lines(text: &str) -> Vec<usize> {
+    #[derive(PartialEq)]
+    enum S {
+        Code,
+        Comment,
+        Basic,
+        Literal,
+        MultiBasic,
+        MultiLiteral,
+    }
+    let b = text.as_bytes();
+    let (mut state, mut depth, mut line, mut at_start) = (S::Code, 0usize, 0usize, true);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match state {
+            S::Code => match c {
+                b'\n' => {
+                    line = i + 1;
+                    at_start = true;
+                }
+                b' ' | b'\t' | b'\r' => {}
+                _ => {
+                    if c == b'[' && at_start && depth == 0 {
+                        out.push(line);
+                    }
+                    at_start = false;
+                    match c {
+                        b'#' => state = S::Comment,
+                        b'[' | b'{' => depth += 1,
+                        b']' | b'}' => depth = depth.saturating_sub(1),
+                        b'"' if b[i..].starts_with(b"\"\"\"") => {
+                            state = S::MultiBasic;
+                            i += 2;
+                        }
+                        b'"' => state = S::Basic,
+                        b'\'' if b[i..].starts_with(b"\'\'\'") => {
+                            state = S::MultiLiteral;
+                            i += 2;
+                        }
+                        b'\'' => state = S::Literal,
+                        _ => {}
+                    }
+                }
+            },
+            S::Comment => {
+                if c == b'\n' {
+                    state = S::Code;
+                    line = i + 1;
+                    at_start = true;
+                }
+            }
+            S::Basic => match c {
+                b'\\' => i += 1,
+                b'"' | b'\n' => state = S::Code,
+                _ => {}
+            },
+            S::Literal => {
+                if c == b'\'' || c == b'\n' {
+                    state = S::Code;
+                }
+            }
+            S::MultiBasic | S::MultiLiteral => {
+                let q = if state == S::MultiBasic { b'"' } else { b'\'' };
+                if c == b'\\' && state == S::MultiBasic {
+                    i += 1;
+                } else if c == q && b[i..].starts_with(&[q, q, q]) {
+                    // up to two more quotes belong to the string: `""""` ends after the fourth
+                    let run = b[i..].iter().take_while(|&&x| x == q).count().min(5);
+                    i += run - 1;
+                    state = S::Code;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Whether every line break of `text` is `\r\n` (and there is one).
 fn is_crlf(text: &str) -> bool {
     let lf = text.matches('\n').count();
@@ -74,5 +275,47 @@ mod tests {
         );
         let e = parse(Path::new("/x/c.toml"), "a = ").unwrap_err();
         assert!(e.to_string().starts_with("/x/c.toml: malformed TOML"));
+    }
+
+    #[test]
+    fn sections_cut_before_headers_only() {
+        let text = "a = 1\n# c [x]\ns = \"[y]\"\nm = '''\n[z]\n'''\nb = \"\"\"\n[w]\"\"\"\"\narr = [\n  [1],\n]\nt = { u = [2] }\n\n[tab] # h\nk = 1\n  [[arr2]]\nq = 'it''s'\n";
+        let got = sections(text);
+        assert_eq!(got.len(), 3, "{got:#?}");
+        assert!(got[0].ends_with("t = { u = [2] }\n\n"));
+        assert_eq!(got[1], "[tab] # h\nk = 1\n");
+        assert_eq!(got[2], "  [[arr2]]\nq = 'it''s'\n");
+        assert_eq!(got.concat(), text);
+        // a document that starts with a header has an empty root section
+        assert_eq!(sections("[a]\nb = 1\n"), ["", "[a]\nb = 1\n"]);
+    }
+
+    #[test]
+    fn blank_tails_are_split_off() {
+        assert_eq!(split_blank_tail("a = 1\n\n  \n"), ("a = 1\n", "\n  \n"));
+        assert_eq!(split_blank_tail("a = 1\n"), ("a = 1\n", ""));
+        assert_eq!(split_blank_tail("a = 1"), ("a = 1", ""));
+        assert_eq!(split_blank_tail("\n"), ("", "\n"));
+        assert_eq!(split_blank_tail(""), ("", ""));
+    }
+
+    #[test]
+    fn untouched_sections_keep_their_bytes() {
+        let before = "t.x = 1\nb = 2\nt.y = 2\n\n[keep]\nq.a = 1\nr = 2\nq.b = 3\n";
+        let mut doc = parse(Path::new("c.toml"), before).unwrap();
+        doc.insert("added", Item::Table(Table::new()));
+        doc["added"]["k"] = toml_edit::value(1);
+        assert_eq!(render(before, &doc), format!("{before}\n[added]\nk = 1\n"));
+        // an edited section is toml_edit's (its keys kept), the others are the original's
+        let mut doc = parse(Path::new("c.toml"), before).unwrap();
+        doc["keep"]["z"] = toml_edit::value(9);
+        let out = render(before, &doc);
+        assert!(out.starts_with("t.x = 1\nb = 2\nt.y = 2\n\n[keep]\n"), "{out}");
+        assert!(out.ends_with("z = 9\n"), "{out}");
+        // where toml_edit renders the original faithfully, its rendering is used as it is
+        let plain = "a = 1\n[t]\nb = 2";
+        let mut doc = parse(Path::new("c.toml"), plain).unwrap();
+        doc["t"]["c"] = toml_edit::value(3);
+        assert_eq!(render(plain, &doc), "a = 1\n[t]\nb = 2\nc = 3");
     }
 }

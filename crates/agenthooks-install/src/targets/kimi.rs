@@ -205,7 +205,7 @@ impl TargetModule for Kimi {
                     let residue = removed > 0 && tm::is_blank(&doc);
                     add(&mut doc, hooks).map_err(malformed)?;
                     cx.note_install(&path, Some(&original), &base, &tm::to_json(doc.as_item()), residue)?;
-                    (found, Some(tm::keep_final_newline(text, doc.to_string())))
+                    (found, Some(tm::render(text, &doc)))
                 }
             }
             None if hooks.is_empty() => (Vec::new(), None),
@@ -238,7 +238,7 @@ impl TargetModule for Kimi {
         {
             None
         } else {
-            Some(tm::keep_final_newline(&text, doc.to_string()))
+            Some(tm::render(&text, &doc))
         };
         cx.set_text(&path, FileFormat::Toml, after)?;
         cx.set_ours(&path, FileFormat::Toml, found, Vec::new())

@@ -356,3 +356,53 @@ fn crlf_toml_comes_back_byte_for_byte() {
         &[("/h/.codex/config.toml", "model = \"o\"\r\n\r\n[hooks]\r\n")],
     );
 }
+
+/// Found by the `install_merge` fuzz target: `toml_edit` renders the dotted keys of one table
+/// next to each other, so a root table whose plain keys separate them (`t.x`, `b`, `t.y`) came
+/// back from install with two lines swapped, and uninstall did not restore the bytes. Sections
+/// the edit does not touch are now copied from the original.
+#[test]
+fn dotted_keys_that_other_keys_separate_stay_where_they_were() {
+    let codex = Target::user(Provider::CODEX, HOME);
+    let inline = Target::user(Provider::CODEX, HOME).with_options(CodexOptions::default().with_inline_toml(true));
+    let kimi = Target::user(Provider::KIMI, HOME);
+    let codex_cfg = "/h/.codex/config.toml";
+    let kimi_cfg = "/h/.kimi-code/config.toml";
+    // each text, and what install keeps first, unmoved (comments after the last item are the
+    // document's and follow what install adds)
+    let texts = [
+        ("a = 1\nt.x = 1 # c\nb = 2\nt.y = 2 # d\n", None),
+        ("a = 1\nt.x = 1 # c\nb = 2\nt.y = 2 # d", None),
+        ("a = 1\r\nt.x = 1\r\nb = 2\r\nt.y = 2\r\n", None),
+        (
+            "t.x = 1\nb = 2\nt.y = 2\n# the file's last comment\n",
+            Some("t.x = 1\nb = 2\nt.y = 2\n"),
+        ),
+        (
+            "# top\nt.x = 1\nb = 2\nt.y = 2\n\n[m]\nq.r = 1\ns = 2\nq.t = 3\n# end\n",
+            Some("# top\nt.x = 1\nb = 2\nt.y = 2\n\n[m]\nq.r = 1\ns = 2\nq.t = 3\n"),
+        ),
+        (
+            "t.x = \"[not] a header\"\nb = '''\n[x]\n'''\nt.y = [\n  1,\n]\n[u]\nv = 1\n",
+            None,
+        ),
+        // the fuzzer's input (its first byte chose the Codex user target)
+        (
+            "ffffffffffffffh2=1# c\nfffff.agentff-ffb2=1# PreToolUseffcommazfffffffffffffmazffffffffffffffh2=1# c\n\
+             fffffh2=1# c\nfffff.agentff-ffj2=1# PreToolUseff=",
+            None,
+        ),
+    ];
+    for (text, first) in texts {
+        // toml_edit alone moves a line of each
+        let rendered = text.parse::<toml_edit::DocumentMut>().unwrap().to_string();
+        let lines = |s: &str| s.lines().map(str::to_owned).collect::<Vec<_>>();
+        assert_ne!(lines(&rendered), lines(text), "{text:?}");
+        for (t, cfg) in [(&codex, codex_cfg), (&inline, codex_cfg), (&kimi, kimi_cfg)] {
+            let installed = round_trip(t, &[(cfg, text)]);
+            let installed = &installed.files[Path::new(cfg)];
+            let first = first.unwrap_or(text);
+            assert!(installed.starts_with(first), "{t}: moved lines in\n{installed}");
+        }
+    }
+}

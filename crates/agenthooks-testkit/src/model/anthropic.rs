@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, conversation, json_body, Script, Served, Turn};
+use super::{args_text, conversation, json_body, Flat, Script, Served, Turn};
 
 /// The paths this API is served on.
 const PATHS: &[&str] = &["/v1/messages"];
@@ -47,12 +47,12 @@ fn usage() -> Value {
 }
 
 fn block_and_stop(turn: &Turn, seq: usize) -> (Value, &'static str) {
-    match turn {
-        Turn::ToolCall { name, args } => (
+    match turn.flat() {
+        Flat::Call(name, args) => (
             json!({"type": "tool_use", "id": format!("toolu_fake_{seq:04}"), "name": name, "input": args}),
             "tool_use",
         ),
-        Turn::Text(t) => (json!({"type": "text", "text": t}), "end_turn"),
+        Flat::Text(t) => (json!({"type": "text", "text": t}), "end_turn"),
     }
 }
 
@@ -66,12 +66,12 @@ fn message(turn: &Turn, model: &str, seq: usize) -> Value {
 
 fn sse(turn: &Turn, model: &str, seq: usize) -> Response {
     let (block, stop) = block_and_stop(turn, seq);
-    let (start_block, delta) = match turn {
-        Turn::ToolCall { name, args } => (
+    let (start_block, delta) = match turn.flat() {
+        Flat::Call(name, args) => (
             json!({"type": "tool_use", "id": block["id"], "name": name, "input": {}}),
             json!({"type": "input_json_delta", "partial_json": args_text(args)}),
         ),
-        Turn::Text(t) => (
+        Flat::Text(t) => (
             json!({"type": "text", "text": ""}),
             json!({"type": "text_delta", "text": t}),
         ),

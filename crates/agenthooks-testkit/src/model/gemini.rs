@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{declares_tools, json_body, not_found, Script, Served, Turn};
+use super::{declared_tools, declares_tools, json_body, not_found, Flat, Script, Served, Turn};
 
 pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, Served) {
     let Some((model, method)) = parse_path(&req.path) else {
@@ -27,7 +27,8 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
                 let text = serde_json::to_string(&sample(&schema, 0)).unwrap_or_default();
                 (Served::Side, json!([{"text": text}]))
             } else {
-                let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
+                let (served, turn) =
+                    script.reply(assistant_turns(&body), !declares_tools(&body), &declared_tools(&body));
                 (served, parts(&turn))
             };
             let chunk = json!({
@@ -72,9 +73,9 @@ fn structured_output(body: &Map<String, Value>) -> Option<Value> {
 }
 
 fn parts(turn: &Turn) -> Value {
-    match turn {
-        Turn::ToolCall { name, args } => json!([{"functionCall": {"name": name, "args": args}}]),
-        Turn::Text(t) => json!([{"text": t}]),
+    match turn.flat() {
+        Flat::Call(name, args) => json!([{"functionCall": {"name": name, "args": args}}]),
+        Flat::Text(t) => json!([{"text": t}]),
     }
 }
 

@@ -121,6 +121,28 @@ pub enum Turn {
     },
     /// Answer with text and end the turn.
     Text(String),
+    /// Call the first tool the request declares whose name contains `contains` (an MCP tool,
+    /// whose name each agent mangles its own way: `mcp__shop_db__lookup_order`,
+    /// `shop_db__lookup_order`, …). Served as a [`Turn::ToolCall`] of that name; when no
+    /// declared tool matches, of `contains` itself.
+    ToolCallMatching {
+        /// The part of the tool name to look for.
+        contains: String,
+        /// The arguments.
+        args: Value,
+    },
+    /// Call a tool declared inside a tool namespace (OpenAI Responses `{"type": "namespace",
+    /// "name": "mcp__shop_db", "tools": [...]}`, how Codex offers MCP tools): sent with the
+    /// namespace beside the name. What a [`Turn::ToolCallMatching`] becomes when the matching
+    /// tool is namespaced; other APIs send `<namespace><name>`.
+    NamespacedToolCall {
+        /// The namespace.
+        namespace: String,
+        /// The tool's name inside it.
+        name: String,
+        /// The arguments.
+        args: Value,
+    },
 }
 
 impl Turn {
@@ -135,6 +157,73 @@ impl Turn {
     /// A final text answer.
     pub fn text(text: impl Into<String>) -> Self {
         Self::Text(text.into())
+    }
+
+    /// A call of the declared tool whose name contains `contains` ([`Turn::ToolCallMatching`]).
+    ///
+    /// ```
+    /// use agenthooks_testkit::model::{Script, Turn};
+    /// use serde_json::json;
+    ///
+    /// let script = Script::new([
+    ///     Turn::tool_call_matching("lookup_order", json!({"order_id": "A-1"})),
+    ///     Turn::text("done"),
+    /// ]);
+    /// assert_eq!(script.turns().len(), 2);
+    /// ```
+    pub fn tool_call_matching(contains: impl Into<String>, args: Value) -> Self {
+        Self::ToolCallMatching {
+            contains: contains.into(),
+            args,
+        }
+    }
+
+    /// This turn with a [`Turn::ToolCallMatching`] made a call of the first tool in `declared`
+    /// whose name contains the needle (else of the needle itself): a [`Turn::ToolCall`], or a
+    /// [`Turn::NamespacedToolCall`] for a tool inside a namespace.
+    fn resolved(self, declared: &[Declared]) -> Self {
+        match self {
+            Self::ToolCallMatching { contains, args } => {
+                match declared.iter().find(|d| d.name.contains(contains.as_str())) {
+                    Some(Declared {
+                        namespace: Some(ns),
+                        name,
+                    }) => Self::NamespacedToolCall {
+                        namespace: ns.clone(),
+                        name: name.clone(),
+                        args,
+                    },
+                    Some(d) => Self::ToolCall {
+                        name: d.name.clone(),
+                        args,
+                    },
+                    None => Self::ToolCall { name: contains, args },
+                }
+            }
+            other => other,
+        }
+    }
+}
+
+/// A turn as the APIs without tool namespaces send it: a call of one flat name, or text.
+enum Flat<'a> {
+    Call(std::borrow::Cow<'a, str>, &'a Value),
+    Text(&'a str),
+}
+
+impl Turn {
+    /// The turn as a flat call or text: a namespaced call is named `<namespace><name>`; an
+    /// unresolved matching call by its needle.
+    fn flat(&self) -> Flat<'_> {
+        match self {
+            Self::ToolCall { name, args } | Self::ToolCallMatching { contains: name, args } => {
+                Flat::Call(std::borrow::Cow::Borrowed(name), args)
+            }
+            Self::NamespacedToolCall { namespace, name, args } => {
+                Flat::Call(std::borrow::Cow::Owned(format!("{namespace}{name}")), args)
+            }
+            Self::Text(t) => Flat::Text(t),
+        }
     }
 }
 
@@ -192,13 +281,14 @@ impl Script {
         self.turns.get(i).map(|t| (i, t))
     }
 
-    /// What a request gets, given its history position and whether it is a side request.
-    fn reply(&self, assistant_turns: usize, side: bool) -> (Served, Turn) {
+    /// What a request gets, given its history position, whether it is a side request and the
+    /// tool names it declares.
+    fn reply(&self, assistant_turns: usize, side: bool, declared: &[Declared]) -> (Served, Turn) {
         if side {
             return (Served::Side, Turn::Text(self.side_text.clone()));
         }
         match self.turn_at(assistant_turns) {
-            Some((i, t)) => (Served::Turn(i), t.clone()),
+            Some((i, t)) => (Served::Turn(i), t.clone().resolved(declared)),
             None => (Served::Side, Turn::Text(self.side_text.clone())),
         }
     }
@@ -530,7 +620,7 @@ fn conversation(
         return Err(not_found(req));
     }
     let body = json_body(req)?;
-    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body));
+    let (served, turn) = script.reply(assistant_turns(&body), !declares_tools(&body), &declared_tools(&body));
     let model = body
         .get("model")
         .and_then(Value::as_str)
@@ -564,6 +654,45 @@ fn declares_tools(body: &serde_json::Map<String, Value>) -> bool {
     body.get("tools")
         .and_then(Value::as_array)
         .is_some_and(|a| !a.is_empty())
+}
+
+/// A tool a request declares: its name, and the namespace it is declared in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Declared {
+    namespace: Option<String>,
+    name: String,
+}
+
+/// The tools a request declares, in order, in any of the APIs' shapes: `tools[].name`
+/// (Anthropic, OpenAI Responses), `tools[].function.name` (Chat Completions),
+/// `tools[].functionDeclarations[].name` (Gemini), and the tools of a Responses namespace
+/// (`{"type": "namespace", "name": …, "tools": [...]}`).
+fn declared_tools(body: &serde_json::Map<String, Value>) -> Vec<Declared> {
+    let mut out = Vec::new();
+    let name_of = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_owned);
+    for t in body.get("tools").and_then(Value::as_array).into_iter().flatten() {
+        if t.get("type").and_then(Value::as_str) == Some("namespace") {
+            let ns = name_of(t);
+            for d in t.get("tools").and_then(Value::as_array).into_iter().flatten() {
+                out.extend(name_of(d).map(|name| Declared {
+                    namespace: ns.clone(),
+                    name,
+                }));
+            }
+            continue;
+        }
+        let direct = name_of(t).or_else(|| t.get("function").and_then(name_of));
+        out.extend(direct.map(|name| Declared { namespace: None, name }));
+        for d in t
+            .get("functionDeclarations")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            out.extend(name_of(d).map(|name| Declared { namespace: None, name }));
+        }
+    }
+    out
 }
 
 /// Tool-call arguments as the JSON text most APIs carry.

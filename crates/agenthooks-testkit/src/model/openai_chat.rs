@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, conversation, Script, Served, Turn};
+use super::{args_text, conversation, Flat, Script, Served};
 
 /// The paths this API is served on.
 const PATHS: &[&str] = &["/v1/chat/completions", "/chat/completions"];
@@ -23,13 +23,13 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
     let usage = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
     let stream = c.body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     if !stream {
-        let (message, finish) = match &c.turn {
-            Turn::ToolCall { name, args } => (
+        let (message, finish) = match c.turn.flat() {
+            Flat::Call(name, args) => (
                 json!({"role": "assistant", "content": null, "tool_calls": [
                     {"id": call_id, "type": "function", "function": {"name": name, "arguments": args_text(args)}}]}),
                 "tool_calls",
             ),
-            Turn::Text(t) => (json!({"role": "assistant", "content": t}), "stop"),
+            Flat::Text(t) => (json!({"role": "assistant", "content": t}), "stop"),
         };
         let v = json!({"id": id, "object": "chat.completion", "created": 0, "&c.model": &c.model,
             "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage});
@@ -41,8 +41,8 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
         .to_string()
     };
     let mut data = vec![chunk(json!({"role": "assistant", "content": ""}), Value::Null)];
-    let finish = match &c.turn {
-        Turn::ToolCall { name, args } => {
+    let finish = match c.turn.flat() {
+        Flat::Call(name, args) => {
             data.push(chunk(
                 json!({"tool_calls": [{"index": 0, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}]}),
                 Value::Null,
@@ -53,7 +53,7 @@ pub(super) fn respond(req: &Request, script: &Script, seq: usize) -> (Response, 
             ));
             "tool_calls"
         }
-        Turn::Text(t) => {
+        Flat::Text(t) => {
             data.push(chunk(json!({"content": t}), Value::Null));
             "stop"
         }

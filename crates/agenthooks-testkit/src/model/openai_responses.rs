@@ -58,9 +58,13 @@ pub(super) fn assistant_turns(body: &Map<String, Value>) -> usize {
 
 fn output_item(turn: &Turn, seq: usize) -> Value {
     match turn {
-        Turn::ToolCall { name, args } => json!({
+        Turn::ToolCall { name, args } | Turn::ToolCallMatching { contains: name, args } => json!({
             "type": "function_call", "id": format!("fc_fake_{seq:04}"), "call_id": format!("call_fake_{seq:04}"),
             "name": name, "arguments": args_text(args), "status": "completed",
+        }),
+        Turn::NamespacedToolCall { namespace, name, args } => json!({
+            "type": "function_call", "id": format!("fc_fake_{seq:04}"), "call_id": format!("call_fake_{seq:04}"),
+            "namespace": namespace, "name": name, "arguments": args_text(args), "status": "completed",
         }),
         Turn::Text(t) => json!({
             "type": "message", "id": format!("msg_fake_{seq:04}"), "role": "assistant", "status": "completed",

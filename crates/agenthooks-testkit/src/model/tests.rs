@@ -184,6 +184,84 @@ fn script_positions() {
     assert_eq!(s.turn_at(1), Some((1, &Turn::text("x"))));
     assert_eq!(s.turn_at(9).map(|(i, _)| i), Some(1));
     assert_eq!(Script::new([]).turn_at(0), None);
-    assert_eq!(Script::new([]).reply(0, false), (Served::Side, Turn::text("ok")));
-    assert_eq!(s.with_side_text("t").reply(0, true), (Served::Side, Turn::text("t")));
+    assert_eq!(Script::new([]).reply(0, false, &[]), (Served::Side, Turn::text("ok")));
+    assert_eq!(
+        s.with_side_text("t").reply(0, true, &[]),
+        (Served::Side, Turn::text("t"))
+    );
+}
+
+#[test]
+fn a_matching_tool_call_takes_the_declared_name_in_every_api_shape() {
+    let script = || {
+        Script::new([
+            Turn::tool_call_matching("lookup_order", json!({"order_id": "A-1"})),
+            Turn::text("done"),
+        ])
+    };
+    let claude = FakeModel::start(Api::AnthropicMessages, script()).expect("start");
+    let (_, body) = post_ok(
+        claude.addr(),
+        "/v1/messages",
+        &json!({"stream": true, "tools": [{"name": "Bash"}, {"name": "mcp__shop_db__lookup_order"}],
+                "messages": [{"role": "user", "content": "go"}]}),
+    );
+    assert!(String::from_utf8_lossy(&body).contains("\"name\":\"mcp__shop_db__lookup_order\""));
+    let chat = FakeModel::start(Api::OpenAiChat, script()).expect("start");
+    let (_, body) = post_ok(
+        chat.addr(),
+        "/v1/chat/completions",
+        &json!({"stream": false, "tools": [{"type": "function", "function": {"name": "shop_db__lookup_order"}}],
+                "messages": [{"role": "user", "content": "go"}]}),
+    );
+    let v: Value = serde_json::from_slice(&body).expect("json");
+    assert_eq!(
+        v["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+        "shop_db__lookup_order"
+    );
+    let gemini = FakeModel::start(Api::Gemini, script()).expect("start");
+    let (_, body) = post_ok(
+        gemini.addr(),
+        "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+        &json!({"tools": [{"functionDeclarations": [{"name": "read_file"}, {"name": "mcp_shop_db_lookup_order"}]}],
+                "contents": [{"role": "user", "parts": [{"text": "go"}]}]}),
+    );
+    assert!(String::from_utf8_lossy(&body).contains("\"name\":\"mcp_shop_db_lookup_order\""));
+    // Codex offers MCP tools inside a Responses namespace: the call names both.
+    let codex = FakeModel::start(Api::OpenAiResponses, script()).expect("start");
+    let (_, body) = post_ok(
+        codex.addr(),
+        "/v1/responses",
+        &json!({"stream": false, "input": [], "tools": [{"type": "function", "name": "exec_command"},
+                {"type": "namespace", "name": "mcp__shop_db", "tools": [{"type": "function", "name": "lookup_order"}]}]}),
+    );
+    let v: Value = serde_json::from_slice(&body).expect("json");
+    assert_eq!(
+        (v["output"][0]["namespace"].as_str(), v["output"][0]["name"].as_str()),
+        (Some("mcp__shop_db"), Some("lookup_order"))
+    );
+    // Elsewhere a namespaced call is one flat name.
+    let flat = Script::new([Turn::NamespacedToolCall {
+        namespace: "mcp__s__".into(),
+        name: "t".into(),
+        args: json!({}),
+    }]);
+    let chat = FakeModel::start(Api::OpenAiChat, flat).expect("start");
+    let (_, body) = post_ok(
+        chat.addr(),
+        "/v1/chat/completions",
+        &json!({"stream": false, "tools": [{}], "messages": []}),
+    );
+    let v: Value = serde_json::from_slice(&body).expect("json");
+    assert_eq!(
+        v["choices"][0]["message"]["tool_calls"][0]["function"]["name"],
+        "mcp__s__t"
+    );
+    // No declared tool matches: the needle itself is called (the agent rejects it visibly).
+    let bash = Declared {
+        namespace: None,
+        name: "Bash".into(),
+    };
+    let (_, t) = script().reply(0, false, &[bash]);
+    assert_eq!(t, Turn::tool_call("lookup_order", json!({"order_id": "A-1"})));
 }

@@ -365,7 +365,7 @@ impl Codex {
                 {
                     None
                 } else {
-                    Some(tm::keep_final_newline(before.as_deref().unwrap_or(""), doc.to_string()))
+                    Some(tm::render(before.as_deref().unwrap_or(""), &doc))
                 }
             }
         };
@@ -531,7 +531,7 @@ impl Codex {
         {
             None
         } else {
-            Some(tm::keep_final_newline(text.as_deref().unwrap_or(""), doc.to_string()))
+            Some(tm::render(text.as_deref().unwrap_or(""), &doc))
         };
         let ours_after: Vec<Value> = new_ours
             .iter()
