@@ -114,88 +114,116 @@ const DETECTORS: &[Detector] = &[
     },
 ];
 
+/// The bytes a credential can start with: the first byte of every detector's prefixes and both
+/// cases of the `aws_secret_access_key` spellings' first letter. The scan looks closer only there.
+const FIRST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut d = 0;
+    while d < DETECTORS.len() {
+        let mut p = 0;
+        while p < DETECTORS[d].prefixes.len() {
+            t[DETECTORS[d].prefixes[p].as_bytes()[0] as usize] = true;
+            p += 1;
+        }
+        d += 1;
+    }
+    t[b'a' as usize] = true;
+    t[b'A' as usize] = true;
+    t
+};
+
 fn boundary_before(text: &[u8], at: usize) -> bool {
     at == 0 || !token(text[at - 1])
 }
 
-fn detect(d: &Detector, text: &[u8]) -> bool {
-    for p in d.prefixes {
-        let pb = p.as_bytes();
-        let mut from = 0;
-        while let Some(i) = find(&text[from..], pb).map(|i| i + from) {
-            let body_start = i + pb.len();
-            let n = text[body_start..]
-                .iter()
-                .take(d.max.max(1))
-                .take_while(|b| (d.body)(**b))
-                .count();
-            let n = if d.max == 0 { 0 } else { n };
-            let after = body_start + n;
-            let ends_clean = d.max == 0 || after == text.len() || !token(text[after]);
-            if boundary_before(text, i) && n >= d.min && ends_clean {
-                // "sk-ant-…" also starts with "sk-": the more specific detector reports it.
-                if !(d.name == "OpenAI API key" && text[body_start..].starts_with(b"ant-")) {
-                    return true;
-                }
-            }
-            from = i + 1;
-        }
-    }
-    false
+/// Whether `d`'s prefix `p`, found at `i`, starts a credential.
+fn detect_at(d: &Detector, text: &[u8], i: usize, p: &[u8]) -> bool {
+    let body_start = i + p.len();
+    let n = if d.max == 0 {
+        0
+    } else {
+        text[body_start..]
+            .iter()
+            .take(d.max)
+            .take_while(|b| (d.body)(**b))
+            .count()
+    };
+    let after = body_start + n;
+    let ends_clean = d.max == 0 || after == text.len() || !token(text[after]);
+    // "sk-ant-…" also starts with "sk-": the more specific detector reports it.
+    let shadowed = d.name == "OpenAI API key" && text[body_start..].starts_with(b"ant-");
+    boundary_before(text, i) && n >= d.min && ends_clean && !shadowed
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+/// The spellings of the AWS secret key's name (matched in any case).
+const AWS_SECRET_KEYS: [&str; 4] = [
+    "aws_secret_access_key",
+    "aws_secretaccesskey",
+    "awssecretaccesskey",
+    "aws_secret_accesskey",
+];
+
+/// `aws_secret_access_key = <40 chars>` at `i`, in any case, with `=`, `:` or quotes between.
+fn aws_secret_at(text: &[u8], i: usize) -> bool {
+    AWS_SECRET_KEYS.iter().any(|key| {
+        let Some(name) = text.get(i..i + key.len()) else {
+            return false;
+        };
+        if !name.eq_ignore_ascii_case(key.as_bytes()) {
+            return false;
+        }
+        let mut j = i + key.len();
+        while j < text.len() && matches!(text[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
+            j += 1;
+        }
+        let n = text[j..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
+            .count();
+        n >= 40
+    })
 }
 
 /// The names of the credentials found in `text` (empty when none), deduplicated, in a stable order.
+///
+/// One pass over the text: a byte that can start no credential costs a table lookup, so a large
+/// tool output is scanned at memory speed rather than once per prefix.
 ///
 /// ```
 /// assert_eq!(agenthooks_example::find_secrets("export K=AKIAIOSFODNN7EXAMPLE"), vec!["AWS access key id"]);
 /// assert!(agenthooks_example::find_secrets("ls -la").is_empty());
 /// ```
 pub fn find_secrets(text: &str) -> Vec<&'static str> {
-    let bytes = text.as_bytes();
-    let mut found: Vec<&'static str> = Vec::new();
-    for d in DETECTORS {
-        if !found.contains(&d.name) && detect(d, bytes) {
-            found.push(d.name);
+    const AWS_SECRET: usize = DETECTORS.len();
+    let b = text.as_bytes();
+    let mut hit = [false; DETECTORS.len() + 1];
+    for (i, &c) in b.iter().enumerate() {
+        if !FIRST[usize::from(c)] {
+            continue;
+        }
+        for (n, d) in DETECTORS.iter().enumerate() {
+            if !hit[n] {
+                hit[n] = d
+                    .prefixes
+                    .iter()
+                    .any(|p| b[i..].starts_with(p.as_bytes()) && detect_at(d, b, i, p.as_bytes()));
+            }
+        }
+        if !hit[AWS_SECRET] && c.eq_ignore_ascii_case(&b'a') {
+            hit[AWS_SECRET] = aws_secret_at(b, i);
+        }
+        if hit.iter().all(|h| *h) {
+            break;
         }
     }
-    if !found.contains(&"AWS secret access key") && aws_secret(text) {
-        found.push("AWS secret access key");
+    let mut found: Vec<&'static str> = Vec::new();
+    let names = DETECTORS.iter().map(|d| d.name).chain(["AWS secret access key"]);
+    for (name, _) in names.zip(hit).filter(|(_, h)| *h) {
+        if !found.contains(&name) {
+            found.push(name);
+        }
     }
     found
-}
-
-/// `aws_secret_access_key = <40 chars>` in any case, with `=`, `:` or quotes between.
-fn aws_secret(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    let b = lower.as_bytes();
-    let orig = text.as_bytes();
-    for key in [
-        "aws_secret_access_key",
-        "aws_secretaccesskey",
-        "awssecretaccesskey",
-        "aws_secret_accesskey",
-    ] {
-        let mut from = 0;
-        while let Some(i) = find(&b[from..], key.as_bytes()).map(|i| i + from) {
-            let mut j = i + key.len();
-            while j < b.len() && matches!(b[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
-                j += 1;
-            }
-            let n = orig[j..]
-                .iter()
-                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
-                .count();
-            if n >= 40 {
-                return true;
-            }
-            from = i + 1;
-        }
-    }
-    false
 }
 
 fn scan_tool(t: &ToolCall) -> Vec<&'static str> {
@@ -249,8 +277,17 @@ fn guard_prompt(_cx: &Context, e: &PromptEvent) -> PromptDecision {
 }
 
 fn guard_output(_cx: &Context, e: &ToolPostEvent) -> ToolPostDecision {
-    let text = e.output.to_string();
-    let found = find_secrets(&text);
+    // Output sent without escapes is scanned as the agent's text; a string output (the common
+    // case: a command's stdout, with `\n` escapes) as the decoded string; anything else as
+    // compact JSON text.
+    let raw = e.output.get();
+    let found = if !raw.contains('\\') {
+        find_secrets(raw)
+    } else if let serde_json::Value::String(s) = e.output.value() {
+        find_secrets(s)
+    } else {
+        find_secrets(&e.output.to_string())
+    };
     if found.is_empty() {
         return observed();
     }
@@ -285,6 +322,7 @@ pub fn router() -> Router {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn detectors() {
@@ -309,6 +347,131 @@ mod tests {
         assert!(find_secrets("XAKIAIOSFODNN7EXAMPLE").is_empty());
         assert!(find_secrets("AKIAIOSFODNN7EXAMPLEX").is_empty());
         assert!(find_secrets("task-1234567890abcdefghijklmnopqrstuvwxyz").is_empty());
+    }
+
+    /// The scanner before the one-pass rewrite (a pass per prefix), kept as the oracle: the
+    /// one-pass scan must find exactly what it found.
+    mod reference {
+        use super::super::{token, Detector, DETECTORS};
+
+        fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+            hay.windows(needle.len()).position(|w| w == needle)
+        }
+
+        fn detect(d: &Detector, text: &[u8]) -> bool {
+            for p in d.prefixes {
+                let pb = p.as_bytes();
+                let mut from = 0;
+                while let Some(i) = find(&text[from..], pb).map(|i| i + from) {
+                    let body_start = i + pb.len();
+                    let n = text[body_start..]
+                        .iter()
+                        .take(d.max.max(1))
+                        .take_while(|b| (d.body)(**b))
+                        .count();
+                    let n = if d.max == 0 { 0 } else { n };
+                    let after = body_start + n;
+                    let ends_clean = d.max == 0 || after == text.len() || !token(text[after]);
+                    if (i == 0 || !token(text[i - 1]))
+                        && n >= d.min
+                        && ends_clean
+                        && !(d.name == "OpenAI API key" && text[body_start..].starts_with(b"ant-"))
+                    {
+                        return true;
+                    }
+                    from = i + 1;
+                }
+            }
+            false
+        }
+
+        fn aws_secret(text: &str) -> bool {
+            let lower = text.to_ascii_lowercase();
+            let b = lower.as_bytes();
+            let orig = text.as_bytes();
+            for key in [
+                "aws_secret_access_key",
+                "aws_secretaccesskey",
+                "awssecretaccesskey",
+                "aws_secret_accesskey",
+            ] {
+                let mut from = 0;
+                while let Some(i) = find(&b[from..], key.as_bytes()).map(|i| i + from) {
+                    let mut j = i + key.len();
+                    while j < b.len() && matches!(b[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
+                        j += 1;
+                    }
+                    let n = orig[j..]
+                        .iter()
+                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
+                        .count();
+                    if n >= 40 {
+                        return true;
+                    }
+                    from = i + 1;
+                }
+            }
+            false
+        }
+
+        pub(super) fn find_secrets(text: &str) -> Vec<&'static str> {
+            let mut found: Vec<&'static str> = Vec::new();
+            for d in DETECTORS {
+                if !found.contains(&d.name) && detect(d, text.as_bytes()) {
+                    found.push(d.name);
+                }
+            }
+            if !found.contains(&"AWS secret access key") && aws_secret(text) {
+                found.push("AWS secret access key");
+            }
+            found
+        }
+    }
+
+    /// Pieces that make credentials, near misses and boundaries likely.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(
+                &[
+                    "AKIA",
+                    "ASIA",
+                    "ghp_",
+                    "github_pat_",
+                    "glpat-",
+                    "xoxb-",
+                    "sk-",
+                    "sk-ant-",
+                    "sk-proj-",
+                    "AIza",
+                    "-----BEGIN PRIVATE KEY-----",
+                    "AWS_Secret_Access_Key",
+                    "awssecretaccesskey",
+                    " = ",
+                    "\"",
+                    ":",
+                    "-",
+                    "_",
+                    " ",
+                    "\n",
+                    "é",
+                ][..]
+            )
+            .prop_map(str::to_owned),
+            "[A-Z0-9]{1,20}",
+            "[a-zA-Z0-9_/+=-]{1,45}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_one_pass_scan_finds_what_a_pass_per_prefix_found(
+            parts in prop::collection::vec(piece(), 0..12)
+        ) {
+            let text = parts.concat();
+            prop_assert_eq!(find_secrets(&text), reference::find_secrets(&text), "{:?}", text);
+        }
     }
 }
 
