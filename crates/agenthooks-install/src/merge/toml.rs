@@ -80,9 +80,14 @@ pub(crate) fn render(before: &str, doc: &DocumentMut) -> String {
                 _ => splice_untouched(before, &unedited, &edited),
             }
         }
-        Err(_) => edited,
+        Err(_) => edited.clone(),
     };
-    keep_final_newline(before, after)
+    // the splice only keeps spellings and order: what it writes must mean what the edit means
+    let same_meaning = after == edited
+        || after
+            .parse::<DocumentMut>()
+            .is_ok_and(|d| to_json(d.as_item()) == to_json(doc.as_item()));
+    keep_final_newline(before, if same_meaning { after } else { edited })
 }
 
 /// `edited` with each section equal to one of `unedited`'s replaced by the matching section of
@@ -97,37 +102,101 @@ fn splice_untouched(before: &str, unedited: &str, edited: &str) -> String {
         && theirs
             .iter()
             .zip(&rendered)
-            .all(|(a, b)| first_line(a) == first_line(b) || (a.trim().is_empty() && b.trim().is_empty()));
+            .all(|(a, b)| same_header(first_line(a), first_line(b)) || (a.trim().is_empty() && b.trim().is_empty()));
     if !same_headers {
         return edited.to_owned();
     }
     let mut used = vec![false; rendered.len()];
     let mut out = String::with_capacity(edited.len());
-    for s in sections(edited) {
+    let push = |out: &mut String, piece: &str| {
+        if piece.is_empty() {
+            return;
+        }
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(piece);
+    };
+    for (k, s) in sections(edited).into_iter().enumerate() {
         let (body, blank) = split_blank_tail(s);
-        let found = (0..rendered.len()).find(|&i| !used[i] && split_blank_tail(rendered[i]).0 == body);
-        let (body, blank) = match found {
-            Some(i) => {
-                used[i] = true;
-                // the blank lines after a section are the next header's (toml_edit puts one
-                // before a table it adds): theirs where the edit kept them, else the edit's
-                let (their_body, their_blank) = split_blank_tail(theirs[i]);
-                let keep = split_blank_tail(rendered[i]).1 == blank;
-                (their_body, if keep { their_blank } else { blank })
-            }
-            None => (body, blank),
+        if let Some(i) = (0..rendered.len()).find(|&i| !used[i] && split_blank_tail(rendered[i]).0 == body) {
+            used[i] = true;
+            // the blank lines after a section are the next header's (toml_edit puts one before
+            // a table it adds): theirs where the edit kept them, else the edit's
+            let (their_body, their_blank) = split_blank_tail(theirs[i]);
+            let keep = split_blank_tail(rendered[i]).1 == blank;
+            push(&mut out, their_body);
+            push(&mut out, if keep { their_blank } else { blank });
+            continue;
+        }
+        // an edited section: the original's lines in their order, each line of the edit's own
+        // after the line it follows in the edit (the whole result is checked by `render`)
+        // (the root's keys are the first section of both; a table is found by its header)
+        let same = if k == 0 {
+            Some(0).filter(|_| !used[0])
+        } else {
+            (1..rendered.len()).find(|&i| !used[i] && same_header(first_line(rendered[i]), first_line(body)))
         };
-        for piece in [body, blank] {
-            if piece.is_empty() {
-                continue;
+        match same.and_then(|i| splice_lines(theirs[i], rendered[i], s).map(|t| (i, t))) {
+            Some((i, text)) => {
+                used[i] = true;
+                push(&mut out, &text);
             }
-            if !out.is_empty() && !out.ends_with('\n') {
-                out.push('\n');
+            None => {
+                push(&mut out, body);
+                push(&mut out, blank);
             }
-            out.push_str(piece);
         }
     }
     out
+}
+
+/// `edited` (an edit of the section `rendered`, which is `theirs` as `toml_edit` writes it) with
+/// the lines it kept in `theirs`'s order and spelling, and each line the edit added after the
+/// kept line it follows. `None` when `theirs` and `rendered` do not hold the same lines.
+fn splice_lines(theirs: &str, rendered: &str, edited: &str) -> Option<String> {
+    let key = |l: &str| l.trim_end_matches(['\n', '\r']).to_owned();
+    let t: Vec<&str> = theirs.split_inclusive('\n').collect();
+    let mut r: Vec<String> = rendered.split_inclusive('\n').map(key).collect();
+    let tk: Vec<String> = t.iter().map(|l| key(l)).collect();
+    // the same lines, in another order
+    let mut sorted_t = tk.clone();
+    sorted_t.sort();
+    r.sort();
+    if sorted_t != r {
+        return None;
+    }
+    // which of theirs' lines the edit keeps: each kept line of the edit takes the first unused
+    // line of theirs with its text
+    let mut taken = vec![false; t.len()];
+    let mut after: Vec<Vec<&str>> = vec![Vec::new(); t.len() + 1];
+    let mut anchor = 0; // insert position: after theirs' line `anchor - 1`
+    for line in edited.split_inclusive('\n') {
+        let k = key(line);
+        match (0..t.len()).find(|&j| !taken[j] && tk[j] == k) {
+            Some(j) => {
+                taken[j] = true;
+                anchor = j + 1;
+            }
+            None => after[anchor].push(line),
+        }
+    }
+    let mut out = String::with_capacity(edited.len());
+    for (j, slot) in after.iter().enumerate() {
+        for line in slot {
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+        if j < t.len() && taken[j] {
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(t[j]);
+        }
+    }
+    Some(out)
 }
 
 /// A section split into what it holds and its trailing whitespace-only lines.
@@ -150,17 +219,44 @@ fn split_blank_tail(s: &str) -> (&str, &str) {
     s.split_at(end)
 }
 
-/// The first line of a section (its header, or the root's first line).
-fn first_line(s: &str) -> &str {
-    s.split('\n').next().unwrap_or("").trim_end()
+/// Whether two header lines name the same table, whitespace aside: `toml_edit` writes the
+/// header of every table of an array like its first (`[[\thooks]]` after a `[[hooks]]` comes
+/// back as `[[hooks]]`), so the original's header is kept where its section is.
+fn same_header(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
+        || a.chars()
+            .filter(|c| !c.is_whitespace())
+            .eq(b.chars().filter(|c| !c.is_whitespace()))
 }
 
-/// `text` (valid TOML) cut before each table header line: the root's keys first (empty when
-/// the text starts with a header), then each `[table]` or `[[array]]` header with what follows it up to the next
-/// header. A comment before a header stays with the section above it.
+/// The header line of a section (the first line that is not blank or a comment; for the
+/// root's section, its first key's line).
+fn first_line(s: &str) -> &str {
+    s.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("")
+}
+
+/// `text` (valid TOML) cut before each table header: the root's keys first (empty when the
+/// text starts with a header), then each `[table]` or `[[array]]` header with what follows it
+/// up to the next header. The comment and blank lines right above a header are its own (as
+/// `toml_edit` keeps them: the header's decor, which moves with it).
 fn sections(text: &str) -> Vec<&str> {
     let mut cuts = vec![0];
-    cuts.extend(header_lines(text));
+    for h in header_lines(text) {
+        let floor = cuts.last().copied().unwrap_or(0);
+        let mut cut = h;
+        while cut > floor {
+            let start = text[..cut - 1].rfind('\n').map_or(0, |p| p + 1).max(floor);
+            let line = text[start..cut].trim();
+            if !(line.is_empty() || line.starts_with('#')) {
+                break;
+            }
+            cut = start;
+        }
+        cuts.push(cut);
+    }
     cuts.push(text.len());
     cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
 }
@@ -282,12 +378,15 @@ mod tests {
         let text = "a = 1\n# c [x]\ns = \"[y]\"\nm = '''\n[z]\n'''\nb = \"\"\"\n[w]\"\"\"\"\narr = [\n  [1],\n]\nt = { u = [2] }\n\n[tab] # h\nk = 1\n  [[arr2]]\nq = 'it''s'\n";
         let got = sections(text);
         assert_eq!(got.len(), 3, "{got:#?}");
-        assert!(got[0].ends_with("t = { u = [2] }\n\n"));
-        assert_eq!(got[1], "[tab] # h\nk = 1\n");
+        assert!(got[0].ends_with("t = { u = [2] }\n"));
+        // the blank and comment lines above a header are the header's
+        assert_eq!(got[1], "\n[tab] # h\nk = 1\n");
         assert_eq!(got[2], "  [[arr2]]\nq = 'it''s'\n");
         assert_eq!(got.concat(), text);
         // a document that starts with a header has an empty root section
         assert_eq!(sections("[a]\nb = 1\n"), ["", "[a]\nb = 1\n"]);
+        assert_eq!(sections("a = 1\n# c\n\n# d\n[b]\n"), ["a = 1\n", "# c\n\n# d\n[b]\n"]);
+        assert_eq!(sections("# c\n[b]\n"), ["", "# c\n[b]\n"]);
     }
 
     #[test]
@@ -306,12 +405,19 @@ mod tests {
         doc.insert("added", Item::Table(Table::new()));
         doc["added"]["k"] = toml_edit::value(1);
         assert_eq!(render(before, &doc), format!("{before}\n[added]\nk = 1\n"));
-        // an edited section is toml_edit's (its keys kept), the others are the original's
+        // an edited section keeps the original's lines in their order; a line the edit adds
+        // follows the line it follows in the edit (`r`, toml_edit writing `q.a`, `q.b`, `r`)
         let mut doc = parse(Path::new("c.toml"), before).unwrap();
         doc["keep"]["z"] = toml_edit::value(9);
-        let out = render(before, &doc);
-        assert!(out.starts_with("t.x = 1\nb = 2\nt.y = 2\n\n[keep]\n"), "{out}");
-        assert!(out.ends_with("z = 9\n"), "{out}");
+        assert_eq!(
+            render(before, &doc),
+            "t.x = 1\nb = 2\nt.y = 2\n\n[keep]\nq.a = 1\nr = 2\nz = 9\nq.b = 3\n"
+        );
+        // a changed line takes the place of the one it replaces
+        let root = "h = []\nd.a = 0\nk = 0\nd.b = 0";
+        let mut doc = parse(Path::new("c.toml"), root).unwrap();
+        doc["h"] = toml_edit::value(toml_edit::Array::from_iter([1]));
+        assert_eq!(render(root, &doc), "h = [1]\nd.a = 0\nk = 0\nd.b = 0");
         // where toml_edit renders the original faithfully, its rendering is used as it is
         let plain = "a = 1\n[t]\nb = 2";
         let mut doc = parse(Path::new("c.toml"), plain).unwrap();

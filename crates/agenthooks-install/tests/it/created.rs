@@ -406,3 +406,20 @@ fn dotted_keys_that_other_keys_separate_stay_where_they_were() {
         }
     }
 }
+
+/// The second `install_merge` finding: `toml_edit` writes the header of every table of an array
+/// like the first one's (`[[\thooks]]` after a `[[hooks]]` came back as `[[hooks]]` from
+/// uninstall). The original's header is kept where its section is untouched.
+#[test]
+fn headers_of_an_array_of_tables_keep_their_own_spelling() {
+    let kimi = Target::user(Provider::KIMI, HOME);
+    let kimi_cfg = "/h/.kimi-code/config.toml";
+    // the fuzzer's input (first byte 6: the Kimi target), then a plainer one
+    let fuzzed = "[[hooks]]\ngtcher = \"^ ?:Bash~Edit|0StrRrp\u{fa49}laceFile)$\"\ncommand = '''h=o'''\ntimeout = 2\n\n[[\thooks]]\nevenut = 30\n";
+    let plain = "[[hooks]]\nevent = \"Stop\"\ncommand = \"theirs\"\n\n[[ hooks ]] # second\nevent = \"Stop\"\ncommand = \"theirs too\"\n";
+    for text in [fuzzed, plain] {
+        let installed = round_trip(&kimi, &[(kimi_cfg, text)]);
+        let installed = &installed.files[Path::new(kimi_cfg)];
+        assert!(installed.starts_with(text), "moved or respelled lines in\n{installed}");
+    }
+}
