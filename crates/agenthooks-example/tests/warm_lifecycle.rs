@@ -470,7 +470,12 @@ fn two_hook_binaries_keep_their_own_warm_servers() {
     assert_ne!(a.warm_dir(), b.warm_dir());
     assert_eq!(a.warm_dir().parent(), Some(a.warm_base().as_path()));
     let name = |s: &Scratch| s.warm_dir().file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name(&a).starts_with("guard-") && name(&b).starts_with("audit-"), "{} {}", name(&a), name(&b));
+    assert!(
+        name(&a).starts_with("guard-") && name(&b).starts_with("audit-"),
+        "{} {}",
+        name(&a),
+        name(&b)
+    );
     assert_ne!(a.token(), b.token(), "two tokens");
     assert_ne!(a.port(), b.port(), "two ports");
     assert!(pre_route(&a).contains("/v1/hook/claude-code/PreToolUse"));
@@ -531,6 +536,9 @@ fn post_with(port: u16, token: &str, path_and_query: &str, body: &str) -> Option
     let mut out = String::new();
     s.read_to_string(&mut out).ok()?;
     let status = out.split(' ').nth(1)?.parse().ok()?;
-    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    let body = out
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
     Some((status, body))
 }
