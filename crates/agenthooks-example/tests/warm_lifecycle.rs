@@ -506,6 +506,10 @@ fn two_hook_binaries_keep_their_own_warm_servers() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = a.guard(&["uninstall", "--provider", "claude-code"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        !a.repo.join(".claude/settings.json").exists(),
+        "the project's http hooks were removed (the file was only ours)"
+    );
     assert!(a.warm_dir().join("token").exists(), "the user-scope hooks still use it");
     assert_eq!(a.pong_pid(), pa);
     let out = a.guard(&["uninstall", "--provider", "claude-code", "--scope", "user"]);
@@ -521,6 +525,11 @@ fn two_hook_binaries_keep_their_own_warm_servers() {
     assert_eq!(b.handler("PreToolUse")["type"], "command");
     wait_until("b's server stops", Duration::from_secs(5), || !alive(pb));
     assert!(!b.warm_dir().exists(), "b's warm directory was removed");
+    // Uninstalling a warm manifest that was never installed leaves no warm directory behind.
+    let c = a.sibling("never");
+    let out = c.guard(&["uninstall", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!c.warm_dir().exists(), "{}", c.warm_dir().display());
 }
 
 /// POSTs `body` to `127.0.0.1:port` with `token`; the status and body.

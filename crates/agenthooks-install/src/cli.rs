@@ -709,7 +709,7 @@ fn warm_label(t: &Target) -> String {
 fn record_warm_build(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
     use agenthooks_core::runner::warm_state as st;
     let Some(ep) = m.warm_endpoint.as_ref().filter(|_| m.warm) else {
-        return release_warm(m, targets);
+        return release_warm(m, targets, false);
     };
     let dir = hook_warm_dir(m);
     let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
@@ -722,9 +722,11 @@ fn record_warm_build(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
 
 /// The targets no longer use warm mode (uninstalled, or re-installed without it): each leaves
 /// the warm directory's install list, and when none is left the server is stopped and the
-/// directory removed. A directory without a list (nothing install recorded) is left alone.
+/// directory removed. A directory without a list (no install recorded one) is removed by
+/// uninstall (`unlisted_too`: loading a warm manifest for it may just have created it) and left
+/// alone by an install.
 #[cfg(feature = "warm")]
-fn release_warm(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
+fn release_warm(m: &Manifest, targets: &[Target], unlisted_too: bool) -> Result<(), CliError> {
     use agenthooks_core::runner::warm_state as st;
     let dir = hook_warm_dir(m);
     let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
@@ -732,7 +734,7 @@ fn release_warm(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
     for t in targets {
         left = st::remove_install(&dir, &warm_label(t)).map_err(io)?;
     }
-    if left == Some(0) {
+    if left == Some(0) || (left.is_none() && unlisted_too && dir.is_dir()) {
         tracing::info!(dir = %dir.display(), "no warm install left: stopping the warm server and removing its directory");
         st::discard(&dir).map_err(io)?;
     }
@@ -747,7 +749,7 @@ fn record_warm_build(_: &Manifest, _: &[Target]) -> Result<(), CliError> {
 
 #[cfg(not(feature = "warm"))]
 #[allow(clippy::unnecessary_wraps)] // the warm build's signature
-fn release_warm(_: &Manifest, _: &[Target]) -> Result<(), CliError> {
+fn release_warm(_: &Manifest, _: &[Target], _: bool) -> Result<(), CliError> {
     Ok(())
 }
 
@@ -784,7 +786,7 @@ fn uninstall(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Wr
         let plan = crate::uninstall(&loaded.manifest, &t).map_err(|e| op_fail(&loaded, &e))?;
         emit(out, &describe_applied(&plan, "removed our hooks", "no hooks of ours"))?;
         notes(err, &plan.findings);
-        release_warm(&loaded.manifest, std::slice::from_ref(&t))?;
+        release_warm(&loaded.manifest, std::slice::from_ref(&t), true)?;
     }
     Ok(EXIT_OK)
 }
