@@ -325,6 +325,7 @@ fn the_warm_server_lives_as_the_issue_says() {
         (wr["build"].as_str(), wr["config_build"].as_str()),
         (Some(build_a.as_str()), Some(build_a.as_str()))
     );
+    assert_eq!(wr["dir"].as_str(), Some(s.warm_dir().to_str().unwrap()), "{wr}");
     // Another session start finds it: no second server.
     s.session_start(60);
     assert_eq!((s.pong_pid(), s.servers()), (p1, vec![p1]));

@@ -687,6 +687,17 @@ fn install(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Writ
     Ok(EXIT_OK)
 }
 
+/// The warm directory of the binary the hooks run, for `doctor`'s warm report.
+#[cfg(feature = "warm")]
+fn warm_dir_json(m: &Manifest) -> Value {
+    Value::String(hook_warm_dir(m).display().to_string())
+}
+
+#[cfg(not(feature = "warm"))]
+fn warm_dir_json(_: &Manifest) -> Value {
+    Value::Null
+}
+
 /// The warm directory's name for a target (provider, scope, canonical directories).
 #[cfg(feature = "warm")]
 fn warm_label(t: &Target) -> String {
@@ -901,6 +912,9 @@ fn doctor_text(r: &DoctorReport, with_manifest: bool, drift: &Drift<'_>) -> Stri
         );
         let pong = if c.pong.is_some() { ", answers ping" } else { "" };
         let _ = writeln!(s, "command `{}`: {resolved}{pong}", c.program);
+        if let Some(d) = r.warm.as_ref().and_then(|w| w["dir"].as_str()) {
+            let _ = writeln!(s, "warm directory: {d}");
+        }
         for f in &c.findings {
             let _ = writeln!(s, "  {f}");
         }
@@ -954,6 +968,9 @@ fn doctor(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliE
     };
     if !with_manifest {
         report.findings.clear();
+    }
+    if let (Some(l), Some(Value::Object(w))) = (&loaded, report.warm.as_mut()) {
+        w.insert("dir".into(), warm_dir_json(&l.manifest));
     }
     if a.json {
         let mut v = serde_json::to_value(&report).map_err(|e| fail(EXIT_MISBEHAVED, e.to_string()))?;
