@@ -650,12 +650,14 @@ type Env = Vec<(String, String)>;
 /// sooner; this bounds a server an aborted run leaves behind).
 pub const WARM_IDLE_SECS: u64 = 60;
 
-/// A run's warm mode: its own warm directory (`<sandbox>/warm`: token, config with the port),
-/// and the endpoint install renders.
+/// A run's warm mode: its own warm base (`<sandbox>/warm`), the hook binary's warm directory
+/// under it (token, config with the port), and the endpoint install renders.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Warm {
-    /// The warm directory (`AGENTHOOKS_WARM_DIR` of the agent and its hooks).
+    /// The warm base (`AGENTHOOKS_WARM_DIR` of the agent and its hooks).
+    pub base: PathBuf,
+    /// The hook binary's warm directory (`warm_state::warm_dir_for` the base and the binary).
     pub dir: PathBuf,
     /// The endpoint the http hooks name.
     pub endpoint: agenthooks_install::WarmEndpoint,
@@ -682,7 +684,9 @@ impl Warm {
     /// `install --warm` does; the build is the hook binary's.
     pub fn setup(sb: &Sandbox, hook_bin: &Path, fail_closed: bool) -> Result<Self, String> {
         use agenthooks::core::runner::warm_state as st;
-        let dir = sb.root.join("warm");
+        let base = sb.root.join("warm");
+        let env = vec![(st::WARM_DIR_ENV.to_owned(), base.display().to_string())];
+        let dir = st::warm_dir_for(&env, hook_bin);
         let io = |e: std::io::Error| format!("warm directory {}: {e}", dir.display());
         let token = st::ensure_token(&dir).map_err(io)?;
         let port = st::free_port().map_err(io)?;
@@ -690,6 +694,7 @@ impl Warm {
         st::write_config_for(&dir, port, Some(&build)).map_err(io)?;
         let endpoint = agenthooks_install::WarmEndpoint::new(port, token, build);
         Ok(Self {
+            base,
             dir,
             endpoint,
             fail_closed,
@@ -703,7 +708,7 @@ impl Warm {
             ("COPILOT_HOOK_ALLOW_LOCALHOST".to_owned(), "1".to_owned()),
             (
                 agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
-                self.dir.display().to_string(),
+                self.base.display().to_string(),
             ),
             ("AGENTHOOKS_WARM_IDLE_SECS".to_owned(), WARM_IDLE_SECS.to_string()),
         ]

@@ -132,7 +132,12 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(200);
     let dir: PathBuf = std::env::temp_dir().join(format!("agenthooks-warm-bench-{}", std::process::id()));
-    let warm = dir.join("warm");
+    let warm_base = dir.join("warm");
+    // The guard's own warm directory under the base (one per hook binary).
+    let warm = agenthooks::core::runner::warm_state::warm_dir_for(
+        &vec![("AGENTHOOKS_WARM_DIR".to_owned(), warm_base.display().to_string())],
+        Path::new(guard),
+    );
     let state = dir.join("state");
     std::fs::create_dir_all(&warm).unwrap();
     std::fs::write(warm.join("token"), TOKEN).unwrap();
@@ -144,7 +149,7 @@ fn main() {
     std::fs::write(warm.join("config.json"), format!("{{\"port\":{port}}}")).unwrap();
     let mut server = Command::new(guard)
         .args(["agenthooks", "serve", "--http"])
-        .env("AGENTHOOKS_WARM_DIR", &warm)
+        .env("AGENTHOOKS_WARM_DIR", &warm_base)
         .env("AGENTHOOKS_STATE_DIR", &state)
         .env("AGENTHOOKS_LOG", "off")
         .stdin(Stdio::null())

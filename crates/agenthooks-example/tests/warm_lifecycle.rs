@@ -23,29 +23,69 @@ use serde_json::Value;
 struct Scratch {
     dir: PathBuf,
     bin: PathBuf,
+    /// The project root this binary installs into.
+    repo: PathBuf,
+    /// Whether dropping this removes the scratch directory and stops its servers (a sibling
+    /// binary shares its owner's).
+    owner: bool,
 }
 
 impl Scratch {
     fn new() -> Self {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("warm-lifecycle-{}", std::process::id()));
+        Self::named("warm-lifecycle")
+    }
+
+    fn named(tag: &str) -> Self {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         for d in ["repo", "home/.claude", "bin", "state"] {
             std::fs::create_dir_all(dir.join(d)).unwrap();
         }
         let bin = dir.join("bin/guard");
         std::fs::copy(env!("CARGO_BIN_EXE_secret-guard"), &bin).unwrap();
-        Self { dir, bin }
+        let repo = dir.join("repo");
+        Self {
+            dir,
+            bin,
+            repo,
+            owner: true,
+        }
     }
 
-    fn warm_dir(&self) -> PathBuf {
+    /// Another hook binary (a copy of the same one, as `bin/<name>`) in the same HOME and warm
+    /// base, installing into its own project `repo-<name>`.
+    fn sibling(&self, name: &str) -> Self {
+        let bin = self.dir.join("bin").join(name);
+        std::fs::copy(env!("CARGO_BIN_EXE_secret-guard"), &bin).unwrap();
+        let repo = self.dir.join(format!("repo-{name}"));
+        std::fs::create_dir_all(&repo).unwrap();
+        Self {
+            dir: self.dir.clone(),
+            bin,
+            repo,
+            owner: false,
+        }
+    }
+
+    /// The base of the warm directories (`AGENTHOOKS_WARM_DIR`).
+    fn warm_base(&self) -> PathBuf {
         self.dir.join("warm")
+    }
+
+    /// This binary's warm directory: `<base>/<name>-<hash of its path>`.
+    fn warm_dir(&self) -> PathBuf {
+        let env = vec![(
+            agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
+            self.warm_base().display().to_string(),
+        )];
+        agenthooks::core::runner::warm_state::warm_dir_for(&env, &self.bin)
     }
 
     fn env(&self, c: &mut Command, idle_secs: u64) {
         c.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", self.dir.join("home"))
-            .env("AGENTHOOKS_WARM_DIR", self.warm_dir())
+            .env("AGENTHOOKS_WARM_DIR", self.warm_base())
             .env("AGENTHOOKS_STATE_DIR", self.dir.join("state"))
             .env("AGENTHOOKS_WARM_IDLE_SECS", idle_secs.to_string());
     }
@@ -54,14 +94,14 @@ impl Scratch {
     fn guard(&self, args: &[&str]) -> Output {
         let mut c = Command::new(&self.bin);
         c.arg("agenthooks").args(args);
-        c.arg("--root").arg(self.dir.join("repo"));
+        c.arg("--root").arg(&self.repo);
         c.arg("--home").arg(self.dir.join("home"));
         self.env(&mut c, 60);
         c.output().unwrap()
     }
 
     fn settings(&self) -> Value {
-        let text = std::fs::read_to_string(self.dir.join("repo/.claude/settings.json")).unwrap();
+        let text = std::fs::read_to_string(self.repo.join(".claude/settings.json")).unwrap();
         serde_json::from_str(&text).unwrap()
     }
 
@@ -77,14 +117,14 @@ impl Scratch {
         c.arg("-c").arg(&command);
         self.env(&mut c, idle_secs);
         let mut child = c
-            .current_dir(self.dir.join("repo"))
+            .current_dir(&self.repo)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         let payload = serde_json::json!({
-            "session_id": "s-warm", "transcript_path": self.dir.join("t.jsonl"), "cwd": self.dir.join("repo"),
+            "session_id": "s-warm", "transcript_path": self.dir.join("t.jsonl"), "cwd": &self.repo,
             "hook_event_name": "SessionStart", "source": "startup",
         });
         child
@@ -147,9 +187,14 @@ impl Scratch {
         u32::try_from(p["pid"].as_u64().unwrap()).unwrap()
     }
 
-    /// Live `serve --http` processes whose warm directory is this test's.
+    /// Live `serve --http` processes of this binary whose warm base is this test's.
     fn servers(&self) -> Vec<u32> {
-        let want = format!("AGENTHOOKS_WARM_DIR={}", self.warm_dir().display());
+        self.servers_of(Some(&std::fs::canonicalize(&self.bin).unwrap()))
+    }
+
+    /// Live `serve --http` processes of `exe` (any: `None`) whose warm base is this test's.
+    fn servers_of(&self, exe: Option<&Path>) -> Vec<u32> {
+        let want = format!("AGENTHOOKS_WARM_DIR={}", self.warm_base().display());
         let mut out = Vec::new();
         for e in std::fs::read_dir("/proc").unwrap().flatten() {
             let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
@@ -161,7 +206,8 @@ impl Scratch {
                 continue;
             }
             let environ = std::fs::read(e.path().join("environ")).unwrap_or_default();
-            if environ.split(|b| *b == 0).any(|v| v == want.as_bytes()) && alive(pid) {
+            let ours = exe.is_none_or(|x| std::fs::read_link(e.path().join("exe")).is_ok_and(|p| p == x));
+            if ours && environ.split(|b| *b == 0).any(|v| v == want.as_bytes()) && alive(pid) {
                 out.push(pid);
             }
         }
@@ -192,7 +238,10 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        for pid in self.servers() {
+        if !self.owner {
+            return;
+        }
+        for pid in self.servers_of(None) {
             kill(pid);
         }
         let _ = std::fs::remove_dir_all(&self.dir);
@@ -276,6 +325,7 @@ fn the_warm_server_lives_as_the_issue_says() {
         (wr["build"].as_str(), wr["config_build"].as_str()),
         (Some(build_a.as_str()), Some(build_a.as_str()))
     );
+    assert_eq!(wr["dir"].as_str(), Some(s.warm_dir().to_str().unwrap()), "{wr}");
     // Another session start finds it: no second server.
     s.session_start(60);
     assert_eq!((s.pong_pid(), s.servers()), (p1, vec![p1]));
@@ -345,7 +395,7 @@ fn the_warm_server_lives_as_the_issue_says() {
     let copilot_pre = |args: &[&str]| -> Value {
         let out = s.guard(args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let dir = s.dir.join("repo/.github/hooks");
+        let dir = s.repo.join(".github/hooks");
         let file = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
         let v: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
         v["hooks"]["preToolUse"][0].clone()
@@ -403,4 +453,102 @@ fn the_warm_server_lives_as_the_issue_says() {
     let out = s.guard(&["doctor", "--warm", "--json"]);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     assert_eq!(report["warm"]["running"], false, "{report}");
+}
+
+/// Two hook binaries (say a secret guard and an audit hook) installed warm for the same user:
+/// each has its own warm directory, token, port and server, neither retires the other, and each
+/// server refuses the other's token. Uninstall removes a binary's warm directory, stopping its
+/// server, once none of its installed hooks uses warm mode; the other binary's stays.
+#[test]
+fn two_hook_binaries_keep_their_own_warm_servers() {
+    let a = Scratch::named("warm-two");
+    let b = a.sibling("audit");
+    for s in [&a, &b] {
+        let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(s.handler("PreToolUse")["type"], "http");
+    }
+    assert_ne!(a.warm_dir(), b.warm_dir());
+    assert_eq!(a.warm_dir().parent(), Some(a.warm_base().as_path()));
+    let name = |s: &Scratch| s.warm_dir().file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name(&a).starts_with("guard-") && name(&b).starts_with("audit-"),
+        "{} {}",
+        name(&a),
+        name(&b)
+    );
+    assert_ne!(a.token(), b.token(), "two tokens");
+    assert_ne!(a.port(), b.port(), "two ports");
+    assert!(pre_route(&a).contains("/v1/hook/claude-code/PreToolUse"));
+
+    // Session starts in turn, twice over: two servers, neither retired by the other's hook.
+    a.session_start(60);
+    b.session_start(60);
+    let (pa, pb) = (a.pong_pid(), b.pong_pid());
+    assert_ne!(pa, pb);
+    a.session_start(60);
+    b.session_start(60);
+    assert_eq!((a.pong_pid(), b.pong_pid()), (pa, pb), "neither retired the other");
+    assert_eq!((a.servers(), b.servers()), (vec![pa], vec![pb]));
+    for s in [&a, &b] {
+        let (status, body) = s.post(&pre_route(s), PRE).unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    // Each server answers its own token only.
+    let (status, _) = post_with(a.port(), &b.token(), &pre_route(&a), PRE).unwrap();
+    assert_eq!(status, 401, "a's server refuses b's token");
+    let (status, _) = post_with(b.port(), &a.token(), &pre_route(&b), PRE).unwrap();
+    assert_eq!(status, 401, "b's server refuses a's token");
+
+    // A also installed at user scope: uninstalling the project's hooks leaves its warm
+    // directory and server (the user-scope hooks still use them); uninstalling the last stops
+    // the server and removes the directory. B is untouched.
+    let out = a.guard(&["install", "--provider", "claude-code", "--scope", "user", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = a.guard(&["uninstall", "--provider", "claude-code"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        !a.repo.join(".claude/settings.json").exists(),
+        "the project's http hooks were removed (the file was only ours)"
+    );
+    assert!(a.warm_dir().join("token").exists(), "the user-scope hooks still use it");
+    assert_eq!(a.pong_pid(), pa);
+    let out = a.guard(&["uninstall", "--provider", "claude-code", "--scope", "user"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    wait_until("a's server stops", Duration::from_secs(5), || !alive(pa));
+    assert!(!a.warm_dir().exists(), "a's warm directory was removed");
+    assert_eq!(b.pong_pid(), pb, "b's server runs on");
+    let (status, _) = b.post(&pre_route(&b), PRE).unwrap();
+    assert_eq!(status, 200);
+    // Re-installed without warm mode: that install forgets B's warm hooks, and B's directory goes.
+    let out = b.guard(&["install", "--provider", "claude-code"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(b.handler("PreToolUse")["type"], "command");
+    wait_until("b's server stops", Duration::from_secs(5), || !alive(pb));
+    assert!(!b.warm_dir().exists(), "b's warm directory was removed");
+    // Uninstalling a warm manifest that was never installed leaves no warm directory behind.
+    let c = a.sibling("never");
+    let out = c.guard(&["uninstall", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!c.warm_dir().exists(), "{}", c.warm_dir().display());
+}
+
+/// POSTs `body` to `127.0.0.1:port` with `token`; the status and body.
+fn post_with(port: u16, token: &str, path_and_query: &str, body: &str) -> Option<(u16, String)> {
+    use std::io::Read;
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    let req = format!(
+        "POST {path_and_query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    let status = out.split(' ').nth(1)?.parse().ok()?;
+    let body = out
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    Some((status, body))
 }

@@ -290,12 +290,42 @@ fn load(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
     Ok(Some(loaded))
 }
 
+/// The executable the hooks run: the manifest's command's program when it is a file (a
+/// consumer binary's own canonical path, or `--command PATH`), else that program found on
+/// `PATH`, else this executable. Its path keys the warm directory, as the hook binary keys it
+/// from its own executable when it runs.
+#[cfg(feature = "warm")]
+fn hook_exe(m: &Manifest) -> Option<PathBuf> {
+    let program = Path::new(m.command.first()?);
+    if program.is_file() {
+        return Some(program.to_path_buf());
+    }
+    if program.components().count() == 1 {
+        let path = std::env::var_os("PATH")?;
+        return std::env::split_paths(&path)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file());
+    }
+    None
+}
+
+/// The warm directory of the binary the hooks run (see [`hook_exe`]).
+#[cfg(feature = "warm")]
+fn hook_warm_dir(m: &Manifest) -> PathBuf {
+    use agenthooks_core::runner::warm_state as st;
+    match hook_exe(m) {
+        Some(exe) => st::warm_dir_for(&agenthooks_core::ProcessEnv, &exe),
+        None => st::warm_dir(&agenthooks_core::ProcessEnv),
+    }
+}
+
 /// The warm endpoint: the token (created on first use, `0600`), the port install records (a
-/// free one the first time) and the build id of the binary the hooks start.
+/// free one the first time) and the build id of the binary the hooks start, in that binary's
+/// warm directory.
 #[cfg(feature = "warm")]
 fn warm_endpoint(m: &Manifest, src: &Source) -> Result<crate::WarmEndpoint, CliError> {
     use agenthooks_core::runner::warm_state as st;
-    let dir = st::warm_dir(&agenthooks_core::ProcessEnv);
+    let dir = hook_warm_dir(m);
     let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
     let token = st::ensure_token(&dir).map_err(io)?;
     let port = match st::configured_port(&dir) {
@@ -633,8 +663,9 @@ fn install(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Writ
     if a.dry_run {
         return diff(a, src, out, err);
     }
-    for t in targets(&a.target, &loaded.manifest)? {
-        let plan = crate::install(&loaded.manifest, &t).map_err(|e| op_fail(&loaded, &e))?;
+    let targets = targets(&a.target, &loaded.manifest)?;
+    for t in &targets {
+        let plan = crate::install(&loaded.manifest, t).map_err(|e| op_fail(&loaded, &e))?;
         let mut s = describe_applied(&plan, "installed", "up to date");
         for tr in &plan.trust {
             let _ = writeln!(
@@ -647,31 +678,89 @@ fn install(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Writ
             );
         }
         if matches!(src, Source::Router(_)) {
-            s.push_str(&events_line(&loaded.manifest, &t));
+            s.push_str(&events_line(&loaded.manifest, t));
         }
         emit(out, &s)?;
         notes(err, &plan.findings);
     }
-    record_warm_build(&loaded.manifest)?;
+    record_warm_build(&loaded.manifest, &targets)?;
     Ok(EXIT_OK)
 }
 
-/// After a warm install: records the build the hooks were rendered for in the warm config, so
-/// a session-start hook of that build retires a server of an older one.
+/// The warm directory of the binary the hooks run, for `doctor`'s warm report.
 #[cfg(feature = "warm")]
-fn record_warm_build(m: &Manifest) -> Result<(), CliError> {
+fn warm_dir_json(m: &Manifest) -> Value {
+    Value::String(hook_warm_dir(m).display().to_string())
+}
+
+#[cfg(not(feature = "warm"))]
+fn warm_dir_json(_: &Manifest) -> Value {
+    Value::Null
+}
+
+/// The warm directory's name for a target (provider, scope, canonical directories).
+#[cfg(feature = "warm")]
+fn warm_label(t: &Target) -> String {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut s = format!("{} ({}) home {}", t.provider, t.scope, canon(&t.home).display());
+    if t.scope != Scope::User {
+        let _ = write!(s, " root {}", canon(&t.root).display());
+    }
+    if let Some(h) = &t.agent_home {
+        let _ = write!(s, " agent-home {}", canon(h).display());
+    }
+    s
+}
+
+/// After an install: a warm one records the build the hooks were rendered for in the warm
+/// config (so a session-start hook of that build retires a server of an older one) and the
+/// targets in the warm directory's install list; one without warm mode forgets the targets
+/// (see [`release_warm`]).
+#[cfg(feature = "warm")]
+fn record_warm_build(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
     use agenthooks_core::runner::warm_state as st;
     let Some(ep) = m.warm_endpoint.as_ref().filter(|_| m.warm) else {
-        return Ok(());
+        return release_warm(m, targets, false);
     };
-    let dir = st::warm_dir(&agenthooks_core::ProcessEnv);
-    st::write_config_for(&dir, ep.port, Some(&ep.build))
-        .map_err(|e| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display())))
+    let dir = hook_warm_dir(m);
+    let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
+    st::write_config_for(&dir, ep.port, Some(&ep.build)).map_err(io)?;
+    for t in targets {
+        st::add_install(&dir, &warm_label(t)).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// The targets no longer use warm mode (uninstalled, or re-installed without it): each leaves
+/// the warm directory's install list, and when none is left the server is stopped and the
+/// directory removed. A directory without a list (no install recorded one) is removed by
+/// uninstall (`unlisted_too`: loading a warm manifest for it may just have created it) and left
+/// alone by an install.
+#[cfg(feature = "warm")]
+fn release_warm(m: &Manifest, targets: &[Target], unlisted_too: bool) -> Result<(), CliError> {
+    use agenthooks_core::runner::warm_state as st;
+    let dir = hook_warm_dir(m);
+    let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
+    let mut left = None;
+    for t in targets {
+        left = st::remove_install(&dir, &warm_label(t)).map_err(io)?;
+    }
+    if left == Some(0) || (left.is_none() && unlisted_too && dir.is_dir()) {
+        tracing::info!(dir = %dir.display(), "no warm install left: stopping the warm server and removing its directory");
+        st::discard(&dir).map_err(io)?;
+    }
+    Ok(())
 }
 
 #[cfg(not(feature = "warm"))]
 #[allow(clippy::unnecessary_wraps)] // the warm build's signature
-fn record_warm_build(_: &Manifest) -> Result<(), CliError> {
+fn record_warm_build(_: &Manifest, _: &[Target]) -> Result<(), CliError> {
+    Ok(())
+}
+
+#[cfg(not(feature = "warm"))]
+#[allow(clippy::unnecessary_wraps)] // the warm build's signature
+fn release_warm(_: &Manifest, _: &[Target], _: bool) -> Result<(), CliError> {
     Ok(())
 }
 
@@ -708,6 +797,7 @@ fn uninstall(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Wr
         let plan = crate::uninstall(&loaded.manifest, &t).map_err(|e| op_fail(&loaded, &e))?;
         emit(out, &describe_applied(&plan, "removed our hooks", "no hooks of ours"))?;
         notes(err, &plan.findings);
+        release_warm(&loaded.manifest, std::slice::from_ref(&t), true)?;
     }
     Ok(EXIT_OK)
 }
@@ -822,6 +912,9 @@ fn doctor_text(r: &DoctorReport, with_manifest: bool, drift: &Drift<'_>) -> Stri
         );
         let pong = if c.pong.is_some() { ", answers ping" } else { "" };
         let _ = writeln!(s, "command `{}`: {resolved}{pong}", c.program);
+        if let Some(d) = r.warm.as_ref().and_then(|w| w["dir"].as_str()) {
+            let _ = writeln!(s, "warm directory: {d}");
+        }
         for f in &c.findings {
             let _ = writeln!(s, "  {f}");
         }
@@ -875,6 +968,9 @@ fn doctor(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliE
     };
     if !with_manifest {
         report.findings.clear();
+    }
+    if let (Some(l), Some(Value::Object(w))) = (&loaded, report.warm.as_mut()) {
+        w.insert("dir".into(), warm_dir_json(&l.manifest));
     }
     if a.json {
         let mut v = serde_json::to_value(&report).map_err(|e| fail(EXIT_MISBEHAVED, e.to_string()))?;

@@ -63,7 +63,8 @@ pub struct DoctorReport {
     pub findings: Vec<Finding>,
     /// The warm server, when the manifest is warm: `{"port", "running", "pid", "build",
     /// "config_build"}` (`pid` and `build` are the answering server's, `null` when nothing
-    /// answers; a `build` other than `config_build` exits at its next request).
+    /// answers; a `build` other than `config_build` exits at its next request). The CLI's
+    /// `doctor` adds `"dir"`, the hook binary's warm directory.
     pub warm: Option<Value>,
 }
 

@@ -1,8 +1,14 @@
 //! Warm mode's files and lifecycle: where the token, the port and the running server are
 //! recorded, and starting the server on demand.
 //!
-//! The warm directory is `$AGENTHOOKS_WARM_DIR`, else `$HOME/.agenthooks/warm` (`%USERPROFILE%`
-//! on Windows), else the temp dir's `agenthooks-warm`. It holds:
+//! Each hook binary has its own warm directory, `<base>/<name>-<hash>` ([`warm_dir`]): the base
+//! is `$AGENTHOOKS_WARM_DIR`, else `$HOME/.agenthooks/warm` (`%USERPROFILE%` on Windows), else
+//! the temp dir's `agenthooks-warm`; `<name>` is the executable's file stem and `<hash>` 12 hex
+//! digits of the SHA-256 of its canonical path ([`warm_key`]). Two hook binaries (a secret
+//! guard and an audit hook) so get two tokens, ports, locks and servers, and neither retires
+//! the other; an upgrade in place keeps the path, so the directory, and the build check below
+//! restarts the server. Install computes the key from the path the hooks run (the manifest's
+//! command), the running binary from its own executable: the same file. The directory holds:
 //!
 //! - `token`: the random token (64 hex) install generates, mode `0600` on Unix. On Windows the
 //!   file gets the user profile's inherited ACL (the user and administrators), which is the
@@ -14,6 +20,9 @@
 //! - `start.lock`: created exclusively by the command hook that starts the server, so two
 //!   hooks starting at once start one server; a lock older than [`STALE_LOCK`] is taken over
 //!   (its owner died).
+//! - `installs.json`: the targets whose hooks install rendered warm (a JSON array of labels);
+//!   when uninstall removes the last, it stops the server and removes the directory
+//!   ([`remove_install`], [`discard`]).
 //!
 //! The build id ([`build_id`]) names the binary: its version, size and modification time. A
 //! config rendered by one build carries its id in every hook URL; a server of another build
@@ -44,6 +53,10 @@ pub const CONFIG_FILE: &str = "config.json";
 pub const RECORD_FILE: &str = "server.json";
 /// The start lock's name in the warm directory.
 pub const LOCK_FILE: &str = "start.lock";
+/// The list of warm installs' name in the warm directory.
+pub const INSTALLS_FILE: &str = "installs.json";
+/// The build a request to stop a server names (no build has it, so the server exits).
+const UNINSTALLED: &str = "uninstalled";
 /// A start lock older than this is taken over.
 pub const STALE_LOCK: Duration = Duration::from_secs(10);
 /// How long a ping may take.
@@ -51,8 +64,15 @@ pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
 /// How long [`ensure_running`] waits for a server it started to answer.
 pub const START_WAIT: Duration = Duration::from_secs(3);
 
-/// The warm directory for `env` (see the module docs).
-pub fn warm_dir(env: &dyn Env) -> PathBuf {
+/// The base of the warm directories for `env`: `$AGENTHOOKS_WARM_DIR`, else
+/// `$HOME/.agenthooks/warm` (`%USERPROFILE%`), else the temp dir's `agenthooks-warm`.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::warm_base;
+/// let env = vec![("HOME".to_owned(), "/h".to_owned())];
+/// assert_eq!(warm_base(&env), std::path::Path::new("/h/.agenthooks/warm"));
+/// ```
+pub fn warm_base(env: &dyn Env) -> PathBuf {
     if let Some(d) = env.var(WARM_DIR_ENV).filter(|s| !s.is_empty()) {
         return d.into();
     }
@@ -62,6 +82,70 @@ pub fn warm_dir(env: &dyn Env) -> PathBuf {
         }
     }
     std::env::temp_dir().join("agenthooks-warm")
+}
+
+/// The key naming the warm directory of the executable at `exe`: its file stem (characters
+/// other than ASCII letters, digits, `-`, `_` and `.` become `_`; at most 40) and 12 hex digits
+/// of the SHA-256 of its canonical path (the path as given when it cannot be resolved).
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::warm_key;
+/// let key = warm_key(std::path::Path::new("/nonexistent/bin/secret-guard"));
+/// assert!(key.starts_with("secret-guard-"));
+/// assert_eq!(key.len(), "secret-guard-".len() + 12);
+/// assert_ne!(key, warm_key(std::path::Path::new("/nonexistent/other/secret-guard")));
+/// ```
+pub fn warm_key(exe: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let path = std::fs::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
+    let stem: String = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    let stem = if stem.is_empty() { "hook".to_owned() } else { stem };
+    let mut h = Sha256::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        h.update(path.as_os_str().as_bytes());
+    }
+    #[cfg(not(unix))]
+    h.update(path.to_string_lossy().as_bytes());
+    let hash = crate::digest::hex(&h.finalize());
+    format!("{stem}-{}", &hash[..12])
+}
+
+/// The warm directory of the hook binary at `exe`: [`warm_base`]`/`[`warm_key`]. Install
+/// passes the path the hooks run.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::{warm_dir_for, warm_key};
+/// use std::path::Path;
+/// let env = vec![("AGENTHOOKS_WARM_DIR".to_owned(), "/w".to_owned())];
+/// let exe = Path::new("/nonexistent/guard");
+/// assert_eq!(warm_dir_for(&env, exe), Path::new("/w").join(warm_key(exe)));
+/// ```
+pub fn warm_dir_for(env: &dyn Env, exe: &Path) -> PathBuf {
+    warm_base(env).join(warm_key(exe))
+}
+
+/// The running binary's warm directory for `env` (see the module docs): [`warm_dir_for`] its
+/// executable (`<base>/agenthooks` when it cannot be found).
+pub fn warm_dir(env: &dyn Env) -> PathBuf {
+    match std::env::current_exe() {
+        Ok(exe) => warm_dir_for(env, &exe),
+        Err(_) => warm_base(env).join("agenthooks"),
+    }
 }
 
 /// This binary's build id: `<version>-<size hex>-<mtime hex>` of the running executable
@@ -327,8 +411,8 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
         return Ok(Ensured::Starting);
     }
     let mut cmd = std::process::Command::new(exe);
+    // The server finds `dir` as this process did: the same executable, the inherited env.
     cmd.args(["agenthooks", "serve", "--http"])
-        .env(WARM_DIR_ENV, dir)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
@@ -429,6 +513,66 @@ pub fn release_lock(dir: &Path) {
     let _ = std::fs::remove_file(dir.join(LOCK_FILE));
 }
 
+fn read_installs(dir: &Path) -> Option<Vec<String>> {
+    let bytes = std::fs::read(dir.join(INSTALLS_FILE)).ok()?;
+    Some(serde_json::from_slice(&bytes).unwrap_or_default())
+}
+
+fn write_installs(dir: &Path, list: &[String]) -> io::Result<()> {
+    let text = serde_json::to_vec(list).map_err(io::Error::other)?;
+    write_private(&dir.join(INSTALLS_FILE), &text)
+}
+
+/// Records that install rendered warm hooks for the target `label` (once per label).
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::{add_install, remove_install};
+/// let dir = std::env::temp_dir().join(format!("agenthooks-warm-installs-doc-{}", std::process::id()));
+/// add_install(&dir, "claude-code (user)").unwrap();
+/// assert_eq!(remove_install(&dir, "claude-code (user)").unwrap(), Some(0));
+/// # let _ = std::fs::remove_dir_all(dir);
+/// ```
+pub fn add_install(dir: &Path, label: &str) -> io::Result<()> {
+    let mut list = read_installs(dir).unwrap_or_default();
+    if !list.iter().any(|l| l == label) {
+        list.push(label.to_owned());
+    }
+    write_installs(dir, &list)
+}
+
+/// Forgets the target `label`'s warm hooks (uninstalled, or re-installed as command hooks);
+/// the number of warm installs left, `None` when the directory has no list (nothing install
+/// recorded: the caller leaves the directory alone).
+pub fn remove_install(dir: &Path, label: &str) -> io::Result<Option<usize>> {
+    let Some(mut list) = read_installs(dir) else {
+        return Ok(None);
+    };
+    let before = list.len();
+    list.retain(|l| l != label);
+    if list.len() != before {
+        write_installs(dir, &list)?;
+    }
+    Ok(Some(list.len()))
+}
+
+/// Stops the warm server of `dir` when one answers (a request naming no build's id: the
+/// server's build check makes it exit, on every platform) and removes the directory. `false`
+/// when a server still answers after [`START_WAIT`]: the directory is kept, its token with it,
+/// and the server exits on its own when idle.
+pub fn discard(dir: &Path) -> io::Result<bool> {
+    if let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) {
+        if ping(port, &token, PING_TIMEOUT).is_some() && !retire(port, &token, UNINSTALLED) {
+            tracing::warn!(dir = %dir.display(), port, "the warm server did not stop; its directory is kept");
+            return Ok(false);
+        }
+    }
+    match std::fs::remove_dir_all(dir) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
+        Err(e) => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,12 +646,49 @@ mod tests {
     #[test]
     fn the_warm_dir_follows_the_environment() {
         let env = vec![("HOME".to_owned(), "/h".to_owned())];
-        assert_eq!(warm_dir(&env), Path::new("/h/.agenthooks/warm"));
+        assert_eq!(warm_base(&env), Path::new("/h/.agenthooks/warm"));
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(warm_dir(&env), Path::new("/h/.agenthooks/warm").join(warm_key(&exe)));
         let env = vec![
             ("HOME".to_owned(), "/h".to_owned()),
             (WARM_DIR_ENV.to_owned(), "/w".to_owned()),
         ];
-        assert_eq!(warm_dir(&env), Path::new("/w"));
+        assert_eq!(warm_dir(&env), Path::new("/w").join(warm_key(&exe)));
+    }
+
+    #[test]
+    fn the_key_names_the_canonical_path() {
+        let d = tmp("key");
+        std::fs::create_dir_all(d.join("a")).unwrap();
+        std::fs::write(d.join("a/guard"), b"x").unwrap();
+        std::fs::create_dir_all(d.join("b")).unwrap();
+        std::fs::write(d.join("b/guard"), b"x").unwrap();
+        let (a, b) = (warm_key(&d.join("a/guard")), warm_key(&d.join("b/guard")));
+        assert!(a.starts_with("guard-") && b.starts_with("guard-"), "{a} {b}");
+        assert_ne!(a, b, "two paths, two directories");
+        // The same file through another spelling of its path (`..`) is the same directory.
+        assert_eq!(a, warm_key(&d.join("b/../a/guard")));
+        // Rewritten in place (an upgrade): the same directory.
+        std::fs::write(d.join("a/guard"), b"a newer build").unwrap();
+        assert_eq!(a, warm_key(&d.join("a/guard")));
+        assert!(warm_key(Path::new("/x/we ird$name.exe")).starts_with("we_ird_name-"));
+        let _ = std::fs::remove_dir_all(d);
+    }
+
+    #[test]
+    fn the_last_install_removed_discards_the_directory() {
+        let d = tmp("installs");
+        assert_eq!(remove_install(&d, "a").unwrap(), None, "no list: not ours to judge");
+        ensure_token(&d).unwrap();
+        write_config(&d, free_port().unwrap()).unwrap();
+        add_install(&d, "a").unwrap();
+        add_install(&d, "b").unwrap();
+        add_install(&d, "a").unwrap();
+        assert_eq!(remove_install(&d, "a").unwrap(), Some(1));
+        assert_eq!(remove_install(&d, "c").unwrap(), Some(1));
+        assert_eq!(remove_install(&d, "b").unwrap(), Some(0));
+        assert!(discard(&d).unwrap(), "nothing answered: removed");
+        assert!(!d.exists());
     }
 
     #[test]
