@@ -421,6 +421,14 @@ fn ours(payload: &[u8], router: &Router, iters: usize) -> f64 {
     payload.len() as f64 / 1e6 / s
 }
 
+/// One untimed-for-print round of every subject of [`throughput`] (allocator warm-up).
+fn throughput_quiet(payload: &[u8]) -> f64 {
+    let iters = 2;
+    let a = ours(payload, &router_reads_all(), iters);
+    let b = time_per_call(iters, || serde_json::from_slice::<Raw>(payload).expect("raw"));
+    a + b
+}
+
 /// One payload: the library with handlers reading nothing / everything against the two typed
 /// decodes, each as MB/s, plus the ratios to the RawValue baseline.
 fn throughput(label: &str, payload: &[u8]) {
@@ -487,6 +495,10 @@ fn main() {
             "MB/s", "nothing", "all", "text", "Value", "RawValue", "n/raw", "a/raw", "t/raw", "n/val"
         );
     };
+    // Warm the allocator first: the first 10 MiB allocations of a process are fresh `mmap`s
+    // (page faults on every page) until glibc raises its mmap threshold; without this the first
+    // row's first subject (ours) paid that alone.
+    let _ = throughput_quiet(&post_payload(10 << 20));
     println!(
         "\nin-process decode + dispatch + degrade + encode (Claude codec); handler reads nothing / all of the input"
     );
