@@ -580,13 +580,18 @@ pub fn decode<N: NativeEvents>(
             "the payload is empty",
         ));
     }
-    if let Err(e) = std::str::from_utf8(bytes) {
-        return Err(DecodeError::new(
-            provider.clone(),
-            DecodeCategory::NotUtf8,
-            format!("the payload is not UTF-8 ({e})"),
-        ));
-    }
+    // Validated once here: the typed passes read the text (`from_str`), which skips the UTF-8
+    // checks `from_slice` makes again per string and per raw field.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            return Err(DecodeError::new(
+                provider.clone(),
+                DecodeCategory::NotUtf8,
+                format!("the payload is not UTF-8 ({e})"),
+            ))
+        }
+    };
     // A dialect without a name key takes the name from the hint: no probe pass (the typed pass
     // below rejects malformed JSON and trailing data, and the slow path reports them).
     //
@@ -594,8 +599,8 @@ pub fn decode<N: NativeEvents>(
     // near the start) and lets the typed pass validate the rest; when either fails, the full
     // probe below reads (and validates) the whole payload and reports the error as before.
     if let Some(key) = N::NAME_KEY {
-        if let Some(name) = quick_name(bytes, key) {
-            if let Some(fast) = typed_fast::<N>(bytes, &name) {
+        if let Some(name) = quick_name(text, key) {
+            if let Some(fast) = typed_fast::<N>(text, &name) {
                 return Ok(fast);
             }
         }
@@ -615,7 +620,7 @@ pub fn decode<N: NativeEvents>(
     };
 
     // Fast path: typed, straight from the bytes.
-    if let Some(fast) = typed_fast::<N>(bytes, name) {
+    if let Some(fast) = typed_fast::<N>(text, name) {
         return Ok(fast);
     }
 
@@ -789,8 +794,8 @@ fn repair<T>(
 }
 /// The typed view straight from the bytes, when the payload is exactly one object of `name`'s
 /// shape (no trailing data).
-fn typed_fast<N: NativeEvents>(bytes: &[u8], name: &str) -> Option<Decoded<N>> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+fn typed_fast<N: NativeEvents>(text: &str, name: &str) -> Option<Decoded<N>> {
+    let mut de = serde_json::Deserializer::from_str(text);
     let native = N::deserialize_named(name, &mut de).ok()?;
     de.end().ok()?;
     Some(Decoded {
@@ -802,9 +807,9 @@ fn typed_fast<N: NativeEvents>(bytes: &[u8], name: &str) -> Option<Decoded<N>> {
 
 /// The event name when it is a string among the payload's keys, reading (and skipping) only the
 /// keys before it; `None` when it is not found that way (the full probe decides).
-fn quick_name(bytes: &[u8], key: &'static str) -> Option<String> {
+fn quick_name(text: &str, key: &'static str) -> Option<String> {
     let mut found = None;
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let mut de = serde_json::Deserializer::from_str(text);
     // Stops with an error as soon as the name is read: only `found` matters.
     let _ = de.deserialize_map(QuickName { key, found: &mut found });
     found

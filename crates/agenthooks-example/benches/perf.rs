@@ -3,7 +3,10 @@
 //!
 //! `cargo bench -p agenthooks-example --bench perf` (`PERF_PAIRS`, `PERF_N`: blocks and invocations
 //! per block; `PERF_ONLY=process`: the whole-process part only; `PERF_BEFORE=<binary>`: another
-//! build of secret-guard as a fourth interleaved subject)
+//! build of secret-guard as a fourth interleaved subject; `PERF_PROFILE=<case>`: only `PERF_N`
+//! untimed calls of one in-process case, for `valgrind --tool=callgrind` — cases `output-nothing`,
+//! `output-all`, `keys-nothing`, `keys-all`, `keys-text` (the 10 MiB tool output, the 100k-key
+//! input))
 #![allow(
     clippy::print_stdout,
     missing_docs,
@@ -362,6 +365,32 @@ fn router_reads_all() -> Router {
         })
 }
 
+/// A byte scan of raw JSON text: every byte of the input looked at, nothing built.
+fn text_weight(text: &str) -> usize {
+    text.bytes().filter(|b| *b == b'"').count()
+}
+
+/// Handlers that read every byte of the tool input (and the output) as the agent's raw text
+/// (`ToolCall::raw_json`, `ToolPostEvent::output`'s text), the way the secret guard scans: no
+/// tree, no map.
+fn router_reads_text() -> Router {
+    Router::new()
+        .on_tool_post(|_cx: &Context, e: &ToolPostEvent| {
+            if text_weight(e.tool.raw_json().get()) + text_weight(e.output.get()) == 0 {
+                flag_output("empty")
+            } else {
+                observed()
+            }
+        })
+        .on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
+            if text_weight(e.tool.raw_json().get()) > usize::MAX / 2 {
+                deny("too big")
+            } else {
+                no_decision()
+            }
+        })
+}
+
 /// Seconds per call of `f`: the median of 5 rounds of `iters` calls.
 fn time_per_call<R>(iters: usize, mut f: impl FnMut() -> R) -> f64 {
     let _ = std::hint::black_box(f());
@@ -392,6 +421,14 @@ fn ours(payload: &[u8], router: &Router, iters: usize) -> f64 {
     payload.len() as f64 / 1e6 / s
 }
 
+/// One untimed-for-print round of every subject of [`throughput`] (allocator warm-up).
+fn throughput_quiet(payload: &[u8]) -> f64 {
+    let iters = 2;
+    let a = ours(payload, &router_reads_all(), iters);
+    let b = time_per_call(iters, || serde_json::from_slice::<Raw>(payload).expect("raw"));
+    a + b
+}
+
 /// One payload: the library with handlers reading nothing / everything against the two typed
 /// decodes, each as MB/s, plus the ratios to the RawValue baseline.
 fn throughput(label: &str, payload: &[u8]) {
@@ -400,6 +437,7 @@ fn throughput(label: &str, payload: &[u8]) {
     let mbs = |s: f64| payload.len() as f64 / 1e6 / s;
     let nothing = ours(payload, &router_reads_nothing(), iters);
     let all = ours(payload, &router_reads_all(), iters);
+    let text = ours(payload, &router_reads_text(), iters);
     let plain = mbs(time_per_call(iters, || {
         serde_json::from_slice::<Plain>(payload).expect("plain")
     }));
@@ -407,14 +445,45 @@ fn throughput(label: &str, payload: &[u8]) {
         serde_json::from_slice::<Raw>(payload).expect("raw")
     }));
     println!(
-        "  {label:<20} {nothing:>8.1} {all:>8.1}  | {plain:>8.1} {raw:>8.1}  | {:>5.2}x {:>5.2}x {:>5.2}x",
+        "  {label:<20} {nothing:>8.1} {all:>8.1} {text:>8.1}  | {plain:>8.1} {raw:>8.1}  | {:>5.2}x {:>5.2}x {:>5.2}x {:>5.2}x",
         nothing / raw,
         all / raw,
+        text / raw,
         nothing / plain,
     );
 }
 
+/// `PERF_PROFILE=<case>`: `PERF_N` (default 3) untimed calls of one in-process case, nothing else
+/// (a profiler's view of where the time goes). `false` when the variable is unset.
+fn profile_case() -> bool {
+    let Ok(case) = std::env::var("PERF_PROFILE") else {
+        return false;
+    };
+    let (payload, router) = match case.as_str() {
+        "output-nothing" => (post_payload(10 << 20), router_reads_nothing()),
+        "output-all" => (post_payload(10 << 20), router_reads_all()),
+        "keys-nothing" => (many_keys_payload(100_000), router_reads_nothing()),
+        "keys-all" => (many_keys_payload(100_000), router_reads_all()),
+        "keys-text" => (many_keys_payload(100_000), router_reads_text()),
+        other => panic!("PERF_PROFILE={other}: one of output-nothing, output-all, keys-nothing, keys-all, keys-text"),
+    };
+    let n = env_usize("PERF_N", 3).max(1);
+    let codec: &'static dyn Codec = &agenthooks::claude::CODEC;
+    let env = ProcessEnv;
+    for _ in 0..n {
+        let inv = Invocation::new(payload.clone(), &env);
+        let mut ev = codec.decode(&inv).expect("decode");
+        let o = router.dispatch(&Context::default(), &mut ev).expect("dispatch");
+        let d = agenthooks::degrade(o, codec.event_capabilities(&ev), &Policy::default()).expect("degrade");
+        std::hint::black_box(codec.encode(&ev, &d.outcome).expect("encode"));
+    }
+    true
+}
+
 fn main() {
+    if profile_case() {
+        return;
+    }
     process_round_trip();
     // `PERF_ONLY=process`: the whole-process figures only.
     if std::env::var("PERF_ONLY").is_ok_and(|v| v == "process") {
@@ -422,12 +491,19 @@ fn main() {
     }
     let header = || {
         println!(
-            "  {:<20} {:>8} {:>8}  | {:>8} {:>8}  | {:>6} {:>6} {:>6}",
-            "MB/s", "nothing", "all", "Value", "RawValue", "n/raw", "a/raw", "n/val"
+            "  {:<20} {:>8} {:>8} {:>8}  | {:>8} {:>8}  | {:>6} {:>6} {:>6} {:>6}",
+            "MB/s", "nothing", "all", "text", "Value", "RawValue", "n/raw", "a/raw", "t/raw", "n/val"
         );
     };
+    // Warm the allocator first: the first 10 MiB allocations of a process are fresh `mmap`s
+    // (page faults on every page) until glibc raises its mmap threshold; without this the first
+    // row's first subject (ours) paid that alone.
+    let _ = throughput_quiet(&post_payload(10 << 20));
     println!(
-        "\nin-process decode + dispatch + degrade + encode (Claude codec); handler reads nothing / all of the input;"
+        "\nin-process decode + dispatch + degrade + encode (Claude codec); handler reads nothing / all of the input"
+    );
+    println!(
+        "(`all`: the parsed `input()` map and output value; `text`: a scan of every byte of their raw JSON text);"
     );
     println!("baselines: serde_json typed decode with `Value` large parts / with `Box<RawValue>` large parts");
     header();
