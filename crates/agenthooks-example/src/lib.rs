@@ -114,23 +114,43 @@ const DETECTORS: &[Detector] = &[
     },
 ];
 
-/// The bytes a credential can start with: the first byte of every detector's prefixes and both
-/// cases of the `aws_secret_access_key` spellings' first letter. The scan looks closer only there.
-const FIRST: [bool; 256] = {
-    let mut t = [false; 256];
+/// The byte pairs a credential can start with (a bit per pair, 8 KiB): the first two bytes of
+/// every detector's prefixes, and of the `aws_secret_access_key` spellings in any case. The scan
+/// looks closer only where the text holds one, so text of letters a prefix starts with
+/// (`xxxx…`, `ssss…`) costs a lookup per byte too.
+const PAIRS: [u64; 1024] = {
+    const fn set(t: &mut [u64; 1024], a: u8, b: u8) {
+        let i = (a as usize) << 8 | b as usize;
+        t[i / 64] |= 1 << (i % 64);
+    }
+    let mut t = [0u64; 1024];
     let mut d = 0;
     while d < DETECTORS.len() {
         let mut p = 0;
         while p < DETECTORS[d].prefixes.len() {
-            t[DETECTORS[d].prefixes[p].as_bytes()[0] as usize] = true;
+            let b = DETECTORS[d].prefixes[p].as_bytes();
+            set(&mut t, b[0], b[1]);
             p += 1;
         }
         d += 1;
     }
-    t[b'a' as usize] = true;
-    t[b'A' as usize] = true;
+    let mut k = 0;
+    while k < AWS_SECRET_KEYS.len() {
+        let b = AWS_SECRET_KEYS[k].as_bytes();
+        set(&mut t, b[0], b[1]);
+        set(&mut t, b[0].to_ascii_uppercase(), b[1]);
+        set(&mut t, b[0], b[1].to_ascii_uppercase());
+        set(&mut t, b[0].to_ascii_uppercase(), b[1].to_ascii_uppercase());
+        k += 1;
+    }
     t
 };
+
+/// Whether a credential can start at the pair `a`, `b`.
+fn may_start(a: u8, b: u8) -> bool {
+    let i = usize::from(a) << 8 | usize::from(b);
+    PAIRS[i / 64] & (1 << (i % 64)) != 0
+}
 
 fn boundary_before(text: &[u8], at: usize) -> bool {
     at == 0 || !token(text[at - 1])
@@ -197,8 +217,10 @@ pub fn find_secrets(text: &str) -> Vec<&'static str> {
     const AWS_SECRET: usize = DETECTORS.len();
     let b = text.as_bytes();
     let mut hit = [false; DETECTORS.len() + 1];
-    for (i, &c) in b.iter().enumerate() {
-        if !FIRST[usize::from(c)] {
+    // every prefix is at least two bytes long: a credential cannot start at the last byte
+    for (i, pair) in b.windows(2).enumerate() {
+        let c = pair[0];
+        if !may_start(c, pair[1]) {
             continue;
         }
         for (n, d) in DETECTORS.iter().enumerate() {
