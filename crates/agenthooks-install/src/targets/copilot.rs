@@ -160,20 +160,7 @@ fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> V
             ));
         }
     }
-    if !hooks.iter().any(|h| h.native == START) {
-        out.push(SPEC.finding(
-            Severity::Info,
-            FindingCode::Warm,
-            "a sessionStart command hook with --warm is added: it starts the warm server",
-        ));
-    }
-    if target.scope != Scope::User {
-        out.push(SPEC.finding(
-            Severity::Info,
-            FindingCode::Warm,
-            "the warm server's token is written into the hook headers of this config file: keep it out of version control (or install at user scope)",
-        ));
-    }
+    out.extend(SPEC.warm_start_findings(target, hooks, START));
     out
 }
 

@@ -148,6 +148,28 @@ impl TargetSpec {
         Finding::new(severity, code, &self.provider, message)
     }
 
+    /// The warm-mode findings of a target that renders http hooks: the `start` command hook
+    /// added to start the server (when the hooks have none), and the token written into a config
+    /// file outside user scope.
+    pub(crate) fn warm_start_findings(&self, target: &Target, hooks: &[ResolvedHook], start: &str) -> Vec<Finding> {
+        let mut out = Vec::new();
+        if !hooks.iter().any(|h| h.native == start) {
+            out.push(self.finding(
+                Severity::Info,
+                FindingCode::Warm,
+                format!("a {start} command hook with --warm is added: it starts the warm server"),
+            ));
+        }
+        if target.scope != Scope::User {
+            out.push(self.finding(
+                Severity::Info,
+                FindingCode::Warm,
+                "the warm server's token is written into the hook headers of this config file: keep it out of version control (or install at user scope)",
+            ));
+        }
+        out
+    }
+
     /// A finding about one hook: its first spec and its native event.
     pub(crate) fn hook_finding(
         &self,
