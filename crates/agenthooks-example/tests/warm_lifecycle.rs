@@ -156,24 +156,7 @@ impl Scratch {
 
     /// POSTs `body` to `path_and_query` with the token; the status and body.
     fn post(&self, path_and_query: &str, body: &str) -> Option<(u16, String)> {
-        use std::io::Read;
-        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port())).ok()?;
-        s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
-        let req = format!(
-            "POST {path_and_query} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.port(),
-            self.token(),
-            body.len()
-        );
-        s.write_all(req.as_bytes()).ok()?;
-        let mut out = String::new();
-        s.read_to_string(&mut out).ok()?;
-        let status = out.split(' ').nth(1)?.parse().ok()?;
-        let body = out
-            .split_once("\r\n\r\n")
-            .map(|(_, b)| b.to_owned())
-            .unwrap_or_default();
-        Some((status, body))
+        post_with(self.port(), &self.token(), path_and_query, body)
     }
 
     /// The answering server's pong.

@@ -388,6 +388,39 @@ impl Misdirected {
     }
 }
 
+/// The `Codec` methods both wrappers below pass to `self.inner` unchanged.
+macro_rules! delegate_to_inner {
+    () => {
+        fn no_op(&self, target: &EventTarget) -> WireResponse {
+            self.inner.no_op(target)
+        }
+        fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
+            self.inner.failure_response(target, mode, reason)
+        }
+        fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
+            self.inner.capabilities(variant, native)
+        }
+        fn default_timeout(&self) -> Duration {
+            self.inner.default_timeout()
+        }
+        fn quirks(&self) -> &'static [Quirk] {
+            self.inner.quirks()
+        }
+        fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
+            self.inner.sniff_env(env)
+        }
+        fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
+            self.inner.sniff_payload(payload, env)
+        }
+        fn stderr_use(&self) -> StderrUse {
+            self.inner.stderr_use()
+        }
+        fn kind_of(&self, native: &str) -> EventKind {
+            self.inner.kind_of(native)
+        }
+    };
+}
+
 impl Codec for Misdirected {
     fn provider(&self) -> Provider {
         self.inner.provider()
@@ -409,33 +442,7 @@ impl Codec for Misdirected {
             None => self.inner.encode(event, outcome),
         }
     }
-    fn no_op(&self, target: &EventTarget) -> WireResponse {
-        self.inner.no_op(target)
-    }
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        self.inner.failure_response(target, mode, reason)
-    }
-    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
-        self.inner.capabilities(variant, native)
-    }
-    fn default_timeout(&self) -> Duration {
-        self.inner.default_timeout()
-    }
-    fn quirks(&self) -> &'static [Quirk] {
-        self.inner.quirks()
-    }
-    fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
-        self.inner.sniff_env(env)
-    }
-    fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
-        self.inner.sniff_payload(payload, env)
-    }
-    fn stderr_use(&self) -> StderrUse {
-        self.inner.stderr_use()
-    }
-    fn kind_of(&self, native: &str) -> EventKind {
-        self.inner.kind_of(native)
-    }
+    delegate_to_inner!();
 }
 
 /// What the warm server's connection thread decoded, until it answers (decode and the http
@@ -544,33 +551,10 @@ impl Codec for HttpTap {
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         self.inner.encode(event, outcome)
     }
-    fn no_op(&self, target: &EventTarget) -> WireResponse {
-        self.inner.no_op(target)
-    }
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        self.inner.failure_response(target, mode, reason)
-    }
-    fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
-        self.inner.capabilities(variant, native)
-    }
     fn event_capabilities(&self, event: &Event) -> CapSet {
         self.inner.event_capabilities(event)
     }
-    fn default_timeout(&self) -> Duration {
-        self.inner.default_timeout()
-    }
-    fn quirks(&self) -> &'static [Quirk] {
-        self.inner.quirks()
-    }
-    fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
-        self.inner.sniff_env(env)
-    }
-    fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
-        self.inner.sniff_payload(payload, env)
-    }
-    fn stderr_use(&self) -> StderrUse {
-        self.inner.stderr_use()
-    }
+    delegate_to_inner!();
     fn http_response(&self, native: Option<&str>, response: WireResponse) -> WireResponse {
         let answer = self.inner.http_response(native, response);
         let received = RECEIVED.with(|r| r.borrow_mut().take()).unwrap_or(Received {
@@ -580,8 +564,5 @@ impl Codec for HttpTap {
         });
         self.write(native.unwrap_or_default(), &received, Some(&answer));
         answer
-    }
-    fn kind_of(&self, native: &str) -> EventKind {
-        self.inner.kind_of(native)
     }
 }
