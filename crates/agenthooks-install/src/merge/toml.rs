@@ -155,14 +155,16 @@ fn splice_untouched(before: &str, unedited: &str, edited: &str) -> String {
 /// the lines it kept in `theirs`'s order and spelling, and each line the edit added after the
 /// kept line it follows. `None` when `theirs` and `rendered` do not hold the same lines.
 fn splice_lines(theirs: &str, rendered: &str, edited: &str) -> Option<String> {
-    let key = |l: &str| l.trim_end_matches(['\n', '\r']).to_owned();
+    fn key(l: &str) -> &str {
+        l.trim_end_matches(['\n', '\r'])
+    }
     let t: Vec<&str> = theirs.split_inclusive('\n').collect();
-    let mut r: Vec<String> = rendered.split_inclusive('\n').map(key).collect();
-    let tk: Vec<String> = t.iter().map(|l| key(l)).collect();
+    let mut r: Vec<&str> = rendered.split_inclusive('\n').map(key).collect();
+    let tk: Vec<&str> = t.iter().map(|l| key(l)).collect();
     // the same lines, in another order
     let mut sorted_t = tk.clone();
-    sorted_t.sort();
-    r.sort();
+    sorted_t.sort_unstable();
+    r.sort_unstable();
     if sorted_t != r {
         return None;
     }
