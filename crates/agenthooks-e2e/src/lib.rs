@@ -24,7 +24,7 @@
 //! | `trust-hashes` | Codex: `codex app-server` `hooks/list` calls every hook we installed trusted, with our hash |
 //! | `wrong-encoder-caught` | Gemini, answered by a deliberately wrong (Claude-dialect) encoder: the deny assertions fail |
 //! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
-//! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned. OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself |
+//! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned at once (the next model request's hooks and `session.idle` reach it). OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself |
 //! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
 //! | `warm-no-decision`, `warm-deny`, `warm-context` | Claude Code and Copilot CLI (run with `COPILOT_HOOK_ALLOW_LOCALHOST=1`) with `install --warm` hooks: the session-start command hook starts the warm server on demand, every other hook is an http hook the server answers (its own records prove it: `"transport": "http"` and its pid); then the plain scenario's assertions |
 //! | `warm-server-killed` | The same, fail-closed: the server dies inside the tool gate; the agent's failure path (Claude `onFailure: "block"`, Copilot's own) blocks the tool (marker absent), later hooks meet a refused connection, and the session goes on |

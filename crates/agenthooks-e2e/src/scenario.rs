@@ -939,6 +939,22 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 turns.len() >= 2,
                 format!("{} model turns", turns.len()),
             ));
+            // The turn right after the crash (OpenCode runs it in under 100 ms when the hooks
+            // fail fast) reaches the respawned daemon: none of its hooks is dropped.
+            let crash = r
+                .records
+                .iter()
+                .position(|x| x.kind.as_deref() == Some("tool.pre") && x.exit.is_none())
+                .unwrap_or(r.records.len());
+            let next_turn = r.records[crash..]
+                .iter()
+                .filter(|x| x.kind.as_deref() == Some("model.request") && x.exit.is_some())
+                .count();
+            checks.push(Check::new(
+                "the respawned daemon answered the next model request's hooks (chat.params)",
+                next_turn >= 1,
+                format!("{next_turn} answered model.request calls after the crash"),
+            ));
             let after = r
                 .records
                 .iter()

@@ -42,7 +42,15 @@ function toJson(value) {
   }
 }
 
-/** The daemon connection: spawn, correlate by seq, deadlines, crash handling and respawn. */
+/**
+ * The daemon connection: spawn, correlate by seq, deadlines, crash handling and respawn.
+ *
+ * A call is a pending entry (its deadline timer, its frame, whether it was sent). With no daemon
+ * running the next call respawns it at once; only after crashes in a row (each within 30 s of
+ * its start) does a respawn wait (100 ms doubling to 10 s), and calls made meanwhile wait for it
+ * in order rather than fail, unless their deadline ends first. A crash settles only the frames
+ * the dead daemon was sent (one of them may be what killed it: never resent).
+ */
 function createBridge(options) {
   const command = options.command;
   const hello = options.hello;
@@ -54,22 +62,48 @@ function createBridge(options) {
   let failures = 0;
   let startedAt = 0;
   let retryAt = 0;
+  let respawnTimer = null;
   let config = null;
   const pending = new Map();
 
+  /** Writes one frame to the running daemon; false (and the daemon counted dead) when it can't. */
   function write(frame) {
-    if (!child) return false;
+    const c = child;
+    if (!c) return false;
     try {
-      child.stdin.write(toJson(frame) + "\n");
+      c.stdin.write(toJson(frame) + "\n");
       return true;
     } catch {
+      crashed(c);
       return false;
     }
   }
 
+  /** Sends the frames waiting for a daemon, in call order, with what is left of their deadline. */
+  function flush() {
+    for (const p of pending.values()) {
+      if (!child) return;
+      if (p.sent) continue;
+      p.frame.timeout_ms = Math.max(1, p.deadline - Date.now());
+      p.sent = write(p.frame);
+    }
+  }
+
+  /** Starts the daemon unless a respawn backoff runs (then arms its timer); whether one runs. */
   function start() {
     if (stopped) return false;
-    if (Date.now() < retryAt) return false;
+    if (child) return true;
+    const wait = retryAt - Date.now();
+    if (wait > 0) {
+      if (!respawnTimer) {
+        respawnTimer = setTimeout(() => {
+          respawnTimer = null;
+          if (!child && [...pending.values()].some((p) => !p.sent)) start();
+        }, wait);
+        // Not unref'd: calls wait on it, as they wait on a running daemon's pipes.
+      }
+      return false;
+    }
     let c;
     try {
       c = spawn(command[0], [...command.slice(1), "agenthooks", "serve", "--provider=opencode"], {
@@ -90,10 +124,12 @@ function createBridge(options) {
     c.stdout.on("end", () => crashed(c));
     c.on("exit", () => crashed(c));
     c.on("error", () => crashed(c));
-    c.stdin.on("error", () => {});
+    // EPIPE: the daemon no longer reads its stdin, so it answers nothing more.
+    c.stdin.on("error", () => crashed(c));
     write({ seq: `hello-${++seq}`, hook: "agenthooks.hello", input: hello });
     if (config) write({ seq: `config-${++seq}`, hook: "config", input: config });
-    return true;
+    flush();
+    return child !== null;
   }
 
   function read(c, chunk) {
@@ -111,7 +147,7 @@ function createBridge(options) {
         continue;
       }
       const p = pending.get(reply?.seq);
-      if (!p) continue;
+      if (!p || !p.sent) continue;
       pending.delete(reply.seq);
       clearTimeout(p.timer);
       p.resolve(reply);
@@ -120,20 +156,34 @@ function createBridge(options) {
 
   function crashed(c) {
     if (c !== null && c !== child) return;
+    if (c) {
+      try {
+        c.kill("SIGKILL");
+      } catch {}
+    }
     child = null;
     if (Date.now() - startedAt > 30000) failures = 0;
     failures += 1;
-    retryAt = Date.now() + Math.min(10000, 100 * 2 ** Math.min(failures - 1, 7));
+    retryAt = failures > 1 ? Date.now() + Math.min(10000, 100 * 2 ** Math.min(failures - 2, 7)) : 0;
     for (const [id, p] of pending) {
+      if (!p.sent) continue;
       pending.delete(id);
       clearTimeout(p.timer);
       p.reject(new Error("the agenthooks daemon exited"));
     }
+    // Calls still waiting get the next daemon (no earlier than the backoff allows).
+    if ([...pending.values()].some((p) => !p.sent)) queueMicrotask(start);
   }
 
   /** Sends one frame; resolves with the reply, rejects at the deadline or when the daemon dies. */
   function call(hook, input, output, timeoutMs, tools) {
-    if (!child && !start()) return Promise.reject(new Error("the agenthooks daemon is not running"));
+    if (stopped) return Promise.reject(new Error("the agenthooks shim is shutting down"));
+    // Spawns the daemon at once, unless a respawn backoff runs (then arms the respawn).
+    if (!child) start();
+    // Waiting out a backoff longer than the deadline would fail the same way, later.
+    if (!child && retryAt - Date.now() > timeoutMs) {
+      return Promise.reject(new Error("the agenthooks daemon is not running"));
+    }
     const id = ++seq;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -141,16 +191,15 @@ function createBridge(options) {
         reject(new Error(`no answer from agenthooks within ${timeoutMs} ms`));
       }, timeoutMs + GRACE_MS);
       timer.unref?.();
-      pending.set(id, { resolve, reject, timer });
       const frame = { seq: id, hook, timeout_ms: timeoutMs, input };
       if (output !== undefined) frame.output = output;
       // The in-process tool filter the matcher cannot say: the daemon applies it.
       if (tools) frame.tools = tools;
-      if (!write(frame)) {
-        pending.delete(id);
-        clearTimeout(timer);
-        reject(new Error("the agenthooks daemon is not running"));
-      }
+      const p = { resolve, reject, timer, frame, deadline: Date.now() + timeoutMs, sent: false };
+      pending.set(id, p);
+      if (child) p.sent = write(frame);
+      // Waits for the respawn (which sends it); a spawn that just failed is retried.
+      else start();
     });
   }
 
@@ -162,6 +211,8 @@ function createBridge(options) {
   /** Closes stdin, waits briefly, then kills the daemon. */
   async function stop(waitMs = 500) {
     stopped = true;
+    clearTimeout(respawnTimer);
+    respawnTimer = null;
     const c = child;
     child = null;
     for (const [id, p] of pending) {

@@ -16,7 +16,8 @@
 //! | tool filter | a matcher (regex on the tool id) skips other tools in the shim; where none can say it, the hook's `--tools` spec rides on each frame as `tools` and the daemon filters |
 //! | deadlines | per hook, owned by the shim (OpenCode has none); sent as `timeout_ms` so the daemon answers first |
 //! | failure | past the deadline, on a crash or EOF: `closed` throws (on the two throwing hooks), `open` does nothing |
-//! | crash | pending calls settle per policy; the daemon is respawned on the next call, with backoff (100 ms doubling to 10 s) |
+//! | crash | the calls the dead daemon was sent settle per policy (never resent); the next call respawns it at once; only after crashes in a row (each within 30 s of its start) does a respawn wait (100 ms doubling to 10 s), and calls made meanwhile wait for it, in order, sent with what is left of their deadline (one whose deadline ends first fails per policy at once) |
+//! | dead pipe | a write error (EPIPE: the daemon stopped reading) counts as a crash, so calls do not wait out their deadline on it |
 //! | bus events | fire-and-forget; only subscribed types; `message.part.delta` and `session.next.*` only when named |
 //! | serialisation | functions, symbols, URL objects and cycles stripped |
 //! | teardown | `dispose` closes stdin, waits 500 ms, kills; process `exit` kills |
