@@ -25,7 +25,12 @@
 //!   `before_agent_run`, nothing elsewhere) and reports the local decision in an
 //!   `agenthooks_local_decision` frame (quirk #804);
 //! - fires observers and forgets them (each waits at most 250 ms for its frame to reach the
-//!   pipe, inside the 2 s shutdown drain); the synchronous hooks return at once.
+//!   pipe, inside the 2 s shutdown drain); the synchronous hooks return at once;
+//! - respawns a daemon that died (exit, spawn error, EPIPE on its stdin) on the next call, at
+//!   once after a first crash; crashes in a row (each within 30 s of its start) wait 100 ms
+//!   doubling to 10 s, and a gate made meanwhile waits for the respawn when it comes before its
+//!   deadline (else fails per policy at once; an observer is dropped). A crash fails only the
+//!   calls the dead daemon was sent, never resent; its late replies settle nothing.
 
 use std::time::Duration;
 

@@ -6,7 +6,8 @@
 // {seq, hook, event, ctx} -> {seq, output?}. The reply's `output` is returned verbatim as the
 // handler result; no output is OpenClaw's pass. Gates are awaited under a deadline below
 // OpenClaw's own budget and decided here per the fail policy when the daemon does not answer;
-// the local decision is reported to the daemon. Observers are fired and forgotten.
+// the local decision is reported to the daemon. Observers are fired and forgotten. A daemon that
+// dies is replaced on the next call; only crashes in a row back off (see start()).
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -24,7 +25,13 @@ const SYNC = new Set(["tool_result_persist", "before_message_write"]);
 // How long an observer waits for its frame to reach the pipe (bounded: shutdown drains 2 s).
 const FLUSH_MS = 250;
 
+// The current daemon (running or dead), and the respawn backoff: the first respawn after a
+// crash is immediate; crashes in a row (each within 30 s of its daemon's start) wait 100 ms
+// doubling to 10 s before the next spawn.
 let daemon = null;
+let crashes = 0;
+let retryAt = 0;
+let exitHooked = false;
 let seq = 0;
 
 // A JSON-safe copy: functions, symbols, handles and cycles dropped.
@@ -76,13 +83,26 @@ function frame(hook, event, ctx, timeoutMs, tools) {
   return f;
 }
 
+// The running daemon, spawned when there is none (a dead one is replaced), or null while a
+// respawn backoff runs.
 function start() {
-  if (daemon) return daemon;
-  const d = { alive: true, pending: new Map(), child: null };
+  if (daemon?.alive) return daemon;
+  if (Date.now() < retryAt) return null;
+  const d = { alive: true, pending: new Map(), child: null, startedAt: Date.now() };
   daemon = d;
+  // A crash (exit, spawn error, EPIPE on stdin) settles only what this daemon was sent: one of
+  // those frames may be what killed it, so none is resent. Later calls get a new daemon.
   const die = () => {
     if (!d.alive) return;
     d.alive = false;
+    try {
+      d.child?.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    if (Date.now() - d.startedAt > 30000) crashes = 0;
+    crashes += 1;
+    retryAt = crashes > 1 ? Date.now() + Math.min(10000, 100 * 2 ** Math.min(crashes - 2, 7)) : 0;
     for (const p of d.pending.values()) p({ failed: "daemon-unavailable" });
     d.pending.clear();
   };
@@ -96,18 +116,23 @@ function start() {
     die();
     return d;
   }
-  // On exit the daemon gets end of input and answers what is in flight (registered only once a
-  // daemon runs: OpenClaw loads this module more than once).
-  process.once("exit", () => {
-    try {
-      d.child.stdin.end();
-    } catch {
-      // the daemon sees end of input when this process goes away in any case
-    }
-  });
+  // On exit the current daemon gets end of input and answers what is in flight (registered
+  // once, when a first daemon runs: OpenClaw loads this module more than once).
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      try {
+        if (daemon?.alive) daemon.child.stdin.end();
+      } catch {
+        // the daemon sees end of input when this process goes away in any case
+      }
+    });
+  }
   d.child.on("error", die);
   d.child.on("exit", die);
+  // EPIPE: the daemon no longer reads its stdin, so it answers nothing more.
   d.child.stdin.on("error", die);
+  // Replies are matched in this daemon's own pending calls: a dead one's late lines settle nothing.
   createInterface({ input: d.child.stdout }).on("line", (line) => {
     let reply;
     try {
@@ -127,8 +152,20 @@ function start() {
   return d;
 }
 
+// Calls `fn` with the running daemon: at once, or when a respawn backoff that ends before
+// `deadline` (epoch ms) is over; with null when it does not. `hold`: the wait keeps the process
+// alive (a gate), else not (an observer).
+function withDaemon(deadline, hold, fn) {
+  const d = start();
+  if (d) return fn(d);
+  const wait = retryAt - Date.now();
+  if (Date.now() + wait >= deadline) return fn(null);
+  const t = setTimeout(() => withDaemon(deadline, hold, fn), wait);
+  if (!hold) t.unref?.();
+}
+
 function write(d, f, done) {
-  if (!d.alive || !d.child) return false;
+  if (!d?.alive || !d.child) return false;
   try {
     d.child.stdin.write(JSON.stringify(f) + "\n", done);
     return true;
@@ -137,38 +174,52 @@ function write(d, f, done) {
   }
 }
 
-// An observer: send and forget (resolves once the frame is in the pipe, at most FLUSH_MS).
+// An observer: send and forget (resolves once the frame is in the pipe, at most FLUSH_MS; one
+// made during a respawn backoff longer than that is dropped).
 function tell(hook, event, ctx, tools) {
-  const d = start();
+  const f = frame(hook, event, ctx, undefined, tools);
   return new Promise((resolve) => {
     const t = setTimeout(resolve, FLUSH_MS);
     t.unref?.();
-    if (!write(d, frame(hook, event, ctx, undefined, tools), () => { clearTimeout(t); resolve(); })) {
-      clearTimeout(t);
-      resolve();
-    }
+    withDaemon(Date.now() + FLUSH_MS, false, (d) => {
+      if (!write(d, f, () => { clearTimeout(t); resolve(); })) {
+        clearTimeout(t);
+        resolve();
+      }
+    });
   });
 }
 
-// A gate: the daemon's answer within `spec.deadlineMs`, else { failed }.
+// A gate: the daemon's answer within `spec.deadlineMs`, else { failed }. During a respawn
+// backoff it waits for the new daemon when that comes before its deadline (and sends the daemon
+// what is left of its time), else fails at once.
 function ask(spec, event, ctx) {
-  const d = start();
   const f = frame(spec.hook, event, ctx, spec.daemonMs, spec.tools);
+  const asked = Date.now();
   return new Promise((resolve) => {
+    let d = null;
+    let done = false;
     const timer = setTimeout(() => {
-      d.pending.delete(f.seq);
+      done = true;
+      d?.pending.delete(f.seq);
       resolve({ failed: "timeout" });
     }, spec.deadlineMs);
     const settle = (r) => {
+      done = true;
       clearTimeout(timer);
       resolve(r);
     };
-    if (!d.alive) return settle({ failed: "daemon-unavailable" });
-    d.pending.set(f.seq, settle);
-    if (!write(d, f)) {
-      d.pending.delete(f.seq);
-      settle({ failed: "daemon-unavailable" });
-    }
+    withDaemon(asked + spec.deadlineMs, true, (up) => {
+      if (done) return;
+      if (!up?.alive) return settle({ failed: "daemon-unavailable" });
+      d = up;
+      if (f.timeout_ms) f.timeout_ms = Math.max(1, f.timeout_ms - (Date.now() - asked));
+      d.pending.set(f.seq, settle);
+      if (!write(d, f)) {
+        d.pending.delete(f.seq);
+        settle({ failed: "daemon-unavailable" });
+      }
+    });
   });
 }
 
@@ -192,7 +243,8 @@ function decideLocally(spec, event, ctx, cause) {
     toolCallId: e.toolCallId,
     runId: e.runId ?? ctx?.runId,
   };
-  if (daemon?.alive) void tell("agenthooks_local_decision", report, ctx);
+  // To the running daemon, or a respawned one (dropped during a respawn backoff).
+  void tell("agenthooks_local_decision", report, ctx);
   return result;
 }
 

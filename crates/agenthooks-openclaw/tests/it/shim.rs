@@ -1,5 +1,5 @@
 //! The generated plugin, run under Node against a fake OpenClaw `api`: secret stripping, the
-//! local fail policy and its report, registration options. Skipped (with a note) when no Node
+//! local fail policy and its report, registration options, the daemon's respawn after a crash. Skipped (with a note) when no Node
 //! is found: `$AGENTHOOKS_NODE`, the e2e cache's Node 24, or `node` on `PATH`.
 
 use std::path::{Path, PathBuf};
@@ -200,6 +200,224 @@ fn a_dead_daemon_is_decided_by_the_fail_policy() {
     };
     assert_eq!(r.out["result"], Value::Null, "{}", r.out);
     assert_eq!(r.out["prompt"]["outcome"], "block", "{}", r.out);
+}
+
+/// A stand-in for `agenthooks serve` in the respawn tests, by the `mode` of the event: `crash`
+/// exits at once (code 3), `deaf` closes its stdin and stays alive, anything else is answered
+/// `{pid, seq}`. Every frame received is appended to FRAMES with this pid.
+const FAKE_DAEMON: &str = r#"
+import { appendFileSync, closeSync } from "node:fs";
+import { createInterface } from "node:readline";
+const rl = createInterface({ input: process.stdin });
+rl.on("line", (line) => {
+  const f = JSON.parse(line);
+  appendFileSync(process.env.FRAMES, JSON.stringify({ pid: process.pid, frame: f }) + "\n");
+  const mode = f.event?.mode;
+  if (mode === "crash") process.exit(3);
+  if (mode === "deaf") {
+    rl.close();
+    process.stdin.destroy();
+    closeSync(0);
+    setTimeout(() => process.exit(0), 20000);
+    return;
+  }
+  process.stdout.write(JSON.stringify({ seq: f.seq, output: { pid: process.pid, seq: f.seq } }) + "\n");
+});
+"#;
+
+/// The respawn cases, one per node process (the plugin's daemon state is per module): each
+/// prints `{steps: [{result, ms}]}`, one step per gate call in order.
+const RESPAWN_DRIVER: &str = r#"
+import plugin from "./plugin/index.js";
+const handlers = {};
+plugin.register({ on: (name, fn) => { handlers[name] = fn; } });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const steps = [];
+const gate = async (mode) => {
+  const t = Date.now();
+  const result = await handlers.before_tool_call({ toolName: "exec", toolCallId: `c${steps.length}`, mode }, { toolName: "exec" });
+  steps.push({ mode: mode ?? "echo", result: result ?? null, ms: Date.now() - t });
+};
+const run = process.argv[2];
+if (run === "respawn") {
+  await gate();
+  await gate("crash");
+  await handlers.reply_dispatch({ runId: "after" }, {});
+  await gate();
+} else if (run === "backoff") {
+  await gate("crash");
+  await gate("crash");
+  await gate();
+  for (let i = 0; i < 5; i++) await gate("crash");
+  await gate();
+} else if (run === "epipe") {
+  const deaf = gate("deaf");
+  await sleep(300);
+  await gate();
+  await deaf;
+  await gate();
+}
+console.log(JSON.stringify({ steps }));
+"#;
+
+/// Runs one respawn case: the driver's steps and the frames the fake daemons received.
+fn respawn_case(case: &str) -> Option<(Vec<Value>, Vec<Value>)> {
+    let Some(node) = node() else {
+        #[allow(clippy::print_stderr)] // the skip is worth a line in the test output
+        {
+            eprintln!("shim tests skipped: no node (set AGENTHOOKS_NODE)");
+        }
+        return None;
+    };
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("agenthooks-openclaw-respawn-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("plugin")).expect("mkdir");
+    std::fs::write(dir.join("fake-daemon.mjs"), FAKE_DAEMON).expect("write daemon");
+    std::fs::write(dir.join("driver.mjs"), RESPAWN_DRIVER).expect("write driver");
+    let daemon = dir.join("fake-daemon.mjs").display().to_string();
+    let node_bin = node.display().to_string();
+    let cfg = PluginConfig::new([node_bin.as_str(), daemon.as_str()])
+        .fail_closed(true)
+        .with_hook(ShimHook::new("before_tool_call").with_deadline(Duration::from_secs(3)))
+        .with_hook(ShimHook::new("reply_dispatch"));
+    for (name, text) in cfg.render() {
+        std::fs::write(dir.join("plugin").join(name), text).expect("write plugin");
+    }
+    let frames = dir.join("frames.jsonl");
+    let o = Command::new(node)
+        .arg(dir.join("driver.mjs"))
+        .arg(case)
+        .env("FRAMES", &frames)
+        .current_dir(&dir)
+        .output()
+        .expect("running node");
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
+    let frames = std::fs::read_to_string(&frames)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    let steps = out["steps"].as_array().cloned().unwrap_or_default();
+    Some((steps, frames))
+}
+
+/// The pid of the daemon that answered a step (none: decided by the fail policy).
+fn answered_by(step: &Value) -> Option<u64> {
+    step["result"]["pid"].as_u64()
+}
+
+fn failed_unavailable(step: &Value) -> bool {
+    step["result"]["block"] == true
+        && step["result"]["blockReason"]
+            .as_str()
+            .is_some_and(|r| r.contains("daemon-unavailable"))
+}
+
+/// A crash fails (per the fail policy, at once) only the call the dead daemon was sent; the next
+/// call, gate or observer, is answered by a new daemon, spawned at once.
+#[test]
+fn after_a_crash_the_next_call_gets_a_new_daemon_at_once() {
+    let Some((steps, frames)) = respawn_case("respawn") else {
+        return;
+    };
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    let first = answered_by(&steps[0]).expect("the first daemon answered");
+    assert!(failed_unavailable(&steps[1]), "{:?}", steps[1]);
+    assert!(
+        steps[1]["ms"].as_u64().is_some_and(|ms| ms < 2500),
+        "not the deadline: {:?}",
+        steps[1]
+    );
+    let second = answered_by(&steps[2]).unwrap_or_else(|| panic!("no answer after the crash: {:?}", steps[2]));
+    assert_ne!(first, second, "a new daemon answered");
+    assert!(steps[2]["ms"].as_u64().is_some_and(|ms| ms < 2500), "{:?}", steps[2]);
+    // The observer after the crash reached the new daemon; the crashing frame was never resent.
+    assert!(
+        frames
+            .iter()
+            .any(|f| f["frame"]["hook"] == "reply_dispatch" && f["pid"] == second),
+        "{frames:?}"
+    );
+    let crashing = frames.iter().filter(|f| f["frame"]["event"]["mode"] == "crash").count();
+    assert_eq!(crashing, 1, "{frames:?}");
+}
+
+/// Crashes in a row back off (100 ms doubling): a gate made during the backoff waits for the
+/// respawn when it comes before its deadline (sent with what is left of its time), and fails per
+/// policy at once when it does not.
+#[test]
+fn a_crash_loop_backs_off() {
+    let Some((steps, frames)) = respawn_case("backoff") else {
+        return;
+    };
+    assert_eq!(steps.len(), 9, "{steps:?}");
+    // Two crashes in a row, the second respawn immediate; then a 100 ms backoff, waited out.
+    assert!(
+        failed_unavailable(&steps[0]) && failed_unavailable(&steps[1]),
+        "{steps:?}"
+    );
+    assert!(steps[1]["ms"].as_u64().is_some_and(|ms| ms < 2500), "{:?}", steps[1]);
+    let waited = answered_by(&steps[2]).unwrap_or_else(|| panic!("not answered after the backoff: {:?}", steps[2]));
+    let ms = steps[2]["ms"].as_u64().unwrap_or_default();
+    assert!((80..2500).contains(&ms), "waited {ms} ms for the respawn");
+    let sent = frames
+        .iter()
+        .find(|f| f["pid"] == waited && f["frame"]["hook"] == "before_tool_call")
+        .expect("the waiting frame");
+    let daemon_ms = sent["frame"]["timeout_ms"].as_u64().unwrap_or_default();
+    assert!(daemon_ms > 0 && daemon_ms < 1950, "sent with what is left: {sent}");
+    // Five more crashes: 200, 400, 800 and 1600 ms waited out (under the 3 s deadline) ...
+    assert!(steps[3..8].iter().all(failed_unavailable), "{steps:?}");
+    let slow = steps[4..8].iter().filter_map(|s| s["ms"].as_u64()).sum::<u64>();
+    assert!(slow >= 2800, "the backoff doubles: {slow} ms over four crashes");
+    // ... then 3.2 s, past the deadline: the gate fails at once, nothing sent.
+    assert!(failed_unavailable(&steps[8]), "{:?}", steps[8]);
+    assert!(
+        steps[8]["ms"].as_u64().is_some_and(|ms| ms < 300),
+        "at once: {:?}",
+        steps[8]
+    );
+    // Each crashing frame was sent once, to a daemon of its own: never resent.
+    let crashed: Vec<&Value> = frames
+        .iter()
+        .filter(|f| f["frame"]["event"]["mode"] == "crash")
+        .map(|f| &f["pid"])
+        .collect();
+    let pids: std::collections::HashSet<_> = crashed.iter().collect();
+    assert_eq!((crashed.len(), pids.len()), (7, 7), "{frames:?}");
+}
+
+/// A daemon that stops reading its stdin: the next write meets EPIPE, which counts as a crash —
+/// what it was sent fails per policy before its deadline, and the next call gets a new daemon.
+#[test]
+fn epipe_counts_as_a_crash() {
+    let Some((steps, frames)) = respawn_case("epipe") else {
+        return;
+    };
+    assert_eq!(steps.len(), 3, "{steps:?}");
+    // Both calls the deaf daemon was sent (its own, then the write that met EPIPE) settle.
+    assert!(
+        failed_unavailable(&steps[0]) && failed_unavailable(&steps[1]),
+        "{steps:?}"
+    );
+    assert!(
+        steps.iter().all(|s| s["ms"].as_u64().is_some_and(|ms| ms < 2500)),
+        "{steps:?}"
+    );
+    let deaf = frames
+        .iter()
+        .find(|f| f["frame"]["event"]["mode"] == "deaf")
+        .map(|f| f["pid"].clone())
+        .expect("the deaf daemon got its frame");
+    let next = answered_by(&steps[2]).unwrap_or_else(|| panic!("no answer after EPIPE: {:?}", steps[2]));
+    assert_ne!(deaf, Value::from(next), "a new daemon answered");
 }
 
 #[test]
