@@ -41,7 +41,8 @@ pub enum Scenario {
     /// OpenClaw only: ask on tool.pre; the approval nobody answers must not run the tool.
     Ask,
     /// OpenCode and OpenClaw: the daemon dies inside the tool gate under a fail-closed shim: the
-    /// tool is blocked (OpenCode: the session goes on, the daemon is respawned).
+    /// tool is blocked and the daemon is respawned for the later hooks (OpenCode: the session goes
+    /// on).
     DaemonCrash,
     /// Warm mode (Claude Code; Copilot CLI with `COPILOT_HOOK_ALLOW_LOCALHOST=1`):
     /// [`Scenario::NoDecision`] with http hooks to the warm server, which the session-start
@@ -818,6 +819,30 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 "the shim's local block reason reached the model in the next request",
                 told == Some(1),
                 format!("{told:?} of {} model turns", turns.len()),
+            ));
+            // The dead daemon is replaced on the next call: the hooks after the crash (the
+            // blocked tool's after_tool_call, the run's before_agent_finalize) are answered.
+            let crash = r
+                .records
+                .iter()
+                .position(|x| x.kind.as_deref() == Some("tool.pre") && x.exit.is_none())
+                .unwrap_or(r.records.len());
+            let answered = |kind: &str| {
+                r.records[crash..]
+                    .iter()
+                    .filter(|x| x.kind.as_deref() == Some(kind) && x.exit.is_some())
+                    .count()
+            };
+            let (error, stop) = (answered("tool.error"), answered("agent.stop"));
+            checks.push(Check::new(
+                "the respawned daemon answered the blocked tool's after_tool_call (tool.error)",
+                error >= 1,
+                format!("{error} answered tool.error calls after the crash"),
+            ));
+            checks.push(Check::new(
+                "the respawned daemon answered later hooks (before_agent_finalize)",
+                stop >= 1,
+                format!("{stop} answered agent.stop calls after the crash"),
             ));
         }
         // Mapped to their base scenarios above.
