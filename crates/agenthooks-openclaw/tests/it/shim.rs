@@ -58,9 +58,9 @@ struct Run {
 
 static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// The plugin over `daemon`, fail-closed or not; `prompt_fail` is `before_agent_run`'s own fail
-/// policy (`None`: the plugin's).
-fn run(daemon: &str, fail_closed: bool, prompt_fail: Option<bool>) -> Option<Run> {
+/// Node (else `None`, the tests skipped with a line saying so) and a fresh run directory
+/// `<tmp>/<prefix>-<pid>-<n>` with an empty `plugin/` in it.
+fn node_and_dir(prefix: &str) -> Option<(PathBuf, PathBuf)> {
     let Some(node) = node() else {
         #[allow(clippy::print_stderr)] // the skip is worth a line in the test output
         {
@@ -69,9 +69,16 @@ fn run(daemon: &str, fail_closed: bool, prompt_fail: Option<bool>) -> Option<Run
         return None;
     };
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("agenthooks-openclaw-shim-{}-{n}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("{prefix}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("plugin")).expect("mkdir");
+    Some((node, dir))
+}
+
+/// The plugin over `daemon`, fail-closed or not; `prompt_fail` is `before_agent_run`'s own fail
+/// policy (`None`: the plugin's).
+fn run(daemon: &str, fail_closed: bool, prompt_fail: Option<bool>) -> Option<Run> {
+    let (node, dir) = node_and_dir("agenthooks-openclaw-shim")?;
     let frames = dir.join("frames.jsonl");
     let script = daemon.replace("FRAMES", &frames.display().to_string());
     let cfg = PluginConfig::new(["/bin/sh", "-c", script.as_str(), "sh"])
@@ -262,17 +269,7 @@ console.log(JSON.stringify({ steps }));
 
 /// Runs one respawn case: the driver's steps and the frames the fake daemons received.
 fn respawn_case(case: &str) -> Option<(Vec<Value>, Vec<Value>)> {
-    let Some(node) = node() else {
-        #[allow(clippy::print_stderr)] // the skip is worth a line in the test output
-        {
-            eprintln!("shim tests skipped: no node (set AGENTHOOKS_NODE)");
-        }
-        return None;
-    };
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("agenthooks-openclaw-respawn-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("plugin")).expect("mkdir");
+    let (node, dir) = node_and_dir("agenthooks-openclaw-respawn")?;
     std::fs::write(dir.join("fake-daemon.mjs"), FAKE_DAEMON).expect("write daemon");
     std::fs::write(dir.join("driver.mjs"), RESPAWN_DRIVER).expect("write driver");
     let daemon = dir.join("fake-daemon.mjs").display().to_string();
