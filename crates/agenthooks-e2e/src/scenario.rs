@@ -822,18 +822,10 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
             // The dead daemon is replaced on the next call: the hooks after the crash (the
             // blocked tool's after_tool_call, the run's before_agent_finalize) are answered.
-            let crash = r
-                .records
-                .iter()
-                .position(|x| x.kind.as_deref() == Some("tool.pre") && x.exit.is_none())
-                .unwrap_or(r.records.len());
-            let answered = |kind: &str| {
-                r.records[crash..]
-                    .iter()
-                    .filter(|x| x.kind.as_deref() == Some(kind) && x.exit.is_some())
-                    .count()
-            };
-            let (error, stop) = (answered("tool.error"), answered("agent.stop"));
+            let (error, stop) = (
+                answered_after_crash(r, "tool.error"),
+                answered_after_crash(r, "agent.stop"),
+            );
             checks.push(Check::new(
                 "the respawned daemon answered the blocked tool's after_tool_call (tool.error)",
                 error >= 1,
@@ -966,15 +958,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             ));
             // The turn right after the crash (OpenCode runs it in under 100 ms when the hooks
             // fail fast) reaches the respawned daemon: none of its hooks is dropped.
-            let crash = r
-                .records
-                .iter()
-                .position(|x| x.kind.as_deref() == Some("tool.pre") && x.exit.is_none())
-                .unwrap_or(r.records.len());
-            let next_turn = r.records[crash..]
-                .iter()
-                .filter(|x| x.kind.as_deref() == Some("model.request") && x.exit.is_some())
-                .count();
+            let next_turn = answered_after_crash(r, "model.request");
             checks.push(Check::new(
                 "the respawned daemon answered the next model request's hooks (chat.params)",
                 next_turn >= 1,
@@ -1239,6 +1223,20 @@ fn daemon_crash_checks(r: &RunReport, gate: &str, blocked: &str, marker: bool) -
             marker_detail(marker),
         ),
     ]
+}
+
+/// How many `kind` calls were answered after the daemon died (the first unanswered `tool.pre`;
+/// none when no call went unanswered).
+fn answered_after_crash(r: &RunReport, kind: &str) -> usize {
+    let crash = r
+        .records
+        .iter()
+        .position(|x| x.kind.as_deref() == Some("tool.pre") && x.exit.is_none())
+        .unwrap_or(r.records.len());
+    r.records[crash..]
+        .iter()
+        .filter(|x| x.kind.as_deref() == Some(kind) && x.exit.is_some())
+        .count()
 }
 
 fn marker_detail(marker: bool) -> String {
