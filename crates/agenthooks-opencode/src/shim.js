@@ -79,6 +79,12 @@ function createBridge(options) {
     }
   }
 
+  /** Whether a call waits for a daemon (made while none ran, not sent yet). */
+  function waiting() {
+    for (const p of pending.values()) if (!p.sent) return true;
+    return false;
+  }
+
   /** Sends the frames waiting for a daemon, in call order, with what is left of their deadline. */
   function flush() {
     for (const p of pending.values()) {
@@ -98,7 +104,7 @@ function createBridge(options) {
       if (!respawnTimer) {
         respawnTimer = setTimeout(() => {
           respawnTimer = null;
-          if (!child && [...pending.values()].some((p) => !p.sent)) start();
+          if (!child && waiting()) start();
         }, wait);
         // Not unref'd: calls wait on it, as they wait on a running daemon's pipes.
       }
@@ -172,7 +178,7 @@ function createBridge(options) {
       p.reject(new Error("the agenthooks daemon exited"));
     }
     // Calls still waiting get the next daemon (no earlier than the backoff allows).
-    if ([...pending.values()].some((p) => !p.sent)) queueMicrotask(start);
+    if (waiting()) queueMicrotask(start);
   }
 
   /** Sends one frame; resolves with the reply, rejects at the deadline or when the daemon dies. */
