@@ -642,8 +642,13 @@ impl ToolCallBuilder {
 pub fn normalize_input(raw: &Value) -> Map<String, Value> {
     match raw {
         Value::Object(m) => m.clone(),
-        Value::String(s) => match serde_json::from_str::<Value>(s) {
-            Ok(Value::Object(m)) => m,
+        // A stringified object is read tolerantly (a lone surrogate or deep nesting in it is
+        // repaired, logged, never the reason the input looks empty).
+        Value::String(s) if s.trim_start().starts_with('{') => match crate::kit::tolerant::parse(s) {
+            Ok((Value::Object(m), repairs)) => {
+                crate::kit::tolerant::log_repairs(&repairs, "stringified tool input");
+                m
+            }
             _ => single("value", raw.clone()),
         },
         Value::Null => Map::new(),
@@ -694,7 +699,7 @@ pub fn synth_tool_id_raw(session: &str, turn: &str, tool: &str, input: &RawJson)
     match text.as_bytes().first() {
         Some(b'{') => synth_id_of(session, turn, tool, &[text.as_bytes()]),
         Some(b'"') => match input.value() {
-            Value::String(inner) if serde_json::from_str::<Map<String, Value>>(inner).is_ok() => {
+            Value::String(inner) if crate::kit::tolerant::parse(inner).is_ok_and(|(v, _)| v.is_object()) => {
                 synth_id_of(session, turn, tool, &[inner.trim().as_bytes()])
             }
             _ => synth_id_of(session, turn, tool, &[b"{\"value\":", text.as_bytes(), b"}"]),

@@ -114,6 +114,7 @@ mod capture;
 pub mod lenient;
 mod macros;
 mod quirk_table;
+pub mod tolerant;
 
 pub use capture::Capture;
 pub(crate) use capture::KeyCow;
@@ -486,6 +487,13 @@ pub enum Repair {
     Placeholder,
     /// The payload could not be typed at all: the event is delivered as `Other`.
     Untyped,
+    /// The text held what `serde_json` rejects but an agent's encoder writes (a lone surrogate
+    /// escape, bytes that are not UTF-8, a raw control character): the decoded view holds U+FFFD
+    /// (or the escape) instead; the raw payload is unchanged ([`tolerant`]).
+    Replaced,
+    /// A value nested deeper than [`tolerant::MAX_DEPTH`], or a number beyond `f64`'s range: the
+    /// decoded view holds a string with its exact JSON text ([`tolerant`]).
+    KeptAsText,
 }
 
 /// A field the typed view could not hold as sent. The event still reaches handlers.
@@ -501,12 +509,14 @@ pub struct ProjectionIssue {
 }
 
 impl Repair {
-    /// A stable name: `moved-to-extra`, `placeholder`, `untyped`.
+    /// A stable name: `moved-to-extra`, `placeholder`, `untyped`, `replaced`, `kept-as-text`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::MovedToExtra => "moved-to-extra",
             Self::Placeholder => "placeholder",
             Self::Untyped => "untyped",
+            Self::Replaced => "replaced",
+            Self::KeptAsText => "kept-as-text",
         }
     }
 }
@@ -568,6 +578,48 @@ impl<N: NativeEvents> Decoded<N> {
 /// event when no hint is given: a [`DecodeError`] with the JSON path. A field of an unexpected
 /// shape is *not* an error.
 pub fn decode<N: NativeEvents>(
+    provider: &Provider,
+    bytes: &[u8],
+    hint: Option<&str>,
+) -> Result<Decoded<N>, DecodeError> {
+    let strict = decode_text::<N>(provider, bytes, hint);
+    let Err(e) = strict else {
+        return strict;
+    };
+    // Rule 4: what an agent's encoder writes and `serde_json` rejects (a lone surrogate escape,
+    // nesting past its limit, a number past f64) is repaired in the decoded view, never a reason
+    // the event is undecodable. Only on failure: the fast path pays nothing.
+    if matches!(e.category(), DecodeCategory::Empty | DecodeCategory::UnknownEvent) {
+        return Err(e);
+    }
+    let Ok(repaired) = tolerant::repair(crate::event::strip_bom(bytes)) else {
+        return Err(e);
+    };
+    if repaired.repairs.is_empty() {
+        return Err(e);
+    }
+    let mut decoded = decode_text::<N>(provider, repaired.text.as_bytes(), hint)?;
+    let issues: Vec<ProjectionIssue> = repaired.repairs.into_iter().map(ProjectionIssue::from).collect();
+    decoded.issues.splice(0..0, issues);
+    Ok(decoded)
+}
+
+impl From<tolerant::TextRepair> for ProjectionIssue {
+    fn from(r: tolerant::TextRepair) -> Self {
+        let repair = match r.kind {
+            tolerant::TextRepairKind::TooDeep | tolerant::TextRepairKind::NumberOutOfRange => Repair::KeptAsText,
+            _ => Repair::Replaced,
+        };
+        ProjectionIssue {
+            message: r.kind.describe().to_owned(),
+            path: r.path,
+            repair,
+        }
+    }
+}
+
+/// [`decode`] without the repair fallback.
+fn decode_text<N: NativeEvents>(
     provider: &Provider,
     bytes: &[u8],
     hint: Option<&str>,

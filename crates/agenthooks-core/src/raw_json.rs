@@ -67,10 +67,13 @@ impl RawJson {
     }
 
     /// The parsed value (parsed on the first call, then cached).
+    ///
+    /// The text is read tolerantly ([`kit::tolerant`](crate::kit::tolerant)): a lone surrogate
+    /// escape, nesting past `serde_json`'s limit or a number past `f64` (all of which the
+    /// decoder's raw capture accepts, as the agents' encoders write them) are repaired in the
+    /// value, each repair logged as a warning; [`RawJson::get`] keeps the exact text.
     pub fn value(&self) -> &Value {
-        self.0
-            .parsed
-            .get_or_init(|| serde_json::from_str(self.0.raw.get()).unwrap_or(Value::Null))
+        self.0.parsed.get_or_init(|| parse(self.0.raw.get()))
     }
 
     /// The parsed value, owned (moves it out of the cache when this is the only handle).
@@ -78,7 +81,7 @@ impl RawJson {
         match Arc::try_unwrap(self.0) {
             Ok(inner) => match inner.parsed.into_inner() {
                 Some(v) => v,
-                None => serde_json::from_str(inner.raw.get()).unwrap_or(Value::Null),
+                None => parse(inner.raw.get()),
             },
             Err(shared) => RawJson(shared).value().clone(),
         }
@@ -125,7 +128,15 @@ impl RawJson {
                 .map(|k| v.as_object().and_then(|m| m.get(*k)).cloned())
                 .collect();
         }
-        scan_fields(self.get(), keys)
+        match try_scan_fields(self.get(), keys) {
+            Some(found) => found,
+            // The scan met what only the tolerant parse reads (a lone surrogate or deep nesting
+            // in a wanted value): parse (and cache) the whole value.
+            None => keys
+                .iter()
+                .map(|k| self.value().as_object().and_then(|m| m.get(*k)).cloned())
+                .collect(),
+        }
     }
 
     /// The value as an object: an object as is, a JSON string that holds an object parsed,
@@ -136,22 +147,43 @@ impl RawJson {
             return crate::event::normalize_input(v);
         }
         match self.lead() {
-            b'{' => serde_json::from_str(self.get()).unwrap_or_default(),
+            b'{' => match serde_json::from_str(self.get()) {
+                Ok(m) => m,
+                // A lone surrogate, deep nesting, a huge number: the tolerant parse, cached.
+                Err(_) => crate::event::normalize_input(self.value()),
+            },
             b'n' => Map::new(),
             _ => crate::event::normalize_input(self.value()),
         }
     }
 }
 
-/// Scans a JSON object's text for `keys`, typing only their values.
+/// The tolerant parse of a raw field's text (repairs logged).
+fn parse(text: &str) -> Value {
+    crate::kit::tolerant::parse_logged(text, "raw JSON field")
+}
+
+/// Scans a JSON object's text for `keys`, typing only their values; a text the strict scan
+/// cannot read is parsed tolerantly ([`kit::tolerant`](crate::kit::tolerant)).
 pub(crate) fn scan_fields(text: &str, keys: &[&str]) -> Vec<Option<Value>> {
+    try_scan_fields(text, keys).unwrap_or_else(|| {
+        let v = crate::kit::tolerant::parse_logged(text, "tool input");
+        keys.iter()
+            .map(|k| v.as_object().and_then(|m| m.get(*k)).cloned())
+            .collect()
+    })
+}
+
+/// The strict scan of [`scan_fields`]: `None` when the text is not an object `serde_json`
+/// reads (other values skipped are not typed, so only a wanted value or the structure fails).
+fn try_scan_fields(text: &str, keys: &[&str]) -> Option<Vec<Option<Value>>> {
     let mut out = vec![None; keys.len()];
     if text.as_bytes().first() != Some(&b'{') {
-        return out;
+        return Some(out);
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let _ = de.deserialize_map(FieldScan { keys, out: &mut out });
-    out
+    de.deserialize_map(FieldScan { keys, out: &mut out }).ok()?;
+    Some(out)
 }
 
 struct FieldScan<'a, 'k> {

@@ -116,10 +116,13 @@ pub(crate) fn decode(bytes: &[u8], hint: Option<&str>) -> Result<Decoded, Decode
 /// Decodes a payload named `claude` (a Claude event name) as the Cursor event `cursor`, with
 /// the kit's tolerance, keeping `hook_event_name` as sent in the native view.
 fn decode_as(bytes: &[u8], claude: &str, cursor: &str) -> Option<Decoded> {
-    let mut v: Value = serde_json::from_slice(agenthooks_core::event::strip_bom(bytes)).ok()?;
+    // Tolerant: a lone surrogate or deep nesting anywhere is repaired (and reported), as the
+    // kit's decoder does, never the reason the event falls back to `Other`.
+    let (mut v, repairs) = kit::tolerant::parse_slice(agenthooks_core::event::strip_bom(bytes)).ok()?;
     v.as_object_mut()?.insert("hook_event_name".into(), cursor.into());
     let renamed = serde_json::to_vec(&v).ok()?;
-    let d = NativeEvent::decode(&Provider::CURSOR, &renamed, None).ok()?;
+    let mut d = NativeEvent::decode(&Provider::CURSOR, &renamed, None).ok()?;
+    d.issues.splice(0..0, repairs.into_iter().map(ProjectionIssue::from));
     // Puts the name back as sent: the typed fields round-trip without the `extra` map (which
     // holds any value the kit moved there for its shape), then `extra` is restored.
     let restore = |mut n: NativeEvent| {

@@ -15,7 +15,11 @@
 //!    ([`Codec::native_extra`]);
 //! 8. tolerance ([`crate::tolerance`]): with each non-identifying top-level field dropped, and
 //!    with each replaced by a value of another JSON type, the payload still decodes, as the same
-//!    kind, with raw byte-identical to the altered bytes.
+//!    kind, with raw byte-identical to the altered bytes;
+//! 9. hostile values ([`crate::hostile`]): with each value an agent's encoder can emit that
+//!    strict readers reject (lone surrogates, `\u0000`, huge numbers, deep nesting) spliced in at
+//!    the top level, into the tool input (beside and inside the command), the prompt and the tool
+//!    output, the payload decodes as the same kind with its data, and a deny handler still denies.
 //!
 //! With `AGENTHOOKS_BLESS=1`, 5 and 6 write the expected files (and remove response files of
 //! shapes that no longer apply). Every failure is collected; the suite then panics with all of
@@ -77,6 +81,10 @@ pub struct Report {
     pub extra_checks: usize,
     /// Drop/retype variants checked (check 8).
     pub tolerance_checks: usize,
+    /// Hostile-value payloads checked (check 9).
+    pub hostile_checks: usize,
+    /// Of those, the ones a deny or prompt-block handler was run on.
+    pub hostile_gated: usize,
     /// Failures, one message each (file and reason).
     pub failures: Vec<String>,
 }
@@ -85,11 +93,13 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} fixtures, {} responses, {} extra-key checks, {} tolerance checks, {} failures",
+            "{} fixtures, {} responses, {} extra-key checks, {} tolerance checks, {} hostile-value checks ({} gated), {} failures",
             self.fixtures,
             self.responses,
             self.extra_checks,
             self.tolerance_checks,
+            self.hostile_checks,
+            self.hostile_gated,
             self.failures.len()
         )?;
         for x in &self.failures {
@@ -280,6 +290,15 @@ impl Suite {
             if let Some(f) = failure {
                 report.failures.push(format!("{id}: {f}"));
             }
+        }
+        // 9. hostile values
+        if self.tolerance {
+            let h = crate::hostile::check_fixture(codec, fx);
+            report.hostile_checks += h.checked;
+            report.hostile_gated += h.gated;
+            report
+                .failures
+                .extend(h.failures.into_iter().map(|f| format!("{id}: {f}")));
         }
         // 7. an unknown key
         if let Some(injected) = inject_extra(&fx.input) {

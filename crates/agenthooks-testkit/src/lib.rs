@@ -50,6 +50,7 @@ pub mod fake;
 pub mod fixture;
 pub mod golden;
 pub mod harness;
+pub mod hostile;
 pub mod mcp;
 pub mod model;
 pub mod shapes;

@@ -86,10 +86,11 @@ use pipeline::Dispatch;
 /// per runner with [`RunOptions::with_stdin_cap`].
 pub const DEFAULT_STDIN_CAP: usize = 32 << 20;
 
-/// The deepest JSON nesting a payload or a frame may have (arrays and objects; the top-level
-/// value counts as 1). It is what `serde_json`'s recursion limit (128) lets through, which every
-/// codec's decoder inherits: deeper input is a decode error answered per policy, never a stack
-/// overflow. Not configurable.
+/// The deepest JSON nesting the typed view of a payload holds (the top-level object or
+/// value counts as 1): what `serde_json`'s recursion limit (128) lets through. Deeper input is
+/// not an error: the decoder's repair pass ([`kit::tolerant`](crate::kit::tolerant), iterative,
+/// any depth) keeps each part past it as a string holding its exact JSON text, so the handler
+/// still sees the event and every field beside the deep one. Not configurable.
 pub const MAX_NESTING: usize = 127;
 
 /// Runner options.
@@ -221,6 +222,7 @@ mod tests {
     /// The constant is the parser's real limit: `MAX_NESTING` levels parse, one more does not.
     #[test]
     fn max_nesting_is_serde_json_s_limit() {
+        assert_eq!(MAX_NESTING, crate::kit::tolerant::MAX_DEPTH);
         for depth in [MAX_NESTING - 1, MAX_NESTING] {
             assert!(
                 serde_json::from_str::<serde_json::Value>(&nested(depth)).is_ok(),

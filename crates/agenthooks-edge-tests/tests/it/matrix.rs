@@ -199,13 +199,21 @@ fn rows() -> Vec<Row> {
         row("JSON string", Failure, |_, _| b"\"PreToolUse\"".to_vec()),
         row("JSON number", Failure, |_, _| b"42".to_vec()),
         row("invalid UTF-8", Failure, |_, v| splice(v, "x", b"\"\xff\xfe\"")),
-        row("NUL byte in a string", Failure, |_, v| splice(v, "x", b"\"a\0b\"")),
+        // what agents' encoders write and strict readers reject is repaired in the decoded view
+        // (`kit::tolerant`), never a reason the handler is skipped
+        row("NUL byte in a string", Decoded, |_, v| splice(v, "x", b"\"a\0b\"")),
+        row("lone surrogate escapes", Decoded, |_, v| {
+            splice(v, "x", br#"["\ud800","\udc00","\udc00\ud800"]"#)
+        }),
+        row("number beyond f64", Decoded, |_, v| {
+            splice(v, "x", b"[1e400,123456789012345678901234567890]")
+        }),
         row("trailing NUL", Failure, |_, v| [v, b"\0"].concat()),
         row("BOM before valid JSON", Decoded, |_, v| {
             [&[0xEF, 0xBB, 0xBF][..], v].concat()
         }),
         row("trailing garbage", Failure, |_, v| [v, b" garbage"].concat()),
-        row("nesting 200 000 deep", Failure, |_, v| {
+        row("nesting 200 000 deep", Decoded, |_, v| {
             splice(v, "deep", &[vec![b'['; DEEP], vec![b']'; DEEP]].concat())
         }),
         row("another agent's payload", Foreign, foreign),
@@ -487,9 +495,10 @@ fn padded_to(payload: &[u8], len: usize) -> Vec<u8> {
 }
 
 /// The documented bounds at their edge, through the real runner and every codec: a payload of
-/// `DEFAULT_STDIN_CAP - 1` and `DEFAULT_STDIN_CAP` bytes, and nesting `MAX_NESTING - 1` and
-/// `MAX_NESTING` deep, reach the handler; one byte or one level more is answered per policy
-/// (fail-closed here: blocked, with the reason the runner gives). The timeout is long: the
+/// `DEFAULT_STDIN_CAP - 1` and `DEFAULT_STDIN_CAP` bytes reaches the handler, one byte more is
+/// answered per policy (fail-closed here: blocked, with the reason the runner gives). Nesting is
+/// no bound: `MAX_NESTING` levels and more reach the handler (past it, the deeper part is kept as
+/// its text, `kit::tolerant`). The timeout is long: the
 /// test binaries are debug builds, where decoding 32 MiB takes seconds (reading and decoding
 /// count against the deadline).
 #[test]
@@ -514,7 +523,8 @@ fn resource_bounds_at_the_boundary() {
             (padded_to(&valid, DEFAULT_STDIN_CAP + 1), Expect::Failure),
             (deep(MAX_NESTING - 1), Expect::Decoded),
             (deep(MAX_NESTING), Expect::Decoded),
-            (deep(MAX_NESTING + 1), Expect::Failure),
+            (deep(MAX_NESTING + 1), Expect::Decoded),
+            (deep(MAX_NESTING * 40), Expect::Decoded),
         ];
         for (payload, expect) in cases {
             if let Err(e) = check(a, &cell(expect), "closed", &payload) {
