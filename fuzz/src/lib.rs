@@ -17,6 +17,8 @@ use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs
 use agenthooks_testkit::shapes::{constructors, Shape};
 use serde_json::Value;
 
+pub mod reference;
+
 /// stdout must be empty (some dialects' no-op) or one JSON document.
 fn assert_readable(what: &str, stdout: &[u8]) {
     let t = stdout.trim_ascii();
@@ -54,7 +56,37 @@ pub fn codec_decode(data: &[u8]) {
     let env: [(&str, &str); 1] = [("HOME", "/nonexistent")];
     let inv = Invocation::new(payload.to_vec(), &env).with_native_event(hint);
     let _ = codec.sniff_payload(payload, &env);
-    let Ok(event) = codec.decode(&inv) else { return };
+    // The oracle: a payload the permissive reference reader (lone surrogates, any depth, any
+    // number) reads as an object naming one of the codec's events must decode as that event,
+    // and a deny handler must deny it where the event can carry a deny.
+    let named = oracle_name(codec, payload, hint);
+    let event = match codec.decode(&inv) {
+        Ok(e) => e,
+        Err(e) => {
+            assert!(
+                named.is_none(),
+                "{}: a payload naming {:?} does not decode: {e}",
+                codec.provider(),
+                named
+            );
+            return;
+        }
+    };
+    if let Some(name) = named {
+        assert_eq!(event.envelope().native.as_str(), name, "{}: decoded as another event", codec.provider());
+        let gate = matches!(event.kind(), EventKind::ToolPre | EventKind::Permission)
+            && codec.row(name).is_some_and(|r| r.caps.contains(Capability::Deny));
+        if gate {
+            let invoked = deny_runner().invoke(codec, &inv, None, agenthooks::core::Confidence::Certain);
+            assert_eq!(
+                invoked.sent.as_ref().map(Outcome::kind),
+                Some(DecisionKind::Deny),
+                "{}: {name}: the deny handler did not deny (failure: {:?})",
+                codec.provider(),
+                invoked.failure.as_ref().map(ToString::to_string)
+            );
+        }
+    }
     let target = agenthooks::core::EventTarget::of(&event);
     let mut outcomes: Vec<Outcome> = Shape::for_kind(event.kind())
         .into_iter()
@@ -74,6 +106,33 @@ pub fn codec_decode(data: &[u8]) {
         assert_readable("failure_response", &r.stdout);
         assert_exit("failure_response", r.exit_code);
     }
+}
+
+/// The event the oracle expects: the payload's own name (the codec's name key, a string naming
+/// one of its events, the key not repeated) or, for a dialect without one, the hint; `None` when
+/// the reference reader does not read the payload as an object.
+fn oracle_name(codec: &dyn agenthooks::core::Codec, payload: &[u8], hint: Option<&'static str>) -> Option<&'static str> {
+    let members = reference::top_level_members(payload)?;
+    let Some(key) = codec.name_key() else {
+        return hint;
+    };
+    let mut values = members.iter().filter(|(k, _)| k == key);
+    let (_, value) = values.next()?;
+    if values.next().is_some() {
+        return None; // a repeated name key: which one counts is the reader's choice
+    }
+    let value = value.as_deref()?;
+    codec.native_events().iter().map(|r| r.name).find(|n| *n == value)
+}
+
+/// A runner whose tool gate denies every call.
+fn deny_runner() -> &'static Runner {
+    static RUNNER: std::sync::OnceLock<Runner> = std::sync::OnceLock::new();
+    RUNNER.get_or_init(|| {
+        let state: PathBuf = std::env::temp_dir().join("agenthooks-fuzz-state");
+        let router = Router::new().on_tool_gate(|_: &Context, _: ToolGateEvent<'_>| deny("fuzz oracle"));
+        agenthooks::runner(router).with_options(RunOptions::default().with_state_dir(state))
+    })
 }
 
 fn deny_tool(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {

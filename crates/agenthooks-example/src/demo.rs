@@ -37,9 +37,15 @@ struct Row {
     dialog: bool,
 }
 
-/// Plants the credential into the first `command`/`cmd`/`prompt`/`toolArgs` string; returns
+/// Plants [`PLANTED`] into the first `command`/`cmd`/`prompt`/`toolArgs` string; returns
 /// whether something was planted.
-fn plant(v: &mut Value) -> bool {
+///
+/// ```
+/// let mut v = serde_json::json!({"tool_input": {"command": "ls"}});
+/// assert!(agenthooks_example::demo::plant(&mut v));
+/// assert_eq!(v["tool_input"]["command"], "ls # key=AKIAIOSFODNN7EXAMPLE");
+/// ```
+pub fn plant(v: &mut Value) -> bool {
     match v {
         Value::Object(m) => {
             for key in ["command", "cmd", "prompt", "text"] {

@@ -256,7 +256,13 @@ fn scan_tool(t: &ToolCall) -> Vec<&'static str> {
         return find_secrets(raw.get());
     }
     let text = serde_json::to_string(t.input()).unwrap_or_default();
-    find_secrets(&text)
+    let found = find_secrets(&text);
+    if found.is_empty() {
+        // What the decoded view may hold differently (a lone surrogate repaired, a part nested
+        // past the parser's limit kept as text) is scanned as the agent sent it, too.
+        return find_secrets(raw.get());
+    }
+    found
 }
 
 fn explain(found: &[&str]) -> String {
@@ -303,12 +309,20 @@ fn guard_output(_cx: &Context, e: &ToolPostEvent) -> ToolPostDecision {
     // case: a command's stdout, with `\n` escapes) as the decoded string; anything else as
     // compact JSON text.
     let raw = e.output.get();
-    let found = if !raw.contains('\\') {
-        find_secrets(raw)
-    } else if let serde_json::Value::String(s) = e.output.value() {
-        find_secrets(s)
+    let found = if raw.contains('\\') {
+        let decoded = if let serde_json::Value::String(s) = e.output.value() {
+            find_secrets(s)
+        } else {
+            find_secrets(&e.output.to_string())
+        };
+        // The text as sent, too (see `scan_tool`).
+        if decoded.is_empty() {
+            find_secrets(raw)
+        } else {
+            decoded
+        }
     } else {
-        find_secrets(&e.output.to_string())
+        find_secrets(raw)
     };
     if found.is_empty() {
         return observed();

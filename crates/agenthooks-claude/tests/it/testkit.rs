@@ -18,6 +18,11 @@ fn conformance_suite() {
         .run();
     assert!(report.extra_checks >= 80 && report.responses >= 300, "{report}");
     assert!(report.tolerance_checks >= 80 * 8, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 #[test]

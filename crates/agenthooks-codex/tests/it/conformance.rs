@@ -16,6 +16,11 @@ fn conformance_suite() {
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
     assert!(report.responses >= 150, "{report}");
     assert!(report.tolerance_checks >= 400, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 #[test]

@@ -16,6 +16,11 @@ fn conformance_suite() {
     assert!(report.responses > 200, "{report}");
     assert_eq!(report.extra_checks, report.fixtures);
     assert!(report.tolerance_checks > 500, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 /// Capabilities, encoder and the fake Copilot agent agree on every event × decision, and the

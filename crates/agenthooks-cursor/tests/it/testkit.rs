@@ -37,6 +37,11 @@ fn conformance_suite() {
         .run();
     assert!(report.extra_checks >= 45 && report.responses >= 150, "{report}");
     assert!(report.tolerance_checks >= 45 * 8, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
     eprintln!("{report}");
 }
 

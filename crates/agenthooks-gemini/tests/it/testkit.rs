@@ -27,6 +27,11 @@ fn conformance_suite() {
     assert!(report.responses > 250, "{report}");
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
     assert!(report.tolerance_checks > 500, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 #[test]

@@ -15,6 +15,11 @@ fn conformance() {
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
     // Every fixture has droppable fields (at least the base fields).
     assert!(report.tolerance_checks >= 4 * report.fixtures, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 /// The one documented loss (⚠ in the crate docs): context attached to a blocked prompt is not

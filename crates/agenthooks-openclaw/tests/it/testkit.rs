@@ -14,6 +14,11 @@ fn conformance() {
     assert_eq!(report.extra_checks, report.fixtures, "{report}");
     // Every frame has droppable fields (`seq`, `ctx`, …).
     assert!(report.tolerance_checks >= 4 * report.fixtures, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 #[test]

@@ -12,6 +12,11 @@ fn every_fixture_conforms() {
         .min_fixtures(20)
         .run();
     assert!(report.tolerance_checks > 100, "{report}");
+    // check 9: hostile values at every place the events have, and the deny handler run on gates
+    assert!(
+        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+        "{report}"
+    );
 }
 
 /// The can't-drift agreement: every decision of every event's family, encoded by the codec,
