@@ -589,7 +589,11 @@ pub fn decode<N: NativeEvents>(
     // Rule 4: what an agent's encoder writes and `serde_json` rejects (a lone surrogate escape,
     // nesting past its limit, a number past f64) is repaired in the decoded view, never a reason
     // the event is undecodable. Only on failure: the fast path pays nothing.
-    if matches!(e.category(), DecodeCategory::Empty | DecodeCategory::UnknownEvent) {
+    // Bytes that are not UTF-8 are no agent's encoding (the runner refuses them at the edge).
+    if matches!(
+        e.category(),
+        DecodeCategory::Empty | DecodeCategory::UnknownEvent | DecodeCategory::NotUtf8
+    ) {
         return Err(e);
     }
     let Ok(repaired) = tolerant::repair(crate::event::strip_bom(bytes)) else {
