@@ -36,6 +36,27 @@ for inp in sorted(FIX.rglob("input.json")):
             argv += f"\n--variant={meta['variant']}"
         put("runner", argv.encode() + b"\0" + payload)
 
+# What the agents' encoders write and strict readers reject (the codec_decode oracle's subject):
+# lone surrogates, a reversed pair, a 30-digit integer, a number beyond f64, deep nesting, spliced
+# in as the first member of a tool event's payload and of its tool input.
+HOSTILE = [b'"\\ud800"', b'"\\udc00\\ud800"', b"123456789012345678901234567890", b"-1e400",
+           b"[" * 300 + b"]" * 300, b'{"a":' * 200 + b"1" + b"}" * 200]
+for inp in sorted(FIX.rglob("input.json")):
+    provider = inp.relative_to(FIX).parts[0]
+    if provider not in CODECS or "pre_tool_use" not in inp.parent.name:
+        continue
+    payload = inp.read_bytes().strip()
+    if not payload.startswith(b"{") or len(payload) > 16 << 10:
+        continue
+    for h in HOSTILE:
+        put("codec_decode", bytes([CODECS.index(provider)]) + b'{"agenthooks_hostile":' + h + b"," + payload[1:])
+        for key in (b'"tool_input":{', b'"toolInput":{', b'"args":{'):
+            at = payload.find(key)
+            if at >= 0:
+                at += len(key)
+                put("codec_decode", bytes([CODECS.index(provider)]) + payload[:at] + b'"agenthooks_hostile":' + h + b"," + payload[at:])
+                break
+
 for i, case in enumerate(INSTALL):
     golden = ROOT / "crates/agenthooks-install/tests/golden" / case
     for f in sorted(p for p in golden.rglob("*") if p.is_file() and p.suffix in (".json", ".toml")):
