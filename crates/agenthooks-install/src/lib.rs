@@ -86,6 +86,7 @@
 pub mod cli;
 mod diff;
 mod doctor;
+mod eol;
 mod error;
 mod finding;
 mod from_router;

@@ -11,6 +11,7 @@ use agenthooks_core::digest::{canonical_json, sha256_tagged};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::eol;
 use crate::error::InstallError;
 use crate::finding::Finding;
 use crate::fsys::{self, FsView};
@@ -228,6 +229,9 @@ pub(crate) struct Cx<'a> {
     pub(crate) trust: Vec<TrustEntry>,
     /// The install records of the config files planned so far.
     records: Vec<Pending>,
+    /// The files whose every line ends in CRLF: target modules see and write their LF view
+    /// (see [`crate::eol`]).
+    crlf: Vec<PathBuf>,
 }
 
 /// The install record of one config file while a plan is made.
@@ -261,6 +265,7 @@ impl<'a> Cx<'a> {
             files: Vec::new(),
             trust: Vec::new(),
             records: Vec::new(),
+            crlf: Vec::new(),
         }
     }
 
@@ -350,6 +355,9 @@ impl<'a> Cx<'a> {
             return Ok(&mut self.files[i]);
         }
         let before = self.fs.read(path)?;
+        if before.as_deref().is_some_and(eol::is_crlf) {
+            self.crlf.push(path.to_owned());
+        }
         self.files.push(FileChange {
             path: path.to_owned(),
             format,
@@ -362,19 +370,26 @@ impl<'a> Cx<'a> {
         Ok(&mut self.files[last])
     }
 
-    /// The file's planned text so far (its current text on first access).
+    /// The file's planned text so far (its current text on first access), with LF line ends
+    /// (a CRLF file's LF view: see [`crate::eol`]).
     pub(crate) fn text(&mut self, path: &Path, format: FileFormat) -> Result<Option<String>, InstallError> {
-        Ok(self.slot(path, format)?.after.clone())
+        let after = self.slot(path, format)?.after.clone();
+        Ok(if self.crlf.iter().any(|p| p == path) {
+            after.map(|t| eol::to_lf(&t))
+        } else {
+            after
+        })
     }
 
-    /// Sets the planned text.
+    /// Sets the planned text (given with LF line ends; a CRLF file gets CRLF back).
     pub(crate) fn set_text(
         &mut self,
         path: &Path,
         format: FileFormat,
         text: Option<String>,
     ) -> Result<(), InstallError> {
-        self.slot(path, format)?.after = text;
+        let crlf = self.crlf.iter().any(|p| p == path);
+        self.slot(path, format)?.after = if crlf { text.map(|t| eol::to_crlf(&t)) } else { text };
         Ok(())
     }
 
