@@ -80,6 +80,38 @@ pub enum InstallError {
     #[error("cannot write the hook command: {0}")]
     Unquotable(#[from] agenthooks_core::shell::QuoteError),
 
+    /// A config file is a symlink (or lies under a symlinked directory) that resolves outside
+    /// the directory this install may write in: the project (or plugin) directory for a file
+    /// in it, else the user's home. Nothing was written.
+    #[error(
+        "{link} resolves to {target}, outside {root}: not writing through the symlink",
+        link = link.display(),
+        target = target.display(),
+        root = root.display()
+    )]
+    SymlinkOutside {
+        /// The config path (the link, or the path under a linked directory).
+        link: PathBuf,
+        /// Where it resolves to.
+        target: PathBuf,
+        /// The directory it had to stay inside.
+        root: PathBuf,
+    },
+
+    /// A config file is a symlink to nothing: it is never replaced by a regular file. Nothing
+    /// was written.
+    #[error(
+        "{link} is a dangling symlink (to {target}): not replacing it with a file",
+        link = link.display(),
+        target = target.display()
+    )]
+    DanglingSymlink {
+        /// The link.
+        link: PathBuf,
+        /// Where it points.
+        target: PathBuf,
+    },
+
     /// A file changed on disk between planning and writing; nothing more was written.
     #[error("{path} changed while installing; run again", path = path.display())]
     Conflict {

@@ -18,7 +18,7 @@ use crate::fsys::{self, FsView};
 use crate::manifest::Manifest;
 use crate::record::{self, Prune, Record};
 use crate::shell::Owner;
-use crate::target::Target;
+use crate::target::{Scope, Target};
 
 /// A config file's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -232,6 +232,9 @@ pub(crate) struct Cx<'a> {
     /// The files whose every line ends in CRLF: target modules see and write their LF view
     /// (see [`crate::eol`]).
     crlf: Vec<PathBuf>,
+    /// What a file deleted by the plan holds once our entries are gone: written through instead
+    /// when the file is a symlink (a link is never removed).
+    residues: Vec<(PathBuf, String)>,
 }
 
 /// The install record of one config file while a plan is made.
@@ -266,6 +269,7 @@ impl<'a> Cx<'a> {
             trust: Vec::new(),
             records: Vec::new(),
             crlf: Vec::new(),
+            residues: Vec::new(),
         }
     }
 
@@ -355,6 +359,7 @@ impl<'a> Cx<'a> {
             return Ok(&mut self.files[i]);
         }
         let before = self.fs.read(path)?;
+        self.guard(path)?;
         if before.as_deref().is_some_and(eol::is_crlf) {
             self.crlf.push(path.to_owned());
         }
@@ -368,6 +373,66 @@ impl<'a> Cx<'a> {
         });
         let last = self.files.len() - 1;
         Ok(&mut self.files[last])
+    }
+
+    /// The directory a file of this target must resolve inside: the project (plugin) directory
+    /// for a file in it at project (plugin) scope, else the user's home.
+    fn write_root(&self, path: &Path) -> &Path {
+        let t = self.target;
+        let lexical = fsys::normalize(path);
+        let in_root = lexical.starts_with(fsys::normalize(&t.root));
+        let in_home = lexical.starts_with(fsys::normalize(&t.home));
+        if t.scope != Scope::User && (in_root || !in_home) {
+            &t.root
+        } else {
+            &t.home
+        }
+    }
+
+    /// Refuses a file that resolves (through a symlink, its own or a directory's) outside
+    /// [`Cx::write_root`]. A file outside both the project and the home directory that is not
+    /// itself a link (an agent home set by its environment variable) is where the user
+    /// pointed: allowed. (A dangling link reads as no file; writing one is refused in
+    /// [`Cx::set_text`].)
+    fn guard(&self, path: &Path) -> Result<(), InstallError> {
+        let link = self.fs.read_link(path);
+        let root = self.write_root(path);
+        if link.is_none() && !fsys::normalize(path).starts_with(fsys::normalize(root)) {
+            return Ok(());
+        }
+        let (resolved, root) = (self.fs.canonical(path), self.fs.canonical(root));
+        if resolved.starts_with(&root) {
+            Ok(())
+        } else {
+            Err(InstallError::SymlinkOutside {
+                link: path.to_owned(),
+                target: resolved,
+                root,
+            })
+        }
+    }
+
+    /// Sets the planned text (LF line ends); `None` plans deleting the file, a file of ours
+    /// left holding only `residue`: when the file is a symlink, the residue is written through
+    /// instead (see [`Cx::finish`]).
+    pub(crate) fn set_text_or_residue(
+        &mut self,
+        path: &Path,
+        format: FileFormat,
+        text: Option<String>,
+        residue: String,
+    ) -> Result<(), InstallError> {
+        if text.is_some() {
+            return self.set_text(path, format, text);
+        }
+        let residue = if self.crlf.iter().any(|p| p == path) {
+            eol::to_crlf(&residue)
+        } else {
+            residue
+        };
+        self.residues.retain(|(p, _)| p != path);
+        self.residues.push((path.to_owned(), residue));
+        self.set_text(path, format, None)
     }
 
     /// The file's planned text so far (its current text on first access), with LF line ends
@@ -389,7 +454,17 @@ impl<'a> Cx<'a> {
         text: Option<String>,
     ) -> Result<(), InstallError> {
         let crlf = self.crlf.iter().any(|p| p == path);
-        self.slot(path, format)?.after = if crlf { text.map(|t| eol::to_crlf(&t)) } else { text };
+        let link = self.fs.read_link(path);
+        let slot = self.slot(path, format)?;
+        if let (Some(to), None, Some(_)) = (link, &slot.before, &text) {
+            // A dangling symlink: never replaced by a file.
+            let dir = path.parent().unwrap_or(Path::new(""));
+            return Err(InstallError::DanglingSymlink {
+                link: path.to_owned(),
+                target: fsys::normalize(&dir.join(to)),
+            });
+        }
+        slot.after = if crlf { text.map(|t| eol::to_crlf(&t)) } else { text };
         Ok(())
     }
 
@@ -427,6 +502,15 @@ impl<'a> Cx<'a> {
                 } else if let Some(r) = &p.noted {
                     f.after = Some(r.to_text());
                 }
+            }
+        }
+        // A symlink is never removed: what a deleted config would leave is written through it
+        // (a whole file of ours is left as it is).
+        for f in &mut self.files {
+            if f.after.is_none() && f.before.is_some() && self.fs.read_link(&f.path).is_some() {
+                let residue = self.residues.iter().find(|(p, _)| *p == f.path).map(|(_, r)| r.clone());
+                tracing::warn!(path = %f.path.display(), "a symlink: written through, not removed");
+                f.after = residue.or_else(|| f.before.clone());
             }
         }
         let mut files = self.files;

@@ -135,7 +135,8 @@ fn writes_keep_permissions_follow_symlinks_and_round_trip() {
 
     let dir = temp_dir("perms");
     let home = dir.join("home");
-    let real = dir.join("dotfiles/claude-settings.json");
+    // A dotfiles checkout in the home directory (a link out of it is refused: `writes.rs`).
+    let real = home.join("dotfiles/claude-settings.json");
     std::fs::create_dir_all(real.parent().unwrap()).unwrap();
     std::fs::create_dir_all(home.join(".claude")).unwrap();
     let original = "{\n  \"model\": \"opus\"\n}\n";

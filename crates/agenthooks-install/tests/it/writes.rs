@@ -1,0 +1,216 @@
+//! Install writes only where it should and changes only what it added, on the real file
+//! system: CRLF files keep their line ends, symlinked configs are written through only inside
+//! the project (home), dangling links are never replaced or removed.
+
+use std::path::{Path, PathBuf};
+
+use agenthooks_core::{EventKind, Provider};
+use agenthooks_install::{install, uninstall, CodexOptions, HookSpec, InstallError, Manifest, Target, ToolMatcher};
+
+use crate::common::temp_dir;
+
+fn m() -> Manifest {
+    Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Bash"])))
+        .with_hook(HookSpec::kind(EventKind::Stop))
+}
+
+/// Every line end is CRLF (and there is one).
+fn all_crlf(text: &str) -> bool {
+    let lf = text.matches('\n').count();
+    lf > 0 && text.matches("\r\n").count() == lf
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A (project, home) pair of fresh directories.
+fn dirs(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let (root, home) = (dir.join("project"), dir.join("home"));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    (root, home)
+}
+
+#[test]
+fn crlf_configs_stay_crlf_and_come_back_byte_for_byte() {
+    let (root, home) = dirs("crlf");
+    let claude = root.join(".claude/settings.json");
+    let gemini = root.join(".gemini/settings.json");
+    let codex_toml = home.join(".codex/config.toml");
+    let kimi = home.join(".kimi-code/config.toml");
+    let files: [(&Path, String); 4] = [
+        (
+            &claude,
+            "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"theirs\"}]}]\n  }\n}\n"
+                .replace('\n', "\r\n"),
+        ),
+        (
+            &gemini,
+            "// settings\n{\n  /* ui */ \"ui\": {\"theme\": \"dark\"} // dark\n}\n".replace('\n', "\r\n"),
+        ),
+        (
+            &codex_toml,
+            "# codex\nmodel = \"o3\"\n\n[projects.\"/x\"]\ntrust_level = \"trusted\"\n".replace('\n', "\r\n"),
+        ),
+        (&kimi, "# kimi\ndefault_model = \"k2\"\n".replace('\n', "\r\n")),
+    ];
+    for (p, t) in &files {
+        write(p, t);
+    }
+    let targets = [
+        Target::project(Provider::CLAUDE_CODE, &root, &home),
+        Target::project(Provider::GEMINI, &root, &home),
+        // hooks.json created (LF), trust entries into the CRLF config.toml
+        Target::project(Provider::CODEX, &root, &home),
+        Target::user(Provider::KIMI, &home),
+    ];
+    for t in &targets {
+        install(&m(), t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    }
+    for (p, original) in &files {
+        let now = read(p);
+        assert_ne!(&now, original, "{}: nothing installed", p.display());
+        assert!(all_crlf(&now), "{}: a bare LF:\n{now:?}", p.display());
+    }
+    assert!(read(&codex_toml).contains("trusted_hash"));
+    for t in &targets {
+        uninstall(&m(), t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    }
+    for (p, original) in &files {
+        assert_eq!(&read(p), original, "{}", p.display());
+    }
+    assert!(!root.join(".codex/hooks.json").exists());
+}
+
+#[cfg(unix)]
+fn is_link(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_inside_the_project_is_written_through_and_kept() {
+    let (root, home) = dirs("link-inside");
+    let real = root.join("config/claude.json");
+    let original = "{\n  \"model\": \"opus\"\n}\n";
+    write(&real, original);
+    let link = root.join(".claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../config/claude.json", &link).unwrap();
+    let t = Target::project(Provider::CLAUDE_CODE, &root, &home);
+    install(&m(), &t).unwrap();
+    assert!(is_link(&link));
+    assert!(read(&real).contains("agenthooks run --provider=claude-code"));
+    uninstall(&m(), &t).unwrap();
+    assert!(is_link(&link));
+    assert_eq!(read(&real), original);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_project_is_refused_naming_both_paths() {
+    let (root, home) = dirs("link-outside");
+    // A committed link to a file outside the project (here in the home directory: still not
+    // the project's to change).
+    let outside = home.join("notes.json");
+    let original = "{\"x\": 1}\n";
+    write(&outside, original);
+    let link = root.join(".claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    let t = Target::project(Provider::CLAUDE_CODE, &root, &home);
+    let e = install(&m(), &t).unwrap_err();
+    let msg = e.to_string();
+    assert!(matches!(e, InstallError::SymlinkOutside { .. }), "{e:?}");
+    assert!(msg.contains(&link.display().to_string()), "{msg}");
+    let resolved = std::fs::canonicalize(&outside).unwrap();
+    assert!(msg.contains(&resolved.display().to_string()), "{msg}");
+    assert_eq!(read(&outside), original);
+    assert!(is_link(&link));
+    assert!(!home.join(".agenthooks").exists(), "nothing written, not even a record");
+
+    // A linked directory out of the project is refused the same way.
+    std::fs::remove_file(&link).unwrap();
+    std::fs::remove_dir(link.parent().unwrap()).unwrap();
+    let elsewhere = home.join("claude-dir");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, root.join(".claude")).unwrap();
+    let e = install(&m(), &t).unwrap_err();
+    assert!(matches!(e, InstallError::SymlinkOutside { .. }), "{e:?}");
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
+
+    // User scope: a link out of the home directory is refused, one inside it is fine.
+    let dir = root.parent().unwrap();
+    let out_of_home = dir.join("shared/settings.json");
+    write(&out_of_home, original);
+    let user_link = home.join(".claude/settings.json");
+    std::fs::create_dir_all(user_link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&out_of_home, &user_link).unwrap();
+    let user = Target::user(Provider::CLAUDE_CODE, &home);
+    let e = install(&m(), &user).unwrap_err();
+    assert!(matches!(e, InstallError::SymlinkOutside { .. }), "{e:?}");
+    assert_eq!(read(&out_of_home), original);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_dangling_symlink_is_never_replaced_nor_removed() {
+    let (root, home) = dirs("link-dangling");
+    let link = root.join(".claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../missing.json", &link).unwrap();
+    let t = Target::project(Provider::CLAUDE_CODE, &root, &home);
+    let e = install(&m(), &t).unwrap_err();
+    assert!(matches!(e, InstallError::DanglingSymlink { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(msg.contains(&link.display().to_string()), "{msg}");
+    assert!(msg.contains(&root.join("missing.json").display().to_string()), "{msg}");
+    assert!(is_link(&link));
+    assert!(!root.join("missing.json").exists());
+    // Uninstall finds nothing of ours and leaves the link alone.
+    assert!(uninstall(&m(), &t).unwrap().is_noop());
+    assert!(is_link(&link));
+    assert!(!root.join("missing.json").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn uninstall_writes_through_a_symlink_it_would_delete() {
+    let (root, home) = dirs("link-delete");
+    let real = root.join("shared/cursor.json");
+    let link = root.join(".cursor/hooks.json");
+    // A file holding only what a fresh install leaves, linked; without an install record the
+    // old rule deletes it on uninstall: the link must stay, the residue written through.
+    write(&real, "{\n  \"version\": 1\n}\n");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../shared/cursor.json", &link).unwrap();
+    let t = Target::project(Provider::CURSOR, &root, &home);
+    install(&m(), &t).unwrap();
+    assert!(read(&real).contains("agenthooks run"));
+    std::fs::remove_dir_all(home.join(".agenthooks")).unwrap();
+    let un = uninstall(&m(), &t).unwrap();
+    assert!(un.files.iter().all(|f| f.after.is_some()), "{un:?}");
+    assert!(is_link(&link));
+    assert_eq!(read(&real), "{\n  \"version\": 1\n}\n");
+    // Codex with a linked config.toml in the home directory: the same.
+    let codex_real = home.join("dotfiles/codex.toml");
+    write(&codex_real, "");
+    let codex_link = home.join(".codex/config.toml");
+    std::fs::create_dir_all(codex_link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&codex_real, &codex_link).unwrap();
+    let t = Target::user(Provider::CODEX, &home).with_options(CodexOptions::default().with_inline_toml(true));
+    install(&m(), &t).unwrap();
+    assert!(read(&codex_real).contains("trusted_hash"));
+    std::fs::remove_dir_all(home.join(".agenthooks")).unwrap();
+    uninstall(&m(), &t).unwrap();
+    assert!(is_link(&codex_link));
+    assert_eq!(read(&codex_real), "");
+}
