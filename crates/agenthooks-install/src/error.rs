@@ -112,6 +112,14 @@ pub enum InstallError {
         target: PathBuf,
     },
 
+    /// Another install or uninstall held the per-user install lock for too long. Nothing was
+    /// written.
+    #[error("{path}: another agenthooks install holds the install lock; try again", path = path.display())]
+    Busy {
+        /// What is locked (the home directory, or the lock file).
+        path: PathBuf,
+    },
+
     /// A file changed on disk between planning and writing; nothing more was written.
     #[error("{path} changed while installing; run again", path = path.display())]
     Conflict {

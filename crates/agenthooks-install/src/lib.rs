@@ -92,6 +92,7 @@ mod finding;
 mod from_router;
 mod fsys;
 mod jsonc;
+mod lock;
 mod manifest;
 mod matcher;
 mod merge;
@@ -207,8 +208,10 @@ pub fn diff(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> 
 }
 
 /// Installs: plans against the disk, then writes each changed file atomically. Returns the
-/// applied plan. On any planning error nothing is written.
+/// applied plan. On any planning error nothing is written. Planning and writing hold the
+/// per-user install lock (concurrent installs and uninstalls take turns).
 pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    let _lock = lock::lock(&target.home)?;
     let plan = plan_install(manifest, target, &RealFs)?;
     plan.apply()?;
     Ok(plan)
@@ -217,6 +220,7 @@ pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallErro
 /// Uninstalls: removes exactly our entries (and Codex trust entries of ours). Returns the
 /// applied plan.
 pub fn uninstall(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    let _lock = lock::lock(&target.home)?;
     let plan = plan_uninstall(manifest, target, &RealFs)?;
     plan.apply()?;
     Ok(plan)

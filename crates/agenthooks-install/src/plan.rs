@@ -191,20 +191,29 @@ impl Plan {
         self.files.iter().filter(|f| f.status() != ChangeStatus::Unchanged)
     }
 
-    /// Writes the plan to disk: each changed file atomically, after checking that it still
-    /// holds what the plan read (else [`InstallError::Conflict`] and the remaining files are
-    /// not written).
+    /// Writes the plan to disk, all or nothing: first checks that every file still holds what
+    /// the plan read (else [`InstallError::Conflict`] and nothing is written), then writes each
+    /// changed file atomically; when a write fails, the files already written get their
+    /// earlier text back. ([`install`](crate::install) and [`uninstall`](crate::uninstall)
+    /// hold the per-user install lock around planning and this.)
     pub fn apply(&self) -> Result<(), InstallError> {
         for f in self.changes() {
-            let now = crate::fsys::RealFs.read(&f.path)?;
-            if now != f.before {
+            if crate::fsys::RealFs.read(&f.path)? != f.before {
                 return Err(InstallError::Conflict { path: f.path.clone() });
             }
-            match &f.after {
-                Some(text) => fsys::atomic_write(&f.path, text)?,
-                None => fsys::remove(&f.path)?,
+        }
+        let mut done: Vec<&FileChange> = Vec::new();
+        for f in self.changes() {
+            if let Err(e) = write_change(&f.path, f.after.as_deref()) {
+                for w in done.iter().rev() {
+                    if let Err(re) = write_change(&w.path, w.before.as_deref()) {
+                        tracing::error!(path = %w.path.display(), error = %re, "could not restore after a failed install");
+                    }
+                }
+                return Err(e);
             }
             tracing::debug!(path = %f.path.display(), status = ?f.status(), "agenthooks-install wrote");
+            done.push(f);
         }
         Ok(())
     }
@@ -216,6 +225,14 @@ impl Plan {
             .filter(|f| f.format != FileFormat::Record)
             .map(FileChange::unified_diff)
             .collect()
+    }
+}
+
+/// Writes `text` to `path` atomically, or removes it (`None`).
+fn write_change(path: &Path, text: Option<&str>) -> Result<(), InstallError> {
+    match text {
+        Some(text) => fsys::atomic_write(path, text),
+        None => fsys::remove(path),
     }
 }
 

@@ -214,3 +214,57 @@ fn uninstall_writes_through_a_symlink_it_would_delete() {
     assert!(is_link(&codex_link));
     assert_eq!(read(&codex_real), "");
 }
+
+/// Every handler in a Codex `hooks.json` has its trust entry (key at its position, hash of its
+/// identity) in `config.toml`; returns how many handlers there are.
+fn every_hook_trusted(hooks_json: &Path, config: &Path) -> usize {
+    use agenthooks_install::codex_trust::{event_label, hook_hash, state_key};
+    let source = std::fs::canonicalize(hooks_json).unwrap().display().to_string();
+    let hooks: serde_json::Value = serde_json::from_str(&read(hooks_json)).unwrap();
+    let cfg: toml_edit::DocumentMut = read(config).parse().unwrap();
+    let state = cfg["hooks"]["state"].as_table_like().expect("[hooks.state]");
+    let mut n = 0;
+    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+        for (g, group) in groups.as_array().unwrap().iter().enumerate() {
+            for (h, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
+                let key = state_key(&source, event_label(event).unwrap(), g, h);
+                let hash = hook_hash(event, group.get("matcher"), handler).unwrap();
+                let got = state
+                    .get(&key)
+                    .and_then(|t| t.get("trusted_hash"))
+                    .and_then(|v| v.as_str());
+                assert_eq!(got, Some(hash.as_str()), "{key}: no matching trust entry");
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn concurrent_codex_installs_leave_every_hook_trusted() {
+    const N: usize = 8;
+    let (root, home) = dirs("concurrent");
+    let t = Target::project(Provider::CODEX, &root, &home);
+    let barrier = std::sync::Barrier::new(N);
+    std::thread::scope(|s| {
+        for i in 0..N {
+            let (t, barrier) = (&t, &barrier);
+            s.spawn(move || {
+                // Different commands: each install adds its own hooks, shifting the positions
+                // the trust keys name.
+                let m = Manifest::new([format!("/bin/guard-{i}")], "guard")
+                    .with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Bash"])))
+                    .with_hook(HookSpec::kind(EventKind::Stop));
+                barrier.wait();
+                install(&m, t).unwrap_or_else(|e| panic!("install {i}: {e}"));
+            });
+        }
+    });
+    let hooks = root.join(".codex/hooks.json");
+    let n = every_hook_trusted(&hooks, &home.join(".codex/config.toml"));
+    assert_eq!(n, 2 * N, "{}", read(&hooks));
+    for i in 0..N {
+        assert!(read(&hooks).contains(&format!("/bin/guard-{i} agenthooks run")));
+    }
+}
