@@ -247,6 +247,16 @@ pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
     }
 }
 
+/// Removes `dir` when it is an empty directory (not a symlink to one); anything else stays.
+pub(crate) fn remove_empty_dir(dir: &Path) {
+    if fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) && fs::remove_dir(dir).is_ok() {
+        tracing::debug!(dir = %dir.display(), "removed a directory install created");
+        if let Some(parent) = dir.parent() {
+            sync_dir(parent);
+        }
+    }
+}
+
 fn sync_dir(dir: &Path) {
     #[cfg(unix)]
     if let Ok(d) = fs::File::open(dir) {

@@ -5,6 +5,7 @@
 //! against an empty file system; [`install`](crate::install) is a plan against the disk,
 //! applied.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use agenthooks_core::digest::{canonical_json, sha256_tagged};
@@ -164,6 +165,10 @@ pub struct Plan {
     pub findings: Vec<Finding>,
     /// Codex per-hook trust entries written (`[hooks.state."<key>"] trusted_hash`).
     pub trust: Vec<TrustEntry>,
+    /// Directories an install created that applying this plan removes when they are empty,
+    /// innermost first (an uninstall deleting the install's record).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remove_dirs: Vec<PathBuf>,
 }
 
 /// One Codex trust entry.
@@ -214,6 +219,9 @@ impl Plan {
             }
             tracing::debug!(path = %f.path.display(), status = ?f.status(), "agenthooks-install wrote");
             done.push(f);
+        }
+        for d in &self.remove_dirs {
+            fsys::remove_empty_dir(d);
         }
         Ok(())
     }
@@ -506,7 +514,41 @@ impl<'a> Cx<'a> {
         self.fs.canonical(path)
     }
 
+    /// The directories writing `path` creates: its missing ancestors strictly inside
+    /// [`Cx::write_root`].
+    fn new_dirs(&self, path: &Path) -> Vec<PathBuf> {
+        let root = fsys::normalize(self.write_root(path));
+        let path = fsys::normalize(path);
+        let mut out = Vec::new();
+        let mut dir = path.parent();
+        while let Some(d) = dir {
+            if d == root || !d.starts_with(&root) || self.fs.is_dir(d) {
+                break;
+            }
+            out.push(d.to_owned());
+            dir = d.parent();
+        }
+        out
+    }
+
+    /// Whether `dir` lies strictly inside the project or the home directory.
+    fn removable(&self, dir: &Path) -> bool {
+        let dir = fsys::normalize(dir);
+        [&self.target.root, &self.target.home].iter().any(|r| {
+            let r = fsys::normalize(r);
+            dir != r && dir.starts_with(&r)
+        })
+    }
+
     pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Plan {
+        // The directories this plan creates, for the records it writes.
+        let created: BTreeSet<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.before.is_none() && f.after.is_some() && f.format != FileFormat::Record)
+            .flat_map(|f| self.new_dirs(&f.path))
+            .collect();
+        let mut remove_dirs: BTreeSet<PathBuf> = BTreeSet::new();
         // A record lives while entries of ours are in its file.
         for p in std::mem::take(&mut self.records) {
             let installed = self
@@ -516,11 +558,19 @@ impl<'a> Cx<'a> {
             if let Some(f) = self.files.iter_mut().find(|f| f.path == p.path) {
                 if !installed {
                     f.after = None;
+                    if f.before.is_some() {
+                        remove_dirs.extend(p.on_disk.iter().flat_map(|r| r.dirs.iter().cloned()));
+                    }
                 } else if let Some(r) = &p.noted {
+                    let mut r = r.clone();
+                    r.dirs.extend(created.iter().cloned());
                     f.after = Some(r.to_text());
                 }
             }
         }
+        // Innermost first.
+        let mut remove_dirs: Vec<PathBuf> = remove_dirs.into_iter().filter(|d| self.removable(d)).collect();
+        remove_dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
         // A symlink is never removed: what a deleted config would leave is written through it
         // (a whole file of ours is left as it is).
         for f in &mut self.files {
@@ -537,6 +587,7 @@ impl<'a> Cx<'a> {
             files,
             findings,
             trust: self.trust,
+            remove_dirs,
         }
     }
 }

@@ -268,3 +268,37 @@ fn concurrent_codex_installs_leave_every_hook_trusted() {
         assert!(read(&hooks).contains(&format!("/bin/guard-{i} agenthooks run")));
     }
 }
+
+#[test]
+fn uninstall_removes_the_directories_install_created_once_empty() {
+    let (root, home) = dirs("created-dirs");
+    let user_codex = Target::user(Provider::CODEX, &home);
+    install(&m(), &user_codex).unwrap();
+    assert!(home.join(".codex/hooks.json").is_file());
+    assert!(home.join(".codex/config.toml").is_file());
+    uninstall(&m(), &user_codex).unwrap();
+    assert!(!home.join(".codex").exists(), "~/.codex stays after uninstall");
+    assert!(!home.join(".agenthooks").exists());
+    assert!(home.is_dir(), "the home directory itself stays");
+
+    // Nested directories (Copilot's `.github/hooks/`) go innermost first; the project stays.
+    let copilot = Target::project(Provider::COPILOT, &root, &home);
+    install(&m(), &copilot).unwrap();
+    assert!(root.join(".github/hooks").is_dir());
+    uninstall(&m(), &copilot).unwrap();
+    assert!(!root.join(".github").exists());
+    assert!(root.is_dir());
+
+    // A directory that was there before stays, empty or not; one the user filled meanwhile
+    // stays too.
+    std::fs::create_dir_all(root.join(".cursor")).unwrap();
+    let cursor = Target::project(Provider::CURSOR, &root, &home);
+    install(&m(), &cursor).unwrap();
+    uninstall(&m(), &cursor).unwrap();
+    assert!(root.join(".cursor").is_dir());
+    install(&m(), &user_codex).unwrap();
+    write(&home.join(".codex/auth.json"), "{}");
+    uninstall(&m(), &user_codex).unwrap();
+    assert_eq!(read(&home.join(".codex/auth.json")), "{}");
+    assert!(!home.join(".codex/hooks.json").exists());
+}
