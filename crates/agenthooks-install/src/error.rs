@@ -76,6 +76,14 @@ pub enum InstallError {
         command: String,
     },
 
+    /// The hook command's program is a bare name not found on `PATH` (install writes an
+    /// absolute program: see [`absolute_command`](crate::absolute_command)).
+    #[error("`{program}` is not a path and was not found on PATH: pass the program's path (hooks run from the project directory, where a bare name could run a file the repository holds)")]
+    ProgramNotFound {
+        /// The program as given.
+        program: String,
+    },
+
     /// A word of the hook command cannot be written in the agent's shell (a NUL byte).
     #[error("cannot write the hook command: {0}")]
     Unquotable(#[from] agenthooks_core::shell::QuoteError),

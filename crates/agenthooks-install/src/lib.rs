@@ -98,6 +98,7 @@ mod matcher;
 mod merge;
 mod plan;
 mod preflight;
+mod program;
 mod record;
 mod resolve;
 mod shell;
@@ -118,6 +119,7 @@ pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Mani
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
+pub use program::absolute_command;
 pub use target::{known_targets, CodexOptions, OpenClawOptions, Scope, Target, TargetOptions};
 pub use targets::{native_events_for, supported_providers};
 

@@ -481,3 +481,68 @@ fn failures_and_usage_errors() {
     assert!(stderr(&o).contains("--home DIR is required"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{ broken");
 }
+
+/// `--command NAME` is resolved on `PATH` at install time (the hooks run from the project
+/// directory) or refused; uninstall removes the directories install created, so `--all`
+/// detects no agent afterwards.
+#[cfg(unix)]
+#[test]
+fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new("bare-command");
+    let bindir = sb.dir.join("bin");
+    std::fs::create_dir_all(&bindir).unwrap();
+    let program = bindir.join("my-guard");
+    std::fs::write(&program, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bindir.clone()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let home = sb.home();
+    let with_path = |args: &[&str]| {
+        let mut c = bin(&sb.project());
+        c.env("PATH", &path).args(args).arg("--home").arg(&home);
+        run(&mut c)
+    };
+    let codex = [
+        "--provider",
+        "codex",
+        "--scope",
+        "user",
+        "--command",
+        "my-guard",
+        "--kind",
+        "tool.pre",
+    ];
+    let o = with_path(&[&["install"][..], &codex[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let hooks = std::fs::read_to_string(home.join(".codex/hooks.json")).unwrap();
+    let v: Value = serde_json::from_str(&hooks).unwrap();
+    let command = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(command.contains(program.to_str().unwrap()), "{command}");
+
+    // Not on PATH: refused with a message, nothing written.
+    let o = sb.agenthooks(&[
+        "install",
+        "--provider",
+        "claude-code",
+        "--command",
+        "no-such-guard-program",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`no-such-guard-program` is not a path and was not found on PATH"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!sb.project().join(".claude").exists());
+
+    // Uninstall removes ~/.codex, which install created: `--all` finds no agent afterwards.
+    let o = with_path(&[&["uninstall"][..], &codex[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!home.join(".codex").exists());
+    let o = sb.agenthooks(&["install", "--all", "--command", "/opt/guard"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--all: no agent detected"), "{}", stderr(&o));
+}

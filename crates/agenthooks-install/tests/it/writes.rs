@@ -302,3 +302,36 @@ fn uninstall_removes_the_directories_install_created_once_empty() {
     assert_eq!(read(&home.join(".codex/auth.json")), "{}");
     assert!(!home.join(".codex/hooks.json").exists());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_bare_program_is_resolved_on_path_or_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("bare-command");
+    let (bin, other, project) = (dir.join("bin"), dir.join("other"), dir.join("project"));
+    for (d, mode) in [(&other, 0o644), (&bin, 0o755), (&project, 0o755)] {
+        write(&d.join("guard"), "#!/bin/sh\n");
+        std::fs::set_permissions(d.join("guard"), std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let cmd = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    // The first executable file on PATH: `other/guard` is not executable, `.` and relative
+    // entries (the project directory) are never searched.
+    let path = std::env::join_paths([Path::new("."), Path::new("project"), &other, &bin]).unwrap();
+    let got = agenthooks_install::absolute_command(&cmd(&["guard", "--cfg", "x"]), &project, Some(&path)).unwrap();
+    assert_eq!(got, cmd(&[bin.join("guard").to_str().unwrap(), "--cfg", "x"]));
+    // Not found: a clear refusal naming the program.
+    let path = std::env::join_paths([Path::new("."), &other]).unwrap();
+    let e = agenthooks_install::absolute_command(&cmd(&["guard"]), &project, Some(&path)).unwrap_err();
+    assert!(matches!(e, InstallError::ProgramNotFound { .. }), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("`guard` is not a path and was not found on PATH"),
+        "{e}"
+    );
+    assert!(agenthooks_install::absolute_command(&cmd(&["guard"]), &project, None).is_err());
+    // A relative path with a separator is joined to the current directory.
+    let got = agenthooks_install::absolute_command(&cmd(&["../bin/guard"]), &project, None).unwrap();
+    assert_eq!(got, cmd(&[bin.join("guard").to_str().unwrap()]));
+    let got = agenthooks_install::absolute_command(&cmd(&["./guard"]), &project, None).unwrap();
+    assert_eq!(got, cmd(&[project.join("guard").to_str().unwrap()]));
+}
