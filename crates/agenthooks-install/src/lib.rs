@@ -191,7 +191,7 @@ pub fn plan_install(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> Re
     let (hooks, findings) = resolve::resolve(manifest, target, m)?;
     let mut cx = plan::Cx::new(manifest, target, fs);
     m.install(&mut cx, &hooks)?;
-    Ok(cx.finish(findings))
+    cx.finish(findings)
 }
 
 /// Plans an uninstall against a file-system view (no writes).
@@ -201,7 +201,7 @@ pub fn plan_uninstall(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> 
     targets::check_scope(m, target)?;
     let mut cx = plan::Cx::new(manifest, target, fs);
     m.uninstall(&mut cx)?;
-    Ok(cx.finish(Vec::new()))
+    cx.finish(Vec::new())
 }
 
 /// What [`install`] would change on disk.

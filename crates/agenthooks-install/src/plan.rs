@@ -540,7 +540,7 @@ impl<'a> Cx<'a> {
         })
     }
 
-    pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Plan {
+    pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Result<Plan, InstallError> {
         // The directories this plan creates, for the records it writes.
         let created: BTreeSet<PathBuf> = self
             .files
@@ -548,6 +548,39 @@ impl<'a> Cx<'a> {
             .filter(|f| f.before.is_none() && f.after.is_some() && f.format != FileFormat::Record)
             .flat_map(|f| self.new_dirs(&f.path))
             .collect();
+        // A whole generated file of ours (OpenCode's shim) has no record of its own: when the
+        // plan creates directories and writes no other record, the file gets one holding
+        // them; uninstalling it reads that record (and removes the directories).
+        let whole = |f: &&FileChange| f.format == FileFormat::Text;
+        let shim = self
+            .files
+            .iter()
+            .filter(whole)
+            .find(|f| f.before.is_none() && f.after.is_some() && !f.ours_after.is_empty())
+            .map(|f| f.path.clone());
+        if let (Some(path), false) = (
+            shim,
+            created.is_empty() || self.records.iter().any(|p| p.noted.is_some()),
+        ) {
+            let command = self.manifest.command.clone();
+            let p = self.pending(&path)?;
+            let mut r = p
+                .on_disk
+                .clone()
+                .unwrap_or_else(|| Record::new(p.canonical.clone(), command));
+            r.created_file = true;
+            p.noted = Some(r);
+        }
+        let deleted: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(whole)
+            .filter(|f| f.before.is_some() && f.after.is_none() && !f.ours_before.is_empty())
+            .map(|f| f.path.clone())
+            .collect();
+        for path in deleted {
+            self.pending(&path)?;
+        }
         let mut remove_dirs: BTreeSet<PathBuf> = BTreeSet::new();
         // A record lives while entries of ours are in its file.
         for p in std::mem::take(&mut self.records) {
@@ -582,13 +615,13 @@ impl<'a> Cx<'a> {
         }
         let mut files = self.files;
         files.retain(|f| f.before.is_some() || f.after.is_some());
-        Plan {
+        Ok(Plan {
             target: self.target.clone(),
             files,
             findings,
             trust: self.trust,
             remove_dirs,
-        }
+        })
     }
 }
 

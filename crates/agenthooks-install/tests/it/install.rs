@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use agenthooks_core::{EventKind, Provider};
 use agenthooks_install::{
-    diff, install, plan_install, plan_uninstall, render, uninstall, ChangeStatus, FindingCode, HookSpec, InstallError,
-    Manifest, MatcherFallback, McpGlob, MemFs, Plan, Scope, Target, ToolMatcher,
+    diff, install, plan_install, plan_uninstall, render, uninstall, ChangeStatus, FileFormat, FindingCode, HookSpec,
+    InstallError, Manifest, MatcherFallback, McpGlob, MemFs, Plan, Scope, Target, ToolMatcher,
 };
 
 use crate::common::temp_dir;
@@ -482,8 +482,15 @@ fn opencode_shim_is_idempotent_removed_by_uninstall_and_never_overwrites_a_forei
     let t = Target::project(Provider::OPENCODE, "/p", "/h");
     let path = Path::new("/p/.opencode/plugin/agenthooks.js");
     let plan = plan_install(&m, &t, &MemFs::new()).unwrap();
-    assert_eq!(plan.files.len(), 1);
+    // The shim, and its install record: the directories it creates, for uninstall.
+    assert_eq!(plan.files.len(), 2);
     assert_eq!(plan.files[0].path, path);
+    let record = plan.files[1].after.as_deref().unwrap();
+    assert_eq!(plan.files[1].format, FileFormat::Record);
+    assert!(
+        record.contains("\"/p/.opencode\"") && record.contains("\"/p/.opencode/plugin\""),
+        "{record}"
+    );
     let js = plan.files[0].after.clone().unwrap();
     assert!(js.starts_with("// agenthooks shim for OpenCode"), "{js}");
     assert!(

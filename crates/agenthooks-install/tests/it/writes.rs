@@ -289,6 +289,14 @@ fn uninstall_removes_the_directories_install_created_once_empty() {
     assert!(!root.join(".github").exists());
     assert!(root.is_dir());
 
+    // OpenCode's shim (a whole file of ours, no config): its directories go too.
+    let opencode = Target::project(Provider::OPENCODE, &root, &home);
+    install(&m(), &opencode).unwrap();
+    assert!(root.join(".opencode/plugin/agenthooks.js").is_file());
+    uninstall(&m(), &opencode).unwrap();
+    assert!(!root.join(".opencode").exists());
+    assert!(!home.join(".agenthooks").exists());
+
     // A directory that was there before stays, empty or not; one the user filled meanwhile
     // stays too.
     std::fs::create_dir_all(root.join(".cursor")).unwrap();
