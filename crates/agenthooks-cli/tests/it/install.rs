@@ -546,3 +546,70 @@ fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--all: no agent detected"), "{}", stderr(&o));
 }
+
+/// Eight `agenthooks install` processes at once into one project's Codex config (each its own
+/// command): every hook in `hooks.json` ends with its trust entry in `config.toml` (Codex
+/// silently skips a hook without one), and each install is up to date afterwards.
+#[test]
+fn concurrent_codex_installs_are_all_or_nothing() {
+    use agenthooks_install::codex_trust::{event_label, hook_hash, state_key};
+    const N: usize = 8;
+    let sb = Sandbox::new("concurrent-codex");
+    let args = |i: usize, verb: &str| -> Vec<String> {
+        [
+            verb,
+            "--provider",
+            "codex",
+            "--kind",
+            "tool.pre",
+            "--kind",
+            "agent.stop",
+            "--command",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain([format!("/opt/guard-{i}")])
+        .collect()
+    };
+    let children: Vec<_> = (0..N)
+        .map(|i| {
+            let mut c = bin(&sb.project());
+            c.args(args(i, "install"))
+                .arg("--home")
+                .arg(sb.home())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            c.spawn().expect("agenthooks starts")
+        })
+        .collect();
+    for child in children {
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let hooks_path = sb.project().join(".codex/hooks.json");
+    let source = std::fs::canonicalize(&hooks_path).unwrap().display().to_string();
+    let hooks: Value = serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
+    let config = std::fs::read_to_string(sb.home().join(".codex/config.toml")).unwrap();
+    let mut n = 0;
+    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+        for (g, group) in groups.as_array().unwrap().iter().enumerate() {
+            for (h, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
+                let key = state_key(&source, event_label(event).unwrap(), g, h);
+                let hash = hook_hash(event, group.get("matcher"), handler).unwrap();
+                let at = config
+                    .find(&format!("\"{key}\""))
+                    .unwrap_or_else(|| panic!("no trust entry {key}"));
+                let entry = config[at..].split("\n\n").next().unwrap();
+                assert!(entry.contains(&hash), "{key}: {entry}");
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 2 * N);
+    assert_eq!(config.matches("trusted_hash").count(), 2 * N, "{config}");
+    for i in 0..N {
+        let o = sb.ok(&args(i, "diff").iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(stdout(&o).contains("up to date"), "{}", stdout(&o));
+    }
+}
