@@ -53,8 +53,23 @@
 //!   [`InstallError::Malformed`] naming the file and position, and **nothing is written**:
 //!   every file is planned before any is written.
 //! - Writes are atomic (temp file in the same directory, fsync, rename, directory fsync) and
-//!   keep the file's permissions (and owner where allowed); symlinked configs are written
-//!   through.
+//!   keep the file's permissions (and owner where allowed). [`Plan::apply`] checks every file
+//!   before writing any and restores the written ones when a write fails; [`install`] and
+//!   [`uninstall`] hold a per-user lock (`flock` on the home directory on Unix, a lock file
+//!   elsewhere) while they plan and write, so concurrent installs take turns and a Codex
+//!   `hooks.json` never lands without its trust entries.
+//! - A config with CRLF line ends (every line) keeps them: the lines we add are CRLF, and
+//!   uninstall gives the bytes back. A file with mixed line ends gets LF lines.
+//! - Symlinks: a config is written through its link only when the fully resolved path lies
+//!   inside the project (plugin) directory for a project (plugin) file, else inside the home
+//!   directory — otherwise [`InstallError::SymlinkOutside`] names the link and its target. A
+//!   dangling link is [`InstallError::DanglingSymlink`], never replaced by a file; uninstall
+//!   never removes a link (what a deleted config would leave is written through it).
+//! - Directories install creates are listed in its install record and removed by uninstall
+//!   once empty, innermost first (never the project or home directory itself).
+//! - The command's program should be absolute (agents and bridges run hooks from the project
+//!   directory); [`absolute_command`] resolves a bare name on `PATH`, as the CLI does for
+//!   `--command`.
 //! - Installing twice changes nothing: when our entries in a file already equal the rendered
 //!   ones ([`Fingerprint`]s), the file is left untouched.
 //!
