@@ -618,7 +618,7 @@ fn target_for(a: &TargetArgs, p: Provider) -> Result<Target, CliError> {
 
 /// The manifest with the program of `--command` made absolute at install time (see
 /// [`crate::absolute_command`]); a bare name not found on `PATH` is a usage error, except for
-/// uninstall (`strict` false), which then looks for hooks written with the bare name.
+/// uninstall and doctor (`strict` false), which then look for hooks written with the bare name.
 fn program_made_absolute(mut loaded: Loaded, a: &ManifestArgs, strict: bool) -> Result<Loaded, CliError> {
     if a.command.is_empty() {
         return Ok(loaded);
@@ -972,6 +972,9 @@ fn doctor_text(r: &DoctorReport, with_manifest: bool, drift: &Drift<'_>) -> Stri
 fn doctor(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliError> {
     let loaded = load(&a.manifest, src)?;
     let (root, home) = dirs(&a.dirs)?;
+    let loaded = loaded
+        .map(|l| program_made_absolute(l, &a.manifest, false))
+        .transpose()?;
     let targets: Vec<Target> = known_targets(&root, &home).into_iter().map(with_env_home).collect();
     let with_manifest = loaded.is_some();
     let mut report = match &loaded {

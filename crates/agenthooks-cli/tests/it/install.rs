@@ -522,6 +522,27 @@ fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
     let command = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
     assert!(command.contains(program.to_str().unwrap()), "{command}");
 
+    // Doctor resolves the name the same way, so it finds the hooks.
+    let o = with_path(&[
+        "doctor",
+        "--command",
+        "my-guard",
+        "--kind",
+        "tool.pre",
+        "--no-ping",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let codex_user = report["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["provider"] == "codex" && t["scope"] == "user")
+        .unwrap();
+    assert_eq!(codex_user["up_to_date"], true, "{codex_user}");
+    assert!(!codex_user["installed"].as_array().unwrap().is_empty(), "{codex_user}");
+
     // Not on PATH: refused with a message, nothing written.
     let o = sb.agenthooks(&[
         "install",
