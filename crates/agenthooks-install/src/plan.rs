@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::eol;
 use crate::error::InstallError;
-use crate::finding::Finding;
+use crate::finding::{Finding, FindingCode, Severity};
 use crate::fsys::{self, FsView};
 use crate::manifest::Manifest;
 use crate::record::{self, Prune, Record};
@@ -540,7 +540,7 @@ impl<'a> Cx<'a> {
         })
     }
 
-    pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Result<Plan, InstallError> {
+    pub(crate) fn finish(mut self, mut findings: Vec<Finding>) -> Result<Plan, InstallError> {
         // The directories this plan creates, for the records it writes.
         let created: BTreeSet<PathBuf> = self
             .files
@@ -609,7 +609,25 @@ impl<'a> Cx<'a> {
         for f in &mut self.files {
             if f.after.is_none() && f.before.is_some() && self.fs.read_link(&f.path).is_some() {
                 let residue = self.residues.iter().find(|(p, _)| *p == f.path).map(|(_, r)| r.clone());
-                tracing::warn!(path = %f.path.display(), "a symlink: written through, not removed");
+                let (severity, what) = if residue.is_some() {
+                    (
+                        Severity::Info,
+                        "what is left once our entries are gone is written through it",
+                    )
+                } else {
+                    (
+                        Severity::Error,
+                        "it is left as it is (our file, still in use): remove it by hand",
+                    )
+                };
+                let message = format!("{} is a symlink, never removed: {what}", f.path.display());
+                tracing::warn!("{message}");
+                findings.push(Finding::new(
+                    severity,
+                    FindingCode::Location,
+                    &self.target.provider,
+                    message,
+                ));
                 f.after = residue.or_else(|| f.before.clone());
             }
         }

@@ -198,8 +198,33 @@ fn uninstall_writes_through_a_symlink_it_would_delete() {
     std::fs::remove_dir_all(home.join(".agenthooks")).unwrap();
     let un = uninstall(&m(), &t).unwrap();
     assert!(un.files.iter().all(|f| f.after.is_some()), "{un:?}");
+    assert!(
+        un.findings
+            .iter()
+            .any(|f| f.message.contains("is a symlink, never removed")),
+        "{:?}",
+        un.findings
+    );
     assert!(is_link(&link));
     assert_eq!(read(&real), "{\n  \"version\": 1\n}\n");
+    // A whole file of ours behind a link (OpenCode's shim moved into the repository and linked):
+    // the link and its target stay, and the plan says so.
+    let opencode = Target::project(Provider::OPENCODE, &root, &home);
+    install(&m(), &opencode).unwrap();
+    let shim = root.join(".opencode/plugin/agenthooks.js");
+    let moved = root.join("shared/agenthooks.js");
+    std::fs::rename(&shim, &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, &shim).unwrap();
+    let un = uninstall(&m(), &opencode).unwrap();
+    assert!(is_link(&shim) && moved.is_file());
+    assert!(
+        un.findings
+            .iter()
+            .any(|f| f.severity == agenthooks_install::Severity::Error && f.message.contains("remove it by hand")),
+        "{:?}",
+        un.findings
+    );
+
     // Codex with a linked config.toml in the home directory: the same.
     let codex_real = home.join("dotfiles/codex.toml");
     write(&codex_real, "");
