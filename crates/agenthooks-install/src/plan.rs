@@ -384,7 +384,6 @@ impl<'a> Cx<'a> {
             return Ok(&mut self.files[i]);
         }
         let before = self.fs.read(path)?;
-        self.guard(path)?;
         if before.as_deref().is_some_and(eol::is_crlf) {
             self.crlf.push(path.to_owned());
         }
@@ -414,8 +413,8 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Refuses a file that resolves (through a symlink, its own or a directory's) outside
-    /// [`Cx::write_root`]. A file outside both the project and the home directory that is not
+    /// Refuses a file the plan writes that resolves (through a symlink, its own or a
+    /// directory's) outside [`Cx::write_root`]. A file outside both the project and the home directory that is not
     /// itself a link (an agent home set by its environment variable) is where the user
     /// pointed: allowed. (A dangling link reads as no file; writing one is refused in
     /// [`Cx::set_text`].)
@@ -630,6 +629,11 @@ impl<'a> Cx<'a> {
                 ));
                 f.after = residue.or_else(|| f.before.clone());
             }
+        }
+        // Every file the plan changes must resolve where this target may write (a file only
+        // read, such as an agent's trust list, may be anywhere).
+        for f in self.files.iter().filter(|f| f.status() != ChangeStatus::Unchanged) {
+            self.guard(&f.path)?;
         }
         let mut files = self.files;
         files.retain(|f| f.before.is_some() || f.after.is_some());

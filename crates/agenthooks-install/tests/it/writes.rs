@@ -158,6 +158,13 @@ fn a_symlink_out_of_the_project_is_refused_naming_both_paths() {
     let e = install(&m(), &user).unwrap_err();
     assert!(matches!(e, InstallError::SymlinkOutside { .. }), "{e:?}");
     assert_eq!(read(&out_of_home), original);
+
+    // Only writes are refused: an uninstall that finds nothing of ours there reads the
+    // linked file and changes nothing.
+    let un = uninstall(&m(), &user).unwrap();
+    assert!(un.is_noop());
+    assert_eq!(read(&out_of_home), original);
+    assert!(is_link(&user_link));
 }
 
 #[cfg(unix)]
