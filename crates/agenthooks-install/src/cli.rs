@@ -173,7 +173,9 @@ pub struct ManifestArgs {
     /// The consumer's command (program and leading arguments). Standalone: a default manifest of
     /// one hook per event kind, blocking where a decision can change something, telemetry
     /// elsewhere. In a hook binary: overrides its own path in the router's manifest.
-    /// Repeat `--command` (or write `--command=-x`) for words starting with `-`.
+    /// Repeat `--command` (or write `--command=-x`) for words starting with `-`. A bare program
+    /// name is looked up on `PATH` now (install refuses one it does not find), a relative path
+    /// made absolute: hooks run from the project directory.
     #[arg(long, num_args = 1.., value_name = "WORD")]
     command: Vec<String>,
     /// The identity name (default: the program's file name).
