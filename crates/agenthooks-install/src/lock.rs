@@ -3,9 +3,10 @@
 //! `config.toml`, whose keys are positions in `hooks.json`) is never interleaved with another.
 //!
 //! On Unix it is an advisory `flock` on the home directory itself (nothing is created, and the
-//! kernel releases it when the process dies). Elsewhere it is a lock file,
-//! `<home>/.agenthooks-install.lock`, created exclusively and removed on release; one older
-//! than [`STALE`] is taken over (its holder died).
+//! kernel releases it when the process dies). Elsewhere, and where the file system has no
+//! `flock` (some network mounts), it is a lock file, `<home>/.agenthooks-install.lock`,
+//! created exclusively and removed on release; one older than [`STALE`] is taken over (its
+//! holder died).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -18,17 +19,24 @@ const WAIT: Duration = Duration::from_secs(60);
 /// How long between attempts.
 const POLL: Duration = Duration::from_millis(10);
 
-/// The age at which a lock file is taken over (non-Unix).
-#[cfg(not(unix))]
+/// The age at which a lock file is taken over.
 const STALE: Duration = Duration::from_secs(120);
 
 /// A held lock, released on drop.
 #[derive(Debug)]
 pub(crate) struct Lock {
-    #[cfg(unix)]
-    _dir: std::fs::File,
-    #[cfg(not(unix))]
-    file: PathBuf,
+    /// The directory holding the `flock` (Unix).
+    _dir: Option<std::fs::File>,
+    /// The lock file to remove on release.
+    file: Option<PathBuf>,
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        if let Some(f) = &self.file {
+            let _ = std::fs::remove_file(f);
+        }
+    }
 }
 
 /// Takes the install lock of the user whose home is `home` (created if missing), waiting up
@@ -41,24 +49,59 @@ pub(crate) fn lock(home: &Path) -> Result<Lock, InstallError> {
             return Ok(l);
         }
         if Instant::now() >= until {
-            return Err(InstallError::Busy { path: lock_path(home) });
+            return Err(InstallError::Busy { path: home.to_owned() });
         }
         std::thread::sleep(POLL);
     }
 }
 
-#[cfg(unix)]
-fn lock_path(home: &Path) -> PathBuf {
-    home.to_owned()
+/// One attempt: `flock` where it works, else the lock file.
+fn try_lock(home: &Path) -> Result<Option<Lock>, InstallError> {
+    #[cfg(unix)]
+    {
+        let dir = std::fs::File::open(home).map_err(|e| InstallError::io(home, e))?;
+        match sys::flock_exclusive(&dir) {
+            Ok(true) => {
+                return Ok(Some(Lock {
+                    _dir: Some(dir),
+                    file: None,
+                }))
+            }
+            Ok(false) => return Ok(None),
+            Err(e) if sys::unsupported(&e) => {
+                tracing::debug!(home = %home.display(), error = %e, "no flock here: using a lock file");
+            }
+            Err(e) => return Err(InstallError::io(home, e)),
+        }
+    }
+    lock_file(home)
 }
 
-#[cfg(unix)]
-fn try_lock(home: &Path) -> Result<Option<Lock>, InstallError> {
-    let dir = std::fs::File::open(home).map_err(|e| InstallError::io(home, e))?;
-    if sys::flock_exclusive(&dir).map_err(|e| InstallError::io(home, e))? {
-        Ok(Some(Lock { _dir: dir }))
-    } else {
-        Ok(None)
+/// The exclusive lock file (taken over when older than [`STALE`]).
+fn lock_file(home: &Path) -> Result<Option<Lock>, InstallError> {
+    use std::io::Write as _;
+    let file = home.join(".agenthooks-install.lock");
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&file) {
+        Ok(mut f) => {
+            let _ = write!(f, "{}", std::process::id());
+            Ok(Some(Lock {
+                _dir: None,
+                file: Some(file),
+            }))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let stale = std::fs::metadata(&file)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > STALE);
+            if stale {
+                tracing::warn!(path = %file.display(), "taking over a stale install lock");
+                let _ = std::fs::remove_file(&file);
+            }
+            Ok(None)
+        }
+        Err(e) => Err(InstallError::io(&file, e)),
     }
 }
 
@@ -82,42 +125,10 @@ mod sys {
             _ => Err(e),
         }
     }
-}
 
-#[cfg(not(unix))]
-fn lock_path(home: &Path) -> PathBuf {
-    home.join(".agenthooks-install.lock")
-}
-
-#[cfg(not(unix))]
-fn try_lock(home: &Path) -> Result<Option<Lock>, InstallError> {
-    use std::io::Write as _;
-    let file = lock_path(home);
-    match std::fs::OpenOptions::new().write(true).create_new(true).open(&file) {
-        Ok(mut f) => {
-            let _ = write!(f, "{}", std::process::id());
-            Ok(Some(Lock { file }))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let stale = std::fs::metadata(&file)
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| t.elapsed().ok())
-                .is_some_and(|age| age > STALE);
-            if stale {
-                tracing::warn!(path = %file.display(), "taking over a stale install lock");
-                let _ = std::fs::remove_file(&file);
-            }
-            Ok(None)
-        }
-        Err(e) => Err(InstallError::io(&file, e)),
-    }
-}
-
-#[cfg(not(unix))]
-impl Drop for Lock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.file);
+    /// Whether the file system has no `flock`.
+    pub(super) fn unsupported(e: &io::Error) -> bool {
+        matches!(e.raw_os_error(), Some(libc::ENOLCK | libc::EOPNOTSUPP | libc::ENOSYS))
     }
 }
 
@@ -125,13 +136,44 @@ impl Drop for Lock {
 mod tests {
     use super::*;
 
+    fn home(name: &str) -> PathBuf {
+        let h = std::env::temp_dir().join(format!("agenthooks-lock-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&h);
+        std::fs::create_dir_all(&h).unwrap();
+        h
+    }
+
     #[test]
     fn excludes_a_second_holder_until_released() {
-        let home = std::env::temp_dir().join(format!("agenthooks-lock-{}", std::process::id()));
+        let home = home("flock");
         let held = lock(&home).unwrap();
         assert!(try_lock(&home).unwrap().is_none());
         drop(held);
         assert!(try_lock(&home).unwrap().is_some());
+        let _ = std::fs::remove_dir_all(&home);
+    }
+
+    /// The lock-file fallback: exclusive, removed on release, a stale one taken over.
+    #[test]
+    fn the_lock_file_fallback() {
+        let home = home("file");
+        let held = lock_file(&home).unwrap().unwrap();
+        let file = home.join(".agenthooks-install.lock");
+        assert!(file.is_file());
+        assert!(lock_file(&home).unwrap().is_none());
+        drop(held);
+        assert!(!file.exists());
+        // A lock file left by a dead holder, older than STALE: taken over on the next try.
+        std::fs::write(&file, "1").unwrap();
+        let old = std::time::SystemTime::now() - STALE - Duration::from_secs(1);
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(lock_file(&home).unwrap().is_none());
+        assert!(lock_file(&home).unwrap().is_some());
         let _ = std::fs::remove_dir_all(&home);
     }
 }
