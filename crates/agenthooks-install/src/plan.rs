@@ -414,10 +414,10 @@ impl<'a> Cx<'a> {
     }
 
     /// Refuses a file the plan writes that resolves (through a symlink, its own or a
-    /// directory's) outside [`Cx::write_root`]. A file outside both the project and the home directory that is not
-    /// itself a link (an agent home set by its environment variable) is where the user
-    /// pointed: allowed. (A dangling link reads as no file; writing one is refused in
-    /// [`Cx::set_text`].)
+    /// directory's) outside [`Cx::write_root`]. A file outside both the project and the home
+    /// directory that is not itself a link (an agent home set by its environment variable) is
+    /// where the user pointed: allowed. (A dangling link reads as no file; writing one is
+    /// refused in [`Cx::set_text`].)
     fn guard(&self, path: &Path) -> Result<(), InstallError> {
         let link = self.fs.read_link(path);
         let root = self.write_root(path);
