@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use agenthooks_core::{EventKind, Provider};
-use agenthooks_install::{install, uninstall, CodexOptions, HookSpec, InstallError, Manifest, Target, ToolMatcher};
+use agenthooks_install::{install, uninstall, HookSpec, Manifest, Target, ToolMatcher};
+#[cfg(unix)]
+use agenthooks_install::{CodexOptions, InstallError};
 
 use crate::common::temp_dir;
 
