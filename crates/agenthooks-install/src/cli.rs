@@ -173,7 +173,9 @@ pub struct ManifestArgs {
     /// The consumer's command (program and leading arguments). Standalone: a default manifest of
     /// one hook per event kind, blocking where a decision can change something, telemetry
     /// elsewhere. In a hook binary: overrides its own path in the router's manifest.
-    /// Repeat `--command` (or write `--command=-x`) for words starting with `-`.
+    /// Repeat `--command` (or write `--command=-x`) for words starting with `-`. A bare program
+    /// name is looked up on `PATH` now (install refuses one it does not find), a relative path
+    /// made absolute: hooks run from the project directory.
     #[arg(long, num_args = 1.., value_name = "WORD")]
     command: Vec<String>,
     /// The identity name (default: the program's file name).
@@ -616,6 +618,22 @@ fn target_for(a: &TargetArgs, p: Provider) -> Result<Target, CliError> {
     Ok(t)
 }
 
+/// The manifest with the program of `--command` made absolute at install time (see
+/// [`crate::absolute_command`]); a bare name not found on `PATH` is a usage error, except for
+/// uninstall and doctor (`strict` false), which then look for hooks written with the bare name.
+fn program_made_absolute(mut loaded: Loaded, a: &ManifestArgs, strict: bool) -> Result<Loaded, CliError> {
+    if a.command.is_empty() {
+        return Ok(loaded);
+    }
+    let cwd = std::env::current_dir().map_err(|e| fail(EXIT_MISBEHAVED, format!("the current directory: {e}")))?;
+    match crate::absolute_command(&loaded.manifest.command, &cwd, std::env::var_os("PATH").as_deref()) {
+        Ok(command) => loaded.manifest.command = command,
+        Err(e) if strict => return Err(usage(e.to_string())),
+        Err(_) => {}
+    }
+    Ok(loaded)
+}
+
 /// Usage errors (exit 2) for what the command line asked for; failures (exit 1) otherwise.
 fn op_fail(loaded: &Loaded, e: &InstallError) -> CliError {
     match e {
@@ -664,6 +682,7 @@ fn install(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Writ
         return diff(a, src, out, err);
     }
     let targets = targets(&a.target, &loaded.manifest)?;
+    let loaded = program_made_absolute(loaded, &a.manifest, true)?;
     for t in &targets {
         let plan = crate::install(&loaded.manifest, t).map_err(|e| op_fail(&loaded, &e))?;
         let mut s = describe_applied(&plan, "installed", "up to date");
@@ -788,7 +807,9 @@ fn events_line(m: &Manifest, t: &Target) -> String {
 
 fn uninstall(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, CliError> {
     let loaded = require(&a.manifest, src)?;
-    for t in targets(&a.target, &loaded.manifest)? {
+    let targets = targets(&a.target, &loaded.manifest)?;
+    let loaded = program_made_absolute(loaded, &a.manifest, false)?;
+    for t in targets {
         if a.dry_run {
             let plan = crate::plan_uninstall(&loaded.manifest, &t, &crate::RealFs).map_err(|e| op_fail(&loaded, &e))?;
             emit(out, &diff_text(&plan, "no hooks of ours"))?;
@@ -812,7 +833,9 @@ fn diff_text(plan: &Plan, noop: &str) -> String {
 
 fn diff(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, CliError> {
     let loaded = require(&a.manifest, src)?;
-    for t in targets(&a.target, &loaded.manifest)? {
+    let targets = targets(&a.target, &loaded.manifest)?;
+    let loaded = program_made_absolute(loaded, &a.manifest, true)?;
+    for t in targets {
         let plan = crate::diff(&loaded.manifest, &t).map_err(|e| op_fail(&loaded, &e))?;
         emit(out, &diff_text(&plan, "up to date"))?;
         notes(err, &plan.findings);
@@ -825,7 +848,9 @@ fn render(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Write
     let loaded = require(&a.manifest, src)?;
     let mut s = String::new();
     let mut findings = Vec::new();
-    for t in targets(&a.target, &loaded.manifest)? {
+    let targets = targets(&a.target, &loaded.manifest)?;
+    let loaded = program_made_absolute(loaded, &a.manifest, true)?;
+    for t in targets {
         let r = crate::render(&loaded.manifest, &t).map_err(|e| op_fail(&loaded, &e))?;
         if r.files.is_empty() {
             let _ = writeln!(s, "{t}: nothing to write");
@@ -949,6 +974,9 @@ fn doctor_text(r: &DoctorReport, with_manifest: bool, drift: &Drift<'_>) -> Stri
 fn doctor(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliError> {
     let loaded = load(&a.manifest, src)?;
     let (root, home) = dirs(&a.dirs)?;
+    let loaded = loaded
+        .map(|l| program_made_absolute(l, &a.manifest, false))
+        .transpose()?;
     let targets: Vec<Target> = known_targets(&root, &home).into_iter().map(with_env_home).collect();
     let with_manifest = loaded.is_some();
     let mut report = match &loaded {

@@ -76,9 +76,57 @@ pub enum InstallError {
         command: String,
     },
 
+    /// The hook command's program is a bare name not found on `PATH` (install writes an
+    /// absolute program: see [`absolute_command`](crate::absolute_command)).
+    #[error("`{program}` is not a path and was not found on PATH: pass the program's path (hooks run from the project directory, where a bare name could run a file the repository holds)")]
+    ProgramNotFound {
+        /// The program as given.
+        program: String,
+    },
+
     /// A word of the hook command cannot be written in the agent's shell (a NUL byte).
     #[error("cannot write the hook command: {0}")]
     Unquotable(#[from] agenthooks_core::shell::QuoteError),
+
+    /// A config file is a symlink (or lies under a symlinked directory) that resolves outside
+    /// the directory this install may write in: the project (or plugin) directory for a file
+    /// in it, else the user's home. Nothing was written.
+    #[error(
+        "{link} resolves to {target}, outside {root}: not writing through the symlink",
+        link = link.display(),
+        target = target.display(),
+        root = root.display()
+    )]
+    SymlinkOutside {
+        /// The config path (the link, or the path under a linked directory).
+        link: PathBuf,
+        /// Where it resolves to.
+        target: PathBuf,
+        /// The directory it had to stay inside.
+        root: PathBuf,
+    },
+
+    /// A config file is a symlink to nothing: it is never replaced by a regular file. Nothing
+    /// was written.
+    #[error(
+        "{link} is a dangling symlink (to {target}): not replacing it with a file",
+        link = link.display(),
+        target = target.display()
+    )]
+    DanglingSymlink {
+        /// The link.
+        link: PathBuf,
+        /// Where it points.
+        target: PathBuf,
+    },
+
+    /// Another install or uninstall held the per-user install lock for too long. Nothing was
+    /// written.
+    #[error("{path}: another agenthooks install holds the install lock; try again", path = path.display())]
+    Busy {
+        /// What is locked (the home directory, or the lock file).
+        path: PathBuf,
+    },
 
     /// A file changed on disk between planning and writing; nothing more was written.
     #[error("{path} changed while installing; run again", path = path.display())]

@@ -22,6 +22,21 @@ pub trait FsView {
     fn canonical(&self, path: &Path) -> PathBuf {
         normalize(path)
     }
+
+    /// Where `path` points when it is a symlink (its last component; the link's text, as
+    /// written), else `None`. Planning refuses a dangling link and one that resolves outside
+    /// the directory the target may write in. The default: no symlinks.
+    fn read_link(&self, path: &Path) -> Option<PathBuf> {
+        let _ = path;
+        None
+    }
+
+    /// Whether a directory exists at `path` (install records the directories it creates, so
+    /// that uninstall removes them). The default: none does.
+    fn is_dir(&self, path: &Path) -> bool {
+        let _ = path;
+        false
+    }
 }
 
 /// The real file system.
@@ -60,6 +75,17 @@ impl FsView for RealFs {
             }
         }
     }
+
+    fn read_link(&self, path: &Path) -> Option<PathBuf> {
+        fs::symlink_metadata(path)
+            .ok()
+            .filter(|m| m.file_type().is_symlink())
+            .and_then(|_| fs::read_link(path).ok())
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        path.is_dir()
+    }
 }
 
 /// An in-memory file system (tests, previews).
@@ -86,6 +112,11 @@ impl MemFs {
 impl FsView for MemFs {
     fn read(&self, path: &Path) -> Result<Option<String>, InstallError> {
         Ok(self.files.get(path).cloned())
+    }
+
+    /// A directory exists where a file lies below it.
+    fn is_dir(&self, path: &Path) -> bool {
+        self.files.keys().any(|f| f != path && f.starts_with(path))
     }
 }
 
@@ -121,10 +152,13 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Writes `contents` to `path` atomically: a temporary file in the same directory, written,
 /// flushed and fsynced, given the existing file's permissions (and owner, where allowed), then
 /// renamed over the target, and the directory fsynced. A symlink is followed: its target is
-/// replaced, the link stays.
+/// replaced, the link stays; a dangling one is never replaced by a file.
 pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallError> {
     let real = match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|_| InstallError::DanglingSymlink {
+            link: path.to_owned(),
+            target: link_target(path),
+        })?,
         _ => path.to_owned(),
     };
     let dir = real
@@ -181,8 +215,21 @@ fn ours_alone(dir: &Path) -> bool {
         || (name.is_some_and(|n| n == sub) && dir.parent().and_then(Path::file_name).is_some_and(|n| n == top))
 }
 
-/// Removes a file and fsyncs its directory; directories of ours left empty go too.
+/// Where the symlink at `path` points, its relative text resolved against its directory.
+pub(crate) fn link_target(path: &Path) -> PathBuf {
+    fs::read_link(path).map_or_else(
+        |_| path.to_owned(),
+        |to| normalize(&path.parent().unwrap_or(Path::new("")).join(to)),
+    )
+}
+
+/// Removes a file and fsyncs its directory; directories of ours left empty go too. A symlink
+/// is never removed (planning writes through it instead; see `Cx::finish`).
 pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        tracing::warn!(path = %path.display(), "not removing a symlink");
+        return Ok(());
+    }
     match fs::remove_file(path) {
         Ok(()) => {
             let mut dir = path.parent();
@@ -197,6 +244,16 @@ pub(crate) fn remove(path: &Path) -> Result<(), InstallError> {
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(InstallError::io(path, e)),
+    }
+}
+
+/// Removes `dir` when it is an empty directory (not a symlink to one); anything else stays.
+pub(crate) fn remove_empty_dir(dir: &Path) {
+    if fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) && fs::remove_dir(dir).is_ok() {
+        tracing::debug!(dir = %dir.display(), "removed a directory install created");
+        if let Some(parent) = dir.parent() {
+            sync_dir(parent);
+        }
     }
 }
 

@@ -53,8 +53,23 @@
 //!   [`InstallError::Malformed`] naming the file and position, and **nothing is written**:
 //!   every file is planned before any is written.
 //! - Writes are atomic (temp file in the same directory, fsync, rename, directory fsync) and
-//!   keep the file's permissions (and owner where allowed); symlinked configs are written
-//!   through.
+//!   keep the file's permissions (and owner where allowed). [`Plan::apply`] checks every file
+//!   before writing any and restores the written ones when a write fails; [`install`] and
+//!   [`uninstall`] hold a per-user lock (`flock` on the home directory on Unix, a lock file
+//!   elsewhere) while they plan and write, so concurrent installs take turns and a Codex
+//!   `hooks.json` never lands without its trust entries.
+//! - A config with CRLF line ends (every line) keeps them: the lines we add are CRLF, and
+//!   uninstall gives the bytes back. A file with mixed line ends gets LF lines.
+//! - Symlinks: a config is written through its link only when the fully resolved path lies
+//!   inside the project (plugin) directory for a project (plugin) file, else inside the home
+//!   directory — otherwise [`InstallError::SymlinkOutside`] names the link and its target. A
+//!   dangling link is [`InstallError::DanglingSymlink`], never replaced by a file; uninstall
+//!   never removes a link (what a deleted config would leave is written through it).
+//! - Directories install creates are listed in its install record and removed by uninstall
+//!   once empty, innermost first (never the project or home directory itself).
+//! - The command's program should be absolute (agents and bridges run hooks from the project
+//!   directory); [`absolute_command`] resolves a bare name on `PATH`, as the CLI does for
+//!   `--command`.
 //! - Installing twice changes nothing: when our entries in a file already equal the rendered
 //!   ones ([`Fingerprint`]s), the file is left untouched.
 //!
@@ -86,16 +101,19 @@
 pub mod cli;
 mod diff;
 mod doctor;
+mod eol;
 mod error;
 mod finding;
 mod from_router;
 mod fsys;
 mod jsonc;
+mod lock;
 mod manifest;
 mod matcher;
 mod merge;
 mod plan;
 mod preflight;
+mod program;
 mod record;
 mod resolve;
 mod shell;
@@ -116,6 +134,7 @@ pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Mani
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
 pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
+pub use program::absolute_command;
 pub use target::{known_targets, CodexOptions, OpenClawOptions, Scope, Target, TargetOptions};
 pub use targets::{native_events_for, supported_providers};
 
@@ -187,7 +206,7 @@ pub fn plan_install(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> Re
     let (hooks, findings) = resolve::resolve(manifest, target, m)?;
     let mut cx = plan::Cx::new(manifest, target, fs);
     m.install(&mut cx, &hooks)?;
-    Ok(cx.finish(findings))
+    cx.finish(findings)
 }
 
 /// Plans an uninstall against a file-system view (no writes).
@@ -197,7 +216,7 @@ pub fn plan_uninstall(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> 
     targets::check_scope(m, target)?;
     let mut cx = plan::Cx::new(manifest, target, fs);
     m.uninstall(&mut cx)?;
-    Ok(cx.finish(Vec::new()))
+    cx.finish(Vec::new())
 }
 
 /// What [`install`] would change on disk.
@@ -206,8 +225,10 @@ pub fn diff(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> 
 }
 
 /// Installs: plans against the disk, then writes each changed file atomically. Returns the
-/// applied plan. On any planning error nothing is written.
+/// applied plan. On any planning error nothing is written. Planning and writing hold the
+/// per-user install lock (concurrent installs and uninstalls take turns).
 pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    let _lock = lock::lock(&target.home)?;
     let plan = plan_install(manifest, target, &RealFs)?;
     plan.apply()?;
     Ok(plan)
@@ -216,6 +237,7 @@ pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallErro
 /// Uninstalls: removes exactly our entries (and Codex trust entries of ours). Returns the
 /// applied plan.
 pub fn uninstall(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
+    let _lock = lock::lock(&target.home)?;
     let plan = plan_uninstall(manifest, target, &RealFs)?;
     plan.apply()?;
     Ok(plan)

@@ -5,19 +5,21 @@
 //! against an empty file system; [`install`](crate::install) is a plan against the disk,
 //! applied.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use agenthooks_core::digest::{canonical_json, sha256_tagged};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::eol;
 use crate::error::InstallError;
-use crate::finding::Finding;
+use crate::finding::{Finding, FindingCode, Severity};
 use crate::fsys::{self, FsView};
 use crate::manifest::Manifest;
 use crate::record::{self, Prune, Record};
 use crate::shell::Owner;
-use crate::target::Target;
+use crate::target::{Scope, Target};
 
 /// A config file's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -163,6 +165,10 @@ pub struct Plan {
     pub findings: Vec<Finding>,
     /// Codex per-hook trust entries written (`[hooks.state."<key>"] trusted_hash`).
     pub trust: Vec<TrustEntry>,
+    /// Directories an install created that applying this plan removes when they are empty,
+    /// innermost first (an uninstall deleting the install's record).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remove_dirs: Vec<PathBuf>,
 }
 
 /// One Codex trust entry.
@@ -190,20 +196,32 @@ impl Plan {
         self.files.iter().filter(|f| f.status() != ChangeStatus::Unchanged)
     }
 
-    /// Writes the plan to disk: each changed file atomically, after checking that it still
-    /// holds what the plan read (else [`InstallError::Conflict`] and the remaining files are
-    /// not written).
+    /// Writes the plan to disk, all or nothing: first checks that every file still holds what
+    /// the plan read (else [`InstallError::Conflict`] and nothing is written), then writes each
+    /// changed file atomically; when a write fails, the files already written get their
+    /// earlier text back. ([`install`](crate::install) and [`uninstall`](crate::uninstall)
+    /// hold the per-user install lock around planning and this.)
     pub fn apply(&self) -> Result<(), InstallError> {
         for f in self.changes() {
-            let now = crate::fsys::RealFs.read(&f.path)?;
-            if now != f.before {
+            if crate::fsys::RealFs.read(&f.path)? != f.before {
                 return Err(InstallError::Conflict { path: f.path.clone() });
             }
-            match &f.after {
-                Some(text) => fsys::atomic_write(&f.path, text)?,
-                None => fsys::remove(&f.path)?,
+        }
+        let mut done: Vec<&FileChange> = Vec::new();
+        for f in self.changes() {
+            if let Err(e) = write_change(&f.path, f.after.as_deref()) {
+                for w in done.iter().rev() {
+                    if let Err(re) = write_change(&w.path, w.before.as_deref()) {
+                        tracing::error!(path = %w.path.display(), error = %re, "could not restore after a failed install");
+                    }
+                }
+                return Err(e);
             }
             tracing::debug!(path = %f.path.display(), status = ?f.status(), "agenthooks-install wrote");
+            done.push(f);
+        }
+        for d in &self.remove_dirs {
+            fsys::remove_empty_dir(d);
         }
         Ok(())
     }
@@ -218,6 +236,14 @@ impl Plan {
     }
 }
 
+/// Writes `text` to `path` atomically, or removes it (`None`).
+fn write_change(path: &Path, text: Option<&str>) -> Result<(), InstallError> {
+    match text {
+        Some(text) => fsys::atomic_write(path, text),
+        None => fsys::remove(path),
+    }
+}
+
 /// The planning context a target module writes into.
 pub(crate) struct Cx<'a> {
     pub(crate) manifest: &'a Manifest,
@@ -228,6 +254,12 @@ pub(crate) struct Cx<'a> {
     pub(crate) trust: Vec<TrustEntry>,
     /// The install records of the config files planned so far.
     records: Vec<Pending>,
+    /// The files whose every line ends in CRLF: target modules see and write their LF view
+    /// (see [`crate::eol`]).
+    crlf: Vec<PathBuf>,
+    /// What a file deleted by the plan holds once our entries are gone: written through instead
+    /// when the file is a symlink (a link is never removed).
+    residues: Vec<(PathBuf, String)>,
 }
 
 /// The install record of one config file while a plan is made.
@@ -261,6 +293,8 @@ impl<'a> Cx<'a> {
             files: Vec::new(),
             trust: Vec::new(),
             records: Vec::new(),
+            crlf: Vec::new(),
+            residues: Vec::new(),
         }
     }
 
@@ -350,6 +384,9 @@ impl<'a> Cx<'a> {
             return Ok(&mut self.files[i]);
         }
         let before = self.fs.read(path)?;
+        if before.as_deref().is_some_and(eol::is_crlf) {
+            self.crlf.push(path.to_owned());
+        }
         self.files.push(FileChange {
             path: path.to_owned(),
             format,
@@ -362,19 +399,96 @@ impl<'a> Cx<'a> {
         Ok(&mut self.files[last])
     }
 
-    /// The file's planned text so far (its current text on first access).
-    pub(crate) fn text(&mut self, path: &Path, format: FileFormat) -> Result<Option<String>, InstallError> {
-        Ok(self.slot(path, format)?.after.clone())
+    /// The directory a file of this target must resolve inside: the project (plugin) directory
+    /// for a file in it at project (plugin) scope, else the user's home.
+    fn write_root(&self, path: &Path) -> &Path {
+        let t = self.target;
+        let lexical = fsys::normalize(path);
+        let in_root = lexical.starts_with(fsys::normalize(&t.root));
+        let in_home = lexical.starts_with(fsys::normalize(&t.home));
+        if t.scope != Scope::User && (in_root || !in_home) {
+            &t.root
+        } else {
+            &t.home
+        }
     }
 
-    /// Sets the planned text.
+    /// Refuses a file the plan writes that resolves (through a symlink, its own or a
+    /// directory's) outside [`Cx::write_root`]. A file outside both the project and the home
+    /// directory that is not itself a link (an agent home set by its environment variable) is
+    /// where the user pointed: allowed. (A dangling link reads as no file; writing one is
+    /// refused in [`Cx::set_text`].)
+    fn guard(&self, path: &Path) -> Result<(), InstallError> {
+        let link = self.fs.read_link(path);
+        let root = self.write_root(path);
+        if link.is_none() && !fsys::normalize(path).starts_with(fsys::normalize(root)) {
+            return Ok(());
+        }
+        let (resolved, root) = (self.fs.canonical(path), self.fs.canonical(root));
+        if resolved.starts_with(&root) {
+            Ok(())
+        } else {
+            Err(InstallError::SymlinkOutside {
+                link: path.to_owned(),
+                target: resolved,
+                root,
+            })
+        }
+    }
+
+    /// Sets the planned text (LF line ends); `None` plans deleting the file, a file of ours
+    /// left holding only `residue`: when the file is a symlink, the residue is written through
+    /// instead (see [`Cx::finish`]).
+    pub(crate) fn set_text_or_residue(
+        &mut self,
+        path: &Path,
+        format: FileFormat,
+        text: Option<String>,
+        residue: String,
+    ) -> Result<(), InstallError> {
+        if text.is_some() {
+            return self.set_text(path, format, text);
+        }
+        let residue = if self.crlf.iter().any(|p| p == path) {
+            eol::to_crlf(&residue)
+        } else {
+            residue
+        };
+        self.residues.retain(|(p, _)| p != path);
+        self.residues.push((path.to_owned(), residue));
+        self.set_text(path, format, None)
+    }
+
+    /// The file's planned text so far (its current text on first access), with LF line ends
+    /// (a CRLF file's LF view: see [`crate::eol`]).
+    pub(crate) fn text(&mut self, path: &Path, format: FileFormat) -> Result<Option<String>, InstallError> {
+        let after = self.slot(path, format)?.after.clone();
+        Ok(if self.crlf.iter().any(|p| p == path) {
+            after.map(|t| eol::to_lf(&t))
+        } else {
+            after
+        })
+    }
+
+    /// Sets the planned text (given with LF line ends; a CRLF file gets CRLF back).
     pub(crate) fn set_text(
         &mut self,
         path: &Path,
         format: FileFormat,
         text: Option<String>,
     ) -> Result<(), InstallError> {
-        self.slot(path, format)?.after = text;
+        let crlf = self.crlf.iter().any(|p| p == path);
+        let link = self.fs.read_link(path);
+        let slot = self.slot(path, format)?;
+        if let (Some(to), None, Some(_)) = (link, &slot.before, &text) {
+            // A dangling symlink: never replaced by a file.
+            let dir = path.parent().unwrap_or(Path::new(""));
+            return Err(InstallError::DanglingSymlink {
+                link: path.to_owned(),
+                target: fsys::normalize(&dir.join(to)),
+            });
+        }
+        slot.after = if crlf { text.map(|t| eol::to_crlf(&t)) } else { text };
         Ok(())
     }
 
@@ -399,7 +513,74 @@ impl<'a> Cx<'a> {
         self.fs.canonical(path)
     }
 
-    pub(crate) fn finish(mut self, findings: Vec<Finding>) -> Plan {
+    /// The directories writing `path` creates: its missing ancestors strictly inside
+    /// [`Cx::write_root`].
+    fn new_dirs(&self, path: &Path) -> Vec<PathBuf> {
+        let root = fsys::normalize(self.write_root(path));
+        let path = fsys::normalize(path);
+        let mut out = Vec::new();
+        let mut dir = path.parent();
+        while let Some(d) = dir {
+            if d == root || !d.starts_with(&root) || self.fs.is_dir(d) {
+                break;
+            }
+            out.push(d.to_owned());
+            dir = d.parent();
+        }
+        out
+    }
+
+    /// Whether `dir` lies strictly inside the project or the home directory.
+    fn removable(&self, dir: &Path) -> bool {
+        let dir = fsys::normalize(dir);
+        [&self.target.root, &self.target.home].iter().any(|r| {
+            let r = fsys::normalize(r);
+            dir != r && dir.starts_with(&r)
+        })
+    }
+
+    pub(crate) fn finish(mut self, mut findings: Vec<Finding>) -> Result<Plan, InstallError> {
+        // The directories this plan creates, for the records it writes.
+        let created: BTreeSet<PathBuf> = self
+            .files
+            .iter()
+            .filter(|f| f.before.is_none() && f.after.is_some() && f.format != FileFormat::Record)
+            .flat_map(|f| self.new_dirs(&f.path))
+            .collect();
+        // A whole generated file of ours (OpenCode's shim) has no record of its own: when the
+        // plan creates directories and writes no other record, the file gets one holding
+        // them; uninstalling it reads that record (and removes the directories).
+        let whole = |f: &&FileChange| f.format == FileFormat::Text;
+        let shim = self
+            .files
+            .iter()
+            .filter(whole)
+            .find(|f| f.before.is_none() && f.after.is_some() && !f.ours_after.is_empty())
+            .map(|f| f.path.clone());
+        if let (Some(path), false) = (
+            shim,
+            created.is_empty() || self.records.iter().any(|p| p.noted.is_some()),
+        ) {
+            let command = self.manifest.command.clone();
+            let p = self.pending(&path)?;
+            let mut r = p
+                .on_disk
+                .clone()
+                .unwrap_or_else(|| Record::new(p.canonical.clone(), command));
+            r.created_file = true;
+            p.noted = Some(r);
+        }
+        let deleted: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(whole)
+            .filter(|f| f.before.is_some() && f.after.is_none() && !f.ours_before.is_empty())
+            .map(|f| f.path.clone())
+            .collect();
+        for path in deleted {
+            self.pending(&path)?;
+        }
+        let mut remove_dirs: BTreeSet<PathBuf> = BTreeSet::new();
         // A record lives while entries of ours are in its file.
         for p in std::mem::take(&mut self.records) {
             let installed = self
@@ -409,19 +590,60 @@ impl<'a> Cx<'a> {
             if let Some(f) = self.files.iter_mut().find(|f| f.path == p.path) {
                 if !installed {
                     f.after = None;
+                    if f.before.is_some() {
+                        remove_dirs.extend(p.on_disk.iter().flat_map(|r| r.dirs.iter().cloned()));
+                    }
                 } else if let Some(r) = &p.noted {
+                    let mut r = r.clone();
+                    r.dirs.extend(created.iter().cloned());
                     f.after = Some(r.to_text());
                 }
             }
         }
+        // Innermost first.
+        let mut remove_dirs: Vec<PathBuf> = remove_dirs.into_iter().filter(|d| self.removable(d)).collect();
+        remove_dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        // A symlink is never removed: what a deleted config would leave is written through it
+        // (a whole file of ours is left as it is).
+        for f in &mut self.files {
+            if f.after.is_none() && f.before.is_some() && self.fs.read_link(&f.path).is_some() {
+                let residue = self.residues.iter().find(|(p, _)| *p == f.path).map(|(_, r)| r.clone());
+                let (severity, what) = if residue.is_some() {
+                    (
+                        Severity::Info,
+                        "what is left once our entries are gone is written through it",
+                    )
+                } else {
+                    (
+                        Severity::Error,
+                        "it is left as it is (our file, still in use): remove it by hand",
+                    )
+                };
+                let message = format!("{} is a symlink, never removed: {what}", f.path.display());
+                tracing::warn!("{message}");
+                findings.push(Finding::new(
+                    severity,
+                    FindingCode::Location,
+                    &self.target.provider,
+                    message,
+                ));
+                f.after = residue.or_else(|| f.before.clone());
+            }
+        }
+        // Every file the plan changes must resolve where this target may write (a file only
+        // read, such as an agent's trust list, may be anywhere).
+        for f in self.files.iter().filter(|f| f.status() != ChangeStatus::Unchanged) {
+            self.guard(&f.path)?;
+        }
         let mut files = self.files;
         files.retain(|f| f.before.is_some() || f.after.is_some());
-        Plan {
+        Ok(Plan {
             target: self.target.clone(),
             files,
             findings,
             trust: self.trust,
-        }
+            remove_dirs,
+        })
     }
 }
 

@@ -19,6 +19,10 @@
 //!   removes a container emptied by the removal of our entries only when it is listed.
 //! - `created_file`: the install created the file; uninstall deletes it only then (and only
 //!   when what is left is what a file we created holds once our entries are gone).
+//! - `dirs` (left out when empty) lists the directories the install created, for this file or
+//!   another file it wrote (`~/.codex/`, `.cursor/`): when uninstall deletes the record it
+//!   removes each of them that is empty, innermost first (and only inside the project or the
+//!   home directory), so an agent's directory that install made does not stay behind.
 //! - The record lives while entries of ours are in the file: uninstall deletes it (with the
 //!   `created/` and `.agenthooks/` directories it leaves empty).
 //! - A reinstall keeps what the first install created (a container still there stays listed)
@@ -57,6 +61,10 @@ pub(crate) struct Record {
     pub(crate) created_file: bool,
     /// The containers the install created.
     pub(crate) created: BTreeSet<KeyPath>,
+    /// The directories the install created (for this file or another file of the same
+    /// install), removed by uninstall once empty.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub(crate) dirs: BTreeSet<PathBuf>,
 }
 
 impl Record {
@@ -68,6 +76,7 @@ impl Record {
             command,
             created_file: false,
             created: BTreeSet::new(),
+            dirs: BTreeSet::new(),
         }
     }
 

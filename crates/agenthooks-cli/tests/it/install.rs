@@ -481,3 +481,156 @@ fn failures_and_usage_errors() {
     assert!(stderr(&o).contains("--home DIR is required"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{ broken");
 }
+
+/// `--command NAME` is resolved on `PATH` at install time (the hooks run from the project
+/// directory) or refused; uninstall removes the directories install created, so `--all`
+/// detects no agent afterwards.
+#[cfg(unix)]
+#[test]
+fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new("bare-command");
+    let bindir = sb.dir.join("bin");
+    std::fs::create_dir_all(&bindir).unwrap();
+    let program = bindir.join("my-guard");
+    std::fs::write(&program, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bindir.clone()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let home = sb.home();
+    let with_path = |args: &[&str]| {
+        let mut c = bin(&sb.project());
+        c.env("PATH", &path).args(args).arg("--home").arg(&home);
+        run(&mut c)
+    };
+    let codex = [
+        "--provider",
+        "codex",
+        "--scope",
+        "user",
+        "--command",
+        "my-guard",
+        "--kind",
+        "tool.pre",
+    ];
+    let o = with_path(&[&["install"][..], &codex[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let hooks = std::fs::read_to_string(home.join(".codex/hooks.json")).unwrap();
+    let v: Value = serde_json::from_str(&hooks).unwrap();
+    let command = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(command.contains(program.to_str().unwrap()), "{command}");
+
+    // Doctor resolves the name the same way, so it finds the hooks.
+    let o = with_path(&[
+        "doctor",
+        "--command",
+        "my-guard",
+        "--kind",
+        "tool.pre",
+        "--no-ping",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let codex_user = report["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["provider"] == "codex" && t["scope"] == "user")
+        .unwrap();
+    assert_eq!(codex_user["up_to_date"], true, "{codex_user}");
+    assert!(!codex_user["installed"].as_array().unwrap().is_empty(), "{codex_user}");
+
+    // Not on PATH: refused with a message, nothing written.
+    let o = sb.agenthooks(&[
+        "install",
+        "--provider",
+        "claude-code",
+        "--command",
+        "no-such-guard-program",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`no-such-guard-program` is not a path and was not found on PATH"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!sb.project().join(".claude").exists());
+
+    // Uninstall removes ~/.codex, which install created: `--all` finds no agent afterwards.
+    let o = with_path(&[&["uninstall"][..], &codex[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!home.join(".codex").exists());
+    let o = sb.agenthooks(&["install", "--all", "--command", "/opt/guard"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--all: no agent detected"), "{}", stderr(&o));
+}
+
+/// Eight `agenthooks install` processes at once into one project's Codex config (each its own
+/// command): every hook in `hooks.json` ends with its trust entry in `config.toml` (Codex
+/// silently skips a hook without one), and each install is up to date afterwards.
+#[test]
+fn concurrent_codex_installs_are_all_or_nothing() {
+    use agenthooks_install::codex_trust::{event_label, hook_hash, state_key};
+    const N: usize = 8;
+    let sb = Sandbox::new("concurrent-codex");
+    let args = |i: usize, verb: &str| -> Vec<String> {
+        [
+            verb,
+            "--provider",
+            "codex",
+            "--kind",
+            "tool.pre",
+            "--kind",
+            "agent.stop",
+            "--command",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain([format!("/opt/guard-{i}")])
+        .collect()
+    };
+    let children: Vec<_> = (0..N)
+        .map(|i| {
+            let mut c = bin(&sb.project());
+            c.args(args(i, "install"))
+                .arg("--home")
+                .arg(sb.home())
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            c.spawn().expect("agenthooks starts")
+        })
+        .collect();
+    for child in children {
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let hooks_path = sb.project().join(".codex/hooks.json");
+    let source = std::fs::canonicalize(&hooks_path).unwrap().display().to_string();
+    let hooks: Value = serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
+    let config = std::fs::read_to_string(sb.home().join(".codex/config.toml")).unwrap();
+    let mut n = 0;
+    for (event, groups) in hooks["hooks"].as_object().unwrap() {
+        for (g, group) in groups.as_array().unwrap().iter().enumerate() {
+            for (h, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
+                let key = state_key(&source, event_label(event).unwrap(), g, h);
+                let hash = hook_hash(event, group.get("matcher"), handler).unwrap();
+                let at = config
+                    .find(&format!("\"{key}\""))
+                    .unwrap_or_else(|| panic!("no trust entry {key}"));
+                let entry = config[at..].split("\n\n").next().unwrap();
+                assert!(entry.contains(&hash), "{key}: {entry}");
+                n += 1;
+            }
+        }
+    }
+    assert_eq!(n, 2 * N);
+    assert_eq!(config.matches("trusted_hash").count(), 2 * N, "{config}");
+    for i in 0..N {
+        let o = sb.ok(&args(i, "diff").iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(stdout(&o).contains("up to date"), "{}", stdout(&o));
+    }
+}

@@ -428,9 +428,9 @@ impl JsonHooksFile {
         let after = if removed > 0 && stripped == with_newline(self.fresh()?) && cx.may_delete(&self.path)? {
             None
         } else {
-            Some(stripped)
+            Some(stripped.clone())
         };
-        cx.set_text(&self.path, self.format, after)?;
+        cx.set_text_or_residue(&self.path, self.format, after, stripped)?;
         cx.set_ours(&self.path, self.format, found, Vec::new())
     }
 }

@@ -230,6 +230,7 @@ impl TargetModule for Kimi {
         let found = ours(&doc, &cx.owner).map_err(malformed)?;
         let prune = cx.prune(&path)?;
         let removed = strip(&mut doc, &cx.owner, &prune).map_err(malformed)?;
+        let residue = tm::render(&text, &doc);
         let after = if removed == 0 {
             Some(text)
         } else if tm::is_blank(&doc)
@@ -238,9 +239,9 @@ impl TargetModule for Kimi {
         {
             None
         } else {
-            Some(tm::render(&text, &doc))
+            Some(residue.clone())
         };
-        cx.set_text(&path, FileFormat::Toml, after)?;
+        cx.set_text_or_residue(&path, FileFormat::Toml, after, residue)?;
         cx.set_ours(&path, FileFormat::Toml, found, Vec::new())
     }
 }

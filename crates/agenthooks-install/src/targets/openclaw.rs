@@ -386,6 +386,7 @@ fn write_entry(cx: &mut Cx<'_>, entry: Option<&Value>) -> Result<(), InstallErro
         let b = before.as_deref().filter(|_| had_ours).map(value).transpose()?;
         cx.note_install(&file, b.as_ref(), &value(&stripped)?, &value(&text)?, residue)?;
     }
+    let residue = text.clone();
     let after = if created {
         entry.is_some().then(|| with_newline(text))
     } else if entry.is_none() && members_empty(&text)? && cx.may_delete(&file)? {
@@ -394,7 +395,7 @@ fn write_entry(cx: &mut Cx<'_>, entry: Option<&Value>) -> Result<(), InstallErro
     } else {
         Some(text)
     };
-    cx.set_text(&file, FileFormat::Jsonc, after)?;
+    cx.set_text_or_residue(&file, FileFormat::Jsonc, after, residue)?;
     cx.set_ours(
         &file,
         FileFormat::Jsonc,

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use agenthooks_core::{EventKind, Provider};
 use agenthooks_install::{
-    diff, install, plan_install, plan_uninstall, render, uninstall, ChangeStatus, FindingCode, HookSpec, InstallError,
-    Manifest, MatcherFallback, McpGlob, MemFs, Plan, Scope, Target, ToolMatcher,
+    diff, install, plan_install, plan_uninstall, render, uninstall, ChangeStatus, FileFormat, FindingCode, HookSpec,
+    InstallError, Manifest, MatcherFallback, McpGlob, MemFs, Plan, Scope, Target, ToolMatcher,
 };
 
 use crate::common::temp_dir;
@@ -135,7 +135,8 @@ fn writes_keep_permissions_follow_symlinks_and_round_trip() {
 
     let dir = temp_dir("perms");
     let home = dir.join("home");
-    let real = dir.join("dotfiles/claude-settings.json");
+    // A dotfiles checkout in the home directory (a link out of it is refused: `writes.rs`).
+    let real = home.join("dotfiles/claude-settings.json");
     std::fs::create_dir_all(real.parent().unwrap()).unwrap();
     std::fs::create_dir_all(home.join(".claude")).unwrap();
     let original = "{\n  \"model\": \"opus\"\n}\n";
@@ -481,8 +482,15 @@ fn opencode_shim_is_idempotent_removed_by_uninstall_and_never_overwrites_a_forei
     let t = Target::project(Provider::OPENCODE, "/p", "/h");
     let path = Path::new("/p/.opencode/plugin/agenthooks.js");
     let plan = plan_install(&m, &t, &MemFs::new()).unwrap();
-    assert_eq!(plan.files.len(), 1);
+    // The shim, and its install record: the directories it creates, for uninstall.
+    assert_eq!(plan.files.len(), 2);
     assert_eq!(plan.files[0].path, path);
+    let record = plan.files[1].after.as_deref().unwrap();
+    assert_eq!(plan.files[1].format, FileFormat::Record);
+    assert!(
+        record.contains("\"/p/.opencode\"") && record.contains("\"/p/.opencode/plugin\""),
+        "{record}"
+    );
     let js = plan.files[0].after.clone().unwrap();
     assert!(js.starts_with("// agenthooks shim for OpenCode"), "{js}");
     assert!(

@@ -11,3 +11,4 @@ mod props;
 mod selfinstall;
 mod trust;
 mod warm;
+mod writes;

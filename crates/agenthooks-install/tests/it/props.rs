@@ -317,11 +317,26 @@ fn strip_ours(v: &Value, flat: bool, orig: &Value) -> Value {
     v
 }
 
+/// A document with CRLF line ends.
+fn crlf(doc: &str) -> String {
+    doc.replace('\n', "\r\n")
+}
+
+/// A file whose every line ended in CRLF still does (the lines we add too).
+fn line_ends_kept(original: &str, now: &str) -> Result<(), TestCaseError> {
+    let (cr, lf) = (|t: &str| t.matches("\r\n").count(), |t: &str| t.matches('\n').count());
+    if lf(original) > 0 && cr(original) == lf(original) {
+        prop_assert_eq!(cr(now), lf(now), "a bare LF in a CRLF file:\n{:?}", now);
+    }
+    Ok(())
+}
+
 fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Result<(), TestCaseError> {
     let comments = target.provider == Provider::GEMINI;
     let fs = MemFs::new().with(path, original);
     let plan = plan_install(&m1(), target, &fs).unwrap();
     let installed = after(&plan, path).unwrap();
+    line_ends_kept(original, &installed)?;
     let parsed: Value =
         serde_json::from_str(&uncomment(&installed)).map_err(|e| TestCaseError::fail(format!("{e}: {installed}")))?;
     let orig_v: Value = serde_json::from_str(&uncomment(original)).unwrap();
@@ -353,6 +368,7 @@ fn check_json(target: &Target, path: &Path, original: &str, flat: bool) -> Resul
     let re = plan_install(&m2(), target, &fs2).unwrap();
     let direct = plan_install(&m2(), target, &fs).unwrap();
     prop_assert_eq!(after(&re, path), after(&direct, path));
+    line_ends_kept(original, &after(&re, path).unwrap())?;
     let fs3 = applied(&fs2, &re);
     let un2 = plan_uninstall(&m2(), target, &fs3).unwrap();
     prop_assert_eq!(applied(&fs3, &un2), fs);
@@ -397,6 +413,7 @@ proptest! {
         let plan = plan_install(&m1(), &t, &fs).unwrap();
         let fs2 = applied(&fs, &plan);
         prop_assert!(fs2.files[path].contains("\"agenthooks\""));
+        line_ends_kept(&doc, &fs2.files[path])?;
         prop_assert_eq!(jsonc_comments(&fs2.files[path]), jsonc_comments(&doc));
         prop_assert!(plan_install(&m1(), &t, &fs2).unwrap().is_noop());
         let un = plan_uninstall(&m1(), &t, &fs2).unwrap();
@@ -411,6 +428,25 @@ proptest! {
     fn cursor_hooks_json(doc in json_doc(true)) {
         let t = Target::project(Provider::CURSOR, ROOT, HOME);
         check_json(&t, Path::new("/p/.cursor/hooks.json"), &doc, true)?;
+    }
+
+    /// CRLF files of every JSON target: what install adds has CRLF line ends too, and
+    /// uninstall gives the file back byte for byte (`check_json`).
+    #[test]
+    fn crlf_json_files(doc in json_doc(false), flat in json_doc(true)) {
+        for (provider, path) in [
+            (Provider::CLAUDE_CODE, "/p/.claude/settings.json"),
+            (Provider::GEMINI, "/p/.gemini/settings.json"),
+            (Provider::CODEX, "/p/.codex/hooks.json"),
+        ] {
+            check_json(&Target::project(provider, ROOT, HOME), Path::new(path), &crlf(&doc), false)?;
+        }
+        for (provider, path) in [
+            (Provider::COPILOT, "/p/.github/hooks/guard.json"),
+            (Provider::CURSOR, "/p/.cursor/hooks.json"),
+        ] {
+            check_json(&Target::project(provider, ROOT, HOME), Path::new(path), &crlf(&flat), true)?;
+        }
     }
 }
 
@@ -611,6 +647,7 @@ fn check_toml(
     }
     let plan = plan_install(&m1(), target, &fs).unwrap();
     let installed = after(&plan, path).unwrap();
+    line_ends_kept(original, &installed)?;
     installed
         .parse::<toml_edit::DocumentMut>()
         .map_err(|e| TestCaseError::fail(format!("{e}\n{installed}")))?;
@@ -700,5 +737,14 @@ proptest! {
         // User scope inline: hooks and trust share one file.
         let t = Target::user(Provider::CODEX, HOME).with_options(agenthooks_install::CodexOptions::default().with_inline_toml(true));
         check_toml(&t, Path::new("/h/.codex/config.toml"), &doc, &[])?;
+    }
+
+    /// CRLF TOML files: Kimi's config, Codex trust entries and Codex inline hooks.
+    #[test]
+    fn crlf_toml_files(kimi in toml_doc(kimi_sections), trust in toml_doc(trust_sections), inline in toml_doc(codex_sections)) {
+        check_toml(&Target::user(Provider::KIMI, HOME), Path::new("/h/.kimi-code/config.toml"), &crlf(&kimi), &[])?;
+        check_toml(&Target::project(Provider::CODEX, ROOT, HOME), Path::new("/h/.codex/config.toml"), &crlf(&trust), &[])?;
+        let t = Target::user(Provider::CODEX, HOME).with_options(agenthooks_install::CodexOptions::default().with_inline_toml(true));
+        check_toml(&t, Path::new("/h/.codex/config.toml"), &crlf(&inline), &[])?;
     }
 }

@@ -369,7 +369,8 @@ impl Codex {
                 }
             }
         };
-        cx.set_text(path, FileFormat::Toml, after)?;
+        let residue = tm::render(before.as_deref().unwrap_or(""), &doc);
+        cx.set_text_or_residue(path, FileFormat::Toml, after, residue)?;
         cx.set_ours(
             path,
             FileFormat::Toml,
@@ -545,7 +546,8 @@ impl Codex {
                 config: path.clone(),
             });
         }
-        cx.set_text(&path, FileFormat::Toml, after_text)?;
+        let residue = tm::render(text.as_deref().unwrap_or(""), &doc);
+        cx.set_text_or_residue(&path, FileFormat::Toml, after_text, residue)?;
         cx.set_ours(&path, FileFormat::Toml, found_before, ours_after)
     }
 }
