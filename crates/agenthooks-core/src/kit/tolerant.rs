@@ -735,6 +735,69 @@ mod tests {
         assert_eq!(parse(&obj).unwrap().0["cmd"], "ls");
     }
 
+    fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            ".{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 48, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::vec((".{0,6}", inner), 0..5)
+                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// What `serde_json` writes comes through byte for byte, with no repair.
+        #[test]
+        fn valid_json_is_unchanged(v in arb_json(), pretty in proptest::bool::ANY) {
+            let t = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { v.to_string() };
+            let r = repair(t.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(&r.text, &t);
+            proptest::prop_assert!(r.repairs.is_empty());
+        }
+
+        /// Any sequence of UTF-16 code units written as `\uXXXX` escapes (what `JSON.stringify` and
+        /// `json.dumps` write for a JS or Python string holding lone surrogates) reads as the
+        /// lossy UTF-16 decoding of those units, beside an intact sibling.
+        #[test]
+        fn escaped_code_units_read_as_lossy_utf16(units in proptest::collection::vec(
+            proptest::prop_oneof![0xD7F0u16..0xE010, proptest::num::u16::ANY], 0..24)) {
+            let escaped: String = units.iter().map(|u| format!("\\u{u:04x}")).collect();
+            let text = format!(r#"{{"command":"rm -rf /","x":"{escaped}"}}"#);
+            let (v, _) = parse(&text).unwrap();
+            proptest::prop_assert_eq!(&v["command"], "rm -rf /");
+            proptest::prop_assert_eq!(v["x"].as_str().unwrap(), String::from_utf16_lossy(&units));
+        }
+
+        /// Any depth of mixed arrays and objects reads, and the member beside it survives.
+        #[test]
+        fn any_depth_reads(opens in proptest::collection::vec(proptest::bool::ANY, 1..3000)) {
+            let mut deep = String::new();
+            for &o in &opens {
+                deep.push_str(if o { "{\"k\":" } else { "[" });
+            }
+            deep.push('1');
+            for &o in opens.iter().rev() {
+                deep.push(if o { '}' } else { ']' });
+            }
+            let text = format!(r#"{{"x":{deep},"command":"ls"}}"#);
+            let (v, repairs) = parse(&text).unwrap();
+            proptest::prop_assert_eq!(&v["command"], "ls");
+            proptest::prop_assert_eq!(repairs.is_empty(), opens.len() < MAX_DEPTH);
+        }
+    }
+
     #[test]
     fn not_json_is_an_error() {
         for bad in [
