@@ -112,6 +112,18 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
         status Open,
         upstream "reference codex.md §4",
     }
+    217 {
+        "A model's tool call whose arguments hold a lone surrogate escape (`\"\\ud800\"`) is \
+         refused by Codex's own (strict, serde) argument parsing: the tool does not run and no \
+         PreToolUse fires.",
+        "Nothing to do: such a call never reaches a gate. The codec still decodes lone \
+         surrogates elsewhere (kit::tolerant), and the e2e deny-hostile scenario is not run on \
+         Codex (checked live: the row fails with no PreToolUse call).",
+        versions "0.171.0 (verified live)",
+        events ["PreToolUse"],
+        status Confirmed,
+        upstream "e2e deny-hostile against codex-0.171.0 (no tool call, no hook, the model's next turn)",
+    }
 };
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Copilot CLI quirks (ids 401–414), in the shape of the core registry.
+//! Copilot CLI quirks (ids 401–415), in the shape of the core registry.
 //!
 //! Each entry names where it is exercised: a fixture under `fixtures/copilot/` or a test in this
 //! crate (`tests/it/`).
@@ -140,6 +140,18 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
         capabilities [Deny, AddContext],
         status Confirmed,
     }
+    415 {
+        "A model's tool call whose arguments hold a lone surrogate escape (`\"\\ud800\"`) is \
+         refused by the CLI's own argument parser (\"unexpected end of hex escape\"): the tool \
+         does not run, no preToolUse fires, postToolUseFailure reports the error.",
+        "Nothing to do: such a call never reaches a gate. The codec still decodes lone \
+         surrogates elsewhere (prompts, tool results: kit::tolerant), and the e2e deny-hostile \
+         scenario is not run on Copilot (checked live: the row fails with no preToolUse call).",
+        versions "1.0.102 (verified live)",
+        events ["preToolUse", "postToolUseFailure"],
+        status Confirmed,
+        upstream "e2e deny-hostile against copilot-1.0.102 (agent stdout: `unexpected end of hex escape at line 1 column 42`)",
+    }
 };
 
 #[cfg(test)]
@@ -147,12 +159,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_run_from_401_to_414_without_a_gap() {
-        // quirk_table! checks the ids are strictly increasing: fourteen of them from 401 to 414
+    fn ids_run_from_401_to_415_without_a_gap() {
+        // quirk_table! checks the ids are strictly increasing: fifteen of them from 401 to 415
         // leave no gap.
         assert_eq!(
             (QUIRKS.len(), QUIRKS[0].id, QUIRKS[QUIRKS.len() - 1].id),
-            (14, 401, 414)
+            (15, 401, 415)
         );
     }
 }

@@ -251,6 +251,20 @@ impl AgentSpec {
         agenthooks::codecs().into_iter().find(|c| c.provider() == self.provider)
     }
 
+    /// The [`AgentSpec::tool_args`] as JSON text with what a model can write and a strict reader
+    /// rejects: the command ends in a lone high surrogate escape (`# \ud800`, a shell comment)
+    /// and, where the shell tool takes a description, the description is a reversed surrogate
+    /// pair (`\udc00\ud800`).
+    pub fn hostile_tool_args(&self) -> String {
+        let key = if self.id == AgentId::Codex { "cmd" } else { "command" };
+        let command = format!(r#""{key}":"{} # \ud800""#, crate::hook::MARKER_COMMAND);
+        let description = match self.id {
+            AgentId::Claude | AgentId::Copilot | AgentId::OpenCode => r#","description":"list files \udc00\ud800""#,
+            _ => "",
+        };
+        format!("{{{command}{description}}}")
+    }
+
     /// The scripted tool call's arguments in this agent's shell-tool shape.
     pub fn tool_args(&self) -> Value {
         let command = crate::hook::MARKER_COMMAND;

@@ -79,11 +79,14 @@ pub enum Mode {
     /// agent's codec but the deny is written in Claude Code's dialect. Used to prove the suite
     /// catches a wrong encoder.
     DenyWrongDialect,
+    /// Deny a `tool.pre` whose command (`command()`: `command`, else `cmd`) holds
+    /// [`MARKER_COMMAND`], and no decision otherwise: a guard that must read the tool input.
+    DenyOnCommand,
 }
 
 impl Mode {
     /// Every mode.
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::None,
         Self::Crash,
         Self::Permission,
@@ -93,6 +96,7 @@ impl Mode {
         Self::Rewrite,
         Self::DenyWrongDialect,
         Self::Ask,
+        Self::DenyOnCommand,
     ];
 
     /// The env value.
@@ -107,6 +111,7 @@ impl Mode {
             Self::Permission => "permission",
             Self::DenyWrongDialect => "deny-wrong-dialect",
             Self::Ask => "ask",
+            Self::DenyOnCommand => "deny-on-command",
         }
     }
 

@@ -61,6 +61,11 @@ pub enum Scenario {
     /// MCP config; the model calls its tool under the name the agent offers; the hook's tool
     /// events resolve to that server and its stdio transport.
     Mcp,
+    /// Deny on the command, with what a model can write and strict JSON readers reject in the
+    /// tool call: the command ends in a lone surrogate and the description holds another (the
+    /// agent's own encoder sends them as `\ud800` escapes). The hook reads `command()` and must
+    /// still deny: the tool does not run.
+    DenyHostile,
 }
 
 impl Scenario {
@@ -82,6 +87,7 @@ impl Scenario {
             Self::ContinueWith => "continue-with",
             Self::Rewrite => "rewrite",
             Self::WrongEncoder => "wrong-encoder-caught",
+            Self::DenyHostile => "deny-hostile",
             Self::TrustHashes => "trust-hashes",
             Self::Permission => "permission",
             Self::Ask => "ask",
@@ -122,6 +128,12 @@ impl Scenario {
         }
     }
 
+    /// The hostile-payload scenario: the agents whose model API carries tool arguments as text
+    /// and whose own JSON reader accepts a lone surrogate (Claude Code, Kimi Code, OpenCode,
+    /// OpenClaw). Codex and Copilot CLI refuse such a call themselves, so it never reaches a
+    /// gate (quirks 217 and 415, checked live); Gemini's API sends arguments as an object.
+    pub const HOSTILE: [Self; 1] = [Self::DenyHostile];
+
     /// The MCP attribution scenario (every agent; one run each).
     pub const MCP: [Self; 1] = [Self::Mcp];
 
@@ -136,6 +148,7 @@ impl Scenario {
         match self {
             Self::Permission => agent == AgentId::OpenCode,
             Self::Ask => agent == AgentId::OpenClaw,
+            Self::DenyHostile => !matches!(agent, AgentId::Codex | AgentId::Copilot | AgentId::Gemini),
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
             Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled => {
                 matches!(agent, AgentId::Claude | AgentId::Copilot)
@@ -153,6 +166,7 @@ impl Scenario {
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
             Self::WrongEncoder => Mode::DenyWrongDialect,
+            Self::DenyHostile => Mode::DenyOnCommand,
             Self::Permission => Mode::Permission,
             Self::Ask => Mode::Ask,
             Self::DaemonCrash | Self::WarmServerKilled => Mode::Crash,
@@ -340,6 +354,11 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
                 crate::mcp_stub::TOOL,
                 serde_json::json!({"order_id": crate::mcp_stub::ORDER_ID}),
             ),
+            Turn::text("All done."),
+        ])
+    } else if scenario == Scenario::DenyHostile {
+        Script::new([
+            Turn::tool_call_text(agent.tool, agent.hostile_tool_args()),
             Turn::text("All done."),
         ])
     } else {
@@ -671,11 +690,22 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 checks.push(Check::none_of("every answer was the codec's no-op", &off, "all", ""));
             }
         }
-        Scenario::Deny | Scenario::WrongEncoder => {
+        Scenario::Deny | Scenario::WrongEncoder | Scenario::DenyHostile => {
             let deny = deny_checks(marker, &turns, count_kind("tool.pre"));
-            if scenario == Scenario::Deny {
-                checks.extend(deny);
-            } else {
+            if scenario == Scenario::DenyHostile {
+                // The payload carried the escapes as the agent's encoder wrote them, and the
+                // handler read the command through them.
+                let escaped = r.records.iter().any(|x| {
+                    x.kind.as_deref() == Some("tool.pre")
+                        && (x.payload.contains("\\ud800") || x.payload.contains("\\udc00"))
+                });
+                checks.push(Check::new(
+                    "the tool.pre payload carried lone surrogate escapes",
+                    escaped,
+                    first_pre_stdout().map_or_else(|| "no tool.pre call".to_owned(), |t| format!("stdout {t}")),
+                ));
+            }
+            if scenario == Scenario::WrongEncoder {
                 let claude_dialect = r.records.iter().any(|x| {
                     x.kind.as_deref() == Some("tool.pre")
                         && x.stdout.contains("hookSpecificOutput")
@@ -696,6 +726,8 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                         format!("failed as they must: {}", failed.join("; "))
                     },
                 ));
+            } else {
+                checks.extend(deny);
             }
         }
         Scenario::Context => {

@@ -339,5 +339,5 @@ fn no_op_is_empty_stdout_for_every_event() {
     assert_eq!(CODEC.kind_of("Stop"), agenthooks_core::EventKind::Stop);
     assert_eq!(CODEC.kind_of("nope"), agenthooks_core::EventKind::Other);
     assert_eq!(CODEC.default_timeout(), std::time::Duration::from_secs(30));
-    assert_eq!(CODEC.quirks().len(), 14);
+    assert_eq!(CODEC.quirks().len(), 15);
 }

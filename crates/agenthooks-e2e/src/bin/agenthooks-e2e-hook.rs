@@ -122,6 +122,16 @@ fn router(mode: Mode, decoded_out: Option<String>) -> Router {
     }
     router = match mode {
         Mode::Deny | Mode::DenyWrongDialect => router.on_tool_pre(|_cx: &Context, _e: &ToolPreEvent| deny(DENY_REASON)),
+        Mode::DenyOnCommand => router.on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
+            if e.tool
+                .command()
+                .is_some_and(|c| c.contains(agenthooks_e2e::hook::MARKER_COMMAND))
+            {
+                deny(DENY_REASON)
+            } else {
+                no_decision()
+            }
+        }),
         Mode::Context => router
             .on_session_start(|_cx: &Context, _e: &SessionStartEvent| {
                 ContextDecision::default().with_context(SESSION_CONTEXT)

@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::http::{Request, Response};
-use super::{args_text, conversation, json_body, Flat, Script, Served, Turn};
+use super::{args_text, args_value, conversation, json_body, Flat, Script, Served, Turn};
 
 /// The paths this API is served on.
 const PATHS: &[&str] = &["/v1/messages"];
@@ -49,7 +49,7 @@ fn usage() -> Value {
 fn block_and_stop(turn: &Turn, seq: usize) -> (Value, &'static str) {
     match turn.flat() {
         Flat::Call(name, args) => (
-            json!({"type": "tool_use", "id": format!("toolu_fake_{seq:04}"), "name": name, "input": args}),
+            json!({"type": "tool_use", "id": format!("toolu_fake_{seq:04}"), "name": name, "input": args_value(args)}),
             "tool_use",
         ),
         Flat::Text(t) => (json!({"type": "text", "text": t}), "end_turn"),
@@ -144,6 +144,23 @@ mod tests {
         assert_eq!(args, json!({"command": "echo hi > marker.txt"}));
         assert_eq!(ev[4]["delta"]["stop_reason"], "tool_use");
         assert!(String::from_utf8_lossy(&r.body).starts_with("event: message_start\ndata: "));
+    }
+
+    /// Arguments given as text reach the agent verbatim in the stream (a lone surrogate escape
+    /// a `Value` could not hold), and as their tolerant parse where an object is sent.
+    #[test]
+    fn arguments_as_text_are_sent_verbatim() {
+        let text = r#"{"command":"ls # \ud800","description":"\udc00"}"#;
+        let script = Script::new([Turn::tool_call_text("Bash", text), Turn::text("done")]);
+        let body = json!({"model": "m", "stream": true, "tools": [{"name": "Bash"}],
+            "messages": [{"role": "user", "content": "go"}]});
+        let (r, _) = respond(&post(&body), &script, 1);
+        assert_eq!(r.data_json()[2]["delta"]["partial_json"], text);
+        let mut plain = body;
+        plain["stream"] = json!(false);
+        let (r, _) = respond(&post(&plain), &script, 1);
+        let v: Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(v["content"][0]["input"]["command"], "ls # \u{fffd}");
     }
 
     #[test]

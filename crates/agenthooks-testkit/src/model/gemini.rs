@@ -74,7 +74,7 @@ fn structured_output(body: &Map<String, Value>) -> Option<Value> {
 
 fn parts(turn: &Turn) -> Value {
     match turn.flat() {
-        Flat::Call(name, args) => json!([{"functionCall": {"name": name, "args": args}}]),
+        Flat::Call(name, args) => json!([{"functionCall": {"name": name, "args": super::args_value(args)}}]),
         Flat::Text(t) => json!([{"text": t}]),
     }
 }

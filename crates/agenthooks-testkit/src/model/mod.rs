@@ -154,6 +154,26 @@ impl Turn {
         }
     }
 
+    /// A tool call whose arguments are this JSON text, sent verbatim where the API carries the
+    /// arguments as text (Anthropic's streamed `input_json_delta`, OpenAI's `arguments`): what a
+    /// model can write and a `serde_json::Value` cannot hold, such as a lone surrogate escape
+    /// (`"\ud800"`). Where the API carries an object (Gemini's `args`, Anthropic's non-streamed
+    /// `input`), its tolerant parse is sent (a lone surrogate as U+FFFD).
+    ///
+    /// ```
+    /// use agenthooks_testkit::model::Turn;
+    /// let t = Turn::tool_call_text("Bash", r#"{"command":"ls","description":"\ud800"}"#);
+    /// assert!(matches!(t, Turn::ToolCall { .. }));
+    /// ```
+    pub fn tool_call_text(name: impl Into<String>, text: impl Into<String>) -> Self {
+        let mut args = serde_json::Map::new();
+        args.insert(RAW_ARGUMENTS.to_owned(), Value::String(text.into()));
+        Self::ToolCall {
+            name: name.into(),
+            args: Value::Object(args),
+        }
+    }
+
     /// A final text answer.
     pub fn text(text: impl Into<String>) -> Self {
         Self::Text(text.into())
@@ -695,9 +715,33 @@ fn declared_tools(body: &serde_json::Map<String, Value>) -> Vec<Declared> {
     out
 }
 
-/// Tool-call arguments as the JSON text most APIs carry.
+/// The one key of the arguments of a [`Turn::tool_call_text`]: its value is the JSON text.
+const RAW_ARGUMENTS: &str = "$agenthooks_testkit_arguments_text";
+
+/// The text of a [`Turn::tool_call_text`]'s arguments.
+fn raw_arguments(args: &Value) -> Option<&str> {
+    let m = args.as_object()?;
+    if m.len() != 1 {
+        return None;
+    }
+    m.get(RAW_ARGUMENTS)?.as_str()
+}
+
+/// Tool-call arguments as the JSON text most APIs carry (a [`Turn::tool_call_text`]'s verbatim).
 fn args_text(args: &Value) -> String {
+    if let Some(text) = raw_arguments(args) {
+        return text.to_owned();
+    }
     serde_json::to_string(args).unwrap_or_else(|_| "{}".to_owned())
+}
+
+/// Tool-call arguments as an object, for the APIs that carry one (a [`Turn::tool_call_text`]'s
+/// text read tolerantly).
+fn args_value(args: &Value) -> Value {
+    match raw_arguments(args) {
+        Some(text) => agenthooks_core::kit::tolerant::parse(text).map_or(Value::Null, |(v, _)| v),
+        None => args.clone(),
+    }
 }
 
 #[cfg(test)]
