@@ -199,6 +199,8 @@ pub fn repair(input: &[u8]) -> Result<Repaired, RepairError> {
         out: Vec::with_capacity(input.len() + 16),
         repairs: Vec::new(),
         stack: Vec::new(),
+        last: None,
+        value_start: 0,
     };
     w.run()?;
     // The writer emits UTF-8 only: strings are validated (or repaired), everything else ASCII.
@@ -241,6 +243,10 @@ struct Writer<'a> {
     out: Vec<u8>,
     repairs: Vec<TextRepair>,
     stack: Vec<Frame>,
+    /// The offset of the value (or key) being written, and the kind last recorded in it: one
+    /// repair per value and kind, found without building its path again.
+    last: Option<(usize, TextRepairKind)>,
+    value_start: usize,
 }
 
 impl Writer<'_> {
@@ -287,11 +293,13 @@ impl Writer<'_> {
     }
 
     fn record(&mut self, kind: TextRepairKind) {
-        let path = self.path();
-        // One entry per place and kind (a string with 1000 lone surrogates is one repair).
-        if self.repairs.last().is_some_and(|r| r.kind == kind && r.path == path) {
+        // One entry per value and kind (a string with a million lone surrogates is one repair,
+        // and costs one path).
+        if self.last == Some((self.value_start, kind)) {
             return;
         }
+        self.last = Some((self.value_start, kind));
+        let path = self.path();
         self.repairs.push(TextRepair { path, kind });
     }
 
@@ -427,6 +435,7 @@ impl Writer<'_> {
 
     fn number(&mut self) -> Result<(), RepairError> {
         let start = self.i;
+        self.value_start = start;
         if self.peek() == Some(b'-') {
             self.i += 1;
         }
@@ -477,6 +486,7 @@ impl Writer<'_> {
 
     /// A string at `"`, copied with its repairs.
     fn string(&mut self) -> Result<(), RepairError> {
+        self.value_start = self.i;
         self.out.push(b'"');
         self.i += 1;
         loop {
@@ -583,6 +593,7 @@ impl Writer<'_> {
     /// skipped, brackets matched) and written
     /// as a string holding its exact text.
     fn too_deep(&mut self) -> Result<(), RepairError> {
+        self.value_start = self.i;
         self.record(TextRepairKind::TooDeep);
         let start = self.i;
         let mut open: Vec<u8> = Vec::new();
@@ -800,6 +811,17 @@ mod tests {
             proptest::prop_assert_eq!(&v["command"], "ls");
             proptest::prop_assert_eq!(repairs.is_empty(), opens.len() < MAX_DEPTH);
         }
+    }
+
+    /// A string of a million lone surrogates is one repair, read in one linear pass.
+    #[test]
+    fn many_repairs_in_one_value_are_one_entry() {
+        let text = format!(r#"{{"a":{{"b":["{}"]}}}}"#, "\\ud800".repeat(1_000_000));
+        let t = std::time::Instant::now();
+        let r = repair(text.as_bytes()).unwrap();
+        assert_eq!(r.repairs.len(), 1);
+        assert_eq!(r.repairs[0].path, "a.b[0]");
+        assert!(t.elapsed() < std::time::Duration::from_secs(5), "{:?}", t.elapsed());
     }
 
     #[test]
