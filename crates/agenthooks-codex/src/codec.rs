@@ -545,7 +545,8 @@ impl Codec for CodexCodec {
     }
 
     fn sniff_payload(&self, payload: &[u8], _env: &dyn Env) -> Option<Confidence> {
-        let value: Value = serde_json::from_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
+        let (value, _) =
+            agenthooks_core::kit::tolerant::parse_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
         let obj = value.as_object()?;
         if obj
             .get("type")

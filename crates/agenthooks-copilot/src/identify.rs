@@ -173,12 +173,17 @@ pub struct PayloadKeys {
 
 impl PayloadKeys {
     /// Reads the keys of a JSON object without building its values (a leading BOM is
-    /// skipped). `None` when the bytes are not one JSON object.
+    /// skipped). `None` when the bytes are not one JSON object. What an agent's encoder writes
+    /// and the strict reader rejects (a lone surrogate, a huge number in `timestamp`) is read
+    /// through the tolerant parse instead (`kit::tolerant`).
     pub fn from_json(bytes: &[u8]) -> Option<Self> {
-        let mut de = serde_json::Deserializer::from_slice(agenthooks_core::event::strip_bom(bytes));
-        let keys = (&mut de).deserialize_map(KeysVisitor).ok()?;
-        de.end().ok()?;
-        Some(keys)
+        let bytes = agenthooks_core::event::strip_bom(bytes);
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let strict = (&mut de).deserialize_map(KeysVisitor).ok().filter(|_| de.end().is_ok());
+        strict.or_else(|| match agenthooks_core::kit::tolerant::parse_slice(bytes) {
+            Ok((Value::Object(map), _)) => Some(Self::from_map(&map)),
+            _ => None,
+        })
     }
 
     /// The keys of an object already parsed.
