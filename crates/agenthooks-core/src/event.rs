@@ -56,9 +56,11 @@ impl RawPayload {
         self.0.is_empty()
     }
 
-    /// Parses the raw bytes as a JSON value (allocates; for inspection, not the hot path).
+    /// Parses the raw bytes as a JSON value (allocates; for inspection, not the hot path),
+    /// tolerantly: what an agent's encoder writes and `serde_json` rejects is repaired as the
+    /// decoder repairs it ([`kit::tolerant`](crate::kit::tolerant)). `None` when it is not JSON.
     pub fn to_value(&self) -> Option<Value> {
-        serde_json::from_slice(self.json_bytes()).ok()
+        crate::kit::tolerant::parse_slice(self.json_bytes()).ok().map(|(v, _)| v)
     }
 
     /// The bytes without a leading UTF-8 byte-order mark (Cursor prepends one), for parsing.
