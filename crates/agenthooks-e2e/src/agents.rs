@@ -692,7 +692,7 @@ impl Warm {
         let port = st::free_port().map_err(io)?;
         let build = st::build_id_of(hook_bin);
         st::write_config_for(&dir, port, Some(&build)).map_err(io)?;
-        let endpoint = agenthooks_install::WarmEndpoint::new(port, token, build);
+        let endpoint = agenthooks_install::WarmEndpoint::new(port, st::bearer(&token), build).with_dir(&dir);
         Ok(Self {
             base,
             dir,
@@ -720,7 +720,8 @@ impl Warm {
     pub fn finish(self) -> WarmSeen {
         use agenthooks::core::runner::warm_state as st;
         let record = st::read_record(&self.dir);
-        let pong = st::ping(self.endpoint.port, &self.endpoint.token, st::PING_TIMEOUT);
+        let token = st::read_token(&self.dir).unwrap_or_default();
+        let pong = st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT);
         let pid = pong
             .as_ref()
             .and_then(|p| p["pid"].as_u64())
