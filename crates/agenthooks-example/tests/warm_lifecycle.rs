@@ -334,7 +334,9 @@ fn the_warm_server_lives_as_the_issue_says() {
     assert!(!s.warm_dir().join("start.lock").exists(), "the lock was released");
 
     // An upgrade: the config re-rendered by the new build carries its id; the old server
-    // refuses its first request (409) and exits; the next session start runs the new build.
+    // refuses its requests (409) but does not exit on them (a hook request cannot stop it);
+    // the next session start of the new build retires it (token + a build at least as new)
+    // and runs the new build.
     s.upgrade(100);
     let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -342,9 +344,10 @@ fn the_warm_server_lives_as_the_issue_says() {
     assert_ne!(build_b, build_a);
     let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
     assert_eq!(status, 409, "{body}");
-    wait_until("the old build exits", Duration::from_secs(5), || !alive(p2));
-    assert!(s.record().is_none(), "the old server removed its record");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(p2), "a refused hook request does not stop the server");
     s.session_start(60);
+    wait_until("the old build exits", Duration::from_secs(5), || !alive(p2));
     let pong = s.ping().expect("restarted");
     assert_eq!(pong["build"], build_b.as_str());
     let p3 = s.pong_pid();
@@ -398,8 +401,8 @@ fn the_warm_server_lives_as_the_issue_says() {
         .unwrap()
         .contains(&format!("127.0.0.1:{}/v1/hook/copilot/preToolUse?", s.port())));
     // That install rendered the binary's current build (upgraded above, not re-installed
-    // then): the running server of the older build refuses it and exits; the next session
-    // start serves the Copilot route.
+    // then): the running server of the older build refuses it; the next session start
+    // retires it and serves the Copilot route.
     let copilot_route = http["url"]
         .as_str()
         .unwrap()
@@ -410,13 +413,15 @@ fn the_warm_server_lives_as_the_issue_says() {
     let copilot_pre_tool_use = r#"{"sessionId":"s-warm","timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":"ls","description":"list"}}"#;
     let (status, _) = s.post(&copilot_route, copilot_pre_tool_use).unwrap();
     assert_eq!(status, 409);
-    wait_until("the older server exits", Duration::from_secs(5), || !alive(p4));
     s.session_start(60);
+    wait_until("the older server exits", Duration::from_secs(5), || !alive(p4));
     let (status, body) = s.post(&copilot_route, copilot_pre_tool_use).unwrap();
     assert_eq!(status, 200, "{body}");
     let p5 = s.pong_pid();
 
-    // Idle exit: a server started with a 1 s idle limit exits on its own and removes its record.
+    // Lifetime: a server started with a 1 s grace outlives idle gaps longer than that while
+    // the session that started it is open, and exits 1 s after the session's end (its
+    // SessionEnd hook), removing its record.
     kill(p5);
     wait_until("the killed server stops answering", Duration::from_secs(5), || {
         s.ping().is_none()
@@ -424,7 +429,11 @@ fn the_warm_server_lives_as_the_issue_says() {
     s.session_start(1);
     let p6 = s.record().and_then(|r| r["pid"].as_u64()).expect("started");
     let p6 = u32::try_from(p6).unwrap();
-    assert!(alive(p6));
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(alive(p6), "the server exited while its session was open");
+    let end = r#"{"session_id":"s-warm","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SessionEnd","reason":"exit"}"#;
+    let (status, body) = s.post("/v1/hook/claude-code/SessionEnd", end).unwrap();
+    assert_eq!(status, 200, "{body}");
     let clock = Instant::now();
     wait_until("the idle server exits", Duration::from_secs(10), || !alive(p6));
     assert!(

@@ -521,12 +521,13 @@ pub fn probe(dir: &Path, port: u16, token: &str, deadline: Instant) -> Probe {
         Err(http::HttpError::Io(e)) if e.kind() == io::ErrorKind::ConnectionRefused => return Probe::Down,
         Err(e) => return impostor(None, None, format!("connecting: {e}")),
     };
-    let owner = socket_owner(conn.stream());
-    let uid = owner.map(|o| o.0);
     let Ok(nonce) = random_token() else {
-        return impostor(None, uid, "no random nonce".into());
+        return impostor(None, None, "no random nonce".into());
     };
     let answer = conn.send("POST", "/v1/ping", Some(b"{}"), &[(NONCE_HEADER, &nonce)], true);
+    // Read once the server answered: a connection not accepted yet has no owner's inode.
+    let owner = socket_owner(conn.stream());
+    let uid = owner.map(|o| o.0);
     let pong = match answer {
         Ok(r) if r.is_success() => serde_json::from_str::<Value>(&r.body).ok(),
         Ok(r) => return impostor(None, uid, format!("ping answered {}", r.status)),
@@ -749,7 +750,8 @@ pub fn ensure_running(dir: &Path, exe: &Path, deadline: Instant, session: Option
             // first http hook finds it listening.
             drop(child);
             while Instant::now() < deadline {
-                match probe(dir, port, &token, deadline) {
+                let step = deadline.min(Instant::now() + Duration::from_millis(200));
+                match probe(dir, port, &token, step) {
                     Probe::Ours(mut v) => {
                         open_session(&mut v, session);
                         break;
@@ -799,12 +801,15 @@ pub fn retire(dir: &Path, port: u16, token: &str, build: &str, deadline: Instant
         }
     }
     while Instant::now() < deadline {
-        match probe(dir, port, token, deadline) {
+        // Short probes: a server on its way out still holds its listening socket for a moment
+        // (connections are accepted by the system, never answered).
+        let step = deadline.min(Instant::now() + Duration::from_millis(200));
+        match probe(dir, port, token, step) {
             Probe::Down => return true,
             // The same build answering now: another hook already replaced it.
             Probe::Ours(v) if v.record.build == build => return false,
-            Probe::Impostor(_) => return false,
-            Probe::Ours(_) => std::thread::sleep(Duration::from_millis(20)),
+            Probe::Impostor(i) if i.why.starts_with("it does not know") => return false,
+            Probe::Ours(_) | Probe::Impostor(_) => std::thread::sleep(Duration::from_millis(20)),
         }
     }
     false
