@@ -101,7 +101,15 @@ impl Scratch {
     }
 
     fn settings(&self) -> Value {
-        let text = std::fs::read_to_string(self.repo.join(".claude/settings.json")).unwrap();
+        // Warm hooks go to the git-ignored local file at project scope, command hooks to
+        // settings.json.
+        let local = self.repo.join(".claude/settings.local.json");
+        let path = if local.exists() {
+            local
+        } else {
+            self.repo.join(".claude/settings.json")
+        };
+        let text = std::fs::read_to_string(path).unwrap();
         serde_json::from_str(&text).unwrap()
     }
 
@@ -381,17 +389,19 @@ fn the_warm_server_lives_as_the_issue_says() {
     let copilot_pre = |args: &[&str]| -> Value {
         let out = s.guard(args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let dir = s.repo.join(".github/hooks");
+        let dir = s.dir.join("home/.copilot/hooks");
         let file = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
         let v: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
         v["hooks"]["preToolUse"][0].clone()
     };
-    let plain = copilot_pre(&["install", "--provider", "copilot", "--warm"]);
+    let plain = copilot_pre(&["install", "--provider", "copilot", "--scope", "user", "--warm"]);
     assert_eq!(plain["type"], "command", "{plain}");
     let http = copilot_pre(&[
         "install",
         "--provider",
         "copilot",
+        "--scope",
+        "user",
         "--warm",
         "--copilot-allow-localhost",
     ]);
@@ -500,7 +510,7 @@ fn two_hook_binaries_keep_their_own_warm_servers() {
     let out = a.guard(&["uninstall", "--provider", "claude-code"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
-        !a.repo.join(".claude/settings.json").exists(),
+        !a.repo.join(".claude/settings.local.json").exists(),
         "the project's http hooks were removed (the file was only ours)"
     );
     assert!(a.warm_dir().join("token").exists(), "the user-scope hooks still use it");

@@ -100,6 +100,10 @@ pub struct FileChange {
     pub ours_before: Vec<Value>,
     /// Our entries in `after`.
     pub ours_after: Vec<Value>,
+    /// The text holds a credential (warm mode's bearer): a file the plan creates is created
+    /// readable by its owner only (`0600` on Unix). An existing file keeps its mode.
+    #[serde(skip)]
+    pub private: bool,
 }
 
 impl FileChange {
@@ -200,7 +204,7 @@ impl Plan {
                 return Err(InstallError::Conflict { path: f.path.clone() });
             }
             match &f.after {
-                Some(text) => fsys::atomic_write(&f.path, text)?,
+                Some(text) => fsys::atomic_write(&f.path, text, f.private)?,
                 None => fsys::remove(&f.path)?,
             }
             tracing::debug!(path = %f.path.display(), status = ?f.status(), "agenthooks-install wrote");
@@ -357,9 +361,16 @@ impl<'a> Cx<'a> {
             before,
             ours_before: Vec::new(),
             ours_after: Vec::new(),
+            private: false,
         });
         let last = self.files.len() - 1;
         Ok(&mut self.files[last])
+    }
+
+    /// Marks the file as holding a credential (see [`FileChange::private`]).
+    pub(crate) fn set_private(&mut self, path: &Path, format: FileFormat) -> Result<(), InstallError> {
+        self.slot(path, format)?.private = true;
+        Ok(())
     }
 
     /// The file's planned text so far (its current text on first access).
@@ -476,6 +487,7 @@ mod tests {
             after: Some("{}".into()),
             ours_before: vec![],
             ours_after: vec![],
+            private: false,
         };
         assert_eq!(c.status(), ChangeStatus::Create);
         assert!(c
