@@ -526,7 +526,16 @@ pub fn prepare_with(
             (args, env, Some(plan))
         }
         AgentId::Copilot => {
-            let plan = install_in_project(Provider::COPILOT)?;
+            // Warm http hooks carry the server's bearer: install renders them at user scope
+            // only (the project's hooks file is committed), so a warm run installs there.
+            let plan = if warm.is_some() {
+                install(
+                    &m,
+                    &Target::user(Provider::COPILOT, &sb.home).with_agent_version(spec.version),
+                )?
+            } else {
+                install_in_project(Provider::COPILOT)?
+            };
             let env = vec![
                 (s("COPILOT_PROVIDER_BASE_URL"), format!("{server_url}/v1")),
                 (s("COPILOT_PROVIDER_API_KEY"), s("fake-key")),

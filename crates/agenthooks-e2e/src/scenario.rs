@@ -995,12 +995,17 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
     // Where install wrote the hooks, and one event's handler in that file's shape.
     let (file, pre_ev, start_ev) = if copilot {
         (
-            sb.project.join(".github/hooks/agenthooks-e2e.json"),
+            sb.home.join(".copilot/hooks/agenthooks-e2e.json"),
             "preToolUse",
             "sessionStart",
         )
     } else {
-        (sb.project.join(".claude/settings.json"), "PreToolUse", "SessionStart")
+        // Project-scope warm hooks go to the git-ignored local settings file.
+        (
+            sb.project.join(".claude/settings.local.json"),
+            "PreToolUse",
+            "SessionStart",
+        )
     };
     let settings: Value = std::fs::read_to_string(&file)
         .ok()
