@@ -723,6 +723,24 @@ impl Warm {
         ]
     }
 
+    /// Kills the running server (its process group; it was started detached by a hook) and
+    /// waits for its port to stop answering: its pid, `None` when there was none or the port
+    /// still answered after 5 s.
+    pub fn kill_server(&self) -> Option<u32> {
+        use agenthooks::core::runner::warm_state as st;
+        let record = st::read_record(&self.dir)?;
+        crate::run::kill_group(record.pid);
+        let token = st::read_token(&self.dir).unwrap_or_default();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while std::time::Instant::now() < until {
+            if st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT).is_none() {
+                return Some(record.pid);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+
     /// After the agent exited: reads the server's record, pings it, and stops the server
     /// (SIGKILL to its process group: it was started detached as its own group leader by the
     /// run's hook) when the pid answering is the record's.

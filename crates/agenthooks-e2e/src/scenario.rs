@@ -57,6 +57,11 @@ pub enum Scenario {
     /// path (Claude `onFailure: "block"`, Copilot's own fail-closed preToolUse) blocks the tool
     /// and the session goes on.
     WarmServerKilled,
+    /// Warm mode: [`Scenario::Deny`] over two turns of one conversation (the second run is the
+    /// agent's `--continue`); the warm server is killed between them, and the next turn's hooks
+    /// restart it (the session-start or the prompt hook) before its tool gate, which the new
+    /// server answers.
+    WarmRestart,
     /// An MCP tool: the stub server `shop_db` ([`crate::mcp_stub`]) declared in the agent's own
     /// MCP config; the model calls its tool under the name the agent offers; the hook's tool
     /// events resolve to that server and its stdio transport.
@@ -91,23 +96,25 @@ impl Scenario {
             Self::WarmDeny => "warm-deny",
             Self::WarmContext => "warm-context",
             Self::WarmServerKilled => "warm-server-killed",
+            Self::WarmRestart => "warm-restart",
         }
     }
 
     /// The warm-mode scenarios (Claude Code, and Copilot CLI run with
     /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`: the agents with http hooks).
-    pub const WARM: [Self; 4] = [
+    pub const WARM: [Self; 5] = [
         Self::WarmNoDecision,
         Self::WarmDeny,
         Self::WarmContext,
         Self::WarmServerKilled,
+        Self::WarmRestart,
     ];
 
     /// Whether the hooks are warm mode's (http hooks to the warm server).
     pub const fn is_warm(self) -> bool {
         matches!(
             self,
-            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled | Self::WarmRestart
         )
     }
 
@@ -116,7 +123,7 @@ impl Scenario {
     pub const fn base(self) -> Self {
         match self {
             Self::WarmNoDecision => Self::NoDecision,
-            Self::WarmDeny => Self::Deny,
+            Self::WarmDeny | Self::WarmRestart => Self::Deny,
             Self::WarmContext => Self::Context,
             other => other,
         }
@@ -137,7 +144,7 @@ impl Scenario {
             Self::Permission => agent == AgentId::OpenCode,
             Self::Ask => agent == AgentId::OpenClaw,
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
-            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled => {
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled | Self::WarmRestart => {
                 matches!(agent, AgentId::Claude | AgentId::Copilot)
             }
             _ => true,
@@ -148,7 +155,7 @@ impl Scenario {
     pub const fn mode(self) -> Mode {
         match self {
             Self::NoDecision | Self::TrustHashes | Self::Mcp | Self::WarmNoDecision => Mode::None,
-            Self::Deny | Self::WarmDeny => Mode::Deny,
+            Self::Deny | Self::WarmDeny | Self::WarmRestart => Mode::Deny,
             Self::Context | Self::WarmContext => Mode::Context,
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
@@ -219,6 +226,26 @@ pub struct RunReport {
     pub warm: Option<agents::WarmSeen>,
     /// The `mcp` scenario's stub as the run declared it (with the run's env).
     pub mcp: Option<agents::McpStubSetup>,
+    /// Warm mode: the calls of the prompt hook that only keeps the server up (`--warm-only`),
+    /// apart from `records` (it runs no handler).
+    pub warm_keepers: Vec<HookRecord>,
+    /// [`Scenario::WarmRestart`]: the first turn's server, and how many of `records` (and
+    /// `warm_keepers`) the first turn wrote.
+    pub restart: Option<Restart>,
+}
+
+/// [`Scenario::WarmRestart`]'s first turn, as the second found it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Restart {
+    /// The server the first turn's hooks reached (killed before the second).
+    pub first_pid: u32,
+    /// The first turn's hook records (`records[..records]` are its).
+    pub records: usize,
+    /// The first turn's prompt-hook calls.
+    pub keepers: usize,
+    /// Whether the killed server's port stopped answering before the second turn.
+    pub port_freed: bool,
 }
 
 impl RunReport {
@@ -239,6 +266,8 @@ impl RunReport {
             error: Some(error),
             warm: None,
             mcp: None,
+            warm_keepers: Vec::new(),
+            restart: None,
         }
     }
 
@@ -388,6 +417,8 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             error: None,
             warm: None,
             mcp: None,
+            warm_keepers: Vec::new(),
+            restart: None,
         };
     }
     let mut env = agents::base_env(&sb, tc);
@@ -421,9 +452,59 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             )
         }
     };
+    // Warm restart: the server is killed between the two turns; the second turn is the
+    // agent's `--continue` of the same conversation, against a fresh fake model.
+    let (proc, restart) = match (scenario, &warm) {
+        (Scenario::WarmRestart, Some(w)) => {
+            let (keepers, first) = split_keepers(hook::read_log(&sb.hook_log));
+            let split = first.len();
+            let first_pid = w.kill_server();
+            let second = (|| -> Result<ProcOutput, String> {
+                // The continued history holds the first turn's two assistant turns: the script
+                // answers the third with the tool call, the fourth with text.
+                let script = Script::new([
+                    Turn::text("All done."),
+                    Turn::text("All done."),
+                    Turn::tool_call(agent.tool, agent.tool_args()),
+                    Turn::text("Done again."),
+                ])
+                .with_model(agents::MODEL);
+                let again = FakeModel::start_with_lifetime(agent.api, script, SERVER_LIFETIME)
+                    .map_err(|e| format!("starting the second fake model: {e}"))?;
+                let (old, new) = (server.base_url(), again.base_url());
+                let env2: Vec<(String, String)> = run_env
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.replace(&old, &new)))
+                    .collect();
+                let mut cmd = Command::new(&launch.program);
+                cmd.args(&launch.args)
+                    .arg("--continue")
+                    .env_clear()
+                    .envs(env2)
+                    .current_dir(&sb.project)
+                    .stdin(Stdio::null());
+                let out = output_with_timeout(&mut cmd, AGENT_TIMEOUT).map_err(|e| format!("the second turn: {e}"))?;
+                drop(again);
+                Ok(out)
+            })();
+            match second {
+                Ok(p2) => (
+                    p2,
+                    Some(Restart {
+                        first_pid: first_pid.unwrap_or(0),
+                        records: split,
+                        keepers: keepers.len(),
+                        port_freed: first_pid.is_some(),
+                    }),
+                ),
+                Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+            }
+        }
+        _ => (proc, None),
+    };
     // The warm server outlives the agent (it is detached): seen, then stopped.
     let warm = warm.map(agents::Warm::finish);
-    let records = hook::read_log(&sb.hook_log);
+    let (warm_keepers, records) = split_keepers(hook::read_log(&sb.hook_log));
     let requests = server.requests();
     drop(server);
     if stub.is_some() {
@@ -447,6 +528,8 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         error: None,
         warm,
         mcp: None,
+        warm_keepers,
+        restart,
     };
     report.checks = evaluate(&report);
     if let Some(mut stub) = stub {
@@ -842,7 +925,8 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
         | Scenario::Mcp
         | Scenario::WarmNoDecision
         | Scenario::WarmDeny
-        | Scenario::WarmContext => {}
+        | Scenario::WarmContext
+        | Scenario::WarmRestart => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
             checks.push(Check::new(
@@ -979,6 +1063,16 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
     checks
 }
 
+/// The calls of warm mode's prompt hook (`--warm-only`: it runs no handler), and the others.
+fn split_keepers(records: Vec<HookRecord>) -> (Vec<HookRecord>, Vec<HookRecord>) {
+    records.into_iter().partition(|x| {
+        x.line
+            .get("argv")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|v| v == "--warm-only"))
+    })
+}
+
 /// Whether the warm server answered (or received) this hook call.
 fn is_http(x: &HookRecord) -> bool {
     x.line.get("transport").and_then(Value::as_str) == Some("http")
@@ -1060,11 +1154,13 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
         },
     ));
     let served: Vec<&HookRecord> = r.records.iter().filter(|x| is_http(x)).collect();
+    let first = r.restart.as_ref().map(|x| u64::from(x.first_pid));
     let by_server = w.record.as_ref().is_some_and(|s| {
         !served.is_empty()
-            && served
-                .iter()
-                .all(|x| x.line.get("server_pid").and_then(Value::as_u64) == Some(u64::from(s.pid)))
+            && served.iter().all(|x| {
+                let pid = x.line.get("server_pid").and_then(Value::as_u64);
+                pid == Some(u64::from(s.pid)) || (first.is_some() && pid == first)
+            })
     });
     let elsewhere: Vec<String> = r
         .records
@@ -1082,6 +1178,53 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
             format!("command path used for {}", elsewhere.join(", "))
         },
     ));
+    let keepers_ok = !r.warm_keepers.is_empty()
+        && r.warm_keepers
+            .iter()
+            .all(|x| x.exit == Some(0) && x.kind.is_none() && matches!(x.stdout.trim(), "" | "{}") && !is_http(x));
+    checks.push(Check::new(
+        "the prompt hook with --warm-only ran as a command hook, ran no handler and answered no opinion",
+        keepers_ok,
+        format!(
+            "{} calls: {}",
+            r.warm_keepers.len(),
+            r.warm_keepers
+                .iter()
+                .map(|x| format!("exit {:?} stdout {}", x.exit, x.stdout.trim()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    ));
+    if let Some(x) = &r.restart {
+        let second: Vec<&HookRecord> = r.records.iter().skip(x.records).collect();
+        let new_pid = w.record.as_ref().map(|s| u64::from(s.pid));
+        let gated: Vec<&&HookRecord> = second
+            .iter()
+            .filter(|h| h.kind.as_deref() == Some("tool.pre"))
+            .collect();
+        let by_new = !gated.is_empty()
+            && gated.iter().all(|h| {
+                is_http(h)
+                    && h.line.get("server_pid").and_then(Value::as_u64) == new_pid
+                    && new_pid != Some(u64::from(x.first_pid))
+            });
+        checks.push(Check::new(
+            "the server killed between the turns was restarted, and the next turn's tool gate was answered by the new one",
+            x.port_freed && by_new,
+            format!(
+                "first server pid {} killed (port freed: {}); second turn: {} tool.pre calls, server pids {:?}, new server {:?}; prompt hooks in the second turn: {}",
+                x.first_pid,
+                x.port_freed,
+                gated.len(),
+                gated
+                    .iter()
+                    .map(|h| h.line.get("server_pid").and_then(Value::as_u64))
+                    .collect::<Vec<_>>(),
+                new_pid,
+                r.warm_keepers.len() - x.keepers
+            ),
+        ));
+    }
     if r.scenario != Scenario::WarmServerKilled {
         checks.push(Check::new(
             "the warm server still answered after the session",
