@@ -12,30 +12,53 @@
 //!   `200` with stdout as the body (`{}` when stdout is empty: both http dialects read it as no
 //!   opinion), any other exit code is `500` with stderr (the agent's "hook failed" path, which
 //!   its `onFailure` decides). `build=ID` names the build the config was written for: a server
-//!   of another build answers `409` and exits (the next command hook starts the new one).
-//! - `POST /v1/ping` answers `{"agenthooks": "pong", "version", "build", "pid", "port"}`
-//!   (`doctor` and the session-start hook check the server with it).
+//!   of another build answers `409` and stays up (only `/v1/retire` stops it). A `SessionEnd`
+//!   (`sessionEnd`) event also closes its session (the payload's `session_id`/`sessionId`).
+//! - `POST /v1/ping` answers `{"agenthooks": "pong", "version", "build", "pid", "port"}`, and
+//!   with an [`X-Agenthooks-Nonce`](super::warm_state::NONCE_HEADER) of 16 to 128 hex digits
+//!   also `"proof"`: [`proof`](super::warm_state::proof)`(token, nonce, build)`. It needs no
+//!   credential: it is how a client checks that this listener is its server before it sends the
+//!   token ([`probe`](super::warm_state::probe)).
+//! - `POST /v1/retire` `{"build": ID}` (the token only): the server exits when `ID` is at least
+//!   as new as its own build ([`build_at_least`](super::warm_state::build_at_least)), else `409`.
+//! - `POST /v1/session/start` and `/v1/session/end` `{"session": ID}` (the token only): the
+//!   server does not exit on idle while a registered session is open (see [`WarmConfig`]).
 //!
-//! ## Refusals (each closes the connection)
+//! ## Credentials
+//!
+//! The hook routes take the token or its [`bearer`](super::warm_state::bearer) (what install
+//! writes into the agents' configs); retiring and sessions take the token itself, so a reader
+//! of a config can call the hooks but neither stop the server nor prove to be it. Both are sent
+//! as `Authorization: Bearer …` or [`TOKEN_HEADER`] and compared in constant time.
+//!
+//! ## Refusals (each closes the connection, right after the head)
 //!
 //! In this order: a method other than `POST` — `OPTIONS` included, and no CORS header is ever
 //! sent — `405`; a `Host` header that is missing or not a loopback name (`127.0.0.1`,
 //! `localhost`, `[::1]`, with this server's port if a port is given: DNS rebinding) `403`; a
-//! missing or wrong token (`Authorization: Bearer <token>` or [`TOKEN_HEADER`], compared in
-//! constant time) `401`; an unknown route `404`; no `Content-Length` (chunked bodies are not
-//! accepted) `411`; a body over the cap ([`HTTP_BODY_CAP`], refused from the header, before
-//! reading it) `413`; a request head over [`HEAD_CAP`] `431`; more than [`MAX_CONNECTIONS`] open
-//! connections `503`.
+//! missing or wrong credential `401`; an unknown route `404`; no `Content-Length` (chunked
+//! bodies are not accepted) `411`; a body over the cap ([`HTTP_BODY_CAP`], refused from the
+//! header, before reading it) `413`; a request head over [`HEAD_CAP`] `431`, or not complete
+//! within [`HEAD_DEADLINE`] of its first byte `408`.
 //!
 //! ## Connections
 //!
 //! Thread per connection (agents run hooks in parallel, each on its own connection), up to
-//! [`MAX_CONNECTIONS`]; HTTP/1.1 keep-alive (an idle connection is closed after
-//! [`KEEP_ALIVE_IDLE`]); `Expect: 100-continue` is answered. Each event gets the pipeline's
-//! deadline ([`deadline_budget`](super::deadline_budget) of the route's `timeout`, else the
-//! codec's default): a handler still running at it is abandoned and the request answered per
-//! policy. Requests are logged (method, route, status, duration) without their bodies unless
-//! [`WarmConfig::log_bodies`] (`AGENTHOOKS_WARM_LOG_BODIES=1`).
+//! [`MAX_CONNECTIONS`] open: at the limit a new connection closes the one that has waited
+//! longest for a request head, so idle sockets never keep a hook out; only when every
+//! connection is inside a request is the new one answered `503`. A new connection must send
+//! its first head within [`HEAD_DEADLINE`]; HTTP/1.1 keep-alive (an idle connection is closed
+//! after [`KEEP_ALIVE_IDLE`]); `Expect: 100-continue` is answered. Each event gets the
+//! pipeline's deadline ([`deadline_budget`](super::deadline_budget) of the route's `timeout`,
+//! else the codec's default): a handler still running at it is abandoned and the request
+//! answered per policy. Requests are logged (method, route, status, duration) without their
+//! bodies unless [`WarmConfig::log_bodies`] (`AGENTHOOKS_WARM_LOG_BODIES=1`).
+//!
+//! ## Lifetime
+//!
+//! The server exits when no request is being answered, no registered session is open (a
+//! session counts for [`WarmConfig::session_max`] after it last registered) and no request
+//! came for [`WarmConfig::idle_exit`]; or when retired, or stopped ([`StopHandle`]).
 //!
 //! The server holds no per-event state besides the pipeline's own (the continuation store on
 //! disk); what a hook keeps across events is the consumer's (its router lives for the server's

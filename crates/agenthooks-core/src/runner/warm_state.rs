@@ -15,8 +15,8 @@
 //!   fallback for a mode this platform lacks.
 //! - `config.json`: `{"port": N, "build": ID}`, the port install chose (the rendered hook URLs
 //!   name it) and the build the last install rendered the hooks for.
-//! - `server.json`: `{"pid", "port", "build"}`, written by the running server, removed when it
-//!   exits.
+//! - `server.json`: `{"pid", "port", "build", "exe"}`, written (`0600`) by the running server,
+//!   removed when it exits.
 //! - `start.lock`: created exclusively by the command hook that starts the server, so two
 //!   hooks starting at once start one server; a lock older than [`STALE_LOCK`] is taken over
 //!   (its owner died).
@@ -26,12 +26,18 @@
 //!
 //! The build id ([`build_id`]) names the binary: its version, size and modification time. A
 //! config rendered by one build carries its id in every hook URL; a server of another build
-//! refuses such a request and exits, and the next command hook with `--warm` starts the
-//! binary now installed. A command hook with `--warm` of the build the config was rendered for
-//! that finds a server of another build answering retires it the same way (a request carrying
-//! its own build) and starts its own, so after an upgrade and a re-install the first session
-//! start already runs the new build. A binary newer than the config (upgraded, not re-installed)
-//! leaves a server of the config's build running: that server still answers the config.
+//! refuses such a request (`409`) but stays up: only the token and a build at least as new as
+//! its own retire it ([`retire`]). A command hook with `--warm` (session start) or
+//! `--warm-only` (each prompt) of the build the config was rendered for that finds a server of
+//! another build answering retires it and starts its own, so after an upgrade and a re-install
+//! the first session start or prompt already runs the new build. A binary newer than the config
+//! (upgraded, not re-installed) leaves a server of the config's build running: that server
+//! still answers the config.
+//!
+//! Before any of that, the client checks who listens ([`probe`]): a challenge the server
+//! answers with an HMAC keyed by the token, and on Linux the socket's owner and the pid and
+//! executable `server.json` names. The token goes only over a connection whose listener passed;
+//! a listener that fails is an [`Impostor`].
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

@@ -203,6 +203,11 @@ fn preflight_names_the_claude_rendering_and_the_token() {
         "{msgs:?}"
     );
     assert!(msgs.iter().any(|m| m.contains("--warm-only")), "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("on a multi-user host") && m.contains("another local user can bind it")),
+        "{msgs:?}"
+    );
 }
 
 #[test]
