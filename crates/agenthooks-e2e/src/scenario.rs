@@ -1087,11 +1087,12 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
     let mut checks = Vec::new();
     let copilot = r.agent.id == AgentId::Copilot;
     // Where install wrote the hooks, and one event's handler in that file's shape.
-    let (file, pre_ev, start_ev) = if copilot {
+    let (file, pre_ev, start_ev, prompt_ev) = if copilot {
         (
             sb.home.join(".copilot/hooks/agenthooks-e2e.json"),
             "preToolUse",
             "sessionStart",
+            "userPromptSubmitted",
         )
     } else {
         // Project-scope warm hooks go to the git-ignored local settings file.
@@ -1099,6 +1100,7 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
             sb.project.join(".claude/settings.local.json"),
             "PreToolUse",
             "SessionStart",
+            "UserPromptSubmit",
         )
     };
     let settings: Value = std::fs::read_to_string(&file)
@@ -1165,12 +1167,12 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
     let elsewhere: Vec<String> = r
         .records
         .iter()
-        .filter(|x| !is_http(x) && x.native_name() != start_ev)
+        .filter(|x| !is_http(x) && x.native_name() != start_ev && x.native_name() != prompt_ev)
         .map(|x| x.native_name().to_owned())
         .collect();
     let names: Vec<&str> = served.iter().map(|x| x.native_name()).collect();
     checks.push(Check::new(
-        format!("every hook but {start_ev} was answered by that warm server over http (no command hook ran)"),
+        format!("every hook but {start_ev} and {prompt_ev} was answered by that warm server over http (no other command hook ran)"),
         by_server && elsewhere.is_empty(),
         if elsewhere.is_empty() {
             format!("{} http calls: {}", served.len(), names.join(", "))
@@ -1178,21 +1180,34 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
             format!("command path used for {}", elsewhere.join(", "))
         },
     ));
-    let keepers_ok = !r.warm_keepers.is_empty()
-        && r.warm_keepers
-            .iter()
-            .all(|x| x.exit == Some(0) && x.kind.is_none() && matches!(x.stdout.trim(), "" | "{}") && !is_http(x));
+    // The prompt hook stays a command hook carrying --warm (the manifest's own; a hook with
+    // --warm-only, which runs no handler, when the manifest has none): it restarts a server gone
+    // between turns.
+    let prompt = handler(prompt_ev);
+    let prompt_cmd = prompt["command"].as_str().unwrap_or_default();
+    let prompt_calls: Vec<&HookRecord> = r
+        .records
+        .iter()
+        .chain(&r.warm_keepers)
+        .filter(|x| x.native_name() == prompt_ev || x.event_arg == prompt_ev)
+        .collect();
+    let keepers_ok = r
+        .warm_keepers
+        .iter()
+        .all(|x| x.kind.is_none() && matches!(x.stdout.trim(), "" | "{}"));
     checks.push(Check::new(
-        "the prompt hook with --warm-only ran as a command hook, ran no handler and answered no opinion",
-        keepers_ok,
+        format!("the {prompt_ev} hook is a command hook with --warm (or --warm-only), and it ran"),
+        prompt["type"] == "command"
+            && (prompt_cmd.ends_with(" --warm") || prompt_cmd.ends_with(" --warm-only"))
+            && !prompt_calls.is_empty()
+            && prompt_calls.iter().all(|x| x.exit == Some(0) && !is_http(x))
+            && keepers_ok,
         format!(
-            "{} calls: {}",
-            r.warm_keepers.len(),
-            r.warm_keepers
-                .iter()
-                .map(|x| format!("exit {:?} stdout {}", x.exit, x.stdout.trim()))
-                .collect::<Vec<_>>()
-                .join("; ")
+            "{} {}; {} calls ({} with --warm-only)",
+            prompt["type"],
+            tail(prompt_cmd, 60),
+            prompt_calls.len(),
+            r.warm_keepers.len()
         ),
     ));
     if let Some(x) = &r.restart {
@@ -1212,7 +1227,7 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
             "the server killed between the turns was restarted, and the next turn's tool gate was answered by the new one",
             x.port_freed && by_new,
             format!(
-                "first server pid {} killed (port freed: {}); second turn: {} tool.pre calls, server pids {:?}, new server {:?}; prompt hooks in the second turn: {}",
+                "first server pid {} killed (port freed: {}); second turn: {} tool.pre calls, server pids {:?}, new server {:?}; prompt command hooks in the second turn: {}",
                 x.first_pid,
                 x.port_freed,
                 gated.len(),
@@ -1221,7 +1236,7 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
                     .map(|h| h.line.get("server_pid").and_then(Value::as_u64))
                     .collect::<Vec<_>>(),
                 new_pid,
-                r.warm_keepers.len() - x.keepers
+                second.iter().filter(|h| h.native_name() == prompt_ev).count() + r.warm_keepers.len() - x.keepers
             ),
         ));
     }

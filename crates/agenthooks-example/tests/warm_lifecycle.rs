@@ -569,8 +569,8 @@ fn post_with(port: u16, token: &str, path_and_query: &str, body: &str) -> Option
 }
 
 impl Scratch {
-    /// Runs the rendered prompt hook that only keeps the server up (`--warm-only`) with a
-    /// `UserPromptSubmit` payload: its output and how long it took.
+    /// Runs the rendered prompt command hook (`--warm`, or `--warm-only` when the manifest has
+    /// no prompt hook) with a `UserPromptSubmit` payload: its output and how long it took.
     fn prompt_keeper(&self) -> (Output, Duration) {
         let groups = self.settings()["hooks"]["UserPromptSubmit"].clone();
         let command = groups
@@ -578,8 +578,8 @@ impl Scratch {
             .unwrap()
             .iter()
             .filter_map(|g| g["hooks"][0]["command"].as_str())
-            .find(|c| c.ends_with(" --warm-only"))
-            .expect("the prompt hook with --warm-only")
+            .find(|c| c.ends_with(" --warm-only") || c.ends_with(" --warm"))
+            .expect("the prompt command hook with --warm or --warm-only")
             .to_owned();
         let mut c = Command::new("sh");
         c.arg("-c").arg(&command);
@@ -705,7 +705,7 @@ fn a_server_gone_mid_session_is_restarted_by_the_next_prompt() {
         .collect();
     plain.sort();
     eprintln!(
-        "prompt hook with --warm-only: restart {} ms; server up: median {} µs, max {} µs (the same binary as a plain command hook: median {} µs)",
+        "prompt command hook (--warm): restart {} ms; server up: median {} µs, max {} µs (the same binary as a plain command hook: median {} µs)",
         restart.as_millis(),
         runs[runs.len() / 2].as_micros(),
         runs[runs.len() - 1].as_micros(),
@@ -768,7 +768,8 @@ fn an_impostor_on_the_port_gets_no_token_and_the_user_is_told() {
     );
 
     // A listener that drips its answer, and one that sends an endless head: the prompt hook
-    // (--timeout=5) is not held past its timeout.
+    // (--warm, the guard's own; its check is capped at 3 s, within any hook timeout) is not held
+    // past 5 s.
     let endless = {
         let mut h = b"HTTP/1.1 200 OK\r\nX-A: ".to_vec();
         h.extend(std::iter::repeat_n(b'a', 64 << 20));
@@ -784,9 +785,28 @@ fn an_impostor_on_the_port_gets_no_token_and_the_user_is_told() {
     ] {
         let (stop, _seen) = impostor(s.port(), answer, piece, gap);
         let (out, took) = s.prompt_keeper();
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        assert!(took < Duration::from_secs(5), "held {took:?} past --timeout=5");
+        assert!(took < Duration::from_secs(5), "held {took:?}");
+        // A hook run with --timeout=2 answers within it.
+        let mut c = Command::new(&s.bin);
+        c.args([
+            "agenthooks",
+            "run",
+            "--provider=claude-code",
+            "--event=UserPromptSubmit",
+            "--timeout=2",
+            "--warm-only",
+        ]);
+        s.env(&mut c, 60);
+        let clock = Instant::now();
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let payload = r#"{"session_id":"s-warm","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"go on"}"#;
+        child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let took = clock.elapsed();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        assert!(out.status.success());
+        assert!(took < Duration::from_secs(2), "held {took:?} past --timeout=2");
         std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -168,10 +168,11 @@ impl Runner {
         let log = init_logging(codec.stderr_use(), &state_dir, env);
         cmd.log_notes();
         // Warm mode's start (and restart) check runs inside the hook's own deadline: at most
-        // half of the handlers' budget, whatever the listener on the port does.
+        // half of the handlers' budget, and never more than `WARM_CHECK_MAX`, whatever the
+        // listener on the port does.
         let notice = if cmd.warm || cmd.warm_only {
             let timeout = cmd.timeout.unwrap_or_else(|| codec.default_timeout());
-            let deadline = started + super::deadline_budget(timeout) / 2;
+            let deadline = started + (super::deadline_budget(timeout) / 2).min(WARM_CHECK_MAX);
             ensure_warm(env, deadline, bytes)
         } else {
             None
@@ -324,6 +325,10 @@ pub(super) fn quiet_panics() {
         tracing::error!(panic = %message, location, "handler panicked");
     }));
 }
+
+/// The longest warm mode's check may take in a hook process (starting a server takes tens of
+/// milliseconds; a listener that drips its answer must not hold the agent's prompt).
+const WARM_CHECK_MAX: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// `run --warm`: makes sure the warm server runs (it is started detached when it does not),
 /// by `deadline`, and registers the payload's session with it. Failures are logged, never the

@@ -100,18 +100,28 @@ const WARM_EVENTS: super::WarmEvents = super::WarmEvents {
     end: "SessionEnd",
 };
 
+/// Whether a warm hook stays a command hook carrying `--warm`: the session start (Claude skips
+/// http hooks there) and the prompt (its process restarts a server gone mid-session before the
+/// turn's http hooks, in the same process that answers the prompt).
+fn warm_command(h: &ResolvedHook) -> bool {
+    h.native == WARM_EVENTS.start || h.native == WARM_EVENTS.prompt
+}
+
 /// The handler of one hook: an http hook in warm mode where Claude has them, else a command
-/// hook (the warm `SessionStart` one carrying `--warm`).
+/// hook (the warm `SessionStart` and `UserPromptSubmit` ones carrying `--warm`, the prompt hook
+/// warm mode adds `--warm-only`).
 fn handler(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     match warm {
-        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) && !super::is_warm_keeper(h) => json!({
-            "type": "http",
-            "url": super::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
-            "headers": {"Authorization": format!("Bearer {}", ep.token)},
-            "timeout": h.timeout_value,
-        }),
+        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) && !warm_command(h) && !super::is_warm_keeper(h) => {
+            json!({
+                "type": "http",
+                "url": super::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
+                "headers": {"Authorization": format!("Bearer {}", ep.token)},
+                "timeout": h.timeout_value,
+            })
+        }
         _ => {
-            let command = if warm.is_some() && h.native == "SessionStart" {
+            let command = if warm.is_some() && warm_command(h) && !super::is_warm_keeper(h) {
                 format!("{} --warm", h.command)
             } else {
                 h.command.clone()
@@ -202,6 +212,11 @@ fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> V
         let message = if NO_HTTP.contains(&h.native.as_str()) {
             format!(
                 "{} stays a command hook: Claude skips http hooks there (quirk #111)",
+                h.native
+            )
+        } else if warm_command(h) {
+            format!(
+                "{} stays a command hook with --warm: it restarts the warm server when it is gone, before the turn's http hooks",
                 h.native
             )
         } else {

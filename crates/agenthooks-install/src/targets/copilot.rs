@@ -99,11 +99,13 @@ fn warm_http<'m>(manifest: &'m Manifest, target: &Target) -> Option<&'m WarmEndp
 
 fn entry(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     let mut e = match warm {
-        Some((ep, owner)) if h.native != START && !super::is_warm_keeper(h) => json!({
-            "type": "http",
-            "url": super::warm_url(&Provider::COPILOT, ep, owner, h),
-            "headers": {"Authorization": format!("Bearer {}", ep.token)},
-        }),
+        Some((ep, owner)) if h.native != START && h.native != WARM_EVENTS.prompt && !super::is_warm_keeper(h) => {
+            json!({
+                "type": "http",
+                "url": super::warm_url(&Provider::COPILOT, ep, owner, h),
+                "headers": {"Authorization": format!("Bearer {}", ep.token)},
+            })
+        }
         Some(_) if super::is_warm_keeper(h) => json!({"type": "command", "command": h.command}),
         Some(_) => json!({"type": "command", "command": format!("{} --warm", h.command)}),
         None => json!({"type": "command", "command": h.command}),
@@ -141,12 +143,15 @@ fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> V
         return out;
     };
     for h in hooks {
-        if h.native == START {
+        if h.native == START || h.native == WARM_EVENTS.prompt {
             out.push(SPEC.hook_finding(
                 h,
                 Severity::Info,
                 FindingCode::Warm,
-                "sessionStart stays a command hook with --warm: it starts the warm server",
+                format!(
+                    "{} stays a command hook with --warm: it (re)starts the warm server",
+                    h.native
+                ),
             ));
             continue;
         }

@@ -163,7 +163,7 @@ impl TargetSpec {
         out.push(self.finding(
             Severity::Info,
             FindingCode::Warm,
-            "a prompt command hook with --warm-only is added: it restarts the warm server when it is gone (a few ms a turn), and a session-end hook lets the server count open sessions",
+            "the prompt hook is a command hook (the manifest's with --warm, else an added one with --warm-only): it restarts the warm server when it is gone, before the turn's http hooks; a session-end hook lets the server count open sessions",
         ));
         out.push(self.finding(
             Severity::Info,
@@ -498,9 +498,11 @@ pub(crate) fn is_warm_keeper(h: &ResolvedHook) -> bool {
 
 /// In warm mode, the hooks plus: a synchronous session-start command hook when the manifest
 /// has none (with `--warm` it starts the server before the session's first http hook); a
-/// prompt command hook with `--warm-only` (it restarts the server when an http hook would find
-/// it gone: a crash, a kill, an exit the session outlived; ~2–5 ms a turn, see the README);
-/// and a session-end hook when the manifest has none (the server counts open sessions).
+/// prompt command hook with `--warm-only` when the manifest has no prompt hook (its own prompt
+/// hook stays a command hook with `--warm`): either restarts the server when the turn's http
+/// hooks would find it gone (a crash, a kill, an exit the session outlived; its cost per turn
+/// is in the README); and a session-end hook when the manifest has none (the server counts
+/// open sessions).
 pub(crate) fn with_warm_start(
     manifest: &Manifest,
     hooks: &[ResolvedHook],
@@ -527,7 +529,11 @@ pub(crate) fn with_warm_start(
     if !hooks.iter().any(|h| h.native == ev.start) {
         out.push(added(ev.start, EventKind::SessionStart, 10, "")?);
     }
-    out.push(added(ev.prompt, EventKind::PromptSubmitted, 5, WARM_ONLY)?);
+    if !hooks.iter().any(|h| h.native == ev.prompt) {
+        // The manifest's own prompt hook stays a command hook with `--warm` (the target
+        // renders it so); without one, a hook that only keeps the server up.
+        out.push(added(ev.prompt, EventKind::PromptSubmitted, 5, WARM_ONLY)?);
+    }
     if !hooks.iter().any(|h| h.native == ev.end) {
         let mut end = added(ev.end, EventKind::SessionEnd, 5, "")?;
         end.blocking = false;

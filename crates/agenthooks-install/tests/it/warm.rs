@@ -44,7 +44,14 @@ fn claude_hooks_become_http_hooks_to_the_warm_server() {
     assert_eq!(s["hooks"]["PreToolUse"][0]["matcher"], "Bash");
     // Fail-closed gating hooks block when the server is down or times out.
     assert_eq!(pre["onFailure"], "block");
-    assert_eq!(handler(&s, "UserPromptSubmit")["onFailure"], "block");
+    // The prompt hook stays a command hook with --warm (it restarts a server gone mid-session),
+    // still failing closed.
+    let prompt = handler(&s, "UserPromptSubmit");
+    assert_eq!(
+        (prompt["type"].as_str(), prompt["onFailure"].as_str()),
+        (Some("command"), Some("block"))
+    );
+    assert!(prompt["command"].as_str().unwrap().ends_with(" --warm"), "{prompt}");
     // A non-gating hook: http, no onFailure, no async (a command field).
     let end = handler(&s, "SessionEnd");
     assert_eq!(end["type"], "http");
@@ -106,14 +113,22 @@ fn project_scope_warm_hooks_go_to_the_local_settings_file_created_private() {
     let back = plan_install(&plain, &t, &MemFs::new().with(local, text)).unwrap();
     assert_eq!(planned(&back, local), None);
     assert!(planned(&back, shared).is_some_and(|t| t.contains("\"command\"")));
-    // The prompt hook that restarts a server gone mid-session, next to the prompt's http hook.
+    // Without a prompt hook of its own, warm mode adds one that only keeps the server up.
+    let no_prompt = Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre))
+        .with_warm(WarmEndpoint::new(4711, "s3cret", "0.1.0-abc-def"));
+    let plan = plan_install(&no_prompt, &t, &MemFs::new()).unwrap();
     let s: Value = serde_json::from_str(&planned(&plan, local).unwrap()).unwrap();
     let prompt = s["hooks"]["UserPromptSubmit"].as_array().unwrap();
+    assert_eq!(prompt.len(), 1, "{prompt:?}");
+    let cmd = prompt[0]["hooks"][0]["command"].as_str().unwrap();
     assert!(
-        prompt.iter().any(|g| g["hooks"][0]["command"]
-            .as_str()
-            .is_some_and(|c| c.ends_with("--event=UserPromptSubmit --timeout=5 --warm-only"))),
-        "{prompt:?}"
+        cmd.ends_with("--event=UserPromptSubmit --timeout=5 --warm-only"),
+        "{cmd}"
+    );
+    assert_eq!(
+        s["hooks"]["SessionEnd"][0]["hooks"][0]["type"], "http",
+        "the added session end"
     );
 }
 
@@ -243,7 +258,16 @@ fn copilot_with_the_localhost_opt_in_gets_http_hooks_and_a_starting_session_star
     assert_eq!(pre["headers"]["Authorization"], "Bearer s3cret");
     assert!(pre["timeoutSec"].is_u64() && pre.get("command").is_none(), "{pre}");
     assert_eq!(pre["matcher"], "Bash");
-    assert_eq!(hooks["userPromptSubmitted"][0]["type"], "http");
+    // The prompt hook stays a command hook with --warm: it restarts a server gone mid-session.
+    let prompt = &hooks["userPromptSubmitted"][0];
+    assert_eq!(prompt["type"], "command", "{prompt}");
+    assert!(
+        prompt["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--event=userPromptSubmitted --timeout=30 --warm"),
+        "{prompt}"
+    );
     let start = &hooks["sessionStart"][0];
     assert_eq!(start["type"], "command");
     let cmd = start["command"].as_str().unwrap();
