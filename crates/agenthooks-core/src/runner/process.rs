@@ -328,6 +328,9 @@ pub(super) fn quiet_panics() {
 
 /// The longest warm mode's check may take in a hook process (starting a server takes tens of
 /// milliseconds; a listener that drips its answer must not hold the agent's prompt).
+#[cfg(feature = "warm")]
+const WARM_CHECK_MAX: std::time::Duration = super::warm_state::START_WAIT;
+#[cfg(not(feature = "warm"))]
 const WARM_CHECK_MAX: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// `run --warm`: makes sure the warm server runs (it is started detached when it does not),

@@ -63,9 +63,10 @@ pub const LOCK_FILE: &str = "start.lock";
 pub const INSTALLS_FILE: &str = "installs.json";
 /// A start lock older than this is taken over.
 pub const STALE_LOCK: Duration = Duration::from_secs(10);
-/// How long a ping may take.
+/// How long a ping may take (tools and tests; hook processes pass their own deadline).
 pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
-/// How long [`ensure_running`] waits for a server it started to answer.
+/// How long [`discard`] waits for a retired server to stop, and the most a hook process's warm
+/// check takes (it starts a server and waits for it to prove itself within its deadline).
 pub const START_WAIT: Duration = Duration::from_secs(3);
 
 /// The base of the warm directories for `env`: `$AGENTHOOKS_WARM_DIR`, else
