@@ -732,7 +732,8 @@ fn an_impostor_on_the_port_gets_no_token_and_the_user_is_told() {
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    let (stop, seen) = impostor(s.port(), pong.into_bytes(), usize::MAX, Duration::ZERO);
+    let pong_answer = pong.into_bytes();
+    let (stop, seen) = impostor(s.port(), pong_answer.clone(), usize::MAX, Duration::ZERO);
     let out = s.session_start(60);
     let answer: Value = serde_json::from_slice(&out.stdout).expect("the hook's answer is JSON");
     let message = answer["systemMessage"].as_str().unwrap_or_default();
@@ -766,6 +767,23 @@ fn an_impostor_on_the_port_gets_no_token_and_the_user_is_told() {
         !got.contains(&token) && !got.contains(&bearer),
         "a credential reached the impostor: {got}"
     );
+
+    // The turn's prompt hook answers as a failure per the router's policy: the guard's is
+    // fail-open, which lets the prompt through (as for a stopped server), with the message (a
+    // fail-closed policy's failure answer blocks the turn, so none of its tool hooks reaches
+    // the impostor).
+    let (stop, _seen) = impostor(s.port(), pong_answer.clone(), usize::MAX, Duration::ZERO);
+    let (out, _) = s.prompt_keeper();
+    let open: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert!(out.status.success() && open.get("decision").is_none(), "{open}");
+    assert!(
+        open["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("not this hook's warm server")),
+        "{open}"
+    );
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    std::thread::sleep(Duration::from_millis(50));
 
     // A listener that drips its answer, and one that sends an endless head: the prompt hook
     // (--warm, the guard's own; its check is capped at 3 s, within any hook timeout) is not held

@@ -170,17 +170,33 @@ impl Runner {
         // Warm mode's start (and restart) check runs inside the hook's own deadline: at most
         // half of the handlers' budget, and never more than `WARM_CHECK_MAX`, whatever the
         // listener on the port does.
-        let notice = if cmd.warm || cmd.warm_only {
+        let impostor = if cmd.warm || cmd.warm_only {
             let timeout = cmd.timeout.unwrap_or_else(|| codec.default_timeout());
             let deadline = started + (super::deadline_budget(timeout) / 2).min(WARM_CHECK_MAX);
             ensure_warm(env, deadline, bytes)
         } else {
             None
         };
-        let notice = |r: WireResponse| match &notice {
+        let notice = |r: WireResponse| match &impostor {
             Some(text) => with_notice(&codec.provider(), r, text),
             None => r,
         };
+        if let Some(text) = &impostor {
+            // A listener that is not ours would answer this turn's http hooks: the prompt is
+            // answered as a failure, per the policy (fail-closed blocks the turn; fail-open
+            // lets it go on, as for a stopped server).
+            let event = event_hint(&detected, cmd.event.as_deref());
+            let prompt = event
+                .as_deref()
+                .is_some_and(|n| codec.kind_of(n) == crate::EventKind::PromptSubmitted);
+            if prompt {
+                let hints = (event.as_deref(), None);
+                let inv = invocation(cmd, bytes.to_vec(), env, hints, &state_dir);
+                let failure = Failure::Handler(crate::HandlerError::msg(text));
+                let r = self.answer_unread(codec, &inv, failure);
+                return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
+            }
+        }
         if cmd.warm_only {
             // The prompt hook that only keeps the warm server up: no handler runs here (the
             // event's own hooks are http hooks to the server).
@@ -353,7 +369,7 @@ fn ensure_warm(env: &dyn Env, deadline: Instant, payload: &[u8]) -> Option<Strin
         Ok(st::Ensured::Impostor(i)) => {
             tracing::warn!(%i, "warm mode: an impostor holds the warm port");
             Some(format!(
-                "agenthooks warm mode: {i}. Until the port is free, the hooks that go to it fail as for a stopped server (their failure policy decides). `agenthooks doctor --warm` names the listener."
+                "agenthooks warm mode: {i}. Until the port is free each prompt is answered per the failure policy: fail-closed blocks it; fail-open lets it go on, and that listener answers its tool hooks. `agenthooks doctor --warm` names the listener."
             ))
         }
         Ok(e) => {

@@ -168,7 +168,7 @@ impl TargetSpec {
         out.push(self.finding(
             Severity::Info,
             FindingCode::Warm,
-            "on a multi-user host: hook clients check that the listener on the warm port is this binary's server (a challenge keyed by the token; on Linux the socket's owner and pid) and never send it the token, but while no server of ours holds the port (before the first session, after a crash or the grace exit) another local user can bind it, and the agent's http hooks then fail per their policy (fail-open: the tool runs unguarded) and send that listener the hooks' bearer; install command hooks (without --warm) where that matters",
+            "on a multi-user host: hook clients check that the listener on the warm port is this binary's server (a challenge keyed by the token; on Linux the socket's owner and pid) and never send it the token, but while no server of ours holds the port (before the first session, after a crash or the grace exit) another local user can bind it: with a fail-closed policy the turns are blocked until the port is free, with a fail-open one that listener answers the turns' http hooks (it decides the tool gates) and gets the hooks' bearer; install command hooks (without --warm) where that matters",
         ));
         out.push(self.finding(
             Severity::Info,
