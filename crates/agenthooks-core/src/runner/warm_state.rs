@@ -471,7 +471,7 @@ impl std::fmt::Display for Impostor {
         let opt = |v: Option<u32>| v.map_or_else(|| "unknown".to_owned(), |v| v.to_string());
         write!(
             f,
-            "the listener on 127.0.0.1:{} (pid {}, uid {}) is not this hook's warm server ({}); warm hooks are not sent to it",
+            "the listener on 127.0.0.1:{} (pid {}, uid {}) is not this hook's warm server ({}); it was sent no credential",
             self.port,
             opt(self.pid),
             opt(self.uid),
