@@ -540,7 +540,16 @@ pub fn prepare_with(
             (args, env, Some(plan))
         }
         AgentId::Copilot => {
-            let plan = install_in_project(Provider::COPILOT)?;
+            // Warm http hooks carry the server's bearer: install renders them at user scope
+            // only (the project's hooks file is committed), so a warm run installs there.
+            let plan = if warm.is_some() {
+                install(
+                    &m,
+                    &Target::user(Provider::COPILOT, &sb.home).with_agent_version(spec.version),
+                )?
+            } else {
+                install_in_project(Provider::COPILOT)?
+            };
             let env = vec![
                 (s("COPILOT_PROVIDER_BASE_URL"), format!("{server_url}/v1")),
                 (s("COPILOT_PROVIDER_API_KEY"), s("fake-key")),
@@ -706,7 +715,7 @@ impl Warm {
         let port = st::free_port().map_err(io)?;
         let build = st::build_id_of(hook_bin);
         st::write_config_for(&dir, port, Some(&build)).map_err(io)?;
-        let endpoint = agenthooks_install::WarmEndpoint::new(port, token, build);
+        let endpoint = agenthooks_install::WarmEndpoint::new(port, st::bearer(&token), build).with_dir(&dir);
         Ok(Self {
             base,
             dir,
@@ -728,13 +737,32 @@ impl Warm {
         ]
     }
 
+    /// Kills the running server (its process group; it was started detached by a hook) and
+    /// waits for its port to stop answering: its pid, `None` when there was none or the port
+    /// still answered after 5 s.
+    pub fn kill_server(&self) -> Option<u32> {
+        use agenthooks::core::runner::warm_state as st;
+        let record = st::read_record(&self.dir)?;
+        crate::run::kill_group(record.pid);
+        let token = st::read_token(&self.dir).unwrap_or_default();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while std::time::Instant::now() < until {
+            if st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT).is_none() {
+                return Some(record.pid);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        None
+    }
+
     /// After the agent exited: reads the server's record, pings it, and stops the server
     /// (SIGKILL to its process group: it was started detached as its own group leader by the
     /// run's hook) when the pid answering is the record's.
     pub fn finish(self) -> WarmSeen {
         use agenthooks::core::runner::warm_state as st;
         let record = st::read_record(&self.dir);
-        let pong = st::ping(self.endpoint.port, &self.endpoint.token, st::PING_TIMEOUT);
+        let token = st::read_token(&self.dir).unwrap_or_default();
+        let pong = st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT);
         let pid = pong
             .as_ref()
             .and_then(|p| p["pid"].as_u64())

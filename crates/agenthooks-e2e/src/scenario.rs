@@ -57,6 +57,11 @@ pub enum Scenario {
     /// path (Claude `onFailure: "block"`, Copilot's own fail-closed preToolUse) blocks the tool
     /// and the session goes on.
     WarmServerKilled,
+    /// Warm mode: [`Scenario::Deny`] over two turns of one conversation (the second run is the
+    /// agent's `--continue`); the warm server is killed between them, and the next turn's hooks
+    /// restart it (the session-start or the prompt hook) before its tool gate, which the new
+    /// server answers.
+    WarmRestart,
     /// An MCP tool: the stub server `shop_db` ([`crate::mcp_stub`]) declared in the agent's own
     /// MCP config; the model calls its tool under the name the agent offers; the hook's tool
     /// events resolve to that server and its stdio transport.
@@ -97,23 +102,25 @@ impl Scenario {
             Self::WarmDeny => "warm-deny",
             Self::WarmContext => "warm-context",
             Self::WarmServerKilled => "warm-server-killed",
+            Self::WarmRestart => "warm-restart",
         }
     }
 
     /// The warm-mode scenarios (Claude Code, and Copilot CLI run with
     /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`: the agents with http hooks).
-    pub const WARM: [Self; 4] = [
+    pub const WARM: [Self; 5] = [
         Self::WarmNoDecision,
         Self::WarmDeny,
         Self::WarmContext,
         Self::WarmServerKilled,
+        Self::WarmRestart,
     ];
 
     /// Whether the hooks are warm mode's (http hooks to the warm server).
     pub const fn is_warm(self) -> bool {
         matches!(
             self,
-            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled | Self::WarmRestart
         )
     }
 
@@ -122,7 +129,7 @@ impl Scenario {
     pub const fn base(self) -> Self {
         match self {
             Self::WarmNoDecision => Self::NoDecision,
-            Self::WarmDeny => Self::Deny,
+            Self::WarmDeny | Self::WarmRestart => Self::Deny,
             Self::WarmContext => Self::Context,
             other => other,
         }
@@ -150,7 +157,7 @@ impl Scenario {
             Self::Ask => agent == AgentId::OpenClaw,
             Self::DenyHostile => !matches!(agent, AgentId::Codex | AgentId::Copilot | AgentId::Gemini),
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
-            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled => {
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled | Self::WarmRestart => {
                 matches!(agent, AgentId::Claude | AgentId::Copilot)
             }
             _ => true,
@@ -161,7 +168,7 @@ impl Scenario {
     pub const fn mode(self) -> Mode {
         match self {
             Self::NoDecision | Self::TrustHashes | Self::Mcp | Self::WarmNoDecision => Mode::None,
-            Self::Deny | Self::WarmDeny => Mode::Deny,
+            Self::Deny | Self::WarmDeny | Self::WarmRestart => Mode::Deny,
             Self::Context | Self::WarmContext => Mode::Context,
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
@@ -233,6 +240,26 @@ pub struct RunReport {
     pub warm: Option<agents::WarmSeen>,
     /// The `mcp` scenario's stub as the run declared it (with the run's env).
     pub mcp: Option<agents::McpStubSetup>,
+    /// Warm mode: the calls of the prompt hook that only keeps the server up (`--warm-only`),
+    /// apart from `records` (it runs no handler).
+    pub warm_keepers: Vec<HookRecord>,
+    /// [`Scenario::WarmRestart`]: the first turn's server, and how many of `records` (and
+    /// `warm_keepers`) the first turn wrote.
+    pub restart: Option<Restart>,
+}
+
+/// [`Scenario::WarmRestart`]'s first turn, as the second found it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Restart {
+    /// The server the first turn's hooks reached (killed before the second).
+    pub first_pid: u32,
+    /// The first turn's hook records (`records[..records]` are its).
+    pub records: usize,
+    /// The first turn's prompt-hook calls.
+    pub keepers: usize,
+    /// Whether the killed server's port stopped answering before the second turn.
+    pub port_freed: bool,
 }
 
 impl RunReport {
@@ -253,6 +280,8 @@ impl RunReport {
             error: Some(error),
             warm: None,
             mcp: None,
+            warm_keepers: Vec::new(),
+            restart: None,
         }
     }
 
@@ -407,6 +436,8 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             error: None,
             warm: None,
             mcp: None,
+            warm_keepers: Vec::new(),
+            restart: None,
         };
     }
     let mut env = agents::base_env(&sb, tc);
@@ -440,9 +471,59 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             )
         }
     };
+    // Warm restart: the server is killed between the two turns; the second turn is the
+    // agent's `--continue` of the same conversation, against a fresh fake model.
+    let (proc, restart) = match (scenario, &warm) {
+        (Scenario::WarmRestart, Some(w)) => {
+            let (keepers, first) = split_keepers(hook::read_log(&sb.hook_log));
+            let split = first.len();
+            let first_pid = w.kill_server();
+            let second = (|| -> Result<ProcOutput, String> {
+                // The continued history holds the first turn's two assistant turns: the script
+                // answers the third with the tool call, the fourth with text.
+                let script = Script::new([
+                    Turn::text("All done."),
+                    Turn::text("All done."),
+                    Turn::tool_call(agent.tool, agent.tool_args()),
+                    Turn::text("Done again."),
+                ])
+                .with_model(agents::MODEL);
+                let again = FakeModel::start_with_lifetime(agent.api, script, SERVER_LIFETIME)
+                    .map_err(|e| format!("starting the second fake model: {e}"))?;
+                let (old, new) = (server.base_url(), again.base_url());
+                let env2: Vec<(String, String)> = run_env
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.replace(&old, &new)))
+                    .collect();
+                let mut cmd = Command::new(&launch.program);
+                cmd.args(&launch.args)
+                    .arg("--continue")
+                    .env_clear()
+                    .envs(env2)
+                    .current_dir(&sb.project)
+                    .stdin(Stdio::null());
+                let out = output_with_timeout(&mut cmd, AGENT_TIMEOUT).map_err(|e| format!("the second turn: {e}"))?;
+                drop(again);
+                Ok(out)
+            })();
+            match second {
+                Ok(p2) => (
+                    p2,
+                    Some(Restart {
+                        first_pid: first_pid.unwrap_or(0),
+                        records: split,
+                        keepers: keepers.len(),
+                        port_freed: first_pid.is_some(),
+                    }),
+                ),
+                Err(e) => return RunReport::failed_setup(agent, scenario, e, Some(sb)),
+            }
+        }
+        _ => (proc, None),
+    };
     // The warm server outlives the agent (it is detached): seen, then stopped.
     let warm = warm.map(agents::Warm::finish);
-    let records = hook::read_log(&sb.hook_log);
+    let (warm_keepers, records) = split_keepers(hook::read_log(&sb.hook_log));
     let requests = server.requests();
     drop(server);
     if stub.is_some() {
@@ -466,6 +547,8 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         error: None,
         warm,
         mcp: None,
+        warm_keepers,
+        restart,
     };
     report.checks = evaluate(&report);
     if let Some(mut stub) = stub {
@@ -874,7 +957,8 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
         | Scenario::Mcp
         | Scenario::WarmNoDecision
         | Scenario::WarmDeny
-        | Scenario::WarmContext => {}
+        | Scenario::WarmContext
+        | Scenario::WarmRestart => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
             checks.push(Check::new(
@@ -1011,6 +1095,16 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
     checks
 }
 
+/// The calls of warm mode's prompt hook (`--warm-only`: it runs no handler), and the others.
+fn split_keepers(records: Vec<HookRecord>) -> (Vec<HookRecord>, Vec<HookRecord>) {
+    records.into_iter().partition(|x| {
+        x.line
+            .get("argv")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|v| v == "--warm-only"))
+    })
+}
+
 /// Whether the warm server answered (or received) this hook call.
 fn is_http(x: &HookRecord) -> bool {
     x.line.get("transport").and_then(Value::as_str) == Some("http")
@@ -1025,14 +1119,21 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
     let mut checks = Vec::new();
     let copilot = r.agent.id == AgentId::Copilot;
     // Where install wrote the hooks, and one event's handler in that file's shape.
-    let (file, pre_ev, start_ev) = if copilot {
+    let (file, pre_ev, start_ev, prompt_ev) = if copilot {
         (
-            sb.project.join(".github/hooks/agenthooks-e2e.json"),
+            sb.home.join(".copilot/hooks/agenthooks-e2e.json"),
             "preToolUse",
             "sessionStart",
+            "userPromptSubmitted",
         )
     } else {
-        (sb.project.join(".claude/settings.json"), "PreToolUse", "SessionStart")
+        // Project-scope warm hooks go to the git-ignored local settings file.
+        (
+            sb.project.join(".claude/settings.local.json"),
+            "PreToolUse",
+            "SessionStart",
+            "UserPromptSubmit",
+        )
     };
     let settings: Value = std::fs::read_to_string(&file)
         .ok()
@@ -1087,21 +1188,23 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
         },
     ));
     let served: Vec<&HookRecord> = r.records.iter().filter(|x| is_http(x)).collect();
+    let first = r.restart.as_ref().map(|x| u64::from(x.first_pid));
     let by_server = w.record.as_ref().is_some_and(|s| {
         !served.is_empty()
-            && served
-                .iter()
-                .all(|x| x.line.get("server_pid").and_then(Value::as_u64) == Some(u64::from(s.pid)))
+            && served.iter().all(|x| {
+                let pid = x.line.get("server_pid").and_then(Value::as_u64);
+                pid == Some(u64::from(s.pid)) || (first.is_some() && pid == first)
+            })
     });
     let elsewhere: Vec<String> = r
         .records
         .iter()
-        .filter(|x| !is_http(x) && x.native_name() != start_ev)
+        .filter(|x| !is_http(x) && x.native_name() != start_ev && x.native_name() != prompt_ev)
         .map(|x| x.native_name().to_owned())
         .collect();
     let names: Vec<&str> = served.iter().map(|x| x.native_name()).collect();
     checks.push(Check::new(
-        format!("every hook but {start_ev} was answered by that warm server over http (no command hook ran)"),
+        format!("every hook but {start_ev} and {prompt_ev} was answered by that warm server over http (no other command hook ran)"),
         by_server && elsewhere.is_empty(),
         if elsewhere.is_empty() {
             format!("{} http calls: {}", served.len(), names.join(", "))
@@ -1109,6 +1212,66 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
             format!("command path used for {}", elsewhere.join(", "))
         },
     ));
+    // The prompt hook stays a command hook carrying --warm (the manifest's own; a hook with
+    // --warm-only, which runs no handler, when the manifest has none): it restarts a server gone
+    // between turns.
+    let prompt = handler(prompt_ev);
+    let prompt_cmd = prompt["command"].as_str().unwrap_or_default();
+    let prompt_calls: Vec<&HookRecord> = r
+        .records
+        .iter()
+        .chain(&r.warm_keepers)
+        .filter(|x| x.native_name() == prompt_ev || x.event_arg == prompt_ev)
+        .collect();
+    let keepers_ok = r
+        .warm_keepers
+        .iter()
+        .all(|x| x.kind.is_none() && matches!(x.stdout.trim(), "" | "{}"));
+    checks.push(Check::new(
+        format!("the {prompt_ev} hook is a command hook with --warm (or --warm-only), and it ran"),
+        prompt["type"] == "command"
+            && (prompt_cmd.ends_with(" --warm") || prompt_cmd.ends_with(" --warm-only"))
+            && !prompt_calls.is_empty()
+            && prompt_calls.iter().all(|x| x.exit == Some(0) && !is_http(x))
+            && keepers_ok,
+        format!(
+            "{} {}; {} calls ({} with --warm-only)",
+            prompt["type"],
+            tail(prompt_cmd, 60),
+            prompt_calls.len(),
+            r.warm_keepers.len()
+        ),
+    ));
+    if let Some(x) = &r.restart {
+        let second: Vec<&HookRecord> = r.records.iter().skip(x.records).collect();
+        let new_pid = w.record.as_ref().map(|s| u64::from(s.pid));
+        let gated: Vec<&&HookRecord> = second
+            .iter()
+            .filter(|h| h.kind.as_deref() == Some("tool.pre"))
+            .collect();
+        let by_new = !gated.is_empty()
+            && gated.iter().all(|h| {
+                is_http(h)
+                    && h.line.get("server_pid").and_then(Value::as_u64) == new_pid
+                    && new_pid != Some(u64::from(x.first_pid))
+            });
+        checks.push(Check::new(
+            "the server killed between the turns was restarted, and the next turn's tool gate was answered by the new one",
+            x.port_freed && by_new,
+            format!(
+                "first server pid {} killed (port freed: {}); second turn: {} tool.pre calls, server pids {:?}, new server {:?}; prompt command hooks in the second turn: {}",
+                x.first_pid,
+                x.port_freed,
+                gated.len(),
+                gated
+                    .iter()
+                    .map(|h| h.line.get("server_pid").and_then(Value::as_u64))
+                    .collect::<Vec<_>>(),
+                new_pid,
+                second.iter().filter(|h| h.native_name() == prompt_ev).count() + r.warm_keepers.len() - x.keepers
+            ),
+        ));
+    }
     if r.scenario != Scenario::WarmServerKilled {
         checks.push(Check::new(
             "the warm server still answered after the session",

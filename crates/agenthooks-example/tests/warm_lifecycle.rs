@@ -1,9 +1,12 @@
 //! Warm mode's lifecycle on the real binary: `secret-guard agenthooks install --warm`, then the
 //! rendered `SessionStart` command hook (run through `sh -c`, as Claude Code runs it) starts the
 //! warm server detached; racing hooks start one server (the start lock); an upgraded binary's
-//! config makes the old server refuse and exit, and the next hook starts the new build (and a
-//! hook of a newer build retires an older server itself); the server exits when idle
-//! (`AGENTHOOKS_WARM_IDLE_SECS`); `doctor --warm` reports the server; Copilot CLI keeps command
+//! config makes the old server refuse its hooks (it stays up: a hook cannot stop it), and the
+//! next session start of the new build retires it and starts the new build; the server outlives
+//! idle gaps while its session is open and exits a grace after the session ends
+//! (`AGENTHOOKS_WARM_IDLE_SECS`); the prompt hook restarts a server killed between turns; an
+//! impostor on the port gets no credential, the user is told and `doctor --warm` names it, and
+//! neither it nor a dripping listener holds a hook past its timeout; Copilot CLI keeps command
 //! hooks in warm mode unless `--copilot-allow-localhost`, and the server answers its route.
 //!
 //! The binary is a copy in a scratch directory, so "upgrading" it (a new modification time: a
@@ -97,11 +100,29 @@ impl Scratch {
         c.arg("--root").arg(&self.repo);
         c.arg("--home").arg(self.dir.join("home"));
         self.env(&mut c, 60);
+        // A copy of the binary written by a parallel test may still be open in a child that
+        // has not exec'd yet (ETXTBSY): retry.
+        for _ in 0..50 {
+            match c.output() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                r => return r.unwrap(),
+            }
+        }
         c.output().unwrap()
     }
 
     fn settings(&self) -> Value {
-        let text = std::fs::read_to_string(self.repo.join(".claude/settings.json")).unwrap();
+        // Warm hooks go to the git-ignored local file at project scope, command hooks to
+        // settings.json.
+        let local = self.repo.join(".claude/settings.local.json");
+        let path = if local.exists() {
+            local
+        } else {
+            self.repo.join(".claude/settings.json")
+        };
+        let text = std::fs::read_to_string(path).unwrap();
         serde_json::from_str(&text).unwrap()
     }
 
@@ -334,7 +355,9 @@ fn the_warm_server_lives_as_the_issue_says() {
     assert!(!s.warm_dir().join("start.lock").exists(), "the lock was released");
 
     // An upgrade: the config re-rendered by the new build carries its id; the old server
-    // refuses its first request (409) and exits; the next session start runs the new build.
+    // refuses its requests (409) but does not exit on them (a hook request cannot stop it);
+    // the next session start of the new build retires it (token + a build at least as new)
+    // and runs the new build.
     s.upgrade(100);
     let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -342,9 +365,10 @@ fn the_warm_server_lives_as_the_issue_says() {
     assert_ne!(build_b, build_a);
     let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
     assert_eq!(status, 409, "{body}");
-    wait_until("the old build exits", Duration::from_secs(5), || !alive(p2));
-    assert!(s.record().is_none(), "the old server removed its record");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(alive(p2), "a refused hook request does not stop the server");
     s.session_start(60);
+    wait_until("the old build exits", Duration::from_secs(5), || !alive(p2));
     let pong = s.ping().expect("restarted");
     assert_eq!(pong["build"], build_b.as_str());
     let p3 = s.pong_pid();
@@ -378,17 +402,19 @@ fn the_warm_server_lives_as_the_issue_says() {
     let copilot_pre = |args: &[&str]| -> Value {
         let out = s.guard(args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let dir = s.repo.join(".github/hooks");
+        let dir = s.dir.join("home/.copilot/hooks");
         let file = std::fs::read_dir(&dir).unwrap().flatten().next().unwrap().path();
         let v: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
         v["hooks"]["preToolUse"][0].clone()
     };
-    let plain = copilot_pre(&["install", "--provider", "copilot", "--warm"]);
+    let plain = copilot_pre(&["install", "--provider", "copilot", "--scope", "user", "--warm"]);
     assert_eq!(plain["type"], "command", "{plain}");
     let http = copilot_pre(&[
         "install",
         "--provider",
         "copilot",
+        "--scope",
+        "user",
         "--warm",
         "--copilot-allow-localhost",
     ]);
@@ -398,8 +424,8 @@ fn the_warm_server_lives_as_the_issue_says() {
         .unwrap()
         .contains(&format!("127.0.0.1:{}/v1/hook/copilot/preToolUse?", s.port())));
     // That install rendered the binary's current build (upgraded above, not re-installed
-    // then): the running server of the older build refuses it and exits; the next session
-    // start serves the Copilot route.
+    // then): the running server of the older build refuses it; the next session start
+    // retires it and serves the Copilot route.
     let copilot_route = http["url"]
         .as_str()
         .unwrap()
@@ -410,13 +436,15 @@ fn the_warm_server_lives_as_the_issue_says() {
     let copilot_pre_tool_use = r#"{"sessionId":"s-warm","timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":"ls","description":"list"}}"#;
     let (status, _) = s.post(&copilot_route, copilot_pre_tool_use).unwrap();
     assert_eq!(status, 409);
-    wait_until("the older server exits", Duration::from_secs(5), || !alive(p4));
     s.session_start(60);
+    wait_until("the older server exits", Duration::from_secs(5), || !alive(p4));
     let (status, body) = s.post(&copilot_route, copilot_pre_tool_use).unwrap();
     assert_eq!(status, 200, "{body}");
     let p5 = s.pong_pid();
 
-    // Idle exit: a server started with a 1 s idle limit exits on its own and removes its record.
+    // Lifetime: a server started with a 1 s grace outlives idle gaps longer than that while
+    // the session that started it is open, and exits 1 s after the session's end (its
+    // SessionEnd hook), removing its record.
     kill(p5);
     wait_until("the killed server stops answering", Duration::from_secs(5), || {
         s.ping().is_none()
@@ -424,7 +452,11 @@ fn the_warm_server_lives_as_the_issue_says() {
     s.session_start(1);
     let p6 = s.record().and_then(|r| r["pid"].as_u64()).expect("started");
     let p6 = u32::try_from(p6).unwrap();
-    assert!(alive(p6));
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(alive(p6), "the server exited while its session was open");
+    let end = r#"{"session_id":"s-warm","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"SessionEnd","reason":"exit"}"#;
+    let (status, body) = s.post("/v1/hook/claude-code/SessionEnd", end).unwrap();
+    assert_eq!(status, 200, "{body}");
     let clock = Instant::now();
     wait_until("the idle server exits", Duration::from_secs(10), || !alive(p6));
     assert!(
@@ -491,7 +523,7 @@ fn two_hook_binaries_keep_their_own_warm_servers() {
     let out = a.guard(&["uninstall", "--provider", "claude-code"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
-        !a.repo.join(".claude/settings.json").exists(),
+        !a.repo.join(".claude/settings.local.json").exists(),
         "the project's http hooks were removed (the file was only ours)"
     );
     assert!(a.warm_dir().join("token").exists(), "the user-scope hooks still use it");
@@ -534,4 +566,265 @@ fn post_with(port: u16, token: &str, path_and_query: &str, body: &str) -> Option
         .map(|(_, b)| b.to_owned())
         .unwrap_or_default();
     Some((status, body))
+}
+
+impl Scratch {
+    /// Runs the rendered prompt command hook (`--warm`, or `--warm-only` when the manifest has
+    /// no prompt hook) with a `UserPromptSubmit` payload: its output and how long it took.
+    fn prompt_keeper(&self) -> (Output, Duration) {
+        let groups = self.settings()["hooks"]["UserPromptSubmit"].clone();
+        let command = groups
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|g| g["hooks"][0]["command"].as_str())
+            .find(|c| c.ends_with(" --warm-only") || c.ends_with(" --warm"))
+            .expect("the prompt command hook with --warm or --warm-only")
+            .to_owned();
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(&command);
+        self.env(&mut c, 60);
+        let clock = Instant::now();
+        let mut child = c
+            .current_dir(&self.repo)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = serde_json::json!({
+            "session_id": "s-warm", "transcript_path": self.dir.join("t.jsonl"), "cwd": &self.repo,
+            "hook_event_name": "UserPromptSubmit", "prompt": "go on",
+        });
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out, clock.elapsed())
+    }
+}
+
+/// A listener on `port` that is not ours: it records what it receives and answers each
+/// connection with `answer`, `piece` bytes every `gap`. Stops (and frees the port) when the
+/// flag is set.
+fn impostor(
+    port: u16,
+    answer: Vec<u8>,
+    piece: usize,
+    gap: Duration,
+) -> (
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    std::sync::mpsc::Receiver<Vec<u8>>,
+) {
+    use std::io::Read;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let l = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the warm port is free");
+    l.set_nonblocking(true).unwrap();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let flag = std::sync::Arc::clone(&stop);
+    std::thread::spawn(move || {
+        while !flag.load(Ordering::SeqCst) {
+            let Ok((mut s, _)) = l.accept() else {
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            };
+            let (tx, answer) = (tx.clone(), answer.clone());
+            std::thread::spawn(move || {
+                let _ = s.set_nonblocking(false);
+                let _ = s.set_read_timeout(Some(Duration::from_millis(300)));
+                let mut got = Vec::new();
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = s.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                    if got.windows(4).any(|w| w == b"\r\n\r\n") {
+                        break;
+                    }
+                }
+                for chunk in answer.chunks(piece.max(1)) {
+                    if s.write_all(chunk).is_err() {
+                        break;
+                    }
+                    std::thread::sleep(gap);
+                }
+                let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+                let mut rest = Vec::new();
+                let _ = s.read_to_end(&mut rest);
+                got.extend_from_slice(&rest);
+                let _ = tx.send(got);
+            });
+        }
+    });
+    (stop, rx)
+}
+
+#[test]
+fn a_server_gone_mid_session_is_restarted_by_the_next_prompt() {
+    let s = Scratch::named("warm-restart");
+    let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    s.session_start(60);
+    let p1 = s.pong_pid();
+    // The server is killed between two turns: the next prompt's hook starts a new one before
+    // the turn's tool hooks run.
+    kill(p1);
+    wait_until("the killed server stops answering", Duration::from_secs(5), || {
+        s.ping().is_none()
+    });
+    let (out, restart) = s.prompt_keeper();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let answer = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(answer.is_empty() || answer == "{}", "no opinion: {answer}");
+    let p2 = s.pong_pid();
+    assert_ne!(p2, p1);
+    let (status, body) = s.post(&pre_route(&s), PRE).unwrap();
+    assert_eq!(status, 200, "{body}");
+    // Its cost on every turn while the server is up.
+    let mut runs: Vec<Duration> = (0..15).map(|_| s.prompt_keeper().1).collect();
+    runs.sort();
+    assert_eq!(s.pong_pid(), p2, "an answering server is left alone");
+    // The same binary as a plain command hook (no warm check), for scale.
+    let mut plain: Vec<Duration> = (0..15)
+        .map(|_| {
+            let mut c = Command::new(&s.bin);
+            c.args(["agenthooks", "run", "--provider=claude-code", "--event=UserPromptSubmit"]);
+            s.env(&mut c, 60);
+            let clock = Instant::now();
+            let mut child = c.stdin(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+            let payload = r#"{"session_id":"s-warm","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"go on"}"#;
+            child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+            child.wait().unwrap();
+            clock.elapsed()
+        })
+        .collect();
+    plain.sort();
+    eprintln!(
+        "prompt command hook (--warm): restart {} ms; server up: median {} µs, max {} µs (the same binary as a plain command hook: median {} µs)",
+        restart.as_millis(),
+        runs[runs.len() / 2].as_micros(),
+        runs[runs.len() - 1].as_micros(),
+        plain[plain.len() / 2].as_micros()
+    );
+}
+
+#[test]
+fn an_impostor_on_the_port_gets_no_token_and_the_user_is_told() {
+    let s = Scratch::named("warm-impostor");
+    let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let token = s.token();
+    let bearer = agenthooks::core::runner::warm_state::bearer(&token);
+    // Another local user's listener on the warm port while no server of ours runs: it answers
+    // the ping with a pong naming the config's build, but cannot answer the challenge.
+    let body = format!(
+        r#"{{"agenthooks":"pong","version":"0.1.0","build":"{}","pid":4242,"port":{},"proof":"{}"}}"#,
+        s.url_build(),
+        s.port(),
+        "0".repeat(64)
+    );
+    let pong = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let pong_answer = pong.into_bytes();
+    let (stop, seen) = impostor(s.port(), pong_answer.clone(), usize::MAX, Duration::ZERO);
+    let out = s.session_start(60);
+    let answer: Value = serde_json::from_slice(&out.stdout).expect("the hook's answer is JSON");
+    let message = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("is not this hook's warm server") && message.contains("uid"),
+        "the user is told: {answer}"
+    );
+    assert!(s.record().is_none(), "no server of ours was started");
+    let out = s.guard(&["doctor", "--warm", "--json"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    let imp = &report["warm"]["impostor"];
+    assert!(imp["uid"].is_u64(), "doctor names the listener's uid: {report}");
+    let errors: Vec<&Value> = report["findings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| {
+            f["severity"] == "error"
+                && f["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("not this hook's warm server"))
+        })
+        .collect();
+    assert_eq!(errors.len(), 1, "{report}");
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    std::thread::sleep(Duration::from_millis(50));
+    let got: Vec<u8> = seen.try_iter().flatten().collect();
+    let got = String::from_utf8_lossy(&got);
+    assert!(got.contains("POST /v1/ping"), "{got}");
+    assert!(
+        !got.contains(&token) && !got.contains(&bearer),
+        "a credential reached the impostor: {got}"
+    );
+
+    // The turn's prompt hook answers as a failure per the router's policy: the guard's is
+    // fail-open, which lets the prompt through (as for a stopped server), with the message (a
+    // fail-closed policy's failure answer blocks the turn, so none of its tool hooks reaches
+    // the impostor).
+    let (stop, _seen) = impostor(s.port(), pong_answer.clone(), usize::MAX, Duration::ZERO);
+    let (out, _) = s.prompt_keeper();
+    let open: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    assert!(out.status.success() && open.get("decision").is_none(), "{open}");
+    assert!(
+        open["systemMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("not this hook's warm server")),
+        "{open}"
+    );
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    std::thread::sleep(Duration::from_millis(50));
+
+    // A listener that drips its answer, and one that sends an endless head: the prompt hook
+    // (--warm, the guard's own; its check is capped at 3 s, within any hook timeout) is not held
+    // past 5 s.
+    let endless = {
+        let mut h = b"HTTP/1.1 200 OK\r\nX-A: ".to_vec();
+        h.extend(std::iter::repeat_n(b'a', 64 << 20));
+        h
+    };
+    for (answer, piece, gap) in [
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n".to_vec(),
+            1,
+            Duration::from_millis(200),
+        ),
+        (endless, 1 << 20, Duration::ZERO),
+    ] {
+        let (stop, _seen) = impostor(s.port(), answer, piece, gap);
+        let (out, took) = s.prompt_keeper();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(took < Duration::from_secs(5), "held {took:?}");
+        // A hook run with --timeout=2 answers within it.
+        let mut c = Command::new(&s.bin);
+        c.args([
+            "agenthooks",
+            "run",
+            "--provider=claude-code",
+            "--event=UserPromptSubmit",
+            "--timeout=2",
+            "--warm-only",
+        ]);
+        s.env(&mut c, 60);
+        let clock = Instant::now();
+        let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let payload = r#"{"session_id":"s-warm","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"go on"}"#;
+        child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let took = clock.elapsed();
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        assert!(out.status.success());
+        assert!(took < Duration::from_secs(2), "held {took:?} past --timeout=2");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

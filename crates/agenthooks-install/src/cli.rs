@@ -111,6 +111,7 @@ impl InstallCommand {
 /// Where the manifest comes from when `--manifest FILE` is not given.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
+#[allow(clippy::large_enum_variant)] // one value per CLI run, never in a collection
 pub enum Source {
     /// The standalone CLI: `--command WORD…` builds one hook per kind.
     Flags,
@@ -342,7 +343,9 @@ fn warm_endpoint(m: &Manifest, src: &Source) -> Result<crate::WarmEndpoint, CliE
         (Source::Flags, Some(program)) if Path::new(program).is_file() => st::build_id_of(Path::new(program)),
         _ => st::build_id(),
     };
-    Ok(crate::WarmEndpoint::new(port, token, build))
+    // The hooks carry the token's bearer: it passes the hook routes, but whoever reads the
+    // config cannot answer the server's challenge or stop it (both take the token itself).
+    Ok(crate::WarmEndpoint::new(port, st::bearer(&token), build).with_dir(dir))
 }
 
 /// `--warm` in a build without warm mode.
@@ -766,7 +769,8 @@ fn release_warm(m: &Manifest, targets: &[Target], unlisted_too: bool) -> Result<
     }
     if left == Some(0) || (left.is_none() && unlisted_too && dir.is_dir()) {
         tracing::info!(dir = %dir.display(), "no warm install left: stopping the warm server and removing its directory");
-        st::discard(&dir).map_err(io)?;
+        let build = hook_exe(m).map_or_else(st::build_id, |exe| st::build_id_of(&exe));
+        st::discard(&dir, &build).map_err(io)?;
     }
     Ok(())
 }

@@ -62,19 +62,43 @@ pub struct DoctorReport {
     /// Findings across targets (duplicates, the warm server).
     pub findings: Vec<Finding>,
     /// The warm server, when the manifest is warm: `{"port", "running", "pid", "build",
-    /// "config_build"}` (`pid` and `build` are the answering server's, `null` when nothing
-    /// answers; a `build` other than `config_build` exits at its next request). The CLI's
-    /// `doctor` adds `"dir"`, the hook binary's warm directory.
+    /// "config_build", "impostor"}` (`pid` and `build` are the answering server's, `null` when
+    /// nothing of ours answers; a `build` other than `config_build` refuses the config's hooks
+    /// until retired; `impostor` is `{"pid", "uid", "why", "text"}` when a listener on the
+    /// port failed the challenge or the socket-owner check, an error). The CLI's `doctor` adds
+    /// `"dir"`, the hook binary's warm directory.
     pub warm: Option<Value>,
 }
 
-/// Pings the warm server the manifest's endpoint names.
+/// Checks who listens on the port the manifest's endpoint names: our server (it answers the
+/// challenge with the token of the warm directory, and on Linux owns the socket as recorded),
+/// nothing, or an impostor.
 #[cfg(feature = "warm")]
 fn warm_health(manifest: &Manifest) -> Option<Value> {
     use agenthooks_core::runner::warm_state as st;
+    if !manifest.warm {
+        return None;
+    }
     let ep = manifest.warm_endpoint.as_ref();
-    let pong = ep.and_then(|e| st::ping(e.port, &e.token, Duration::from_secs(1)));
-    manifest.warm.then(|| warm_json(manifest, pong.as_ref()))
+    let mut impostor = None;
+    let mut pong = None;
+    if let Some((e, dir)) = ep.and_then(|e| e.dir.as_ref().map(|d| (e, d))) {
+        if let Ok(token) = st::read_token(dir) {
+            match st::probe(dir, e.port, &token, std::time::Instant::now() + Duration::from_secs(2)) {
+                st::Probe::Ours(v) => {
+                    pong = Some(serde_json::json!({"pid": v.record.pid, "build": v.record.build}));
+                }
+                st::Probe::Impostor(i) => {
+                    impostor =
+                        Some(serde_json::json!({"pid": i.pid, "uid": i.uid, "why": i.why, "text": i.to_string()}));
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut w = warm_json(manifest, pong.as_ref());
+    w["impostor"] = impostor.unwrap_or(Value::Null);
+    Some(w)
 }
 
 #[cfg(not(feature = "warm"))]
@@ -90,6 +114,7 @@ fn warm_json(manifest: &Manifest, pong: Option<&Value>) -> Value {
         "pid": pong.map(|p| p["pid"].clone()),
         "build": pong.map(|p| p["build"].clone()),
         "config_build": ep.map(|e| e.build.clone()),
+        "impostor": null,
     })
 }
 
@@ -99,10 +124,18 @@ fn warm_finding(w: &Value, provider: &Provider) -> Finding {
         .as_u64()
         .map_or_else(|| "no port".to_owned(), |p| format!("127.0.0.1:{p}"));
     let pid = w["pid"].as_u64().unwrap_or(0);
+    if let Some(text) = w["impostor"]["text"].as_str() {
+        return Finding::new(
+            Severity::Error,
+            FindingCode::Warm,
+            provider,
+            format!("{text}: stop that process (or install --warm again for another port); until then the warm hooks fail per their policy"),
+        );
+    }
     let (severity, text) = match (w["build"].as_str(), w["config_build"].as_str()) {
         (Some(b), Some(c)) if b != c => (
             Severity::Degraded,
-            format!("the warm server on {port} (pid {pid}) is build {b}, the config's is {c}: it exits at its next request and the next session start starts this build"),
+            format!("the warm server on {port} (pid {pid}) is build {b}, the config's is {c}: it refuses the config's hooks (409) until the next session-start or prompt hook retires it"),
         ),
         (Some(b), _) => (
             Severity::Info,

@@ -152,8 +152,10 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Writes `contents` to `path` atomically: a temporary file in the same directory, written,
 /// flushed and fsynced, given the existing file's permissions (and owner, where allowed), then
 /// renamed over the target, and the directory fsynced. A symlink is followed: its target is
-/// replaced, the link stays; a dangling one is never replaced by a file.
-pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallError> {
+/// replaced, the link stays; a dangling one is never replaced by a file. A new file is created
+/// `0600` on Unix when `private` (it holds a credential); an existing one keeps its mode either
+/// way.
+pub(crate) fn atomic_write(path: &Path, contents: &str, private: bool) -> Result<(), InstallError> {
     let real = match fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(|_| InstallError::DanglingSymlink {
             link: path.to_owned(),
@@ -176,7 +178,16 @@ pub(crate) fn atomic_write(path: &Path, contents: &str) -> Result<(), InstallErr
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| -> io::Result<()> {
-        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        let mut opts = fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        if private && existing.is_none() {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        #[cfg(not(unix))]
+        let _ = private;
+        let mut f = opts.open(&tmp)?;
         if let Some(m) = &existing {
             f.set_permissions(m.permissions())?;
             #[cfg(unix)]

@@ -61,16 +61,22 @@ pub struct Manifest {
     pub warm_endpoint: Option<WarmEndpoint>,
 }
 
-/// Where warm mode's http hooks post: the port, the token they send and the build id they carry.
+/// Where warm mode's http hooks post: the port, the credential they send and the build id
+/// they carry.
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct WarmEndpoint {
     /// The loopback port.
     pub port: u16,
-    /// The token (sent as `Authorization: Bearer …`).
+    /// The credential the hooks send (`Authorization: Bearer …`): the CLI renders the warm
+    /// token's bearer ([`bearer`](agenthooks_core::runner::warm_state::bearer) in a build with
+    /// warm mode), never the token itself.
     pub token: String,
     /// The build id the server checks.
     pub build: String,
+    /// The warm directory (the token, the server's record): `doctor` verifies the server with
+    /// it. `None` when the endpoint was made by hand.
+    pub dir: Option<std::path::PathBuf>,
 }
 
 impl WarmEndpoint {
@@ -80,7 +86,15 @@ impl WarmEndpoint {
             port,
             token: token.into(),
             build: build.into(),
+            dir: None,
         }
+    }
+
+    /// The endpoint with its warm directory.
+    #[must_use]
+    pub fn with_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.dir = Some(dir.into());
+        self
     }
 }
 
@@ -90,6 +104,7 @@ impl std::fmt::Debug for WarmEndpoint {
             .field("port", &self.port)
             .field("token", &"<redacted>")
             .field("build", &self.build)
+            .field("dir", &self.dir)
             .finish()
     }
 }

@@ -102,6 +102,10 @@ pub struct FileChange {
     pub ours_before: Vec<Value>,
     /// Our entries in `after`.
     pub ours_after: Vec<Value>,
+    /// The text holds a credential (warm mode's bearer): a file the plan creates is created
+    /// readable by its owner only (`0600` on Unix). An existing file keeps its mode.
+    #[serde(skip)]
+    pub private: bool,
 }
 
 impl FileChange {
@@ -209,9 +213,9 @@ impl Plan {
         }
         let mut done: Vec<&FileChange> = Vec::new();
         for f in self.changes() {
-            if let Err(e) = write_change(&f.path, f.after.as_deref()) {
+            if let Err(e) = write_change(&f.path, f.after.as_deref(), f.private) {
                 for w in done.iter().rev() {
-                    if let Err(re) = write_change(&w.path, w.before.as_deref()) {
+                    if let Err(re) = write_change(&w.path, w.before.as_deref(), w.private) {
                         tracing::error!(path = %w.path.display(), error = %re, "could not restore after a failed install");
                     }
                 }
@@ -237,9 +241,9 @@ impl Plan {
 }
 
 /// Writes `text` to `path` atomically, or removes it (`None`).
-fn write_change(path: &Path, text: Option<&str>) -> Result<(), InstallError> {
+fn write_change(path: &Path, text: Option<&str>, private: bool) -> Result<(), InstallError> {
     match text {
-        Some(text) => fsys::atomic_write(path, text),
+        Some(text) => fsys::atomic_write(path, text, private),
         None => fsys::remove(path),
     }
 }
@@ -394,9 +398,16 @@ impl<'a> Cx<'a> {
             before,
             ours_before: Vec::new(),
             ours_after: Vec::new(),
+            private: false,
         });
         let last = self.files.len() - 1;
         Ok(&mut self.files[last])
+    }
+
+    /// Marks the file as holding a credential (see [`FileChange::private`]).
+    pub(crate) fn set_private(&mut self, path: &Path, format: FileFormat) -> Result<(), InstallError> {
+        self.slot(path, format)?.private = true;
+        Ok(())
     }
 
     /// The directory a file of this target must resolve inside: the project (plugin) directory
@@ -698,6 +709,7 @@ mod tests {
             after: Some("{}".into()),
             ours_before: vec![],
             ours_after: vec![],
+            private: false,
         };
         assert_eq!(c.status(), ChangeStatus::Create);
         assert!(c

@@ -28,6 +28,7 @@ pub enum Mode {
 /// Parsed `agenthooks …` arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[allow(clippy::struct_excessive_bools)] // one field per command-line flag, as written
 pub struct Command {
     /// The mode.
     pub mode: Mode,
@@ -51,6 +52,10 @@ pub struct Command {
     /// `run --warm`: the config is warm mode's; make sure its server runs (the session-start
     /// hook, and every command hook that stays one, carries it).
     pub warm: bool,
+    /// `run --warm-only`: only make sure the warm server runs (as `--warm`) and answer no
+    /// opinion without running a handler (the prompt hook that restarts a server gone
+    /// mid-session; the event's own hook is an http hook).
+    pub warm_only: bool,
     /// Everything after the mode word.
     pub args: Vec<String>,
     /// Positional arguments after the mode word.
@@ -75,6 +80,7 @@ impl Command {
             http: false,
             port: None,
             warm: false,
+            warm_only: false,
             args: Vec::new(),
             positional: Vec::new(),
             ignored: Vec::new(),
@@ -268,6 +274,7 @@ pub fn parse_args(argv: &[String]) -> Result<Option<Command>, UsageError> {
             "--tools" => cmd.tools.replace(value("--tools")?).is_some(),
             "--http" => std::mem::replace(&mut cmd.http, true),
             "--warm" => std::mem::replace(&mut cmd.warm, true),
+            "--warm-only" => std::mem::replace(&mut cmd.warm_only, true),
             "--port" => {
                 let v = value("--port")?;
                 let port = v

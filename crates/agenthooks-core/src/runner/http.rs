@@ -1,22 +1,24 @@
 //! A tiny HTTP/1.1 client for loopback calls from the `serve` daemon to the agent's own local
-//! server (OpenCode's permission replies and follow-up prompts).
+//! server (OpenCode's permission replies and follow-up prompts), and for warm mode's client.
 //!
 //! Why not a crate: the daemon only ever talks plain HTTP to a server on the same machine that
 //! the agent told it about (`serverUrl` in the hello frame): no TLS, no proxies, no redirects,
-//! no keep-alive, one small JSON request per decision. A full client (`ureq`, `reqwest`) would
+//! one small JSON request per decision. A full client (`ureq`, `reqwest`) would
 //! add a TLS stack and dozens of crates to every consumer's hook binary for that, and the hook
-//! binary's start-up time matters. So: one request per connection (`Connection: close`), a
-//! bounded response, `Content-Length` or chunked bodies, connect/read/write timeouts. Requests
-//! to a host other than a loopback name or address are refused, so a hostile `serverUrl` cannot
-//! make the daemon call out.
+//! binary's start-up time matters. So: plain HTTP/1.1 (`Connection: close` unless the caller
+//! keeps a [`Conn`] for a second request, as warm mode's client does), a bounded response (a
+//! [`MAX_HEAD`] head and a capped body), `Content-Length` or chunked bodies, and one deadline
+//! for the whole exchange. Requests to a host other than a loopback name or address are
+//! refused, so a hostile `serverUrl` cannot make the daemon call out.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// The largest response body read (bigger ones are cut; the daemon only reads small answers).
+/// The largest response body read by default (bigger ones are cut; the daemon only reads small
+/// answers).
 pub const MAX_BODY: usize = 1 << 20;
 
 /// Why a request failed.
@@ -137,8 +139,9 @@ pub fn encode_component(s: &str) -> String {
     out
 }
 
-/// Sends one request (`body` as JSON when given) and reads the response, under `timeout` for
-/// connecting and for each read and write.
+/// Sends one request (`body` as JSON when given) and reads the response, all of it within
+/// `timeout` (connecting, writing and reading together: a listener that drips its answer cannot
+/// hold the caller longer).
 pub fn request(
     base: &BaseUrl,
     method: &str,
@@ -159,72 +162,205 @@ pub fn request_with(
     headers: &[(&str, &str)],
     timeout: Duration,
 ) -> Result<Response, HttpError> {
-    let mut last = None;
-    let mut stream = None;
-    for addr in base.addrs()? {
-        match TcpStream::connect_timeout(&addr, timeout) {
-            Ok(s) => {
-                stream = Some(s);
-                break;
-            }
-            Err(e) => last = Some(e),
-        }
-    }
-    let Some(mut stream) = stream else {
-        return Err(last.map_or_else(|| HttpError::NotLoopback(base.host.clone()), HttpError::Io));
-    };
-    stream.set_read_timeout(Some(timeout))?;
-    stream.set_write_timeout(Some(timeout))?;
+    let deadline = Instant::now() + timeout;
     let payload = body.map(|b| serde_json::to_vec(b).unwrap_or_default());
-    let mut head = format!(
-        "{method} {}{path} HTTP/1.1\r\nHost: {}:{}\r\nConnection: close\r\nAccept: application/json\r\nUser-Agent: agenthooks/{}\r\n",
-        base.prefix,
-        base.host,
-        base.port,
-        env!("CARGO_PKG_VERSION")
-    );
-    {
-        use std::fmt::Write as _;
-        for (name, value) in headers {
-            if !value.contains(['\r', '\n']) {
-                let _ = write!(head, "{name}: {value}\r\n");
-            }
-        }
-        let _ = match &payload {
-            Some(p) => write!(
-                head,
-                "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-                p.len()
-            ),
-            None => write!(head, "Content-Length: 0\r\n\r\n"),
-        };
-    }
-    stream.write_all(head.as_bytes())?;
-    if let Some(p) = &payload {
-        stream.write_all(p)?;
-    }
-    stream.flush()?;
-    read_response(BufReader::new(stream))
+    Conn::open(base, deadline)?.send(method, path, payload.as_deref(), headers, false)
 }
 
-fn read_response(mut r: impl BufRead) -> Result<Response, HttpError> {
+/// The largest response head (status line and headers) a client reads, in bytes; a longer
+/// head is an error, not an allocation.
+pub const MAX_HEAD: usize = 16 << 10;
+
+/// A socket whose every read and write must finish by one deadline.
+#[derive(Debug)]
+struct Deadlined {
+    stream: TcpStream,
+    deadline: Instant,
+}
+
+impl Deadlined {
+    fn remaining(&self) -> io::Result<Duration> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, "the request's deadline passed"));
+        }
+        Ok(left.max(Duration::from_millis(1)))
+    }
+}
+
+impl Read for Deadlined {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.remaining()?;
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
+}
+
+impl Write for Deadlined {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let left = self.remaining()?;
+        self.stream.set_write_timeout(Some(left))?;
+        self.stream.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
+    }
+}
+
+/// One client connection to a loopback server, bounded by a deadline for everything it does
+/// (connecting, writing, reading), with a capped response head ([`MAX_HEAD`]) and body
+/// ([`MAX_BODY`], or [`Conn::with_body_cap`]). Several requests may go over it when the server
+/// keeps it open (warm mode sends its token only over a connection whose server proved itself
+/// on it).
+#[derive(Debug)]
+pub struct Conn {
+    reader: BufReader<Deadlined>,
+    host: String,
+    port: u16,
+    prefix: String,
+    body_cap: usize,
+    usable: bool,
+}
+
+impl Conn {
+    /// Connects to `base` (a loopback host, see [`BaseUrl`]) by `deadline`.
+    pub fn open(base: &BaseUrl, deadline: Instant) -> Result<Self, HttpError> {
+        let mut last = None;
+        let mut stream = None;
+        for addr in base.addrs()? {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                last = Some(io::Error::new(io::ErrorKind::TimedOut, "the request's deadline passed"));
+                break;
+            }
+            match TcpStream::connect_timeout(&addr, left) {
+                Ok(s) => {
+                    stream = Some(s);
+                    break;
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        let Some(stream) = stream else {
+            return Err(last.map_or_else(|| HttpError::NotLoopback(base.host.clone()), HttpError::Io));
+        };
+        let _ = stream.set_nodelay(true);
+        Ok(Self {
+            reader: BufReader::new(Deadlined { stream, deadline }),
+            host: base.host.clone(),
+            port: base.port,
+            prefix: base.prefix.clone(),
+            body_cap: MAX_BODY,
+            usable: true,
+        })
+    }
+
+    /// Caps response bodies at `cap` bytes (a longer body is cut, and the connection is not
+    /// used again).
+    #[must_use]
+    pub fn with_body_cap(mut self, cap: usize) -> Self {
+        self.body_cap = cap;
+        self
+    }
+
+    /// Moves the deadline (for the requests still to come).
+    pub fn set_deadline(&mut self, deadline: Instant) {
+        self.reader.get_mut().deadline = deadline;
+    }
+
+    /// The socket (its addresses; the warm client checks who owns its peer).
+    pub fn stream(&self) -> &TcpStream {
+        &self.reader.get_ref().stream
+    }
+
+    /// Sends one request (`body` as JSON when given) and reads its response. `keep_alive`
+    /// asks the server to keep the connection open for another request; a response that
+    /// closes it, or that was cut, leaves this connection unusable (the next `send` fails).
+    pub fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        headers: &[(&str, &str)],
+        keep_alive: bool,
+    ) -> Result<Response, HttpError> {
+        if !self.usable {
+            return Err(HttpError::Io(io::Error::new(
+                io::ErrorKind::NotConnected,
+                "the connection was closed",
+            )));
+        }
+        self.usable = false;
+        let mut head = format!(
+            "{method} {}{path} HTTP/1.1\r\nHost: {}:{}\r\nConnection: {}\r\nAccept: application/json\r\nUser-Agent: agenthooks/{}\r\n",
+            self.prefix,
+            self.host,
+            self.port,
+            if keep_alive { "keep-alive" } else { "close" },
+            env!("CARGO_PKG_VERSION")
+        );
+        {
+            use std::fmt::Write as _;
+            for (name, value) in headers {
+                if !value.contains(['\r', '\n']) {
+                    let _ = write!(head, "{name}: {value}\r\n");
+                }
+            }
+            let _ = match body {
+                Some(p) => write!(
+                    head,
+                    "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                    p.len()
+                ),
+                None => write!(head, "Content-Length: 0\r\n\r\n"),
+            };
+        }
+        let w = self.reader.get_mut();
+        w.write_all(head.as_bytes())?;
+        if let Some(p) = body {
+            w.write_all(p)?;
+        }
+        w.flush()?;
+        let (response, reusable) = read_response(&mut self.reader, self.body_cap)?;
+        self.usable = keep_alive && reusable;
+        Ok(response)
+    }
+}
+
+/// Reads one line of the head into `line`, charging it to `budget`; a line that does not end
+/// within the budget is an error.
+fn read_head_line(r: &mut impl BufRead, line: &mut String, budget: &mut usize) -> Result<usize, HttpError> {
+    line.clear();
+    let n = r.by_ref().take(*budget as u64).read_line(line)?;
+    *budget -= n;
+    if n > 0 && !line.ends_with('\n') && *budget == 0 {
+        return Err(HttpError::Malformed(format!("a response head over {MAX_HEAD} bytes")));
+    }
+    Ok(n)
+}
+
+/// Reads one response: the status, the body (cut at `cap`), and whether the connection may
+/// carry another request (the body's end is known and the server did not close it).
+fn read_response(r: &mut impl BufRead, cap: usize) -> Result<(Response, bool), HttpError> {
+    let mut budget = MAX_HEAD;
     let mut line = String::new();
-    r.read_line(&mut line)?;
+    read_head_line(r, &mut line, &mut budget)?;
     let mut parts = line.split_whitespace();
     let version = parts.next().unwrap_or_default();
     if !version.starts_with("HTTP/1.") {
-        return Err(HttpError::Malformed(line.trim().to_owned()));
+        return Err(HttpError::Malformed(line.trim().chars().take(200).collect()));
     }
     let status: u16 = parts
         .next()
         .and_then(|s| s.parse().ok())
-        .ok_or_else(|| HttpError::Malformed(line.trim().to_owned()))?;
+        .ok_or_else(|| HttpError::Malformed(line.trim().chars().take(200).collect()))?;
     let mut length: Option<usize> = None;
     let mut chunked = false;
+    let mut close = version == "HTTP/1.0";
     loop {
-        line.clear();
-        if r.read_line(&mut line)? == 0 {
-            break;
+        if read_head_line(r, &mut line, &mut budget)? == 0 {
+            return Err(HttpError::Malformed("the response head ended early".into()));
         }
         let h = line.trim_end();
         if h.is_empty() {
@@ -236,41 +372,55 @@ fn read_response(mut r: impl BufRead) -> Result<Response, HttpError> {
                 length = v.parse().ok();
             } else if k.eq_ignore_ascii_case("transfer-encoding") && v.to_ascii_lowercase().contains("chunked") {
                 chunked = true;
+            } else if k.eq_ignore_ascii_case("connection") {
+                close = v.eq_ignore_ascii_case("close");
             }
         }
     }
     let mut body = Vec::new();
+    let mut whole = true;
     if chunked {
         loop {
-            line.clear();
-            if r.read_line(&mut line)? == 0 {
+            let mut size_budget = 1024;
+            if read_head_line(r, &mut line, &mut size_budget)? == 0 {
+                whole = false;
                 break;
             }
             let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16)
                 .map_err(|_| HttpError::Malformed(format!("chunk size {:?}", line.trim())))?;
             if size == 0 {
+                let mut trailer_budget = MAX_HEAD;
+                while read_head_line(r, &mut line, &mut trailer_budget)? > 0 && !line.trim_end().is_empty() {}
                 break;
             }
-            let mut chunk = vec![0; size.min(MAX_BODY)];
-            r.read_exact(&mut chunk)?;
-            if body.len() < MAX_BODY {
-                body.extend_from_slice(&chunk);
+            let room = cap - body.len();
+            if size > room {
+                r.by_ref().take(room as u64).read_to_end(&mut body)?;
+                whole = false;
+                break;
             }
-            line.clear();
-            r.read_line(&mut line)?;
+            let start = body.len();
+            body.resize(start + size, 0);
+            r.read_exact(&mut body[start..])?;
+            let mut crlf_budget = 2;
+            read_head_line(r, &mut line, &mut crlf_budget)?;
         }
     } else if let Some(n) = length {
-        let mut buf = vec![0; n.min(MAX_BODY)];
-        r.read_exact(&mut buf)?;
-        body = buf;
+        let take = n.min(cap);
+        body.resize(take, 0);
+        r.read_exact(&mut body)?;
+        whole = take == n;
     } else {
-        r.take(MAX_BODY as u64).read_to_end(&mut body)?;
+        r.by_ref().take(cap as u64).read_to_end(&mut body)?;
+        whole = false;
     }
-    body.truncate(MAX_BODY);
-    Ok(Response {
-        status,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    })
+    Ok((
+        Response {
+            status,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        },
+        whole && !close,
+    ))
 }
 
 #[cfg(test)]

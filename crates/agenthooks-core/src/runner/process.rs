@@ -167,8 +167,40 @@ impl Runner {
         let codec = detected.codec;
         let log = init_logging(codec.stderr_use(), &state_dir, env);
         cmd.log_notes();
-        if cmd.warm {
-            ensure_warm(env);
+        // Warm mode's start (and restart) check runs inside the hook's own deadline: at most
+        // half of the handlers' budget, and never more than `WARM_CHECK_MAX`, whatever the
+        // listener on the port does.
+        let impostor = if cmd.warm || cmd.warm_only {
+            let timeout = cmd.timeout.unwrap_or_else(|| codec.default_timeout());
+            let deadline = started + (super::deadline_budget(timeout) / 2).min(WARM_CHECK_MAX);
+            ensure_warm(env, deadline, bytes)
+        } else {
+            None
+        };
+        let notice = |r: WireResponse| match &impostor {
+            Some(text) => with_notice(&codec.provider(), r, text),
+            None => r,
+        };
+        if let Some(text) = &impostor {
+            // A listener that is not ours would answer this turn's http hooks: the prompt is
+            // answered as a failure, per the policy (fail-closed blocks the turn; fail-open
+            // lets it go on, as for a stopped server).
+            let event = event_hint(&detected, cmd.event.as_deref());
+            let prompt = event
+                .as_deref()
+                .is_some_and(|n| codec.kind_of(n) == crate::EventKind::PromptSubmitted);
+            if prompt {
+                let hints = (event.as_deref(), None);
+                let inv = invocation(cmd, bytes.to_vec(), env, hints, &state_dir);
+                let failure = Failure::Handler(crate::HandlerError::msg(text));
+                let r = self.answer_unread(codec, &inv, failure);
+                return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
+            }
+        }
+        if cmd.warm_only {
+            // The prompt hook that only keeps the warm server up: no handler runs here (the
+            // event's own hooks are http hooks to the server).
+            return StdoutGuard::none().finish(&notice(finalize(&detected, neutral_response())));
         }
         quiet_panics();
         let variant = cmd.variant.as_deref().map(Variant::from);
@@ -179,7 +211,7 @@ impl Runner {
             Err(e) => {
                 let inv = invocation(cmd, Vec::new(), env, hints, &state_dir);
                 let r = self.answer_unread(codec, &inv, read_failure(codec.provider(), &e));
-                return StdoutGuard::none().finish(&finalize(&detected, r.response));
+                return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
             }
         };
         let inv = invocation(cmd, bytes, env, hints, &state_dir);
@@ -218,7 +250,7 @@ impl Runner {
         guard
             .into_inner()
             .unwrap_or_else(StdoutGuard::none)
-            .finish(&finalize(&detected, r))
+            .finish(&notice(finalize(&detected, r)))
     }
 }
 
@@ -310,21 +342,74 @@ pub(super) fn quiet_panics() {
     }));
 }
 
-/// `run --warm`: makes sure the warm server runs (it is started detached when it does not);
-/// failures are logged, never the hook's answer.
+/// The longest warm mode's check may take in a hook process (starting a server takes tens of
+/// milliseconds; a listener that drips its answer must not hold the agent's prompt).
 #[cfg(feature = "warm")]
-fn ensure_warm(env: &dyn Env) {
-    let dir = super::warm_state::warm_dir(env);
-    match std::env::current_exe().and_then(|exe| super::warm_state::ensure_running(&dir, &exe)) {
-        Ok(e) => tracing::debug!(ensured = ?e, "warm server"),
-        Err(e) => tracing::warn!(error = %e, "could not start the warm server"),
+const WARM_CHECK_MAX: std::time::Duration = super::warm_state::START_WAIT;
+#[cfg(not(feature = "warm"))]
+const WARM_CHECK_MAX: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// `run --warm`: makes sure the warm server runs (it is started detached when it does not),
+/// by `deadline`, and registers the payload's session with it. Failures are logged, never the
+/// hook's answer; a listener on the port that is not ours is a warning and the returned notice
+/// for the user.
+#[cfg(feature = "warm")]
+fn ensure_warm(env: &dyn Env, deadline: Instant, payload: &[u8]) -> Option<String> {
+    use super::warm_state as st;
+    #[derive(serde::Deserialize)]
+    struct Ids {
+        session_id: Option<String>,
+        #[serde(rename = "sessionId")]
+        session_id_camel: Option<String>,
+    }
+    let ids: Option<Ids> = serde_json::from_slice(payload).ok();
+    let session = ids.and_then(|i| i.session_id.or(i.session_id_camel));
+    let dir = st::warm_dir(env);
+    match std::env::current_exe().and_then(|exe| st::ensure_running(&dir, &exe, deadline, session.as_deref())) {
+        Ok(st::Ensured::Impostor(i)) => {
+            tracing::warn!(%i, "warm mode: an impostor holds the warm port");
+            Some(format!(
+                "agenthooks warm mode: {i}. Until the port is free each prompt is answered per the failure policy: fail-closed blocks it; fail-open lets it go on, and that listener answers its tool hooks. `agenthooks doctor --warm` names the listener."
+            ))
+        }
+        Ok(e) => {
+            tracing::debug!(ensured = ?e, "warm server");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "could not start the warm server");
+            None
+        }
     }
 }
 
 /// `run --warm` in a build without the `warm` feature: nothing to start.
 #[cfg(not(feature = "warm"))]
-fn ensure_warm(_env: &dyn Env) {
+fn ensure_warm(_env: &dyn Env, _deadline: Instant, _payload: &[u8]) -> Option<String> {
     tracing::warn!("--warm given, but this build has no warm mode (the `warm` feature is off)");
+    None
+}
+
+/// The answer with a message for the user where the agent shows one from this hook (Claude
+/// Code: `systemMessage`, unless the answer has one); other agents' answers are unchanged.
+fn with_notice(provider: &crate::Provider, mut r: WireResponse, text: &str) -> WireResponse {
+    if *provider != crate::Provider::CLAUDE_CODE || r.exit_code != 0 {
+        return r;
+    }
+    let body = if r.stdout.trim_ascii().is_empty() {
+        Some(serde_json::Map::new())
+    } else {
+        serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&r.stdout).ok()
+    };
+    if let Some(mut m) = body {
+        if !m.contains_key("systemMessage") {
+            m.insert("systemMessage".into(), text.into());
+            if let Ok(bytes) = serde_json::to_vec(&m) {
+                r.stdout = bytes;
+            }
+        }
+    }
+    r
 }
 
 impl Runner {

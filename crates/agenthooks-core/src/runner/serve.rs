@@ -43,7 +43,11 @@
 //! spec that does not parse, or is empty, is ignored (the handlers run: a bad filter never
 //! silences a gate).
 //!
-//! Concurrent across sessions, serialized within one. A malformed or oversize frame gets an
+//! Concurrent across sessions, serialized within one: each session's frames go to its worker
+//! thread, and workers with nothing pending are retired (idle for a minute, or the longest idle
+//! once 64 are kept), so a daemon that saw thousands of sessions holds a bounded number of
+//! threads; when no thread can be started the frame is answered on the reader, in order, and
+//! the daemon goes on. A malformed or oversize frame gets an
 //! error frame (`{"seq": …, "error": …}`) and the loop goes on; EOF ends cleanly after in-flight
 //! frames are answered. A handler still running at its deadline is abandoned: the frame is
 //! answered per policy and the session's next frame goes on.
@@ -52,6 +56,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -75,7 +80,7 @@ pub const HELLO: &str = "agenthooks.hello";
 pub const PING: &str = "agenthooks.ping";
 /// The [`ConnState`] key of the hello frame's `input`.
 pub const HELLO_KEY: &str = "hello";
-/// How long one effect's HTTP request may take (connect, and each read and write).
+/// How long one effect's HTTP request may take (connecting, writing and reading together).
 pub const EFFECT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One decoded frame on its way to its session's worker.
@@ -86,7 +91,65 @@ struct Job {
     filter: Option<ToolSelector>,
 }
 
-type SessionWorker = (mpsc::Sender<Job>, std::thread::JoinHandle<()>);
+/// A session's worker: its queue, the frames sent to it and not yet answered, when it was
+/// last sent one, and its thread.
+struct SessionWorker {
+    tx: mpsc::Sender<Job>,
+    pending: Arc<AtomicUsize>,
+    last: Instant,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// The most session workers kept: past it, idle ones (nothing pending) are retired, the
+/// longest idle first. Workers idle for [`WORKER_IDLE`] are retired at the next frame.
+const MAX_SESSION_WORKERS: usize = 64;
+/// How long a session worker with nothing pending is kept for its session's next frame.
+const WORKER_IDLE: Duration = Duration::from_secs(60);
+
+/// Retires idle workers: those idle past [`WORKER_IDLE`], and, while more than `keep` are
+/// left, the longest idle. A retired worker's queue is closed; its thread ends (it has nothing
+/// pending) and is joined later from `retired`.
+fn prune_workers(
+    workers: &mut HashMap<String, SessionWorker>,
+    retired: &mut Vec<std::thread::JoinHandle<()>>,
+    keep: usize,
+) {
+    let idle = |w: &SessionWorker| w.pending.load(Ordering::SeqCst) == 0;
+    let stale: Vec<String> = workers
+        .iter()
+        .filter(|(_, w)| idle(w) && w.last.elapsed() >= WORKER_IDLE)
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut gone: Vec<SessionWorker> = stale.iter().filter_map(|k| workers.remove(k)).collect();
+    if workers.len() > keep {
+        let mut idle_keys: Vec<(Instant, String)> = workers
+            .iter()
+            .filter(|(_, w)| idle(w))
+            .map(|(k, w)| (w.last, k.clone()))
+            .collect();
+        idle_keys.sort();
+        let excess = workers.len() - keep;
+        gone.extend(
+            idle_keys
+                .into_iter()
+                .take(excess)
+                .filter_map(|(_, k)| workers.remove(&k)),
+        );
+    }
+    for w in gone {
+        drop(w.tx);
+        retired.push(w.thread);
+    }
+    // Join the retired threads that ended (their queues are closed, so they end at once).
+    let mut i = 0;
+    while i < retired.len() {
+        if retired[i].is_finished() {
+            let _ = retired.swap_remove(i).join();
+        } else {
+            i += 1;
+        }
+    }
+}
 
 /// `serve` mode over `input` and `out` (see the module docs); the per-event timeout defaults to
 /// the codec's.
@@ -155,6 +218,7 @@ pub(super) fn serve_with(
     let state_dir: Arc<PathBuf> = Arc::new(runner.options.resolved_state_dir(env));
     let default_timeout = timeout.unwrap_or_else(|| codec.default_timeout());
     let mut workers: HashMap<String, SessionWorker> = HashMap::new();
+    let mut retired: Vec<std::thread::JoinHandle<()>> = Vec::new();
     let cap = runner.options.stdin_cap;
     let mut line = Vec::new();
     loop {
@@ -200,55 +264,128 @@ pub(super) fn serve_with(
             }
         };
         let key = event.envelope().session.id.clone();
-        let entry = workers.entry(key).or_insert_with(|| {
-            let (tx, rx) = mpsc::channel::<Job>();
-            let runner = runner.clone();
-            let out = Arc::clone(out);
-            let state_dir = Arc::clone(&state_dir);
-            let conn = Arc::clone(&conn);
-            let h = std::thread::spawn(move || {
-                for job in rx {
-                    let Job {
-                        seq,
-                        event,
-                        timeout,
-                        filter,
-                    } = job;
-                    let answered = catch_unwind(AssertUnwindSafe(|| {
-                        runner.answer_event(
-                            codec,
-                            event,
-                            timeout,
-                            &state_dir,
-                            Dispatch::Worker,
-                            filter.as_ref(),
-                            Instant::now(),
-                        )
-                    }));
-                    let (frame, effects) = match answered {
-                        Ok(a) => reply_of(seq, &a.response),
-                        Err(_) => (
-                            serde_json::json!({"seq": seq, "error": "agenthooks: the pipeline panicked"}),
-                            Vec::new(),
-                        ),
-                    };
-                    write_frame(&out, &frame);
-                    run_effects(&conn, &effects);
-                }
-            });
-            (tx, h)
-        });
         let filter = frame_filter(&head);
-        let _ = entry.0.send(Job {
+        let job = Job {
             seq,
             event,
             timeout,
             filter,
-        });
+        };
+        if !workers.contains_key(&key) {
+            prune_workers(&mut workers, &mut retired, MAX_SESSION_WORKERS.saturating_sub(1));
+            let (tx, rx) = mpsc::channel::<Job>();
+            let pending = Arc::new(AtomicUsize::new(0));
+            let worker = SessionRun {
+                runner: runner.clone(),
+                codec,
+                out: Arc::clone(out),
+                state_dir: Arc::clone(&state_dir),
+                conn: Arc::clone(&conn),
+            };
+            let left = Arc::clone(&pending);
+            let spawned = std::thread::Builder::new()
+                .name("agenthooks-serve-session".into())
+                .spawn(move || {
+                    for job in rx {
+                        worker.answer(job);
+                        left.fetch_sub(1, Ordering::SeqCst);
+                    }
+                });
+            match spawned {
+                Ok(thread) => {
+                    workers.insert(
+                        key.clone(),
+                        SessionWorker {
+                            tx,
+                            pending,
+                            last: Instant::now(),
+                            thread,
+                        },
+                    );
+                }
+                Err(e) => {
+                    // No thread to be had: answer here (the session has no other worker, so
+                    // its frames stay in order) rather than take the daemon down.
+                    tracing::error!(error = %e, "serve: could not start a session worker; answering on the reader");
+                    SessionRun {
+                        runner: runner.clone(),
+                        codec,
+                        out: Arc::clone(out),
+                        state_dir: Arc::clone(&state_dir),
+                        conn: Arc::clone(&conn),
+                    }
+                    .answer(job);
+                    continue;
+                }
+            }
+        }
+        if let Some(w) = workers.get_mut(&key) {
+            w.pending.fetch_add(1, Ordering::SeqCst);
+            w.last = Instant::now();
+            if let Err(mpsc::SendError(job)) = w.tx.send(job) {
+                // The worker died (it cannot: its answers are panic-guarded); answer here.
+                w.pending.fetch_sub(1, Ordering::SeqCst);
+                if let Some(w) = workers.remove(&key) {
+                    retired.push(w.thread);
+                }
+                SessionRun {
+                    runner: runner.clone(),
+                    codec,
+                    out: Arc::clone(out),
+                    state_dir: Arc::clone(&state_dir),
+                    conn: Arc::clone(&conn),
+                }
+                .answer(job);
+            }
+        }
     }
-    for (_, (tx, h)) in workers.drain() {
-        drop(tx);
+    for (_, w) in workers.drain() {
+        drop(w.tx);
+        let _ = w.thread.join();
+    }
+    for h in retired {
         let _ = h.join();
+    }
+}
+
+/// What a session's frames are answered with (on its worker, or on the reader when no thread
+/// can be started).
+struct SessionRun {
+    runner: Runner,
+    codec: &'static dyn Codec,
+    out: FrameSink,
+    state_dir: Arc<PathBuf>,
+    conn: Arc<ConnState>,
+}
+
+impl SessionRun {
+    fn answer(&self, job: Job) {
+        let Job {
+            seq,
+            event,
+            timeout,
+            filter,
+        } = job;
+        let answered = catch_unwind(AssertUnwindSafe(|| {
+            self.runner.answer_event(
+                self.codec,
+                event,
+                timeout,
+                &self.state_dir,
+                Dispatch::Worker,
+                filter.as_ref(),
+                Instant::now(),
+            )
+        }));
+        let (frame, effects) = match answered {
+            Ok(a) => reply_of(seq, &a.response),
+            Err(_) => (
+                serde_json::json!({"seq": seq, "error": "agenthooks: the pipeline panicked"}),
+                Vec::new(),
+            ),
+        };
+        write_frame(&self.out, &frame);
+        run_effects(&self.conn, &effects);
     }
 }
 

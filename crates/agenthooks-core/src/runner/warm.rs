@@ -12,38 +12,62 @@
 //!   `200` with stdout as the body (`{}` when stdout is empty: both http dialects read it as no
 //!   opinion), any other exit code is `500` with stderr (the agent's "hook failed" path, which
 //!   its `onFailure` decides). `build=ID` names the build the config was written for: a server
-//!   of another build answers `409` and exits (the next command hook starts the new one).
-//! - `POST /v1/ping` answers `{"agenthooks": "pong", "version", "build", "pid", "port"}`
-//!   (`doctor` and the session-start hook check the server with it).
+//!   of another build answers `409` and stays up (only `/v1/retire` stops it). A `SessionEnd`
+//!   (`sessionEnd`) event also closes its session (the payload's `session_id`/`sessionId`).
+//! - `POST /v1/ping` answers `{"agenthooks": "pong", "version", "build", "pid", "port"}`, and
+//!   with an [`X-Agenthooks-Nonce`](super::warm_state::NONCE_HEADER) of 16 to 128 hex digits
+//!   also `"proof"`: [`proof`](super::warm_state::proof)`(token, nonce, build)`. It needs no
+//!   credential: it is how a client checks that this listener is its server before it sends the
+//!   token ([`probe`](super::warm_state::probe)).
+//! - `POST /v1/retire` `{"build": ID}` (the token only): the server exits when `ID` is at least
+//!   as new as its own build ([`build_at_least`](super::warm_state::build_at_least)), else `409`.
+//! - `POST /v1/session/start` and `/v1/session/end` `{"session": ID}` (the token only): the
+//!   server does not exit on idle while a registered session is open (see [`WarmConfig`]).
 //!
-//! ## Refusals (each closes the connection)
+//! ## Credentials
+//!
+//! The hook routes take the token or its [`bearer`](super::warm_state::bearer) (what install
+//! writes into the agents' configs); retiring and sessions take the token itself, so a reader
+//! of a config can call the hooks but neither stop the server nor prove to be it. Both are sent
+//! as `Authorization: Bearer …` or [`TOKEN_HEADER`] and compared in constant time.
+//!
+//! ## Refusals (each closes the connection, right after the head)
 //!
 //! In this order: a method other than `POST` — `OPTIONS` included, and no CORS header is ever
 //! sent — `405`; a `Host` header that is missing or not a loopback name (`127.0.0.1`,
 //! `localhost`, `[::1]`, with this server's port if a port is given: DNS rebinding) `403`; a
-//! missing or wrong token (`Authorization: Bearer <token>` or [`TOKEN_HEADER`], compared in
-//! constant time) `401`; an unknown route `404`; no `Content-Length` (chunked bodies are not
-//! accepted) `411`; a body over the cap ([`HTTP_BODY_CAP`], refused from the header, before
-//! reading it) `413`; a request head over [`HEAD_CAP`] `431`; more than [`MAX_CONNECTIONS`] open
-//! connections `503`.
+//! missing or wrong credential `401`; an unknown route `404`; no `Content-Length` (chunked
+//! bodies are not accepted) `411`; a body over the cap ([`HTTP_BODY_CAP`], refused from the
+//! header, before reading it) `413`; a request head over [`HEAD_CAP`] `431`, or not complete
+//! within [`HEAD_DEADLINE`] of its first byte `408`.
 //!
 //! ## Connections
 //!
 //! Thread per connection (agents run hooks in parallel, each on its own connection), up to
-//! [`MAX_CONNECTIONS`]; HTTP/1.1 keep-alive (an idle connection is closed after
-//! [`KEEP_ALIVE_IDLE`]); `Expect: 100-continue` is answered. Each event gets the pipeline's
-//! deadline ([`deadline_budget`](super::deadline_budget) of the route's `timeout`, else the
-//! codec's default): a handler still running at it is abandoned and the request answered per
-//! policy. Requests are logged (method, route, status, duration) without their bodies unless
-//! [`WarmConfig::log_bodies`] (`AGENTHOOKS_WARM_LOG_BODIES=1`).
+//! [`MAX_CONNECTIONS`] open: at the limit a new connection closes the one that has waited
+//! longest for a request head, so idle sockets never keep a hook out; only when every
+//! connection is inside a request is the new one answered `503`. A new connection must send
+//! its first head within [`HEAD_DEADLINE`]; HTTP/1.1 keep-alive (an idle connection is closed
+//! after [`KEEP_ALIVE_IDLE`]); `Expect: 100-continue` is answered. Each event gets the
+//! pipeline's deadline ([`deadline_budget`](super::deadline_budget) of the route's `timeout`,
+//! else the codec's default): a handler still running at it is abandoned and the request
+//! answered per policy. Requests are logged (method, route, status, duration) without their
+//! bodies unless [`WarmConfig::log_bodies`] (`AGENTHOOKS_WARM_LOG_BODIES=1`).
+//!
+//! ## Lifetime
+//!
+//! The server exits when no request is being answered, no registered session is open (a
+//! session counts for [`WarmConfig::session_max`] after it last registered) and no request
+//! came for [`WarmConfig::idle_exit`]; or when retired, or stopped ([`StopHandle`]).
 //!
 //! The server holds no per-event state besides the pipeline's own (the continuation store on
 //! disk); what a hook keeps across events is the consumer's (its router lives for the server's
 //! life).
 
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -61,15 +85,25 @@ use super::Runner;
 pub const HTTP_BODY_CAP: usize = super::DEFAULT_STDIN_CAP;
 /// The largest request head (request line and headers), in bytes; a larger head gets `431`.
 pub const HEAD_CAP: usize = 16 << 10;
-/// The most connections served at once; one more is answered `503` and closed.
-pub const MAX_CONNECTIONS: usize = 64;
+/// The most connections open at once. At the limit a new connection closes the one that has
+/// waited longest for a request head (idle sockets never hold the hooks out); only when every
+/// connection is inside a request is the new one answered `503` and closed.
+pub const MAX_CONNECTIONS: usize = 512;
 /// How long a kept-alive connection may sit idle between requests before the server closes it.
 pub const KEEP_ALIVE_IDLE: Duration = Duration::from_secs(60);
-/// How long a client may take to send a request head or body once it started.
+/// How long a new connection may take to send its whole first request head (agents send it at
+/// once), and any connection to finish a head it started: past it the connection is closed.
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(2);
+/// How long a client may take to send a request body once its head was accepted.
 pub const REQUEST_READ_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long the server runs with no request before it exits (the next session-start hook
-/// starts it again).
+/// The grace period: how long the server runs with no request and no open session before it
+/// exits (the next session-start or prompt hook starts it again).
 pub const IDLE_EXIT: Duration = Duration::from_secs(30 * 60);
+/// How long a registered session counts as open after it last registered (its session start
+/// or a prompt): the bound for sessions that never send their end.
+pub const SESSION_MAX: Duration = Duration::from_secs(12 * 60 * 60);
+/// The most sessions tracked at once (the oldest is dropped beyond it).
+const MAX_SESSIONS: usize = 4096;
 /// The header that carries the token when `Authorization: Bearer` is not used.
 pub const TOKEN_HEADER: &str = "x-agenthooks-token";
 
@@ -80,15 +114,18 @@ const POLL: Duration = Duration::from_millis(250);
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct WarmConfig {
-    /// The token every request must carry.
+    /// The token: `/v1/retire` and `/v1/session/*` carry it; the hook routes carry it or its
+    /// [`bearer`](super::warm_state::bearer); the ping's proof is keyed by it.
     pub token: String,
     /// This build's id ([`build_id`](super::warm_state::build_id)); a hook route naming another
-    /// build is refused and stops the server.
+    /// build is refused (`409`).
     pub build: String,
     /// The body cap ([`HTTP_BODY_CAP`]).
     pub body_cap: usize,
-    /// Exit after this long without a request (`None`: never).
+    /// Exit after this long without a request while no session is open (`None`: never).
     pub idle_exit: Option<Duration>,
+    /// How long a registered session counts as open after it last registered.
+    pub session_max: Duration,
     /// Log request bodies (at debug level).
     pub log_bodies: bool,
     /// The most connections served at once ([`MAX_CONNECTIONS`]).
@@ -103,6 +140,7 @@ impl WarmConfig {
             build: build.into(),
             body_cap: HTTP_BODY_CAP,
             idle_exit: Some(IDLE_EXIT),
+            session_max: SESSION_MAX,
             log_bodies: false,
             max_connections: MAX_CONNECTIONS,
         }
@@ -115,6 +153,8 @@ crate::setters! {
         with_body_cap(body_cap: usize);
         /// Sets the idle exit.
         with_idle_exit(idle_exit: Option<Duration>);
+        /// Sets the bound of a session that never ends.
+        with_session_max(session_max: Duration);
         /// Sets body logging.
         with_log_bodies(log_bodies: bool);
         /// Sets the connection limit.
@@ -126,10 +166,10 @@ crate::setters! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Stopped {
-    /// No request for [`WarmConfig::idle_exit`].
+    /// No request for [`WarmConfig::idle_exit`] and no open session.
     Idle,
-    /// A request came from a config written for another build.
-    BuildMismatch,
+    /// `POST /v1/retire` with the token and a build at least as new as this server's.
+    Retired,
     /// [`StopHandle::stop`] was called.
     Requested,
 }
@@ -154,7 +194,16 @@ struct Shared {
     stop: AtomicBool,
     reason: Mutex<Option<Stopped>>,
     last_request: Mutex<Instant>,
+    /// Open connections.
     active: AtomicUsize,
+    /// Requests being answered.
+    busy: AtomicUsize,
+    /// Connections waiting for a request head, by accept order (the oldest is closed first
+    /// when the connection limit is reached).
+    waiting: Mutex<BTreeMap<u64, TcpStream>>,
+    next_conn: AtomicU64,
+    /// Open sessions: id → when it last registered.
+    sessions: Mutex<HashMap<String, Instant>>,
     addr: SocketAddr,
 }
 
@@ -182,6 +231,56 @@ impl Shared {
     fn idle_for(&self) -> Duration {
         self.last_request.lock().map(|t| t.elapsed()).unwrap_or_default()
     }
+
+    fn wait_begin(&self, id: u64, stream: &TcpStream) {
+        if let (Ok(mut w), Ok(clone)) = (self.waiting.lock(), stream.try_clone()) {
+            w.insert(id, clone);
+        }
+    }
+
+    fn wait_end(&self, id: u64) {
+        if let Ok(mut w) = self.waiting.lock() {
+            w.remove(&id);
+        }
+    }
+
+    /// Closes the connection that has waited longest for a request head; whether there was one.
+    fn evict_oldest(&self) -> bool {
+        let oldest = self.waiting.lock().ok().and_then(|mut w| w.pop_first());
+        match oldest {
+            Some((_, s)) => {
+                let _ = s.shutdown(Shutdown::Both);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn session_start(&self, id: &str) {
+        if let Ok(mut s) = self.sessions.lock() {
+            if s.len() >= MAX_SESSIONS && !s.contains_key(id) {
+                let oldest = s.iter().min_by_key(|(_, t)| **t).map(|(k, _)| k.clone());
+                if let Some(k) = oldest {
+                    s.remove(&k);
+                }
+            }
+            s.insert(id.to_owned(), Instant::now());
+        }
+    }
+
+    fn session_end(&self, id: &str) {
+        if let Ok(mut s) = self.sessions.lock() {
+            s.remove(id);
+        }
+    }
+
+    /// The sessions still open (those past `max` are dropped).
+    fn open_sessions(&self, max: Duration) -> usize {
+        self.sessions.lock().map_or(0, |mut s| {
+            s.retain(|_, t| t.elapsed() < max);
+            s.len()
+        })
+    }
 }
 
 /// Stops a running [`WarmServer`] from another thread.
@@ -201,6 +300,8 @@ impl StopHandle {
 pub struct WarmServer {
     listener: TcpListener,
     config: WarmConfig,
+    /// The token's [`bearer`](super::warm_state::bearer) (what the hook configs carry).
+    bearer: String,
     shared: Arc<Shared>,
 }
 
@@ -222,12 +323,17 @@ impl WarmServer {
         let addr = listener.local_addr()?;
         Ok(Self {
             listener,
+            bearer: super::warm_state::bearer(&config.token),
             config,
             shared: Arc::new(Shared {
                 stop: AtomicBool::new(false),
                 reason: Mutex::new(None),
                 last_request: Mutex::new(Instant::now()),
                 active: AtomicUsize::new(0),
+                busy: AtomicUsize::new(0),
+                waiting: Mutex::new(BTreeMap::new()),
+                next_conn: AtomicU64::new(0),
+                sessions: Mutex::new(HashMap::new()),
                 addr,
             }),
         })
@@ -243,33 +349,53 @@ impl WarmServer {
         StopHandle(Arc::clone(&self.shared))
     }
 
-    /// Serves until stopped (idle, a build mismatch, or [`StopHandle::stop`]); returns why.
+    /// The sessions the server counts as open (registered, not ended, within
+    /// [`WarmConfig::session_max`]).
+    pub fn open_sessions(&self) -> usize {
+        self.shared.open_sessions(self.config.session_max)
+    }
+
+    /// Serves until stopped (idle, retired, or [`StopHandle::stop`]); returns why.
     /// `env` is what the pipeline reads as the environment.
     pub fn serve(&self, runner: &Runner, env: &dyn Env) -> Stopped {
         let shared = &self.shared;
         std::thread::scope(|scope| {
             if let Some(idle) = self.config.idle_exit {
-                scope.spawn(move || {
-                    while !shared.stopping() {
-                        std::thread::sleep(POLL.min(idle));
-                        if shared.active.load(Ordering::SeqCst) == 0 && shared.idle_for() >= idle {
-                            tracing::info!(idle = ?idle, "warm server idle; exiting");
-                            shared.stop(Stopped::Idle);
+                let session_max = self.config.session_max;
+                let spawned = std::thread::Builder::new()
+                    .name("agenthooks-warm-idle".into())
+                    .spawn_scoped(scope, move || {
+                        while !shared.stopping() {
+                            std::thread::sleep(POLL.min(idle));
+                            if shared.busy.load(Ordering::SeqCst) == 0
+                                && shared.open_sessions(session_max) == 0
+                                && shared.idle_for() >= idle
+                            {
+                                tracing::info!(idle = ?idle, "warm server idle with no open session; exiting");
+                                shared.stop(Stopped::Idle);
+                            }
                         }
-                    }
-                });
+                    });
+                if let Err(e) = spawned {
+                    tracing::error!(error = %e, "warm server: no idle-exit thread (it runs until stopped)");
+                }
             }
             for conn in self.listener.incoming() {
                 if shared.stopping() {
                     break;
                 }
                 let Ok(mut stream) = conn else { continue };
-                if shared.active.fetch_add(1, Ordering::SeqCst) >= self.config.max_connections {
-                    shared.active.fetch_sub(1, Ordering::SeqCst);
-                    tracing::warn!(limit = self.config.max_connections, "warm server: too many connections");
+                if shared.active.load(Ordering::SeqCst) >= self.config.max_connections && !shared.evict_oldest() {
+                    tracing::warn!(
+                        limit = self.config.max_connections,
+                        "warm server: every connection is inside a request"
+                    );
+                    let _ = stream.set_write_timeout(Some(POLL));
                     let _ = write_response(&mut stream, &Reply::refusal(503, "too many connections"), false);
                     continue;
                 }
+                shared.active.fetch_add(1, Ordering::SeqCst);
+                let id = shared.next_conn.fetch_add(1, Ordering::SeqCst);
                 let spawned = std::thread::Builder::new()
                     .name("agenthooks-warm-conn".into())
                     .spawn_scoped(scope, move || {
@@ -277,6 +403,7 @@ impl WarmServer {
                             server: self,
                             runner,
                             env,
+                            id,
                         }
                         .run(stream);
                         shared.active.fetch_sub(1, Ordering::SeqCst);
@@ -297,10 +424,12 @@ impl WarmServer {
 }
 
 /// `serve --http` over the process: reads the token from the warm directory, binds `port`
-/// (else the port install recorded, else one the system picks), records itself in
-/// `server.json`, releases the start lock, serves until it stops, and removes its record.
-/// `AGENTHOOKS_WARM_LOG_BODIES=1` logs bodies; `AGENTHOOKS_WARM_IDLE_SECS` sets the idle exit
-/// (`0`: never; default [`IDLE_EXIT`]).
+/// (else the port install recorded, else one the system picks), records itself (pid, port,
+/// build, executable) in `server.json`, releases the start lock, serves until it stops, and
+/// removes its record. `AGENTHOOKS_WARM_LOG_BODIES=1` logs bodies; `AGENTHOOKS_WARM_IDLE_SECS`
+/// sets the grace period after the last session (`0`: never exit; default [`IDLE_EXIT`]);
+/// `AGENTHOOKS_WARM_SESSION_SECS` the bound of a session that never ends (default
+/// [`SESSION_MAX`]).
 pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Result<Stopped, WarmError> {
     use super::warm_state as st;
     let dir = st::warm_dir(env);
@@ -316,10 +445,16 @@ pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Resul
         Some(s) => Some(Duration::from_secs(s)),
         None => Some(IDLE_EXIT),
     };
+    let session_max = env
+        .var("AGENTHOOKS_WARM_SESSION_SECS")
+        .and_then(|s| s.parse::<u64>().ok())
+        .filter(|s| *s > 0)
+        .map_or(SESSION_MAX, Duration::from_secs);
     let build = st::build_id();
     let config = WarmConfig::new(token, build.clone())
         .with_log_bodies(env.var("AGENTHOOKS_WARM_LOG_BODIES").as_deref() == Some("1"))
-        .with_idle_exit(idle);
+        .with_idle_exit(idle)
+        .with_session_max(session_max);
     let port = port.or_else(|| st::configured_port(&dir)).unwrap_or(0);
     let server = match WarmServer::bind(port, config) {
         Ok(s) => s,
@@ -329,7 +464,14 @@ pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Resul
         }
     };
     let pid = std::process::id();
-    st::write_record(&dir, &st::ServerRecord::new(pid, server.port(), build))?;
+    let mut record = st::ServerRecord::new(pid, server.port(), build);
+    if let Ok(exe) = std::env::current_exe() {
+        record = record.with_exe(exe.to_string_lossy());
+    }
+    if let Err(e) = st::write_record(&dir, &record) {
+        st::release_lock(&dir);
+        return Err(e.into());
+    }
     st::release_lock(&dir);
     tracing::info!(port = server.port(), pid, "warm server listening");
     let stopped = server.serve(runner, env);
@@ -446,6 +588,10 @@ fn write_response(stream: &mut TcpStream, reply: &Reply, keep_alive: bool) -> io
 #[derive(Debug, PartialEq, Eq)]
 enum Route {
     Ping,
+    Retire,
+    Session {
+        start: bool,
+    },
     Hook {
         provider: String,
         event: String,
@@ -467,6 +613,9 @@ impl Route {
         let parts: Vec<&str> = path.split('/').collect();
         match parts.as_slice() {
             ["", "v1", "ping"] => Some(Self::Ping),
+            ["", "v1", "retire"] => Some(Self::Retire),
+            ["", "v1", "session", "start"] => Some(Self::Session { start: true }),
+            ["", "v1", "session", "end"] => Some(Self::Session { start: false }),
             ["", "v1", "hook", provider, event] if !provider.is_empty() && !event.is_empty() => Some(Self::Hook {
                 provider: percent_decode(provider)?,
                 event: percent_decode(event)?,
@@ -499,6 +648,12 @@ fn percent_decode(s: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+/// A top-level string field of a JSON object body.
+fn field(body: &[u8], name: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+    v.get(name)?.as_str().map(str::to_owned)
 }
 
 /// Constant-time token comparison: the digests of both are compared byte for byte without an
@@ -536,15 +691,24 @@ struct Connection<'s> {
     server: &'s WarmServer,
     runner: &'s Runner,
     env: &'s dyn Env,
+    id: u64,
 }
 
 impl Connection<'_> {
     fn run(&self, mut stream: TcpStream) {
+        let shared = &self.server.shared;
         let _ = stream.set_nodelay(true);
         let _ = stream.set_read_timeout(Some(POLL));
-        let mut buf = Vec::with_capacity(8 << 10);
+        let _ = stream.set_write_timeout(Some(REQUEST_READ_TIMEOUT));
+        let mut buf = Vec::new();
+        let mut served = 0usize;
         loop {
-            let head = match self.read_head(&mut stream, &mut buf) {
+            // Waiting for a head: the connection may be closed for a newer one at the limit.
+            shared.wait_begin(self.id, &stream);
+            let idle_limit = if served == 0 { HEAD_DEADLINE } else { KEEP_ALIVE_IDLE };
+            let head = self.read_head(&mut stream, &mut buf, idle_limit);
+            shared.wait_end(self.id);
+            let head = match head {
                 Ok(Some(h)) => h,
                 Ok(None) => break,
                 Err(status) => {
@@ -552,8 +716,11 @@ impl Connection<'_> {
                     break;
                 }
             };
+            served += 1;
             let started = Instant::now();
+            shared.busy.fetch_add(1, Ordering::SeqCst);
             let (reply, next, route) = self.handle(&mut stream, &mut buf, &head);
+            shared.busy.fetch_sub(1, Ordering::SeqCst);
             let keep = matches!(next, Next::KeepAlive) && head.keep_alive() && !self.server.shared.stopping();
             tracing::info!(
                 method = %head.method,
@@ -569,12 +736,14 @@ impl Connection<'_> {
         let _ = stream.shutdown(Shutdown::Both);
     }
 
-    /// Reads one request head into `buf` (leftover bytes stay for the body). `Ok(None)`: the
-    /// client closed, or the connection idled out; `Err(status)`: answer it and close.
-    fn read_head(&self, stream: &mut TcpStream, buf: &mut Vec<u8>) -> Result<Option<Head>, u16> {
+    /// Reads one request head into `buf` (leftover bytes stay for the body) within
+    /// [`HEAD_DEADLINE`] of its first byte; no byte within `idle_limit` closes the connection.
+    /// `Ok(None)`: the client closed, or the connection idled out; `Err(status)`: answer it and
+    /// close.
+    fn read_head(&self, stream: &mut TcpStream, buf: &mut Vec<u8>, idle_limit: Duration) -> Result<Option<Head>, u16> {
         let waiting = Instant::now();
         let mut started: Option<Instant> = (!buf.is_empty()).then(Instant::now);
-        let mut chunk = [0u8; 8 << 10];
+        let mut chunk = [0u8; 4 << 10];
         loop {
             if !buf.is_empty() {
                 let mut headers = [httparse::EMPTY_HEADER; 64];
@@ -607,15 +776,18 @@ impl Connection<'_> {
                     buf.extend_from_slice(&chunk[..n]);
                 }
                 Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
-                    let idle_out = self.server.shared.stopping() || waiting.elapsed() > KEEP_ALIVE_IDLE;
+                    let idle_out = self.server.shared.stopping() || waiting.elapsed() > idle_limit;
                     match started {
-                        Some(s) if s.elapsed() > REQUEST_READ_TIMEOUT => return Err(408),
+                        Some(s) if s.elapsed() > HEAD_DEADLINE => return Err(408),
                         None if idle_out => return Ok(None),
                         _ => {}
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => return Ok(None),
+            }
+            if started.is_none() && waiting.elapsed() > idle_limit {
+                return Ok(None);
             }
         }
     }
@@ -627,7 +799,7 @@ impl Connection<'_> {
         match self.checked(stream, buf, head) {
             Ok((route, body)) => {
                 self.server.shared.touch();
-                let (reply, next) = self.answer(route, &body);
+                let (reply, next) = self.answer(route, head, &body);
                 (reply, next, path)
             }
             Err(reply) => (reply, Next::Close, path),
@@ -648,11 +820,24 @@ impl Connection<'_> {
             .header_str("authorization")
             .and_then(|v| v.strip_prefix("Bearer "))
             .or_else(|| head.header_str(TOKEN_HEADER))
-            .unwrap_or("");
-        if !token_matches(token.trim().as_bytes(), cfg.token.as_bytes()) {
+            .unwrap_or("")
+            .trim()
+            .as_bytes();
+        let route = Route::parse(&head.target);
+        // The ping is the challenge a client sends before it trusts this server with the
+        // token: it needs none. The hook routes take the token or its bearer; retiring and
+        // sessions only the token.
+        let authorized = match &route {
+            Some(Route::Ping) => true,
+            Some(Route::Hook { .. }) => {
+                token_matches(token, cfg.token.as_bytes()) | token_matches(token, self.server.bearer.as_bytes())
+            }
+            _ => token_matches(token, cfg.token.as_bytes()),
+        };
+        if !authorized {
             return Err(Reply::refusal(401, "missing or wrong token"));
         }
-        let Some(route) = Route::parse(&head.target) else {
+        let Some(route) = route else {
             return Err(Reply::refusal(404, "no such route"));
         };
         if head.header("transfer-encoding").is_some() {
@@ -683,17 +868,49 @@ impl Connection<'_> {
         Ok((route, body))
     }
 
-    fn answer(&self, route: Route, body: &[u8]) -> (Reply, Next) {
+    fn answer(&self, route: Route, head: &Head, body: &[u8]) -> (Reply, Next) {
         let cfg = &self.server.config;
+        let shared = &self.server.shared;
         let (provider, event, query) = match route {
             Route::Ping => {
-                let v = serde_json::json!({
+                let mut v = serde_json::json!({
                     "agenthooks": "pong",
                     "version": env!("CARGO_PKG_VERSION"),
                     "build": cfg.build,
                     "pid": std::process::id(),
                     "port": self.server.port(),
                 });
+                let nonce = head
+                    .header_str(super::warm_state::NONCE_HEADER)
+                    .filter(|n| (16..=128).contains(&n.len()) && n.bytes().all(|b| b.is_ascii_hexdigit()));
+                if let Some(n) = nonce {
+                    v["proof"] = serde_json::Value::from(super::warm_state::proof(&cfg.token, n, &cfg.build));
+                }
+                return (Reply::json(200, v.to_string().into_bytes()), Next::KeepAlive);
+            }
+            Route::Retire => {
+                let theirs = field(body, "build").unwrap_or_default();
+                if !super::warm_state::build_at_least(&theirs, &cfg.build) {
+                    tracing::warn!(requester = %theirs, server = %cfg.build, "refusing to retire for an older or unknown build");
+                    let v =
+                        serde_json::json!({"error": "a server is retired only by a build at least as new as its own"});
+                    return (Reply::json(409, v.to_string().into_bytes()), Next::Close);
+                }
+                tracing::info!(requester = %theirs, "retired by a build at least as new; the warm server exits");
+                shared.stop(Stopped::Retired);
+                return (Reply::json(200, br#"{"retiring":true}"#.to_vec()), Next::Close);
+            }
+            Route::Session { start } => {
+                let Some(id) = field(body, "session").filter(|s| !s.is_empty() && s.len() <= 256) else {
+                    return (Reply::refusal(400, "no session id"), Next::Close);
+                };
+                if start {
+                    shared.session_start(&id);
+                } else {
+                    shared.session_end(&id);
+                }
+                let open = shared.open_sessions(cfg.session_max);
+                let v = serde_json::json!({ "sessions": open });
                 return (Reply::json(200, v.to_string().into_bytes()), Next::KeepAlive);
             }
             Route::Hook { provider, event, query } => (provider, event, query),
@@ -701,10 +918,14 @@ impl Connection<'_> {
         let param = |k: &str| query.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         if let Some(b) = param("build") {
             if b != cfg.build {
-                tracing::warn!(config = b, server = %cfg.build, "a config written for another build; the warm server exits");
-                self.server.shared.stop(Stopped::BuildMismatch);
-                let v = serde_json::json!({"error": "this warm server is another build than the config; it exits and the next session start restarts it"});
+                tracing::warn!(config = b, server = %cfg.build, "a config written for another build: refused (the next session-start or prompt hook of that build retires this server)");
+                let v = serde_json::json!({"error": "this warm server is another build than the config; the next session-start or prompt hook of the config's build replaces it"});
                 return (Reply::json(409, v.to_string().into_bytes()), Next::Close);
+            }
+        }
+        if event.eq_ignore_ascii_case("SessionEnd") {
+            if let Some(id) = field(body, "session_id").or_else(|| field(body, "sessionId")) {
+                shared.session_end(&id);
             }
         }
         let Some(codec) = self.runner.codec(&provider) else {

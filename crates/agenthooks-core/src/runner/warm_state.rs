@@ -15,8 +15,8 @@
 //!   fallback for a mode this platform lacks.
 //! - `config.json`: `{"port": N, "build": ID}`, the port install chose (the rendered hook URLs
 //!   name it) and the build the last install rendered the hooks for.
-//! - `server.json`: `{"pid", "port", "build"}`, written by the running server, removed when it
-//!   exits.
+//! - `server.json`: `{"pid", "port", "build", "exe"}`, written (`0600`) by the running server,
+//!   removed when it exits.
 //! - `start.lock`: created exclusively by the command hook that starts the server, so two
 //!   hooks starting at once start one server; a lock older than [`STALE_LOCK`] is taken over
 //!   (its owner died).
@@ -26,22 +26,28 @@
 //!
 //! The build id ([`build_id`]) names the binary: its version, size and modification time. A
 //! config rendered by one build carries its id in every hook URL; a server of another build
-//! refuses such a request and exits, and the next command hook with `--warm` starts the
-//! binary now installed. A command hook with `--warm` of the build the config was rendered for
-//! that finds a server of another build answering retires it the same way (a request carrying
-//! its own build) and starts its own, so after an upgrade and a re-install the first session
-//! start already runs the new build. A binary newer than the config (upgraded, not re-installed)
-//! leaves a server of the config's build running: that server still answers the config.
+//! refuses such a request (`409`) but stays up: only the token and a build at least as new as
+//! its own retire it ([`retire`]). A command hook with `--warm` (session start) or
+//! `--warm-only` (each prompt) of the build the config was rendered for that finds a server of
+//! another build answering retires it and starts its own, so after an upgrade and a re-install
+//! the first session start or prompt already runs the new build. A binary newer than the config
+//! (upgraded, not re-installed) leaves a server of the config's build running: that server
+//! still answers the config.
+//!
+//! Before any of that, the client checks who listens ([`probe`]): a challenge the server
+//! answers with an HMAC keyed by the token, and on Linux the socket's owner and the pid and
+//! executable `server.json` names. The token goes only over a connection whose listener passed;
+//! a listener that fails is an [`Impostor`].
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 
 use crate::codec::Env;
 
-use super::http::{self, BaseUrl};
+use super::http::{self, BaseUrl, Conn};
 
 /// The variable that overrides the warm directory.
 pub const WARM_DIR_ENV: &str = "AGENTHOOKS_WARM_DIR";
@@ -55,13 +61,12 @@ pub const RECORD_FILE: &str = "server.json";
 pub const LOCK_FILE: &str = "start.lock";
 /// The list of warm installs' name in the warm directory.
 pub const INSTALLS_FILE: &str = "installs.json";
-/// The build a request to stop a server names (no build has it, so the server exits).
-const UNINSTALLED: &str = "uninstalled";
 /// A start lock older than this is taken over.
 pub const STALE_LOCK: Duration = Duration::from_secs(10);
-/// How long a ping may take.
+/// How long a ping may take (tools and tests; hook processes pass their own deadline).
 pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
-/// How long [`ensure_running`] waits for a server it started to answer.
+/// How long [`discard`] waits for a retired server to stop, and the most a hook process's warm
+/// check takes (it starts a server and waits for it to prove itself within its deadline).
 pub const START_WAIT: Duration = Duration::from_secs(3);
 
 /// The base of the warm directories for `env`: `$AGENTHOOKS_WARM_DIR`, else
@@ -177,7 +182,7 @@ pub fn build_id_of(exe: &Path) -> String {
 
 /// 32 random bytes as 64 hex digits: `/dev/urandom` on Unix; elsewhere a SHA-256 of the
 /// standard library's randomly keyed hasher state, the time and the process id.
-fn random_token() -> io::Result<String> {
+pub(crate) fn random_token() -> io::Result<String> {
     let mut bytes = [0u8; 32];
     #[cfg(unix)]
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
@@ -300,6 +305,9 @@ pub struct ServerRecord {
     pub port: u16,
     /// Its build id.
     pub build: String,
+    /// Its executable, as the server read it from the system (`None` in a record of an older
+    /// release).
+    pub exe: Option<String>,
 }
 
 impl ServerRecord {
@@ -309,7 +317,15 @@ impl ServerRecord {
             pid,
             port,
             build: build.into(),
+            exe: None,
         }
+    }
+
+    /// The record with the server's executable.
+    #[must_use]
+    pub fn with_exe(mut self, exe: impl Into<String>) -> Self {
+        self.exe = Some(exe.into());
+        self
     }
 }
 
@@ -320,15 +336,19 @@ pub fn read_record(dir: &Path) -> Option<ServerRecord> {
         pid: v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())?,
         port: v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())?,
         build: v.get("build")?.as_str()?.to_owned(),
+        exe: v.get("exe").and_then(Value::as_str).map(str::to_owned),
     })
 }
 
 /// Writes `r` as `dir`'s record.
 pub fn write_record(dir: &Path, r: &ServerRecord) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let v = serde_json::json!({"pid": r.pid, "port": r.port, "build": r.build});
+    let mut v = serde_json::json!({"pid": r.pid, "port": r.port, "build": r.build});
+    if let Some(exe) = &r.exe {
+        v["exe"] = Value::from(exe.clone());
+    }
     let tmp = dir.join(format!("{RECORD_FILE}.{}", std::process::id()));
-    std::fs::write(&tmp, v.to_string())?;
+    write_private(&tmp, v.to_string().as_bytes())?;
     std::fs::rename(tmp, dir.join(RECORD_FILE))
 }
 
@@ -339,26 +359,313 @@ pub fn remove_record(dir: &Path, pid: u32) {
     }
 }
 
-/// Pings the server on `port` with `token`: its pong (`version`, `build`, `pid`, `port`), or
-/// `None` when nothing answers it.
-pub fn ping(port: u16, token: &str, timeout: Duration) -> Option<Value> {
-    let base = BaseUrl::parse(&format!("http://127.0.0.1:{port}")).ok()?;
-    let auth = format!("Bearer {token}");
-    let r = http::request_with(
-        &base,
-        "POST",
-        "/v1/ping",
-        Some(&Value::Object(serde_json::Map::new())),
-        &[("Authorization", &auth)],
-        timeout,
-    )
-    .ok()?;
-    if !r.is_success() {
-        return None;
+/// The header a client's challenge travels in (`POST /v1/ping`): a fresh random nonce the
+/// server answers with its `proof`.
+pub const NONCE_HEADER: &str = "x-agenthooks-nonce";
+
+/// HMAC-SHA256 (RFC 2104) of the concatenation of `parts` under `key`.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::hmac_sha256;
+/// // RFC 4231, test case 2.
+/// let mac = hmac_sha256(b"Jefe", &[b"what do ya want ", b"for nothing?"]);
+/// assert_eq!(
+///     agenthooks_core::digest::hex(&mac),
+///     "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+/// );
+/// ```
+pub fn hmac_sha256(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    const BLOCK: usize = 64;
+    let mut k = [0u8; BLOCK];
+    if key.len() > BLOCK {
+        k[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        k[..key.len()].copy_from_slice(key);
     }
-    serde_json::from_str::<Value>(&r.body)
-        .ok()
-        .filter(|v| v["agenthooks"] == "pong")
+    let mut inner = Sha256::new();
+    inner.update(k.map(|b| b ^ 0x36));
+    for p in parts {
+        inner.update(p);
+    }
+    let mut outer = Sha256::new();
+    outer.update(k.map(|b| b ^ 0x5c));
+    outer.update(inner.finalize());
+    outer.finalize().into()
+}
+
+/// Compares two byte strings without an early exit on the first difference (the length is
+/// not hidden; proofs and bearers have a fixed one).
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The server's answer to a challenge: hex `HMAC-SHA256(token, nonce || build)`. Only a
+/// process that can read the token file computes it; the token itself never crosses the wire.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::proof;
+/// let p = proof("token", "nonce", "0.1.0-abc-def");
+/// assert_eq!(p.len(), 64);
+/// assert_ne!(p, proof("token", "nonce", "0.1.0-abc-deg"), "the build is part of the proof");
+/// ```
+pub fn proof(token: &str, nonce: &str, build: &str) -> String {
+    crate::digest::hex(&hmac_sha256(token.as_bytes(), &[nonce.as_bytes(), build.as_bytes()]))
+}
+
+/// The credential the agents' http hooks carry: hex `HMAC-SHA256(token, "agenthooks-warm-bearer-v1")`.
+/// It lets a request through to the hook routes, but a reader of the config file that holds
+/// it can neither prove to be the server (that takes the token) nor stop the server.
+pub fn bearer(token: &str) -> String {
+    crate::digest::hex(&hmac_sha256(token.as_bytes(), &[b"agenthooks-warm-bearer-v1"]))
+}
+
+/// Whether build id `a` is at least as new as build id `b` (see [`build_id`]): the same id, or
+/// a version at least as high and an executable modified no earlier. Ids that do not parse
+/// compare only as equal.
+///
+/// ```
+/// use agenthooks_core::runner::warm_state::build_at_least;
+/// assert!(build_at_least("0.1.0-10-6500", "0.1.0-20-6400"));
+/// assert!(build_at_least("0.2.0-10-6400", "0.1.0-20-6400"));
+/// assert!(!build_at_least("0.1.0-10-6300", "0.1.0-20-6400"));
+/// assert!(!build_at_least("0.1.0-10-6500", "0.2.0-20-6400"));
+/// assert!(!build_at_least("uninstalled", "0.1.0-20-6400"));
+/// ```
+pub fn build_at_least(a: &str, b: &str) -> bool {
+    fn parse(id: &str) -> Option<(Vec<u64>, u64)> {
+        let mut it = id.rsplitn(3, '-');
+        let mtime = u64::from_str_radix(it.next()?, 16).ok()?;
+        let _size = u64::from_str_radix(it.next()?, 16).ok()?;
+        let version = it.next()?;
+        let core = version.split(['-', '+']).next()?;
+        let nums = core.split('.').map(|n| n.parse().ok()).collect::<Option<Vec<u64>>>()?;
+        Some((nums, mtime))
+    }
+    if a == b {
+        return true;
+    }
+    match (parse(a), parse(b)) {
+        (Some((va, ma)), Some((vb, mb))) => va >= vb && ma >= mb,
+        _ => false,
+    }
+}
+
+/// A listener on the warm port that did not prove to be this hook binary's server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Impostor {
+    /// The port.
+    pub port: u16,
+    /// The listening process, when known (on Linux when it is this user's; else the pid it
+    /// claims).
+    pub pid: Option<u32>,
+    /// The user owning the listening socket (Linux).
+    pub uid: Option<u32>,
+    /// What failed.
+    pub why: String,
+}
+
+impl std::fmt::Display for Impostor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let opt = |v: Option<u32>| v.map_or_else(|| "unknown".to_owned(), |v| v.to_string());
+        write!(
+            f,
+            "the listener on 127.0.0.1:{} (pid {}, uid {}) is not this hook's warm server ({}); it was sent no credential",
+            self.port,
+            opt(self.pid),
+            opt(self.uid),
+            self.why
+        )
+    }
+}
+
+/// A connection to a server that proved, on this connection, to be this hook binary's: the
+/// token may go over it.
+#[derive(Debug)]
+pub struct Verified {
+    conn: Conn,
+    token: String,
+    /// What the server said of itself (its pid, port and build; verified).
+    pub record: ServerRecord,
+}
+
+impl Verified {
+    /// POSTs `body` to `path` with the token, on the verified connection (kept open for
+    /// another request when the server allows).
+    pub fn post(&mut self, path: &str, body: &Value) -> Result<http::Response, http::HttpError> {
+        let auth = format!("Bearer {}", self.token);
+        let body = serde_json::to_vec(body).unwrap_or_default();
+        self.conn
+            .send("POST", path, Some(&body), &[("Authorization", &auth)], true)
+    }
+}
+
+/// What is on the warm port.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Probe {
+    /// Nothing listens.
+    Down,
+    /// Our server, verified.
+    Ours(Verified),
+    /// A listener that did not prove to be ours.
+    Impostor(Impostor),
+}
+
+/// Finds out who listens on `port` without giving the token away: sends a random nonce to
+/// `POST /v1/ping` and checks the answer's proof ([`proof`]) with `token`; on Linux also that
+/// the socket answering is owned by this user and held by the process `dir`'s `server.json`
+/// names, running the executable it names. Everything happens by `deadline`; the answer's head
+/// and body are capped.
+pub fn probe(dir: &Path, port: u16, token: &str, deadline: Instant) -> Probe {
+    let Ok(base) = BaseUrl::parse(&format!("http://127.0.0.1:{port}")) else {
+        return Probe::Down;
+    };
+    let impostor = |pid: Option<u32>, uid: Option<u32>, why: String| Probe::Impostor(Impostor { port, pid, uid, why });
+    let mut conn = match Conn::open(&base, deadline) {
+        Ok(c) => c.with_body_cap(16 << 10),
+        Err(http::HttpError::Io(e)) if e.kind() == io::ErrorKind::ConnectionRefused => return Probe::Down,
+        Err(e) => return impostor(None, None, format!("connecting: {e}")),
+    };
+    let Ok(nonce) = random_token() else {
+        return impostor(None, None, "no random nonce".into());
+    };
+    let answer = conn.send("POST", "/v1/ping", Some(b"{}"), &[(NONCE_HEADER, &nonce)], true);
+    // Read once the server answered: a connection not accepted yet has no owner's inode.
+    let owner = socket_owner(conn.stream());
+    let uid = owner.map(|o| o.0);
+    let pong = match answer {
+        Ok(r) if r.is_success() => serde_json::from_str::<Value>(&r.body).ok(),
+        Ok(r) => return impostor(None, uid, format!("ping answered {}", r.status)),
+        Err(e) => return impostor(None, uid, format!("ping: {e}")),
+    };
+    let Some(pong) = pong.filter(|v| v["agenthooks"] == "pong") else {
+        return impostor(None, uid, "the ping answer is not a pong".into());
+    };
+    let pid = pong["pid"].as_u64().and_then(|p| u32::try_from(p).ok());
+    let build = pong["build"].as_str().unwrap_or_default().to_owned();
+    let given = pong["proof"].as_str().unwrap_or_default();
+    if !constant_time_eq(given.as_bytes(), proof(token, &nonce, &build).as_bytes()) {
+        return impostor(pid, uid, "it does not know the token (wrong challenge proof)".into());
+    }
+    let record = ServerRecord::new(pid.unwrap_or(0), port, build);
+    if let Err(why) = check_owner(dir, &record, owner) {
+        let pid = owner.and_then(|o| o.2).or(pid);
+        return impostor(pid, uid, why);
+    }
+    Probe::Ours(Verified {
+        conn,
+        token: token.to_owned(),
+        record,
+    })
+}
+
+/// The listening process's `(uid, socket inode, pid when found)` of the server side of
+/// `stream` (Linux: `/proc/net/tcp{,6}`; the pid is looked up among the recorded server's).
+#[cfg(target_os = "linux")]
+fn socket_owner(stream: &std::net::TcpStream) -> Option<(u32, u64, Option<u32>)> {
+    use std::net::SocketAddr;
+    fn hex(addr: SocketAddr) -> String {
+        match addr {
+            SocketAddr::V4(a) => format!("{:08X}:{:04X}", u32::from_ne_bytes(a.ip().octets()), a.port()),
+            SocketAddr::V6(a) => {
+                let o = a.ip().octets();
+                let mut words = String::with_capacity(32);
+                for c in o.chunks(4) {
+                    use std::fmt::Write as _;
+                    let _ = write!(words, "{:08X}", u32::from_ne_bytes([c[0], c[1], c[2], c[3]]));
+                }
+                format!("{words}:{:04X}", a.port())
+            }
+        }
+    }
+    let (peer, local) = (stream.peer_addr().ok()?, stream.local_addr().ok()?);
+    let table = if peer.is_ipv4() {
+        "/proc/net/tcp"
+    } else {
+        "/proc/net/tcp6"
+    };
+    let (want_local, want_remote) = (hex(peer), hex(local));
+    let text = std::fs::read_to_string(table).ok()?;
+    text.lines().skip(1).find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        // ESTABLISHED only: a TIME_WAIT entry of an earlier connection on the same ports
+        // (loopback reuses them) has no owner.
+        (f.len() > 9 && f[1] == want_local && f[2] == want_remote && f[3] == "01")
+            .then(|| Some((f[7].parse().ok()?, f[9].parse().ok()?, None)))
+            .flatten()
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn socket_owner(_stream: &std::net::TcpStream) -> Option<(u32, u64, Option<u32>)> {
+    None
+}
+
+/// This process's effective uid (Linux: `/proc/self/status`).
+#[cfg(target_os = "linux")]
+fn effective_uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("Uid:"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}
+
+/// Linux: the socket answering is this user's, held by the process `dir`'s record names
+/// (which is the pid the pong claims), and that process runs the executable the record names.
+#[cfg(target_os = "linux")]
+fn check_owner(dir: &Path, claimed: &ServerRecord, owner: Option<(u32, u64, Option<u32>)>) -> Result<(), String> {
+    let Some((uid, inode, _)) = owner else {
+        return Err("its socket is not in /proc/net/tcp".into());
+    };
+    if effective_uid() != Some(uid) {
+        return Err(format!("its socket belongs to uid {uid}, not this user"));
+    }
+    let Some(record) = read_record(dir) else {
+        return Err("no server.json names it".into());
+    };
+    if record.pid != claimed.pid || record.port != claimed.port {
+        return Err(format!(
+            "server.json names pid {} on port {}, the listener says pid {}",
+            record.pid, record.port, claimed.pid
+        ));
+    }
+    let socket = format!("socket:[{inode}]");
+    let holds = std::fs::read_dir(format!("/proc/{}/fd", record.pid)).is_ok_and(|mut fds| {
+        fds.any(|fd| fd.is_ok_and(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == socket.as_str())))
+    });
+    if !holds {
+        return Err(format!("pid {} does not hold the answering socket", record.pid));
+    }
+    let exe =
+        std::fs::read_link(format!("/proc/{}/exe", record.pid)).map_err(|e| format!("pid {}: {e}", record.pid))?;
+    let exe = exe.to_string_lossy();
+    let exe = exe.strip_suffix(" (deleted)").unwrap_or(&exe);
+    match record.exe.as_deref() {
+        Some(recorded) if recorded == exe => Ok(()),
+        recorded => Err(format!("pid {} runs {exe}, server.json names {recorded:?}", record.pid)),
+    }
+}
+
+/// Elsewhere the proof alone vouches for the server.
+#[cfg(not(target_os = "linux"))]
+#[allow(clippy::unnecessary_wraps)] // the Linux build's signature
+fn check_owner(_dir: &Path, _claimed: &ServerRecord, _owner: Option<(u32, u64, Option<u32>)>) -> Result<(), String> {
+    Ok(())
+}
+
+/// Pings our server on `port`: its pong (`version`, `build`, `pid`, `port`) when a server that
+/// proved to be ours ([`probe`]) answers within `timeout`, `None` otherwise.
+pub fn ping(dir: &Path, port: u16, token: &str, timeout: Duration) -> Option<Value> {
+    match probe(dir, port, token, Instant::now() + timeout) {
+        Probe::Ours(v) => Some(serde_json::json!({
+            "agenthooks": "pong",
+            "pid": v.record.pid,
+            "port": v.record.port,
+            "build": v.record.build,
+        })),
+        _ => None,
+    }
 }
 
 /// What [`ensure_running`] found or did.
@@ -374,37 +681,56 @@ pub enum Ensured {
     Starting,
     /// Warm mode is not set up in this directory (no token or no port).
     NotConfigured,
+    /// Something that is not our server listens on the port: nothing was sent to it and no
+    /// server started (the port is taken); the http hooks fail as for a missing server.
+    Impostor(Impostor),
 }
 
-/// Makes sure a server of this build runs for `dir`: pings the configured port, and when
-/// nothing of this build answers, takes the start lock and starts `exe agenthooks serve --http`
-/// detached (its own process group on Unix, no inherited streams). A server of another build
-/// that answers is retired first ([`retire`]: it answers `409` and exits) when this binary is
-/// the build the config was rendered for ([`configured_build`]); otherwise (this binary is
-/// newer than the config, or the config names no build) it is left running: it answers the
-/// config it was rendered with ([`Ensured::Running`]), or its first request from a newer
-/// config stops it. A server that does not stop within [`START_WAIT`] is left to the next call
-/// ([`Ensured::Starting`]).
-pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
+/// Registers `session` with a verified server (its idle exit waits for the session's end).
+fn open_session(v: &mut Verified, session: Option<&str>) {
+    if let Some(id) = session.filter(|s| !s.is_empty()) {
+        if let Err(e) = v.post("/v1/session/start", &serde_json::json!({ "session": id })) {
+            tracing::debug!(error = %e, "could not register the session with the warm server");
+        }
+    }
+}
+
+/// Makes sure a server of this build runs for `dir`, by `deadline`: probes the configured
+/// port ([`probe`]); when nothing answers, takes the start lock and starts `exe agenthooks
+/// serve --http` detached (its own process group on Unix, no inherited streams), then waits
+/// for it to prove itself. A verified server of another build is retired first ([`retire`])
+/// when this binary is the build the config was rendered for ([`configured_build`]);
+/// otherwise (this binary is newer than the config, or the config names no build) it is left
+/// running: it answers the config it was rendered with ([`Ensured::Running`]). A listener that
+/// does not prove to be ours gets nothing ([`Ensured::Impostor`]). `session` (the agent's
+/// session id) is registered with the server that runs, so it does not exit while the session
+/// is open.
+pub fn ensure_running(dir: &Path, exe: &Path, deadline: Instant, session: Option<&str>) -> io::Result<Ensured> {
     let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) else {
         return Ok(Ensured::NotConfigured);
     };
     let build = build_id();
-    if let Some(pong) = ping(port, &token, PING_TIMEOUT) {
-        let pid = pong["pid"].as_u64().and_then(|p| u32::try_from(p).ok()).unwrap_or(0);
-        let theirs = pong["build"].as_str().unwrap_or("").to_owned();
-        if theirs == build {
-            return Ok(Ensured::Running(ServerRecord::new(pid, port, theirs)));
+    match probe(dir, port, &token, deadline) {
+        Probe::Impostor(i) => return Ok(Ensured::Impostor(i)),
+        Probe::Ours(mut v) => {
+            let theirs = v.record.build.clone();
+            if theirs == build {
+                open_session(&mut v, session);
+                return Ok(Ensured::Running(v.record));
+            }
+            let wanted = configured_build(dir);
+            if wanted.as_deref() != Some(build.as_str()) {
+                tracing::warn!(running = %theirs, this = %build, config = ?wanted, "a warm server of another build answers; this binary is not the config's build (re-run install --warm after an upgrade): left running");
+                open_session(&mut v, session);
+                return Ok(Ensured::Running(v.record));
+            }
+            tracing::info!(running = %theirs, this = %build, pid = v.record.pid, "a warm server of another build answers; retiring it");
+            drop(v);
+            if !retire(dir, port, &token, &build, deadline) {
+                return Ok(Ensured::Starting);
+            }
         }
-        let wanted = configured_build(dir);
-        if wanted.as_deref() != Some(build.as_str()) {
-            tracing::warn!(running = %theirs, this = %build, config = ?wanted, "a warm server of another build answers; this binary is not the config's build (re-run install --warm after an upgrade): left running");
-            return Ok(Ensured::Running(ServerRecord::new(pid, port, theirs)));
-        }
-        tracing::info!(running = %theirs, this = %build, pid, "a warm server of another build answers; retiring it");
-        if !retire(port, &token, &build) {
-            return Ok(Ensured::Starting);
-        }
+        Probe::Down => {}
     }
     let lock = dir.join(LOCK_FILE);
     if !take_lock(&lock)? {
@@ -427,15 +753,21 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
         Ok(child) => {
             let pid = child.id();
             // Not waited for: the server outlives this hook process. Its readiness is: the
-            // session-start hook returns once the server answers, so the session's first
-            // http hook finds it listening.
+            // session-start hook returns once the server proved itself, so the session's
+            // first http hook finds it listening.
             drop(child);
-            let until = std::time::Instant::now() + START_WAIT;
-            while std::time::Instant::now() < until {
-                if ping(port, &token, PING_TIMEOUT).is_some() {
-                    break;
+            while Instant::now() < deadline {
+                let step = deadline.min(Instant::now() + Duration::from_millis(200));
+                match probe(dir, port, &token, step) {
+                    Probe::Ours(mut v) => {
+                        open_session(&mut v, session);
+                        break;
+                    }
+                    Probe::Impostor(i) if i.why.starts_with("it does not know") => {
+                        return Ok(Ensured::Impostor(i));
+                    }
+                    _ => std::thread::sleep(Duration::from_millis(10)),
                 }
-                std::thread::sleep(Duration::from_millis(10));
             }
             Ok(Ensured::Started(pid))
         }
@@ -446,35 +778,45 @@ pub fn ensure_running(dir: &Path, exe: &Path) -> io::Result<Ensured> {
     }
 }
 
-/// Retires the server on `port` that is not of `build`: sends it a hook request carrying
-/// `build` (a config written for another build, which it answers `409` and exits on), then
-/// waits up to [`START_WAIT`] for the port to stop answering. Whether it stopped.
+/// Retires our server on `port` whose build is not `build`: on a verified connection
+/// ([`probe`]) sends `POST /v1/retire` with the token and `build` (the server exits only when
+/// `build` is at least as new as its own, [`build_at_least`]), then waits, by `deadline`, for
+/// the port to stop answering. Whether it stopped (nothing listening counts as stopped; a
+/// listener that is not ours does not).
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::{free_port, retire};
+/// use agenthooks_core::runner::warm_state::{free_port, retire, START_WAIT};
 /// // Nothing listens on a port just handed out: nothing to retire.
-/// assert!(retire(free_port().unwrap(), "token", "0.1.0-abc-def"));
+/// let dir = std::env::temp_dir().join("agenthooks-retire-doc");
+/// let deadline = std::time::Instant::now() + START_WAIT;
+/// assert!(retire(&dir, free_port().unwrap(), "token", "0.1.0-abc-def", deadline));
 /// ```
-pub fn retire(port: u16, token: &str, build: &str) -> bool {
-    if let Ok(base) = BaseUrl::parse(&format!("http://127.0.0.1:{port}")) {
-        let auth = format!("Bearer {token}");
-        let path = format!("/v1/hook/agenthooks/retire?build={}", http::encode_component(build));
-        let _ = http::request_with(
-            &base,
-            "POST",
-            &path,
-            Some(&Value::Object(serde_json::Map::new())),
-            &[("Authorization", &auth)],
-            PING_TIMEOUT,
-        );
+pub fn retire(dir: &Path, port: u16, token: &str, build: &str, deadline: Instant) -> bool {
+    match probe(dir, port, token, deadline) {
+        Probe::Down => return true,
+        Probe::Impostor(i) => {
+            tracing::warn!(%i, "not retiring a listener that is not ours");
+            return false;
+        }
+        Probe::Ours(mut v) => {
+            if let Ok(r) = v.post("/v1/retire", &serde_json::json!({ "build": build })) {
+                if !r.is_success() {
+                    tracing::warn!(status = r.status, answer = %r.body, "the warm server refused to retire");
+                    return false;
+                }
+            }
+        }
     }
-    let until = std::time::Instant::now() + START_WAIT;
-    while std::time::Instant::now() < until {
-        match ping(port, token, PING_TIMEOUT) {
-            None => return true,
+    while Instant::now() < deadline {
+        // Short probes: a server on its way out still holds its listening socket for a moment
+        // (connections are accepted by the system, never answered).
+        let step = deadline.min(Instant::now() + Duration::from_millis(200));
+        match probe(dir, port, token, step) {
+            Probe::Down => return true,
             // The same build answering now: another hook already replaced it.
-            Some(p) if p["build"].as_str() == Some(build) => return false,
-            Some(_) => std::thread::sleep(Duration::from_millis(20)),
+            Probe::Ours(v) if v.record.build == build => return false,
+            Probe::Impostor(i) if i.why.starts_with("it does not know") => return false,
+            Probe::Ours(_) | Probe::Impostor(_) => std::thread::sleep(Duration::from_millis(20)),
         }
     }
     false
@@ -555,13 +897,15 @@ pub fn remove_install(dir: &Path, label: &str) -> io::Result<Option<usize>> {
     Ok(Some(list.len()))
 }
 
-/// Stops the warm server of `dir` when one answers (a request naming no build's id: the
-/// server's build check makes it exit, on every platform) and removes the directory. `false`
-/// when a server still answers after [`START_WAIT`]: the directory is kept, its token with it,
-/// and the server exits on its own when idle.
-pub fn discard(dir: &Path) -> io::Result<bool> {
+/// Stops the warm server of `dir` when one of ours answers (a retire request with the token
+/// and `build`, which must be at least as new as the server's: the binary the hooks run) and
+/// removes the directory. `false` when a server still answers after [`START_WAIT`], or when
+/// the listener on the port is not ours: the directory is kept, its token with it, and our
+/// server exits on its own once no session uses it.
+pub fn discard(dir: &Path, build: &str) -> io::Result<bool> {
     if let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) {
-        if ping(port, &token, PING_TIMEOUT).is_some() && !retire(port, &token, UNINSTALLED) {
+        let deadline = Instant::now() + START_WAIT + PING_TIMEOUT;
+        if !matches!(probe(dir, port, &token, deadline), Probe::Down) && !retire(dir, port, &token, build, deadline) {
             tracing::warn!(dir = %dir.display(), port, "the warm server did not stop; its directory is kept");
             return Ok(false);
         }
@@ -687,7 +1031,7 @@ mod tests {
         assert_eq!(remove_install(&d, "a").unwrap(), Some(1));
         assert_eq!(remove_install(&d, "c").unwrap(), Some(1));
         assert_eq!(remove_install(&d, "b").unwrap(), Some(0));
-        assert!(discard(&d).unwrap(), "nothing answered: removed");
+        assert!(discard(&d, &build_id()).unwrap(), "nothing answered: removed");
         assert!(!d.exists());
     }
 
@@ -695,8 +1039,213 @@ mod tests {
     fn ensure_running_needs_a_configured_dir() {
         let d = tmp("unconfigured");
         assert_eq!(
-            ensure_running(&d, Path::new("/nonexistent")).unwrap(),
+            ensure_running(&d, Path::new("/nonexistent"), Instant::now() + START_WAIT, None).unwrap(),
             Ensured::NotConfigured
         );
+    }
+
+    #[test]
+    fn hmac_matches_rfc_4231() {
+        // Test case 1 (short key) and 6 (a key longer than the block).
+        let mac = hmac_sha256(&[0x0b; 20], &[b"Hi ", b"There"]);
+        assert_eq!(
+            crate::digest::hex(&mac),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        );
+        let mac = hmac_sha256(
+            &[0xaa; 131],
+            &[b"Test Using Larger Than Block-Size Key - Hash Key First"],
+        );
+        assert_eq!(
+            crate::digest::hex(&mac),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        );
+        assert!(constant_time_eq(b"abc", b"abc"));
+        assert!(!constant_time_eq(b"abc", b"abd"));
+        assert!(!constant_time_eq(b"abc", b"ab"));
+        assert_ne!(bearer("t"), "t");
+        assert_eq!(bearer("t").len(), 64);
+    }
+
+    /// A listener that records everything it receives and answers each request with `answer`
+    /// (written in `pieces` bytes every `gap`).
+    fn listener(answer: Vec<u8>, piece: usize, gap: Duration) -> (u16, std::sync::mpsc::Receiver<Vec<u8>>) {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for conn in l.incoming() {
+                let Ok(mut s) = conn else { return };
+                let answer = answer.clone();
+                let tx = tx.clone();
+                std::thread::spawn(move || {
+                    let _ = s.set_read_timeout(Some(Duration::from_millis(300)));
+                    let mut got = Vec::new();
+                    let mut buf = [0u8; 4096];
+                    while let Ok(n) = s.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        got.extend_from_slice(&buf[..n]);
+                        if got.windows(4).any(|w| w == b"\r\n\r\n") {
+                            break;
+                        }
+                    }
+                    let _ = tx.send(got);
+                    for chunk in answer.chunks(piece.max(1)) {
+                        if s.write_all(chunk).is_err() {
+                            return;
+                        }
+                        std::thread::sleep(gap);
+                    }
+                    // Whatever else the client sends.
+                    let mut rest = Vec::new();
+                    let _ = s.read_to_end(&mut rest);
+                    let _ = tx.send(rest);
+                });
+            }
+        });
+        (port, rx)
+    }
+
+    fn pong_with(build: &str, proof: &str) -> Vec<u8> {
+        let body = format!(
+            r#"{{"agenthooks":"pong","version":"0.1.0","build":"{build}","pid":1,"port":1,"proof":"{proof}"}}"#
+        );
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: keep-alive\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn an_impostor_is_detected_and_never_gets_the_token() {
+        let d = tmp("impostor");
+        let token = ensure_token(&d).unwrap();
+        for build in [build_id(), "0.1.0-1-1".to_owned(), String::new()] {
+            let (port, seen) = listener(pong_with(&build, &"0".repeat(64)), usize::MAX, Duration::ZERO);
+            write_config_for(&d, port, Some(&build_id())).unwrap();
+            let deadline = Instant::now() + Duration::from_secs(2);
+            match probe(&d, port, &token, deadline) {
+                Probe::Impostor(i) => {
+                    assert_eq!(i.port, port);
+                    assert!(i.why.contains("challenge"), "{i}");
+                    #[cfg(target_os = "linux")]
+                    assert!(i.uid.is_some(), "the socket owner is named: {i}");
+                }
+                other => panic!("not detected: {other:?}"),
+            }
+            let exe = Path::new("/nonexistent/hook");
+            let ensured = ensure_running(&d, exe, Instant::now() + Duration::from_secs(2), Some("s1")).unwrap();
+            assert!(matches!(ensured, Ensured::Impostor(_)), "{ensured:?}");
+            assert!(!retire(
+                &d,
+                port,
+                &token,
+                &build_id(),
+                Instant::now() + Duration::from_secs(1)
+            ));
+            std::thread::sleep(Duration::from_millis(400));
+            let got: Vec<u8> = seen.try_iter().flatten().collect();
+            let got = String::from_utf8_lossy(&got);
+            assert!(got.contains("POST /v1/ping"), "{got}");
+            assert!(!got.contains(&token), "the token reached the impostor: {got}");
+            assert!(!got.contains(&bearer(&token)), "the bearer reached the impostor: {got}");
+            assert!(!got.contains("/v1/retire") && !got.contains("/v1/session"), "{got}");
+        }
+        let _ = std::fs::remove_dir_all(d);
+    }
+
+    #[test]
+    fn dripping_and_oversized_listeners_cannot_hold_the_client_past_its_deadline() {
+        let d = tmp("drip");
+        let token = ensure_token(&d).unwrap();
+        // One byte every 100 ms of a valid-looking answer; a head that never ends; a body
+        // far over the cap.
+        let endless_head = {
+            let mut h = b"HTTP/1.1 200 OK\r\n".to_vec();
+            h.extend(std::iter::repeat_n(b'x', 4 << 20));
+            h
+        };
+        let huge_body = b"HTTP/1.1 200 OK\r\nContent-Length: 314572800\r\n\r\n"
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(b'{', 1 << 20))
+            .collect::<Vec<u8>>();
+        for (answer, piece, gap) in [
+            (pong_with(&build_id(), "00"), 1, Duration::from_millis(100)),
+            (endless_head, 64 << 10, Duration::ZERO),
+            (huge_body, 64 << 10, Duration::ZERO),
+        ] {
+            let (port, _seen) = listener(answer, piece, gap);
+            let started = Instant::now();
+            let p = probe(&d, port, &token, started + Duration::from_millis(700));
+            let took = started.elapsed();
+            assert!(matches!(p, Probe::Impostor(_)), "{p:?}");
+            assert!(took < Duration::from_millis(1200), "held {took:?}");
+        }
+        let _ = std::fs::remove_dir_all(d);
+    }
+
+    #[test]
+    fn our_server_proves_itself_and_only_a_newer_build_retires_it() {
+        use crate::runner::warm::{Stopped, WarmConfig, WarmServer};
+        let d = tmp("ours");
+        let token = ensure_token(&d).unwrap();
+        let ours = "0.1.0-10-6500";
+        let server = WarmServer::bind(0, WarmConfig::new(token.clone(), ours).with_idle_exit(None)).unwrap();
+        let port = server.port();
+        let exe = std::env::current_exe().unwrap();
+        write_record(
+            &d,
+            &ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()),
+        )
+        .unwrap();
+        let handle = std::thread::spawn(move || {
+            let runner = crate::runner::Runner::new(crate::Router::new(), Vec::new());
+            let env: Vec<(String, String)> = Vec::new();
+            server.serve(&runner, &env)
+        });
+        let deadline = || Instant::now() + Duration::from_secs(3);
+        match probe(&d, port, &token, deadline()) {
+            Probe::Ours(v) => assert_eq!((v.record.port, v.record.build.as_str()), (port, ours)),
+            other => panic!("not verified: {other:?}"),
+        }
+        // Another token: the proof does not match.
+        assert!(matches!(probe(&d, port, "another", deadline()), Probe::Impostor(_)));
+        #[cfg(target_os = "linux")]
+        {
+            // A record naming another process: not the listener.
+            write_record(&d, &ServerRecord::new(1, port, ours).with_exe(exe.to_string_lossy())).unwrap();
+            assert!(matches!(probe(&d, port, &token, deadline()), Probe::Impostor(_)));
+            write_record(
+                &d,
+                &ServerRecord::new(std::process::id(), port, ours).with_exe("/bin/true"),
+            )
+            .unwrap();
+            assert!(matches!(probe(&d, port, &token, deadline()), Probe::Impostor(_)));
+            write_record(
+                &d,
+                &ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()),
+            )
+            .unwrap();
+        }
+        // An older build, or the bearer, does not retire it; the token and a newer build do.
+        assert!(!retire(&d, port, &token, "0.1.0-10-6400", deadline()));
+        assert!(matches!(probe(&d, port, &token, deadline()), Probe::Ours(_)));
+        let Probe::Ours(mut v) = probe(&d, port, &token, deadline()) else {
+            panic!("not verified")
+        };
+        v.token = bearer(&token);
+        assert_eq!(
+            v.post("/v1/retire", &serde_json::json!({"build": "9.0.0-1-ffff"}))
+                .unwrap()
+                .status,
+            401
+        );
+        assert!(retire(&d, port, &token, "0.1.0-10-6600", deadline()));
+        assert_eq!(handle.join().unwrap(), Stopped::Retired);
+        let _ = std::fs::remove_dir_all(d);
     }
 }

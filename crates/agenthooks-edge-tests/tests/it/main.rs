@@ -534,6 +534,45 @@ mod serve {
         assert!(took < std::time::Duration::from_millis(1500), "answered after {took:?}");
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn two_thousand_sessions_leave_the_thread_count_bounded() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static MOST: AtomicUsize = AtomicUsize::new(0);
+        fn threads() -> usize {
+            std::fs::read_to_string("/proc/self/status")
+                .ok()
+                .and_then(|s| {
+                    s.lines()
+                        .find_map(|l| l.strip_prefix("Threads:").and_then(|n| n.trim().parse().ok()))
+                })
+                .unwrap_or(0)
+        }
+        fn count(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
+            MOST.fetch_max(threads(), Ordering::SeqCst);
+            deny("fine")
+        }
+        let dir = std::env::temp_dir().join(format!("agenthooks-edge-serve-{}-sessions", std::process::id()));
+        let runner = Runner::new(Router::new().on_tool_pre(count), vec![&agenthooks_edge_tests::ALPHA])
+            .with_options(RunOptions::default().with_state_dir(&dir));
+        let before = threads();
+        let input: String = (0..2000)
+            .map(|i| tool_frame(i, &format!("s{i}"), "ls", "") + "\n")
+            .collect();
+        let text = serve_text(&runner, &input);
+        assert_eq!(text.lines().count(), 2000);
+        assert!(text.lines().all(|l| l.contains("\"fine\"")), "every frame answered");
+        let most = MOST.load(Ordering::SeqCst);
+        // At most 64 session workers kept, the retired ones on their way out and each running
+        // handler's own thread: bounded, where a thread per session kept 2000.
+        assert!(most <= before + 160, "{most} threads (from {before})");
+        assert!(
+            threads() <= before + 8,
+            "workers remain after serve returned: {}",
+            threads()
+        );
+    }
+
     #[test]
     fn a_panicking_frame_is_answered_per_policy() {
         let input = format!(

@@ -62,6 +62,12 @@ fn settings_path(target: &Target) -> PathBuf {
     }
 }
 
+/// The project's local settings (Claude Code git-ignores it): warm mode's http hooks, which
+/// carry the server's bearer, go there at project scope, never into the committed file.
+fn local_settings_path(target: &Target) -> PathBuf {
+    target.root.join(".claude").join("settings.local.json")
+}
+
 fn plugin_hooks_path(target: &Target) -> PathBuf {
     target.root.join("hooks").join("hooks.json")
 }
@@ -87,18 +93,35 @@ fn on_failure(target: &Target, h: &ResolvedHook) -> bool {
 /// Events whose http hooks Claude skips (quirk #111): warm mode keeps command hooks there.
 const NO_HTTP: &[&str] = &["SessionStart", "Setup"];
 
+/// The events warm mode adds hooks on.
+const WARM_EVENTS: super::WarmEvents = super::WarmEvents {
+    start: "SessionStart",
+    prompt: "UserPromptSubmit",
+    end: "SessionEnd",
+};
+
+/// Whether a warm hook stays a command hook carrying `--warm`: the session start (Claude skips
+/// http hooks there) and the prompt (its process restarts a server gone mid-session before the
+/// turn's http hooks, in the same process that answers the prompt).
+fn warm_command(h: &ResolvedHook) -> bool {
+    h.native == WARM_EVENTS.start || h.native == WARM_EVENTS.prompt
+}
+
 /// The handler of one hook: an http hook in warm mode where Claude has them, else a command
-/// hook (the warm `SessionStart` one carrying `--warm`).
+/// hook (the warm `SessionStart` and `UserPromptSubmit` ones carrying `--warm`, the prompt hook
+/// warm mode adds `--warm-only`).
 fn handler(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     match warm {
-        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) => json!({
-            "type": "http",
-            "url": super::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
-            "headers": {"Authorization": format!("Bearer {}", ep.token)},
-            "timeout": h.timeout_value,
-        }),
+        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) && !warm_command(h) && !super::is_warm_keeper(h) => {
+            json!({
+                "type": "http",
+                "url": super::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
+                "headers": {"Authorization": format!("Bearer {}", ep.token)},
+                "timeout": h.timeout_value,
+            })
+        }
         _ => {
-            let command = if warm.is_some() && h.native == "SessionStart" {
+            let command = if warm.is_some() && warm_command(h) && !super::is_warm_keeper(h) {
                 format!("{} --warm", h.command)
             } else {
                 h.command.clone()
@@ -154,11 +177,24 @@ fn is_our_plugin_manifest(text: &str, manifest: &Manifest) -> bool {
 }
 
 impl Claude {
-    fn hooks_file(target: &Target) -> (PathBuf, FileFormat) {
+    /// The file the hooks go to: at project scope in warm mode the local settings file.
+    fn hooks_file(target: &Target, warm: bool) -> (PathBuf, FileFormat) {
         match target.scope {
             Scope::Plugin => (plugin_hooks_path(target), FileFormat::Json),
+            Scope::Project if warm => (local_settings_path(target), FileFormat::Json),
             _ => (settings_path(target), FileFormat::Json),
         }
+    }
+
+    /// The other project file that may hold our hooks from an earlier install (warm or not).
+    fn other_file(target: &Target, warm: bool) -> Option<PathBuf> {
+        (target.scope == Scope::Project).then(|| {
+            if warm {
+                settings_path(target)
+            } else {
+                local_settings_path(target)
+            }
+        })
     }
 }
 
@@ -176,6 +212,11 @@ fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> V
         let message = if NO_HTTP.contains(&h.native.as_str()) {
             format!(
                 "{} stays a command hook: Claude skips http hooks there (quirk #111)",
+                h.native
+            )
+        } else if warm_command(h) {
+            format!(
+                "{} stays a command hook with --warm: it restarts the warm server when it is gone, before the turn's http hooks",
                 h.native
             )
         } else {
@@ -259,15 +300,23 @@ impl TargetModule for Claude {
     }
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
-        let (path, format) = Self::hooks_file(cx.target);
+        let warm_file = cx.manifest.warm_endpoint.is_some();
+        let (path, format) = Self::hooks_file(cx.target, warm_file);
+        if let Some(other) = Self::other_file(cx.target, warm_file) {
+            // Switching between warm and command hooks at project scope moves ours.
+            JsonHooksFile::grouped(other, FileFormat::Json).uninstall(cx)?;
+        }
+        if warm_file {
+            cx.set_private(&path, format)?;
+        }
         let hooks = if cx.manifest.warm_endpoint.is_some() {
-            super::with_warm_start(cx.manifest, hooks, &Provider::CLAUDE_CODE, "SessionStart")?
+            super::with_warm_start(cx.manifest, hooks, &Provider::CLAUDE_CODE, WARM_EVENTS)?
         } else {
             hooks.to_vec()
         };
         let warm = cx.manifest.warm_endpoint.as_ref().map(|ep| (ep, &cx.owner));
         let entries = entries(&hooks, |h| group(cx.target, h, warm));
-        JsonHooksFile::grouped(path, format).install(cx, &entries)?;
+        JsonHooksFile::grouped(path.clone(), format).install(cx, &entries)?;
         if cx.target.scope == Scope::Plugin {
             // The plugin manifest is ours to write only when it is absent or one we wrote (any
             // version); a manifest the plugin's author wrote is left as it is.
@@ -298,8 +347,11 @@ impl TargetModule for Claude {
     }
 
     fn uninstall(&self, cx: &mut Cx<'_>) -> Result<(), InstallError> {
-        let (path, format) = Self::hooks_file(cx.target);
+        let (path, format) = Self::hooks_file(cx.target, false);
         JsonHooksFile::grouped(path, format).uninstall(cx)?;
+        if let Some(local) = Self::other_file(cx.target, false) {
+            JsonHooksFile::grouped(local, FileFormat::Json).uninstall(cx)?;
+        }
         if cx.target.scope == Scope::Plugin {
             // The plugin manifest goes only when it is one we wrote (this version or another).
             let path = plugin_manifest_path(cx.target);

@@ -80,22 +80,33 @@ fn hooks_file(cx: &Cx<'_>) -> JsonHooksFile {
 /// The session-start event: in warm mode a command hook with `--warm` (it starts the server).
 const START: &str = "sessionStart";
 
-/// The warm endpoint when this manifest renders Copilot http hooks (warm, an endpoint, and the
-/// user's `COPILOT_HOOK_ALLOW_LOCALHOST=1` opt-in).
-fn warm_http(manifest: &Manifest) -> Option<&WarmEndpoint> {
+/// The events warm mode adds hooks on.
+const WARM_EVENTS: super::WarmEvents = super::WarmEvents {
+    start: START,
+    prompt: "userPromptSubmitted",
+    end: "sessionEnd",
+};
+
+/// The warm endpoint when this manifest renders Copilot http hooks (warm, an endpoint, the
+/// user's `COPILOT_HOOK_ALLOW_LOCALHOST=1` opt-in, and user scope: Copilot has no git-ignored
+/// project file, and the bearer never goes into `.github/hooks/`).
+fn warm_http<'m>(manifest: &'m Manifest, target: &Target) -> Option<&'m WarmEndpoint> {
     manifest
         .warm_endpoint
         .as_ref()
-        .filter(|_| manifest.warm && manifest.copilot_allow_localhost)
+        .filter(|_| manifest.warm && manifest.copilot_allow_localhost && target.scope == Scope::User)
 }
 
 fn entry(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     let mut e = match warm {
-        Some((ep, owner)) if h.native != START => json!({
-            "type": "http",
-            "url": super::warm_url(&Provider::COPILOT, ep, owner, h),
-            "headers": {"Authorization": format!("Bearer {}", ep.token)},
-        }),
+        Some((ep, owner)) if h.native != START && h.native != WARM_EVENTS.prompt && !super::is_warm_keeper(h) => {
+            json!({
+                "type": "http",
+                "url": super::warm_url(&Provider::COPILOT, ep, owner, h),
+                "headers": {"Authorization": format!("Bearer {}", ep.token)},
+            })
+        }
+        Some(_) if super::is_warm_keeper(h) => json!({"type": "command", "command": h.command}),
         Some(_) => json!({"type": "command", "command": format!("{} --warm", h.command)}),
         None => json!({"type": "command", "command": h.command}),
     };
@@ -115,10 +126,12 @@ const HTTPS_ONLY: &[&str] = &["preToolUse", "preMcpToolCall", "permissionRequest
 /// What warm mode does with each Copilot hook.
 fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
     let mut out = Vec::new();
-    let Some(ep) = warm_http(manifest) else {
+    let Some(ep) = warm_http(manifest, target) else {
         // Without the opt-in every hook stays a command hook: Copilot blocks http hooks to
         // loopback without the variable, which install cannot set in the agent's environment.
-        let why = if manifest.copilot_allow_localhost {
+        let why = if manifest.copilot_allow_localhost && target.scope != Scope::User {
+            "Copilot CLI has no git-ignored project hooks file, and warm http hooks carry the server's bearer: install at user scope for http hooks".to_owned()
+        } else if manifest.copilot_allow_localhost {
             "warm mode without a warm endpoint (no token or port)".to_owned()
         } else {
             "Copilot CLI blocks http hooks to loopback unless COPILOT_HOOK_ALLOW_LOCALHOST=1 is in its environment (quirk 413); set it and install with --copilot-allow-localhost (manifest `copilot_allow_localhost = true`) for http hooks".to_owned()
@@ -130,12 +143,15 @@ fn warm_notes(target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> V
         return out;
     };
     for h in hooks {
-        if h.native == START {
+        if h.native == START || h.native == WARM_EVENTS.prompt {
             out.push(SPEC.hook_finding(
                 h,
                 Severity::Info,
                 FindingCode::Warm,
-                "sessionStart stays a command hook with --warm: it starts the warm server",
+                format!(
+                    "{} stays a command hook with --warm: it (re)starts the warm server",
+                    h.native
+                ),
             ));
             continue;
         }
@@ -178,9 +194,12 @@ impl TargetModule for Copilot {
     }
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
-        let warm = warm_http(cx.manifest).map(|ep| (ep, &cx.owner));
+        if warm_http(cx.manifest, cx.target).is_some() {
+            cx.set_private(&hooks_path(cx.target, cx.manifest), crate::plan::FileFormat::Json)?;
+        }
+        let warm = warm_http(cx.manifest, cx.target).map(|ep| (ep, &cx.owner));
         let hooks = if warm.is_some() {
-            super::with_warm_start(cx.manifest, hooks, &Provider::COPILOT, START)?
+            super::with_warm_start(cx.manifest, hooks, &Provider::COPILOT, WARM_EVENTS)?
         } else {
             hooks.to_vec()
         };

@@ -160,13 +160,25 @@ impl TargetSpec {
                 format!("a {start} command hook with --warm is added: it starts the warm server"),
             ));
         }
-        if target.scope != Scope::User {
-            out.push(self.finding(
-                Severity::Info,
-                FindingCode::Warm,
-                "the warm server's token is written into the hook headers of this config file: keep it out of version control (or install at user scope)",
-            ));
-        }
+        out.push(self.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            "the prompt hook is a command hook (the manifest's with --warm, else an added one with --warm-only): it restarts the warm server when it is gone, before the turn's http hooks; a session-end hook lets the server count open sessions",
+        ));
+        out.push(self.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            "on a multi-user host: hook clients check that the listener on the warm port is this binary's server (a challenge keyed by the token; on Linux the socket's owner and pid) and never send it the token, but while no server of ours holds the port (before the first session, after a crash or the grace exit) another local user can bind it: with a fail-closed policy the turns are blocked until the port is free, with a fail-open one that listener answers the turns' http hooks (it decides the tool gates) and gets the hooks' bearer; install command hooks (without --warm) where that matters",
+        ));
+        out.push(self.finding(
+            Severity::Info,
+            FindingCode::Warm,
+            if target.scope == Scope::User {
+                "the http hooks carry the warm server's bearer (not its token): a reader of this file can call the hooks, not answer for the server or stop it; a new file is created 0600, an existing one keeps its mode"
+            } else {
+                "the http hooks carry the warm server's bearer (not its token) in a local, git-ignored settings file created 0600"
+            },
+        ));
         out
     }
 
@@ -465,31 +477,67 @@ pub(crate) fn warm_url(
     url
 }
 
-/// In warm mode, the hooks plus a synchronous session-start command hook (`start`, the
-/// agent's native name) when the manifest has none: with `--warm` it starts the server before
-/// the session's first http hook.
+/// The flag of the prompt command hook warm mode adds: it only (re)starts the server.
+pub(crate) const WARM_ONLY: &str = " --warm-only";
+
+/// The agent's native events warm mode adds hooks on: the session start (a command hook with
+/// `--warm`: it starts the server), each prompt (a command hook with `--warm-only`: it restarts
+/// a server gone mid-session and renews the session) and the session end (an http hook: the
+/// server counts the session closed).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WarmEvents {
+    pub(crate) start: &'static str,
+    pub(crate) prompt: &'static str,
+    pub(crate) end: &'static str,
+}
+
+/// Whether `h` is the prompt hook warm mode added (rendered as a command hook).
+pub(crate) fn is_warm_keeper(h: &ResolvedHook) -> bool {
+    h.specs.is_empty() && h.command.ends_with(WARM_ONLY)
+}
+
+/// In warm mode, the hooks plus: a synchronous session-start command hook when the manifest
+/// has none (with `--warm` it starts the server before the session's first http hook); a
+/// prompt command hook with `--warm-only` when the manifest has no prompt hook (its own prompt
+/// hook stays a command hook with `--warm`): either restarts the server when the turn's http
+/// hooks would find it gone (a crash, a kill, an exit the session outlived; its cost per turn
+/// is in the README); and a session-end hook when the manifest has none (the server counts
+/// open sessions).
 pub(crate) fn with_warm_start(
     manifest: &Manifest,
     hooks: &[ResolvedHook],
     provider: &Provider,
-    start: &str,
+    ev: WarmEvents,
 ) -> Result<Vec<ResolvedHook>, InstallError> {
     let mut out = hooks.to_vec();
-    if !hooks.iter().any(|h| h.native == start) {
-        let timeout = Duration::from_secs(10);
-        let command = crate::shell::hook_command(&manifest.command, provider, start, timeout)?;
-        out.push(ResolvedHook {
+    let added = |native: &str, kind: EventKind, secs: u64, suffix: &str| -> Result<ResolvedHook, InstallError> {
+        let timeout = Duration::from_secs(secs);
+        let command = crate::shell::hook_command(&manifest.command, provider, native, timeout)? + suffix;
+        Ok(ResolvedHook {
             specs: Vec::new(),
-            native: start.into(),
-            kind: EventKind::SessionStart,
+            native: native.into(),
+            kind,
             matcher: None,
             blocking: true,
-            timeout_value: 10,
+            timeout_value: secs,
             timeout,
             command,
             tools: None,
             fail_closed: false,
-        });
+        })
+    };
+    if !hooks.iter().any(|h| h.native == ev.start) {
+        out.push(added(ev.start, EventKind::SessionStart, 10, "")?);
+    }
+    if !hooks.iter().any(|h| h.native == ev.prompt) {
+        // The manifest's own prompt hook stays a command hook with `--warm` (the target
+        // renders it so); without one, a hook that only keeps the server up.
+        out.push(added(ev.prompt, EventKind::PromptSubmitted, 5, WARM_ONLY)?);
+    }
+    if !hooks.iter().any(|h| h.native == ev.end) {
+        let mut end = added(ev.end, EventKind::SessionEnd, 5, "")?;
+        end.blocking = false;
+        out.push(end);
     }
     Ok(out)
 }

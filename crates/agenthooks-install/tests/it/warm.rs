@@ -44,7 +44,14 @@ fn claude_hooks_become_http_hooks_to_the_warm_server() {
     assert_eq!(s["hooks"]["PreToolUse"][0]["matcher"], "Bash");
     // Fail-closed gating hooks block when the server is down or times out.
     assert_eq!(pre["onFailure"], "block");
-    assert_eq!(handler(&s, "UserPromptSubmit")["onFailure"], "block");
+    // The prompt hook stays a command hook with --warm (it restarts a server gone mid-session),
+    // still failing closed.
+    let prompt = handler(&s, "UserPromptSubmit");
+    assert_eq!(
+        (prompt["type"].as_str(), prompt["onFailure"].as_str()),
+        (Some("command"), Some("block"))
+    );
+    assert!(prompt["command"].as_str().unwrap().ends_with(" --warm"), "{prompt}");
     // A non-gating hook: http, no onFailure, no async (a command field).
     let end = handler(&s, "SessionEnd");
     assert_eq!(end["type"], "http");
@@ -78,15 +85,78 @@ fn without_warm_nothing_changes() {
     assert!(s["hooks"].get("SessionStart").is_none());
 }
 
+/// The planned text of `path` in `plan`.
+fn planned(plan: &agenthooks_install::Plan, path: &Path) -> Option<String> {
+    plan.files.iter().find(|f| f.path == path).and_then(|f| f.after.clone())
+}
+
+#[test]
+fn project_scope_warm_hooks_go_to_the_local_settings_file_created_private() {
+    let m = warm(FailurePolicy::Closed);
+    let t = Target::project(Provider::CLAUDE_CODE, "/p", "/h");
+    let shared = Path::new("/p/.claude/settings.json");
+    let local = Path::new("/p/.claude/settings.local.json");
+    let plan = plan_install(&m, &t, &MemFs::new()).unwrap();
+    assert_eq!(planned(&plan, shared), None, "nothing in the committed file");
+    let text = planned(&plan, local).expect("the local settings file");
+    assert!(
+        text.contains("\"type\": \"http\"") && text.contains("Bearer s3cret"),
+        "{text}"
+    );
+    let f = plan.files.iter().find(|f| f.path == local).unwrap();
+    assert!(f.private, "created 0600");
+    // Re-installed without warm mode: ours move back to settings.json, the local file (ours
+    // alone) goes.
+    let mut plain = m.clone();
+    plain.warm = false;
+    plain.warm_endpoint = None;
+    let back = plan_install(&plain, &t, &MemFs::new().with(local, text)).unwrap();
+    assert_eq!(planned(&back, local), None);
+    assert!(planned(&back, shared).is_some_and(|t| t.contains("\"command\"")));
+    // Without a prompt hook of its own, warm mode adds one that only keeps the server up.
+    let no_prompt = Manifest::new(["/bin/guard"], "guard")
+        .with_hook(HookSpec::kind(EventKind::ToolPre))
+        .with_warm(WarmEndpoint::new(4711, "s3cret", "0.1.0-abc-def"));
+    let plan = plan_install(&no_prompt, &t, &MemFs::new()).unwrap();
+    let s: Value = serde_json::from_str(&planned(&plan, local).unwrap()).unwrap();
+    let prompt = s["hooks"]["UserPromptSubmit"].as_array().unwrap();
+    assert_eq!(prompt.len(), 1, "{prompt:?}");
+    let cmd = prompt[0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(
+        cmd.ends_with("--event=UserPromptSubmit --timeout=5 --warm-only"),
+        "{cmd}"
+    );
+    assert_eq!(
+        s["hooks"]["SessionEnd"][0]["hooks"][0]["type"], "http",
+        "the added session end"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_private_file_is_created_0600() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("agenthooks-install-private-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let m = warm(FailurePolicy::Closed);
+    let t = Target::project(Provider::CLAUDE_CODE, &dir, dir.join("home"));
+    let plan = plan_install(&m, &t, &agenthooks_install::RealFs).unwrap();
+    plan.apply().unwrap();
+    let local = dir.join(".claude/settings.local.json");
+    let mode = std::fs::metadata(&local).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{}", local.display());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn uninstall_and_diff_recognize_warm_hooks() {
     let m = warm(FailurePolicy::Closed);
     let t = Target::project(Provider::CLAUDE_CODE, "/p", "/h");
-    let path = Path::new("/p/.claude/settings.json");
+    let path = Path::new("/p/.claude/settings.local.json");
     let theirs = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": "http://127.0.0.1:9/v1/hook/claude-code/PreToolUse?owner=someone-else"}]}]}}
 "#;
     let plan = plan_install(&m, &t, &MemFs::new().with(path, theirs)).unwrap();
-    let installed = plan.files[0].after.clone().unwrap();
+    let installed = planned(&plan, path).unwrap();
     assert!(installed.contains("owner=someone-else"), "theirs kept: {installed}");
     // Idempotent: re-planning the same install changes nothing.
     let again = plan_install(&m, &t, &MemFs::new().with(path, installed.clone())).unwrap();
@@ -94,14 +164,14 @@ fn uninstall_and_diff_recognize_warm_hooks() {
     // A new build id or port is an update of our entries, not an addition.
     let moved = m.clone().with_warm(WarmEndpoint::new(4712, "s3cret", "0.1.0-new"));
     let updated = plan_install(&moved, &t, &MemFs::new().with(path, installed.clone())).unwrap();
-    let after = updated.files[0].after.clone().unwrap();
+    let after = planned(&updated, path).unwrap();
     assert!(
         after.contains("127.0.0.1:4712") && !after.contains("127.0.0.1:4711"),
         "{after}"
     );
     // Uninstall takes ours (http and command) and leaves theirs.
     let un = plan_uninstall(&m, &t, &MemFs::new().with(path, installed)).unwrap();
-    let left: Value = serde_json::from_str(un.files[0].after.as_deref().unwrap()).unwrap();
+    let left: Value = serde_json::from_str(&planned(&un, path).unwrap()).unwrap();
     let original: Value = serde_json::from_str(theirs).unwrap();
     assert_eq!(left, original);
 }
@@ -142,7 +212,17 @@ fn preflight_names_the_claude_rendering_and_the_token() {
         msgs.iter().any(|m| m.contains("SessionStart command hook with --warm")),
         "{msgs:?}"
     );
-    assert!(msgs.iter().any(|m| m.contains("out of version control")), "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("git-ignored settings file created 0600")),
+        "{msgs:?}"
+    );
+    assert!(msgs.iter().any(|m| m.contains("--warm-only")), "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.starts_with("on a multi-user host") && m.contains("another local user can bind it")),
+        "{msgs:?}"
+    );
 }
 
 #[test]
@@ -178,7 +258,16 @@ fn copilot_with_the_localhost_opt_in_gets_http_hooks_and_a_starting_session_star
     assert_eq!(pre["headers"]["Authorization"], "Bearer s3cret");
     assert!(pre["timeoutSec"].is_u64() && pre.get("command").is_none(), "{pre}");
     assert_eq!(pre["matcher"], "Bash");
-    assert_eq!(hooks["userPromptSubmitted"][0]["type"], "http");
+    // The prompt hook stays a command hook with --warm: it restarts a server gone mid-session.
+    let prompt = &hooks["userPromptSubmitted"][0];
+    assert_eq!(prompt["type"], "command", "{prompt}");
+    assert!(
+        prompt["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--event=userPromptSubmitted --timeout=30 --warm"),
+        "{prompt}"
+    );
     let start = &hooks["sessionStart"][0];
     assert_eq!(start["type"], "command");
     let cmd = start["command"].as_str().unwrap();
@@ -221,8 +310,12 @@ fn copilot_warm_preflight_names_the_variable_and_the_fail_closed_gate() {
 #[test]
 fn copilot_uninstall_and_diff_recognize_warm_http_hooks() {
     let m = copilot_warm(FailurePolicy::Closed);
-    let t = Target::project(Provider::COPILOT, "/p", "/h");
-    let path = Path::new("/p/.github/hooks/guard.json");
+    // At project scope Copilot keeps command hooks (its hooks file is committed).
+    let project = plan_install(&m, &Target::project(Provider::COPILOT, "/p", "/h"), &MemFs::new()).unwrap();
+    let text = planned(&project, Path::new("/p/.github/hooks/guard.json")).unwrap();
+    assert!(!text.contains("\"http\"") && !text.contains("s3cret"), "{text}");
+    let t = Target::user(Provider::COPILOT, "/h");
+    let path = Path::new("/h/.copilot/hooks/guard.json");
     let fs = MemFs::new();
     let plan = plan_install(&m, &t, &fs).unwrap();
     let installed = plan.files[0].after.clone().unwrap();

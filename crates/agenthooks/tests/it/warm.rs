@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agenthooks::core::runner::warm::{Stopped, WarmConfig, WarmServer, HTTP_BODY_CAP};
+use agenthooks::core::runner::warm::{Stopped, WarmConfig, WarmServer, HEAD_DEADLINE, HTTP_BODY_CAP};
 use agenthooks::core::runner::{parse_args, RunOptions, Runner, DEFAULT_STDIN_CAP};
 use agenthooks::prelude::*;
 use agenthooks_testkit::fake::{self, Effect, HookOutput, Verdict};
@@ -377,7 +377,7 @@ fn an_unknown_route_is_refused() {
 }
 
 #[test]
-fn a_config_of_another_build_is_refused_and_the_server_exits() {
+fn a_config_of_another_build_is_refused_but_cannot_stop_the_server() {
     let srv = Running::with(Router::new().on_tool_pre(deny_all), "build");
     let ok = exchange(
         &mut srv.connect(),
@@ -386,7 +386,154 @@ fn a_config_of_another_build_is_refused_and_the_server_exits() {
     assert_eq!(ok.status, 200);
     let r = refused(&srv, &authed(srv.port, &format!("{PRE}?build=older"), &pre_tool_use()));
     assert_eq!(r.status, 409);
-    assert_eq!(srv.join(), Stopped::BuildMismatch);
+    // Still serving: only `/v1/retire` with the token and a build at least as new stops it.
+    let ok = exchange(
+        &mut srv.connect(),
+        &authed(srv.port, &format!("{PRE}?build={BUILD}"), &pre_tool_use()),
+    );
+    assert_eq!(ok.status, 200);
+    let bearer = agenthooks::core::runner::warm_state::bearer(TOKEN);
+    let retire = |auth: &str, build: &str| {
+        let body = format!(r#"{{"build":"{build}"}}"#);
+        exchange(
+            &mut srv.connect(),
+            &post(
+                srv.port,
+                "/v1/retire",
+                body.as_bytes(),
+                &format!("Authorization: Bearer {auth}\r\n"),
+            ),
+        )
+        .status
+    };
+    assert_eq!(retire(&bearer, BUILD), 401, "the hooks' bearer cannot retire it");
+    assert_eq!(retire(TOKEN, "0.0.1-1-1"), 409, "an unknown or older build cannot");
+    assert_eq!(retire(TOKEN, BUILD), 200);
+    assert_eq!(srv.join(), Stopped::Retired);
+}
+
+#[test]
+fn the_hooks_bearer_passes_the_hook_routes() {
+    let srv = Running::with(Router::new().on_tool_pre(deny_all), "bearer");
+    let bearer = agenthooks::core::runner::warm_state::bearer(TOKEN);
+    let req = post(
+        srv.port,
+        PRE,
+        &pre_tool_use(),
+        &format!("Authorization: Bearer {bearer}\r\n"),
+    );
+    assert_eq!(exchange(&mut srv.connect(), &req).status, 200);
+    let session = post(
+        srv.port,
+        "/v1/session/start",
+        br#"{"session":"s"}"#,
+        &format!("Authorization: Bearer {bearer}\r\n"),
+    );
+    assert_eq!(refused(&srv, &session).status, 401, "sessions take the token");
+}
+
+#[test]
+fn the_ping_needs_no_token_and_answers_the_challenge() {
+    use agenthooks::core::runner::warm_state::proof;
+    let srv = Running::with(Router::new(), "challenge");
+    let nonce = "00112233445566778899aabbccddeeff";
+    let r = exchange(
+        &mut srv.connect(),
+        &post(srv.port, "/v1/ping", b"{}", &format!("X-Agenthooks-Nonce: {nonce}\r\n")),
+    );
+    assert_eq!(r.status, 200);
+    let pong: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(pong["build"], BUILD);
+    assert_eq!(pong["proof"], proof(TOKEN, nonce, BUILD).as_str());
+    assert!(!String::from_utf8_lossy(&r.body).contains(TOKEN));
+}
+
+#[test]
+fn idle_connections_do_not_keep_an_authenticated_hook_out() {
+    let srv = Running::with(Router::new().on_tool_pre(deny_all), "slots");
+    // 200 sockets that never send a byte, and 64 that send half a head.
+    let mut idle: Vec<TcpStream> = (0..200).map(|_| srv.connect()).collect();
+    for _ in 0..64 {
+        let mut s = srv.connect();
+        s.write_all(b"POST /v1/ping HTTP/1.1\r\nHost: 127.0").unwrap();
+        idle.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let r = exchange(&mut srv.connect(), &authed(srv.port, PRE, &pre_tool_use()));
+    let took = started.elapsed();
+    assert_eq!(r.status, 200);
+    assert!(took < Duration::from_millis(100), "answered in {took:?}");
+    // At a limit of 16 the oldest idle socket makes room: the hook is still answered.
+    drop(idle);
+    let cfg = WarmConfig::new(TOKEN, BUILD).with_max_connections(16);
+    let small = Running::start(Router::new().on_tool_pre(deny_all), "slots16", cfg);
+    let idle: Vec<TcpStream> = (0..64).map(|_| small.connect()).collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let r = exchange(&mut small.connect(), &authed(small.port, PRE, &pre_tool_use()));
+    assert_eq!(r.status, 200);
+    // And a socket silent past the head deadline is closed by the server.
+    let mut quiet = small.connect();
+    let started = Instant::now();
+    assert_eq!(quiet.read(&mut [0u8; 1]).unwrap_or(0), 0);
+    assert!(
+        started.elapsed() < HEAD_DEADLINE + Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(idle);
+}
+
+#[test]
+fn a_server_with_an_open_session_outlives_its_idle_exit() {
+    let cfg = WarmConfig::new(TOKEN, BUILD)
+        .with_idle_exit(Some(Duration::from_millis(400)))
+        .with_session_max(Duration::from_secs(60));
+    let srv = Running::start(Router::new(), "sessions", cfg);
+    let session = |path: &str, id: &str| {
+        let body = format!(r#"{{"session":"{id}"}}"#);
+        exchange(&mut srv.connect(), &authed(srv.port, path, body.as_bytes())).status
+    };
+    assert_eq!(session("/v1/session/start", "a"), 200);
+    assert_eq!(session("/v1/session/start", "b"), 200);
+    std::thread::sleep(Duration::from_millis(1200));
+    assert!(!srv.thread.as_ref().unwrap().is_finished(), "exited with sessions open");
+    assert_eq!(session("/v1/session/end", "a"), 200);
+    // The other ends through its SessionEnd hook (the payload's session id).
+    let end =
+        br#"{"session_id":"b","hook_event_name":"SessionEnd","cwd":"/tmp","transcript_path":"/tmp/t","reason":"exit"}"#;
+    let r = exchange(
+        &mut srv.connect(),
+        &authed(srv.port, "/v1/hook/claude-code/SessionEnd", end),
+    );
+    assert_eq!(r.status, 200);
+    let ended = Instant::now();
+    assert_eq!(srv.join(), Stopped::Idle);
+    let grace = ended.elapsed();
+    assert!(
+        grace >= Duration::from_millis(350) && grace < Duration::from_secs(3),
+        "{grace:?}"
+    );
+}
+
+#[test]
+fn a_session_that_never_ends_counts_for_its_bound_only() {
+    let cfg = WarmConfig::new(TOKEN, BUILD)
+        .with_idle_exit(Some(Duration::from_millis(200)))
+        .with_session_max(Duration::from_millis(800));
+    let srv = Running::start(Router::new(), "session-bound", cfg);
+    let started = Instant::now();
+    let r = exchange(
+        &mut srv.connect(),
+        &authed(srv.port, "/v1/session/start", br#"{"session":"z"}"#),
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(srv.join(), Stopped::Idle);
+    let lived = started.elapsed();
+    assert!(
+        lived >= Duration::from_millis(750) && lived < Duration::from_secs(4),
+        "{lived:?}"
+    );
 }
 
 #[test]
