@@ -25,12 +25,24 @@ fn assert_readable(what: &str, stdout: &[u8]) {
     if t.is_empty() {
         return;
     }
-    if let Err(e) = serde_json::from_slice::<Value>(t) {
-        panic!(
+    match serde_json::from_slice::<Value>(t) {
+        Ok(_) => {}
+        // Deeper than serde_json's limit is still JSON (a rewrite that echoes an input nested to
+        // the decoder's 127 levels, inside the answer's own objects), which the JavaScript agents
+        // read at any depth: the iterative reader checks the grammar, and nothing but the depth
+        // may need a repair.
+        Err(e) if e.to_string().contains("recursion limit") && only_too_deep(t) => {}
+        Err(e) => panic!(
             "{what}: stdout is neither empty nor JSON ({e}): {:?}",
             String::from_utf8_lossy(stdout)
-        );
+        ),
     }
+}
+
+/// Whether `t` is JSON whose only departure from what serde_json reads is its depth.
+fn only_too_deep(t: &[u8]) -> bool {
+    use agenthooks::core::kit::tolerant::{repair, TextRepairKind};
+    repair(t).is_ok_and(|r| r.repairs.iter().all(|x| x.kind == TextRepairKind::TooDeep))
 }
 
 /// The exit codes agents read: 0 (answer on stdout), 1 (a usage error on stderr), 2 (a block
