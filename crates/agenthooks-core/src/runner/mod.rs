@@ -60,6 +60,7 @@ mod args;
 mod continuations;
 mod deadline;
 mod detect;
+mod frame;
 pub mod http;
 mod input;
 mod pipeline;
