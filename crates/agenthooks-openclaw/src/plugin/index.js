@@ -7,7 +7,10 @@
 // handler result; no output is OpenClaw's pass. Gates are awaited under a deadline below
 // OpenClaw's own budget and decided here per the fail policy when the daemon does not answer;
 // the local decision is reported to the daemon. Observers are fired and forgotten. A daemon that
-// dies is replaced on the next call; only crashes in a row back off (see start()).
+// dies is replaced on the next call; only crashes in a row back off (see start()). A reply is
+// matched to its gate by `seq`, else by `line` (the daemon's count of the lines it read, sent
+// when it could not read a frame's seq); a damaged reply line decides the gate its top-level
+// `seq` names by the fail policy at once.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -33,6 +36,49 @@ let crashes = 0;
 let retryAt = 0;
 let exitHooked = false;
 let seq = 0;
+
+// The top-level `seq` and `line` of a reply line that is not JSON (a damaged line): a scan that
+// skips strings and nested values, so a `seq` inside the output is never taken.
+function scanReply(text) {
+  const found = {};
+  const token = /\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/y;
+  let depth = 0;
+  for (let i = text.indexOf("{"); i >= 0 && i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      const key = text.slice(i + 1, j);
+      if (depth === 1 && (key === "seq" || key === "line")) {
+        token.lastIndex = j + 1;
+        const m = token.exec(text);
+        if (m) {
+          try {
+            found[key] = JSON.parse(m[1]);
+          } catch {
+            // not a value: not found
+          }
+        }
+      }
+      i = j;
+    } else if (c === "{" || c === "[") depth += 1;
+    else if (c === "}" || c === "]") depth -= 1;
+  }
+  return found;
+}
+
+// The seq of the pending gate a reply is for: by `seq`; else by `line` (the daemon could not
+// read the frame's seq); else, for an error reply naming neither (an older daemon), the only
+// gate in flight when there is exactly one.
+function matchReply(d, reply, anonymousError) {
+  if (d.pending.has(reply.seq)) return reply.seq;
+  if (typeof reply.line === "number") {
+    const seq = d.lines.get(reply.line);
+    return d.pending.has(seq) ? seq : undefined;
+  }
+  if (!anonymousError || (reply.seq !== null && reply.seq !== undefined)) return undefined;
+  return d.pending.size === 1 ? [...d.pending.keys()][0] : undefined;
+}
 
 // A JSON-safe copy: functions, symbols, handles and cycles dropped.
 function plain(value, depth, seen) {
@@ -88,7 +134,8 @@ function frame(hook, event, ctx, timeoutMs, tools) {
 function start() {
   if (daemon?.alive) return daemon;
   if (Date.now() < retryAt) return null;
-  const d = { alive: true, pending: new Map(), child: null, startedAt: Date.now() };
+  // `written`: the lines written to this daemon; `lines`: a pending gate's seq by its line.
+  const d = { alive: true, pending: new Map(), lines: new Map(), written: 0, child: null, startedAt: Date.now() };
   daemon = d;
   // A crash (exit, spawn error, EPIPE on stdin) settles only what this daemon was sent: one of
   // those frames may be what killed it, so none is resent. Later calls get a new daemon.
@@ -105,6 +152,7 @@ function start() {
     retryAt = crashes > 1 ? Date.now() + Math.min(10000, 100 * 2 ** Math.min(crashes - 2, 7)) : 0;
     for (const p of d.pending.values()) p({ failed: "daemon-unavailable" });
     d.pending.clear();
+    d.lines.clear();
   };
   try {
     const [bin, ...pre] = CONFIG.command;
@@ -138,12 +186,17 @@ function start() {
     try {
       reply = JSON.parse(line);
     } catch {
-      return;
+      reply = undefined;
     }
-    const p = reply && d.pending.get(reply.seq);
-    if (!p) return;
-    d.pending.delete(reply.seq);
-    p({ reply });
+    const damaged = reply === null || typeof reply !== "object";
+    const seq = damaged
+      ? matchReply(d, scanReply(line), false)
+      : matchReply(d, reply, reply.error !== undefined && reply.error !== null);
+    if (seq === undefined) return;
+    const p = d.pending.get(seq);
+    d.pending.delete(seq);
+    // A damaged line is no answer: the gate is decided by the fail policy now.
+    p(damaged ? { failed: "unreadable-reply" } : { reply });
   });
   // The daemon never keeps the run alive: a pending gate holds its own timer.
   d.child.unref();
@@ -164,13 +217,15 @@ function withDaemon(deadline, hold, fn) {
   if (!hold) t.unref?.();
 }
 
+// Writes a frame: its line number on the daemon's stdin (1-based), or 0 when it can't.
 function write(d, f, done) {
-  if (!d?.alive || !d.child) return false;
+  if (!d?.alive || !d.child) return 0;
   try {
     d.child.stdin.write(JSON.stringify(f) + "\n", done);
-    return true;
+    d.written += 1;
+    return d.written;
   } catch {
-    return false;
+    return 0;
   }
 }
 
@@ -202,11 +257,13 @@ function ask(spec, event, ctx) {
     const timer = setTimeout(() => {
       done = true;
       d?.pending.delete(f.seq);
+      for (const [line, seq] of d?.lines ?? []) if (seq === f.seq) d.lines.delete(line);
       resolve({ failed: "timeout" });
     }, spec.deadlineMs);
     const settle = (r) => {
       done = true;
       clearTimeout(timer);
+      for (const [line, seq] of d?.lines ?? []) if (seq === f.seq) d.lines.delete(line);
       resolve(r);
     };
     withDaemon(asked + spec.deadlineMs, true, (up) => {
@@ -215,10 +272,13 @@ function ask(spec, event, ctx) {
       d = up;
       if (f.timeout_ms) f.timeout_ms = Math.max(1, f.timeout_ms - (Date.now() - asked));
       d.pending.set(f.seq, settle);
-      if (!write(d, f)) {
+      const line = write(d, f);
+      if (!line) {
         d.pending.delete(f.seq);
         settle({ failed: "daemon-unavailable" });
+        return;
       }
+      d.lines.set(line, f.seq);
     });
   });
 }
