@@ -7,8 +7,9 @@
 //!   `/dev/zero`, a directory), checked on the open handle (`fstat`), so a swap between a check
 //!   and the open changes nothing. [`read_regular`] adds a byte cap.
 //! - [`private_dir`] makes or verifies a per-user directory: created `0700`; an existing one
-//!   must be a directory (not a symlink) owned by the effective user, and one with group or
-//!   other access is tightened to `0700` only when it is ours.
+//!   must be a directory (not a symlink) owned by the effective user; one with group or other
+//!   access is tightened to `0700` when the caller says the path is the library's own (a
+//!   directory a user named, such as `$AGENTHOOKS_STATE_DIR`, keeps its mode).
 //! - [`open_append_private`] and [`create_new_private`] create files `0600` and never follow a
 //!   symlink in the last component (`O_NOFOLLOW`; `O_EXCL` for a new file), and refuse what is
 //!   not a regular file.
@@ -72,8 +73,9 @@ pub(crate) fn euid() -> u32 {
     unsafe { libc::geteuid() }
 }
 
-/// Makes `dir` (and its missing parents) and verifies it is private (see the module docs).
-pub(crate) fn private_dir(dir: &Path) -> io::Result<()> {
+/// Makes `dir` (and its missing parents) and verifies it is private (see the module docs);
+/// `tighten`: an existing directory of ours with group or other access is made `0700`.
+pub(crate) fn private_dir(dir: &Path, tighten: bool) -> io::Result<()> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }
@@ -104,7 +106,7 @@ pub(crate) fn private_dir(dir: &Path) -> io::Result<()> {
                 format!("{} is owned by another user (uid {})", dir.display(), meta.uid()),
             ));
         }
-        if meta.mode() & 0o077 != 0 {
+        if tighten && meta.mode() & 0o077 != 0 {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
         }
     }
@@ -123,6 +125,23 @@ pub(crate) fn user_temp_dir(name: &str) -> PathBuf {
     {
         std::env::temp_dir().join(name)
     }
+}
+
+/// Replaces the content of `path` (created `0600`; a symlink or a non-regular file is refused).
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    if cfg!(not(unix)) {
+        refuse_symlink(path)?;
+    }
+    let mut opts = OpenOptions::new();
+    opts.write(true).create(true);
+    private_file_options(&mut opts);
+    let mut f = opts.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(not_regular(path));
+    }
+    f.set_len(0)?;
+    f.write_all(bytes)
 }
 
 fn private_file_options(opts: &mut OpenOptions) {
@@ -230,22 +249,24 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let d = scratch("dirs");
         let p = d.join("a/b/state");
-        private_dir(&p).unwrap();
+        private_dir(&p, true).unwrap();
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&p), 0o700);
         // an existing one of ours with loose permissions is tightened
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-        private_dir(&p).unwrap();
+        private_dir(&p, false).unwrap();
+        assert_eq!(mode(&p), 0o755, "a directory a user named keeps its mode");
+        private_dir(&p, true).unwrap();
         assert_eq!(mode(&p), 0o700);
         // a symlink (even to a dir of ours) and a file are refused
         std::os::unix::fs::symlink(&p, d.join("link")).unwrap();
-        assert!(private_dir(&d.join("link")).is_err());
+        assert!(private_dir(&d.join("link"), false).is_err());
         std::fs::write(d.join("file"), b"").unwrap();
-        assert!(private_dir(&d.join("file")).is_err());
+        assert!(private_dir(&d.join("file"), false).is_err());
         // another user's directory is refused (root's /, when we are not root)
         if euid() != 0 {
             assert_eq!(
-                private_dir(Path::new("/")).unwrap_err().kind(),
+                private_dir(Path::new("/"), false).unwrap_err().kind(),
                 io::ErrorKind::PermissionDenied
             );
         }
@@ -279,6 +300,11 @@ mod tests {
         let started = Instant::now();
         assert!(open_append_private(&fifo).is_err());
         assert!(started.elapsed() < Duration::from_secs(1));
+        write_private(&d.join("n"), b"12").unwrap();
+        write_private(&d.join("n"), b"3").unwrap();
+        assert_eq!(std::fs::read(d.join("n")).unwrap(), b"3");
+        assert!(write_private(&d.join("link.log"), b"x").is_err());
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
         assert!(create_new_private(&d.join("m")).unwrap());
         assert!(!create_new_private(&d.join("m")).unwrap());
         assert_eq!(

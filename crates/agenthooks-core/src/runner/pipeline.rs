@@ -166,25 +166,35 @@ impl Runner {
         if confidence < event.envelope().confidence {
             event.envelope_mut().confidence = confidence;
         }
-        let state_dir = inv
-            .state_dir
-            .map_or_else(|| self.options.resolved_state_dir(inv.env), Path::to_path_buf);
+        let state_dir = match inv.state_dir {
+            Some(d) => Some(d.to_path_buf()),
+            None => self.options.private_state_dir(inv.env),
+        };
         let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
         let filter = super::args::tools_filter(inv.argv);
-        self.answer_event(codec, event, timeout, &state_dir, dispatch, filter.as_ref(), started)
+        self.answer_event(
+            codec,
+            event,
+            timeout,
+            state_dir.as_deref(),
+            dispatch,
+            filter.as_ref(),
+            started,
+        )
     }
 
     /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's, counted
     /// from `started`; the handlers get what is left of its [`deadline_budget`]), the
     /// continuation cap, degrade, encode. The event is moved through the pipeline, never copied.
-    /// `filter` is the invocation's `--tools`.
+    /// `filter` is the invocation's `--tools`; without a `state_dir` (not private) the
+    /// continuation counter and the prompt backfill are off.
     #[allow(clippy::too_many_arguments)] // one call per transport; a struct would only rename them
     pub(super) fn answer_event(
         &self,
         codec: &dyn Codec,
         mut event: Event,
         timeout: Duration,
-        state_dir: &Path,
+        state_dir: Option<&Path>,
         dispatch: Dispatch<'_>,
         filter: Option<&ToolSelector>,
         started: Instant,
@@ -197,7 +207,7 @@ impl Runner {
         let caps = codec.event_capabilities(&event);
         let cx = Context::new(caps, policy, Some(deadline));
 
-        let continuation = Continuations::new(state_dir, &event);
+        let continuation = state_dir.and_then(|d| Continuations::new(d, &event));
         // Whether the agent says if this stop re-enters: when it does not, the counter is kept
         // (the loop ends at the cap) and `previously_continued` comes from it.
         let mut unreported = false;
@@ -206,10 +216,9 @@ impl Runner {
         }
 
         // The transcript read runs under the deadline, with the handlers.
-        let backfill = if self.router.backfills_prompts() {
-            backfill_job(codec, state_dir, &event, policy, deadline)
-        } else {
-            None
+        let backfill = match state_dir {
+            Some(d) if self.router.backfills_prompts() => backfill_job(codec, d, &event, policy, deadline),
+            _ => None,
         };
 
         // Handlers see (and interceptors may change) the event's projection.

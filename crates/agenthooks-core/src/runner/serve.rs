@@ -166,7 +166,7 @@ pub(super) fn serve_with(
     timeout: Option<Duration>,
 ) {
     let conn = Arc::new(ConnState::default());
-    let state_dir: Arc<PathBuf> = Arc::new(runner.options.resolved_state_dir(env));
+    let state_dir: Arc<Option<PathBuf>> = Arc::new(runner.options.private_state_dir(env));
     let default_timeout = timeout.unwrap_or_else(|| codec.default_timeout());
     let mut workers: HashMap<String, SessionWorker> = HashMap::new();
     let cap = runner.options.stdin_cap;
@@ -222,7 +222,7 @@ pub(super) fn serve_with(
         let inv = Invocation::new(trimmed.to_vec(), env)
             .with_transport(Transport::Frame)
             .with_conn(Some(&*conn))
-            .with_state_dir(Some(&state_dir));
+            .with_state_dir(state_dir.as_deref());
         let event = match decode_guarded(codec, &inv) {
             Ok(e) => e,
             Err(e) => {
@@ -250,7 +250,7 @@ pub(super) fn serve_with(
                             codec,
                             event,
                             timeout,
-                            &state_dir,
+                            state_dir.as_deref(),
                             Dispatch::Worker,
                             filter.as_ref(),
                             Instant::now(),
