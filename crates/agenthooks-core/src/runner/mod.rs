@@ -93,6 +93,23 @@ pub const DEFAULT_STDIN_CAP: usize = 32 << 20;
 /// overflow. Not configurable.
 pub const MAX_NESTING: usize = 127;
 
+/// A per-user private directory under the system's temporary directory, made or verified: on
+/// Unix `<temp>/<name>-<uid>`, created `0700`, and refused (an error) when it exists as a symlink,
+/// as something else than a directory, or owned by another user; elsewhere `<temp>/<name>` (the
+/// temporary directory is per-user there). For files a hook keeps outside its state directory
+/// (spools, hand-offs): never a predictable name in a shared directory.
+///
+/// ```
+/// let dir = agenthooks_core::runner::private_temp_dir("agenthooks-doc")?;
+/// assert!(dir.is_dir());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn private_temp_dir(name: &str) -> std::io::Result<PathBuf> {
+    let dir = crate::safe_fs::user_temp_dir(name);
+    crate::safe_fs::private_dir(&dir, true)?;
+    Ok(dir)
+}
+
 /// Runner options.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
