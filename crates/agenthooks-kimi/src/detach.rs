@@ -323,6 +323,7 @@ mod platform {
     }
 
     /// No group or other permissions, and one link (a hard link to another file has two).
+    #[allow(clippy::verbose_bit_mask)] // the permission mask reads as one
     pub(super) fn private_single_link(meta: &std::fs::Metadata) -> bool {
         use std::os::unix::fs::MetadataExt;
         meta.mode() & 0o077 == 0 && meta.nlink() == 1
