@@ -24,8 +24,9 @@
 //! dispatch, and does the work. The two variables can also come from a project's `.env` (agents
 //! load it into the hook's environment), so [`take`] reads and removes only a file that looks
 //! like one [`detach`] wrote: a regular file (not a symlink) named `agenthooks-detached-…`, and on
-//! Unix with no group or other permissions and one link; anything else is
-//! [`DetachError::NotAPayloadFile`], read and removed never.
+//! Unix with no group or other permissions and one link. For anything else [`take`] answers
+//! `Ok(None)` (logged): the process is not a worker, runs as the hook it was started as, and the
+//! file is neither read nor removed.
 //!
 //! ```no_run
 //! fn main() {
@@ -119,13 +120,6 @@ pub enum DetachError {
     /// A worker's [`TASK_ENV`] is not valid UTF-8.
     #[error("the detached task name is not UTF-8")]
     TaskNotUtf8,
-    /// A worker's [`PAYLOAD_FILE_ENV`] names something [`detach`] did not write (see the module
-    /// docs): it is neither read nor removed.
-    #[error("{path} is not a detached payload file; left alone")]
-    NotAPayloadFile {
-        /// The path the variable named.
-        path: PathBuf,
-    },
 }
 
 /// A detached worker about to be started; [`detach`] is the short form.
@@ -231,7 +225,8 @@ pub fn detach(task: &str, payload: &[u8]) -> Result<u32, DetachError> {
 }
 
 /// In a worker started by [`detach`]: the work to do, with its payload file already removed.
-/// `Ok(None)` in any other process.
+/// `Ok(None)` in any other process, including one whose variables name a file [`detach`] did not
+/// write (see the module docs).
 pub fn take() -> Result<Option<DetachedWork>, DetachError> {
     take_from(std::env::var_os(TASK_ENV), std::env::var_os(PAYLOAD_FILE_ENV))
 }
@@ -243,7 +238,8 @@ fn take_from(task: Option<OsString>, file: Option<OsString>) -> Result<Option<De
     let task = task.into_string().map_err(|_| DetachError::TaskNotUtf8)?;
     let path = PathBuf::from(file);
     if !looks_like_payload_file(&path) {
-        return Err(DetachError::NotAPayloadFile { path });
+        tracing::warn!(path = %path.display(), "{PAYLOAD_FILE_ENV} names no detached payload file: not a worker, the file is left alone");
+        return Ok(None);
     }
     let payload = fs::read(&path).map_err(|source| DetachError::ReadPayload {
         path: path.clone(),
@@ -406,23 +402,18 @@ mod tests {
         assert!(!path.exists());
         // A second take finds the file gone: a typed error, not a panic.
         let again = take_from(Some("upload".into()), Some(path.into_os_string()));
-        assert!(matches!(again, Err(DetachError::NotAPayloadFile { .. })));
+        assert!(matches!(again, Ok(None)));
         let _ = fs::remove_dir_all(&dir);
     }
 
     /// The variables can come from a project's `.env`: what `detach` did not write is neither
-    /// read nor removed.
+    /// read nor removed, and the process is not taken for a worker (it runs as the hook).
     #[test]
     fn take_leaves_alone_what_detach_did_not_write() {
         let dir = scratch_dir("confined");
         let victim = dir.join(".bashrc");
         fs::write(&victim, b"keep").unwrap();
-        let refused = |p: &Path| {
-            matches!(
-                take_from(Some("t".into()), Some(p.as_os_str().to_owned())),
-                Err(DetachError::NotAPayloadFile { .. })
-            )
-        };
+        let refused = |p: &Path| matches!(take_from(Some("t".into()), Some(p.as_os_str().to_owned())), Ok(None));
         assert!(refused(&victim), "not a payload file's name");
         assert!(refused(&dir), "a directory");
         #[cfg(unix)]
