@@ -55,8 +55,9 @@
 //! goes to the codec as it came), and a frame that is not valid JSON still gives up its `seq`
 //! and `hook`. A frame the codec cannot decode, an invalid one, and an oversize one (whose
 //! first 64 KiB are scanned) are answered at once with the failure policy's answer for the
-//! frame's `hook`, under the frame's `seq`, so the plugin settles that call without waiting
-//! out its deadline. A line that is not a JSON object gets `{"seq", "error"}`. When no `seq`
+//! frame's `hook` (when the codec knows that event; else the answer for an event that may
+//! gate), under the frame's `seq`, so the plugin settles that call without waiting out its
+//! deadline. A line that is not a JSON object (an oversize one included) gets `{"seq", "error"}`. When no `seq`
 //! can be read, the reply's `seq` is `null` and it carries `"line": N`, the frame's 1-based line
 //! number on this connection (blank lines count), which a plugin that counts the lines it
 //! writes matches to its call.
@@ -185,7 +186,14 @@ pub(super) fn serve_with(
         let scan = Scan::of(trimmed);
         let mut head = scan.head();
         let seq = head.remove("seq").unwrap_or(Value::Null);
-        let hook = head.get("hook").and_then(Value::as_str).map(str::to_owned);
+        // The frame's event, as a hint for a failure answer: only a name the codec knows (a
+        // `hook` that names no event of the codec leaves the event unknown: the answer for an
+        // event that may gate).
+        let hook = head
+            .get("hook")
+            .and_then(Value::as_str)
+            .filter(|h| codec.row(h).is_some())
+            .map(str::to_owned);
         let hints = FrameHints {
             seq: &seq,
             line: line_no,
@@ -193,12 +201,13 @@ pub(super) fn serve_with(
         };
         if let Err(e) = read {
             // An oversize frame: its prefix (kept by the read) names its seq and hook.
-            let failure = Failure::Decode(crate::error::DecodeError::new(
-                codec.provider(),
-                e.category(),
-                super::input::chain(&e),
-            ));
-            answer_failed(runner, codec, env, out, &hints, trimmed, failure);
+            let why = super::input::chain(&e);
+            if scan.object {
+                let failure = Failure::Decode(crate::error::DecodeError::new(codec.provider(), e.category(), why));
+                answer_failed(runner, codec, env, out, &hints, trimmed, failure);
+            } else {
+                write_frame(out, &hints.error_frame(why));
+            }
             continue;
         }
         if trimmed.is_empty() {
@@ -518,12 +527,18 @@ mod tests {
     /// A codec that decodes nothing: every frame is answered by its failure response, which
     /// names the event the runner told it (`native`) and the policy's mode.
     struct Refusing;
+    static REFUSING_ROWS: [crate::EventRow; 1] = [crate::EventRow::new(
+        "before_tool_call",
+        crate::EventKind::ToolPre,
+        true,
+        true,
+    )];
     impl Codec for Refusing {
         fn provider(&self) -> crate::Provider {
             crate::Provider::from_static("zz")
         }
         fn native_events(&self) -> &'static [crate::EventRow] {
-            &[]
+            &REFUSING_ROWS
         }
         fn decode(&self, _: &Invocation<'_>) -> Result<Event, crate::DecodeError> {
             Err(crate::DecodeError::new(
@@ -625,18 +640,28 @@ mod tests {
             assert_eq!(reply["output"]["closed"], true, "{reply}");
             assert!(reply.get("line").is_none(), "{reply}");
         }
-        // The failure answer is the one for the frame's event.
+        // The failure answer is the one for the frame's event (a `hook` the codec knows).
         tx_in
             .send(b"{\"seq\":15,\"hook\":\"before_tool_call\",\"event\":\"\\udc00\"}\n".to_vec())
             .unwrap();
         let reply = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
         assert_eq!(reply["output"]["failed"], "before_tool_call", "{reply}");
+        // A `hook` the codec does not know is no hint: the answer for an event that may gate.
+        tx_in
+            .send(b"{\"seq\":16,\"hook\":\"tool\",\"x\":\"\\udc00\"}\n".to_vec())
+            .unwrap();
+        let reply = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            (&reply["seq"], &reply["output"]["failed"]),
+            (&json!(16), &Value::Null),
+            "{reply}"
+        );
         // No seq to read: the reply names the frame by its line on the connection (1-based).
         tx_in.send(b"{\"hook\":\"x\", \"seq\": }\n[1]\n".to_vec()).unwrap();
         let a = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
         let b = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
-        assert_eq!((&a["seq"], &a["line"]), (&Value::Null, &json!(6)), "{a}");
-        assert_eq!((&b["seq"], &b["line"]), (&Value::Null, &json!(7)), "{b}");
+        assert_eq!((&a["seq"], &a["line"]), (&Value::Null, &json!(7)), "{a}");
+        assert_eq!((&b["seq"], &b["line"]), (&Value::Null, &json!(8)), "{b}");
         assert!(
             b["error"].as_str().is_some_and(|e| e.contains("malformed frame")),
             "{b}"
