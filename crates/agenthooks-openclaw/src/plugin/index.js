@@ -80,53 +80,112 @@ function matchReply(d, reply, anonymousError) {
   return d.pending.size === 1 ? [...d.pending.keys()][0] : undefined;
 }
 
-// A JSON-safe copy: functions, symbols, handles and cycles dropped.
-function plain(value, depth, seen) {
-  if (typeof value === "function" || typeof value === "symbol" || value === undefined) return undefined;
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (value === null || typeof value !== "object") return value;
-  if (depth > 64 || seen.has(value)) return undefined;
-  if (typeof AbortSignal !== "undefined" && value instanceof AbortSignal) return undefined;
-  seen.add(value);
+// How deep a hook's data is written: deeper values are cut (dropped) there. Far deeper than a
+// model nests tool params in practice; the daemon reads any depth.
+const MAX_DEPTH = 100000;
+
+// The JSON text of a hook's data, written without recursion (a model's tool params can be nested
+// deeper than the stack allows): functions, symbols, handles (AbortSignal) and cycles dropped
+// (null in an array), bigints as strings, non-finite numbers as null, toJSON applied; a value
+// whose getters or toJSON throw is null.
+function jsonText(root) {
+  const parts = [];
+  const open = new Set();
+  // The JSON-safe form of one value (objects are written by the loop), or undefined (dropped).
+  const resolve = (value, depth) => {
+    let v = value;
+    for (let d = depth; ; d += 1) {
+      if (typeof v === "function" || typeof v === "symbol" || v === undefined) return undefined;
+      if (typeof v === "bigint") return v.toString();
+      if (typeof v === "number") return Number.isFinite(v) ? v : null;
+      if (v === null || typeof v !== "object") return v;
+      if (d > MAX_DEPTH || open.has(v)) return undefined;
+      if (typeof AbortSignal !== "undefined" && v instanceof AbortSignal) return undefined;
+      if (typeof v.toJSON !== "function") return v;
+      v = v.toJSON();
+    }
+  };
+  let first;
   try {
-    if (typeof value.toJSON === "function") return plain(value.toJSON(), depth + 1, seen);
-    if (Array.isArray(value)) {
-      return value.map((v) => {
-        const p = plain(v, depth + 1, seen);
-        return p === undefined ? null : p;
-      });
-    }
-    const out = {};
-    for (const [k, v] of Object.entries(value)) {
-      const p = plain(v, depth + 1, seen);
-      if (p !== undefined) out[k] = p;
-    }
-    return out;
+    first = resolve(root, 0);
   } catch {
-    return undefined;
-  } finally {
-    seen.delete(value);
+    first = null;
   }
+  const work = [{ value: first, depth: 0 }];
+  while (work.length > 0) {
+    const w = work.pop();
+    if (typeof w === "string") {
+      parts.push(w);
+      continue;
+    }
+    if (w.leave) {
+      open.delete(w.leave);
+      continue;
+    }
+    const v = w.value;
+    if (v === undefined || v === null) {
+      parts.push("null");
+      continue;
+    }
+    if (typeof v !== "object") {
+      parts.push(JSON.stringify(v));
+      continue;
+    }
+    const isArray = Array.isArray(v);
+    const items = [];
+    try {
+      if (isArray) {
+        for (const e of v) {
+          const r = resolve(e, w.depth + 1);
+          items.push([{ value: r === undefined ? null : r, depth: w.depth + 1 }]);
+        }
+      } else {
+        for (const [k, e] of Object.entries(v)) {
+          const r = resolve(e, w.depth + 1);
+          if (r !== undefined) items.push([JSON.stringify(k) + ":", { value: r, depth: w.depth + 1 }]);
+        }
+      }
+    } catch {
+      parts.push("null");
+      continue;
+    }
+    open.add(v);
+    const seq = [isArray ? "[" : "{"];
+    items.forEach((item, i) => {
+      if (i > 0) seq.push(",");
+      seq.push(...item);
+    });
+    seq.push(isArray ? "]" : "}", { leave: v });
+    for (let i = seq.length - 1; i >= 0; i--) work.push(seq[i]);
+  }
+  return parts.join("");
 }
 
-function sanitizeCtx(ctx) {
-  if (ctx === null || typeof ctx !== "object") return ctx === undefined ? null : plain(ctx, 0, new Set());
+// The context's JSON text without the members that are handles or secrets (STRIP).
+function ctxText(ctx) {
+  if (ctx === null || typeof ctx !== "object") return jsonText(ctx === undefined ? null : ctx);
   const out = {};
   for (const [k, v] of Object.entries(ctx)) {
-    if (STRIP.has(k)) continue;
-    const p = plain(v, 1, new Set());
-    if (p !== undefined) out[k] = p;
+    if (!STRIP.has(k)) out[k] = v;
   }
-  return out;
+  return jsonText(out);
 }
 
+// A frame: its event and context as JSON text, taken now (the envelope is written at send time,
+// with what is left of the deadline in `timeout_ms`).
 function frame(hook, event, ctx, timeoutMs, tools) {
-  const f = { seq: ++seq, hook, event: plain(event, 0, new Set()) ?? null, ctx: sanitizeCtx(ctx) };
+  const f = { seq: ++seq, hook, event: jsonText(event), ctx: ctxText(ctx) };
   if (timeoutMs) f.timeout_ms = timeoutMs;
   // The in-process tool filter the matcher cannot say: the daemon applies it.
   if (tools) f.tools = tools;
   return f;
+}
+
+function frameText(f) {
+  let text = `{"seq":${f.seq},"hook":${JSON.stringify(f.hook)},"event":${f.event},"ctx":${f.ctx}`;
+  if (f.timeout_ms) text += `,"timeout_ms":${JSON.stringify(f.timeout_ms)}`;
+  if (f.tools) text += `,"tools":${JSON.stringify(f.tools)}`;
+  return text + "}";
 }
 
 // The running daemon, spawned when there is none (a dead one is replaced), or null while a
@@ -221,7 +280,7 @@ function withDaemon(deadline, hold, fn) {
 function write(d, f, done) {
   if (!d?.alive || !d.child) return 0;
   try {
-    d.child.stdin.write(JSON.stringify(f) + "\n", done);
+    d.child.stdin.write(frameText(f) + "\n", done);
     d.written += 1;
     return d.written;
   } catch {

@@ -223,7 +223,8 @@ let lines = 0;
 rl.on("line", (line) => {
   lines += 1;
   const f = JSON.parse(line);
-  appendFileSync(process.env.FRAMES, JSON.stringify({ pid: process.pid, frame: f }) + "\n");
+  // the raw line: JSON.stringify recurses, and frames can be nested deeper than it goes
+  appendFileSync(process.env.FRAMES, `{"pid":${process.pid},"frame":${line}}\n`);
   const mode = f.event?.mode;
   if (mode === "crash") process.exit(3);
   if (mode === "deaf") {
@@ -267,6 +268,12 @@ if (run === "respawn") {
   await gate();
   for (let i = 0; i < 5; i++) await gate("crash");
   await gate();
+} else if (run === "deep") {
+  let deep = ["bottom"];
+  for (let i = 0; i < 5000; i++) deep = [deep];
+  const t = Date.now();
+  const result = await handlers.before_tool_call({ toolName: "exec", toolCallId: "c0", params: { command: "ls", deep } }, { toolName: "exec" });
+  steps.push({ mode: "deep", result: result ?? null, ms: Date.now() - t });
 } else if (run === "unmatched") {
   // one call in flight at a time, then two at once (one unread, one echoed)
   await gate("unread");
@@ -537,7 +544,9 @@ import plugin from "./plugin/index.js";
 const handlers = {};
 plugin.register({ on: (name, fn) => { handlers[name] = fn; } });
 const steps = [];
-for (const params of [{ command: "rm -rf /", description: "x \ud800 y" }, { command: "rm -rf /", description: "\udc00\ud800" }, { command: "ls" }]) {
+let deep = [];
+for (let i = 0; i < 3000; i++) deep = [deep];
+for (const params of [{ command: "rm -rf /", description: "x \ud800 y" }, { command: "rm -rf /", description: "\udc00\ud800" }, { command: "rm -rf /", deep }, { command: "ls" }]) {
   const t = Date.now();
   const result = await handlers.before_tool_call({ toolName: "exec", params, toolCallId: `c${steps.length}`, runId: "r" }, { toolName: "exec", sessionId: "s" });
   steps.push({ result: result ?? null, ms: Date.now() - t });
@@ -568,8 +577,8 @@ console.log(JSON.stringify({ steps }));
     server.join().expect("serve ends at the plugin's end of input");
     let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
     let steps = out["steps"].as_array().cloned().unwrap_or_default();
-    assert_eq!(steps.len(), 3, "{out}");
-    for s in &steps[..2] {
+    assert_eq!(steps.len(), 4, "{out}");
+    for s in &steps[..3] {
         assert_eq!(s["result"]["block"], true, "{s}");
         let reason = s["result"]["blockReason"].as_str().unwrap_or_default();
         assert!(
@@ -578,6 +587,51 @@ console.log(JSON.stringify({ steps }));
         );
         assert!(s["ms"].as_u64().is_some_and(|ms| ms < 2000), "at once: {s}");
     }
-    assert_eq!(steps[2]["result"], Value::Null, "{}", steps[2]);
+    assert_eq!(steps[3]["result"], Value::Null, "{}", steps[3]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tool params nested 5000 deep (what a model can write; past what a recursive copy or
+/// `JSON.stringify` with a replacer survives) reach the daemon whole: the plugin writes frames
+/// without recursion.
+#[test]
+fn deeply_nested_params_reach_the_daemon() {
+    let (node, dir) = match node_and_dir("agenthooks-openclaw-deep") {
+        Some(x) => x,
+        None => return,
+    };
+    std::fs::write(dir.join("fake-daemon.mjs"), FAKE_DAEMON).expect("write daemon");
+    std::fs::write(dir.join("driver.mjs"), RESPAWN_DRIVER).expect("write driver");
+    let daemon = dir.join("fake-daemon.mjs").display().to_string();
+    let node_bin = node.display().to_string();
+    let cfg = PluginConfig::new([node_bin.as_str(), daemon.as_str()])
+        .with_hook(ShimHook::new("before_tool_call").with_deadline(Duration::from_secs(5)));
+    for (name, text) in cfg.render() {
+        std::fs::write(dir.join("plugin").join(name), text).expect("write plugin");
+    }
+    let frames = dir.join("frames.jsonl");
+    let o = Command::new(node)
+        .arg(dir.join("driver.mjs"))
+        .arg("deep")
+        .env("FRAMES", &frames)
+        .current_dir(&dir)
+        .output()
+        .expect("running node");
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
+    assert!(
+        out["steps"][0]["result"]["pid"].is_u64(),
+        "answered by the daemon: {out}"
+    );
+    // serde_json stops at 128 levels: read the frame's raw text.
+    let raw = std::fs::read_to_string(&frames).unwrap_or_default();
+    let at = raw.find("\"deep\":").expect("the deep param was sent");
+    let depth = raw[at + 7..].bytes().take_while(|b| *b == b'[').count();
+    assert_eq!(depth, 5001, "every level reached the daemon");
+    assert!(raw[at..].contains("bottom"));
     let _ = std::fs::remove_dir_all(&dir);
 }
