@@ -596,9 +596,8 @@ console.log(JSON.stringify({ steps }));
 /// without recursion.
 #[test]
 fn deeply_nested_params_reach_the_daemon() {
-    let (node, dir) = match node_and_dir("agenthooks-openclaw-deep") {
-        Some(x) => x,
-        None => return,
+    let Some((node, dir)) = node_and_dir("agenthooks-openclaw-deep") else {
+        return;
     };
     std::fs::write(dir.join("fake-daemon.mjs"), FAKE_DAEMON).expect("write daemon");
     std::fs::write(dir.join("driver.mjs"), RESPAWN_DRIVER).expect("write driver");
