@@ -40,8 +40,10 @@ pub(crate) fn open_regular(path: &Path) -> io::Result<File> {
         opts.custom_flags(libc::O_NONBLOCK);
     }
     #[cfg(not(unix))]
-    if !std::fs::metadata(path)?.is_file() {
-        return Err(not_regular(path));
+    {
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(not_regular(path));
+        }
     }
     let f = opts.open(path)?;
     if !f.metadata()?.is_file() {
