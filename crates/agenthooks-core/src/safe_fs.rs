@@ -112,6 +112,8 @@ pub(crate) fn private_dir(dir: &Path, tighten: bool) -> io::Result<()> {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
         }
     }
+    #[cfg(not(unix))]
+    let _ = tighten;
     Ok(())
 }
 
