@@ -78,6 +78,10 @@ pub(crate) fn euid() -> u32 {
 /// Makes `dir` (and its missing parents) and verifies it is private (see the module docs);
 /// `tighten`: an existing directory of ours with group or other access is made `0700`.
 pub(crate) fn private_dir(dir: &Path, tighten: bool) -> io::Result<()> {
+    // The common case, on every hook invocation: it exists and is fine (one `lstat`).
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| is_private(&m, tighten)) {
+        return Ok(());
+    }
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }
@@ -115,6 +119,24 @@ pub(crate) fn private_dir(dir: &Path, tighten: bool) -> io::Result<()> {
     #[cfg(not(unix))]
     let _ = tighten;
     Ok(())
+}
+
+/// Whether `meta` (from `lstat`) is a directory that [`private_dir`] accepts as it is.
+#[allow(clippy::verbose_bit_mask)] // the permission mask reads as one
+fn is_private(meta: &std::fs::Metadata, tighten: bool) -> bool {
+    if meta.file_type().is_symlink() || !meta.is_dir() {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.uid() == euid() && (!tighten || meta.mode() & 0o077 == 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tighten;
+        true
+    }
 }
 
 /// A per-user directory under the system's temporary directory: `<temp>/<name>-<uid>` on Unix
