@@ -60,7 +60,9 @@ impl RawPayload {
     /// tolerantly: what an agent's encoder writes and `serde_json` rejects is repaired as the
     /// decoder repairs it ([`kit::tolerant`](crate::kit::tolerant)). `None` when it is not JSON.
     pub fn to_value(&self) -> Option<Value> {
-        crate::kit::tolerant::parse_slice(self.json_bytes()).ok().map(|(v, _)| v)
+        crate::kit::tolerant::parse_slice(self.json_bytes())
+            .ok()
+            .map(|(v, _)| v)
     }
 
     /// The bytes without a leading UTF-8 byte-order mark (Cursor prepends one), for parsing.

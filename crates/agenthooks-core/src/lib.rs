@@ -47,6 +47,7 @@ pub mod quirks;
 mod raw_json;
 pub mod router;
 pub mod runner;
+mod safe_fs;
 pub mod shell;
 pub mod tool_filter;
 pub mod transcript;

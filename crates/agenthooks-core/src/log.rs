@@ -99,11 +99,10 @@ impl Subscriber for MiniSubscriber {
             Sink::Stderr => {
                 let _ = std::io::stderr().write_all(line.0.as_bytes());
             }
+            // The file is in the private state directory (its path checked by the runner):
+            // created `0600`, never written through a symlink.
             Sink::File(p) => {
-                if let Some(d) = p.parent() {
-                    let _ = std::fs::create_dir_all(d);
-                }
-                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(p) {
+                if let Ok(mut f) = crate::safe_fs::open_append_private(p) {
                     let _ = f.write_all(line.0.as_bytes());
                 }
             }
@@ -123,6 +122,7 @@ mod tests {
     fn writes_filtered_lines_to_a_file() {
         let dir = std::env::temp_dir().join(format!("agenthooks-log-{}", std::process::id()));
         let path = dir.join("x.log");
+        std::fs::create_dir_all(&dir).unwrap();
         let _ = std::fs::remove_file(&path);
         let sub = MiniSubscriber::new(Level::WARN, Sink::File(path.clone()));
         tracing::subscriber::with_default(sub, || {

@@ -787,9 +787,17 @@ pub fn read_json(path: &Path, syntax: JsonSyntax) -> Option<Value> {
     }
 }
 
-/// Reads a config file's text: `None` when absent (silently) or unreadable (logged).
+/// The largest MCP config file that is read: 4 MiB (agents' configs are kilobytes; a larger
+/// file is skipped, logged).
+pub const CONFIG_CAP: u64 = 4 << 20;
+
+/// Reads a config file's text: `None` when absent (silently) or unreadable (logged). Only a
+/// regular file of at most [`CONFIG_CAP`] bytes is read, opened without blocking: a FIFO or a
+/// device in its place is skipped at once, never waited on.
 pub fn read_text(path: &Path) -> Option<String> {
-    match std::fs::read_to_string(path) {
+    let read = crate::safe_fs::read_regular(path, CONFIG_CAP)
+        .and_then(|b| String::from_utf8(b).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e)));
+    match read {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => {
@@ -1151,6 +1159,42 @@ mod tests {
             "comments are malformed for JSON.parse"
         );
         assert_eq!(read_json(&bad, JsonSyntax::Relaxed), Some(json!({"a": 1})));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A config path is read only when it is a regular file within the cap: a FIFO (which would
+    /// block the open) or `/dev/zero` (endless) is skipped at once, an oversize file skipped.
+    #[test]
+    fn only_regular_files_within_the_cap_are_read() {
+        let dir = std::env::temp_dir().join(format!("agenthooks-mcp-core-cap-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let big = dir.join("big.json");
+        let cap = usize::try_from(CONFIG_CAP).unwrap();
+        let mut text = String::from("{\"mcpServers\": {}, \"pad\": \"");
+        text.push_str(&"x".repeat(cap - text.len() - 2));
+        text.push_str("\"}");
+        std::fs::write(&big, &text).unwrap();
+        assert_eq!(
+            read_json(&big, JsonSyntax::Strict).map(|v| v["mcpServers"].clone()),
+            Some(json!({}))
+        );
+        text.push(' ');
+        std::fs::write(&big, &text).unwrap();
+        assert_eq!(read_json(&big, JsonSyntax::Strict), None, "one byte over the cap");
+        #[cfg(unix)]
+        {
+            let fifo = dir.join("fifo.json");
+            let made = std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(made);
+            let started = std::time::Instant::now();
+            assert_eq!(read_json(&fifo, JsonSyntax::Relaxed), None);
+            assert_eq!(read_json(Path::new("/dev/zero"), JsonSyntax::Strict), None);
+            assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -25,6 +25,13 @@
 //!   [`Tail::offset`] is the byte offset to resume from later.
 //! - [`LineBuffer`] is the splitting primitive both use (bytes in, complete lines out).
 //!
+//! **Bounded.** A transcript path comes from the payload, so reading it must not hang or exhaust
+//! the hook: files are opened without blocking and only a regular file is read (a FIFO,
+//! `/dev/zero` or a directory is an error of kind `InvalidInput`, at once). A [`Tail::poll`]
+//! reads at most [`TAIL_READ_CAP`] (16 MiB) of new bytes: when more was appended since the last
+//! poll, it reads only the last 16 MiB, from the first line start in them (the lines before are
+//! skipped, logged). A JSON document (Gemini) larger than [`DOCUMENT_CAP`] (64 MiB) is not read.
+//!
 //! **Gemini's JSON document.** Gemini CLI before its JSONL format rewrites one pretty-printed
 //! JSON document (`{"sessionId", …, "messages": [...]}`) on every update, so it cannot be read
 //! line by line. A Gemini file whose first line is not a complete JSON value is read as that
@@ -57,6 +64,18 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::provider::Provider;
+
+/// The most new bytes one [`Tail::poll`] reads: the last 16 MiB of what was appended.
+pub const TAIL_READ_CAP: u64 = 16 << 20;
+/// The largest transcript JSON document (Gemini's pre-JSONL session file) that is read: 64 MiB.
+pub const DOCUMENT_CAP: u64 = 64 << 20;
+
+fn document_too_large() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("a transcript JSON document over {DOCUMENT_CAP} bytes is not read"),
+    )
+}
 
 /// A transcript format: which agent wrote the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -389,7 +408,10 @@ impl<R: Read> Reader<R> {
             text.push('\n');
         }
         let mut rest = Vec::from(std::mem::take(&mut self.lines).pending());
-        self.input.read_to_end(&mut rest)?;
+        (&mut self.input).take(DOCUMENT_CAP + 1).read_to_end(&mut rest)?;
+        if rest.len() as u64 > DOCUMENT_CAP {
+            return Err(document_too_large());
+        }
         self.done = true;
         text.push_str(&String::from_utf8_lossy(&rest));
         if let Some(records) = document_records(self.dialect, &text) {
@@ -413,9 +435,9 @@ impl Reader<BufReader<File>> {
     }
 
     /// Opens a transcript file at byte `offset` (a line start, e.g. a [`Tail::offset`] or a
-    /// [`Record::offset`] saved earlier).
+    /// [`Record::offset`] saved earlier). Only a regular file opens (see the module docs).
     pub fn open_at(dialect: Dialect, path: impl AsRef<Path>, offset: u64) -> io::Result<Self> {
-        let mut f = File::open(path)?;
+        let mut f = crate::safe_fs::open_regular(path.as_ref())?;
         if offset > 0 {
             f.seek(SeekFrom::Start(offset))?;
         }
@@ -489,9 +511,10 @@ impl Tail {
         self.lines.offset()
     }
 
-    /// The records completed since the last poll (none when the file does not exist yet).
+    /// The records completed since the last poll (none when the file does not exist yet). Only
+    /// a regular file is read, and at most [`TAIL_READ_CAP`] bytes of it (see the module docs).
     pub fn poll(&mut self) -> io::Result<Vec<Record>> {
-        let mut f = match File::open(&self.path) {
+        let mut f = match crate::safe_fs::open_regular(&self.path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(e),
@@ -507,9 +530,12 @@ impl Tail {
             self.lines_from = 0;
             self.decided = false;
         }
+        if len - self.read_to > TAIL_READ_CAP {
+            self.skip_to_tail(&mut f, len)?;
+        }
         f.seek(SeekFrom::Start(self.read_to))?;
         let mut bytes = Vec::new();
-        f.read_to_end(&mut bytes)?;
+        (&mut f).take(TAIL_READ_CAP).read_to_end(&mut bytes)?;
         self.read_to += bytes.len() as u64;
         let lines = self.lines.push(&bytes);
         if !self.decided {
@@ -528,11 +554,34 @@ impl Tail {
             .collect())
     }
 
+    /// Moves the read position to the first line start in the last [`TAIL_READ_CAP`] bytes of a
+    /// file of `len` bytes (the byte before the window tells whether it starts a line).
+    fn skip_to_tail(&mut self, f: &mut File, len: u64) -> io::Result<()> {
+        let window = len - TAIL_READ_CAP;
+        f.seek(SeekFrom::Start(window - 1))?;
+        let mut scan = Vec::new();
+        (&mut *f).take(TAIL_READ_CAP + 1).read_to_end(&mut scan)?;
+        let start = scan.iter().position(|b| *b == b'\n').map_or(len, |i| window + i as u64);
+        tracing::warn!(
+            path = %self.path.display(),
+            skipped = start - self.lines.offset(),
+            "transcript: more than the read cap appended since the last read; reading only its end"
+        );
+        self.lines = LineBuffer::at(start);
+        self.read_to = start;
+        self.lines_from = start;
+        self.decided = true;
+        Ok(())
+    }
+
     fn poll_document(&mut self, f: &mut File, seen: usize) -> io::Result<Vec<Record>> {
         self.document = Some(seen);
+        if f.metadata()?.len() > DOCUMENT_CAP {
+            return Err(document_too_large());
+        }
         f.seek(SeekFrom::Start(0))?;
         let mut text = String::new();
-        f.read_to_string(&mut text)?;
+        (&mut *f).take(DOCUMENT_CAP).read_to_string(&mut text)?;
         let Some(records) = document_records(self.dialect, &text) else {
             // Caught mid-write: the next poll reads it again.
             return Ok(Vec::new());

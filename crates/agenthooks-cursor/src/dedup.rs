@@ -119,6 +119,10 @@ fn fresh(path: &Path, ttl: Duration) -> bool {
         .is_some_and(|age| age < ttl)
 }
 
+fn is_symlink(p: &Path) -> bool {
+    fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
     fs::write(&tmp, bytes)?;
@@ -154,7 +158,13 @@ pub(crate) fn check(
 ) -> Option<Dedup> {
     let root = state_dir.join(DIR);
     let dir = root.join(key);
-    fs::create_dir_all(&dir).ok()?;
+    // The state directory is private, but never follow a link planted in it out of it.
+    let seen_dir = root.join("mcp-seen");
+    let linked = || [&root, &dir, &seen_dir].iter().any(|p| is_symlink(p));
+    if linked() || fs::create_dir_all(&dir).is_err() || linked() {
+        tracing::warn!(dir = %root.display(), "cursor de-duplication: a symlink in the state directory (or no directory); skipped");
+        return None;
+    }
     sweep(&root);
     write_atomic(&dir.join(format!("{native}.json")), raw.as_bytes()).ok()?;
     let claim = dir.join("claim");
@@ -272,6 +282,23 @@ mod tests {
         let c = check(&d, "k", "s", "preToolUse", Part::Claimant, &raw).unwrap();
         assert!(c.delivered);
         let _ = fs::remove_dir_all(&d);
+    }
+
+    /// A link planted in the state directory is never followed out of it: de-duplication is
+    /// skipped (every event delivered) and nothing is written where the link points.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_in_the_state_dir_is_not_followed() {
+        let d = tmp("link");
+        let elsewhere = tmp("link-target");
+        fs::create_dir_all(&d).unwrap();
+        fs::create_dir_all(&elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, d.join(DIR)).unwrap();
+        let raw = RawPayload::from(b"{}".to_vec());
+        assert!(check(&d, "k", "s", "preToolUse", Part::Claimant, &raw).is_none());
+        assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
+        let _ = fs::remove_dir_all(&d);
+        let _ = fs::remove_dir_all(&elsewhere);
     }
 
     #[test]

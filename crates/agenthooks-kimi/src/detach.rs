@@ -10,7 +10,9 @@
 //! [`detach`] hands the work to a new process and returns at once, so the hook can answer and
 //! exit while the worker carries on:
 //!
-//! 1. the payload is written to a private temporary file (mode `0600` on Unix);
+//! 1. the payload is written to a private temporary file (mode `0600` on Unix), in a per-user
+//!    `0700` directory ([`agenthooks_core::runner::private_temp_dir`]: `<temp>/agenthooks-detached-<uid>`)
+//!    unless [`Detach::with_temp_dir`] names one;
 //! 2. the current executable is spawned again with argv `[DETACH_ARG, task]`, the task name in
 //!    [`TASK_ENV`], the file path in [`PAYLOAD_FILE_ENV`], stdin/stdout/stderr on the null device,
 //!    and, on Unix, in a **new process group** (on Windows: a new process group, no console), so
@@ -19,7 +21,12 @@
 //! 3. nothing waits for the worker; it is reparented when the hook exits.
 //!
 //! The same binary, started as a worker, calls [`take`] first thing in `main`, before any hook
-//! dispatch, and does the work:
+//! dispatch, and does the work. The two variables can also come from a project's `.env` (agents
+//! load it into the hook's environment), so [`take`] reads and removes only a file that looks
+//! like one [`detach`] wrote: a regular file (not a symlink) named `agenthooks-detached-…`, and on
+//! Unix with no group or other permissions and one link. For anything else [`take`] answers
+//! `Ok(None)` (logged): the process is not a worker, runs as the hook it was started as, and the
+//! file is neither read nor removed.
 //!
 //! ```no_run
 //! fn main() {
@@ -160,7 +167,7 @@ impl Detach {
         self
     }
 
-    /// Writes payload files under `dir` instead of [`std::env::temp_dir`].
+    /// Writes payload files under `dir` instead of the per-user temporary directory.
     pub fn with_temp_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.temp_dir = Some(dir.into());
         self
@@ -172,7 +179,15 @@ impl Detach {
             Some(p) => p.clone(),
             None => std::env::current_exe().map_err(DetachError::CurrentExe)?,
         };
-        let dir = self.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+        let dir = match &self.temp_dir {
+            Some(d) => d.clone(),
+            None => agenthooks_core::runner::private_temp_dir("agenthooks-detached").map_err(|source| {
+                DetachError::WritePayload {
+                    path: std::env::temp_dir(),
+                    source,
+                }
+            })?,
+        };
         let path = write_payload(&dir, payload)?;
 
         let mut cmd = Command::new(&program);
@@ -210,7 +225,8 @@ pub fn detach(task: &str, payload: &[u8]) -> Result<u32, DetachError> {
 }
 
 /// In a worker started by [`detach`]: the work to do, with its payload file already removed.
-/// `Ok(None)` in any other process.
+/// `Ok(None)` in any other process, including one whose variables name a file [`detach`] did not
+/// write (see the module docs).
 pub fn take() -> Result<Option<DetachedWork>, DetachError> {
     take_from(std::env::var_os(TASK_ENV), std::env::var_os(PAYLOAD_FILE_ENV))
 }
@@ -221,12 +237,28 @@ fn take_from(task: Option<OsString>, file: Option<OsString>) -> Result<Option<De
     };
     let task = task.into_string().map_err(|_| DetachError::TaskNotUtf8)?;
     let path = PathBuf::from(file);
+    if !looks_like_payload_file(&path) {
+        tracing::warn!(path = %path.display(), "{PAYLOAD_FILE_ENV} names no detached payload file: not a worker, the file is left alone");
+        return Ok(None);
+    }
     let payload = fs::read(&path).map_err(|source| DetachError::ReadPayload {
         path: path.clone(),
         source,
     })?;
     let _ = fs::remove_file(&path);
     Ok(Some(DetachedWork { task, payload }))
+}
+
+/// Whether `path` is a file [`detach`] could have written (see the module docs).
+fn looks_like_payload_file(path: &Path) -> bool {
+    let named = path
+        .file_name()
+        .and_then(OsStr::to_str)
+        .is_some_and(|n| n.starts_with(FILE_PREFIX));
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return false;
+    };
+    named && meta.file_type().is_file() && platform::private_single_link(&meta)
 }
 
 fn write_payload(dir: &Path, payload: &[u8]) -> Result<PathBuf, DetachError> {
@@ -285,6 +317,13 @@ mod platform {
     pub(super) fn private_mode(opts: &mut OpenOptions) {
         opts.mode(0o600);
     }
+
+    /// No group or other permissions, and one link (a hard link to another file has two).
+    #[allow(clippy::verbose_bit_mask)] // the permission mask reads as one
+    pub(super) fn private_single_link(meta: &std::fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        meta.mode() & 0o077 == 0 && meta.nlink() == 1
+    }
 }
 
 #[cfg(windows)]
@@ -301,6 +340,10 @@ mod platform {
     }
 
     pub(super) fn private_mode(_opts: &mut OpenOptions) {}
+
+    pub(super) fn private_single_link(_meta: &std::fs::Metadata) -> bool {
+        true
+    }
 }
 
 #[cfg(not(any(unix, windows)))]
@@ -312,6 +355,10 @@ mod platform {
     pub(super) fn detach(_cmd: &mut Command) {}
 
     pub(super) fn private_mode(_opts: &mut OpenOptions) {}
+
+    pub(super) fn private_single_link(_meta: &std::fs::Metadata) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
@@ -355,8 +402,50 @@ mod tests {
         assert!(!path.exists());
         // A second take finds the file gone: a typed error, not a panic.
         let again = take_from(Some("upload".into()), Some(path.into_os_string()));
-        assert!(matches!(again, Err(DetachError::ReadPayload { .. })));
+        assert!(matches!(again, Ok(None)));
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// The variables can come from a project's `.env`: what `detach` did not write is neither
+    /// read nor removed, and the process is not taken for a worker (it runs as the hook).
+    #[test]
+    fn take_leaves_alone_what_detach_did_not_write() {
+        let dir = scratch_dir("confined");
+        let victim = dir.join(".bashrc");
+        fs::write(&victim, b"keep").unwrap();
+        let refused = |p: &Path| matches!(take_from(Some("t".into()), Some(p.as_os_str().to_owned())), Ok(None));
+        assert!(refused(&victim), "not a payload file's name");
+        assert!(refused(&dir), "a directory");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let link = dir.join(format!("{FILE_PREFIX}link"));
+            std::os::unix::fs::symlink(&victim, &link).unwrap();
+            assert!(refused(&link), "a symlink");
+            fs::set_permissions(&victim, fs::Permissions::from_mode(0o600)).unwrap();
+            let hard = dir.join(format!("{FILE_PREFIX}hard"));
+            fs::hard_link(&victim, &hard).unwrap();
+            assert!(refused(&hard), "a second link to another file");
+            let loose = dir.join(format!("{FILE_PREFIX}loose"));
+            fs::write(&loose, b"x").unwrap();
+            fs::set_permissions(&loose, fs::Permissions::from_mode(0o644)).unwrap();
+            assert!(refused(&loose), "group or other permissions");
+            assert!(loose.exists());
+        }
+        assert_eq!(fs::read(&victim).unwrap(), b"keep");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Without a directory given, payload files go to a per-user 0700 directory, not the shared
+    /// temporary directory.
+    #[cfg(unix)]
+    #[test]
+    fn the_default_payload_dir_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = agenthooks_core::runner::private_temp_dir("agenthooks-detached").unwrap();
+        assert_ne!(dir.parent(), None);
+        assert_ne!(dir, std::env::temp_dir());
+        assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
     }
 
     #[test]

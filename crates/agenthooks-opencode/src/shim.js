@@ -5,7 +5,10 @@
 // Replies are assigned onto OpenCode's own `output` object, in place; an `error` is thrown
 // from tool.execute.before (blocks the tool) and chat.message, and swallowed elsewhere. The shim
 // owns the deadlines (OpenCode applies none); past one, or when the daemon dies, the hook's fail
-// policy applies: "closed" throws, "open" does nothing. No package imports, no stdout writes.
+// policy applies: "closed" throws, "open" does nothing. A reply is matched to its call by `seq`,
+// else by `line` (the daemon's count of the lines it read, sent when it could not read a
+// frame's seq); a damaged reply line settles the call its top-level `seq` names by the fail
+// policy at once. No package imports, no stdout writes.
 import { spawn } from "node:child_process";
 
 const COMMAND = /*AGENTHOOKS:COMMAND*/["agenthooks-hook"];
@@ -17,29 +20,109 @@ const RETHROW = new Set(["tool.execute.before", "chat.message"]);
 const GRACE_MS = 250;
 const highVolume = (type) => type === "message.part.delta" || String(type).startsWith("session.next.");
 
-/** JSON text of a value with non-JSON values (functions, symbols, URL objects, cycles) stripped. */
+/** The JSON-safe form of `holder[k]` after its toJSON: functions, symbols, URL objects dropped. */
+// `this[k]` is the value before its toJSON (a URL has one, so `v` is already a string).
+function plain(k, v) {
+  const raw = this == null ? v : this[k];
+  if (typeof v === "function" || typeof v === "symbol") return undefined;
+  if (typeof v === "bigint") return v.toString();
+  if (typeof URL !== "undefined" && raw instanceof URL) return undefined;
+  return v;
+}
+
+/**
+ * JSON text of a value with non-JSON values (functions, symbols, URL objects, cycles) stripped.
+ * Values nested deeper than `JSON.stringify` can recurse (a model's tool input can be) are
+ * written by `toJsonDeep`, so they still reach the daemon.
+ */
 function toJson(value) {
-  // `this[k]` is the value before its toJSON (a URL has one, so `v` is already a string).
-  function plain(k, v) {
-    const raw = this == null ? v : this[k];
-    if (typeof v === "function" || typeof v === "symbol") return undefined;
-    if (typeof v === "bigint") return v.toString();
-    if (typeof URL !== "undefined" && raw instanceof URL) return undefined;
-    return v;
-  }
   try {
     return JSON.stringify(value, plain);
   } catch {
-    const seen = new WeakSet();
-    return JSON.stringify(value, function (k, v) {
-      v = plain.call(this, k, v);
-      if (v && typeof v === "object") {
-        if (seen.has(v)) return undefined;
-        seen.add(v);
-      }
-      return v;
-    });
+    return toJsonDeep(value);
   }
+}
+
+/** `toJson` without recursion (any depth); a reference to an enclosing value (a cycle) is dropped. */
+function toJsonDeep(root) {
+  const parts = [];
+  const open = new Set();
+  const resolve = (holder, key) => {
+    let v = holder[key];
+    if ((v !== null && typeof v === "object") || typeof v === "bigint") {
+      if (typeof v.toJSON === "function") v = v.toJSON(key);
+    }
+    v = plain.call(holder, key, v);
+    return v !== null && typeof v === "object" && open.has(v) ? undefined : v;
+  };
+  const work = [{ value: resolve({ "": root }, "") }];
+  while (work.length > 0) {
+    const w = work.pop();
+    if (typeof w === "string") {
+      parts.push(w);
+      continue;
+    }
+    if (w.leave) {
+      open.delete(w.leave);
+      continue;
+    }
+    const v = w.value;
+    if (v === undefined || v === null) parts.push("null");
+    else if (typeof v === "number") parts.push(Number.isFinite(v) ? String(v) : "null");
+    else if (typeof v !== "object") parts.push(JSON.stringify(v));
+    else {
+      open.add(v);
+      const items = [];
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) items.push({ value: resolve(v, String(i)) });
+      } else {
+        for (const k of Object.keys(v)) {
+          const member = resolve(v, k);
+          if (member !== undefined) items.push(JSON.stringify(k) + ":", { value: member });
+        }
+      }
+      const [start, end] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
+      const step = Array.isArray(v) ? 1 : 2;
+      const seq = [start];
+      for (let i = 0; i < items.length; i += step) {
+        if (i > 0) seq.push(",");
+        for (let j = i; j < i + step; j++) seq.push(items[j]);
+      }
+      seq.push(end, { leave: v });
+      for (let i = seq.length - 1; i >= 0; i--) work.push(seq[i]);
+    }
+  }
+  return parts.join("");
+}
+
+/**
+ * The top-level `seq` and `line` of a reply line that is not JSON (a damaged line): a scan that
+ * skips strings and nested values, so a `seq` inside the output is never taken.
+ */
+function scanReply(text) {
+  const found = {};
+  const token = /\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/y;
+  let depth = 0;
+  for (let i = text.indexOf("{"); i >= 0 && i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      const key = text.slice(i + 1, j);
+      if (depth === 1 && (key === "seq" || key === "line")) {
+        token.lastIndex = j + 1;
+        const m = token.exec(text);
+        if (m) {
+          try {
+            found[key] = JSON.parse(m[1]);
+          } catch {}
+        }
+      }
+      i = j;
+    } else if (c === "{" || c === "[") depth += 1;
+    else if (c === "}" || c === "]") depth -= 1;
+  }
+  return found;
 }
 
 /**
@@ -57,6 +140,7 @@ function createBridge(options) {
   const env = options.env ?? process.env;
   let child = null;
   let seq = 0;
+  let lines = 0;
   let buffer = "";
   let stopped = false;
   let failures = 0;
@@ -66,16 +150,27 @@ function createBridge(options) {
   let config = null;
   const pending = new Map();
 
-  /** Writes one frame to the running daemon; false (and the daemon counted dead) when it can't. */
+  /**
+   * Writes one frame to the running daemon: its line number on that daemon's stdin (1-based),
+   * 0 (and the daemon counted dead) when it can't, -1 when the frame has no JSON text (a value
+   * whose toJSON or getter throws): that is the frame's failure, not the daemon's.
+   */
   function write(frame) {
     const c = child;
-    if (!c) return false;
+    if (!c) return 0;
+    let text;
     try {
-      c.stdin.write(toJson(frame) + "\n");
-      return true;
+      text = toJson(frame) + "\n";
+    } catch {
+      return -1;
+    }
+    try {
+      c.stdin.write(text);
+      lines += 1;
+      return lines;
     } catch {
       crashed(c);
-      return false;
+      return 0;
     }
   }
 
@@ -87,12 +182,19 @@ function createBridge(options) {
 
   /** Sends the frames waiting for a daemon, in call order, with what is left of their deadline. */
   function flush() {
-    for (const p of pending.values()) {
+    for (const [id, p] of pending) {
       if (!child) return;
       if (p.sent) continue;
       p.frame.timeout_ms = Math.max(1, p.deadline - Date.now());
-      p.sent = write(p.frame);
+      send(id, p);
     }
+  }
+
+  /** Writes a pending call's frame; a frame that cannot be written as JSON fails its call now. */
+  function send(id, p) {
+    p.line = write(p.frame);
+    p.sent = p.line > 0;
+    if (p.line < 0) settle(id, null, new Error("the hook's input cannot be written as JSON"));
   }
 
   /** Starts the daemon unless a respawn backoff runs (then arms its timer); whether one runs. */
@@ -125,6 +227,7 @@ function createBridge(options) {
     child = c;
     startedAt = Date.now();
     buffer = "";
+    lines = 0;
     c.stdout.setEncoding("utf8");
     c.stdout.on("data", (chunk) => read(c, chunk));
     c.stdout.on("end", () => crashed(c));
@@ -150,14 +253,42 @@ function createBridge(options) {
       try {
         reply = JSON.parse(line);
       } catch {
+        reply = undefined;
+      }
+      if (reply === null || typeof reply !== "object") {
+        // A damaged line: the call it names gets the fail policy now, not at its deadline.
+        const id = match(scanReply(line), false);
+        if (id !== undefined) settle(id, null, new Error("the agenthooks daemon sent an unreadable reply"));
         continue;
       }
-      const p = pending.get(reply?.seq);
-      if (!p || !p.sent) continue;
-      pending.delete(reply.seq);
-      clearTimeout(p.timer);
-      p.resolve(reply);
+      const id = match(reply, reply.error !== undefined && reply.error !== null);
+      if (id !== undefined) settle(id, reply);
     }
+  }
+
+  /**
+   * The pending call a reply is for: by `seq`; else by `line` (the daemon could not read the
+   * frame's seq); else, for an error reply naming neither (an older daemon), the only call in
+   * flight when there is exactly one.
+   */
+  function match(reply, anonymousError) {
+    const bySeq = pending.get(reply.seq);
+    if (bySeq?.sent) return reply.seq;
+    if (typeof reply.line === "number") {
+      for (const [id, p] of pending) if (p.sent && p.line === reply.line) return id;
+      return undefined;
+    }
+    if (!anonymousError || (reply.seq !== null && reply.seq !== undefined)) return undefined;
+    const sent = [...pending].filter(([, p]) => p.sent);
+    return sent.length === 1 ? sent[0][0] : undefined;
+  }
+
+  function settle(id, reply, failure) {
+    const p = pending.get(id);
+    pending.delete(id);
+    clearTimeout(p.timer);
+    if (failure) p.reject(failure);
+    else p.resolve(reply);
   }
 
   function crashed(c) {
@@ -201,9 +332,9 @@ function createBridge(options) {
       if (output !== undefined) frame.output = output;
       // The in-process tool filter the matcher cannot say: the daemon applies it.
       if (tools) frame.tools = tools;
-      const p = { resolve, reject, timer, frame, deadline: Date.now() + timeoutMs, sent: false };
+      const p = { resolve, reject, timer, frame, deadline: Date.now() + timeoutMs, sent: false, line: 0 };
       pending.set(id, p);
-      if (child) p.sent = write(frame);
+      if (child) send(id, p);
       // Waits for the respawn (which sends it); a spawn that just failed is retried.
       else start();
     });
@@ -356,4 +487,4 @@ export default async function agenthooks(input) {
 }
 
 // Reachable for tests, but not exports: older 1.x loaders call every exported function.
-Object.assign(agenthooks, { toJson, createBridge, proxy, hooksFor, assignInPlace });
+Object.assign(agenthooks, { toJson, toJsonDeep, scanReply, createBridge, proxy, hooksFor, assignInPlace });

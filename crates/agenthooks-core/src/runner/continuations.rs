@@ -49,19 +49,24 @@ impl Continuations {
         unreported
     }
 
+    /// The counter (a regular file of a few bytes; anything else reads as 0).
     pub(super) fn count(&self) -> u32 {
-        std::fs::read_to_string(&self.path)
+        crate::safe_fs::read_regular(&self.path, 32)
             .ok()
-            .and_then(|s| s.trim().parse().ok())
+            .and_then(|b| String::from_utf8(b).ok()?.trim().parse().ok())
             .unwrap_or(0)
     }
 
+    /// Writes the counter: its directory private (not a symlink), the file `0600`, never
+    /// written through a symlink.
     pub(super) fn increment(&self) {
         let n = self.count().saturating_add(1);
-        if let Some(p) = self.path.parent() {
-            let _ = std::fs::create_dir_all(p);
-        }
-        if let Err(e) = std::fs::write(&self.path, n.to_string()) {
+        let written = self
+            .path
+            .parent()
+            .map_or(Ok(()), |p| crate::safe_fs::private_dir(p, true))
+            .and_then(|()| crate::safe_fs::write_private(&self.path, n.to_string().as_bytes()));
+        if let Err(e) = written {
             tracing::warn!(error = %e, "could not record the continuation count");
         }
     }

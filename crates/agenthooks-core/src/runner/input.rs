@@ -71,8 +71,13 @@ pub fn read_capped(r: &mut dyn Read, cap: usize) -> Result<Vec<u8>, ReadError> {
     Ok(buf)
 }
 
+/// How much of an oversize line [`read_line_capped`] keeps: `serve` reads the frame's `seq` and
+/// `hook` from it, to answer the frame under its own `seq`.
+pub(crate) const OVERSIZE_PREFIX: usize = 64 << 10;
+
 /// Reads one line of at most `cap` bytes; a longer line is consumed and reported as
-/// [`ReadError::Oversize`]. Returns the bytes consumed (0 at EOF).
+/// [`ReadError::Oversize`], with its first [`OVERSIZE_PREFIX`] bytes (at most `cap`) left in
+/// `buf`. Returns the bytes consumed (0 at EOF).
 pub(crate) fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> Result<usize, ReadError> {
     let mut total = 0usize;
     let mut over = false;
@@ -92,7 +97,12 @@ pub(crate) fn read_line_capped(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usiz
         if !over {
             if buf.len() + take > cap.saturating_add(1) {
                 over = true;
-                buf.clear();
+                let keep = OVERSIZE_PREFIX.min(cap);
+                if buf.len() < keep {
+                    let more = (keep - buf.len()).min(take);
+                    buf.extend_from_slice(&chunk[..more]);
+                }
+                buf.truncate(keep);
             } else {
                 buf.extend_from_slice(&chunk[..take]);
             }
@@ -163,6 +173,7 @@ mod tests {
         assert_eq!(b, b"abc\n");
         b.clear();
         assert!(read_line_capped(&mut r, &mut b, 5).is_err());
+        assert_eq!(b, b"defgh", "the prefix of an oversize line is kept");
         b.clear();
         assert_eq!(read_line_capped(&mut r, &mut b, 5).unwrap(), 2);
         assert_eq!(b, b"x\n");

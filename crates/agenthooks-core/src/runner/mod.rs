@@ -60,6 +60,7 @@ mod args;
 mod continuations;
 mod deadline;
 mod detect;
+mod frame;
 pub mod http;
 mod input;
 mod pipeline;
@@ -93,6 +94,23 @@ pub const DEFAULT_STDIN_CAP: usize = 32 << 20;
 /// still sees the event and every field beside the deep one. Not configurable.
 pub const MAX_NESTING: usize = 127;
 
+/// A per-user private directory under the system's temporary directory, made or verified: on
+/// Unix `<temp>/<name>-<uid>`, created `0700`, and refused (an error) when it exists as a symlink,
+/// as something else than a directory, or owned by another user; elsewhere `<temp>/<name>` (the
+/// temporary directory is per-user there). For files a hook keeps outside its state directory
+/// (spools, hand-offs): never a predictable name in a shared directory.
+///
+/// ```
+/// let dir = agenthooks_core::runner::private_temp_dir("agenthooks-doc")?;
+/// assert!(dir.is_dir());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn private_temp_dir(name: &str) -> std::io::Result<PathBuf> {
+    let dir = crate::safe_fs::user_temp_dir(name);
+    crate::safe_fs::private_dir(&dir, true)?;
+    Ok(dir)
+}
+
 /// Runner options.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
@@ -116,22 +134,48 @@ impl Default for RunOptions {
 }
 
 impl RunOptions {
-    /// The state directory: the option, else `$AGENTHOOKS_STATE_DIR`, else
-    /// `$XDG_STATE_HOME/agenthooks`, else `$HOME/.local/state/agenthooks`, else the temp dir.
+    /// The state directory: the option, else `$AGENTHOOKS_STATE_DIR` (an absolute path; a
+    /// relative one is ignored), else `$XDG_STATE_HOME/agenthooks`, else
+    /// `$HOME/.local/state/agenthooks`, else a per-user directory under the temp dir
+    /// (`agenthooks-<uid>` on Unix), never a shared predictable name.
     pub fn resolved_state_dir(&self, env: &dyn Env) -> PathBuf {
+        self.state_dir_and_origin(env).0
+    }
+
+    /// The state directory ([`RunOptions::resolved_state_dir`]) made or verified private: a
+    /// directory (not a symlink) owned by the effective user, created `0700`; the defaults are
+    /// tightened to `0700` when they have group or other access. `None` (logged) when it is not:
+    /// the features that keep state (logs to a file, the continuation cap's counter, prompt
+    /// backfill, Cursor's de-duplication) are then off for this invocation.
+    pub fn private_state_dir(&self, env: &dyn Env) -> Option<PathBuf> {
+        let (dir, named) = self.state_dir_and_origin(env);
+        match crate::safe_fs::private_dir(&dir, !named) {
+            Ok(()) => Some(dir),
+            Err(e) => {
+                tracing::warn!(dir = %dir.display(), error = %e, "the state directory is not private; state and file logging are off");
+                None
+            }
+        }
+    }
+
+    /// The state directory, and whether a user named it (the option or the variable).
+    fn state_dir_and_origin(&self, env: &dyn Env) -> (PathBuf, bool) {
         if let Some(d) = &self.state_dir {
-            return d.clone();
+            return (d.clone(), true);
         }
         if let Some(d) = env.var("AGENTHOOKS_STATE_DIR").filter(|s| !s.is_empty()) {
-            return d.into();
+            if Path::new(&d).is_absolute() {
+                return (d.into(), true);
+            }
+            tracing::warn!(AGENTHOOKS_STATE_DIR = %d, "ignored: not an absolute path");
         }
-        if let Some(d) = env.var("XDG_STATE_HOME").filter(|s| !s.is_empty()) {
-            return Path::new(&d).join("agenthooks");
+        if let Some(d) = env.var("XDG_STATE_HOME").filter(|s| Path::new(s).is_absolute()) {
+            return (Path::new(&d).join("agenthooks"), false);
         }
-        if let Some(h) = env.var("HOME").filter(|s| !s.is_empty()) {
-            return Path::new(&h).join(".local/state/agenthooks");
+        if let Some(h) = env.var("HOME").filter(|s| Path::new(s).is_absolute()) {
+            return (Path::new(&h).join(".local/state/agenthooks"), false);
         }
-        std::env::temp_dir().join("agenthooks")
+        (crate::safe_fs::user_temp_dir("agenthooks"), false)
     }
 }
 
@@ -213,7 +257,51 @@ crate::setters! {
 
 #[cfg(test)]
 mod tests {
-    use super::MAX_NESTING;
+    use super::{RunOptions, MAX_NESTING};
+    use std::path::{Path, PathBuf};
+
+    fn env(vars: &[(&str, &str)]) -> Vec<(String, String)> {
+        vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    /// The state directory's sources in order; without `HOME` a per-user name under the temp
+    /// dir, never the shared `<temp>/agenthooks`; relative paths from the environment ignored.
+    #[test]
+    fn the_state_dir_is_never_a_shared_or_relative_path() {
+        let o = RunOptions::default();
+        let dir = |vars: &[(&str, &str)]| o.resolved_state_dir(&env(vars));
+        let per_user = crate::safe_fs::user_temp_dir("agenthooks");
+        assert_eq!(dir(&[]), per_user);
+        assert_ne!(per_user, std::env::temp_dir().join("agenthooks"));
+        assert_eq!(dir(&[("AGENTHOOKS_STATE_DIR", "rel/state")]), per_user);
+        assert_eq!(dir(&[("XDG_STATE_HOME", "rel"), ("HOME", "")]), per_user);
+        assert_eq!(dir(&[("HOME", "/h")]), Path::new("/h/.local/state/agenthooks"));
+        assert_eq!(
+            dir(&[("HOME", "/h"), ("XDG_STATE_HOME", "/x")]),
+            Path::new("/x/agenthooks")
+        );
+        assert_eq!(dir(&[("HOME", "/h"), ("AGENTHOOKS_STATE_DIR", "/s")]), Path::new("/s"));
+        let set = RunOptions::default().with_state_dir("/o");
+        assert_eq!(
+            set.resolved_state_dir(&env(&[("AGENTHOOKS_STATE_DIR", "/s")])),
+            PathBuf::from("/o")
+        );
+    }
+
+    /// A state directory that is a symlink is refused: no state for the invocation.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_state_dir_is_refused() {
+        let base = std::env::temp_dir().join(format!("agenthooks-state-link-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(base.join("real")).unwrap();
+        std::os::unix::fs::symlink(base.join("real"), base.join("link")).unwrap();
+        let o = RunOptions::default().with_state_dir(base.join("link"));
+        assert_eq!(o.private_state_dir(&env(&[])), None);
+        let o = RunOptions::default().with_state_dir(base.join("real"));
+        assert_eq!(o.private_state_dir(&env(&[])), Some(base.join("real")));
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 
     fn nested(depth: usize) -> String {
         format!("{}{}", "[".repeat(depth), "]".repeat(depth))

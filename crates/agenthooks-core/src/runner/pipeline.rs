@@ -166,25 +166,35 @@ impl Runner {
         if confidence < event.envelope().confidence {
             event.envelope_mut().confidence = confidence;
         }
-        let state_dir = inv
-            .state_dir
-            .map_or_else(|| self.options.resolved_state_dir(inv.env), Path::to_path_buf);
+        let state_dir = match inv.state_dir {
+            Some(d) => Some(d.to_path_buf()),
+            None => self.options.private_state_dir(inv.env),
+        };
         let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
         let filter = super::args::tools_filter(inv.argv);
-        self.answer_event(codec, event, timeout, &state_dir, dispatch, filter.as_ref(), started)
+        self.answer_event(
+            codec,
+            event,
+            timeout,
+            state_dir.as_deref(),
+            dispatch,
+            filter.as_ref(),
+            started,
+        )
     }
 
     /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's, counted
     /// from `started`; the handlers get what is left of its [`deadline_budget`]), the
     /// continuation cap, degrade, encode. The event is moved through the pipeline, never copied.
-    /// `filter` is the invocation's `--tools`.
+    /// `filter` is the invocation's `--tools`; without a `state_dir` (not private) the
+    /// continuation counter and the prompt backfill are off.
     #[allow(clippy::too_many_arguments)] // one call per transport; a struct would only rename them
     pub(super) fn answer_event(
         &self,
         codec: &dyn Codec,
         mut event: Event,
         timeout: Duration,
-        state_dir: &Path,
+        state_dir: Option<&Path>,
         dispatch: Dispatch<'_>,
         filter: Option<&ToolSelector>,
         started: Instant,
@@ -197,7 +207,7 @@ impl Runner {
         let caps = codec.event_capabilities(&event);
         let cx = Context::new(caps, policy, Some(deadline));
 
-        let continuation = Continuations::new(state_dir, &event);
+        let continuation = state_dir.and_then(|d| Continuations::new(d, &event));
         // Whether the agent says if this stop re-enters: when it does not, the counter is kept
         // (the loop ends at the cap) and `previously_continued` comes from it.
         let mut unreported = false;
@@ -205,15 +215,20 @@ impl Runner {
             unreported = c.observe(s);
         }
 
-        if self.router.backfills_prompts() {
-            self.backfill(codec, state_dir, &event, policy, deadline);
-        }
+        // The transcript read runs under the deadline, with the handlers.
+        let backfill = match state_dir {
+            Some(d) if self.router.backfills_prompts() => backfill_job(codec, d, &event, policy, deadline),
+            _ => None,
+        };
 
         // Handlers see (and interceptors may change) the event's projection.
         let (result, event) = match dispatch {
             Dispatch::Inline(arm) => {
-                if self.router.runs_any(&event, filter) {
+                if backfill.is_some() || self.router.runs_any(&event, filter) {
                     arm(&target, &policy, deadline);
+                }
+                if let Some(b) = backfill {
+                    b.run(&self.router, &event);
                 }
                 let r = self
                     .router
@@ -221,7 +236,7 @@ impl Runner {
                     .map_err(Failure::Handler);
                 (r, Some(event))
             }
-            Dispatch::Worker => self.dispatch_on_worker(cx, event, deadline, timeout, filter.cloned()),
+            Dispatch::Worker => self.dispatch_on_worker(cx, event, deadline, timeout, filter.cloned(), backfill),
         };
         out.event = event;
         let decided = match result {
@@ -292,33 +307,9 @@ impl Runner {
         out
     }
 
-    /// Prompt backfill (opted in by [`crate::Router::backfill_prompts`]): a real prompt event is
-    /// noted; any other event first dispatches the backfilled prompts of its session's transcript,
-    /// with no capabilities and their answers dropped (reporting only).
-    fn backfill(&self, codec: &dyn Codec, state_dir: &Path, event: &Event, policy: Policy, deadline: Instant) {
-        let Some(store) = crate::transcript::backfill::Backfill::for_event(state_dir, event) else {
-            return;
-        };
-        if let Event::PromptSubmitted(p) = event {
-            store.note_fired(&p.prompt);
-            return;
-        }
-        let native = codec
-            .native_events()
-            .iter()
-            .find(|r| r.kind == crate::EventKind::PromptSubmitted)
-            .map_or_else(|| NativeName::from("prompt.submitted"), |r| NativeName::from(r.name));
-        let cx = Context::new(crate::CapSet::EMPTY, policy, Some(deadline));
-        for mut b in store.pending(event, &native) {
-            tracing::info!(provider = %codec.provider(), "backfilled prompt.submitted from the transcript");
-            if let Err(e) = self.router.dispatch(&cx, &mut b) {
-                tracing::warn!(error = %e, "a handler failed on a backfilled prompt (ignored: reporting only)");
-            }
-        }
-    }
-
-    /// Dispatches on a worker thread under the deadline; the event travels there and back. A
-    /// handler still running at the deadline is abandoned (its thread finishes on its own).
+    /// Dispatches on a worker thread under the deadline (the prompt backfill first, when there is
+    /// one); the event travels there and back. A handler still running at the deadline is
+    /// abandoned (its thread finishes on its own).
     fn dispatch_on_worker(
         &self,
         cx: Context,
@@ -326,12 +317,16 @@ impl Runner {
         deadline: Instant,
         timeout: Duration,
         filter: Option<ToolSelector>,
+        backfill: Option<BackfillJob>,
     ) -> (Result<Outcome, Failure>, Option<Event>) {
         let (tx, rx) = mpsc::channel();
         let router = Arc::clone(&self.router);
         let spawned = std::thread::Builder::new()
             .name("agenthooks-handler".into())
             .spawn(move || {
+                if let Some(b) = backfill {
+                    b.run(&router, &event);
+                }
                 let r = router.dispatch_filtered(&cx, &mut event, filter.as_ref());
                 let _ = tx.send((r, event));
             });
@@ -348,6 +343,61 @@ impl Runner {
                 })),
                 None,
             ),
+        }
+    }
+}
+
+/// Prompt backfill (opted in by [`crate::Router::backfill_prompts`]) for one event: a real
+/// prompt event is noted here; any other event gets a job that reads its session's transcript and
+/// dispatches the backfilled prompts (no capabilities, answers dropped: reporting only). The job
+/// runs under the event's deadline, before its handlers.
+fn backfill_job(
+    codec: &dyn Codec,
+    state_dir: &Path,
+    event: &Event,
+    policy: Policy,
+    deadline: Instant,
+) -> Option<BackfillJob> {
+    let store = crate::transcript::backfill::Backfill::for_event(state_dir, event)?;
+    if let Event::PromptSubmitted(p) = event {
+        store.note_fired(&p.prompt);
+        return None;
+    }
+    // Whether there can be a transcript, without touching the file system here.
+    let env = event.envelope();
+    if env.session.transcript_path.is_empty()
+        && crate::transcript::Dialect::of(&env.provider) != crate::transcript::Dialect::Kimi
+    {
+        return None;
+    }
+    let native = codec
+        .native_events()
+        .iter()
+        .find(|r| r.kind == crate::EventKind::PromptSubmitted)
+        .map_or_else(|| NativeName::from("prompt.submitted"), |r| NativeName::from(r.name));
+    Some(BackfillJob {
+        store,
+        native,
+        cx: Context::new(crate::CapSet::EMPTY, policy, Some(deadline)),
+        provider: codec.provider(),
+    })
+}
+
+/// The transcript read and dispatch of one event's prompt backfill (see [`backfill_job`]).
+pub(super) struct BackfillJob {
+    store: crate::transcript::backfill::Backfill,
+    native: NativeName,
+    cx: Context,
+    provider: Provider,
+}
+
+impl BackfillJob {
+    fn run(self, router: &crate::Router, event: &Event) {
+        for mut b in self.store.pending(event, &self.native) {
+            tracing::info!(provider = %self.provider, "backfilled prompt.submitted from the transcript");
+            if let Err(e) = router.dispatch(&self.cx, &mut b) {
+                tracing::warn!(error = %e, "a handler failed on a backfilled prompt (ignored: reporting only)");
+            }
         }
     }
 }

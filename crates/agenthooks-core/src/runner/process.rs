@@ -78,7 +78,11 @@ impl Runner {
                         }
                     },
                 };
-                let _ = init_logging(codec.stderr_use(), &self.options.resolved_state_dir(&env), &env);
+                let _ = init_logging(
+                    codec.stderr_use(),
+                    self.options.private_state_dir(&env).as_deref(),
+                    &env,
+                );
                 cmd.log_notes();
                 quiet_panics();
                 let stdin = io::stdin();
@@ -114,11 +118,17 @@ impl Runner {
             Resolved::Neutral => return Ok(neutral_response()),
             Resolved::Codec(d) => d,
         };
-        let state_dir = self.options.resolved_state_dir(env);
+        let state_dir = self.options.private_state_dir(env);
         let variant = cmd.variant.as_deref().map(Variant::from);
         let event = event_hint(&detected, cmd.event.as_deref());
         let hints = (event.as_deref(), variant.as_ref());
-        let inv = invocation(cmd, payload.as_deref().unwrap_or(&[]).to_vec(), env, hints, &state_dir);
+        let inv = invocation(
+            cmd,
+            payload.as_deref().unwrap_or(&[]).to_vec(),
+            env,
+            hints,
+            state_dir.as_deref(),
+        );
         let r = match payload {
             Err(e) => self.answer_unread(detected.codec, &inv, read_failure(detected.codec.provider(), &e)),
             Ok(_) => self.answer(
@@ -150,11 +160,12 @@ impl Runner {
             _ => read_capped(&mut io::stdin().lock(), self.options.stdin_cap),
         };
         let bytes = payload.as_deref().unwrap_or(&[]);
-        let state_dir = self.options.resolved_state_dir(env);
+        let state_dir = self.options.private_state_dir(env);
+        let state_dir = state_dir.as_deref();
         let detected = match self.resolve(cmd, bytes, env) {
             Ok(Resolved::Codec(d)) => d,
             Ok(Resolved::Neutral) => {
-                let _ = init_logging(StderrUse::Reserved, &state_dir, env);
+                let _ = init_logging(StderrUse::Reserved, state_dir, env);
                 cmd.log_notes();
                 tracing::warn!("could not detect the provider (pass --provider); answering no opinion");
                 return StdoutGuard::none().finish(&neutral_response());
@@ -165,7 +176,7 @@ impl Runner {
             }
         };
         let codec = detected.codec;
-        let log = init_logging(codec.stderr_use(), &state_dir, env);
+        let log = init_logging(codec.stderr_use(), state_dir, env);
         cmd.log_notes();
         // Warm mode's start (and restart) check runs inside the hook's own deadline: at most
         // half of the handlers' budget, and never more than `WARM_CHECK_MAX`, whatever the
@@ -191,7 +202,7 @@ impl Runner {
                 .is_some_and(|n| codec.kind_of(n) == crate::EventKind::PromptSubmitted);
             if prompt {
                 let hints = (event.as_deref(), None);
-                let inv = invocation(cmd, bytes.to_vec(), env, hints, &state_dir);
+                let inv = invocation(cmd, bytes.to_vec(), env, hints, state_dir);
                 let failure = Failure::Handler(crate::HandlerError::msg(text));
                 let r = self.answer_unread(codec, &inv, failure);
                 return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
@@ -209,19 +220,19 @@ impl Runner {
         let bytes = match payload {
             Ok(b) => b,
             Err(e) => {
-                let inv = invocation(cmd, Vec::new(), env, hints, &state_dir);
+                let inv = invocation(cmd, Vec::new(), env, hints, state_dir);
                 let r = self.answer_unread(codec, &inv, read_failure(codec.provider(), &e));
                 return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
             }
         };
-        let inv = invocation(cmd, bytes, env, hints, &state_dir);
+        let inv = invocation(cmd, bytes, env, hints, state_dir);
         // Set up only when handlers are about to run (not for a payload that failed to decode,
         // nor for an event no stage runs for): the fd-1 redirect, then the deadline.
         let guard = OnceCell::new();
         let armed = Cell::new(None);
         let arm = |target: &EventTarget, policy: &Policy, deadline: Instant| {
             let g = guard
-                .get_or_init(|| StdoutGuard::redirect(self.options.redirect_stdout, codec.stderr_use(), &state_dir));
+                .get_or_init(|| StdoutGuard::redirect(self.options.redirect_stdout, codec.stderr_use(), state_dir));
             let late = finalize(
                 &detected,
                 codec.failure_response(target, policy.fail, "no decision before the deadline"),
@@ -279,14 +290,14 @@ fn invocation<'a>(
     bytes: Vec<u8>,
     env: &'a dyn Env,
     (event, variant): (Option<&'a str>, Option<&'a Variant>),
-    state_dir: &'a Path,
+    state_dir: Option<&'a Path>,
 ) -> Invocation<'a> {
     Invocation::new(bytes, env)
         .with_argv(&cmd.args)
         .with_native_event(event)
         .with_variant(variant)
         .with_transport(transport_of(cmd))
-        .with_state_dir(Some(state_dir))
+        .with_state_dir(state_dir)
 }
 
 /// The last step before the wire: under a flag/payload mismatch, an answer both dialects read.
@@ -302,14 +313,30 @@ fn finalize(d: &Detected<'_>, r: WireResponse) -> WireResponse {
 
 /// Installs the minimal subscriber; returns its sink when it logs warnings (the deadline's
 /// log line goes there), `None` when it does not or another subscriber was installed first.
-pub(super) fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn Env) -> Option<Sink> {
+///
+/// Logs go to stderr, or to a file where the agent reserves stderr or `AGENTHOOKS_LOG_FILE`
+/// names one. The file is `<state dir>/agenthooks.log` unless `AGENTHOOKS_LOG_FILE` names a
+/// `*.log` file inside the state directory ([`confined_log_file`]): the variable can come from a
+/// project's `.env`, so any other path is refused (logged once, never written). Without a
+/// private state directory there is no log file (where stderr is reserved, no logging).
+pub(super) fn init_logging(stderr_use: StderrUse, state_dir: Option<&Path>, env: &dyn Env) -> Option<Sink> {
     use crate::log::MiniSubscriber;
     // A minimal subscriber: subscriber start-up is on every hook invocation's path.
     let spec = env.var("AGENTHOOKS_LOG").unwrap_or_default();
-    let to_file = stderr_use == StderrUse::Reserved || env.var("AGENTHOOKS_LOG_FILE").is_some();
-    let path = env
-        .var("AGENTHOOKS_LOG_FILE")
-        .map_or_else(|| state_dir.join("agenthooks.log"), PathBuf::from);
+    let requested = env.var("AGENTHOOKS_LOG_FILE").filter(|s| !s.is_empty());
+    let mut refused = None;
+    let named = match (state_dir, requested.as_deref()) {
+        (Some(dir), Some(p)) => match confined_log_file(dir, Path::new(p)) {
+            Ok(path) => Some(path),
+            Err(why) => {
+                refused = Some((p.to_owned(), why));
+                None
+            }
+        },
+        _ => None,
+    };
+    let reserved = stderr_use == StderrUse::Reserved;
+    let file = named.or_else(|| reserved.then(|| state_dir.map(|d| d.join("agenthooks.log"))).flatten());
     // A level, or env-filter style directives (`agenthooks=debug,warn`): the most verbose level
     // named wins (per-target filtering is not worth its start-up cost in a hook process).
     let level = match spec.trim() {
@@ -322,9 +349,47 @@ pub(super) fn init_logging(stderr_use: StderrUse, state_dir: &Path, env: &dyn En
             .or(Some(tracing::Level::WARN)),
     };
     let level = level?;
-    let sink = if to_file { Sink::File(path) } else { Sink::Stderr };
+    let sink = match file {
+        Some(path) => Sink::File(path),
+        None if reserved => return None,
+        None => Sink::Stderr,
+    };
     tracing::subscriber::set_global_default(MiniSubscriber::new(level, sink.clone())).ok()?;
+    if let Some((path, why)) = refused {
+        tracing::warn!(AGENTHOOKS_LOG_FILE = %path, reason = why, "log file refused; not written");
+    }
+    if state_dir.is_none() {
+        tracing::warn!("no private state directory: no log file, no continuation counter, no prompt backfill");
+    }
     (tracing::Level::WARN <= level).then_some(sink)
+}
+
+/// `AGENTHOOKS_LOG_FILE` (relative to the state directory when not absolute), when it is a
+/// `*.log` file inside `state_dir`: no `..`, and its directory (created when missing) resolves
+/// inside the state directory's real path, so no symlink leads out. The file itself is opened
+/// without following a symlink, created `0600`.
+pub(crate) fn confined_log_file(state_dir: &Path, requested: &Path) -> Result<PathBuf, &'static str> {
+    use std::path::Component;
+    let path = state_dir.join(requested);
+    if path.components().any(|c| c == Component::ParentDir) {
+        return Err("a path with `..` is refused");
+    }
+    if !path.starts_with(state_dir) {
+        return Err("outside the state directory");
+    }
+    if path.extension().is_none_or(|e| e != "log") || path.file_name().is_none() {
+        return Err("not a `*.log` file name");
+    }
+    let parent = path.parent().ok_or("no directory")?;
+    if parent != state_dir {
+        crate::safe_fs::private_dir(parent, false).map_err(|_| "its directory cannot be made private")?;
+    }
+    let real_state = std::fs::canonicalize(state_dir).map_err(|_| "the state directory cannot be resolved")?;
+    let real_parent = std::fs::canonicalize(parent).map_err(|_| "its directory cannot be resolved")?;
+    if !real_parent.starts_with(&real_state) {
+        return Err("its directory resolves outside the state directory");
+    }
+    Ok(path)
 }
 
 /// Routes panic messages to the log instead of stderr (some agents surface or parse stderr);
@@ -418,7 +483,7 @@ impl Runner {
     fn serve_http_command(&self, cmd: &Command, env: &dyn Env) -> i32 {
         let _ = init_logging(
             crate::codec::StderrUse::Reserved,
-            &self.options.resolved_state_dir(env),
+            self.options.private_state_dir(env).as_deref(),
             env,
         );
         cmd.log_notes();
@@ -457,5 +522,44 @@ pub fn main_with(runner: &Runner) {
     if let Some(code) = runner.run_process(&argv) {
         #[allow(clippy::exit)] // the process edge: the exit code is the agent's answer
         std::process::exit(code);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::confined_log_file;
+
+    /// `AGENTHOOKS_LOG_FILE` is honoured only for a `*.log` file inside the state directory.
+    #[test]
+    fn the_log_file_is_confined_to_the_state_dir() {
+        let base = std::env::temp_dir().join(format!("agenthooks-log-confine-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let state = base.join("state");
+        std::fs::create_dir_all(&state).unwrap();
+        let ok = |p: &str| confined_log_file(&state, std::path::Path::new(p));
+        assert_eq!(ok("hook.log"), Ok(state.join("hook.log")));
+        assert_eq!(ok("sub/hook.log"), Ok(state.join("sub/hook.log")));
+        assert!(state.join("sub").is_dir());
+        assert_eq!(
+            confined_log_file(&state, &state.join("abs.log")),
+            Ok(state.join("abs.log"))
+        );
+        for bad in [
+            "/home/u/.bashrc",
+            "/tmp/x.log",
+            "../x.log",
+            "sub/../../x.log",
+            "notes.txt",
+            "x.LOG.sh",
+            "..",
+        ] {
+            assert!(ok(bad).is_err(), "{bad}");
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&base, state.join("up")).unwrap();
+            assert!(ok("up/x.log").is_err(), "a symlinked directory leads out");
+        }
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -47,10 +47,24 @@
 //! thread, and workers with nothing pending are retired (idle for a minute, or the longest idle
 //! once 64 are kept), so a daemon that saw thousands of sessions holds a bounded number of
 //! threads; when no thread can be started the frame is answered on the reader, in order, and
-//! the daemon goes on. A malformed or oversize frame gets an
-//! error frame (`{"seq": …, "error": …}`) and the loop goes on; EOF ends cleanly after in-flight
-//! frames are answered. A handler still running at its deadline is abandoned: the frame is
-//! answered per policy and the session's next frame goes on.
+//! the daemon goes on. EOF ends cleanly after in-flight frames are answered. A handler still
+//! running at its deadline is abandoned: the frame is answered per policy and the session's next
+//! frame goes on.
+//!
+//! ## Frames that cannot be read are answered at once, under their own `seq`
+//!
+//! The envelope (`seq`, `hook`, `timeout_ms`, `tools`, a hello frame's `input`) is read by a
+//! tolerant scan of the line's top-level members, not by parsing the frame: a lone surrogate
+//! escape or deep nesting in the payload never makes a frame unreadable here (the whole line
+//! goes to the codec as it came), and a frame that is not valid JSON still gives up its `seq`
+//! and `hook`. A frame the codec cannot decode, an invalid one, and an oversize one (whose
+//! first 64 KiB are scanned) are answered at once with the failure policy's answer for the
+//! frame's `hook` (when the codec knows that event; else the answer for an event that may
+//! gate), under the frame's `seq`, so the plugin settles that call without waiting out its
+//! deadline. A line that is not a JSON object (an oversize one included) gets `{"seq", "error"}`. When no `seq`
+//! can be read, the reply's `seq` is `null` and it carries `"line": N`, the frame's 1-based line
+//! number on this connection (blank lines count), which a plugin that counts the lines it
+//! writes matches to its call.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -66,6 +80,7 @@ use crate::codec::{Codec, ConnState, Env, Invocation, Transport, WireResponse};
 use crate::event::Event;
 use crate::tool_filter::ToolSelector;
 
+use super::frame::Scan;
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
 use super::pipeline::{decode_guarded, Dispatch, Failure};
@@ -215,34 +230,60 @@ pub(super) fn serve_with(
     timeout: Option<Duration>,
 ) {
     let conn = Arc::new(ConnState::default());
-    let state_dir: Arc<PathBuf> = Arc::new(runner.options.resolved_state_dir(env));
+    let state_dir: Arc<Option<PathBuf>> = Arc::new(runner.options.private_state_dir(env));
     let default_timeout = timeout.unwrap_or_else(|| codec.default_timeout());
     let mut workers: HashMap<String, SessionWorker> = HashMap::new();
     let mut retired: Vec<std::thread::JoinHandle<()>> = Vec::new();
     let cap = runner.options.stdin_cap;
     let mut line = Vec::new();
+    // The lines read so far (blank ones included): a reply whose `seq` could not be read names
+    // the frame by its line number instead (see the module docs).
+    let mut line_no: u64 = 0;
     loop {
         line.clear();
-        match read_line_capped(input, &mut line, cap) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                write_frame(out, &serde_json::json!({"seq": null, "error": e.to_string()}));
-                continue;
-            }
+        let read = read_line_capped(input, &mut line, cap);
+        if matches!(read, Ok(0)) {
+            break;
         }
+        line_no += 1;
         let trimmed: &[u8] = line.trim_ascii();
+        let scan = Scan::of(trimmed);
+        let mut head = scan.head();
+        let seq = head.remove("seq").unwrap_or(Value::Null);
+        // The frame's event, as a hint for a failure answer: only a name the codec knows (a
+        // `hook` that names no event of the codec leaves the event unknown: the answer for an
+        // event that may gate).
+        let hook = head
+            .get("hook")
+            .and_then(Value::as_str)
+            .filter(|h| codec.row(h).is_some())
+            .map(str::to_owned);
+        let hints = FrameHints {
+            seq: &seq,
+            line: line_no,
+            hook: hook.as_deref(),
+        };
+        if let Err(e) = read {
+            // An oversize frame: its prefix (kept by the read) names its seq and hook.
+            let why = super::input::chain(&e);
+            if scan.object {
+                let failure = Failure::Decode(crate::error::DecodeError::new(codec.provider(), e.category(), why));
+                answer_failed(runner, codec, env, out, &hints, trimmed, failure);
+            } else {
+                write_frame(out, &hints.error_frame(why));
+            }
+            continue;
+        }
         if trimmed.is_empty() {
             continue;
         }
-        let Ok(Value::Object(head)) = serde_json::from_slice::<Value>(trimmed) else {
+        if !scan.object {
             write_frame(
                 out,
-                &serde_json::json!({"seq": null, "error": "malformed frame: expected a JSON object"}),
+                &hints.error_frame("malformed frame: expected a JSON object".into()),
             );
             continue;
-        };
-        let seq = head.get("seq").cloned().unwrap_or(Value::Null);
+        }
         if let Some(reply) = control_reply(codec, &conn, &head) {
             let mut frame = serde_json::Map::new();
             frame.insert("seq".into(), seq);
@@ -254,12 +295,11 @@ pub(super) fn serve_with(
         let inv = Invocation::new(trimmed.to_vec(), env)
             .with_transport(Transport::Frame)
             .with_conn(Some(&*conn))
-            .with_state_dir(Some(&state_dir));
+            .with_state_dir(state_dir.as_deref());
         let event = match decode_guarded(codec, &inv) {
             Ok(e) => e,
             Err(e) => {
-                let answered = runner.answer_unread(codec, &inv, Failure::Decode(e));
-                write_frame(out, &reply_of(seq, &answered.response).0);
+                answer_failed(runner, codec, env, out, &hints, trimmed, Failure::Decode(e));
                 continue;
             }
         };
@@ -354,7 +394,7 @@ struct SessionRun {
     runner: Runner,
     codec: &'static dyn Codec,
     out: FrameSink,
-    state_dir: Arc<PathBuf>,
+    state_dir: Arc<Option<PathBuf>>,
     conn: Arc<ConnState>,
 }
 
@@ -371,7 +411,7 @@ impl SessionRun {
                 self.codec,
                 event,
                 timeout,
-                &self.state_dir,
+                self.state_dir.as_deref(),
                 Dispatch::Worker,
                 filter.as_ref(),
                 Instant::now(),
@@ -388,6 +428,55 @@ impl SessionRun {
         run_effects(&self.conn, &effects);
     }
 }
+
+/// What a frame's reply is matched by: its `seq`, its line number on the connection, and its
+/// `hook` (the event whose failure answer it gets when it cannot be decoded).
+struct FrameHints<'a> {
+    seq: &'a Value,
+    line: u64,
+    hook: Option<&'a str>,
+}
+
+impl FrameHints<'_> {
+    /// `{seq, error}`, plus `line` when the seq could not be read.
+    fn error_frame(&self, error: String) -> Value {
+        let mut frame = serde_json::Map::new();
+        frame.insert("seq".into(), self.seq.clone());
+        frame.insert("error".into(), Value::String(error));
+        self.mark_line(&mut frame);
+        Value::Object(frame)
+    }
+
+    fn mark_line(&self, frame: &mut serde_json::Map<String, Value>) {
+        if self.seq.is_null() {
+            frame.insert("line".into(), Value::from(self.line));
+        }
+    }
+}
+
+/// Answers a frame that could not be read or decoded at once: the failure policy's answer for
+/// the frame's event (its `hook`, when the scan found one), under its `seq`.
+fn answer_failed(
+    runner: &Runner,
+    codec: &dyn Codec,
+    env: &dyn Env,
+    out: &FrameSink,
+    hints: &FrameHints<'_>,
+    bytes: &[u8],
+    failure: Failure,
+) {
+    let inv = Invocation::new(bytes.to_vec(), env)
+        .with_transport(Transport::Frame)
+        .with_native_event(hints.hook);
+    let answered = runner.answer_unread(codec, &inv, failure);
+    let (mut frame, _) = reply_of(hints.seq.clone(), &answered.response);
+    if let Value::Object(m) = &mut frame {
+        hints.mark_line(m);
+    }
+    write_frame(out, &frame);
+}
+
+/// The frame's own timeout: a positive `timeout_ms` number.
 
 /// The frame's own timeout: a positive `timeout_ms` number.
 fn frame_timeout(head: &serde_json::Map<String, Value>) -> Option<Duration> {
@@ -572,6 +661,172 @@ mod tests {
             reply_of(json!(5), &wire("text", 2, " why \n")).0,
             json!({"seq": 5, "output": "text", "error": "why"})
         );
+    }
+
+    /// A codec that decodes nothing: every frame is answered by its failure response, which
+    /// names the event the runner told it (`native`) and the policy's mode.
+    struct Refusing;
+    static REFUSING_ROWS: [crate::EventRow; 1] = [crate::EventRow::new(
+        "before_tool_call",
+        crate::EventKind::ToolPre,
+        true,
+        true,
+    )];
+    impl Codec for Refusing {
+        fn provider(&self) -> crate::Provider {
+            crate::Provider::from_static("zz")
+        }
+        fn native_events(&self) -> &'static [crate::EventRow] {
+            &REFUSING_ROWS
+        }
+        fn decode(&self, _: &Invocation<'_>) -> Result<Event, crate::DecodeError> {
+            Err(crate::DecodeError::new(
+                self.provider(),
+                crate::DecodeCategory::Data,
+                "unreadable",
+            ))
+        }
+        fn encode(&self, _: &Event, _: &crate::Outcome) -> Result<WireResponse, crate::EncodeError> {
+            Ok(WireResponse::empty())
+        }
+        fn no_op(&self, _: &crate::EventTarget) -> WireResponse {
+            WireResponse::empty()
+        }
+        fn failure_response(&self, t: &crate::EventTarget, mode: crate::FailMode, _: &str) -> WireResponse {
+            let native = t.native.as_ref().map(|n| n.as_str().to_owned());
+            WireResponse::json(&json!({"output": {"failed": native, "closed": mode == crate::FailMode::Closed}}))
+        }
+        fn default_timeout(&self) -> Duration {
+            Duration::from_secs(1)
+        }
+    }
+    static REFUSING: Refusing = Refusing;
+
+    /// A `Read` fed line by line from a channel: the input stays open between frames.
+    struct Feed(mpsc::Receiver<Vec<u8>>, Vec<u8>);
+    impl std::io::Read for Feed {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(b) => self.1 = b,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.1.len());
+            buf[..n].copy_from_slice(&self.1[..n]);
+            self.1.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// A sink that sends each written line to a channel.
+    struct Lines(mpsc::Sender<Value>, Vec<u8>);
+    impl Write for Lines {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.1.extend_from_slice(b);
+            while let Some(i) = self.1.iter().position(|c| *c == b'\n') {
+                let line: Vec<u8> = self.1.drain(..=i).collect();
+                let _ = self.0.send(serde_json::from_slice(&line).unwrap_or(Value::Null));
+            }
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn nested(depth: usize) -> String {
+        format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+    }
+
+    /// Malformed frames, each answered under its own `seq` with the failure answer for its
+    /// `hook`, within 100 ms of being written, while the connection stays open.
+    #[test]
+    fn a_malformed_frame_is_answered_under_its_seq_at_once() {
+        let runner = Runner::new(
+            crate::Router::new().with_policy(crate::Policy::default().fail_closed()),
+            vec![&REFUSING],
+        );
+        let (tx_in, rx_in) = mpsc::channel::<Vec<u8>>();
+        let (tx_out, rx_out) = mpsc::channel::<Value>();
+        let out: FrameSink = Arc::new(Mutex::new(Box::new(Lines(tx_out, Vec::new()))));
+        let server = std::thread::spawn(move || {
+            let env: Vec<(String, String)> = Vec::new();
+            let mut input = std::io::BufReader::new(Feed(rx_in, Vec::new()));
+            serve(&runner, &REFUSING, &mut input, &out, &env);
+        });
+        let deep = nested(5000);
+        let frames = [
+            // invalid JSON (truncated)
+            (json!(11), r#"{"seq": 11, "hook": "tool.execute.before", "input": {"tool": "#.to_owned()),
+            // lone surrogates, which serde_json refuses
+            (
+                json!(12),
+                r#"{"seq":12,"hook":"before_tool_call","event":{"params":{"command":"rm -rf /","description":"\ud800"}}}"#.to_owned(),
+            ),
+            // nesting far deeper than serde_json's recursion limit
+            (json!(13), format!(r#"{{"seq":13,"hook":"before_tool_call","event":{{"d":{deep}}}}}"#)),
+            // garbage between members
+            (json!("s-14"), r#"{"hook": "x" ??? "seq": "s-14"}"#.to_owned()),
+        ];
+        for (seq, frame) in &frames {
+            let started = Instant::now();
+            tx_in.send(format!("{frame}\n").into_bytes()).unwrap();
+            let reply = rx_out.recv_timeout(Duration::from_secs(5)).expect("a reply");
+            let took = started.elapsed();
+            assert_eq!(&reply["seq"], seq, "{reply}");
+            assert!(took < Duration::from_millis(100), "{seq}: answered after {took:?}");
+            assert_eq!(reply["output"]["closed"], true, "{reply}");
+            assert!(reply.get("line").is_none(), "{reply}");
+        }
+        // The failure answer is the one for the frame's event (a `hook` the codec knows).
+        tx_in
+            .send(b"{\"seq\":15,\"hook\":\"before_tool_call\",\"event\":\"\\udc00\"}\n".to_vec())
+            .unwrap();
+        let reply = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(reply["output"]["failed"], "before_tool_call", "{reply}");
+        // A `hook` the codec does not know is no hint: the answer for an event that may gate.
+        tx_in
+            .send(b"{\"seq\":16,\"hook\":\"tool\",\"x\":\"\\udc00\"}\n".to_vec())
+            .unwrap();
+        let reply = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(
+            (&reply["seq"], &reply["output"]["failed"]),
+            (&json!(16), &Value::Null),
+            "{reply}"
+        );
+        // No seq to read: the reply names the frame by its line on the connection (1-based).
+        tx_in.send(b"{\"hook\":\"x\", \"seq\": }\n[1]\n".to_vec()).unwrap();
+        let a = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
+        let b = rx_out.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!((&a["seq"], &a["line"]), (&Value::Null, &json!(7)), "{a}");
+        assert_eq!((&b["seq"], &b["line"]), (&Value::Null, &json!(8)), "{b}");
+        assert!(
+            b["error"].as_str().is_some_and(|e| e.contains("malformed frame")),
+            "{b}"
+        );
+        drop(tx_in);
+        server.join().unwrap();
+    }
+
+    /// An oversize frame is answered under the seq its prefix carries.
+    #[test]
+    fn an_oversize_frame_is_answered_under_its_seq() {
+        let runner = Runner::new(
+            crate::Router::new().with_policy(crate::Policy::default().fail_closed()),
+            vec![&REFUSING],
+        )
+        .with_options(super::super::RunOptions::default().with_stdin_cap(1000));
+        let big = "x".repeat(5000);
+        let input = format!(
+            "{{\"seq\":3,\"hook\":\"before_tool_call\",\"event\":{{\"params\":\"{big}\"}}}}\n{{\"seq\":4,\"hook\":\"agenthooks.ping\"}}\n"
+        );
+        let env: Vec<(String, String)> = Vec::new();
+        let out = serve_frames(&runner, &REFUSING, input.as_bytes(), &env);
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[0]["seq"], 3, "{}", out[0]);
+        assert_eq!(out[0]["output"]["failed"], "before_tool_call", "{}", out[0]);
+        assert_eq!(out[1]["output"]["agenthooks"], "pong");
     }
 
     #[test]

@@ -39,11 +39,12 @@ impl StdoutGuard {
         }
     }
 
-    pub(super) fn redirect(enabled: bool, stderr_use: StderrUse, state_dir: &Path) -> Self {
+    pub(super) fn redirect(enabled: bool, stderr_use: StderrUse, state_dir: Option<&Path>) -> Self {
         if !enabled {
             return Self::none();
         }
-        match sys::redirect_stdout(stderr_use == StderrUse::Logs, &state_dir.join("handler-stdout.log")) {
+        let log = state_dir.map(|d| d.join("handler-stdout.log"));
+        match sys::redirect_stdout(stderr_use == StderrUse::Logs, log.as_deref()) {
             Some((saved, stray)) => Self {
                 saved: Some(saved),
                 stray,
@@ -93,14 +94,10 @@ impl Stray {
     }
 }
 
-/// Opens `path` for appending, creating it; its directory is created only when the first open
-/// fails (the common case, an existing directory, costs one system call).
+/// Opens `path` (in the private state directory) for appending: created `0600`, never through
+/// a symlink.
 fn open_append(path: &Path) -> io::Result<std::fs::File> {
-    let open = || std::fs::OpenOptions::new().create(true).append(true).open(path);
-    open().or_else(|e| match path.parent() {
-        Some(p) if std::fs::create_dir_all(p).is_ok() => open(),
-        _ => Err(e),
-    })
+    crate::safe_fs::open_append_private(path)
 }
 
 #[cfg(unix)]
@@ -114,15 +111,16 @@ mod sys {
     use super::Stray;
 
     /// Saves the real stdout and points fd 1 at stderr (`to_stderr`), else at a buffer for
-    /// `log` (Linux) or at `log` itself; `/dev/null` when neither can be had.
-    pub(super) fn redirect_stdout(to_stderr: bool, log: &Path) -> Option<(std::fs::File, Option<Stray>)> {
+    /// `log` (Linux) or at `log` itself; `/dev/null` when neither can be had (or there is no
+    /// `log`: no private state directory).
+    pub(super) fn redirect_stdout(to_stderr: bool, log: Option<&Path>) -> Option<(std::fs::File, Option<Stray>)> {
         let saved = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
         let (target, stray) = if to_stderr {
             (
                 std::fs::File::from(std::io::stderr().as_fd().try_clone_to_owned().ok()?),
                 None,
             )
-        } else if let Some(buf) = memfd() {
+        } else if let Some((buf, log)) = log.and_then(|l| Some((memfd()?, l))) {
             let target = buf.try_clone().ok()?;
             (
                 target,
@@ -132,7 +130,7 @@ mod sys {
                 }),
             )
         } else {
-            match super::open_append(log) {
+            match log.map_or_else(|| Err(std::io::ErrorKind::NotFound.into()), super::open_append) {
                 Ok(f) => (f, None),
                 Err(_) => (std::fs::OpenOptions::new().write(true).open("/dev/null").ok()?, None),
             }
@@ -169,7 +167,7 @@ mod sys {
 
     use super::Stray;
 
-    pub(super) fn redirect_stdout(_to_stderr: bool, _log: &Path) -> Option<(std::fs::File, Option<Stray>)> {
+    pub(super) fn redirect_stdout(_to_stderr: bool, _log: Option<&Path>) -> Option<(std::fs::File, Option<Stray>)> {
         None
     }
 }

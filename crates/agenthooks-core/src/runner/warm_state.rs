@@ -3,7 +3,7 @@
 //!
 //! Each hook binary has its own warm directory, `<base>/<name>-<hash>` ([`warm_dir`]): the base
 //! is `$AGENTHOOKS_WARM_DIR`, else `$HOME/.agenthooks/warm` (`%USERPROFILE%` on Windows), else
-//! the temp dir's `agenthooks-warm`; `<name>` is the executable's file stem and `<hash>` 12 hex
+//! a per-user `agenthooks-warm-<uid>` in the temp dir; `<name>` is the executable's file stem and `<hash>` 12 hex
 //! digits of the SHA-256 of its canonical path ([`warm_key`]). Two hook binaries (a secret
 //! guard and an audit hook) so get two tokens, ports, locks and servers, and neither retires
 //! the other; an upgrade in place keeps the path, so the directory, and the build check below
@@ -70,7 +70,8 @@ pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
 pub const START_WAIT: Duration = Duration::from_secs(3);
 
 /// The base of the warm directories for `env`: `$AGENTHOOKS_WARM_DIR`, else
-/// `$HOME/.agenthooks/warm` (`%USERPROFILE%`), else the temp dir's `agenthooks-warm`.
+/// `$HOME/.agenthooks/warm` (`%USERPROFILE%`), else a per-user `agenthooks-warm-<uid>` in the
+/// temp dir.
 ///
 /// ```
 /// use agenthooks_core::runner::warm_state::warm_base;
@@ -86,7 +87,8 @@ pub fn warm_base(env: &dyn Env) -> PathBuf {
             return Path::new(&h).join(".agenthooks").join("warm");
         }
     }
-    std::env::temp_dir().join("agenthooks-warm")
+    // No home: a per-user name in the temp dir (never one shared name every user can take).
+    crate::safe_fs::user_temp_dir("agenthooks-warm")
 }
 
 /// The key naming the warm directory of the executable at `exe`: its file stem (characters

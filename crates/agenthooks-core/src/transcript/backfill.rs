@@ -17,7 +17,6 @@
 //!   the one process that handles that transcript prompt;
 //! - `offset`: where the next scan starts (a partial last line is read again next time).
 
-use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -77,9 +76,9 @@ impl Backfill {
             return Vec::new();
         };
         let offset_file = self.dir.join("offset");
-        let from = std::fs::read_to_string(&offset_file)
+        let from = crate::safe_fs::read_regular(&offset_file, 32)
             .ok()
-            .and_then(|s| s.trim().parse().ok())
+            .and_then(|b| String::from_utf8(b).ok()?.trim().parse().ok())
             .unwrap_or(0);
         let mut tail = Tail::at(Dialect::of(&env.provider), path, from);
         let records = match tail.poll() {
@@ -110,8 +109,8 @@ impl Backfill {
         }
         if tail.offset() != from {
             let tmp = self.dir.join(format!("offset.{}", std::process::id()));
-            let saved = std::fs::create_dir_all(&self.dir)
-                .and_then(|()| std::fs::write(&tmp, tail.offset().to_string()))
+            let saved = crate::safe_fs::private_dir(&self.dir, true)
+                .and_then(|()| crate::safe_fs::write_private(&tmp, tail.offset().to_string().as_bytes()))
                 .and_then(|()| std::fs::rename(&tmp, &offset_file));
             if let Err(e) = saved {
                 tracing::debug!(error = %e, "backfill: could not save the scan offset");
@@ -125,18 +124,11 @@ impl Backfill {
         (0..MAX_REPEATS).any(|n| std::fs::remove_file(self.dir.join(format!("fired-{key}-{n}"))).is_ok())
     }
 
-    /// Creates a marker exclusively: `Ok(true)` when this call created it.
+    /// Creates a marker exclusively (`0600`, in a private directory, never through a symlink):
+    /// `Ok(true)` when this call created it.
     fn create(&self, name: &str) -> std::io::Result<bool> {
-        std::fs::create_dir_all(&self.dir)?;
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(self.dir.join(name))
-        {
-            Ok(_) => Ok(true),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
-            Err(e) => Err(e),
-        }
+        crate::safe_fs::private_dir(&self.dir, true)?;
+        crate::safe_fs::create_new_private(&self.dir.join(name))
     }
 }
 

@@ -131,3 +131,53 @@ fn without_the_opt_in_nothing_is_read_or_written() {
     assert!(seen.lock().unwrap().is_empty());
     assert!(!state.join("backfill").exists());
 }
+
+/// A transcript path the payload names may be anything: a FIFO (no writer: opening it for
+/// reading would block forever) or `/dev/zero` (endless) is refused at once, and the tool call
+/// gets its handler's answer promptly, with nothing backfilled.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_dev_zero_as_the_transcript_never_holds_the_hook() {
+    let (tmp, state, _, seen) = setup("cursor-backfill-fifo", None);
+    let fifo = tmp.0.join("t.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    let r = runner(&seen, true);
+    for path in [fifo.as_path(), Path::new("/dev/zero")] {
+        let started = std::time::Instant::now();
+        let answer = fire(&r, payload("2026.02.13/pre_tool_use", path), &state);
+        assert!(answer.contains("allow"), "{}: {answer}", path.display());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{}: {:?}",
+            path.display(),
+            started.elapsed()
+        );
+    }
+    assert!(seen.lock().unwrap().is_empty());
+}
+
+/// More than the read cap (16 MiB) appended since the last read: only its last 16 MiB are read,
+/// from a line start, so a prompt in the skipped part is not backfilled and the one at the end is.
+#[test]
+fn an_oversized_transcript_is_read_only_at_its_end() {
+    let (_tmp, state, transcript, seen) = setup("cursor-backfill-big", Some("early prompt"));
+    let filler = format!(
+        "{}\n",
+        serde_json::json!({"role": "assistant", "message": {"content": [{"type": "text", "text": "x".repeat(1000)}]}})
+    );
+    let mut text = std::fs::read_to_string(&transcript).unwrap();
+    let cap = usize::try_from(agenthooks_core::transcript::TAIL_READ_CAP).unwrap();
+    while text.len() < cap + (1 << 20) {
+        text.push_str(&filler);
+    }
+    text.push_str(&user_line("late prompt"));
+    std::fs::write(&transcript, &text).unwrap();
+    let r = runner(&seen, true);
+    fire(&r, payload("2026.02.13/pre_tool_use", &transcript), &state);
+    let prompts: Vec<String> = seen.lock().unwrap().iter().map(|s| s.0.clone()).collect();
+    assert_eq!(prompts, ["late prompt"]);
+}

@@ -144,3 +144,65 @@ fn e2e_capture_reproduces_the_pinned_fixtures() {
         failures.join("\n")
     );
 }
+
+/// The hook process itself (prompt backfill on, as in every e2e run) with the payload's
+/// `transcript_path` a FIFO nobody writes, or `/dev/zero`: it answers at once. Before, opening the
+/// FIFO blocked before the deadline was armed, so the hook never answered. Offline: no agent.
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("agenthooks-e2e-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("t.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()));
+    for transcript in [fifo.as_path(), Path::new("/dev/zero")] {
+        let payload = serde_json::json!({
+            "session_id": "s", "transcript_path": transcript, "cwd": "/tmp",
+            "hook_event_name": "PreToolUse", "prompt_id": "p", "permission_mode": "default",
+            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "u1",
+        });
+        let started = Instant::now();
+        let mut child = Command::new(HOOK_BIN)
+            .args([
+                "agenthooks",
+                "run",
+                "--provider=claude-code",
+                "--event=PreToolUse",
+                "--timeout=5",
+            ])
+            .env("AGENTHOOKS_STATE_DIR", dir.join("state"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.to_string().as_bytes())
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let pid = child.id();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        let Ok(out) = rx.recv_timeout(Duration::from_secs(20)) else {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            panic!("{}: the hook hung", transcript.display());
+        };
+        let out = out.unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", transcript.display());
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{}: {:?}",
+            transcript.display(),
+            started.elapsed()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

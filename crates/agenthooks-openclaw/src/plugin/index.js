@@ -7,7 +7,10 @@
 // handler result; no output is OpenClaw's pass. Gates are awaited under a deadline below
 // OpenClaw's own budget and decided here per the fail policy when the daemon does not answer;
 // the local decision is reported to the daemon. Observers are fired and forgotten. A daemon that
-// dies is replaced on the next call; only crashes in a row back off (see start()).
+// dies is replaced on the next call; only crashes in a row back off (see start()). A reply is
+// matched to its gate by `seq`, else by `line` (the daemon's count of the lines it read, sent
+// when it could not read a frame's seq); a damaged reply line decides the gate its top-level
+// `seq` names by the fail policy at once.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
@@ -34,53 +37,155 @@ let retryAt = 0;
 let exitHooked = false;
 let seq = 0;
 
-// A JSON-safe copy: functions, symbols, handles and cycles dropped.
-function plain(value, depth, seen) {
-  if (typeof value === "function" || typeof value === "symbol" || value === undefined) return undefined;
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (value === null || typeof value !== "object") return value;
-  if (depth > 64 || seen.has(value)) return undefined;
-  if (typeof AbortSignal !== "undefined" && value instanceof AbortSignal) return undefined;
-  seen.add(value);
-  try {
-    if (typeof value.toJSON === "function") return plain(value.toJSON(), depth + 1, seen);
-    if (Array.isArray(value)) {
-      return value.map((v) => {
-        const p = plain(v, depth + 1, seen);
-        return p === undefined ? null : p;
-      });
-    }
-    const out = {};
-    for (const [k, v] of Object.entries(value)) {
-      const p = plain(v, depth + 1, seen);
-      if (p !== undefined) out[k] = p;
-    }
-    return out;
-  } catch {
-    return undefined;
-  } finally {
-    seen.delete(value);
+// The top-level `seq` and `line` of a reply line that is not JSON (a damaged line): a scan that
+// skips strings and nested values, so a `seq` inside the output is never taken.
+function scanReply(text) {
+  const found = {};
+  const token = /\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/y;
+  let depth = 0;
+  for (let i = text.indexOf("{"); i >= 0 && i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      const key = text.slice(i + 1, j);
+      if (depth === 1 && (key === "seq" || key === "line")) {
+        token.lastIndex = j + 1;
+        const m = token.exec(text);
+        if (m) {
+          try {
+            found[key] = JSON.parse(m[1]);
+          } catch {
+            // not a value: not found
+          }
+        }
+      }
+      i = j;
+    } else if (c === "{" || c === "[") depth += 1;
+    else if (c === "}" || c === "]") depth -= 1;
   }
+  return found;
 }
 
-function sanitizeCtx(ctx) {
-  if (ctx === null || typeof ctx !== "object") return ctx === undefined ? null : plain(ctx, 0, new Set());
+// The seq of the pending gate a reply is for: by `seq`; else by `line` (the daemon could not
+// read the frame's seq); else, for an error reply naming neither (an older daemon), the only
+// gate in flight when there is exactly one.
+function matchReply(d, reply, anonymousError) {
+  if (d.pending.has(reply.seq)) return reply.seq;
+  if (typeof reply.line === "number") {
+    const seq = d.lines.get(reply.line);
+    return d.pending.has(seq) ? seq : undefined;
+  }
+  if (!anonymousError || (reply.seq !== null && reply.seq !== undefined)) return undefined;
+  return d.pending.size === 1 ? [...d.pending.keys()][0] : undefined;
+}
+
+// How deep a hook's data is written: deeper values are cut (dropped) there. Far deeper than a
+// model nests tool params in practice; the daemon reads any depth.
+const MAX_DEPTH = 100000;
+
+// The JSON text of a hook's data, written without recursion (a model's tool params can be nested
+// deeper than the stack allows): functions, symbols, handles (AbortSignal) and cycles dropped
+// (null in an array), bigints as strings, non-finite numbers as null, toJSON applied; a value
+// whose getters or toJSON throw is null.
+function jsonText(root) {
+  const parts = [];
+  const open = new Set();
+  // The JSON-safe form of one value (objects are written by the loop), or undefined (dropped).
+  const resolve = (value, depth) => {
+    let v = value;
+    for (let d = depth; ; d += 1) {
+      if (typeof v === "function" || typeof v === "symbol" || v === undefined) return undefined;
+      if (typeof v === "bigint") return v.toString();
+      if (typeof v === "number") return Number.isFinite(v) ? v : null;
+      if (v === null || typeof v !== "object") return v;
+      if (d > MAX_DEPTH || open.has(v)) return undefined;
+      if (typeof AbortSignal !== "undefined" && v instanceof AbortSignal) return undefined;
+      if (typeof v.toJSON !== "function") return v;
+      v = v.toJSON();
+    }
+  };
+  let first;
+  try {
+    first = resolve(root, 0);
+  } catch {
+    first = null;
+  }
+  const work = [{ value: first, depth: 0 }];
+  while (work.length > 0) {
+    const w = work.pop();
+    if (typeof w === "string") {
+      parts.push(w);
+      continue;
+    }
+    if (w.leave) {
+      open.delete(w.leave);
+      continue;
+    }
+    const v = w.value;
+    if (v === undefined || v === null) {
+      parts.push("null");
+      continue;
+    }
+    if (typeof v !== "object") {
+      parts.push(JSON.stringify(v));
+      continue;
+    }
+    const isArray = Array.isArray(v);
+    const items = [];
+    try {
+      if (isArray) {
+        for (const e of v) {
+          const r = resolve(e, w.depth + 1);
+          items.push([{ value: r === undefined ? null : r, depth: w.depth + 1 }]);
+        }
+      } else {
+        for (const [k, e] of Object.entries(v)) {
+          const r = resolve(e, w.depth + 1);
+          if (r !== undefined) items.push([JSON.stringify(k) + ":", { value: r, depth: w.depth + 1 }]);
+        }
+      }
+    } catch {
+      parts.push("null");
+      continue;
+    }
+    open.add(v);
+    const seq = [isArray ? "[" : "{"];
+    items.forEach((item, i) => {
+      if (i > 0) seq.push(",");
+      seq.push(...item);
+    });
+    seq.push(isArray ? "]" : "}", { leave: v });
+    for (let i = seq.length - 1; i >= 0; i--) work.push(seq[i]);
+  }
+  return parts.join("");
+}
+
+// The context's JSON text without the members that are handles or secrets (STRIP).
+function ctxText(ctx) {
+  if (ctx === null || typeof ctx !== "object") return jsonText(ctx === undefined ? null : ctx);
   const out = {};
   for (const [k, v] of Object.entries(ctx)) {
-    if (STRIP.has(k)) continue;
-    const p = plain(v, 1, new Set());
-    if (p !== undefined) out[k] = p;
+    if (!STRIP.has(k)) out[k] = v;
   }
-  return out;
+  return jsonText(out);
 }
 
+// A frame: its event and context as JSON text, taken now (the envelope is written at send time,
+// with what is left of the deadline in `timeout_ms`).
 function frame(hook, event, ctx, timeoutMs, tools) {
-  const f = { seq: ++seq, hook, event: plain(event, 0, new Set()) ?? null, ctx: sanitizeCtx(ctx) };
+  const f = { seq: ++seq, hook, event: jsonText(event), ctx: ctxText(ctx) };
   if (timeoutMs) f.timeout_ms = timeoutMs;
   // The in-process tool filter the matcher cannot say: the daemon applies it.
   if (tools) f.tools = tools;
   return f;
+}
+
+function frameText(f) {
+  let text = `{"seq":${f.seq},"hook":${JSON.stringify(f.hook)},"event":${f.event},"ctx":${f.ctx}`;
+  if (f.timeout_ms) text += `,"timeout_ms":${JSON.stringify(f.timeout_ms)}`;
+  if (f.tools) text += `,"tools":${JSON.stringify(f.tools)}`;
+  return text + "}";
 }
 
 // The running daemon, spawned when there is none (a dead one is replaced), or null while a
@@ -88,7 +193,8 @@ function frame(hook, event, ctx, timeoutMs, tools) {
 function start() {
   if (daemon?.alive) return daemon;
   if (Date.now() < retryAt) return null;
-  const d = { alive: true, pending: new Map(), child: null, startedAt: Date.now() };
+  // `written`: the lines written to this daemon; `lines`: a pending gate's seq by its line.
+  const d = { alive: true, pending: new Map(), lines: new Map(), written: 0, child: null, startedAt: Date.now() };
   daemon = d;
   // A crash (exit, spawn error, EPIPE on stdin) settles only what this daemon was sent: one of
   // those frames may be what killed it, so none is resent. Later calls get a new daemon.
@@ -105,6 +211,7 @@ function start() {
     retryAt = crashes > 1 ? Date.now() + Math.min(10000, 100 * 2 ** Math.min(crashes - 2, 7)) : 0;
     for (const p of d.pending.values()) p({ failed: "daemon-unavailable" });
     d.pending.clear();
+    d.lines.clear();
   };
   try {
     const [bin, ...pre] = CONFIG.command;
@@ -138,12 +245,17 @@ function start() {
     try {
       reply = JSON.parse(line);
     } catch {
-      return;
+      reply = undefined;
     }
-    const p = reply && d.pending.get(reply.seq);
-    if (!p) return;
-    d.pending.delete(reply.seq);
-    p({ reply });
+    const damaged = reply === null || typeof reply !== "object";
+    const seq = damaged
+      ? matchReply(d, scanReply(line), false)
+      : matchReply(d, reply, reply.error !== undefined && reply.error !== null);
+    if (seq === undefined) return;
+    const p = d.pending.get(seq);
+    d.pending.delete(seq);
+    // A damaged line is no answer: the gate is decided by the fail policy now.
+    p(damaged ? { failed: "unreadable-reply" } : { reply });
   });
   // The daemon never keeps the run alive: a pending gate holds its own timer.
   d.child.unref();
@@ -164,13 +276,15 @@ function withDaemon(deadline, hold, fn) {
   if (!hold) t.unref?.();
 }
 
+// Writes a frame: its line number on the daemon's stdin (1-based), or 0 when it can't.
 function write(d, f, done) {
-  if (!d?.alive || !d.child) return false;
+  if (!d?.alive || !d.child) return 0;
   try {
-    d.child.stdin.write(JSON.stringify(f) + "\n", done);
-    return true;
+    d.child.stdin.write(frameText(f) + "\n", done);
+    d.written += 1;
+    return d.written;
   } catch {
-    return false;
+    return 0;
   }
 }
 
@@ -202,11 +316,13 @@ function ask(spec, event, ctx) {
     const timer = setTimeout(() => {
       done = true;
       d?.pending.delete(f.seq);
+      for (const [line, seq] of d?.lines ?? []) if (seq === f.seq) d.lines.delete(line);
       resolve({ failed: "timeout" });
     }, spec.deadlineMs);
     const settle = (r) => {
       done = true;
       clearTimeout(timer);
+      for (const [line, seq] of d?.lines ?? []) if (seq === f.seq) d.lines.delete(line);
       resolve(r);
     };
     withDaemon(asked + spec.deadlineMs, true, (up) => {
@@ -215,10 +331,13 @@ function ask(spec, event, ctx) {
       d = up;
       if (f.timeout_ms) f.timeout_ms = Math.max(1, f.timeout_ms - (Date.now() - asked));
       d.pending.set(f.seq, settle);
-      if (!write(d, f)) {
+      const line = write(d, f);
+      if (!line) {
         d.pending.delete(f.seq);
         settle({ failed: "daemon-unavailable" });
+        return;
       }
+      d.lines.set(line, f.seq);
     });
   });
 }

@@ -175,3 +175,39 @@ fn tools_are_classified() {
     let v: Value = ev.to_json(false);
     assert_eq!(v["detail"]["tool"]["canonical"], "file-read", "{v}");
 }
+
+/// Frames the plugin writes for payloads `serde_json` refuses (lone surrogate escapes from
+/// `JSON.stringify`, deep nesting) and damaged frames: each is answered under its own `seq` with
+/// the handler's answer or the failure policy's for its hook (a fail-closed `before_tool_call`
+/// blocks), never with `"seq": null`.
+#[test]
+fn unreadable_frames_are_answered_under_their_seq() {
+    use agenthooks_core::decision::{deny, no_decision};
+    use agenthooks_core::runner::{serve_frames, Runner};
+    use agenthooks_core::{Context, Policy, Router, ToolPreEvent};
+    let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
+    let frames = [
+        r#"{"seq":1,"hook":"before_tool_call","event":{"toolName":"exec","params":{"command":"rm -rf /","description":"\ud800"},"toolCallId":"c1"},"ctx":{"sessionId":"s"}}"#.to_owned(),
+        format!(r#"{{"seq":2,"hook":"before_tool_call","event":{{"toolName":"exec","params":{{"command":"rm -rf /","deep":{deep}}},"toolCallId":"c2"}},"ctx":{{"sessionId":"s"}}}}"#),
+        r#"{"seq":3,"hook":"before_tool_call","event":{"toolName":"exec","params":{"#.to_owned(),
+    ];
+    let input = frames.iter().map(|f| f.clone() + "\n").collect::<String>();
+    let router =
+        Router::new()
+            .with_policy(Policy::default().fail_closed())
+            .on_tool_pre(|_: &Context, e: &ToolPreEvent| match e.tool.command() {
+                Some(c) if c.starts_with("rm") => deny("no rm"),
+                _ => no_decision(),
+            });
+    let runner = Runner::new(router, vec![&CODEC]);
+    let env: Vec<(String, String)> = Vec::new();
+    let out = serve_frames(&runner, &CODEC, input.as_bytes(), &env);
+    assert_eq!(out.len(), 3, "{out:?}");
+    for seq in 1..=3 {
+        let r = out
+            .iter()
+            .find(|f| f["seq"] == seq)
+            .unwrap_or_else(|| panic!("no reply for {seq}: {out:?}"));
+        assert_eq!(r["output"]["block"], true, "seq {seq}: {r}");
+    }
+}

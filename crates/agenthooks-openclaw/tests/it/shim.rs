@@ -210,15 +210,21 @@ fn a_dead_daemon_is_decided_by_the_fail_policy() {
 }
 
 /// A stand-in for `agenthooks serve` in the respawn tests, by the `mode` of the event: `crash`
-/// exits at once (code 3), `deaf` closes its stdin and stays alive, anything else is answered
+/// exits at once (code 3), `deaf` closes its stdin and stays alive, `slow` never answers,
+/// `unread` answers `{seq: null, line, error}` (what `serve` sends for a frame whose seq it
+/// cannot read), `anonymous` answers `{seq: null, error}` (an older daemon), `garbled` writes a
+/// damaged line naming the seq at the top level (after a nested one), anything else is answered
 /// `{pid, seq}`. Every frame received is appended to FRAMES with this pid.
 const FAKE_DAEMON: &str = r#"
 import { appendFileSync, closeSync } from "node:fs";
 import { createInterface } from "node:readline";
 const rl = createInterface({ input: process.stdin });
+let lines = 0;
 rl.on("line", (line) => {
+  lines += 1;
   const f = JSON.parse(line);
-  appendFileSync(process.env.FRAMES, JSON.stringify({ pid: process.pid, frame: f }) + "\n");
+  // the raw line: JSON.stringify recurses, and frames can be nested deeper than it goes
+  appendFileSync(process.env.FRAMES, `{"pid":${process.pid},"frame":${line}}\n`);
   const mode = f.event?.mode;
   if (mode === "crash") process.exit(3);
   if (mode === "deaf") {
@@ -228,7 +234,12 @@ rl.on("line", (line) => {
     setTimeout(() => process.exit(0), 20000);
     return;
   }
-  process.stdout.write(JSON.stringify({ seq: f.seq, output: { pid: process.pid, seq: f.seq } }) + "\n");
+  if (mode === "slow") return;
+  const say = (text) => process.stdout.write(text + "\n");
+  if (mode === "unread") return say(JSON.stringify({ error: "malformed frame", line: lines, seq: null }));
+  if (mode === "anonymous") return say(JSON.stringify({ error: "malformed frame", seq: null }));
+  if (mode === "garbled") return say(`{"output":{"seq":${f.seq + 1000}},"seq":${f.seq},"error":"x\\u`);
+  say(JSON.stringify({ seq: f.seq, output: { pid: process.pid, seq: f.seq } }));
 });
 "#;
 
@@ -257,6 +268,20 @@ if (run === "respawn") {
   await gate();
   for (let i = 0; i < 5; i++) await gate("crash");
   await gate();
+} else if (run === "deep") {
+  let deep = ["bottom"];
+  for (let i = 0; i < 5000; i++) deep = [deep];
+  const t = Date.now();
+  const result = await handlers.before_tool_call({ toolName: "exec", toolCallId: "c0", params: { command: "ls", deep } }, { toolName: "exec" });
+  steps.push({ mode: "deep", result: result ?? null, ms: Date.now() - t });
+} else if (run === "unmatched") {
+  // one call in flight at a time, then two at once (one unread, one echoed)
+  await gate("unread");
+  await gate("garbled");
+  await gate("anonymous");
+  await Promise.all([gate("unread"), gate()]);
+  // two in flight: an anonymous error names neither, so both wait for their own answer
+  await Promise.all([gate("anonymous"), gate("slow")]);
 } else if (run === "epipe") {
   const deaf = gate("deaf");
   await sleep(300);
@@ -433,4 +458,179 @@ fn rendered_files_have_the_plugin_layout() {
     assert_eq!(package["openclaw"]["extensions"], serde_json::json!(["./index.js"]));
     assert!(!files[2].1.contains("require(") && files[2].1.contains("export default"));
     let _ = Path::new("");
+}
+
+fn decided_locally(step: &Value, cause: &str) -> bool {
+    step["result"]["block"] == true
+        && step["result"]["blockReason"]
+            .as_str()
+            .is_some_and(|r| r.contains(cause))
+}
+
+/// A reply the daemon could not match by seq (`seq: null` with the frame's line, or a damaged
+/// line naming its seq) decides its gate by the fail policy at once, not at the deadline; an
+/// anonymous error reply settles the only gate in flight, and none when several are.
+#[test]
+fn an_unmatched_reply_decides_its_gate_at_once() {
+    let Some((steps, _)) = respawn_case("unmatched") else {
+        return;
+    };
+    assert_eq!(steps.len(), 7, "{steps:?}");
+    let fast = |s: &Value| s["ms"].as_u64().is_some_and(|ms| ms < 1000);
+    for (i, cause) in [(0, "daemon-error"), (1, "unreadable-reply"), (2, "daemon-error")] {
+        assert!(decided_locally(&steps[i], cause), "{i}: {:?}", steps[i]);
+        assert!(fast(&steps[i]), "at once: {:?}", steps[i]);
+    }
+    // Concurrent: the unread one is decided, the other answered by the daemon.
+    let by_mode = |from: usize, mode: &str| steps[from..].iter().find(|s| s["mode"] == mode).cloned().unwrap();
+    let unread = by_mode(3, "unread");
+    assert!(decided_locally(&unread, "daemon-error") && fast(&unread), "{unread:?}");
+    let echo = by_mode(3, "echo");
+    assert!(answered_by(&echo).is_some() && fast(&echo), "{echo:?}");
+    // Two in flight and an anonymous error: neither is taken for it; both end at the deadline.
+    for mode in ["anonymous", "slow"] {
+        let s = by_mode(5, mode);
+        assert!(decided_locally(&s, "timeout"), "{s:?}");
+        assert!(s["ms"].as_u64().is_some_and(|ms| ms >= 2900), "{s:?}");
+    }
+}
+
+/// The real `serve` loop (this process, the OpenClaw codec, a router that denies `rm`, fail-closed)
+/// behind two FIFOs, and a daemon command that pipes the plugin's stdio through them. Returns the
+/// command and the thread serving (it ends at the plugin's end of input).
+#[cfg(unix)]
+fn fifo_daemon(dir: &Path) -> (Vec<String>, std::thread::JoinHandle<()>) {
+    use agenthooks_core::decision::{deny, no_decision};
+    use agenthooks_core::runner::{serve, FrameSink, RunOptions, Runner};
+    use agenthooks_core::{Context, Policy, Router, ToolPreEvent};
+    use agenthooks_openclaw::CODEC;
+    let (fin, fout) = (dir.join("in.fifo"), dir.join("out.fifo"));
+    for f in [&fin, &fout] {
+        let ok = Command::new("mkfifo").arg(f).status().is_ok_and(|s| s.success());
+        assert!(ok, "mkfifo {}", f.display());
+    }
+    let state = dir.join("state");
+    let (fin2, fout2) = (fin.clone(), fout.clone());
+    let server = std::thread::spawn(move || {
+        let router =
+            Router::new()
+                .with_policy(Policy::default().fail_closed())
+                .on_tool_pre(|_: &Context, e: &ToolPreEvent| match e.tool.command() {
+                    Some(c) if c.starts_with("rm") => deny("no rm"),
+                    _ => no_decision(),
+                });
+        let runner = Runner::new(router, vec![&CODEC]).with_options(RunOptions::default().with_state_dir(state));
+        let input = std::fs::File::open(&fin2).expect("open the input fifo");
+        let output = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&fout2)
+            .expect("open the output fifo");
+        let out: FrameSink = std::sync::Arc::new(std::sync::Mutex::new(Box::new(output)));
+        let env: Vec<(String, String)> = Vec::new();
+        serve(&runner, &CODEC, &mut std::io::BufReader::new(input), &out, &env);
+    });
+    let script = format!("cat '{}' & exec cat > '{}'", fout.display(), fin.display());
+    (vec!["/bin/sh".into(), "-c".into(), script, "sh".into()], server)
+}
+
+/// With the real `serve` as the daemon: a tool call whose params carry a lone surrogate (which
+/// `JSON.stringify` writes as `\ud800` and `serde_json` refuses) is decided at once — denied, or
+/// blocked by the fail-closed policy — never by the plugin's deadline; a clean call passes.
+#[cfg(unix)]
+#[test]
+fn the_real_daemon_answers_a_frame_serde_json_refuses_at_once() {
+    const DRIVER: &str = r#"
+import plugin from "./plugin/index.js";
+const handlers = {};
+plugin.register({ on: (name, fn) => { handlers[name] = fn; } });
+const steps = [];
+let deep = [];
+for (let i = 0; i < 3000; i++) deep = [deep];
+for (const params of [{ command: "rm -rf /", description: "x \ud800 y" }, { command: "rm -rf /", description: "\udc00\ud800" }, { command: "rm -rf /", deep }, { command: "ls" }]) {
+  const t = Date.now();
+  const result = await handlers.before_tool_call({ toolName: "exec", params, toolCallId: `c${steps.length}`, runId: "r" }, { toolName: "exec", sessionId: "s" });
+  steps.push({ result: result ?? null, ms: Date.now() - t });
+}
+console.log(JSON.stringify({ steps }));
+"#;
+    let Some((node, dir)) = node_and_dir("agenthooks-openclaw-real") else {
+        return;
+    };
+    let (command, server) = fifo_daemon(&dir);
+    let cfg = PluginConfig::new(command)
+        .fail_closed(true)
+        .with_hook(ShimHook::new("before_tool_call").with_deadline(Duration::from_secs(8)));
+    for (name, text) in cfg.render() {
+        std::fs::write(dir.join("plugin").join(name), text).expect("write plugin");
+    }
+    std::fs::write(dir.join("driver.mjs"), DRIVER).expect("write driver");
+    let o = Command::new(node)
+        .arg(dir.join("driver.mjs"))
+        .current_dir(&dir)
+        .output()
+        .expect("running node");
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    server.join().expect("serve ends at the plugin's end of input");
+    let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
+    let steps = out["steps"].as_array().cloned().unwrap_or_default();
+    assert_eq!(steps.len(), 4, "{out}");
+    for s in &steps[..3] {
+        assert_eq!(s["result"]["block"], true, "{s}");
+        let reason = s["result"]["blockReason"].as_str().unwrap_or_default();
+        assert!(
+            !reason.contains("no answer from the hook daemon"),
+            "the daemon answered: {s}"
+        );
+        assert!(s["ms"].as_u64().is_some_and(|ms| ms < 2000), "at once: {s}");
+    }
+    assert_eq!(steps[3]["result"], Value::Null, "{}", steps[3]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Tool params nested 5000 deep (what a model can write; past what a recursive copy or
+/// `JSON.stringify` with a replacer survives) reach the daemon whole: the plugin writes frames
+/// without recursion.
+#[test]
+fn deeply_nested_params_reach_the_daemon() {
+    let Some((node, dir)) = node_and_dir("agenthooks-openclaw-deep") else {
+        return;
+    };
+    std::fs::write(dir.join("fake-daemon.mjs"), FAKE_DAEMON).expect("write daemon");
+    std::fs::write(dir.join("driver.mjs"), RESPAWN_DRIVER).expect("write driver");
+    let daemon = dir.join("fake-daemon.mjs").display().to_string();
+    let node_bin = node.display().to_string();
+    let cfg = PluginConfig::new([node_bin.as_str(), daemon.as_str()])
+        .with_hook(ShimHook::new("before_tool_call").with_deadline(Duration::from_secs(5)));
+    for (name, text) in cfg.render() {
+        std::fs::write(dir.join("plugin").join(name), text).expect("write plugin");
+    }
+    let frames = dir.join("frames.jsonl");
+    let o = Command::new(node)
+        .arg(dir.join("driver.mjs"))
+        .arg("deep")
+        .env("FRAMES", &frames)
+        .current_dir(&dir)
+        .output()
+        .expect("running node");
+    assert!(
+        o.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Value = serde_json::from_slice(&o.stdout).expect("driver output");
+    assert!(
+        out["steps"][0]["result"]["pid"].is_u64(),
+        "answered by the daemon: {out}"
+    );
+    // serde_json stops at 128 levels: read the frame's raw text.
+    let raw = std::fs::read_to_string(&frames).unwrap_or_default();
+    let at = raw.find("\"deep\":").expect("the deep param was sent");
+    let depth = raw[at + 7..].bytes().take_while(|b| *b == b'[').count();
+    assert_eq!(depth, 5001, "every level reached the daemon");
+    assert!(raw[at..].contains("bottom"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

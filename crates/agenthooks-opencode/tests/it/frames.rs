@@ -286,3 +286,40 @@ fn a_slow_handler_is_answered_per_policy_within_the_frames_deadline() {
     assert!(err.contains("deadline"), "{out:?}");
     assert!(started.elapsed() < Duration::from_secs(2));
 }
+
+/// Frames the shim writes for payloads `serde_json` refuses (`JSON.stringify` keeps lone
+/// surrogates as `\ud800` escapes; nesting has no limit), and damaged frames: each is answered
+/// under its own `seq`, by the handler or by the failure policy for its hook, never with
+/// `"seq": null` (the shim would wait out its deadline).
+#[test]
+fn unreadable_frames_are_answered_under_their_seq() {
+    let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
+    let frames = [
+        r#"{"seq":1,"hook":"tool.execute.before","timeout_ms":5000,"input":{"tool":"bash","sessionID":"s","callID":"c1"},"output":{"args":{"command":"rm -rf /","description":"\ud800"}}}"#.to_owned(),
+        format!(r#"{{"seq":2,"hook":"tool.execute.before","timeout_ms":5000,"input":{{"tool":"bash","sessionID":"s","callID":"c2"}},"output":{{"args":{{"command":"rm -rf /","deep":{deep}}}}}}}"#),
+        r#"{"seq":3,"hook":"tool.execute.before","timeout_ms":5000,"input":{"tool":"bash","sessionID":"s","#.to_owned(),
+        before(4, "s", "bash", "rm -rf /").to_string(),
+    ];
+    let input = frames.iter().map(|f| f.clone() + "\n").collect::<String>();
+    let deny_rm = || {
+        Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| match e.tool.command() {
+            Some(c) if c.starts_with("rm") => deny("no rm"),
+            _ => agenthooks_core::decision::no_decision(),
+        })
+    };
+    let env: Vec<(String, String)> = Vec::new();
+    // Fail-closed: every one of them blocks (denied by the handler, or failed closed).
+    let runner = Runner::new(deny_rm().with_policy(Policy::default().fail_closed()), vec![&CODEC]);
+    let out = serve_frames(&runner, &CODEC, input.as_bytes(), &env);
+    assert_eq!(out.len(), 4, "{out:?}");
+    for seq in 1..=4 {
+        let r = by_seq(&out, seq);
+        assert!(r["error"].is_string(), "seq {seq} blocks: {out:?}");
+    }
+    assert!(out.iter().all(|f| f["seq"].is_i64()), "{out:?}");
+    // Fail-open: the truncated frame passes at once; the valid one is still denied.
+    let runner = Runner::new(deny_rm(), vec![&CODEC]);
+    let out = serve_frames(&runner, &CODEC, input.as_bytes(), &env);
+    assert_eq!(by_seq(&out, 3), json!({"seq": 3, "output": {}}), "{out:?}");
+    assert_eq!(by_seq(&out, 4), json!({"seq": 4, "error": "no rm"}), "{out:?}");
+}

@@ -221,3 +221,109 @@ test("a hook's in-process tool filter rides on each of its frames", async () => 
   assert.deepEqual(of("tool.execute.after").map((f) => "tools" in f), [false]);
   await bridge.stop();
 });
+
+test("a reply the daemon could not match by seq settles its call at once, per policy", async (t) => {
+  const { bridge } = setup();
+  const spec = { timeoutMs: 30000, fail: "closed" };
+  const hooks = agenthooks.hooksFor(bridge, { "tool.execute.before": spec, "chat.message": { ...spec, fail: "open" } }, {});
+  t.after(() => bridge.stop());
+  const gate = (input, out = { args: {} }) => hooks["tool.execute.before"]({ tool: "bash", ...input }, out);
+  const quick = async (promise) => {
+    const t = Date.now();
+    const r = await promise.then(
+      (v) => ({ ok: v }),
+      (e) => ({ err: String(e.message) }),
+    );
+    return { ...r, ms: Date.now() - t };
+  };
+  // Concurrent calls, one answered under `seq: null` with its line: only that one settles.
+  const slow = gate({ mode: "slow" }).catch(() => {});
+  const [unread, echo] = await Promise.all([quick(gate({ mode: "unread" })), quick(gate({ delay: 50 }))]);
+  assert.match(unread.err, /malformed frame/, JSON.stringify(unread));
+  assert.ok(unread.ms < 2000, `at once: ${unread.ms} ms`);
+  assert.equal(echo.ok, undefined);
+  assert.ok(echo.ms < 2000);
+  // A damaged reply line: the call its top-level seq names gets the fail policy at once (a
+  // nested "seq" in it names no call).
+  const garbled = await quick(gate({ mode: "garbled" }));
+  assert.match(garbled.err, /unreadable reply.*fail-closed/, JSON.stringify(garbled));
+  assert.ok(garbled.ms < 2000);
+  // Lines that are not JSON and name no call are skipped; the call is answered after them.
+  const out = { args: { command: "x" } };
+  const noise = await quick(gate({ mode: "noise" }, out));
+  assert.equal(noise.err, undefined, JSON.stringify(noise));
+  assert.equal(typeof out.args.seen, "number");
+  // A damaged reply under fail-open: the call goes on at once.
+  const open = await quick(hooks["chat.message"]({ mode: "garbled" }, { parts: [] }));
+  assert.ok(open.ms < 2000 && open.err === undefined, JSON.stringify(open));
+  await bridge.stop();
+  await slow;
+});
+
+test("an anonymous error reply settles the only call in flight, and no call when several are", async () => {
+  const { bridge } = setup();
+  const started = Date.now();
+  await assert.rejects(
+    bridge.call("tool.execute.before", { tool: "bash", mode: "anonymous" }, undefined, 30000).then((r) => {
+      throw new Error(String(r.error));
+    }),
+    /malformed frame/,
+  );
+  assert.ok(Date.now() - started < 2000);
+  // Two in flight: the anonymous error cannot be told apart, so it settles neither; each then
+  // ends at its own deadline.
+  const a = bridge.call("tool.execute.before", { tool: "bash", mode: "anonymous" }, undefined, 600);
+  const b = bridge.call("tool.execute.before", { tool: "bash", mode: "slow" }, undefined, 600);
+  const t = Date.now();
+  await assert.rejects(a, /within 600 ms/);
+  await assert.rejects(b, /within 600 ms/);
+  assert.ok(Date.now() - t >= 500);
+  await bridge.stop();
+});
+
+test("the reply scan reads only top-level seq and line", () => {
+  const scan = agenthooks.scanReply;
+  assert.deepEqual(scan('{"output":{"seq":9,"x":"\\"seq\\":8"},"seq":3,"line":4,"error":"x\\u'), { seq: 3, line: 4 });
+  assert.deepEqual(scan('{"error":"x","seq":"hello-1"'), { seq: "hello-1" });
+  assert.deepEqual(scan('{"output":[{"seq":1}]'), {});
+  assert.deepEqual(scan("running 1 test"), {});
+});
+
+test("values nested deeper than JSON.stringify recurses are written without recursion", () => {
+  const deepJson = agenthooks.toJsonDeep;
+  // Same text as JSON.stringify where that works, stripping included.
+  const cyclic = { a: 1, f: () => 1, u: new URL("http://x/"), s: Symbol("s"), n: 10n, d: new Date(0), arr: [1, undefined, () => 2, "x\ud800"], nan: NaN };
+  cyclic.self = cyclic;
+  cyclic.arr.push(cyclic);
+  assert.equal(deepJson(cyclic), '{"a":1,"n":"10","d":"1970-01-01T00:00:00.000Z","arr":[1,null,null,"x\\ud800",null],"nan":null}');
+  for (const v of [null, 1, "s", [], {}, { a: [{ b: {} }] }, [[1, [2]], { c: [] }]]) {
+    assert.equal(deepJson(v), JSON.stringify(v));
+  }
+  // A reference seen twice but not enclosing itself is no cycle.
+  const shared = { x: 1 };
+  assert.equal(deepJson({ a: shared, b: shared }), '{"a":{"x":1},"b":{"x":1}}');
+  let deep = { command: "rm -rf /" };
+  for (let i = 0; i < 100000; i++) deep = [deep];
+  const text = agenthooks.toJson({ args: deep });
+  assert.ok(text.startsWith('{"args":[[[') && text.includes('{"command":"rm -rf /"}'));
+  assert.equal(text.length, 100000 * 2 + '{"args":}'.length + '{"command":"rm -rf /"}'.length);
+});
+
+test("a deeply nested tool input reaches the daemon; one that has no JSON text fails its call alone", async () => {
+  const { bridge, frames } = setup();
+  const hooks = agenthooks.hooksFor(bridge, { "tool.execute.before": { timeoutMs: 20000, fail: "closed" } }, {});
+  let deep = [];
+  // past what JSON.stringify with a replacer recurses to, within what the fake daemon's parse does
+  for (let i = 0; i < 4000; i++) deep = [deep];
+  const out = { args: { command: "ls", deep } };
+  await hooks["tool.execute.before"]({ tool: "bash" }, out);
+  assert.equal(typeof out.args.seen, "number", "answered by the daemon");
+  const pid = bridge.pid;
+  const started = Date.now();
+  const broken = { get boom() { throw new Error("no"); } };
+  await assert.rejects(hooks["tool.execute.before"]({ tool: "bash" }, { args: broken }), /cannot be written as JSON.*fail-closed/);
+  assert.ok(Date.now() - started < 2000);
+  assert.equal(bridge.pid, pid, "the daemon is not taken for dead");
+  assert.ok(frames().some((f) => f.frame.hook === "tool.execute.before"));
+  await bridge.stop();
+});
