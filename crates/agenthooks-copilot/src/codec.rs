@@ -2,14 +2,13 @@
 
 use std::time::Duration;
 
-use agenthooks_core::decision::{deny, reason_or_default};
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::decision::reason_or_default;
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, NativeName,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo,
-    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
-    WireResponse,
+    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, Invocation, NativeName, NotificationEvent,
+    Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -350,38 +349,23 @@ impl Codec for CopilotCodec {
         if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.capabilities(&env.variant, name))? {
             return Ok(no_op);
         }
-        let Some((row, dialect)) = target(name) else {
+        let Some((row, spelled)) = target(name) else {
             return Err(EncodeError::inexpressible(Provider::COPILOT, name, "a decision"));
         };
-        encode_body(row, dialect, outcome).map(|out| wire(&out))
-    }
-
-    /// Empty stdout, exit 0: "no decision" on every Copilot event.
-    fn no_op(&self, _target: &EventTarget) -> WireResponse {
-        WireResponse::empty()
-    }
-
-    /// Always exit 0 (quirk 405): fail-open is the no-op; fail-closed is the row's failure
-    /// shape, an explicit deny JSON on `preToolUse` / `permissionRequest` and the no-op
-    /// elsewhere (nothing else can block).
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return WireResponse::empty();
-        }
-        let Some((row, spelled)) = target.native.as_ref().and_then(|n| self::target(n.as_str())) else {
-            return WireResponse::empty();
-        };
-        if row.failure != FailShape::Block {
-            return WireResponse::empty();
-        }
-        let dialect = if target.variant == Variant::VSCODE {
+        // The VS Code variant reads the Claude-compatible twin whatever spelling named the event.
+        let dialect = if env.variant == Variant::VSCODE {
             Dialect::Pascal
         } else {
             spelled
         };
-        let text = format!("Blocked: the hook failed and its policy fails closed ({reason}).");
-        let outcome = Outcome::from(deny(text));
-        encode_body(row, dialect, &outcome).map_or_else(|_| WireResponse::empty(), |out| wire(&out))
+        encode_body(row, dialect, outcome).map(|out| wire(&out))
+    }
+
+    /// Empty stdout, exit 0: "no decision" on every Copilot event. The failure answer is the
+    /// provided one, always exit 0 (quirk 405): the encoded deny on `preToolUse` /
+    /// `permissionRequest` (their rows' `FailShape::Block`), this no-op elsewhere.
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
+        WireResponse::empty()
     }
 
     /// What Copilot honours for a decoded event, taking the CLI version it reported into
