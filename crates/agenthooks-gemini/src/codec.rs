@@ -6,17 +6,17 @@ use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
 use agenthooks_core::event::strip_bom;
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
-    EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
-    Outcome, PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    EventKind, EventTarget, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent, Outcome,
+    PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::native::{self, LlmRequest, LlmResponse, McpContext, NativeEvent};
+use crate::native::{LlmRequest, LlmResponse, McpContext, NativeEvent};
 use crate::tools;
 
 /// Gemini CLI's default hook timeout when `settings.json` states none: 60 000 ms.
@@ -334,22 +334,10 @@ impl Codec for GeminiCodec {
         Ok(out.response())
     }
 
+    /// `{}` on every event. The failure answer is the provided one: Gemini's block is the
+    /// encoded deny body with exit 0 (a non-zero exit does not block, #306).
     fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::stdout(NO_OP)
-    }
-
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        let row = kit::target_row(native::EVENTS, target);
-        match row.map(|r| r.failure) {
-            // Gemini's block is a deny body, exit 0 (a non-zero exit does not block, #306).
-            Some(FailShape::Block) if mode == FailMode::Closed => Output {
-                decision: Some("deny"),
-                reason: Some(reason_or_default(reason).to_owned()),
-                ..Output::default()
-            }
-            .response(),
-            _ => self.no_op(target),
-        }
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
