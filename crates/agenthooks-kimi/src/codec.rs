@@ -3,17 +3,17 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
-    Event, EventKind, EventTarget, FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, RawJson, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Event, EventKind, EventTarget, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent,
+    Provider, RawJson, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::native::{self, NativeEvent};
+use crate::native::NativeEvent;
 use crate::tools;
 
 /// How [`KimiCodec`] blocks on the three gating events. Both are honoured by Kimi Code 2.x
@@ -181,27 +181,11 @@ impl agenthooks_core::Codec for KimiCodec {
         }
     }
 
+    /// Empty stdout on every event. The failure answer is the provided one: the encoded block
+    /// (in the codec's [`BlockStyle`]) on the two gates, this no-op elsewhere (a blocked `Stop`
+    /// would keep the agent going, and fire-and-forget events cannot block).
     fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::empty()
-    }
-
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return WireResponse::empty();
-        }
-        let row = kit::target_row(native::EVENTS, target);
-        let text = if reason.trim().is_empty() {
-            "Blocked: the hook failed.".to_owned()
-        } else {
-            format!("Blocked: the hook failed ({reason}).")
-        };
-        // Stop "blocked" would keep the agent going, and fire-and-forget events cannot block:
-        // their rows answer the no-op.
-        match row.map(|r| r.failure) {
-            Some(FailShape::Block) => self.block(&text, None),
-            Some(FailShape::Exit(code)) => WireResponse::exit(code, text),
-            _ => WireResponse::empty(),
-        }
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
