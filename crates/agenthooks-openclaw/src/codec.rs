@@ -12,12 +12,12 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape};
+use agenthooks_core::kit;
 use agenthooks_core::{
     Codec, CompactPostEvent, CompactPreEvent, Confidence, ConnState, DecisionKind, DecodeError, EncodeError, Env,
-    Envelope, Event, EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, Outcome,
-    PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Envelope, Event, EventKind, EventTarget, Invocation, ModelRequestEvent, ModelResponseEvent, Outcome, PromptEvent,
+    Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -166,31 +166,12 @@ impl Codec for OpenClawCodec {
         Ok(WireResponse::json(&Value::Object(out)))
     }
 
+    /// The failure answer is the provided one: the encoded block on the two gates
+    /// (`before_tool_call`, `before_agent_run`), this no-op elsewhere.
     fn no_op(&self, target: &EventTarget) -> WireResponse {
         // No output: the shim returns nothing, which is OpenClaw's pass on every hook.
         let _ = target;
         WireResponse::empty()
-    }
-
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
-        }
-        let row = target
-            .native
-            .as_ref()
-            .and_then(|n| self.row(n.as_str()))
-            .or_else(|| target.kind.and_then(|k| kit::primary_row(native::EVENTS, k)));
-        let Some(row) = row.filter(|r| r.failure == FailShape::Block) else {
-            return self.no_op(target);
-        };
-        let reason = reason_or_default(reason);
-        let v = if row.kind == EventKind::ToolPre {
-            json!({"block": true, "blockReason": reason})
-        } else {
-            json!({"outcome": "block", "reason": reason, "message": reason})
-        };
-        WireResponse::json(&v)
     }
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
