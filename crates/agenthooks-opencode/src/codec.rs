@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::{reason_or_default, DecisionKind};
-use agenthooks_core::kit::{self, FailShape};
+use agenthooks_core::kit;
 use agenthooks_core::runner::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
@@ -202,32 +202,31 @@ impl Codec for OpenCodeCodec {
         WireResponse::empty_object()
     }
 
+    /// Fail-closed where the provided answer cannot be written: a permission reject names the
+    /// request, whose id only the payload the runner kept carries (a bare event has none), and
+    /// a hook we do not know, which the shim forwards and awaits, gets the thrown error (it
+    /// blocks where OpenCode can block and the shim swallows it elsewhere). Every other target
+    /// gets [`kit::failure_response`]: `{"error"}` on the tool and prompt gates, `{}` elsewhere.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
+        if mode == FailMode::Closed {
+            match self.row_for(target) {
+                Some(row) if row.kind == EventKind::Permission => {
+                    let effect = target.payload.as_ref().and_then(|p| {
+                        let bytes = p.json_bytes();
+                        let native = NativeEvent::decode(&PROVIDER, bytes, frame_name(bytes).as_deref())
+                            .ok()?
+                            .native;
+                        permission_reply(&native, None, false, Some(reason_or_default(reason)))
+                    });
+                    return effect.map_or_else(|| self.no_op(target), |e| WireResponse::json(&json!({"effects": [e]})));
+                }
+                None if target.kind.is_none() => {
+                    return WireResponse::json(&json!({"error": reason_or_default(reason)}));
+                }
+                _ => {}
+            }
         }
-        let row = kit::named_row(native::EVENTS, target);
-        if row.is_some_and(|r| r.kind == EventKind::Permission) {
-            // A reject needs the request id: from the payload the runner kept.
-            let effect = target.payload.as_ref().and_then(|p| {
-                let bytes = p.json_bytes();
-                let native = NativeEvent::decode(&PROVIDER, bytes, frame_name(bytes).as_deref())
-                    .ok()?
-                    .native;
-                permission_reply(&native, None, false, Some(reason_or_default(reason)))
-            });
-            return match effect {
-                Some(e) => WireResponse::json(&json!({"effects": [e]})),
-                None => self.no_op(target),
-            };
-        }
-        match row.map(|r| r.failure) {
-            Some(FailShape::Block) => WireResponse::json(&json!({"error": reason_or_default(reason)})),
-            // An unknown hook the shim forwards and awaits: a throw blocks where OpenCode can
-            // block and is swallowed by the shim elsewhere.
-            None if target.kind.is_none() => WireResponse::json(&json!({"error": reason_or_default(reason)})),
-            _ => self.no_op(target),
-        }
+        kit::failure_response(self, target, mode, reason)
     }
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
