@@ -83,7 +83,7 @@ use Capability as C;
 /// What Claude honours for a native event: its row's set; unknown (future) events get
 /// [`native::NOTICE`], since Claude parses every hook's JSON output for `systemMessage`.
 fn caps_of(native: &str) -> CapSet {
-    kit::row(native::EVENTS, native).map_or(native::NOTICE, |r| r.caps)
+    ClaudeCodec.row(native).map_or(native::NOTICE, |r| r.caps)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -409,7 +409,7 @@ fn sniff(payload: &[u8]) -> Option<Confidence> {
         || p.tool_call_id.is_some()
         || p.client_type.is_some()
         || p.session_id_camel.is_some();
-    let row = kit::row(native::EVENTS, &name).filter(|_| !foreign)?;
+    let row = ClaudeCodec.row(&name).filter(|_| !foreign)?;
     let marked = p.prompt_id.is_some() || p.effort.is_some() || row.provider_only;
     Some(if marked {
         Confidence::Certain

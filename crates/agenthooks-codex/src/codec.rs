@@ -429,7 +429,7 @@ fn encode_context_only(p: Parts<'_>, kind: EventKind) -> Result<WireResponse, En
 /// Encodes `outcome` for the native event `native`, decoded as `kind` (`tool.error` for a
 /// failed `PostToolUse`). `mcp_tool` says whether the event's tool call targets an MCP tool.
 fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool) -> Result<WireResponse, EncodeError> {
-    let row = native::row(name);
+    let row = CodexCodec.row(name);
     let family = row.map_or(kind, |r| r.kind);
     let mut caps = row.map_or(CapSet::EMPTY, |r| r.caps);
     if family == EventKind::ToolPre && outcome.updated_input().is_some() {
@@ -515,7 +515,7 @@ impl Codec for CodexCodec {
             return Some(Confidence::Certain);
         }
         // The event names are Claude's: only Codex's shape (`turn_id` and `model`) tells.
-        let row = native::row(obj.get("hook_event_name")?.as_str()?)?;
+        let row = self.row(obj.get("hook_event_name")?.as_str()?)?;
         // `turn_id` and `model` as strings together, with none of Claude's markers (`prompt_id`,
         // `effort`): no sibling dialect sends that shape (Claude's MessageDisplay has a
         // `turn_id` but no `model`; Kimi's `turn_id` is a number), so it is certain.

@@ -1,6 +1,6 @@
 //! [`CursorCodec`]: the [`Codec`] of Cursor's hook dialect (IDE, CLI, cloud agents).
 //!
-//! The event rows ([`native::EVENTS`]) carry what each event honours; the codec narrows that
+//! The event rows ([`native::EVENTS`](crate::native::EVENTS)) carry what each event honours; the codec narrows that
 //! per decoded event (variant, tool, status, build), and the encoder writes the typed outputs
 //! of [`crate::output`]. An outcome that needs a capability the event lacks is an
 //! [`EncodeError`] (the runner degrades first, so only a direct caller sees it).
@@ -19,7 +19,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
 
 use crate::dedup::{self, Dedup, Part};
-use crate::native::{self, NativeEvent};
+use crate::native::NativeEvent;
 use crate::output::{
     AfterMcpOutput, Permission, PermissionOutput, PostToolOutput, PreCompactOutput, PreToolUseOutput, PromptOutput,
     SessionStartOutput, Shape, StopOutput, CONTEXT_LIMIT,
@@ -177,7 +177,7 @@ impl Codec for CursorCodec {
     }
 
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
-        match kit::row(native::EVENTS, native) {
+        match self.row(native) {
             Some(r) if fires(variant, native) => r.caps,
             _ => CapSet::EMPTY,
         }
@@ -187,7 +187,7 @@ impl Codec for CursorCodec {
         let env = event.envelope();
         let native = env.native.as_str();
         let mut caps = self.capabilities(&env.variant, native);
-        if kit::row(native::EVENTS, native).is_some_and(|r| r.kind != event.kind()) {
+        if self.row(native).is_some_and(|r| r.kind != event.kind()) {
             // A dedup duplicate (delivered as `other`): only the no-op.
             return CapSet::EMPTY;
         }
@@ -625,6 +625,7 @@ fn encode_reply(native: &str, outcome: &Outcome) -> Result<Value, EncodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::native;
 
     #[test]
     fn rows_are_consistent() {

@@ -177,7 +177,7 @@ impl Codec for OpenClawCodec {
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
         let _ = env;
         let p: SniffProbe = serde_json::from_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
-        let row = kit::row(native::EVENTS, p.hook.as_deref()?)?;
+        let row = self.row(p.hook.as_deref()?)?;
         (p.event.is_some() || p.ctx.is_some()).then_some(if row.provider_only {
             Confidence::Certain
         } else {

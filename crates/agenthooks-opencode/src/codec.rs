@@ -234,7 +234,7 @@ impl Codec for OpenCodeCodec {
         let p: NameProbe = serde_json::from_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
         let hook = p.hook?;
         let hook = hook.as_str()?;
-        (hook == "event" || kit::row(native::EVENTS, hook).is_some()).then_some(Confidence::Inferred)
+        (hook == "event" || self.row(hook).is_some()).then_some(Confidence::Inferred)
     }
 
     fn stderr_use(&self) -> StderrUse {
