@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::native::{LlmRequest, LlmResponse, McpContext, NativeEvent};
+use crate::output::{HookSpecificOutput, Output};
 use crate::tools;
 
 /// Gemini CLI's default hook timeout when `settings.json` states none: 60 000 ms.
@@ -184,44 +185,8 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Output
+// Encode
 // ---------------------------------------------------------------------------------------------
-
-/// Gemini's hook output object, keys in Gemini's order (absent ones are not written).
-#[derive(Serialize, Default)]
-struct Output<'a> {
-    /// `false` stops the agent loop.
-    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
-    keep_going: Option<bool>,
-    #[serde(rename = "stopReason", skip_serializing_if = "Option::is_none")]
-    stop_reason: Option<&'a str>,
-    #[serde(rename = "systemMessage", skip_serializing_if = "Option::is_none")]
-    system_message: Option<&'a str>,
-    /// `deny` or `ask`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
-    hook_specific: Option<HookSpecific<'a>>,
-}
-
-/// `hookSpecificOutput`.
-#[derive(Serialize)]
-struct HookSpecific<'a> {
-    #[serde(rename = "hookEventName")]
-    hook_event_name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_input: Option<&'a Map<String, Value>>,
-    #[serde(rename = "additionalContext", skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-}
-
-impl Output<'_> {
-    fn response(&self) -> WireResponse {
-        WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| NO_OP.to_vec()))
-    }
-}
 
 /// Top-level keys a `BeforeTool` rewrite would remove from Gemini's original `tool_input`
 /// (which Gemini merges shallowly: removals are impossible, quirk #12).
@@ -325,13 +290,13 @@ impl Codec for GeminiCodec {
         let context = outcome.context();
         let additional_context = (!context.is_empty()).then(|| context.join("\n"));
         if tool_input.is_some() || additional_context.is_some() {
-            out.hook_specific = Some(HookSpecific {
+            out.hook_specific_output = Some(HookSpecificOutput {
                 hook_event_name: native,
                 tool_input,
                 additional_context,
             });
         }
-        Ok(out.response())
+        Ok(out.wire())
     }
 
     /// `{}` on every event. The failure answer is the provided one: Gemini's block is the
