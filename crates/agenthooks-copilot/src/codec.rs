@@ -10,11 +10,11 @@ use agenthooks_core::{
     Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
     SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::identify::{self, JsonType, PayloadKeys};
 use crate::native::{self, Dialect, ErrorDetail, NativeEvent};
+use crate::output::{HookSpecificOutput, Output, PermissionBehavior};
 use crate::tools;
 
 /// The GitHub Copilot CLI codec. Use the [`CODEC`](crate::CODEC) static.
@@ -165,56 +165,6 @@ fn target(native: &str) -> Option<(&'static EventRow, Dialect)> {
     native::spelled(native)
 }
 
-/// Copilot's stdout object (camelCase dialect fields, all top level, quirk 409), plus the
-/// Claude-compatible `hookSpecificOutput` a PascalCase hook may read (quirk 402).
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Reply<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision_reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    modified_args: Option<&'a Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    behavior: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hook_specific_output: Option<HookSpecific<'a>>,
-}
-
-/// The Claude-compatible `hookSpecificOutput` of a PascalCase hook.
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct HookSpecific<'a> {
-    hook_event_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision_reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    updated_input: Option<&'a Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decision: Option<PermissionBehavior<'a>>,
-}
-
-/// `{behavior, message}` inside `hookSpecificOutput.decision`.
-#[derive(Debug, Serialize)]
-struct PermissionBehavior<'a> {
-    behavior: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-}
-
 fn joined_context(outcome: &Outcome) -> Option<String> {
     let c = outcome.context();
     (!c.is_empty()).then(|| c.join("\n"))
@@ -226,11 +176,11 @@ fn deny_reason(outcome: &Outcome) -> &str {
 }
 
 /// The stdout object for an expressible outcome (checked by [`kit::ensure_expressible`]).
-fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Result<Reply<'a>, EncodeError> {
-    let mut out = Reply::default();
-    let mut hso = HookSpecific {
+fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Result<Output<'a>, EncodeError> {
+    let mut out = Output::default();
+    let mut hso = HookSpecificOutput {
         hook_event_name: native::name_in(row, Dialect::Pascal),
-        ..HookSpecific::default()
+        ..HookSpecificOutput::default()
     };
     let inexpressible = || EncodeError::inexpressible(Provider::COPILOT, row.name, outcome.kind().as_str());
     match (row.kind, outcome.kind()) {
@@ -278,7 +228,7 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
     Ok(out)
 }
 
-fn wire(out: &Reply<'_>) -> WireResponse {
+fn wire(out: &Output<'_>) -> WireResponse {
     match serde_json::to_value(out) {
         Ok(Value::Object(m)) if m.is_empty() => WireResponse::empty(),
         Ok(v) => WireResponse::json(&v),
