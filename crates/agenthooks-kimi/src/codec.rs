@@ -10,10 +10,10 @@ use agenthooks_core::{
     Provider, RawJson, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
     ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::native::NativeEvent;
+use crate::output::Output;
 use crate::tools;
 
 /// How [`KimiCodec`] blocks on the three gating events. Both are honoured by Kimi Code 2.x
@@ -38,29 +38,6 @@ pub struct KimiCodec {
 
 /// Hook timeout Kimi applies when the config gives none (`timeout` defaults to 30 s).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Kimi's hook output (`HookJsonOutputSchema` in `runHook.ts`), reduced to what Kimi acts on.
-#[derive(Serialize)]
-struct Output<'a> {
-    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
-    hook_specific_output: Option<Deny<'a>>,
-    /// A prompt's context, or what Kimi records for a blocked prompt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-}
-
-/// `hookSpecificOutput` of a block: the only decision Kimi honours is `deny`.
-#[derive(Serialize)]
-struct Deny<'a> {
-    #[serde(rename = "permissionDecision")]
-    permission_decision: &'static str,
-    #[serde(rename = "permissionDecisionReason")]
-    permission_decision_reason: &'a str,
-}
-
-fn json(out: &Output<'_>) -> WireResponse {
-    WireResponse::stdout(serde_json::to_vec(out).unwrap_or_else(|_| b"{}".to_vec()))
-}
 
 impl KimiCodec {
     /// The codec with JSON blocks ([`BlockStyle::Json`]).
@@ -87,13 +64,7 @@ impl KimiCodec {
     fn block(self, reason: &str, message: Option<&str>) -> WireResponse {
         match self.style {
             BlockStyle::ExitCode => WireResponse::exit(2, reason.as_bytes().to_vec()),
-            BlockStyle::Json => json(&Output {
-                hook_specific_output: Some(Deny {
-                    permission_decision: "deny",
-                    permission_decision_reason: reason,
-                }),
-                message,
-            }),
+            BlockStyle::Json => Output::deny(reason, message).wire(),
         }
     }
 }
@@ -163,10 +134,11 @@ impl agenthooks_core::Codec for KimiCodec {
             }
             (EventKind::PromptSubmitted, DecisionKind::NoDecision) if !outcome.context().is_empty() => {
                 let context = outcome.context().join("\n");
-                Ok(json(&Output {
+                Ok(Output {
                     hook_specific_output: None,
                     message: Some(&context),
-                }))
+                }
+                .wire())
             }
             // The instruction is the model's next input: an empty one stays empty.
             (EventKind::Stop, DecisionKind::Continue) => {
