@@ -243,7 +243,9 @@ impl Codec for GeminiCodec {
         let envelope = event.envelope();
         let native = envelope.native.as_str();
         let caps = self.capabilities(&envelope.variant, native);
-        kit::ensure_expressible(&Provider::GEMINI, native, event.kind(), outcome, caps)?;
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, caps)? {
+            return Ok(no_op);
+        }
 
         let mut out = Output {
             system_message: outcome.system_message().or_else(|| block_message(outcome)),

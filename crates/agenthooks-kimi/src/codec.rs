@@ -114,8 +114,9 @@ impl agenthooks_core::Codec for KimiCodec {
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         let env = event.envelope();
         let native = env.native.as_str();
-        let caps = self.event_capabilities(event);
-        kit::ensure_expressible(&Provider::KIMI, native, env.kind, outcome, caps)?;
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
+        }
         // Past the check, the kind names the native event: each gating kind has one Kimi event.
         match (env.kind, outcome.kind()) {
             (EventKind::ToolPre, DecisionKind::Deny) => {
