@@ -1041,7 +1041,7 @@ pub fn blocking_outcome(kind: EventKind, reason: &str) -> Option<Outcome> {
 /// The encoding of a block on `row`'s event for a failure target: the codec's own
 /// [`encode`](crate::Codec::encode) of the target's bare event (its native name, else the row's;
 /// its variant and payload) with the [`blocking_outcome`] of the row's kind. `None` when the
-/// kind has no blocking outcome or the codec refuses it.
+/// kind has no blocking outcome, or the codec refuses it (logged: the answer is then the no-op).
 pub fn encode_block<C: crate::Codec + ?Sized>(
     codec: &C,
     row: &EventRow,
@@ -1060,7 +1060,15 @@ pub fn encode_block<C: crate::Codec + ?Sized>(
         target.payload.clone().unwrap_or_default(),
     );
     env.variant = target.variant.clone();
-    codec.encode(&crate::Event::bare(env), &outcome).ok()
+    codec
+        .encode(&crate::Event::bare(env), &outcome)
+        .map_err(|e| {
+            tracing::warn!(
+                event = row.name,
+                "fail-closed, but the codec cannot encode the block: {e}"
+            );
+        })
+        .ok()
 }
 
 /// The provided [`Codec::failure_response`](crate::Codec::failure_response), callable from an
