@@ -185,14 +185,14 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
     let inexpressible = || EncodeError::inexpressible(Provider::COPILOT, row.name, outcome.kind().as_str());
     match (row.kind, outcome.kind()) {
         (_, DecisionKind::NoDecision) => {}
-        (EventKind::ToolPre, DecisionKind::Allow) => out.permission_decision = Some("allow"),
+        (EventKind::ToolPre, DecisionKind::Allow) => out.verdict.permission_decision = Some("allow"),
         (EventKind::ToolPre, DecisionKind::Deny) => {
-            out.permission_decision = Some("deny");
-            out.permission_decision_reason = Some(deny_reason(outcome));
+            out.verdict.permission_decision = Some("deny");
+            out.verdict.permission_decision_reason = Some(deny_reason(outcome));
         }
         (EventKind::ToolPre, DecisionKind::Ask) => {
-            out.permission_decision = Some("ask");
-            out.permission_decision_reason = outcome.reason().filter(|r| !r.trim().is_empty());
+            out.verdict.permission_decision = Some("ask");
+            out.verdict.permission_decision_reason = outcome.reason().filter(|r| !r.trim().is_empty());
         }
         (EventKind::Permission, DecisionKind::Allow) => out.behavior = Some("allow"),
         (EventKind::Permission, DecisionKind::Deny) => {
@@ -205,8 +205,7 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
         }
         _ => return Err(inexpressible()),
     }
-    (hso.permission_decision, hso.permission_decision_reason) =
-        (out.permission_decision, out.permission_decision_reason);
+    hso.verdict = out.verdict;
     hso.decision = out.behavior.map(|behavior| PermissionBehavior {
         behavior,
         message: out.message,
@@ -218,7 +217,7 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
     out.additional_context = joined_context(outcome);
     hso.additional_context.clone_from(&out.additional_context);
     // The stop answer has no Claude-compatible twin: Copilot reads the top-level fields.
-    let has_inner = hso.permission_decision.is_some()
+    let has_inner = hso.verdict.permission_decision.is_some()
         || hso.decision.is_some()
         || hso.updated_input.is_some()
         || hso.additional_context.is_some();

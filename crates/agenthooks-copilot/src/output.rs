@@ -11,8 +11,8 @@
 //! ```
 //! use agenthooks_copilot::output::Output;
 //! let mut deny = Output::default();
-//! deny.permission_decision = Some("deny");
-//! deny.permission_decision_reason = Some("no");
+//! deny.verdict.permission_decision = Some("deny");
+//! deny.verdict.permission_decision_reason = Some("no");
 //! assert_eq!(
 //!     serde_json::to_string(&deny).unwrap(),
 //!     r#"{"permissionDecision":"deny","permissionDecisionReason":"no"}"#
@@ -27,12 +27,9 @@ use serde_json::{Map, Value};
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct Output<'a> {
-    /// `permissionDecision` (`preToolUse`): `allow`, `deny` or `ask`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub permission_decision: Option<&'static str>,
-    /// `permissionDecisionReason`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub permission_decision_reason: Option<&'a str>,
+    /// `permissionDecision` and its reason (`preToolUse`).
+    #[serde(flatten)]
+    pub verdict: Verdict<'a>,
     /// `modifiedArgs` (`preToolUse`): replaces the tool's arguments.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modified_args: Option<&'a Map<String, Value>>,
@@ -56,6 +53,20 @@ pub struct Output<'a> {
     pub hook_specific_output: Option<HookSpecificOutput<'a>>,
 }
 
+/// `permissionDecision` and `permissionDecisionReason`: the tool gate's verdict, written in both
+/// objects.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Verdict<'a> {
+    /// `permissionDecision`: `allow`, `deny` or `ask`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<&'static str>,
+    /// `permissionDecisionReason`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<&'a str>,
+}
+
 /// The Claude-compatible `hookSpecificOutput` of a PascalCase hook.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -63,12 +74,9 @@ pub struct Output<'a> {
 pub struct HookSpecificOutput<'a> {
     /// `hookEventName`: the event answered, PascalCase.
     pub hook_event_name: String,
-    /// `permissionDecision`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub permission_decision: Option<&'static str>,
-    /// `permissionDecisionReason`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub permission_decision_reason: Option<&'a str>,
+    /// `permissionDecision` and its reason, as at the top level.
+    #[serde(flatten)]
+    pub verdict: Verdict<'a>,
     /// `updatedInput`: replaces the tool's arguments.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_input: Option<&'a Map<String, Value>>,
