@@ -1,9 +1,9 @@
 //! [`ClaudeCodec`]: the [`Codec`] of Claude Code's hook dialect.
 //!
-//! One table (`Dialect`, looked up per native event) drives both the capabilities the codec
-//! reports and what the encoder may write, so the two cannot drift: every capability an event
-//! reports has a wire form, and an outcome that needs a capability the event lacks is an
-//! [`EncodeError`], never silently dropped.
+//! The event rows ([`native::EVENTS`]) drive both the capabilities the codec reports and what
+//! the encoder may write, so the two cannot drift: every capability an event reports has a
+//! wire form in the typed outputs of [`crate::output`], and an outcome that needs a capability
+//! the event lacks is an [`EncodeError`], never silently dropped.
 
 use std::time::Duration;
 
@@ -17,9 +17,10 @@ use agenthooks_core::{
     ToolPreEvent, Variant, WireResponse,
 };
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::native::{self, McpServer, NativeEvent};
+use crate::output::{HookSpecificOutput, Output, PermissionRequestDecision};
 use crate::tools;
 
 /// The provider this codec serves.
@@ -82,7 +83,7 @@ use Capability as C;
 /// What Claude honours for a native event: its row's set; unknown (future) events get
 /// [`native::NOTICE`], since Claude parses every hook's JSON output for `systemMessage`.
 fn caps_of(native: &str) -> CapSet {
-    kit::row(native::EVENTS, native).map_or(native::NOTICE, |r| r.caps)
+    ClaudeCodec.row(native).map_or(native::NOTICE, |r| r.caps)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ impl Codec for ClaudeCodec {
             return Ok(no_op);
         }
         let mcp = event.tool().is_some_and(|t| t.mcp.is_some());
-        encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(Reply::into_wire)
+        encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(|out| wire(&out))
     }
 
     fn no_op(&self, target: &EventTarget) -> WireResponse {
@@ -132,46 +133,45 @@ impl Codec for ClaudeCodec {
         }
     }
 
+    /// Fail-closed where the provided answer cannot be written. An event we cannot name, or
+    /// one we have no row for (a future event), has no JSON we know: exit 2, Claude's universal
+    /// block, except that it continues a stopping agent (#107), so a known non-gating kind
+    /// gets the no-op. The blocks no unified outcome states get their JSON here:
+    /// `PreModelSwitch` is gated like a tool call (`permissionDecision: deny`), and the other
+    /// blocking rows of no gate kind (`UserPromptExpansion`, `PreCompact`, `ConfigChange`) take
+    /// the top-level `decision: block`. Every other target gets [`kit::failure_response`]: the
+    /// encoded deny or blocked prompt.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
         if mode != FailMode::Closed {
             return self.no_op(target);
         }
-        let reason = reason_or_default(reason);
+        let text = reason_or_default(reason);
         let Some(native) = target.native.as_ref().map(agenthooks_core::NativeName::as_str) else {
-            // The event is unknown: JSON cannot name it. Exit 2 is Claude's universal block,
-            // except that it continues a stopping agent (#107), so a known non-gating kind
-            // gets the no-op.
             return match target.kind {
                 Some(EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted | EventKind::Other)
-                | None => WireResponse::exit(2, reason.as_bytes().to_vec()),
+                | None => WireResponse::exit(2, text),
                 Some(_) => self.no_op(target),
             };
         };
-        let Some(row) = kit::row(native::EVENTS, native) else {
-            // A future event: we do not know its JSON; exit 2 blocks where it can block.
-            return WireResponse::exit(2, reason.as_bytes().to_vec());
+        let Some(row) = self.row_for(target) else {
+            return WireResponse::exit(2, text);
         };
-        let mut reply = Reply {
-            native: native.to_owned(),
-            ..Reply::default()
-        };
-        match row.failure {
-            FailShape::Block if row.kind == EventKind::Permission => {
-                let mut d = Map::new();
-                d.insert("behavior".into(), "deny".into());
-                d.insert("message".into(), reason.into());
-                reply.permission_request = Some(d);
-            }
-            // `PreModelSwitch` is gated like a tool call although it has no unified kind.
-            FailShape::Block if row.kind == EventKind::ToolPre || row.name == "PreModelSwitch" => {
-                reply.permission_decision = Some("deny");
-                reply.permission_reason = Some(reason.to_owned());
-            }
-            FailShape::Block => reply.block = Some(reason.to_owned()),
-            FailShape::Exit(code) => return WireResponse::exit(code, reason.as_bytes().to_vec()),
-            _ => return self.no_op(target),
+        if row.failure != FailShape::Block || kit::blocking_outcome(row.kind, text).is_some() {
+            return kit::failure_response(self, target, mode, reason);
         }
-        reply.into_wire()
+        let out = if row.name == "PreModelSwitch" {
+            Output {
+                hook_specific_output: HookSpecificOutput {
+                    permission_decision: Some("deny"),
+                    permission_decision_reason: Some(text.to_owned()),
+                    ..HookSpecificOutput::named(native)
+                },
+                ..Output::default()
+            }
+        } else {
+            Output::block(text)
+        };
+        wire(&out)
     }
 
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
@@ -215,10 +215,7 @@ impl Codec for ClaudeCodec {
         if block.exit_code == 0 {
             return block;
         }
-        let mut m = Map::new();
-        m.insert("decision".into(), "block".into());
-        m.insert("reason".into(), reason_or_default(&reason).into());
-        WireResponse::json(&Value::Object(m))
+        wire(&Output::block(reason_or_default(&reason)))
     }
 }
 
@@ -412,7 +409,7 @@ fn sniff(payload: &[u8]) -> Option<Confidence> {
         || p.tool_call_id.is_some()
         || p.client_type.is_some()
         || p.session_id_camel.is_some();
-    let row = kit::row(native::EVENTS, &name).filter(|_| !foreign)?;
+    let row = ClaudeCodec.row(&name).filter(|_| !foreign)?;
     let marked = p.prompt_id.is_some() || p.effort.is_some() || row.provider_only;
     Some(if marked {
         Confidence::Certain
@@ -425,71 +422,9 @@ fn sniff(payload: &[u8]) -> Option<Confidence> {
 // Encode
 // ---------------------------------------------------------------------------------------------
 
-/// The parts of a Claude answer, assembled in the order of Claude's docs.
-#[derive(Debug, Default)]
-struct Reply {
-    native: String,
-    stop: Option<String>,
-    system_message: Option<String>,
-    block: Option<String>,
-    permission_decision: Option<&'static str>,
-    permission_reason: Option<String>,
-    updated_input: Option<Map<String, Value>>,
-    permission_request: Option<Map<String, Value>>,
-    context: Option<String>,
-    updated_tool_output: Option<Value>,
-    mcp_legacy_output: bool,
-}
-
-impl Reply {
-    /// `{continue, stopReason, systemMessage, decision, reason, hookSpecificOutput{…}}`.
-    fn into_wire(self) -> WireResponse {
-        let mut top = Map::new();
-        if let Some(reason) = self.stop {
-            top.insert("continue".into(), Value::Bool(false));
-            if !reason.is_empty() {
-                top.insert("stopReason".into(), reason.into());
-            }
-        }
-        if let Some(m) = self.system_message {
-            top.insert("systemMessage".into(), m.into());
-        }
-        if let Some(reason) = self.block {
-            top.insert("decision".into(), "block".into());
-            top.insert("reason".into(), reason.into());
-        }
-        let mut hso = Map::new();
-        if let Some(d) = self.permission_decision {
-            hso.insert("permissionDecision".into(), d.into());
-        }
-        if let Some(r) = self.permission_reason {
-            hso.insert("permissionDecisionReason".into(), r.into());
-        }
-        if let Some(i) = self.updated_input {
-            hso.insert("updatedInput".into(), Value::Object(i));
-        }
-        if let Some(d) = self.permission_request {
-            hso.insert("decision".into(), Value::Object(d));
-        }
-        if let Some(c) = self.context {
-            hso.insert("additionalContext".into(), c.into());
-        }
-        if let Some(o) = self.updated_tool_output {
-            if self.mcp_legacy_output {
-                hso.insert("updatedToolOutput".into(), o.clone());
-                hso.insert("updatedMCPToolOutput".into(), o);
-            } else {
-                hso.insert("updatedToolOutput".into(), o);
-            }
-        }
-        if !hso.is_empty() {
-            let mut with_name = Map::new();
-            with_name.insert("hookEventName".into(), self.native.into());
-            with_name.extend(hso);
-            top.insert("hookSpecificOutput".into(), Value::Object(with_name));
-        }
-        WireResponse::json(&Value::Object(top))
-    }
+/// The wire form of a typed answer.
+fn wire(out: &Output) -> WireResponse {
+    WireResponse::stdout(serde_json::to_vec(out).unwrap_or_else(|_| b"{}".to_vec()))
 }
 
 fn inexpressible(native: &str, what: &str) -> EncodeError {
@@ -500,44 +435,41 @@ fn inexpressible(native: &str, what: &str) -> EncodeError {
 ///
 /// The capabilities were checked by [`kit::ensure_expressible`]; what is left is which
 /// intents each gate spells.
-fn encode_intent(native: &str, gate: Gate, outcome: &Outcome, mcp: bool, r: &mut Reply) -> Result<(), EncodeError> {
+fn encode_intent(native: &str, gate: Gate, outcome: &Outcome, mcp: bool, r: &mut Output) -> Result<(), EncodeError> {
     let reason = outcome.reason().unwrap_or_default();
+    let hso = &mut r.hook_specific_output;
     match (outcome.kind(), gate) {
         (DecisionKind::NoDecision, _) => {}
         (DecisionKind::Allow, Gate::PermissionDecision) => {
-            r.permission_decision = Some("allow");
+            hso.permission_decision = Some("allow");
         }
         (DecisionKind::Deny, Gate::PermissionDecision) => {
-            r.permission_decision = Some("deny");
-            r.permission_reason = Some(reason.to_owned());
+            hso.permission_decision = Some("deny");
+            hso.permission_decision_reason = Some(reason.to_owned());
         }
         (DecisionKind::Ask, Gate::PermissionDecision) => {
-            r.permission_decision = Some("ask");
-            r.permission_reason = Some(reason.to_owned()).filter(|s| !s.is_empty());
+            hso.permission_decision = Some("ask");
+            hso.permission_decision_reason = Some(reason.to_owned()).filter(|s| !s.is_empty());
         }
         (DecisionKind::Allow, Gate::PermissionRequest) => {
-            let mut d = Map::new();
-            d.insert("behavior".into(), "allow".into());
-            r.permission_request = Some(d);
+            hso.decision = Some(PermissionRequestDecision::new("allow"));
         }
         (DecisionKind::Deny, Gate::PermissionRequest) => {
-            let mut d = Map::new();
-            d.insert("behavior".into(), "deny".into());
-            d.insert("message".into(), reason.into());
-            if outcome.stop_reason().is_some() {
-                d.insert("interrupt".into(), Value::Bool(true));
-            }
-            r.permission_request = Some(d);
+            let mut d = PermissionRequestDecision::new("deny");
+            d.message = Some(reason.to_owned());
+            d.interrupt = outcome.stop_reason().map(|_| true);
+            hso.decision = Some(d);
         }
         (DecisionKind::BlockPrompt, Gate::PromptBlock) | (DecisionKind::FlagOutput, Gate::PostTool) => {
-            r.block = Some(reason.to_owned());
+            (r.decision, r.reason) = (Some("block"), Some(reason.to_owned()));
         }
         (DecisionKind::Continue, Gate::StopBlock) => {
-            r.block = Some(outcome.instruction().unwrap_or(reason).to_owned());
+            (r.decision, r.reason) = (Some("block"), Some(outcome.instruction().unwrap_or(reason).to_owned()));
         }
         (DecisionKind::ReplaceOutput, Gate::PostTool) => {
-            r.updated_tool_output = outcome.replaced_output().cloned();
-            r.mcp_legacy_output = mcp;
+            hso.updated_tool_output = outcome.replaced_output().cloned();
+            // MCP tools: the field releases before `updatedToolOutput` read, as well.
+            hso.updated_mcp_tool_output = hso.updated_tool_output.clone().filter(|_| mcp);
         }
         (kind, _) => return Err(inexpressible(native, &format!("a {kind} decision"))),
     }
@@ -546,10 +478,10 @@ fn encode_intent(native: &str, gate: Gate, outcome: &Outcome, mcp: bool, r: &mut
 }
 
 /// Translates an outcome into Claude's fields for one event, or says what cannot be expressed.
-fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Result<Reply, EncodeError> {
-    let mut r = Reply {
-        native: native.to_owned(),
-        ..Reply::default()
+fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Result<Output, EncodeError> {
+    let mut r = Output {
+        hook_specific_output: HookSpecificOutput::named(native),
+        ..Output::default()
     };
     let reason = outcome.reason().unwrap_or_default();
 
@@ -558,14 +490,15 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Resul
 
     // 2. A rewritten input.
     if let Some(input) = outcome.updated_input() {
-        match (gate, r.permission_request.as_mut()) {
+        let hso = &mut r.hook_specific_output;
+        match (gate, hso.decision.as_mut()) {
             // Claude applies `updatedInput` together with an allow or an ask only.
             (Gate::PermissionDecision, _) if matches!(outcome.kind(), DecisionKind::Allow | DecisionKind::Ask) => {
-                r.updated_input = Some(input.clone());
+                hso.updated_input = Some(input.clone());
             }
             // PermissionRequest takes a rewrite only together with an allow.
             (Gate::PermissionRequest, Some(d)) if outcome.kind() == DecisionKind::Allow => {
-                d.insert("updatedInput".into(), Value::Object(input.clone()));
+                d.updated_input = Some(input.clone());
             }
             _ => {
                 return Err(inexpressible(
@@ -578,7 +511,7 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Resul
 
     // 3. Context for the model.
     if !outcome.context().is_empty() {
-        r.context = Some(outcome.context().join(CONTEXT_SEPARATOR));
+        r.hook_specific_output.additional_context = Some(outcome.context().join(CONTEXT_SEPARATOR));
     }
 
     // 4. Messages for the user: the system message, then an explicit block message when it
@@ -604,7 +537,8 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Resul
 
     // 5. Stop the whole agent.
     if let Some(stop) = outcome.stop_reason() {
-        r.stop = Some(stop.to_owned());
+        r.continue_ = Some(false);
+        r.stop_reason = Some(stop.to_owned()).filter(|s| !s.is_empty());
     }
     Ok(r)
 }

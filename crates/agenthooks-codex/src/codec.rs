@@ -8,19 +8,19 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape};
+use agenthooks_core::kit;
 use agenthooks_core::provider::NativeName;
 use agenthooks_core::{
     AgentInfo, CanonicalTool, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind,
-    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode,
-    Invocation, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, RawJson, SessionEndEvent,
-    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
-    Transport, WireResponse,
+    DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event, EventKind, EventTarget, Invocation,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, RawJson, SessionEndEvent, SessionStartEvent,
+    StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Transport,
+    WireResponse,
 };
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::native::{self, NativeEvent, EVENTS, NOTIFY_EVENT};
+use crate::native::{self, NativeEvent, NOTIFY_EVENT};
 use crate::output::{
     BlockDecision, ContextHookSpecificOutput, InterruptOutput, PermissionBehavior, PermissionDecision,
     PermissionRequestDecision, PermissionRequestHookSpecificOutput, PermissionRequestOutput, PostCompactOutput,
@@ -429,7 +429,7 @@ fn encode_context_only(p: Parts<'_>, kind: EventKind) -> Result<WireResponse, En
 /// Encodes `outcome` for the native event `native`, decoded as `kind` (`tool.error` for a
 /// failed `PostToolUse`). `mcp_tool` says whether the event's tool call targets an MCP tool.
 fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool) -> Result<WireResponse, EncodeError> {
-    let row = native::row(name);
+    let row = CodexCodec.row(name);
     let family = row.map_or(kind, |r| r.kind);
     let mut caps = row.map_or(CapSet::EMPTY, |r| r.caps);
     if family == EventKind::ToolPre && outcome.updated_input().is_some() {
@@ -461,38 +461,6 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
     }
 }
 
-/// The fail-closed block of a row whose failure shape is [`FailShape::Block`].
-fn blocked(row: &EventRow, reason: String) -> Option<Value> {
-    let out = match row.kind {
-        EventKind::ToolPre => serde_json::to_value(PreToolUseOutput {
-            hook_specific_output: Some(PreToolUseHookSpecificOutput {
-                permission_decision: Some(PermissionDecision::Deny),
-                permission_decision_reason: Some(reason),
-                ..Default::default()
-            }),
-            ..PreToolUseOutput::default()
-        }),
-        EventKind::Permission => {
-            let mut deny = PermissionRequestDecision::new(PermissionBehavior::Deny);
-            deny.message = Some(reason);
-            serde_json::to_value(PermissionRequestOutput {
-                hook_specific_output: Some(PermissionRequestHookSpecificOutput {
-                    decision: Some(deny),
-                    ..Default::default()
-                }),
-                ..PermissionRequestOutput::default()
-            })
-        }
-        EventKind::PromptSubmitted => serde_json::to_value(UserPromptSubmitOutput {
-            decision: Some(BlockDecision::Block),
-            reason: Some(reason),
-            ..UserPromptSubmitOutput::default()
-        }),
-        _ => return None,
-    };
-    out.ok()
-}
-
 impl Codec for CodexCodec {
     agenthooks_core::kit_codec_tables!(provider: Provider::CODEX, mcp: crate::mcp_config::load);
 
@@ -518,20 +486,11 @@ impl Codec for CodexCodec {
         encode_native(event.envelope().native.as_str(), event.kind(), outcome, mcp_tool)
     }
 
+    /// Empty stdout on every event. The failure answer is the provided one: the encoded deny
+    /// or blocked prompt on the three gates, this no-op elsewhere (blocking a `Stop` would mean
+    /// continuing).
     fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::empty()
-    }
-
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return WireResponse::empty();
-        }
-        // No blocking mechanism elsewhere (or blocking would mean continuing, on Stop): no opinion.
-        match kit::target_row(EVENTS, target).filter(|r| r.failure == FailShape::Block) {
-            Some(row) => blocked(row, reason_or_default(reason).to_owned())
-                .map_or_else(WireResponse::empty, |v| WireResponse::json(&v)),
-            None => WireResponse::empty(),
-        }
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
@@ -557,7 +516,7 @@ impl Codec for CodexCodec {
             return Some(Confidence::Certain);
         }
         // The event names are Claude's: only Codex's shape (`turn_id` and `model`) tells.
-        let row = native::row(obj.get("hook_event_name")?.as_str()?)?;
+        let row = self.row(obj.get("hook_event_name")?.as_str()?)?;
         // `turn_id` and `model` as strings together, with none of Claude's markers (`prompt_id`,
         // `effort`): no sibling dialect sends that shape (Claude's MessageDisplay has a
         // `turn_id` but no `model`; Kimi's `turn_id` is a number), so it is certain.

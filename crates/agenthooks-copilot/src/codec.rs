@@ -2,20 +2,19 @@
 
 use std::time::Duration;
 
-use agenthooks_core::decision::{deny, reason_or_default};
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::decision::reason_or_default;
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, FailMode, Invocation, NativeName,
-    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo,
-    SessionStartEvent, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant,
-    WireResponse,
+    EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, Invocation, NativeName, NotificationEvent,
+    Outcome, PermissionEvent, PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StopEvent,
+    SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
-use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::identify::{self, JsonType, PayloadKeys};
 use crate::native::{self, Dialect, ErrorDetail, NativeEvent};
+use crate::output::{HookSpecificOutput, Output, PermissionBehavior};
 use crate::tools;
 
 /// The GitHub Copilot CLI codec. Use the [`CODEC`](crate::CODEC) static.
@@ -166,56 +165,6 @@ fn target(native: &str) -> Option<(&'static EventRow, Dialect)> {
     native::spelled(native)
 }
 
-/// Copilot's stdout object (camelCase dialect fields, all top level, quirk 409), plus the
-/// Claude-compatible `hookSpecificOutput` a PascalCase hook may read (quirk 402).
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Reply<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision_reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    modified_args: Option<&'a Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    behavior: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hook_specific_output: Option<HookSpecific<'a>>,
-}
-
-/// The Claude-compatible `hookSpecificOutput` of a PascalCase hook.
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct HookSpecific<'a> {
-    hook_event_name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    permission_decision_reason: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    updated_input: Option<&'a Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decision: Option<PermissionBehavior<'a>>,
-}
-
-/// `{behavior, message}` inside `hookSpecificOutput.decision`.
-#[derive(Debug, Serialize)]
-struct PermissionBehavior<'a> {
-    behavior: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-}
-
 fn joined_context(outcome: &Outcome) -> Option<String> {
     let c = outcome.context();
     (!c.is_empty()).then(|| c.join("\n"))
@@ -227,23 +176,23 @@ fn deny_reason(outcome: &Outcome) -> &str {
 }
 
 /// The stdout object for an expressible outcome (checked by [`kit::ensure_expressible`]).
-fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Result<Reply<'a>, EncodeError> {
-    let mut out = Reply::default();
-    let mut hso = HookSpecific {
+fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Result<Output<'a>, EncodeError> {
+    let mut out = Output::default();
+    let mut hso = HookSpecificOutput {
         hook_event_name: native::name_in(row, Dialect::Pascal),
-        ..HookSpecific::default()
+        ..HookSpecificOutput::default()
     };
     let inexpressible = || EncodeError::inexpressible(Provider::COPILOT, row.name, outcome.kind().as_str());
     match (row.kind, outcome.kind()) {
         (_, DecisionKind::NoDecision) => {}
-        (EventKind::ToolPre, DecisionKind::Allow) => out.permission_decision = Some("allow"),
+        (EventKind::ToolPre, DecisionKind::Allow) => out.verdict.permission_decision = Some("allow"),
         (EventKind::ToolPre, DecisionKind::Deny) => {
-            out.permission_decision = Some("deny");
-            out.permission_decision_reason = Some(deny_reason(outcome));
+            out.verdict.permission_decision = Some("deny");
+            out.verdict.permission_decision_reason = Some(deny_reason(outcome));
         }
         (EventKind::ToolPre, DecisionKind::Ask) => {
-            out.permission_decision = Some("ask");
-            out.permission_decision_reason = outcome.reason().filter(|r| !r.trim().is_empty());
+            out.verdict.permission_decision = Some("ask");
+            out.verdict.permission_decision_reason = outcome.reason().filter(|r| !r.trim().is_empty());
         }
         (EventKind::Permission, DecisionKind::Allow) => out.behavior = Some("allow"),
         (EventKind::Permission, DecisionKind::Deny) => {
@@ -256,8 +205,7 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
         }
         _ => return Err(inexpressible()),
     }
-    (hso.permission_decision, hso.permission_decision_reason) =
-        (out.permission_decision, out.permission_decision_reason);
+    hso.verdict = out.verdict;
     hso.decision = out.behavior.map(|behavior| PermissionBehavior {
         behavior,
         message: out.message,
@@ -269,7 +217,7 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
     out.additional_context = joined_context(outcome);
     hso.additional_context.clone_from(&out.additional_context);
     // The stop answer has no Claude-compatible twin: Copilot reads the top-level fields.
-    let has_inner = hso.permission_decision.is_some()
+    let has_inner = hso.verdict.permission_decision.is_some()
         || hso.decision.is_some()
         || hso.updated_input.is_some()
         || hso.additional_context.is_some();
@@ -279,7 +227,7 @@ fn encode_body<'a>(row: &EventRow, dialect: Dialect, outcome: &'a Outcome) -> Re
     Ok(out)
 }
 
-fn wire(out: &Reply<'_>) -> WireResponse {
+fn wire(out: &Output<'_>) -> WireResponse {
     match serde_json::to_value(out) {
         Ok(Value::Object(m)) if m.is_empty() => WireResponse::empty(),
         Ok(v) => WireResponse::json(&v),
@@ -350,38 +298,23 @@ impl Codec for CopilotCodec {
         if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.capabilities(&env.variant, name))? {
             return Ok(no_op);
         }
-        let Some((row, dialect)) = target(name) else {
+        let Some((row, spelled)) = target(name) else {
             return Err(EncodeError::inexpressible(Provider::COPILOT, name, "a decision"));
         };
-        encode_body(row, dialect, outcome).map(|out| wire(&out))
-    }
-
-    /// Empty stdout, exit 0: "no decision" on every Copilot event.
-    fn no_op(&self, _target: &EventTarget) -> WireResponse {
-        WireResponse::empty()
-    }
-
-    /// Always exit 0 (quirk 405): fail-open is the no-op; fail-closed is the row's failure
-    /// shape, an explicit deny JSON on `preToolUse` / `permissionRequest` and the no-op
-    /// elsewhere (nothing else can block).
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return WireResponse::empty();
-        }
-        let Some((row, spelled)) = target.native.as_ref().and_then(|n| self::target(n.as_str())) else {
-            return WireResponse::empty();
-        };
-        if row.failure != FailShape::Block {
-            return WireResponse::empty();
-        }
-        let dialect = if target.variant == Variant::VSCODE {
+        // The VS Code variant reads the Claude-compatible twin whatever spelling named the event.
+        let dialect = if env.variant == Variant::VSCODE {
             Dialect::Pascal
         } else {
             spelled
         };
-        let text = format!("Blocked: the hook failed and its policy fails closed ({reason}).");
-        let outcome = Outcome::from(deny(text));
-        encode_body(row, dialect, &outcome).map_or_else(|_| WireResponse::empty(), |out| wire(&out))
+        encode_body(row, dialect, outcome).map(|out| wire(&out))
+    }
+
+    /// Empty stdout, exit 0: "no decision" on every Copilot event. The failure answer is the
+    /// provided one, always exit 0 (quirk 405): the encoded deny on `preToolUse` /
+    /// `permissionRequest` (their rows' `FailShape::Block`), this no-op elsewhere.
+    fn no_op(&self, _target: &EventTarget) -> WireResponse {
+        WireResponse::empty()
     }
 
     /// What Copilot honours for a decoded event, taking the CLI version it reported into

@@ -137,6 +137,7 @@ mod codec;
 pub mod identify;
 pub mod mcp_config;
 pub mod native;
+pub mod output;
 pub mod quirks;
 pub mod tools;
 

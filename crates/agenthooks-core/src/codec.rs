@@ -305,6 +305,39 @@ pub trait Codec: Send + Sync + 'static {
         crate::kit::row(self.native_events(), native)
     }
 
+    /// The row a target names: the row of its native event ([`Codec::row`]), or, for a target
+    /// that names no event, the first primary row serving its kind (the event install wires
+    /// for it). `None` for an event the codec has no row for. The one row lookup of encoders
+    /// and failure answers.
+    ///
+    /// ```
+    /// use agenthooks_core::kit::EventRow;
+    /// use agenthooks_core::{Codec, EventKind, EventTarget, NativeName};
+    /// # struct Toy;
+    /// # impl Codec for Toy {
+    /// #     fn provider(&self) -> agenthooks_core::Provider { agenthooks_core::Provider::from_static("toy") }
+    /// #     fn native_events(&self) -> &'static [EventRow] { ROWS }
+    /// #     fn decode(&self, _: &agenthooks_core::Invocation<'_>) -> Result<agenthooks_core::Event, agenthooks_core::DecodeError> { unimplemented!() }
+    /// #     fn encode(&self, _: &agenthooks_core::Event, _: &agenthooks_core::Outcome) -> Result<agenthooks_core::WireResponse, agenthooks_core::EncodeError> { unimplemented!() }
+    /// #     fn no_op(&self, _: &EventTarget) -> agenthooks_core::WireResponse { agenthooks_core::WireResponse::empty() }
+    /// #     fn default_timeout(&self) -> std::time::Duration { std::time::Duration::from_secs(1) }
+    /// # }
+    /// const ROWS: &[EventRow] = &[EventRow::new("BeforeTool", EventKind::ToolPre, true, true)];
+    /// let named = EventTarget::new(Some(NativeName::from("BeforeTool")), None);
+    /// assert_eq!(Toy.row_for(&named).map(|r| r.name), Some("BeforeTool"));
+    /// let by_kind = EventTarget::new(None, Some(EventKind::ToolPre));
+    /// assert_eq!(Toy.row_for(&by_kind).map(|r| r.name), Some("BeforeTool"));
+    /// assert!(Toy.row_for(&EventTarget::new(Some(NativeName::from("Future")), Some(EventKind::ToolPre))).is_none());
+    /// ```
+    fn row_for(&self, target: &EventTarget) -> Option<&'static EventRow> {
+        match &target.native {
+            Some(native) => self.row(native.as_str()),
+            None => target
+                .kind
+                .and_then(|k| crate::kit::primary_row(self.native_events(), k)),
+        }
+    }
+
     /// The provider's tool classification and MCP naming, when it has tools.
     fn tools(&self) -> Option<&'static ToolTable> {
         None
@@ -335,7 +368,19 @@ pub trait Codec: Send + Sync + 'static {
     /// The answer when the hook failed (handler error, panic, timeout, undecodable payload),
     /// under the failure mode, using the agent's real blocking mechanism where the event can
     /// block. `reason` is a short human text.
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse;
+    ///
+    /// Provided: [`kit::failure_response`](crate::kit::failure_response), the encoding of a
+    /// deny or a blocked prompt. Fail-open is the [`no_op`](Codec::no_op); fail-closed follows
+    /// the [row](Codec::row_for)'s [`FailShape`](crate::kit::FailShape): `Block` is
+    /// [`encode`](Codec::encode) of the target's bare event with `deny(reason)` (tool gates,
+    /// permission requests) or `block_prompt(reason)` (prompts), `Exit(code)` exits with the
+    /// reason on stderr, and `NoOp` (or no row) is the no-op. Override only where the wire
+    /// cannot carry that answer (an event the codec cannot name, a block the unified outcomes
+    /// cannot state), and call [`kit::failure_response`](crate::kit::failure_response) for the
+    /// rest.
+    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
+        crate::kit::failure_response(self, target, mode, reason)
+    }
 
     /// What the agent honours for a native event in a variant. Defaults to the event row's
     /// [`EventRow::caps`] (and nothing for events without a row).

@@ -1018,20 +1018,86 @@ pub fn expressible_or_no_op<C: crate::Codec + ?Sized>(
         .then(|| codec.no_op(&crate::EventTarget::of(event))))
 }
 
-/// The row a failure target names (`None` when it names no event, or one `rows` lacks).
-pub fn named_row(rows: &'static [EventRow], target: &crate::EventTarget) -> Option<&'static EventRow> {
-    target.native.as_ref().and_then(|n| row(rows, n.as_str()))
+/// The outcome that blocks an event of `kind` with `reason`: [`deny`](crate::decision::deny) on
+/// tool gates and permission requests, [`block_prompt`](crate::decision::block_prompt) on a
+/// submitted prompt, `None` for kinds whose outcomes cannot block.
+///
+/// ```
+/// use agenthooks_core::kit::blocking_outcome;
+/// use agenthooks_core::{DecisionKind, EventKind};
+/// assert_eq!(blocking_outcome(EventKind::Permission, "no").map(|o| o.kind()), Some(DecisionKind::Deny));
+/// assert_eq!(blocking_outcome(EventKind::PromptSubmitted, "").map(|o| o.kind()), Some(DecisionKind::BlockPrompt));
+/// assert!(blocking_outcome(EventKind::SessionStart, "no").is_none());
+/// ```
+pub fn blocking_outcome(kind: EventKind, reason: &str) -> Option<Outcome> {
+    let reason = crate::decision::reason_or_default(reason);
+    match kind {
+        EventKind::ToolPre | EventKind::Permission => Some(crate::decision::deny(reason).into()),
+        EventKind::PromptSubmitted => Some(crate::decision::block_prompt(reason).into()),
+        _ => None,
+    }
 }
 
-/// The row of a failure target: the one it names, or for a target that names no event, the
-/// first primary row of its kind.
-pub fn target_row(rows: &'static [EventRow], target: &crate::EventTarget) -> Option<&'static EventRow> {
-    match &target.native {
-        Some(n) => row(rows, n.as_str()),
-        None => {
-            let kind = target.kind?;
-            rows.iter().find(|r| r.kind == kind && r.primary)
+/// The encoding of a block on `row`'s event for a failure target: the codec's own
+/// [`encode`](crate::Codec::encode) of the target's bare event (its native name, else the row's;
+/// its variant and payload) with the [`blocking_outcome`] of the row's kind. `None` when the
+/// kind has no blocking outcome, or the codec refuses it (logged: the answer is then the no-op).
+pub fn encode_block<C: crate::Codec + ?Sized>(
+    codec: &C,
+    row: &EventRow,
+    target: &crate::EventTarget,
+    reason: &str,
+) -> Option<crate::WireResponse> {
+    let outcome = blocking_outcome(row.kind, reason)?;
+    let native = target
+        .native
+        .clone()
+        .unwrap_or_else(|| crate::NativeName::from_static(row.name));
+    let mut env = crate::Envelope::new(
+        codec.provider(),
+        native,
+        row.kind,
+        target.payload.clone().unwrap_or_default(),
+    );
+    env.variant = target.variant.clone();
+    codec
+        .encode(&crate::Event::bare(env), &outcome)
+        .map_err(|e| {
+            tracing::warn!(
+                event = row.name,
+                "fail-closed, but the codec cannot encode the block: {e}"
+            );
+        })
+        .ok()
+}
+
+/// The provided [`Codec::failure_response`](crate::Codec::failure_response), callable from an
+/// override for the targets it does not handle itself.
+///
+/// - fail-open, or a target without a row: the codec's [`no_op`](crate::Codec::no_op);
+/// - [`FailShape::Block`]: [`encode_block`] (the codec's deny or blocked prompt), else the no-op;
+/// - [`FailShape::Exit`]: that exit code with the reason ([`reason_or_default`]) on stderr;
+/// - [`FailShape::NoOp`]: the no-op.
+///
+/// [`reason_or_default`]: crate::decision::reason_or_default
+pub fn failure_response<C: crate::Codec + ?Sized>(
+    codec: &C,
+    target: &crate::EventTarget,
+    mode: crate::FailMode,
+    reason: &str,
+) -> crate::WireResponse {
+    if mode != crate::FailMode::Closed {
+        return codec.no_op(target);
+    }
+    match codec.row_for(target) {
+        Some(row) if row.failure == FailShape::Block => {
+            encode_block(codec, row, target, reason).unwrap_or_else(|| codec.no_op(target))
         }
+        Some(EventRow {
+            failure: FailShape::Exit(code),
+            ..
+        }) => crate::WireResponse::exit(*code, crate::decision::reason_or_default(reason)),
+        _ => codec.no_op(target),
     }
 }
 

@@ -1,6 +1,6 @@
 //! [`CursorCodec`]: the [`Codec`] of Cursor's hook dialect (IDE, CLI, cloud agents).
 //!
-//! The event rows ([`native::EVENTS`]) carry what each event honours; the codec narrows that
+//! The event rows ([`native::EVENTS`](crate::native::EVENTS)) carry what each event honours; the codec narrows that
 //! per decoded event (variant, tool, status, build), and the encoder writes the typed outputs
 //! of [`crate::output`]. An outcome that needs a capability the event lacks is an
 //! [`EncodeError`] (the runner degrades first, so only a direct caller sees it).
@@ -19,10 +19,10 @@ use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
 
 use crate::dedup::{self, Dedup, Part};
-use crate::native::{self, NativeEvent};
+use crate::native::NativeEvent;
 use crate::output::{
-    Permission, PermissionOutput, PostToolOutput, PreCompactOutput, PreToolUseOutput, PromptOutput, SessionStartOutput,
-    StopOutput, CONTEXT_LIMIT,
+    AfterMcpOutput, Permission, PermissionOutput, PostToolOutput, PreCompactOutput, PreToolUseOutput, PromptOutput,
+    SessionStartOutput, Shape, StopOutput, CONTEXT_LIMIT,
 };
 use crate::tools;
 use crate::View;
@@ -152,35 +152,32 @@ impl Codec for CursorCodec {
         WireResponse::empty_object()
     }
 
+    /// Fail-closed where the provided answer cannot be written: an event we cannot name
+    /// (exit 2, Cursor's block on permission hooks and the prompt, no effect elsewhere), and
+    /// the blocks of `subagentStart` and `beforeTabFileRead`, which no unified outcome states
+    /// (their rows offer no capability): `permission: deny`. Every other target gets
+    /// [`kit::failure_response`], the encoded deny or blocked prompt.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
+        if mode == FailMode::Closed {
+            let reason = reason_or_default(reason);
+            match self.row_for(target) {
+                None => return WireResponse::exit(2, reason),
+                Some(row) if row.failure == FailShape::Block && kit::blocking_outcome(row.kind, reason).is_none() => {
+                    return json_wire(&PermissionOutput {
+                        permission: Some(Permission::Deny),
+                        user_message: Some(reason.to_owned()),
+                        agent_message: Some(reason.to_owned()),
+                        continue_: Some(true),
+                    });
+                }
+                Some(_) => {}
+            }
         }
-        let reason = reason_or_default(reason);
-        let Some(row) = kit::named_row(native::EVENTS, target) else {
-            // An event we cannot name: exit 2 is Cursor's block on permission hooks and the
-            // prompt, and has no effect elsewhere.
-            return WireResponse::exit(2, reason.as_bytes().to_vec());
-        };
-        match row.failure {
-            FailShape::Block if row.kind == EventKind::PromptSubmitted => json_wire(&PromptOutput {
-                continue_: Some(false),
-                user_message: Some(reason.to_owned()),
-                ..PromptOutput::default()
-            }),
-            FailShape::Block => json_wire(&PermissionOutput {
-                permission: Some(Permission::Deny),
-                user_message: Some(reason.to_owned()),
-                agent_message: Some(reason.to_owned()),
-                continue_: Some(true),
-            }),
-            FailShape::Exit(code) => WireResponse::exit(code, reason.as_bytes().to_vec()),
-            _ => self.no_op(target),
-        }
+        kit::failure_response(self, target, mode, reason)
     }
 
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
-        match kit::row(native::EVENTS, native) {
+        match self.row(native) {
             Some(r) if fires(variant, native) => r.caps,
             _ => CapSet::EMPTY,
         }
@@ -190,7 +187,7 @@ impl Codec for CursorCodec {
         let env = event.envelope();
         let native = env.native.as_str();
         let mut caps = self.capabilities(&env.variant, native);
-        if kit::row(native::EVENTS, native).is_some_and(|r| r.kind != event.kind()) {
+        if self.row(native).is_some_and(|r| r.kind != event.kind()) {
             // A dedup duplicate (delivered as `other`): only the no-op.
             return CapSet::EMPTY;
         }
@@ -564,73 +561,71 @@ fn permission(outcome: &Outcome) -> Option<Permission> {
     }
 }
 
-/// Translates an outcome (already checked against the event's capabilities) into the event's
-/// typed output.
+/// Translates an outcome (already checked against the event's capabilities) into the typed
+/// output of the event's [`Shape`].
 fn encode_reply(native: &str, outcome: &Outcome) -> Result<Value, EncodeError> {
     let reason = outcome.reason().map(reason_or_default);
     let user = outcome.block_message().or(reason).map(str::to_owned);
-    let to_value = |v: Result<Value, serde_json::Error>| v.map_err(|e| inexpressible(native, &e.to_string()));
-    match native {
-        "preToolUse" => {
-            let p = permission(outcome);
-            let denied = p == Some(Permission::Deny);
-            to_value(serde_json::to_value(PreToolUseOutput {
-                permission: p,
-                user_message: user.filter(|_| denied),
-                agent_message: reason.map(str::to_owned).filter(|_| denied),
-                updated_input: outcome.updated_input().cloned(),
-                continue_: p.map(|_| true),
-            }))
-        }
-        "beforeShellExecution" | "beforeMCPExecution" | "beforeReadFile" => {
-            // Deny: both messages (user-facing block message, the reason for the model). Ask:
-            // the reason as `agent_message` only (a `user_message` outside a deny is shown as
-            // a plain notice).
-            let p = permission(outcome);
-            let denied = p == Some(Permission::Deny);
+    let p = permission(outcome);
+    let denied = p == Some(Permission::Deny);
+    let value = match Shape::of(native) {
+        Some(Shape::PreToolUse) => serde_json::to_value(PreToolUseOutput {
+            permission: p,
+            user_message: user.filter(|_| denied),
+            agent_message: reason.map(str::to_owned).filter(|_| denied),
+            updated_input: outcome.updated_input().cloned(),
+            continue_: p.map(|_| true),
+        }),
+        // Deny: both messages (user-facing block message, the reason for the model). Ask: the
+        // reason as `agent_message` only (a `user_message` outside a deny is shown as a plain
+        // notice). The capabilities leave `subagentStart` and `beforeTabFileRead` nothing to
+        // write.
+        Some(Shape::Gate | Shape::FileGate) => {
             let asked = p == Some(Permission::Ask);
-            to_value(serde_json::to_value(PermissionOutput {
+            serde_json::to_value(PermissionOutput {
                 permission: p,
                 user_message: user.filter(|_| denied),
                 agent_message: reason.map(str::to_owned).filter(|_| denied || asked),
                 continue_: p.map(|_| true),
-            }))
+            })
         }
-        "postToolUse" | "afterMCPExecution" => to_value(serde_json::to_value(PostToolOutput {
+        Some(Shape::PostTool) => serde_json::to_value(PostToolOutput {
             additional_context: context(outcome),
             updated_mcp_tool_output: outcome.replaced_output().cloned(),
-        })),
-        "beforeSubmitPrompt" => {
+        }),
+        Some(Shape::AfterMcp) => serde_json::to_value(AfterMcpOutput {
+            updated_mcp_tool_output: outcome.replaced_output().cloned(),
+        }),
+        Some(Shape::Prompt) => {
             let blocked = outcome.kind() == DecisionKind::BlockPrompt;
-            to_value(serde_json::to_value(PromptOutput {
+            serde_json::to_value(PromptOutput {
                 continue_: blocked.then_some(false),
                 // Cursor shows `user_message` as the block reason: the reason, not the block
                 // message (⚠ an explicit block message is not expressible here).
                 user_message: reason.map(str::to_owned).filter(|_| blocked),
                 additional_context: context(outcome).filter(|_| !blocked),
-            }))
+            })
         }
-        "sessionStart" => to_value(serde_json::to_value(SessionStartOutput {
-            env: None,
+        Some(Shape::SessionStart) => serde_json::to_value(SessionStartOutput {
             additional_context: context(outcome),
-        })),
-        "stop" | "subagentStop" => {
-            let follow = (outcome.kind() == DecisionKind::Continue)
-                .then(|| outcome.instruction().or(reason).unwrap_or_default().to_owned());
-            to_value(serde_json::to_value(StopOutput {
-                followup_message: follow,
-            }))
-        }
-        "preCompact" => to_value(serde_json::to_value(PreCompactOutput {
+            ..SessionStartOutput::default()
+        }),
+        Some(Shape::Stop) => serde_json::to_value(StopOutput {
+            followup_message: (outcome.kind() == DecisionKind::Continue)
+                .then(|| outcome.instruction().or(reason).unwrap_or_default().to_owned()),
+        }),
+        Some(Shape::PreCompact) => serde_json::to_value(PreCompactOutput {
             user_message: outcome.system_message().map(str::to_owned),
-        })),
-        _ => Err(inexpressible(native, &format!("a {} decision", outcome.kind()))),
-    }
+        }),
+        _ => return Err(inexpressible(native, &format!("a {} decision", outcome.kind()))),
+    };
+    value.map_err(|e| inexpressible(native, &e.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::native;
 
     #[test]
     fn rows_are_consistent() {

@@ -31,17 +31,87 @@ impl Permission {
     /// What Cursor does with this verdict on `native`: `ask` is a deny on `subagentStart`,
     /// nothing on the other events that do not enforce it (`None`).
     pub fn effective(self, native: &str) -> Option<Self> {
-        match (self, native) {
-            (Self::Ask, "beforeShellExecution" | "beforeMCPExecution") => Some(Self::Ask),
-            (Self::Ask, "subagentStart") => Some(Self::Deny),
+        match (self, Shape::of(native)) {
+            (Self::Ask, Some(Shape::Gate)) => Some(Self::Ask),
+            (Self::Ask, Some(Shape::SubagentStart)) => Some(Self::Deny),
             (Self::Ask, _) => None,
             (p, _) => Some(p),
         }
     }
 }
 
+/// Which typed output answers an event: the one table from Cursor's event names to the output
+/// structs below. What an event reads ([`Shape::keys`], [`recognised_keys`]), what `ask` means
+/// there ([`Permission::effective`]) and what the encoder writes all follow from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// [`PreToolUseOutput`].
+    PreToolUse,
+    /// [`PermissionOutput`], `ask` enforced (the shell and MCP gates).
+    Gate,
+    /// [`PermissionOutput`], `ask` not enforced (the file-read gates).
+    FileGate,
+    /// [`PermissionOutput`], `ask` read as deny.
+    SubagentStart,
+    /// [`PostToolOutput`].
+    PostTool,
+    /// [`AfterMcpOutput`].
+    AfterMcp,
+    /// [`PromptOutput`]: the only output where `continue: false` means something (it blocks).
+    Prompt,
+    /// [`SessionStartOutput`].
+    SessionStart,
+    /// [`StopOutput`].
+    Stop,
+    /// [`PreCompactOutput`].
+    PreCompact,
+    /// [`WorkspaceOpenOutput`].
+    WorkspaceOpen,
+}
+
+impl Shape {
+    /// The output of `native` (`None`: Cursor reads no output there; any answer but `{}` is
+    /// ignored).
+    pub fn of(native: &str) -> Option<Self> {
+        Some(match native {
+            "preToolUse" => Self::PreToolUse,
+            "beforeShellExecution" | "beforeMCPExecution" => Self::Gate,
+            "beforeReadFile" | "beforeTabFileRead" => Self::FileGate,
+            "subagentStart" => Self::SubagentStart,
+            "postToolUse" => Self::PostTool,
+            "afterMCPExecution" => Self::AfterMcp,
+            "beforeSubmitPrompt" => Self::Prompt,
+            "sessionStart" => Self::SessionStart,
+            "stop" | "subagentStop" => Self::Stop,
+            "preCompact" => Self::PreCompact,
+            "workspaceOpen" => Self::WorkspaceOpen,
+            _ => return None,
+        })
+    }
+
+    /// The keys Cursor reads in this output: its struct's fields, as spelled on the wire.
+    pub const fn keys(self) -> &'static [&'static str] {
+        match self {
+            Self::PreToolUse => PreToolUseOutput::KEYS,
+            Self::Gate | Self::FileGate | Self::SubagentStart => PermissionOutput::KEYS,
+            Self::PostTool => PostToolOutput::KEYS,
+            Self::AfterMcp => AfterMcpOutput::KEYS,
+            Self::Prompt => PromptOutput::KEYS,
+            Self::SessionStart => SessionStartOutput::KEYS,
+            Self::Stop => StopOutput::KEYS,
+            Self::PreCompact => PreCompactOutput::KEYS,
+            Self::WorkspaceOpen => WorkspaceOpenOutput::KEYS,
+        }
+    }
+}
+
 macro_rules! output {
-    ($(#[$meta:meta])* $name:ident { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }) => {
+    (@key $field:ident) => { stringify!($field) };
+    (@key $field:ident $rename:literal) => { $rename };
+    ($(#[$meta:meta])* $name:ident {
+        $( $(#[$fmeta:meta])* $field:ident $(as $rename:literal)? : $ty:ty ),* $(,)?
+    }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
         #[non_exhaustive]
@@ -49,14 +119,20 @@ macro_rules! output {
             $(
                 $(#[$fmeta])*
                 #[serde(default, skip_serializing_if = "Option::is_none")]
+                $(#[serde(rename = $rename)])?
                 pub $field: $ty,
             )*
+        }
+
+        impl $name {
+            /// The keys of this output, as spelled on the wire, in the order they are written.
+            pub const KEYS: &'static [&'static str] = &[$(output!(@key $field $($rename)?)),*];
         }
     };
 }
 
 output! {
-    /// `preToolUse`.
+    /// [`Shape::PreToolUse`].
     PreToolUseOutput {
         /// `permission`: allow/deny (`ask` is not enforced).
         permission: Option<Permission>,
@@ -67,31 +143,28 @@ output! {
         /// `updated_input`: replaces the tool input (applied even without `permission`).
         updated_input: Option<Map<String, Value>>,
         /// Legacy `continue: true` (harmless, AND-merged; quirk #4). Never `false` here.
-        #[serde(rename = "continue")]
-        continue_: Option<bool>,
+        continue_ as "continue": Option<bool>,
     }
 }
 
 output! {
-    /// `beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, `beforeTabFileRead`,
-    /// `subagentStart`.
+    /// [`Shape::Gate`], [`Shape::FileGate`], [`Shape::SubagentStart`].
     PermissionOutput {
-        /// `permission` (`ask` on the shell and MCP events only).
+        /// `permission` (`ask` on the shell and MCP gates only).
         permission: Option<Permission>,
         /// `user_message`.
         user_message: Option<String>,
-        /// `agent_message` (not read on the file-read events and `subagentStart`).
+        /// `agent_message` (not read on the file-read gates and `subagentStart`).
         agent_message: Option<String>,
         /// Legacy `continue: true` (harmless; quirk #4).
-        #[serde(rename = "continue")]
-        continue_: Option<bool>,
+        continue_ as "continue": Option<bool>,
     }
 }
 
 output! {
-    /// `postToolUse`, `afterMCPExecution`.
+    /// [`Shape::PostTool`].
     PostToolOutput {
-        /// `additional_context` (`postToolUse` only).
+        /// `additional_context`.
         additional_context: Option<String>,
         /// `updated_mcp_tool_output`: a string or `{content:[{type:"text",text}]}`; MCP tools only.
         updated_mcp_tool_output: Option<Value>,
@@ -99,11 +172,18 @@ output! {
 }
 
 output! {
-    /// `beforeSubmitPrompt`.
+    /// [`Shape::AfterMcp`].
+    AfterMcpOutput {
+        /// `updated_mcp_tool_output`: a string or `{content:[{type:"text",text}]}`.
+        updated_mcp_tool_output: Option<Value>,
+    }
+}
+
+output! {
+    /// [`Shape::Prompt`].
     PromptOutput {
         /// `continue: false` blocks the prompt (AND-merged: never `false` by accident).
-        #[serde(rename = "continue")]
-        continue_: Option<bool>,
+        continue_ as "continue": Option<bool>,
         /// `user_message`: why it was blocked.
         user_message: Option<String>,
         /// `additional_context` (2026.09+ CLI, undocumented: #602).
@@ -112,17 +192,21 @@ output! {
 }
 
 output! {
-    /// `sessionStart`.
+    /// [`Shape::SessionStart`].
     SessionStartOutput {
         /// `env`: exported to every later hook of the session.
         env: Option<Map<String, Value>>,
         /// `additional_context`.
         additional_context: Option<String>,
+        /// Legacy `continue` (read, never written by the encoder).
+        continue_ as "continue": Option<bool>,
+        /// `user_message` (read, never written by the encoder).
+        user_message: Option<String>,
     }
 }
 
 output! {
-    /// `stop`, `subagentStop`.
+    /// [`Shape::Stop`].
     StopOutput {
         /// `followup_message`: auto-submitted as the next user message (`subagentStop`: only
         /// when `status` is `completed`).
@@ -131,7 +215,7 @@ output! {
 }
 
 output! {
-    /// `preCompact`.
+    /// [`Shape::PreCompact`].
     PreCompactOutput {
         /// `user_message`.
         user_message: Option<String>,
@@ -139,37 +223,16 @@ output! {
 }
 
 output! {
-    /// `workspaceOpen`.
+    /// [`Shape::WorkspaceOpen`].
     WorkspaceOpenOutput {
         /// `pluginPaths` (camelCase on the wire).
-        #[serde(rename = "pluginPaths")]
-        plugin_paths: Option<Vec<String>>,
+        plugin_paths as "pluginPaths": Option<Vec<String>>,
     }
 }
 
 /// The output keys Cursor reads for an event (empty: none — any answer but `{}` is ignored).
 pub fn recognised_keys(native: &str) -> &'static [&'static str] {
-    match native {
-        "preToolUse" => &[
-            "permission",
-            "user_message",
-            "agent_message",
-            "updated_input",
-            "continue",
-        ],
-        "beforeShellExecution" | "beforeMCPExecution" => &["permission", "user_message", "agent_message", "continue"],
-        "beforeReadFile" | "beforeTabFileRead" | "subagentStart" => {
-            &["permission", "user_message", "agent_message", "continue"]
-        }
-        "postToolUse" => &["additional_context", "updated_mcp_tool_output"],
-        "afterMCPExecution" => &["updated_mcp_tool_output"],
-        "beforeSubmitPrompt" => &["continue", "user_message", "additional_context"],
-        "sessionStart" => &["env", "additional_context", "continue", "user_message"],
-        "stop" | "subagentStop" => &["followup_message"],
-        "preCompact" => &["user_message"],
-        "workspaceOpen" => &["pluginPaths"],
-        _ => &[],
-    }
+    Shape::of(native).map_or(&[], Shape::keys)
 }
 
 /// Why `stdout` is not an answer Cursor acts on as written for `native`: not one JSON object,
@@ -182,7 +245,7 @@ pub fn invalid_reason(native: &str, stdout: &[u8]) -> Option<String> {
     if let Some(k) = m.keys().find(|k| !keys.contains(&k.as_str())) {
         return Some(format!("`{k}` is not read on {native}"));
     }
-    if m.get("continue") == Some(&Value::Bool(false)) && native != "beforeSubmitPrompt" {
+    if m.get("continue") == Some(&Value::Bool(false)) && Shape::of(native) != Some(Shape::Prompt) {
         return Some(format!("`continue: false` on {native}"));
     }
     None
@@ -206,5 +269,63 @@ mod tests {
         assert!(invalid_reason("stop", br#"{"permission":"deny"}"#).is_some());
         assert!(invalid_reason("stop", br#"{"followup_message":"x"}"#).is_none());
         assert!(invalid_reason("preToolUse", br#"{"continue":false}"#).is_some());
+        assert!(invalid_reason("beforeSubmitPrompt", br#"{"continue":false}"#).is_none());
+    }
+
+    /// The keys each event reads, as Cursor documents them (reference §4): the structs' fields.
+    #[test]
+    fn recognised_keys_are_the_structs_fields() {
+        let gate: &[&str] = &["permission", "user_message", "agent_message", "continue"];
+        for (native, keys) in [
+            (
+                "preToolUse",
+                &[
+                    "permission",
+                    "user_message",
+                    "agent_message",
+                    "updated_input",
+                    "continue",
+                ][..],
+            ),
+            ("beforeShellExecution", gate),
+            ("beforeMCPExecution", gate),
+            ("beforeReadFile", gate),
+            ("beforeTabFileRead", gate),
+            ("subagentStart", gate),
+            ("postToolUse", &["additional_context", "updated_mcp_tool_output"]),
+            ("afterMCPExecution", &["updated_mcp_tool_output"]),
+            (
+                "beforeSubmitPrompt",
+                &["continue", "user_message", "additional_context"],
+            ),
+            (
+                "sessionStart",
+                &["env", "additional_context", "continue", "user_message"],
+            ),
+            ("stop", &["followup_message"]),
+            ("subagentStop", &["followup_message"]),
+            ("preCompact", &["user_message"]),
+            ("workspaceOpen", &["pluginPaths"]),
+            ("afterFileEdit", &[]),
+            ("somethingNew", &[]),
+        ] {
+            assert_eq!(recognised_keys(native), keys, "{native}");
+        }
+        let full = PreToolUseOutput {
+            permission: Some(Permission::Deny),
+            user_message: Some(String::new()),
+            agent_message: Some(String::new()),
+            updated_input: Some(Map::new()),
+            continue_: Some(true),
+        };
+        let written: Vec<String> = match serde_json::to_value(&full).unwrap() {
+            Value::Object(m) => m.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        assert_eq!(
+            written,
+            PreToolUseOutput::KEYS,
+            "KEYS are the serialized keys, in order"
+        );
     }
 }

@@ -6,17 +6,18 @@ use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
 use agenthooks_core::event::strip_bom;
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
-    EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent,
-    Outcome, PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    EventKind, EventTarget, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent, Outcome,
+    PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::native::{self, LlmRequest, LlmResponse, McpContext, NativeEvent};
+use crate::native::{LlmRequest, LlmResponse, McpContext, NativeEvent};
+use crate::output::{HookSpecificOutput, Output};
 use crate::tools;
 
 /// Gemini CLI's default hook timeout when `settings.json` states none: 60 000 ms.
@@ -184,44 +185,8 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Output
+// Encode
 // ---------------------------------------------------------------------------------------------
-
-/// Gemini's hook output object, keys in Gemini's order (absent ones are not written).
-#[derive(Serialize, Default)]
-struct Output<'a> {
-    /// `false` stops the agent loop.
-    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
-    keep_going: Option<bool>,
-    #[serde(rename = "stopReason", skip_serializing_if = "Option::is_none")]
-    stop_reason: Option<&'a str>,
-    #[serde(rename = "systemMessage", skip_serializing_if = "Option::is_none")]
-    system_message: Option<&'a str>,
-    /// `deny` or `ask`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decision: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
-    hook_specific: Option<HookSpecific<'a>>,
-}
-
-/// `hookSpecificOutput`.
-#[derive(Serialize)]
-struct HookSpecific<'a> {
-    #[serde(rename = "hookEventName")]
-    hook_event_name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_input: Option<&'a Map<String, Value>>,
-    #[serde(rename = "additionalContext", skip_serializing_if = "Option::is_none")]
-    additional_context: Option<String>,
-}
-
-impl Output<'_> {
-    fn response(&self) -> WireResponse {
-        WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| NO_OP.to_vec()))
-    }
-}
 
 /// Top-level keys a `BeforeTool` rewrite would remove from Gemini's original `tool_input`
 /// (which Gemini merges shallowly: removals are impossible, quirk #12).
@@ -278,7 +243,9 @@ impl Codec for GeminiCodec {
         let envelope = event.envelope();
         let native = envelope.native.as_str();
         let caps = self.capabilities(&envelope.variant, native);
-        kit::ensure_expressible(&Provider::GEMINI, native, event.kind(), outcome, caps)?;
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, caps)? {
+            return Ok(no_op);
+        }
 
         let mut out = Output {
             system_message: outcome.system_message().or_else(|| block_message(outcome)),
@@ -325,31 +292,19 @@ impl Codec for GeminiCodec {
         let context = outcome.context();
         let additional_context = (!context.is_empty()).then(|| context.join("\n"));
         if tool_input.is_some() || additional_context.is_some() {
-            out.hook_specific = Some(HookSpecific {
+            out.hook_specific_output = Some(HookSpecificOutput {
                 hook_event_name: native,
                 tool_input,
                 additional_context,
             });
         }
-        Ok(out.response())
+        Ok(out.wire())
     }
 
+    /// `{}` on every event. The failure answer is the provided one: Gemini's block is the
+    /// encoded deny body with exit 0 (a non-zero exit does not block, #306).
     fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::stdout(NO_OP)
-    }
-
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        let row = kit::target_row(native::EVENTS, target);
-        match row.map(|r| r.failure) {
-            // Gemini's block is a deny body, exit 0 (a non-zero exit does not block, #306).
-            Some(FailShape::Block) if mode == FailMode::Closed => Output {
-                decision: Some("deny"),
-                reason: Some(reason_or_default(reason).to_owned()),
-                ..Output::default()
-            }
-            .response(),
-            _ => self.no_op(target),
-        }
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

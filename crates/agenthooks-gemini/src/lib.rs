@@ -121,6 +121,7 @@ pub mod codec;
 pub mod mcp;
 pub mod mcp_config;
 pub mod native;
+pub mod output;
 pub mod quirks;
 pub mod tools;
 

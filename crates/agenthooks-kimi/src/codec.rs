@@ -3,17 +3,17 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
-    Event, EventKind, EventTarget, FailMode, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent,
-    PromptEvent, Provider, RawJson, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Event, EventKind, EventTarget, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent,
+    Provider, RawJson, SessionEndEvent, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::native::{self, NativeEvent};
+use crate::native::NativeEvent;
+use crate::output::Output;
 use crate::tools;
 
 /// How [`KimiCodec`] blocks on the three gating events. Both are honoured by Kimi Code 2.x
@@ -38,29 +38,6 @@ pub struct KimiCodec {
 
 /// Hook timeout Kimi applies when the config gives none (`timeout` defaults to 30 s).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Kimi's hook output (`HookJsonOutputSchema` in `runHook.ts`), reduced to what Kimi acts on.
-#[derive(Serialize)]
-struct Output<'a> {
-    #[serde(rename = "hookSpecificOutput", skip_serializing_if = "Option::is_none")]
-    hook_specific_output: Option<Deny<'a>>,
-    /// A prompt's context, or what Kimi records for a blocked prompt.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<&'a str>,
-}
-
-/// `hookSpecificOutput` of a block: the only decision Kimi honours is `deny`.
-#[derive(Serialize)]
-struct Deny<'a> {
-    #[serde(rename = "permissionDecision")]
-    permission_decision: &'static str,
-    #[serde(rename = "permissionDecisionReason")]
-    permission_decision_reason: &'a str,
-}
-
-fn json(out: &Output<'_>) -> WireResponse {
-    WireResponse::stdout(serde_json::to_vec(out).unwrap_or_else(|_| b"{}".to_vec()))
-}
 
 impl KimiCodec {
     /// The codec with JSON blocks ([`BlockStyle::Json`]).
@@ -87,13 +64,7 @@ impl KimiCodec {
     fn block(self, reason: &str, message: Option<&str>) -> WireResponse {
         match self.style {
             BlockStyle::ExitCode => WireResponse::exit(2, reason.as_bytes().to_vec()),
-            BlockStyle::Json => json(&Output {
-                hook_specific_output: Some(Deny {
-                    permission_decision: "deny",
-                    permission_decision_reason: reason,
-                }),
-                message,
-            }),
+            BlockStyle::Json => Output::deny(reason, message).wire(),
         }
     }
 }
@@ -143,8 +114,9 @@ impl agenthooks_core::Codec for KimiCodec {
     fn encode(&self, event: &Event, outcome: &Outcome) -> Result<WireResponse, EncodeError> {
         let env = event.envelope();
         let native = env.native.as_str();
-        let caps = self.event_capabilities(event);
-        kit::ensure_expressible(&Provider::KIMI, native, env.kind, outcome, caps)?;
+        if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
+            return Ok(no_op);
+        }
         // Past the check, the kind names the native event: each gating kind has one Kimi event.
         match (env.kind, outcome.kind()) {
             (EventKind::ToolPre, DecisionKind::Deny) => {
@@ -163,10 +135,11 @@ impl agenthooks_core::Codec for KimiCodec {
             }
             (EventKind::PromptSubmitted, DecisionKind::NoDecision) if !outcome.context().is_empty() => {
                 let context = outcome.context().join("\n");
-                Ok(json(&Output {
+                Ok(Output {
                     hook_specific_output: None,
                     message: Some(&context),
-                }))
+                }
+                .wire())
             }
             // The instruction is the model's next input: an empty one stays empty.
             (EventKind::Stop, DecisionKind::Continue) => {
@@ -181,27 +154,11 @@ impl agenthooks_core::Codec for KimiCodec {
         }
     }
 
+    /// Empty stdout on every event. The failure answer is the provided one: the encoded block
+    /// (in the codec's [`BlockStyle`]) on the two gates, this no-op elsewhere (a blocked `Stop`
+    /// would keep the agent going, and fire-and-forget events cannot block).
     fn no_op(&self, _target: &EventTarget) -> WireResponse {
         WireResponse::empty()
-    }
-
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return WireResponse::empty();
-        }
-        let row = kit::target_row(native::EVENTS, target);
-        let text = if reason.trim().is_empty() {
-            "Blocked: the hook failed.".to_owned()
-        } else {
-            format!("Blocked: the hook failed ({reason}).")
-        };
-        // Stop "blocked" would keep the agent going, and fire-and-forget events cannot block:
-        // their rows answer the no-op.
-        match row.map(|r| r.failure) {
-            Some(FailShape::Block) => self.block(&text, None),
-            Some(FailShape::Exit(code)) => WireResponse::exit(code, text),
-            _ => WireResponse::empty(),
-        }
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {

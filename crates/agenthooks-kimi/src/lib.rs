@@ -96,6 +96,7 @@ pub mod codec;
 pub mod detach;
 pub mod mcp_config;
 pub mod native;
+pub mod output;
 pub mod quirks;
 pub mod tools;
 

@@ -12,18 +12,19 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape};
+use agenthooks_core::kit;
 use agenthooks_core::{
     Codec, CompactPostEvent, CompactPreEvent, Confidence, ConnState, DecisionKind, DecodeError, EncodeError, Env,
-    Envelope, Event, EventKind, EventTarget, FailMode, Invocation, ModelRequestEvent, ModelResponseEvent, Outcome,
-    PromptEvent, Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent,
-    ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
+    Envelope, Event, EventKind, EventTarget, Invocation, ModelRequestEvent, ModelResponseEvent, Outcome, PromptEvent,
+    Provider, SessionEndEvent, SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall,
+    ToolErrorEvent, ToolPostEvent, ToolPreEvent, WireResponse,
 };
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::loose::loose;
 use crate::native::{self, NativeEvent, RunOutput, ToolCallEvent};
+use crate::output::{Approval, FinalizeResult, PromptResult, ToolCallResult};
 use crate::tools;
 
 /// The provider this codec serves.
@@ -114,89 +115,59 @@ impl Codec for OpenClawCodec {
         if let Some(no_op) = kit::expressible_or_no_op(self, event, outcome, self.event_capabilities(event))? {
             return Ok(no_op);
         }
-        let mut out = Map::new();
-        match event {
+        let out = match event {
             Event::ToolPre(e) => {
-                match outcome.kind() {
-                    DecisionKind::Deny => {
-                        out.insert("block".into(), true.into());
-                        out.insert("blockReason".into(), reason_of(outcome).into());
-                    }
-                    DecisionKind::Ask => {
-                        out.insert(
-                            "requireApproval".into(),
-                            json!({"title": format!("Allow {}?", e.tool.name), "description": reason_of(outcome)}),
-                        );
-                    }
-                    _ => {}
-                }
-                if let Some(input) = outcome.updated_input() {
-                    out.insert("params".into(), Value::Object(input.clone()));
-                }
+                let mut out = match outcome.kind() {
+                    DecisionKind::Deny => ToolCallResult::block(reason_of(outcome)),
+                    DecisionKind::Ask => ToolCallResult {
+                        require_approval: Some(Approval::new(format!("Allow {}?", e.tool.name), reason_of(outcome))),
+                        ..ToolCallResult::default()
+                    },
+                    _ => ToolCallResult::default(),
+                };
+                out.params = outcome.updated_input().cloned();
+                (!out.is_empty()).then(|| serde_json::to_vec(&out))
             }
             // `before_agent_run` blocks; `before_prompt_build` adds context (the row's caps
             // say which one this event is).
             Event::PromptSubmitted(_) => {
+                let mut out = PromptResult::default();
                 if outcome.blocks() {
-                    out.insert("outcome".into(), "block".into());
-                    out.insert("reason".into(), reason_of(outcome).into());
-                    if let Some(m) = outcome.block_message().filter(|m| !m.trim().is_empty()) {
-                        out.insert("message".into(), m.into());
-                    }
+                    out.outcome = Some("block");
+                    out.reason = Some(reason_of(outcome));
+                    out.message = outcome
+                        .block_message()
+                        .filter(|m| !m.trim().is_empty())
+                        .map(str::to_owned);
                 }
                 if !outcome.context().is_empty() {
-                    out.insert(
-                        "prependContext".into(),
-                        outcome.context().join(CONTEXT_SEPARATOR).into(),
-                    );
+                    out.prepend_context = Some(outcome.context().join(CONTEXT_SEPARATOR));
                 }
+                (!out.is_empty()).then(|| serde_json::to_vec(&out))
             }
-            Event::Stop(_) => {
-                if let Some(instruction) = outcome.instruction() {
-                    out.insert("action".into(), "revise".into());
-                    out.insert("reason".into(), instruction.into());
-                    out.insert("retry".into(), json!({"instruction": instruction}));
-                }
-            }
-            _ => {}
+            Event::Stop(_) => outcome
+                .instruction()
+                .map(|instruction| serde_json::to_vec(&FinalizeResult::revise(instruction))),
+            _ => None,
+        };
+        match out {
+            Some(Ok(bytes)) => Ok(WireResponse::stdout(bytes)),
+            _ => Ok(self.no_op(&EventTarget::of(event))),
         }
-        if out.is_empty() {
-            return Ok(self.no_op(&EventTarget::of(event)));
-        }
-        Ok(WireResponse::json(&Value::Object(out)))
     }
 
+    /// The failure answer is the provided one: the encoded block on the two gates
+    /// (`before_tool_call`, `before_agent_run`), this no-op elsewhere.
     fn no_op(&self, target: &EventTarget) -> WireResponse {
         // No output: the shim returns nothing, which is OpenClaw's pass on every hook.
         let _ = target;
         WireResponse::empty()
     }
 
-    fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
-        }
-        let row = target
-            .native
-            .as_ref()
-            .and_then(|n| self.row(n.as_str()))
-            .or_else(|| target.kind.and_then(|k| kit::primary_row(native::EVENTS, k)));
-        let Some(row) = row.filter(|r| r.failure == FailShape::Block) else {
-            return self.no_op(target);
-        };
-        let reason = reason_or_default(reason);
-        let v = if row.kind == EventKind::ToolPre {
-            json!({"block": true, "blockReason": reason})
-        } else {
-            json!({"outcome": "block", "reason": reason, "message": reason})
-        };
-        WireResponse::json(&v)
-    }
-
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
         let _ = env;
         let p: SniffProbe = serde_json::from_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
-        let row = kit::row(native::EVENTS, p.hook.as_deref()?)?;
+        let row = self.row(p.hook.as_deref()?)?;
         (p.event.is_some() || p.ctx.is_some()).then_some(if row.provider_only {
             Confidence::Certain
         } else {

@@ -80,6 +80,7 @@ pub mod codec;
 mod loose;
 pub mod mcp_config;
 pub mod native;
+pub mod output;
 pub mod plugin;
 pub mod quirks;
 pub mod tools;

@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::{reason_or_default, DecisionKind};
-use agenthooks_core::kit::{self, FailShape};
+use agenthooks_core::kit;
 use agenthooks_core::runner::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
@@ -25,9 +25,10 @@ use agenthooks_core::{
     WireResponse,
 };
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::native::{self, Bus, NativeEvent};
+use crate::output::{Body, Effect, OutputPatch, Query, Reply, Request, TextPart};
 use crate::tools;
 
 /// The provider this codec serves.
@@ -105,6 +106,11 @@ pub fn frame_name(frame: &[u8]) -> Option<String> {
 // Codec
 // ---------------------------------------------------------------------------------------------
 
+/// The wire form of a reply.
+fn wire(reply: &Reply) -> WireResponse {
+    WireResponse::stdout(serde_json::to_vec(reply).unwrap_or_else(|_| b"{}".to_vec()))
+}
+
 impl Codec for OpenCodeCodec {
     agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
@@ -146,15 +152,21 @@ impl Codec for OpenCodeCodec {
         let native = env.native.as_str();
         let reply = match (event, outcome.kind()) {
             (Event::ToolPre(_) | Event::PromptSubmitted(_), DecisionKind::Deny | DecisionKind::BlockPrompt) => {
-                json!({"error": reason_or_default(outcome.reason().unwrap_or_default())})
+                Reply::error(reason_or_default(outcome.reason().unwrap_or_default()))
             }
             (Event::ToolPre(_), _) => match outcome.updated_input() {
-                Some(args) => json!({"output": {"args": args}}),
-                None => json!({}),
+                Some(args) => Reply::output(OutputPatch {
+                    args: Some(args.clone()),
+                    ..OutputPatch::default()
+                }),
+                None => Reply::default(),
             },
             (Event::PromptSubmitted(_), _) => match outcome.context() {
-                [] => json!({}),
-                ctx => json!({"output": {"parts": parts_with_context(env, &ctx.join("\n\n"))}}),
+                [] => Reply::default(),
+                ctx => Reply::output(OutputPatch {
+                    parts: Some(parts_with_context(env, &ctx.join("\n\n"))),
+                    ..OutputPatch::default()
+                }),
             },
             (Event::ToolPost(_), DecisionKind::ReplaceOutput) => {
                 let text = match outcome.replaced_output() {
@@ -162,26 +174,32 @@ impl Codec for OpenCodeCodec {
                     Some(v) => v.to_string(),
                     None => String::new(),
                 };
-                json!({"output": {"output": text}})
+                Reply::output(OutputPatch {
+                    output: Some(text),
+                    ..OutputPatch::default()
+                })
             }
             (Event::CompactPre(_), _) if !outcome.context().is_empty() => {
                 let mut context = compacting_context(env);
                 context.extend(outcome.context().iter().cloned());
-                json!({"output": {"context": context}})
+                Reply::output(OutputPatch {
+                    context: Some(context),
+                    ..OutputPatch::default()
+                })
             }
             (Event::Stop(_) | Event::SubagentStop(_), DecisionKind::Continue) => {
                 let text = outcome
                     .instruction()
                     .or(outcome.reason())
                     .map_or_else(|| "continue".to_owned(), str::to_owned);
-                json!({"effects": [continue_effect(env, &text)]})
+                Reply::effect(continue_effect(env, &text))
             }
             (Event::Permission(_), DecisionKind::Allow | DecisionKind::Deny) => {
                 let allow = outcome.kind() == DecisionKind::Allow;
                 let reply =
                     crate::view(env).and_then(|n| permission_reply(n, Some(&env.session.cwd), allow, outcome.reason()));
                 match reply {
-                    Some(effect) => json!({"effects": [effect]}),
+                    Some(effect) => Reply::effect(effect),
                     None => {
                         return Err(EncodeError::inexpressible(
                             PROVIDER,
@@ -191,9 +209,9 @@ impl Codec for OpenCodeCodec {
                     }
                 }
             }
-            _ => json!({}),
+            _ => Reply::default(),
         };
-        Ok(WireResponse::json(&reply))
+        Ok(wire(&reply))
     }
 
     fn no_op(&self, target: &EventTarget) -> WireResponse {
@@ -202,32 +220,31 @@ impl Codec for OpenCodeCodec {
         WireResponse::empty_object()
     }
 
+    /// Fail-closed where the provided answer cannot be written: a permission reject names the
+    /// request, whose id only the payload the runner kept carries (a bare event has none), and
+    /// a hook we do not know, which the shim forwards and awaits, gets the thrown error (it
+    /// blocks where OpenCode can block and the shim swallows it elsewhere). Every other target
+    /// gets [`kit::failure_response`]: `{"error"}` on the tool and prompt gates, `{}` elsewhere.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
+        if mode == FailMode::Closed {
+            match self.row_for(target) {
+                Some(row) if row.kind == EventKind::Permission => {
+                    let effect = target.payload.as_ref().and_then(|p| {
+                        let bytes = p.json_bytes();
+                        let native = NativeEvent::decode(&PROVIDER, bytes, frame_name(bytes).as_deref())
+                            .ok()?
+                            .native;
+                        permission_reply(&native, None, false, Some(reason_or_default(reason)))
+                    });
+                    return effect.map_or_else(|| self.no_op(target), |e| wire(&Reply::effect(e)));
+                }
+                None if target.kind.is_none() => {
+                    return wire(&Reply::error(reason_or_default(reason)));
+                }
+                _ => {}
+            }
         }
-        let row = kit::named_row(native::EVENTS, target);
-        if row.is_some_and(|r| r.kind == EventKind::Permission) {
-            // A reject needs the request id: from the payload the runner kept.
-            let effect = target.payload.as_ref().and_then(|p| {
-                let bytes = p.json_bytes();
-                let native = NativeEvent::decode(&PROVIDER, bytes, frame_name(bytes).as_deref())
-                    .ok()?
-                    .native;
-                permission_reply(&native, None, false, Some(reason_or_default(reason)))
-            });
-            return match effect {
-                Some(e) => WireResponse::json(&json!({"effects": [e]})),
-                None => self.no_op(target),
-            };
-        }
-        match row.map(|r| r.failure) {
-            Some(FailShape::Block) => WireResponse::json(&json!({"error": reason_or_default(reason)})),
-            // An unknown hook the shim forwards and awaits: a throw blocks where OpenCode can
-            // block and is swallowed by the shim elsewhere.
-            None if target.kind.is_none() => WireResponse::json(&json!({"error": reason_or_default(reason)})),
-            _ => self.no_op(target),
-        }
+        kit::failure_response(self, target, mode, reason)
     }
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
@@ -235,7 +252,7 @@ impl Codec for OpenCodeCodec {
         let p: NameProbe = serde_json::from_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
         let hook = p.hook?;
         let hook = hook.as_str()?;
-        (hook == "event" || kit::row(native::EVENTS, hook).is_some()).then_some(Confidence::Inferred)
+        (hook == "event" || self.row(hook).is_some()).then_some(Confidence::Inferred)
     }
 
     fn stderr_use(&self) -> StderrUse {
@@ -556,15 +573,13 @@ fn parts_with_context(env: &Envelope, context: &str) -> Vec<Value> {
         .rev()
         .find_map(|p| p.get("id")?.as_str().map(str::to_owned))
         .unwrap_or_else(|| format!("prt_{}", message_id.trim_start_matches("msg_")));
-    let mut part = Map::new();
-    part.insert("id".into(), format!("{last}ah").into());
-    part.insert("sessionID".into(), env.session.id.clone().into());
-    part.insert("messageID".into(), message_id.into());
-    part.insert("type".into(), "text".into());
-    part.insert("text".into(), context.into());
-    part.insert("synthetic".into(), true.into());
-    part.insert("metadata".into(), json!({MARKER_KEY: CONTEXT_MARK}));
-    parts.push(Value::Object(part));
+    let part = TextPart {
+        id: Some(format!("{last}ah")),
+        session_id: Some(env.session.id.clone()),
+        message_id: Some(message_id),
+        ..TextPart::marked(context, CONTEXT_MARK)
+    };
+    parts.extend(serde_json::to_value(part).ok());
     parts
 }
 
@@ -579,34 +594,34 @@ fn compacting_context(env: &Envelope) -> Vec<String> {
 }
 
 /// `query.directory` for OpenCode's routes (the instance the session belongs to).
-fn directory_query(env: &Envelope) -> Value {
-    if env.session.cwd.is_empty() {
-        json!({})
-    } else {
-        json!({"directory": env.session.cwd})
-    }
+fn directory_query(env: &Envelope) -> Query {
+    Query::directory(Some(&env.session.cwd))
 }
 
 /// A follow-up prompt for a stopping session: `POST /session/{id}/prompt_async` (returns at
 /// once), falling back to the blocking `POST /session/{id}/message` on older servers. The part
 /// is marked so the next `chat.message` is known as our continuation.
-fn continue_effect(env: &Envelope, text: &str) -> Value {
+fn continue_effect(env: &Envelope, text: &str) -> Effect {
     let sid = agenthooks_core::runner::http::encode_component(&env.session.id);
-    let body =
-        json!({"parts": [{"type": "text", "text": text, "synthetic": true, "metadata": {MARKER_KEY: CONTINUE_MARK}}]});
-    json!({"http": {
-        "method": "POST",
-        "path": format!("/session/{sid}/prompt_async"),
-        "query": directory_query(env),
-        "body": body,
-        "fallback": {"method": "POST", "path": format!("/session/{sid}/message"), "query": directory_query(env), "body": body},
-    }})
+    let body = Body::Prompt {
+        parts: vec![TextPart::marked(text, CONTINUE_MARK)],
+    };
+    let fallback = Request::post(format!("/session/{sid}/message"), directory_query(env), body.clone());
+    Effect::Http(Request {
+        fallback: Some(Box::new(fallback)),
+        ..Request::post(format!("/session/{sid}/prompt_async"), directory_query(env), body)
+    })
 }
 
 /// A permission reply: v2 `POST /permission/{requestID}/reply {reply, message?}` (with the
 /// deprecated per-session route as the fallback), or for a v1 event the per-session route
 /// `POST /session/{id}/permissions/{permissionID} {response}`. `directory` is the instance's.
-fn permission_reply(native: &NativeEvent, directory: Option<&str>, allow: bool, reason: Option<&str>) -> Option<Value> {
+fn permission_reply(
+    native: &NativeEvent,
+    directory: Option<&str>,
+    allow: bool,
+    reason: Option<&str>,
+) -> Option<Effect> {
     let reply = if allow { "once" } else { "reject" };
     let (id, session, v1) = match native {
         NativeEvent::PermissionAsked(e) => {
@@ -621,27 +636,21 @@ fn permission_reply(native: &NativeEvent, directory: Option<&str>, allow: bool, 
     };
     let enc = agenthooks_core::runner::http::encode_component;
     let (id, sid) = (enc(&id), enc(&session));
-    let query = directory
-        .filter(|d| !d.is_empty())
-        .map_or_else(|| json!({}), |d| json!({"directory": d}));
-    let legacy = json!({
-        "method": "POST",
-        "path": format!("/session/{sid}/permissions/{id}"),
-        "query": query,
-        "body": {"response": reply},
-    });
+    let legacy = Request::post(
+        format!("/session/{sid}/permissions/{id}"),
+        Query::directory(directory),
+        Body::Response { response: reply },
+    );
     if v1 {
-        return Some(json!({ "http": legacy }));
+        return Some(Effect::Http(legacy));
     }
-    let mut body = json!({"reply": reply});
-    if let (false, Some(r)) = (allow, reason.filter(|r| !r.trim().is_empty())) {
-        body["message"] = r.into();
-    }
-    Some(json!({"http": {
-        "method": "POST",
-        "path": format!("/permission/{id}/reply"),
-        "query": query,
-        "body": body,
-        "fallback": legacy,
-    }}))
+    let message = reason.filter(|r| !allow && !r.trim().is_empty()).map(str::to_owned);
+    Some(Effect::Http(Request {
+        fallback: Some(Box::new(legacy)),
+        ..Request::post(
+            format!("/permission/{id}/reply"),
+            Query::directory(directory),
+            Body::Reply { reply, message },
+        )
+    }))
 }

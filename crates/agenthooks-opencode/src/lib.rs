@@ -110,6 +110,7 @@
 pub mod codec;
 pub mod mcp_config;
 pub mod native;
+pub mod output;
 pub mod quirks;
 pub mod shim;
 pub mod tools;

@@ -5,8 +5,9 @@
     clippy::if_not_else
 )]
 //! Integration tests of the core: router semantics (stacking, combinators against a model fold,
-//! interceptors, observers, walk) and `degrade` against a table.
+//! interceptors, observers, walk), `degrade` against a table, and the provided failure answer.
 
 mod degrade_table;
+mod failure;
 mod router;
 mod transcript;

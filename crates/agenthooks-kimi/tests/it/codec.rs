@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
-    ContextDecision,
+    ContextDecision, DEFAULT_BLOCK_REASON,
 };
 use agenthooks_core::runner::Runner;
 use agenthooks_core::{
@@ -477,12 +477,14 @@ fn failure_responses() {
     let closed = CODEC.failure_response(&target("PreToolUse"), FailMode::Closed, "boom");
     assert_eq!(
         stdout(&closed),
-        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"Blocked: the hook failed (boom)."}}"#
+        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"boom"}}"#
     );
     let closed = CODEC.failure_response(&target("UserPromptSubmit"), FailMode::Closed, "");
     assert_eq!(
         stdout(&closed),
-        r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"Blocked: the hook failed."}}"#
+        format!(
+            r#"{{"hookSpecificOutput":{{"permissionDecision":"deny","permissionDecisionReason":"{DEFAULT_BLOCK_REASON}"}}}}"#
+        )
     );
     for n in ["Stop", "PostToolUse", "PermissionRequest", "SessionStart"] {
         assert_eq!(
@@ -498,7 +500,7 @@ fn failure_responses() {
     let exit = KimiCodec::new().with_block_style(BlockStyle::ExitCode);
     assert_eq!(
         exit.failure_response(&target("PreToolUse"), FailMode::Closed, "boom"),
-        WireResponse::exit(2, "Blocked: the hook failed (boom).")
+        WireResponse::exit(2, "boom")
     );
     assert_eq!(exit.stderr_use(), StderrUse::Reserved);
     assert_eq!(CODEC.stderr_use(), StderrUse::Logs);
