@@ -205,7 +205,13 @@ impl TargetModule for Kimi {
                     let residue = removed > 0 && tm::is_blank(&doc);
                     add(&mut doc, hooks).map_err(malformed)?;
                     cx.note_install(&path, Some(&original), &base, &tm::to_json(doc.as_item()), residue)?;
-                    (found, Some(tm::render(text, &doc)))
+                    // A manifest with no hooks left leaves nothing of ours: a file we created
+                    // goes, as on uninstall (not an empty file).
+                    let emptied = hooks.is_empty()
+                        && tm::is_blank(&doc)
+                        && doc.trailing().as_str().is_none_or(|t| t.trim().is_empty())
+                        && cx.may_delete(&path)?;
+                    (found, (!emptied).then(|| tm::render(text, &doc)))
                 }
             }
             None if hooks.is_empty() => (Vec::new(), None),
