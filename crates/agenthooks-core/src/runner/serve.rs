@@ -477,8 +477,6 @@ fn answer_failed(
 }
 
 /// The frame's own timeout: a positive `timeout_ms` number.
-
-/// The frame's own timeout: a positive `timeout_ms` number.
 fn frame_timeout(head: &serde_json::Map<String, Value>) -> Option<Duration> {
     let ms = head.get("timeout_ms")?.as_f64()?;
     (ms.is_finite() && ms > 0.0 && ms <= 86_400_000.0).then(|| Duration::from_secs_f64(ms / 1000.0))
