@@ -90,6 +90,17 @@
 //! render|doctor|preflight|manifest` over it (the facade's `agenthooks::main` calls it;
 //! `cli::main_for_package`, behind `agenthooks::main!`, also records the package version).
 //!
+//! ## Features
+//!
+//! Each agent's target is behind a feature named after its codec crate (`claude`, `codex`,
+//! `cursor`, `gemini`, `copilot`, `kimi`, `opencode`, `openclaw`), which links that codec and
+//! nothing of the others; `all-providers` (the default) is all eight. The facade
+//! (`agenthooks`) turns the default off and forwards its own provider features, so a hook built
+//! with `features = ["claude", "cursor", "install"]` installs for those two agents only:
+//! [`supported_providers`], [`known_targets`] (`doctor`, `install --all`) and [`preflight`] list
+//! the targets compiled in, and any other provider is [`InstallError::UnknownProvider`]. `cli`
+//! is the install subcommands as a library; `warm` fills warm endpoints.
+//!
 //! ## Non-goals
 //!
 //! Windows shells (PowerShell quoting) are not generated. OpenClaw configs written in JSON5
