@@ -48,9 +48,10 @@
 //! `agenthooks = { version = "0.1", default-features = false, features = ["claude", "cursor", "install"] }`
 //! compiles in exactly those two codecs and their install targets, nothing of the other agents
 //! (CI checks the dependency tree); an invocation for another provider gets a clear error naming
-//! the feature to enable. One table, [`PROVIDERS`], generates the re-exports, [`codecs`],
-//! [`feature_for`] and [`provider_hint`]; each provider feature is forwarded to
-//! `agenthooks-install`, whose target list is gated by the same features.
+//! the feature to enable. One table, [`for_each_provider!`], generates the re-exports,
+//! [`PROVIDERS`] (read by [`feature_for`] and [`provider_hint`]) and [`codecs`]; each provider
+//! feature is forwarded to `agenthooks-install`, whose target list is gated by the same
+//! features.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
