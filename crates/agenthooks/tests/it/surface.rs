@@ -42,6 +42,28 @@ fn the_registry_is_every_known_provider() {
     assert_eq!(codecs, compiled_in);
 }
 
+/// In any build: a provider whose feature is off gets a hint naming the feature, and one that
+/// is compiled in has a codec (the runner never asks for its hint).
+#[test]
+fn a_provider_left_out_is_named_by_its_feature() {
+    use agenthooks::core::runner::ProviderHint;
+    for e in PROVIDERS {
+        assert_eq!(agenthooks::feature_for(e.provider), Some(e.feature));
+        let codec = agenthooks::codecs().into_iter().find(|c| c.provider() == e.provider);
+        if e.compiled_in {
+            assert!(codec.is_some(), "{}: compiled in without a codec", e.provider);
+            assert_eq!(agenthooks::provider_hint(e.provider), ProviderHint::Unknown);
+        } else {
+            assert!(codec.is_none(), "{}: a codec with its feature off", e.provider);
+            assert_eq!(
+                agenthooks::provider_hint(e.provider),
+                ProviderHint::FeatureOff(e.feature)
+            );
+        }
+    }
+    assert_eq!(agenthooks::provider_hint("some-future-agent"), ProviderHint::Unknown);
+}
+
 /// Each provider's feature is declared in the facade's `Cargo.toml`, is in `full`, and is
 /// forwarded to `agenthooks-install` (its install target), and install declares it too.
 #[test]
