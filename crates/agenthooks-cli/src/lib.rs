@@ -77,14 +77,14 @@ use std::fmt::Write as _;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::quirks::registry;
-use agenthooks_core::{Codec, Env, Invocation, ProcessEnv, Transport, Variant};
+use agenthooks::core::quirks::registry;
+use agenthooks::core::{Codec, Env, Invocation, ProcessEnv, Transport, Variant};
 use agenthooks_testkit::fake::{self, FakeAgent, HookCommand, SpawnOptions};
 use agenthooks_testkit::fixture::Fixture;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{json, Value};
 
-use agenthooks_install::cli::{self as install, InstallCommand, Source};
+use agenthooks::install::cli::{self as install, InstallCommand, Source};
 
 /// Exit status: success.
 pub const EXIT_OK: i32 = 0;
@@ -101,6 +101,13 @@ pub fn codecs() -> Vec<&'static dyn Codec> {
 /// The codec of a provider.
 pub fn codec(provider: &str) -> Option<&'static dyn Codec> {
     codecs().into_iter().find(|c| c.provider() == provider)
+}
+
+/// `--provider` help: `what` and every provider of the registry ([`agenthooks::PROVIDERS`]),
+/// e.g. `The agent (claude-code, cursor, …)`.
+fn providers_help(what: &str) -> String {
+    let list: Vec<&str> = agenthooks::PROVIDERS.iter().map(|e| e.provider).collect();
+    format!("{what} ({})", list.join(", "))
 }
 
 #[derive(Debug, Parser)]
@@ -137,8 +144,8 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct TranscriptArgs {
-    /// The agent that wrote the file (claude-code, codex, gemini, copilot, kimi, cursor).
-    #[arg(long)]
+    // "The agent that wrote the file (…)": the registry's providers (`agenthooks::PROVIDERS`).
+    #[arg(long, help = providers_help("The agent that wrote the file"))]
     provider: String,
     /// Start at this byte offset (a line start, e.g. a record's `offset`).
     #[arg(long, default_value_t = 0)]
@@ -152,8 +159,8 @@ struct TranscriptArgs {
 
 #[derive(Debug, Args)]
 struct AgreementArgs {
-    /// Only this agent.
-    #[arg(long)]
+    // "Only this agent (…)".
+    #[arg(long, help = providers_help("Only this agent"))]
     provider: Option<String>,
     /// The fixture root (payloads per native event); default: the workspace `fixtures/`.
     #[arg(long)]
@@ -165,8 +172,8 @@ struct AgreementArgs {
 
 #[derive(Debug, Args)]
 struct McpArgs {
-    /// The agent.
-    #[arg(long)]
+    // "The agent (…)".
+    #[arg(long, help = providers_help("The agent"))]
     provider: String,
     /// The project directory (default: the current directory).
     #[arg(long)]
@@ -180,8 +187,8 @@ struct McpArgs {
 
 #[derive(Debug, Args)]
 struct DecodeArgs {
-    /// The agent (claude-code, codex, gemini, copilot, kimi).
-    #[arg(long)]
+    // "The agent (…)".
+    #[arg(long, help = providers_help("The agent"))]
     provider: String,
     /// The native event, for payloads that do not name it (Copilot).
     #[arg(long)]
@@ -204,8 +211,8 @@ struct DecodeArgs {
 
 #[derive(Debug, Args)]
 struct ReplayArgs {
-    /// The agent (claude-code, codex, gemini, copilot, kimi, cursor).
-    #[arg(long)]
+    // "The agent (…)": every provider has a fake agent (the facade's surface test pins it).
+    #[arg(long, help = providers_help("The agent"))]
     provider: String,
     /// The native event the agent fires.
     #[arg(long)]
@@ -239,8 +246,8 @@ struct ReplayArgs {
 
 #[derive(Debug, Args)]
 struct CapabilitiesArgs {
-    /// Only this agent.
-    #[arg(long)]
+    // "Only this agent (…)".
+    #[arg(long, help = providers_help("Only this agent"))]
     provider: Option<String>,
     /// The variant.
     #[arg(long, default_value = "")]
@@ -252,8 +259,8 @@ struct CapabilitiesArgs {
 
 #[derive(Debug, Args)]
 struct QuirksArgs {
-    /// Only quirks affecting this agent.
-    #[arg(long)]
+    // "Only quirks affecting this agent (…)".
+    #[arg(long, help = providers_help("Only quirks affecting this agent"))]
     provider: Option<String>,
     /// Print JSON.
     #[arg(long)]
@@ -322,7 +329,7 @@ fn known_codec(provider: &str) -> Result<&'static dyn Codec, Fail> {
 
 /// `agenthooks transcript`: one JSON line per record; only I/O fails (exit 2).
 fn transcript(a: &TranscriptArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, Fail> {
-    use agenthooks_core::transcript::{Dialect, Reader};
+    use agenthooks::core::transcript::{Dialect, Reader};
     let dialect = Dialect::of(&known_codec(&a.provider)?.provider());
     let name = a.file.display().to_string();
     let records: Box<dyn Iterator<Item = std::io::Result<_>>> = if a.file.as_os_str() == "-" {
@@ -527,7 +534,7 @@ fn capabilities(a: &CapabilitiesArgs, out: &mut dyn Write) -> Result<i32, Fail> 
             let caps: Vec<&str> = c
                 .capabilities(&variant, spec.name)
                 .iter()
-                .map(agenthooks_core::Capability::as_str)
+                .map(agenthooks::core::Capability::as_str)
                 .collect();
             let _ = writeln!(
                 text,
@@ -574,7 +581,7 @@ fn mcp(a: &McpArgs, out: &mut dyn Write) -> Result<i32, Fail> {
         .ok_or_else(|| usage(format!("{} has no MCP configuration", a.provider)))?;
     let cwd = std::env::current_dir().map_err(|e| usage(format!("current directory: {e}")))?;
     let root = a.root.as_ref().map_or_else(|| cwd.clone(), |r| cwd.join(r));
-    let mut scope = agenthooks_core::mcp::McpScope::new(root);
+    let mut scope = agenthooks::core::mcp::McpScope::new(root);
     if let Some(h) = &a.home {
         scope = scope.with_home(cwd.join(h));
     }

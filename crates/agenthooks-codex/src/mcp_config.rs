@@ -47,8 +47,9 @@ pub fn load(scope: &McpScope) -> McpServers {
     McpServers::from_layers(config_files(scope), &parse, "mcp_servers")
 }
 
-/// A TOML item as JSON (datetimes become strings): how `config.toml` tables are read here and
-/// by `agenthooks-install`.
+/// A TOML item as JSON (datetimes become strings): how `config.toml` tables are read here
+/// (`agenthooks-install` reads manifests and configs by the same rules, with its own copy, so
+/// that it links this crate only with its `codex` target).
 pub fn toml_json(item: &Item) -> Value {
     match item {
         Item::None => Value::Null,

@@ -122,8 +122,8 @@ pub enum Source {
 /// Where to install: the agent, the scope and the directories.
 #[derive(Debug, Clone, Args)]
 pub struct TargetArgs {
-    /// The agent (claude-code, cursor, codex, gemini, copilot, kimi, opencode).
-    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    // "The agent (…)": every target compiled into this build (`targets!`).
+    #[arg(long, required_unless_present = "all", conflicts_with = "all", help = providers_help("The agent"))]
     provider: Option<String>,
     /// Every agent detected on this machine (its directory exists under `--home`).
     #[arg(long)]
@@ -468,6 +468,14 @@ fn from_flags(a: &ManifestArgs) -> Result<Manifest, CliError> {
     }
     m.validate().map_err(|e| usage(e.to_string()))?;
     Ok(m)
+}
+
+/// `--provider` help: `what` and the providers this build installs for, e.g. `The agent
+/// (claude-code, cursor)`.
+fn providers_help(what: &str) -> String {
+    let all = supported_providers();
+    let list: Vec<&str> = all.iter().map(Provider::as_str).collect();
+    format!("{what} ({})", list.join(", "))
 }
 
 fn provider(name: &str) -> Result<Provider, CliError> {

@@ -31,21 +31,27 @@
 //!
 //! | feature | what it adds | crate |
 //! |---|---|---|
-//! | `claude` | Claude Code codec | [`agenthooks-claude`](claude) |
-//! | `codex` | OpenAI Codex codec | `agenthooks-codex` |
-//! | `cursor` | Cursor codec (IDE, CLI, cloud agents) | [`agenthooks-cursor`](cursor) |
-//! | `gemini` | Gemini CLI codec | `agenthooks-gemini` |
-//! | `copilot` | GitHub Copilot CLI codec | `agenthooks-copilot` |
-//! | `kimi` | Kimi Code codec | `agenthooks-kimi` |
-//! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | `agenthooks-opencode` |
-//! | `openclaw` | OpenClaw bridge (codec + generated native plugin, `serve` mode) | `agenthooks-openclaw` |
-//! | `install` | config generation and installation, and `<bin> agenthooks install …` on the hook binary itself ([`main()`], [`main!`]) | `agenthooks-install` |
-//! | `full` (default) | every implemented codec plus `install` (not the placeholders) | |
+//! | `claude` | Claude Code codec (and its install target with `install`) | [`agenthooks-claude`](claude) |
+//! | `codex` | OpenAI Codex codec (and install target) | [`agenthooks-codex`](codex) |
+//! | `cursor` | Cursor codec: IDE, CLI, cloud agents (and install target) | [`agenthooks-cursor`](cursor) |
+//! | `gemini` | Gemini CLI codec (and install target) | [`agenthooks-gemini`](gemini) |
+//! | `copilot` | GitHub Copilot CLI codec (and install target) | [`agenthooks-copilot`](copilot) |
+//! | `kimi` | Kimi Code codec (and install target) | [`agenthooks-kimi`](kimi) |
+//! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | [`agenthooks-opencode`](opencode) |
+//! | `openclaw` | OpenClaw bridge: serve-mode codec and the generated native plugin | [`agenthooks-openclaw`](openclaw) |
+//! | `install` | config generation and installation for the enabled providers, and `<bin> agenthooks install …` on the hook binary itself ([`main()`], [`main!`]) | [`agenthooks-install`](install) |
+//! | `warm` | warm mode: `<bin> agenthooks serve --http` and `install --warm` | |
+//! | `full` (default) | every provider above plus `install` and `warm` | |
 //!
-//! `agenthooks = { version = "0.1", default-features = false, features = ["claude", "codex"] }`
-//! compiles in only those codecs; an invocation for another provider gets a clear error naming
-//! the feature to enable (or, for a placeholder, saying it is not implemented yet). One table,
-//! [`PROVIDERS`], generates the re-exports, [`codecs`], [`feature_for`] and [`provider_hint`].
+//! The default is every agent: a guardrail shipped to a fleet must answer whichever agent a
+//! machine runs, and installs into every agent it finds (`install --all`).
+//! `agenthooks = { version = "0.1", default-features = false, features = ["claude", "cursor", "install"] }`
+//! compiles in exactly those two codecs and their install targets, nothing of the other agents
+//! (CI checks the dependency tree); an invocation for another provider gets a clear error naming
+//! the feature to enable. One table, [`for_each_provider!`], generates the re-exports,
+//! [`PROVIDERS`] (read by [`feature_for`] and [`provider_hint`]) and [`codecs`]; each provider
+//! feature is forwarded to `agenthooks-install`, whose target list is gated by the same
+//! features.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -72,62 +78,83 @@ pub struct ReadmeDoctests;
 
 use agenthooks_core::runner::{ProviderHint, Runner};
 
-/// Whether a provider's crate registers a codec yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ProviderStatus {
-    /// The crate registers a codec (listed by [`codecs`] when its feature is on).
-    Implemented,
-    /// A placeholder crate: no codec yet (kept out of `full`; `--provider` reports it as not
-    /// implemented, never as a feature to enable).
-    NotImplemented,
-}
-
 /// One row of the provider registry ([`PROVIDERS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ProviderEntry {
     /// The provider's wire name (`--provider=…`), one of [`Provider::KNOWN`].
     pub provider: &'static str,
-    /// The facade feature that compiles its crate in.
+    /// The facade feature that compiles its crate in (and, with `install`, its install target).
     pub feature: &'static str,
-    /// Whether the crate registers a codec yet.
-    pub status: ProviderStatus,
+    /// The provider's crate: `agenthooks-` and the feature (`agenthooks-claude`, …).
+    pub crate_name: &'static str,
     /// Whether the feature is on in this build.
     pub compiled_in: bool,
 }
 
 impl ProviderEntry {
-    /// Whether this build answers the provider (its feature is on and it has a codec).
+    /// Whether this build answers the provider (its feature is on).
     pub const fn has_codec(&self) -> bool {
-        self.compiled_in && matches!(self.status, ProviderStatus::Implemented)
+        self.compiled_in
     }
 }
 
-/// The one provider registry: each row generates the crate re-export (behind its feature), the
-/// row of [`PROVIDERS`], and, for implemented providers, the entry of [`codecs`]. A placeholder
-/// row (`NotImplemented`) registers no codec.
+/// Calls the macro `$callback` with the provider table, one row per provider:
+/// `"wire-name" => module = crate_ident, feature "feature";`.
+///
+/// The table is the one provider registry: the facade generates [`PROVIDERS`], [`codecs`] and
+/// the crate re-exports from it, and the workspace's tests iterate it at compile time (each
+/// provider crate's naming contract). Adding a provider is one row here, a feature of the same
+/// name in `Cargo.toml` forwarded to `agenthooks-install`, its crate, its install target and
+/// its fake agent (`CONTRIBUTING.md`).
+///
+/// ```
+/// macro_rules! features {
+///     ($( $provider:literal => $module:ident = $krate:ident, feature $feature:literal; )*) => {
+///         [$($feature),*]
+///     };
+/// }
+/// let features = agenthooks::for_each_provider!(features);
+/// assert_eq!(features.len(), agenthooks::PROVIDERS.len());
+/// ```
+#[macro_export]
+macro_rules! for_each_provider {
+    ($($callback:tt)+) => {
+        $($callback)+! {
+            "claude-code" => claude = agenthooks_claude, feature "claude";
+            "cursor" => cursor = agenthooks_cursor, feature "cursor";
+            "codex" => codex = agenthooks_codex, feature "codex";
+            "gemini" => gemini = agenthooks_gemini, feature "gemini";
+            "copilot" => copilot = agenthooks_copilot, feature "copilot";
+            "kimi" => kimi = agenthooks_kimi, feature "kimi";
+            "opencode" => opencode = agenthooks_opencode, feature "opencode";
+            "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw";
+        }
+    };
+}
+
+/// Generates, from [`for_each_provider!`]'s table, each crate re-export (behind its feature),
+/// [`PROVIDERS`] and [`codecs`].
 macro_rules! providers {
-    ($( $(#[$doc:meta])* $provider:literal => $module:ident = $krate:ident, feature $feature:literal, $status:ident; )*) => {
+    ($( $provider:literal => $module:ident = $krate:ident, feature $feature:literal; )*) => {
         $(
-            $(#[$doc])*
             #[cfg(feature = $feature)]
             pub use $krate as $module;
         )*
 
         /// Every provider this release knows, in [`Provider::KNOWN`] order, with its feature and
-        /// status in this build.
+        /// whether this build compiles it in.
         ///
         /// ```
         /// let openclaw = agenthooks::PROVIDERS.iter().find(|e| e.provider == "openclaw").unwrap();
-        /// assert_eq!(openclaw.status, agenthooks::ProviderStatus::Implemented);
         /// assert_eq!(openclaw.feature, "openclaw");
+        /// assert_eq!(openclaw.crate_name, "agenthooks-openclaw");
         /// ```
         pub const PROVIDERS: &[ProviderEntry] = &[$(
             ProviderEntry {
                 provider: $provider,
                 feature: $feature,
-                status: ProviderStatus::$status,
+                crate_name: concat!("agenthooks-", $feature),
                 compiled_in: cfg!(feature = $feature),
             },
         )*];
@@ -138,31 +165,17 @@ macro_rules! providers {
         /// let names: Vec<String> = agenthooks::codecs().iter().map(|c| c.provider().to_string()).collect();
         /// assert!(names.iter().all(|n| agenthooks::Provider::new(n.as_str()).is_known()));
         /// ```
-        #[allow(clippy::vec_init_then_push)] // each push is behind its own feature
         pub fn codecs() -> Vec<&'static dyn Codec> {
-            #[allow(unused_mut)]
-            let mut v: Vec<&'static dyn Codec> = Vec::new();
-            $( providers!(@codec v, $status, $feature, $krate); )*
-            v
+            let compiled_in: &[&'static dyn Codec] = &[$(
+                #[cfg(feature = $feature)]
+                &$krate::CODEC,
+            )*];
+            compiled_in.to_vec()
         }
     };
-    (@codec $v:ident, Implemented, $feature:literal, $krate:ident) => {
-        #[cfg(feature = $feature)]
-        $v.push(&$krate::CODEC);
-    };
-    (@codec $v:ident, NotImplemented, $feature:literal, $krate:ident) => {};
 }
 
-providers! {
-    "claude-code" => claude = agenthooks_claude, feature "claude", Implemented;
-    "cursor" => cursor = agenthooks_cursor, feature "cursor", Implemented;
-    "codex" => codex = agenthooks_codex, feature "codex", Implemented;
-    "gemini" => gemini = agenthooks_gemini, feature "gemini", Implemented;
-    "copilot" => copilot = agenthooks_copilot, feature "copilot", Implemented;
-    "kimi" => kimi = agenthooks_kimi, feature "kimi", Implemented;
-    "opencode" => opencode = agenthooks_opencode, feature "opencode", Implemented;
-    "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw", Implemented;
-}
+for_each_provider!(providers);
 
 /// The feature that compiles in a provider's crate.
 ///
@@ -183,7 +196,6 @@ pub fn feature_for(provider: &str) -> Option<&'static str> {
 /// ```
 pub fn provider_hint(provider: &str) -> ProviderHint {
     match PROVIDERS.iter().find(|e| e.provider == provider) {
-        Some(e) if e.status == ProviderStatus::NotImplemented => ProviderHint::NotImplemented,
         Some(e) if !e.compiled_in => ProviderHint::FeatureOff(e.feature),
         // unknown, or compiled in (then the runner never asks)
         _ => ProviderHint::Unknown,

@@ -473,3 +473,41 @@ fn mcp_lists_the_servers_an_agent_would_load() {
     let o = run(bin().args(["mcp", "--provider", "nope", "--root", "."]));
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Every `--provider` help names every provider of the facade's registry (install's used to
+/// omit OpenClaw, decode's OpenCode and OpenClaw), and every command that takes a provider
+/// accepts each of them.
+#[test]
+fn provider_help_and_commands_follow_the_registry() {
+    for cmd in [
+        "decode",
+        "replay",
+        "capabilities",
+        "quirks",
+        "agreement",
+        "transcript",
+        "mcp",
+        "install",
+        "uninstall",
+        "diff",
+        "render",
+    ] {
+        let out = run(bin().args([cmd, "--help"]));
+        assert_eq!(out.status.code(), Some(0), "{cmd}: {}", text(&out.stderr));
+        let help = text(&out.stdout);
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with("--provider"))
+            .unwrap_or_else(|| panic!("{cmd}: no --provider line in\n{help}"));
+        let listed: Vec<&str> = agenthooks::PROVIDERS.iter().map(|e| e.provider).collect();
+        assert!(line.contains(&format!("({})", listed.join(", "))), "{cmd}: {line}");
+    }
+    for e in agenthooks::PROVIDERS {
+        let out = run(bin().args(["capabilities", "--json", "--provider", e.provider]));
+        assert_eq!(out.status.code(), Some(0), "{}: {}", e.provider, text(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert!(v[e.provider].as_array().is_some_and(|rows| !rows.is_empty()), "{v}");
+        let out = run(bin().args(["quirks", "--provider", e.provider]));
+        assert_eq!(out.status.code(), Some(0), "{}: {}", e.provider, text(&out.stderr));
+    }
+}

@@ -573,7 +573,7 @@ fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
 /// silently skips a hook without one), and each install is up to date afterwards.
 #[test]
 fn concurrent_codex_installs_are_all_or_nothing() {
-    use agenthooks_install::codex_trust::{event_label, hook_hash, state_key};
+    use agenthooks::install::codex_trust::{event_label, hook_hash, state_key};
     const N: usize = 8;
     let sb = Sandbox::new("concurrent-codex");
     let args = |i: usize, verb: &str| -> Vec<String> {

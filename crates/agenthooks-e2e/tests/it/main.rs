@@ -52,6 +52,29 @@ fn finish(title: &str, reports: &[RunReport]) {
 
 /// Every agent × every scenario, plus Codex's trust-hash check against `codex app-server`,
 /// OpenClaw's ask and daemon-crash scenarios and Claude Code's warm-mode scenarios.
+/// Offline: every agent spec names a provider of the facade's registry, compiled into the
+/// suite's hook with its install target, once each.
+#[test]
+fn agent_specs_follow_the_provider_registry() {
+    let targets = agenthooks::install::supported_providers();
+    let mut seen = Vec::new();
+    for spec in &agenthooks_e2e::agents::AGENTS {
+        let entry = agenthooks::PROVIDERS.iter().find(|e| e.provider == spec.provider);
+        assert!(
+            entry.is_some_and(|e| e.compiled_in),
+            "{}: not a compiled-in provider of the registry",
+            spec.provider
+        );
+        assert!(
+            targets.iter().any(|t| t.as_str() == spec.provider),
+            "{}: no install target",
+            spec.provider
+        );
+        assert!(!seen.contains(&spec.provider), "{}: two specs", spec.provider);
+        seen.push(spec.provider);
+    }
+}
+
 #[test]
 fn e2e_real_agents() {
     if !gate("e2e_real_agents") {

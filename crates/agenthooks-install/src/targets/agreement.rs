@@ -17,7 +17,7 @@ use super::{all, TargetSpec};
 
 /// The specs, in the stable order.
 fn specs() -> Vec<&'static TargetSpec> {
-    all().into_iter().map(super::TargetModule::spec).collect()
+    all().iter().map(|m| m.spec()).collect()
 }
 
 fn spec(p: &Provider) -> &'static TargetSpec {

@@ -2,7 +2,8 @@
 //! and bounds, matcher syntax, substituted tokens, and the [`Notes`] its posture earns: async,
 //! fail-closed, project trust), built with [`TargetSpec::new`] and only what differs from its
 //! defaults, and implements [`TargetModule`]: how it writes, removes and checks its files.
-//! Adding an agent is one module plus a line in [`all`].
+//! Adding an agent is one module, a row in the `targets!` list below and a feature of the same
+//! name in `Cargo.toml` that links its codec.
 //!
 //! **Install keeps no copy of codec data.** The native events, their kinds, blocking, tool
 //! matcher support, which event is wired for a kind (`primary`), whether a hook may run
@@ -25,16 +26,42 @@ use crate::plan::Cx;
 use crate::resolve::ResolvedHook;
 use crate::target::{Scope, Target};
 
-#[cfg(test)]
+#[cfg(all(test, feature = "all-providers"))]
 mod agreement;
-pub(crate) mod claude;
-pub(crate) mod codex;
-pub(crate) mod copilot;
-pub(crate) mod cursor;
-pub(crate) mod gemini;
-pub(crate) mod kimi;
-pub(crate) mod openclaw;
-pub(crate) mod opencode;
+
+/// The one list of install targets: each row is a module (compiled in behind the feature of the
+/// same name, which links its codec crate) and its [`TargetModule`]. It generates the module
+/// declarations and [`all`]. The facade forwards its provider features here, so a hook built
+/// with `features = ["claude", "cursor"]` links those two codecs and installs for those two
+/// agents only.
+macro_rules! targets {
+    ($( $feature:literal => $module:ident :: $target:ident, )*) => {
+        $(
+            #[cfg(feature = $feature)]
+            pub(crate) mod $module;
+        )*
+
+        /// Every target module compiled into this build, in a stable order (the facade's
+        /// `PROVIDERS` order).
+        pub(crate) fn all() -> &'static [&'static dyn TargetModule] {
+            &[$(
+                #[cfg(feature = $feature)]
+                &$module::$target,
+            )*]
+        }
+    };
+}
+
+targets! {
+    "claude" => claude::Claude,
+    "cursor" => cursor::Cursor,
+    "codex" => codex::Codex,
+    "gemini" => gemini::Gemini,
+    "copilot" => copilot::Copilot,
+    "kimi" => kimi::Kimi,
+    "opencode" => opencode::OpenCode,
+    "openclaw" => openclaw::OpenClaw,
+}
 
 /// What one agent's install target is: constants only (behaviour is [`TargetModule`]).
 pub(crate) struct TargetSpec {
@@ -560,24 +587,11 @@ pub(crate) fn jsonc_value(cx: &mut Cx<'_>, path: &std::path::Path) -> Result<Opt
     Ok(text.and_then(|t| crate::jsonc::parse(&t, true).ok().map(|n| n.to_value(&t))))
 }
 
-/// Every target module, in a stable order.
-pub(crate) fn all() -> [&'static dyn TargetModule; 8] {
-    [
-        &claude::Claude,
-        &cursor::Cursor,
-        &codex::Codex,
-        &gemini::Gemini,
-        &copilot::Copilot,
-        &kimi::Kimi,
-        &opencode::OpenCode,
-        &openclaw::OpenClaw,
-    ]
-}
-
 /// The module for a provider.
 pub(crate) fn module(provider: &Provider) -> Result<&'static dyn TargetModule, InstallError> {
     all()
-        .into_iter()
+        .iter()
+        .copied()
         .find(|m| m.spec().provider == *provider)
         .ok_or_else(|| InstallError::UnknownProvider(provider.clone()))
 }

@@ -523,7 +523,9 @@ static OPENCODE: OpenCode = OpenCode;
 static OPENCLAW: OpenClaw = OpenClaw;
 
 /// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor, opencode (the shim and
-/// OpenCode together), openclaw (the plugin and OpenClaw together).
+/// OpenCode together), openclaw (the plugin and OpenClaw together). One per provider of the
+/// facade's registry (`agenthooks::PROVIDERS`; the testkit links no codec, so it cannot read it:
+/// the facade's surface test checks the two lists agree).
 pub fn agents() -> [&'static dyn FakeAgent; 8] {
     [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW]
 }

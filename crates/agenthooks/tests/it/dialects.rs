@@ -182,7 +182,6 @@ fn a_missing_provider_names_a_feature_only_when_it_is_off() {
         r.respond(&argv(&["run", &format!("--provider={p}")]), &case.payload, &case.env)
             .unwrap_err()
     };
-    // (every provider crate registers a codec now: no placeholder is left to check)
     let e = err("nope");
     assert!(
         matches!(
@@ -194,7 +193,7 @@ fn a_missing_provider_names_a_feature_only_when_it_is_off() {
         ),
         "{e:?}"
     );
-    // every implemented provider is compiled into the default build
+    // every provider is compiled into the default build
     for (p, _) in STDIN {
         assert_eq!(agenthooks::provider_hint(p), ProviderHint::Unknown);
         assert!(agenthooks::PROVIDERS.iter().any(|e| e.provider == *p && e.has_codec()));
