@@ -180,15 +180,7 @@ impl Reader<'_> {
                         self.i += 1;
                     } else {
                         stack.push((true, false));
-                        self.ws();
-                        if self.next()? != b'"' {
-                            return None;
-                        }
-                        self.string()?;
-                        self.ws();
-                        if self.next()? != b':' {
-                            return None;
-                        }
+                        self.member_key()?;
                         continue;
                     }
                 }
@@ -221,15 +213,7 @@ impl Reader<'_> {
                 self.ws();
                 match self.next()? {
                     b',' if object => {
-                        self.ws();
-                        if self.next()? != b'"' {
-                            return None;
-                        }
-                        self.string()?;
-                        self.ws();
-                        if self.next()? != b':' {
-                            return None;
-                        }
+                        self.member_key()?;
                         break;
                     }
                     b',' => break,
@@ -243,6 +227,17 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// A member's key and its colon (whitespace around them skipped).
+    fn member_key(&mut self) -> Option<()> {
+        self.ws();
+        if self.next()? != b'"' {
+            return None;
+        }
+        self.string()?;
+        self.ws();
+        (self.next()? == b':').then_some(())
     }
 
     fn literal(&mut self, rest: &[u8]) -> Option<()> {

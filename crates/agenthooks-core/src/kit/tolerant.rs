@@ -328,24 +328,21 @@ impl Writer<'_> {
                             expect = Expect::Value;
                         }
                         (b'}', Some(Frame::Object(_))) | (b']', Some(Frame::Array(_))) => {
-                            self.stack.pop();
+                            if self.close(b)? {
+                                return Ok(());
+                            }
+                            continue;
                         }
                         _ => return Err(self.err("expected `,` or the container's close")),
                     }
                     self.out.push(b);
                     self.i += 1;
-                    if self.stack.is_empty() {
-                        return self.end();
-                    }
                     continue;
                 }
                 Expect::KeyOrClose | Expect::Key => {
                     if b == b'}' && expect == Expect::KeyOrClose {
-                        self.stack.pop();
-                        self.out.push(b);
-                        self.i += 1;
-                        if self.stack.is_empty() {
-                            return self.end();
+                        if self.close(b)? {
+                            return Ok(());
                         }
                         expect = Expect::CommaOrClose;
                         continue;
@@ -363,11 +360,8 @@ impl Writer<'_> {
                     continue;
                 }
                 Expect::ValueOrClose if b == b']' => {
-                    self.stack.pop();
-                    self.out.push(b);
-                    self.i += 1;
-                    if self.stack.is_empty() {
-                        return self.end();
+                    if self.close(b)? {
+                        return Ok(());
                     }
                     expect = Expect::CommaOrClose;
                     continue;
@@ -403,6 +397,19 @@ impl Writer<'_> {
             }
             expect = Expect::CommaOrClose;
         }
+    }
+
+    /// Closes the innermost container with `b`; `true` when that was the top-level value (and
+    /// only whitespace follows it).
+    fn close(&mut self, b: u8) -> Result<bool, RepairError> {
+        self.stack.pop();
+        self.out.push(b);
+        self.i += 1;
+        if self.stack.is_empty() {
+            self.end()?;
+            return Ok(true);
+        }
+        Ok(false)
     }
 
     /// After the top-level value: only whitespace.
