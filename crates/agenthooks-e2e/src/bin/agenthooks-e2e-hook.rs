@@ -104,10 +104,7 @@ fn router(mode: Mode, decoded_out: Option<String>) -> Router {
         router = router.on_any(move |_cx: &Context, ev: &Event| {
             let mut rec = decoded_record(ev.envelope().native.as_str(), ev.kind().as_str(), &ev.to_json(false));
             // In serve mode one process decodes many frames: each line carries its frame's seq.
-            if let Some(seq) = serde_json::from_slice::<Value>(ev.envelope().raw().as_bytes())
-                .ok()
-                .and_then(|f| f.get("seq").cloned())
-            {
+            if let Some(seq) = ev.envelope().raw().to_value().and_then(|f| f.get("seq").cloned()) {
                 rec["seq"] = seq;
             }
             let mut line = rec.to_string();
@@ -252,6 +249,9 @@ fn tap(log: &str, mode: Mode) -> i32 {
 /// The tap of `agenthooks serve`: runs the real daemon as a child, forwards frames both ways and
 /// logs one record per answered frame (the frame, the decoded event, the reply). When the child
 /// dies, the frames it never answered are logged unanswered and the tap exits too, so the shim
+/// A frame the shim sent, awaiting its reply: as read, as sent, and when.
+type Sent = (Value, String, Instant);
+
 /// sees the crash.
 fn tap_serve(log: &str, mode: Mode) -> i32 {
     use std::collections::HashMap;
@@ -271,7 +271,9 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
     else {
         return 1;
     };
-    let pending: Arc<Mutex<HashMap<String, (Value, Instant)>>> = Arc::default();
+    // Each frame as read (tolerantly: a frame may carry what only an agent's encoder writes, a
+    // lone surrogate escape) and as sent, for the record.
+    let pending: Arc<Mutex<HashMap<String, Sent>>> = Arc::default();
     let mut child_in = child.stdin.take();
     let child_out = child.stdout.take();
     let writer_pending = Arc::clone(&pending);
@@ -280,10 +282,10 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
         let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
             let Ok(line) = line else { break };
-            if let Ok(frame) = serde_json::from_str::<Value>(&line) {
+            if let Ok((frame, _)) = agenthooks::core::kit::tolerant::parse(&line) {
                 if let Some(seq) = frame.get("seq") {
                     if let Ok(mut p) = writer_pending.lock() {
-                        p.insert(seq.to_string(), (frame.clone(), Instant::now()));
+                        p.insert(seq.to_string(), (frame.clone(), line.clone(), Instant::now()));
                     }
                 }
             }
@@ -298,7 +300,7 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
         }
         drop(child_in);
     });
-    let record = |frame: &Value, reply: Option<&Value>, started: Instant| {
+    let record = |frame: &Value, raw: &str, reply: Option<&Value>, started: Instant| {
         let hook = frame.get("hook").and_then(Value::as_str).unwrap_or_default();
         if hook.starts_with("agenthooks.") {
             return;
@@ -328,7 +330,7 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
         };
         let rec = json!({
             "provider": provider, "event_arg": native, "mode": mode.as_str(), "argv": argv,
-            "env_names": env_names, "payload": frame.to_string(), "decoded": decoded,
+            "env_names": env_names, "payload": raw, "decoded": decoded,
             "stdout": stdout, "stderr": stderr, "exit": exit, "transport": "frame",
             "elapsed_ms": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         });
@@ -346,8 +348,8 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
             if let Ok(reply) = serde_json::from_str::<Value>(&line) {
                 let key = reply.get("seq").map(Value::to_string).unwrap_or_default();
                 let entry = pending.lock().ok().and_then(|mut p| p.remove(&key));
-                if let Some((frame, started)) = entry {
-                    record(&frame, Some(&reply), started);
+                if let Some((frame, raw, started)) = entry {
+                    record(&frame, &raw, Some(&reply), started);
                 }
             }
             if stdout
@@ -362,12 +364,12 @@ fn tap_serve(log: &str, mode: Mode) -> i32 {
     }
     let status = child.wait().ok();
     // Frames the daemon never answered (it crashed, or the shim hung up first).
-    let unanswered: Vec<(Value, Instant)> = pending
+    let unanswered: Vec<Sent> = pending
         .lock()
         .map(|mut p| p.drain().map(|(_, v)| v).collect())
         .unwrap_or_default();
-    for (frame, started) in unanswered {
-        record(&frame, None, started);
+    for (frame, raw, started) in unanswered {
+        record(&frame, &raw, None, started);
     }
     let _ = std::fs::remove_file(&decoded_path);
     drop(forward);
