@@ -310,16 +310,11 @@ fn guard_output(_cx: &Context, e: &ToolPostEvent) -> ToolPostDecision {
     // compact JSON text.
     let raw = e.output.get();
     let found = if raw.contains('\\') {
-        let decoded = if let serde_json::Value::String(s) = e.output.value() {
-            find_secrets(s)
-        } else {
-            find_secrets(&e.output.to_string())
-        };
-        // The text as sent, too (see `scan_tool`).
-        if decoded.is_empty() {
-            find_secrets(raw)
-        } else {
-            decoded
+        match e.output.value() {
+            serde_json::Value::String(s) => find_secrets(s),
+            // Text that does not read as JSON at all is scanned as sent.
+            serde_json::Value::Null => find_secrets(raw),
+            other => find_secrets(&other.to_string()),
         }
     } else {
         find_secrets(raw)
