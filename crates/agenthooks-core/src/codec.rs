@@ -317,8 +317,10 @@ pub trait Codec: Send + Sync + 'static {
     /// # impl Codec for Toy {
     /// #     fn provider(&self) -> agenthooks_core::Provider { agenthooks_core::Provider::from_static("toy") }
     /// #     fn native_events(&self) -> &'static [EventRow] { ROWS }
-    /// #     fn decode(&self, _: &agenthooks_core::Invocation<'_>) -> Result<agenthooks_core::Event, agenthooks_core::DecodeError> { unimplemented!() }
-    /// #     fn encode(&self, _: &agenthooks_core::Event, _: &agenthooks_core::Outcome) -> Result<agenthooks_core::WireResponse, agenthooks_core::EncodeError> { unimplemented!() }
+    /// #     fn decode(&self, _: &agenthooks_core::Invocation<'_>) -> Result<agenthooks_core::Event, agenthooks_core::DecodeError> {
+    /// #         Err(agenthooks_core::DecodeError::new(self.provider(), agenthooks_core::DecodeCategory::Empty, "a row-lookup example decodes nothing"))
+    /// #     }
+    /// #     fn encode(&self, e: &agenthooks_core::Event, _: &agenthooks_core::Outcome) -> Result<agenthooks_core::WireResponse, agenthooks_core::EncodeError> { Ok(self.no_op(&EventTarget::of(e))) }
     /// #     fn no_op(&self, _: &EventTarget) -> agenthooks_core::WireResponse { agenthooks_core::WireResponse::empty() }
     /// #     fn default_timeout(&self) -> std::time::Duration { std::time::Duration::from_secs(1) }
     /// # }
