@@ -257,9 +257,9 @@ fn scan_tool(t: &ToolCall) -> Vec<&'static str> {
     }
     let text = serde_json::to_string(t.input()).unwrap_or_default();
     let found = find_secrets(&text);
-    if found.is_empty() {
-        // What the decoded view may hold differently (a lone surrogate repaired, a part nested
-        // past the parser's limit kept as text) is scanned as the agent sent it, too.
+    // An input that does not read as JSON at all (the decoded view is empty) is scanned as
+    // sent; one that reads (repairs included) was scanned above, in one pass.
+    if found.is_empty() && t.input().is_empty() && !matches!(raw.get(), "null" | "{}") {
         return find_secrets(raw.get());
     }
     found
