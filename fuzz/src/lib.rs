@@ -126,7 +126,7 @@ pub fn codec_decode(data: &[u8]) {
 fn oracle_name(codec: &dyn agenthooks::core::Codec, payload: &[u8], hint: Option<&'static str>) -> Option<&'static str> {
     let members = reference::top_level_members(payload)?;
     let Some(key) = codec.name_key() else {
-        return hint;
+        return frame_hook(codec, &members, hint);
     };
     let mut values = members.iter().filter(|(k, _)| k == key);
     let (_, value) = values.next()?;
@@ -135,6 +135,31 @@ fn oracle_name(codec: &dyn agenthooks::core::Codec, payload: &[u8], hint: Option
     }
     let value = value.as_deref()?;
     codec.native_events().iter().map(|r| r.name).find(|n| *n == value)
+}
+
+/// For a dialect without a name key: the hint, except that an OpenCode `serve` frame names its
+/// own event in a top-level `hook` string, which wins over the hint. A `hook` of `"event"` names
+/// the bus event by `input.event.type`, deeper than this reader looks: no expectation then.
+fn frame_hook(
+    codec: &dyn agenthooks::core::Codec,
+    members: &[(String, Option<String>)],
+    hint: Option<&'static str>,
+) -> Option<&'static str> {
+    if codec.provider() != "opencode" {
+        return hint;
+    }
+    let mut hooks = members.iter().filter(|(k, _)| k == "hook");
+    let Some((_, hook)) = hooks.next() else {
+        return hint;
+    };
+    if hooks.next().is_some() {
+        return None;
+    }
+    match hook.as_deref() {
+        None => hint, // not a string: the frame does not name itself
+        Some("event") => None,
+        Some(name) => codec.native_events().iter().map(|r| r.name).find(|n| *n == name),
+    }
 }
 
 /// A runner whose tool gate denies every call.

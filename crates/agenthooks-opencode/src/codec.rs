@@ -73,8 +73,12 @@ impl OpenCodeCodec {
 // ---------------------------------------------------------------------------------------------
 
 #[derive(Deserialize)]
-struct NameProbe {
+struct HookProbe {
     hook: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct EventProbe {
     input: Option<ProbeInput>,
 }
 
@@ -91,15 +95,39 @@ struct ProbeEvent {
 
 /// The native name of a frame: its `hook`, or for `event` frames the bus event's `type`
 /// (`None` when the frame does not say).
+///
+/// The frame names itself whatever else it carries: a field of another shape does not hide the
+/// name, and a frame `serde_json` refuses but the agent's encoder can write (a lone surrogate
+/// escape, nesting past `serde_json`'s limit) is read through the kit's repair pass.
+///
+/// ```
+/// use agenthooks_opencode::frame_name;
+/// assert_eq!(frame_name(br#"{"hook":"tool.execute.before","input":5}"#).as_deref(), Some("tool.execute.before"));
+/// assert_eq!(frame_name(br#"{"hook":"event","input":{"event":{"type":"session.idle"}}}"#).as_deref(), Some("session.idle"));
+/// assert_eq!(frame_name(br#"{"hook":"chat.params","input":{"x":"\ud800"}}"#).as_deref(), Some("chat.params"));
+/// assert_eq!(frame_name(br#"{"input":{}}"#), None);
+/// ```
 pub fn frame_name(frame: &[u8]) -> Option<String> {
-    let p: NameProbe = serde_json::from_slice(frame).ok()?;
-    let hook = p.hook?.as_str()?.to_owned();
-    if hook != "event" {
-        return Some(hook);
+    match serde_json::from_slice::<HookProbe>(frame) {
+        Ok(HookProbe { hook }) => {
+            let hook = hook?.as_str()?.to_owned();
+            if hook != "event" {
+                return Some(hook);
+            }
+            // An event frame without its type: the hint (if any) names it.
+            let probe: EventProbe = serde_json::from_slice(frame).ok()?;
+            let ty = probe.input.and_then(|i| i.event).and_then(|e| e.kind)?;
+            ty.as_str().map(str::to_owned)
+        }
+        Err(_) => {
+            let (value, _) = kit::tolerant::parse_slice(frame).ok()?;
+            let hook = value.get("hook")?.as_str()?;
+            if hook != "event" {
+                return Some(hook.to_owned());
+            }
+            value.pointer("/input/event/type")?.as_str().map(str::to_owned)
+        }
     }
-    // An event frame without its type: the hint (if any) names it.
-    let ty = p.input.and_then(|i| i.event).and_then(|e| e.kind)?;
-    ty.as_str().map(str::to_owned)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,10 +277,17 @@ impl Codec for OpenCodeCodec {
 
     fn sniff_payload(&self, payload: &[u8], env: &dyn Env) -> Option<Confidence> {
         let _ = env;
-        let p: NameProbe = serde_json::from_slice(agenthooks_core::event::strip_bom(payload)).ok()?;
-        let hook = p.hook?;
-        let hook = hook.as_str()?;
-        (hook == "event" || self.row(hook).is_some()).then_some(Confidence::Inferred)
+        let bytes = agenthooks_core::event::strip_bom(payload);
+        let hook = match serde_json::from_slice::<HookProbe>(bytes) {
+            Ok(p) => p.hook?.as_str()?.to_owned(),
+            Err(_) => kit::tolerant::parse_slice(bytes)
+                .ok()?
+                .0
+                .get("hook")?
+                .as_str()?
+                .to_owned(),
+        };
+        (hook == "event" || self.row(&hook).is_some()).then_some(Confidence::Inferred)
     }
 
     fn stderr_use(&self) -> StderrUse {

@@ -323,3 +323,34 @@ fn unreadable_frames_are_answered_under_their_seq() {
     assert_eq!(by_seq(&out, 3), json!({"seq": 3, "output": {}}), "{out:?}");
     assert_eq!(by_seq(&out, 4), json!({"seq": 4, "error": "no rm"}), "{out:?}");
 }
+
+#[test]
+fn a_frame_names_itself_whatever_the_hint_and_whatever_it_carries() {
+    let env: Vec<(String, String)> = Vec::new();
+    let decode = |frame: &[u8], hint: Option<&'static str>| {
+        let inv = Invocation::new(frame.to_vec(), &env)
+            .with_transport(Transport::Frame)
+            .with_native_event(hint);
+        CODEC.decode(&inv).unwrap()
+    };
+    // A bus event frame under another event's hint (the fuzz oracle's finding): the frame's own
+    // `input.event.type` names it.
+    let e = decode(
+        br#"{"seq":25,"hook":"event","input":{"event":{"type":"session.idle","properties":{"sessionID":"s"}}}}"#,
+        Some("chat.params"),
+    );
+    assert_eq!(e.envelope().native.as_str(), "session.idle");
+    // A tool call carrying what serde_json refuses (a lone surrogate, a retyped field) is still the
+    // tool call its `hook` names, not the hint's event, and a deny reaches the wire.
+    for frame in [
+        &br#"{"seq":1,"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"rm -rf / \ud800"}}}"#[..],
+        br#"{"seq":1,"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"s","callID":"c"},"output":{"args":{"command":"rm -rf /"}},"extra":{"event":5}}"#,
+    ] {
+        let e = decode(frame, Some("chat.params"));
+        let Event::ToolPre(p) = &e else { panic!("{e:?}") };
+        assert!(p.tool.command().unwrap_or_default().starts_with("rm -rf /"), "{:?}", p.tool.command());
+        let wire = CODEC.encode(&e, &deny("no").into()).unwrap();
+        let reply: Value = serde_json::from_slice(&wire.stdout).unwrap();
+        assert_eq!(reply["error"], "no", "{reply}");
+    }
+}
