@@ -85,7 +85,13 @@ pub fn codec_decode(data: &[u8]) {
         }
     };
     if let Some(name) = named {
-        assert_eq!(event.envelope().native.as_str(), name, "{}: decoded as another event", codec.provider());
+        let native = event.envelope().native.as_str();
+        // without case: a Copilot PascalCase payload keeps its own spelling of the row's name
+        assert!(
+            native.eq_ignore_ascii_case(name),
+            "{}: decoded as {native:?}, not as {name:?}",
+            codec.provider()
+        );
         let gate = matches!(event.kind(), EventKind::ToolPre | EventKind::Permission)
             && codec.row(name).is_some_and(|r| r.caps.contains(Capability::Deny));
         if gate {
@@ -126,7 +132,7 @@ pub fn codec_decode(data: &[u8]) {
 fn oracle_name(codec: &dyn agenthooks::core::Codec, payload: &[u8], hint: Option<&'static str>) -> Option<&'static str> {
     let members = reference::top_level_members(payload)?;
     let Some(key) = codec.name_key() else {
-        return frame_hook(codec, &members, hint);
+        return self_named(codec, &members, hint);
     };
     let mut values = members.iter().filter(|(k, _)| k == key);
     let (_, value) = values.next()?;
@@ -137,28 +143,42 @@ fn oracle_name(codec: &dyn agenthooks::core::Codec, payload: &[u8], hint: Option
     codec.native_events().iter().map(|r| r.name).find(|n| *n == value)
 }
 
-/// For a dialect without a name key: the hint, except that an OpenCode `serve` frame names its
-/// own event in a top-level `hook` string, which wins over the hint. A `hook` of `"event"` names
-/// the bus event by `input.event.type`, deeper than this reader looks: no expectation then.
-fn frame_hook(
+/// For a dialect without a name key: the hint, except where a payload of that dialect still
+/// names itself, which wins over the hint (the agent's statement about its payload wins, as
+/// everywhere in agenthooks):
+/// - an OpenCode `serve` frame names its event in a top-level `hook` string; a `hook` of
+///   `"event"` names the bus event by `input.event.type`, deeper than this reader looks: no
+///   expectation then;
+/// - a Copilot payload of the PascalCase dialect carries `hook_event_name` (its spelling, not the
+///   row's: compared without case).
+///
+/// A repeated naming key, one that is not a string or a string naming no event: no expectation
+/// (the reader's choice, or an unknown event).
+fn self_named(
     codec: &dyn agenthooks::core::Codec,
     members: &[(String, Option<String>)],
     hint: Option<&'static str>,
 ) -> Option<&'static str> {
-    if codec.provider() != "opencode" {
-        return hint;
-    }
-    let mut hooks = members.iter().filter(|(k, _)| k == "hook");
-    let Some((_, hook)) = hooks.next() else {
+    let key = match codec.provider().as_str() {
+        "opencode" => "hook",
+        "copilot" => "hook_event_name",
+        _ => return hint,
+    };
+    let mut values = members.iter().filter(|(k, _)| k == key);
+    let Some((_, value)) = values.next() else {
         return hint;
     };
-    if hooks.next().is_some() {
+    if values.next().is_some() {
         return None;
     }
-    match hook.as_deref() {
-        None => hint, // not a string: the frame does not name itself
-        Some("event") => None,
-        Some(name) => codec.native_events().iter().map(|r| r.name).find(|n| *n == name),
+    match (key, value.as_deref()) {
+        ("hook", None) => hint, // a frame's hook that is not a string names nothing
+        ("hook", Some("event")) | (_, None) => None,
+        (_, Some(name)) => codec
+            .native_events()
+            .iter()
+            .map(|r| r.name)
+            .find(|n| n.eq_ignore_ascii_case(name)),
     }
 }
 
