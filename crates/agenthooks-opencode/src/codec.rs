@@ -38,8 +38,7 @@ const PROVIDER: Provider = Provider::OPENCODE;
 /// sends its per-hook deadline with every frame).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The `metadata.agenthooks` marker of a text part the library added.
-pub const MARKER_KEY: &str = "agenthooks";
+pub use crate::output::MARKER_KEY;
 /// The marker value of a continuation prompt (`session.idle` → continue).
 pub const CONTINUE_MARK: &str = "continue";
 /// The marker value of injected context (`chat.message` → context).
