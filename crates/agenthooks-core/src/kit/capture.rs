@@ -6,7 +6,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::Extra;
+/// Unknown keys of a payload object, in wire order.
+pub type Extra = serde_json::Map<String, Value>;
 
 /// A deserializer that captures the keys a struct does not declare into an [`Extra`] map. Only
 /// `deserialize_struct` captures; every other request is forwarded to the wrapped deserializer's

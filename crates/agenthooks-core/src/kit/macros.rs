@@ -133,7 +133,7 @@ macro_rules! __native_events_impl {
         /// Every native event this crate knows, in reference order, with its facts.
         pub const $ROWS: &[$crate::kit::EventRow] = &[
             $(
-                $crate::kit::EventRow::new($wire, $crate::EventKind::$kind, false, false)
+                $crate::kit::EventRow::new($wire, $crate::kind::EventKind::$kind, false, false)
                     $(.$flag())*
                     $(.$m($($arg),*))*,
             )*
@@ -196,10 +196,10 @@ macro_rules! __native_events_impl {
             ///
             /// Malformed JSON, trailing data, not an object, or no event name.
             pub fn decode(
-                provider: &$crate::Provider,
+                provider: &$crate::provider::Provider,
                 bytes: &[u8],
                 hint: ::std::option::Option<&str>,
-            ) -> ::std::result::Result<$crate::kit::Decoded<Self>, $crate::DecodeError> {
+            ) -> ::std::result::Result<$crate::kit::Decoded<Self>, $crate::error::DecodeError> {
                 $crate::kit::decode::<Self>(provider, bytes, hint)
             }
 
@@ -218,8 +218,8 @@ macro_rules! __native_events_impl {
 
             /// The unified kind ([`EventKind::Other`](agenthooks_core::EventKind::Other) for
             /// unknown events).
-            pub fn kind(&self) -> $crate::EventKind {
-                self.row().map_or($crate::EventKind::Other, |r| r.kind)
+            pub fn kind(&self) -> $crate::kind::EventKind {
+                self.row().map_or($crate::kind::EventKind::Other, |r| r.kind)
             }
 
             /// Keys this crate does not know: the struct's `extra`.
@@ -471,7 +471,7 @@ macro_rules! kit_codec_tables {
     };
     // `provider` too, then the naming contract's paths.
     (provider: $provider:expr $(,)?) => {
-        fn provider(&self) -> $crate::Provider {
+        fn provider(&self) -> $crate::provider::Provider {
             $provider
         }
 
@@ -490,7 +490,7 @@ macro_rules! kit_codec_tables {
     ) => {
         $crate::kit_codec_tables!(events: $events, native: $Native, tools: $tools, view: $view);
 
-        fn quirks(&self) -> &'static [$crate::Quirk] {
+        fn quirks(&self) -> &'static [$crate::quirks::Quirk] {
             $quirks
         }
 
@@ -511,7 +511,7 @@ macro_rules! kit_codec_tables {
             ::std::option::Option::Some(&$tools)
         }
 
-        fn native_extra<'a>(&self, envelope: &'a $crate::Envelope) -> ::std::option::Option<&'a $crate::kit::Extra> {
+        fn native_extra<'a>(&self, envelope: &'a $crate::event::Envelope) -> ::std::option::Option<&'a $crate::kit::Extra> {
             $view(envelope).map(<$Native>::extra)
         }
     };
@@ -568,8 +568,8 @@ macro_rules! quirk_table {
         ids $lo:literal .. $hi:literal $(+ [$($own:literal),* $(,)?])?;
         $( $id:literal { $behaviour:literal, $mitigation:literal $(, $($set:tt)*)? } )*
     ) => {{
-        const TABLE: &[$crate::Quirk] = &[
-            $( $crate::__quirk_set!($crate::Quirk::new($id, &[$provider], $behaviour, $mitigation); $($($set)*)?) ),*
+        const TABLE: &[$crate::quirks::Quirk] = &[
+            $( $crate::__quirk_set!($crate::quirks::Quirk::new($id, &[$provider], $behaviour, $mitigation); $($($set)*)?) ),*
         ];
         const _: () = assert!(
             $crate::kit::quirk_table_ok(TABLE, $provider, $lo, $hi, &[$($($own),*)?]),
@@ -585,13 +585,13 @@ macro_rules! quirk_table {
 macro_rules! __quirk_set {
     ($q:expr;) => { $q };
     ($q:expr; capabilities [$($cap:ident),* $(,)?] $(, $($rest:tt)*)?) => {
-        $crate::__quirk_set!($q.capabilities(&[$($crate::Capability::$cap),*]); $($($rest)*)?)
+        $crate::__quirk_set!($q.capabilities(&[$($crate::capability::Capability::$cap),*]); $($($rest)*)?)
     };
     ($q:expr; events [$($event:literal),* $(,)?] $(, $($rest:tt)*)?) => {
         $crate::__quirk_set!($q.events(&[$($event),*]); $($($rest)*)?)
     };
     ($q:expr; status $status:ident $(, $($rest:tt)*)?) => {
-        $crate::__quirk_set!($q.status($crate::QuirkStatus::$status); $($($rest)*)?)
+        $crate::__quirk_set!($q.status($crate::quirks::QuirkStatus::$status); $($($rest)*)?)
     };
     ($q:expr; $setter:ident $text:literal $(, $($rest:tt)*)?) => {
         $crate::__quirk_set!($q.$setter($text); $($($rest)*)?)
