@@ -373,7 +373,7 @@ pub trait Codec: Send + Sync + 'static {
     ///
     /// Provided: [`kit::failure_response`](crate::kit::failure_response), the encoding of a
     /// deny or a blocked prompt. Fail-open is the [`no_op`](Codec::no_op); fail-closed follows
-    /// the [row](Codec::row_for)'s [`FailShape`](crate::kit::FailShape): `Block` is
+    /// the [row](Codec::row_for)'s [`FailShape`]: `Block` is
     /// [`encode`](Codec::encode) of the target's bare event with `deny(reason)` (tool gates,
     /// permission requests) or `block_prompt(reason)` (prompts), `Exit(code)` exits with the
     /// reason on stderr, and `NoOp` (or no row) is the no-op. Override only where the wire
@@ -512,7 +512,7 @@ pub fn encode_block<C: Codec + ?Sized>(
         .ok()
 }
 
-/// The provided [`Codec::failure_response`](crate::Codec::failure_response), callable from an
+/// The provided [`Codec::failure_response`], callable from an
 /// override for the targets it does not handle itself.
 ///
 /// - fail-open, or a target without a row: the codec's [`no_op`](crate::Codec::no_op);

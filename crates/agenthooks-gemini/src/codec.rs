@@ -215,7 +215,7 @@ fn block_message(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Codec for GeminiCodec {
-    agenthooks_core::kit_codec_tables!(provider: Provider::GEMINI, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::GEMINI, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -111,7 +111,7 @@ fn wire(reply: &Reply) -> WireResponse {
 }
 
 impl Codec for OpenCodeCodec {
-    agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -20,7 +20,7 @@ pub type Extra = serde_json::Map<String, Value>;
 /// without `flatten`, hands the derived visitor only the keys it declares (the `FIELDS` list,
 /// aliases included, that serde passes to `deserialize_struct`), and puts every other key's
 /// value into the `extra` map, in wire order. The structs of
-/// [`native_events!`](crate::native_events) and [`native_record!`](crate::native_record) are
+/// [`native_events!`](crate::kit::native_events) and [`native_record!`](crate::kit::native_record) are
 /// built this way.
 ///
 /// ```
