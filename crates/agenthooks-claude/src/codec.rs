@@ -91,7 +91,7 @@ fn caps_of(native: &str) -> CapSet {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for ClaudeCodec {
-    agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;

@@ -26,7 +26,21 @@ use agenthooks_core::mcp::{
 use serde_json::Value;
 
 /// Claude's tool-name scheme: `mcp__<server with [^A-Za-z0-9_-] as _>__<tool>`.
-pub const MANGLING: Mangling = Mangling::new("mcp__", "__", crate::tools::normalize_server_name);
+pub const MANGLING: Mangling = Mangling::new("mcp__", "__", normalize_server_name);
+
+/// Claude's normalization of an MCP server name into the `<server>` segment of a tool name:
+/// every character outside `[A-Za-z0-9_-]` becomes `_`.
+pub fn normalize_server_name(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
 
 /// Claude's config directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
 pub fn config_dir(scope: &McpScope) -> Option<PathBuf> {

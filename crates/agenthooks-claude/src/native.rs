@@ -58,7 +58,7 @@ use serde_json::{Number, Value};
 /// Unknown keys of a payload object, in wire order.
 pub use agenthooks_core::kit::Extra;
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// Reasoning effort of the current model call (`effort` on tool-context events).
     pub struct Effort {
         /// Effort level: `low`, `medium`, `high`, `xhigh`, `max` as of 2.1.332.
@@ -66,7 +66,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// The MCP server a tool belongs to (`mcp_server`, since ~2.1.3xx).
     pub struct McpServer {
         /// The server's configured name (not the normalized segment of `mcp__<server>__<tool>`).
@@ -77,7 +77,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One resolved call of a parallel batch (`PostToolBatch.tool_calls[]`).
     pub struct BatchToolCall {
         /// Native tool name, verbatim (`Bash`, `mcp__github__create_issue`, …).
@@ -147,7 +147,7 @@ const TOOL: &[&str] = &["tool_name"];
 // The table
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// A decoded Claude Code hook payload: one variant per native event of Claude Code
     /// 2.1.332, plus [`NativeEvent::Other`] for events this crate does not know.
     name_key Some("hook_event_name");

@@ -7,7 +7,7 @@
 use agenthooks_core::Quirk;
 
 /// Claude Code's quirks, sorted by id.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "claude-code";
     ids 100..200 + [26];
     26 {

@@ -24,6 +24,7 @@ use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall, RawJson};
 use serde_json::Value;
 
+pub use crate::mcp_config::normalize_server_name;
 use crate::native::McpServer;
 
 /// Claude Code's built-in tools (2.1.x) and their classes.
@@ -150,20 +151,6 @@ pub fn parse_mcp_name(name: &str) -> Option<McpToolName<'_>> {
         None => (rest, None),
     };
     (!server.is_empty()).then_some(McpToolName { server, tool })
-}
-
-/// Claude's normalization of an MCP server name into the `<server>` segment of a tool name:
-/// every character outside `[A-Za-z0-9_-]` becomes `_`.
-pub fn normalize_server_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

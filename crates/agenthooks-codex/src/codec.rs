@@ -462,7 +462,7 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
 }
 
 impl Codec for CodexCodec {
-    agenthooks_core::kit_codec_tables!(provider: Provider::CODEX, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::CODEX, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -7,7 +7,7 @@
 use agenthooks_core::Quirk;
 
 /// The Codex quirk registry.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "codex";
     ids 200..300;
     201 {

@@ -8,7 +8,7 @@
 //! | `preToolUse` (camelCase, what agenthooks installs) | camelCase | Unix **milliseconds** (number) | none (except `notification`) |
 //! | `PreToolUse` (PascalCase, VS Code compatible) | snake_case | ISO-8601 string | `hook_event_name` |
 //!
-//! One [`agenthooks_core::native_events!`] table serves both: its rows are the camelCase names
+//! One [`agenthooks_core::kit::native_events!`] table serves both: its rows are the camelCase names
 //! (the ones install bakes into `--event`), and each field is spelled camelCase with
 //! `#[serde(alias = "snake_case")]` for the PascalCase dialect. The PascalCase event names map
 //! onto the rows through [`row`] (the capitalized camelCase name, except the two irregular
@@ -71,7 +71,7 @@ const CONTEXT: CapSet = CapSet::of(&[C::AddContext]);
 /// The identifying field of tool events, in both dialects.
 const TOOL: &[&str] = &["toolName", "tool_name"];
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// A decoded Copilot CLI hook payload (either dialect): one variant per native event, plus
     /// [`NativeEvent::Other`] for events this crate does not know (`postResult`, …).
     name_key None;
@@ -512,7 +512,7 @@ impl ErrorDetail {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A structured error as sent on `errorOccurred`.
     pub struct ErrorObject {
         /// The error message.
@@ -524,7 +524,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A tool result as sent on `postToolUse` (`toolResult`).
     #[serde(rename_all = "camelCase")]
     pub struct ToolResult {

@@ -6,7 +6,7 @@
 use agenthooks_core::Quirk;
 
 /// Every Copilot quirk.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "copilot";
     ids 400..500;
     401 {

@@ -26,9 +26,9 @@ use crate::decision::Outcome;
 use crate::error::{DecodeError, EncodeError};
 use crate::event::{Envelope, Event, RawPayload};
 use crate::kind::EventKind;
-use crate::kit::{EventRow, Extra, ToolTable};
+use crate::kit::{EventRow, Extra, FailShape, ToolTable};
 use crate::provider::{Confidence, NativeName, Provider, Variant};
-use crate::quirks::Quirk;
+use crate::quirks::{Quirk, QuirkSource};
 
 /// How the payload arrived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -373,7 +373,7 @@ pub trait Codec: Send + Sync + 'static {
     ///
     /// Provided: [`kit::failure_response`](crate::kit::failure_response), the encoding of a
     /// deny or a blocked prompt. Fail-open is the [`no_op`](Codec::no_op); fail-closed follows
-    /// the [row](Codec::row_for)'s [`FailShape`](crate::kit::FailShape): `Block` is
+    /// the [row](Codec::row_for)'s [`FailShape`]: `Block` is
     /// [`encode`](Codec::encode) of the target's bare event with `deny(reason)` (tool gates,
     /// permission requests) or `block_prompt(reason)` (prompts), `Exit(code)` exits with the
     /// reason on stderr, and `NoOp` (or no row) is the no-op. Override only where the wire
@@ -381,7 +381,7 @@ pub trait Codec: Send + Sync + 'static {
     /// cannot state), and call [`kit::failure_response`](crate::kit::failure_response) for the
     /// rest.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        crate::kit::failure_response(self, target, mode, reason)
+        failure_response(self, target, mode, reason)
     }
 
     /// What the agent honours for a native event in a variant. Defaults to the event row's
@@ -446,5 +446,98 @@ pub trait Codec: Send + Sync + 'static {
 impl std::fmt::Debug for dyn Codec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Codec({})", self.provider())
+    }
+}
+/// Every codec is a source of quirks for [`registry`](crate::quirks::registry).
+impl<C: Codec + ?Sized> QuirkSource for &C {
+    fn quirk_table(&self) -> &'static [Quirk] {
+        (**self).quirks()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The provided failure answer (re-exported by the kit, where codec authors find it)
+// ---------------------------------------------------------------------------------------------
+
+/// The outcome that blocks an event of `kind` with `reason`: [`deny`](crate::decision::deny) on
+/// tool gates and permission requests, [`block_prompt`](crate::decision::block_prompt) on a
+/// submitted prompt, `None` for kinds whose outcomes cannot block.
+///
+/// ```
+/// use agenthooks_core::kit::blocking_outcome;
+/// use agenthooks_core::{DecisionKind, EventKind};
+/// assert_eq!(blocking_outcome(EventKind::Permission, "no").map(|o| o.kind()), Some(DecisionKind::Deny));
+/// assert_eq!(blocking_outcome(EventKind::PromptSubmitted, "").map(|o| o.kind()), Some(DecisionKind::BlockPrompt));
+/// assert!(blocking_outcome(EventKind::SessionStart, "no").is_none());
+/// ```
+pub fn blocking_outcome(kind: EventKind, reason: &str) -> Option<Outcome> {
+    let reason = crate::decision::reason_or_default(reason);
+    match kind {
+        EventKind::ToolPre | EventKind::Permission => Some(crate::decision::deny(reason).into()),
+        EventKind::PromptSubmitted => Some(crate::decision::block_prompt(reason).into()),
+        _ => None,
+    }
+}
+
+/// The encoding of a block on `row`'s event for a failure target: the codec's own
+/// [`encode`](crate::Codec::encode) of the target's bare event (its native name, else the row's;
+/// its variant and payload) with the [`blocking_outcome`] of the row's kind. `None` when the
+/// kind has no blocking outcome, or the codec refuses it (logged: the answer is then the no-op).
+pub fn encode_block<C: Codec + ?Sized>(
+    codec: &C,
+    row: &EventRow,
+    target: &EventTarget,
+    reason: &str,
+) -> Option<WireResponse> {
+    let outcome = blocking_outcome(row.kind, reason)?;
+    let native = target
+        .native
+        .clone()
+        .unwrap_or_else(|| NativeName::from_static(row.name));
+    let mut env = Envelope::new(
+        codec.provider(),
+        native,
+        row.kind,
+        target.payload.clone().unwrap_or_default(),
+    );
+    env.variant = target.variant.clone();
+    codec
+        .encode(&Event::bare(env), &outcome)
+        .map_err(|e| {
+            tracing::warn!(
+                event = row.name,
+                "fail-closed, but the codec cannot encode the block: {e}"
+            );
+        })
+        .ok()
+}
+
+/// The provided [`Codec::failure_response`], callable from an
+/// override for the targets it does not handle itself.
+///
+/// - fail-open, or a target without a row: the codec's [`no_op`](crate::Codec::no_op);
+/// - [`FailShape::Block`]: [`encode_block`] (the codec's deny or blocked prompt), else the no-op;
+/// - [`FailShape::Exit`]: that exit code with the reason ([`reason_or_default`]) on stderr;
+/// - [`FailShape::NoOp`]: the no-op.
+///
+/// [`reason_or_default`]: crate::decision::reason_or_default
+pub fn failure_response<C: Codec + ?Sized>(
+    codec: &C,
+    target: &EventTarget,
+    mode: FailMode,
+    reason: &str,
+) -> WireResponse {
+    if mode != FailMode::Closed {
+        return codec.no_op(target);
+    }
+    match codec.row_for(target) {
+        Some(row) if row.failure == FailShape::Block => {
+            encode_block(codec, row, target, reason).unwrap_or_else(|| codec.no_op(target))
+        }
+        Some(EventRow {
+            failure: FailShape::Exit(code),
+            ..
+        }) => WireResponse::exit(*code, crate::decision::reason_or_default(reason)),
+        _ => codec.no_op(target),
     }
 }

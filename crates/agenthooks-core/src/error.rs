@@ -3,7 +3,7 @@
 use std::error::Error as StdError;
 use std::fmt;
 
-use crate::capability::UnsupportedError;
+use crate::capability::Capability;
 use crate::provider::Provider;
 
 /// An error from a handler, an interceptor, or the pipeline around them.
@@ -309,4 +309,12 @@ impl EncodeError {
     pub fn message(&self) -> &str {
         &self.message
     }
+}
+/// Under [`UnsupportedMode::Strict`](crate::UnsupportedMode::Strict), the capability a decision needed and the event lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the decision needs `{capability}`, which this event does not support")]
+#[non_exhaustive]
+pub struct UnsupportedError {
+    /// The missing capability.
+    pub capability: Capability,
 }

@@ -16,8 +16,9 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::kind::EventKind;
+pub use crate::mcp::McpCall;
 use crate::provider::{Confidence, NativeName, Provider, Variant};
-pub use crate::raw_json::RawJson;
+pub use crate::raw_json::{normalize_input, RawJson};
 
 /// The payload exactly as the agent sent it (after transport framing only: argv decoding for
 /// argv transports, frame extraction for `serve` mode).
@@ -244,7 +245,7 @@ pub struct Envelope {
     /// Fields the typed native view could not hold as sent (tolerant decoding, see
     /// [`crate::kit`]): empty when the payload decoded exactly. The event still reached the
     /// handlers; the values are in the native view's `extra` or its `Other` form.
-    pub projection_issues: Vec<crate::kit::ProjectionIssue>,
+    pub projection_issues: Vec<ProjectionIssue>,
     raw: RawPayload,
     native_view: Option<Arc<dyn Any + Send + Sync>>,
     /// Embedder data; never read by the library.
@@ -349,31 +350,72 @@ impl CanonicalTool {
     ];
 }
 
-/// An MCP tool call, decoded from the provider's naming scheme and context.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+// Tolerant decoding: what the typed view could not hold.
+
+/// What the decoder did about a field it could not type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct McpCall {
-    /// Server name ("" if undecodable).
-    pub server: String,
-    /// Tool name as the MCP server knows it.
-    pub tool: String,
-    /// Transport URL, when the agent reports one.
-    pub url: String,
-    /// Transport command, when the agent reports one.
-    pub command: String,
-    /// How to resolve the server from the agent's MCP configuration (set by the codec; see
-    /// [`McpCall::resolve`] and [`crate::mcp`]).
-    #[serde(skip)]
-    pub(crate) lookup: Option<crate::mcp::McpLookup>,
+pub enum Repair {
+    /// The value had a shape no release this crate knows sent: it is kept in `extra`.
+    MovedToExtra,
+    /// An identifying field was missing: the projection used a placeholder, the native view is
+    /// the event's `Other` form.
+    Placeholder,
+    /// The payload could not be typed at all: the event is delivered as `Other`.
+    Untyped,
+    /// The text held what `serde_json` rejects but an agent's encoder writes (a lone surrogate
+    /// escape, bytes that are not UTF-8, a raw control character): the decoded view holds U+FFFD
+    /// (or the escape) instead; the raw payload is unchanged ([`tolerant`](crate::kit::tolerant)).
+    Replaced,
+    /// A value nested deeper than [`tolerant::MAX_DEPTH`](crate::kit::tolerant::MAX_DEPTH), or a number
+    /// beyond `f64`'s range: the decoded view holds a string with its exact JSON text
+    /// ([`tolerant`](crate::kit::tolerant)).
+    KeptAsText,
 }
 
-impl McpCall {
-    /// Builds an MCP call from server and tool names.
-    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> Self {
-        Self {
-            server: server.into(),
-            tool: tool.into(),
-            ..Self::default()
+/// A field the typed view could not hold as sent. The event still reaches handlers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProjectionIssue {
+    /// The JSON path of the field (`tool_input`, `tool_calls[0].tool_name`, `.` for the root).
+    pub path: String,
+    /// The decoder's message.
+    pub message: String,
+    /// What was done about it.
+    pub repair: Repair,
+}
+
+impl Repair {
+    /// A stable name: `moved-to-extra`, `placeholder`, `untyped`, `replaced`, `kept-as-text`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::MovedToExtra => "moved-to-extra",
+            Self::Placeholder => "placeholder",
+            Self::Untyped => "untyped",
+            Self::Replaced => "replaced",
+            Self::KeptAsText => "kept-as-text",
+        }
+    }
+}
+
+impl fmt::Display for ProjectionIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {} ({})", self.path, self.message, self.repair.as_str())
+    }
+}
+
+impl From<crate::kit::tolerant::TextRepair> for ProjectionIssue {
+    fn from(r: crate::kit::tolerant::TextRepair) -> Self {
+        let repair = match r.kind {
+            crate::kit::tolerant::TextRepairKind::TooDeep | crate::kit::tolerant::TextRepairKind::NumberOutOfRange => {
+                Repair::KeptAsText
+            }
+            _ => Repair::Replaced,
+        };
+        ProjectionIssue {
+            message: r.kind.describe().to_owned(),
+            path: r.path,
+            repair,
         }
     }
 }
@@ -639,31 +681,6 @@ impl ToolCallBuilder {
             None => call,
         }
     }
-}
-
-/// Normalizes a tool input to a JSON object: objects as-is, JSON strings that hold an object
-/// parsed, anything else wrapped as `{"value": …}`.
-pub fn normalize_input(raw: &Value) -> Map<String, Value> {
-    match raw {
-        Value::Object(m) => m.clone(),
-        // A stringified object is read tolerantly (a lone surrogate or deep nesting in it is
-        // repaired, logged, never the reason the input looks empty).
-        Value::String(s) if s.trim_start().starts_with('{') => match crate::kit::tolerant::parse(s) {
-            Ok((Value::Object(m), repairs)) => {
-                crate::kit::tolerant::log_repairs(&repairs, "stringified tool input");
-                m
-            }
-            _ => single("value", raw.clone()),
-        },
-        Value::Null => Map::new(),
-        other => single("value", other.clone()),
-    }
-}
-
-fn single(k: &str, v: Value) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert(k.to_owned(), v);
-    m
 }
 
 /// A deterministic tool-call id: `hook_synth_` + the first 16 hex digits of

@@ -3,7 +3,7 @@
 //! A provider crate writes three things by hand: its native structs' *fields* (the fidelity
 //! guarantee), one table of event facts, and its encoder. The kit supplies the rest:
 //!
-//! - [`native_events!`](crate::native_events) turns a common-fields block and one row per
+//! - [`native_events!`](crate::kit::native_events) turns a common-fields block and one row per
 //!   native event into the per-event structs (common fields, event fields, `extra` capture), the
 //!   native event enum with an `Other` variant for events a newer release added, name dispatch,
 //!   `name()`, `kind()`, `row()`, `extra()`, one accessor per common field, [`FromNative`] for
@@ -41,7 +41,7 @@
 //!
 //! const GATE: CapSet = CapSet::of(&[Capability::Deny]);
 //!
-//! agenthooks_core::native_events! {
+//! agenthooks_core::kit::native_events! {
 //!     /// A decoded payload of the toy agent.
 //!     pub enum ToyEvent;
 //!     unknown ToyUnknown;
@@ -97,16 +97,16 @@
 //! [`Envelope::raw`]: crate::Envelope::raw
 
 use std::fmt;
-use std::time::Duration;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::capability::{CapSet, Capability};
+use crate::codec::{Codec, EventTarget, WireResponse};
 use crate::decision::Outcome;
 use crate::error::{DecodeCategory, DecodeError, EncodeError};
-use crate::event::{CanonicalTool, Envelope};
+use crate::event::{Envelope, Event};
 use crate::kind::EventKind;
 use crate::provider::Provider;
 
@@ -114,325 +114,26 @@ mod capture;
 pub mod lenient;
 mod macros;
 mod quirk_table;
+mod table;
 pub mod tolerant;
 
-pub use capture::Capture;
+pub use crate::event::{ProjectionIssue, Repair};
 pub(crate) use capture::KeyCow;
+pub use capture::{Capture, Extra};
 pub use quirk_table::quirk_table_ok;
+pub use table::{primary_row, row, EventRow, FailShape, McpNaming, ToolTable};
 
-/// Unknown keys of a payload object, in wire order.
-pub type Extra = Map<String, Value>;
+/// The codec macros, at their documented path (the crate-root copies are hidden; both work).
+#[doc(inline)]
+pub use crate::{kit_codec_tables, native_events, native_record, quirk_table};
 
-// ---------------------------------------------------------------------------------------------
-// Event rows
-// ---------------------------------------------------------------------------------------------
-
-/// What the hook answers for an event when it fails (handler error, panic, timeout,
-/// undecodable payload) under a fail-closed policy. Fail-open always answers the no-op.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum FailShape {
-    /// The agent cannot be stopped here: answer the no-op.
-    #[default]
-    NoOp,
-    /// The event's own block, as the codec spells it (a deny, a prompt block, …).
-    Block,
-    /// Exit with this code and the reason on stderr (the agent's universal block).
-    Exit(i32),
-}
-
-/// One native event's facts, owned by its provider crate: the single source that the codec's
-/// capabilities and encoder checks, install, preflight, the docs and the coverage tests read.
-///
-/// Built in const context: `EventRow::new(name, kind, blocking, tool_matcher)` followed by
-/// modifiers.
-///
-/// ```
-/// use agenthooks_core::kit::{EventRow, FailShape};
-/// use agenthooks_core::{CapSet, Capability, EventKind};
-/// const ROW: EventRow = EventRow::new("PreToolUse", EventKind::ToolPre, true, true)
-///     .caps(CapSet::of(&[Capability::Deny]))
-///     .fail(FailShape::Block);
-/// assert!(ROW.caps.contains(Capability::Deny) && ROW.primary && !ROW.may_async);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-#[allow(clippy::struct_excessive_bools)] // independent facts of one event, read by name
-pub struct EventRow {
-    /// The native name, exactly as the agent spells it.
-    pub name: &'static str,
-    /// The unified kind.
-    pub kind: EventKind,
-    /// Whether the agent waits for the hook and acts on its answer (it can gate, inject context
-    /// or otherwise change what happens).
-    pub blocking: bool,
-    /// Whether the agent filters the event by a tool matcher.
-    pub tool_matcher: bool,
-    /// What the agent honours in the answer (the default variant's set).
-    pub caps: CapSet,
-    /// Whether install may configure the hook to run asynchronously.
-    pub may_async: bool,
-    /// The longest timeout the agent grants, when it clamps the configured one.
-    pub timeout_clamp: Option<Duration>,
-    /// The answer under fail-closed when the hook fails.
-    pub failure: FailShape,
-    /// Whether only this provider fires an event of this name (payload sniffing).
-    pub provider_only: bool,
-    /// Whether install wires this event for its kind (`false` for a second event of the same
-    /// kind that a hook must ask for by native name).
-    pub primary: bool,
-    /// The payload fields that identify the event besides its name (the tool name on tool
-    /// events, a field that decides the kind): the only ones tolerant decoding may not do
-    /// without.
-    pub identifying: &'static [&'static str],
-    /// A second kind the payload may decide (Gemini `AfterTool` is `tool.post`, or `tool.error`
-    /// when its response carries an error): install wires the event for this kind too.
-    pub also: Option<EventKind>,
-}
-
-impl EventRow {
-    /// A row with no capabilities, not async, no clamp, [`FailShape::NoOp`], not
-    /// provider-only, primary.
-    pub const fn new(name: &'static str, kind: EventKind, blocking: bool, tool_matcher: bool) -> Self {
-        Self {
-            name,
-            kind,
-            blocking,
-            tool_matcher,
-            caps: CapSet::EMPTY,
-            may_async: false,
-            timeout_clamp: None,
-            failure: FailShape::NoOp,
-            provider_only: false,
-            primary: true,
-            identifying: &[],
-            also: None,
-        }
-    }
-
-    /// The agent waits for and acts on the answer.
-    #[must_use]
-    pub const fn blocking(mut self) -> Self {
-        self.blocking = true;
-        self
-    }
-
-    /// The agent filters the event by a tool matcher.
-    #[must_use]
-    pub const fn tool_matcher(mut self) -> Self {
-        self.tool_matcher = true;
-        self
-    }
-
-    /// What the agent honours in the answer.
-    #[must_use]
-    pub const fn caps(mut self, caps: CapSet) -> Self {
-        self.caps = caps;
-        self
-    }
-
-    /// Install may run the hook asynchronously.
-    #[must_use]
-    pub const fn may_async(mut self) -> Self {
-        self.may_async = true;
-        self
-    }
-
-    /// The agent clamps the timeout to `secs` seconds.
-    #[must_use]
-    pub const fn clamp_secs(mut self, secs: u64) -> Self {
-        self.timeout_clamp = Some(Duration::from_secs(secs));
-        self
-    }
-
-    /// The answer under fail-closed when the hook fails.
-    #[must_use]
-    pub const fn fail(mut self, shape: FailShape) -> Self {
-        self.failure = shape;
-        self
-    }
-
-    /// Only this provider fires an event of this name.
-    #[must_use]
-    pub const fn provider_only(mut self) -> Self {
-        self.provider_only = true;
-        self
-    }
-
-    /// The payload fields that identify the event besides its name.
-    #[must_use]
-    pub const fn identify(mut self, fields: &'static [&'static str]) -> Self {
-        self.identifying = fields;
-        self
-    }
-
-    /// The payload may decide a second kind for this event.
-    #[must_use]
-    pub const fn also(mut self, kind: EventKind) -> Self {
-        self.also = Some(kind);
-        self
-    }
-
-    /// Whether the event serves `kind` (its own, or the second one the payload may decide).
-    pub fn serves(&self, kind: EventKind) -> bool {
-        self.kind == kind || self.also == Some(kind)
-    }
-
-    /// Install does not wire this event for its kind by default.
-    #[must_use]
-    pub const fn secondary(mut self) -> Self {
-        self.primary = false;
-        self
-    }
-}
-
-/// The row of `name` in `rows`.
-pub fn row<'a>(rows: &'a [EventRow], name: &str) -> Option<&'a EventRow> {
-    rows.iter().find(|r| r.name == name)
-}
-
-/// The first primary row serving `kind` (the event install wires for it): what a failure
-/// answer uses when only the kind is known.
-pub fn primary_row(rows: &[EventRow], kind: EventKind) -> Option<&EventRow> {
-    rows.iter().find(|r| r.primary && r.serves(kind))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tool tables
-// ---------------------------------------------------------------------------------------------
-
-/// How a provider names MCP tools: `<prefix><server><separator><tool>`
-/// (Claude `mcp__github__create_issue`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct McpNaming {
-    /// The prefix (`mcp__`).
-    pub prefix: &'static str,
-    /// The separator between server and tool (`__`).
-    pub separator: &'static str,
-}
-
-impl McpNaming {
-    /// A naming scheme.
-    pub const fn new(prefix: &'static str, separator: &'static str) -> Self {
-        Self { prefix, separator }
-    }
-
-    /// Splits a tool name into `(server, tool)`; the tool is `None` for a bare server name
-    /// (`mcp__github`, as matchers use).
-    ///
-    /// ```
-    /// use agenthooks_core::kit::McpNaming;
-    /// let n = McpNaming::new("mcp__", "__");
-    /// assert_eq!(n.split("mcp__github__create_issue"), Some(("github", Some("create_issue"))));
-    /// assert_eq!(n.split("mcp__github"), Some(("github", None)));
-    /// assert_eq!(n.split("Bash"), None);
-    /// ```
-    pub fn split<'a>(&self, name: &'a str) -> Option<(&'a str, Option<&'a str>)> {
-        let rest = name.strip_prefix(self.prefix)?;
-        if rest.is_empty() {
-            return None;
-        }
-        match rest.split_once(self.separator) {
-            Some((server, tool)) if !server.is_empty() => Some((server, Some(tool).filter(|t| !t.is_empty()))),
-            Some(_) => None,
-            None => Some((rest, None)),
-        }
-    }
-}
-
-/// A provider's built-in tools by canonical class, and its MCP naming: one table read by the
-/// codec's `classify` and by install's matcher compiler.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ToolTable {
-    /// Built-in tool names per canonical class.
-    pub classes: &'static [(CanonicalTool, &'static [&'static str])],
-    /// The MCP naming scheme, when the agent has one.
-    pub mcp: Option<McpNaming>,
-    /// Built-in tools that act on MCP servers (Claude `ListMcpResourcesTool`).
-    pub mcp_builtins: &'static [&'static str],
-}
-
-impl ToolTable {
-    /// A table.
-    pub const fn new(
-        classes: &'static [(CanonicalTool, &'static [&'static str])],
-        mcp: Option<McpNaming>,
-        mcp_builtins: &'static [&'static str],
-    ) -> Self {
-        Self {
-            classes,
-            mcp,
-            mcp_builtins,
-        }
-    }
-
-    /// The canonical class of a tool name: MCP by naming scheme or built-in, else the class
-    /// that lists it, else [`CanonicalTool::Other`].
-    ///
-    /// ```
-    /// use agenthooks_core::kit::{McpNaming, ToolTable};
-    /// use agenthooks_core::CanonicalTool;
-    /// const T: ToolTable = ToolTable::new(
-    ///     &[(CanonicalTool::Shell, &["Bash"])],
-    ///     Some(McpNaming::new("mcp__", "__")),
-    ///     &[],
-    /// );
-    /// assert_eq!(T.classify("Bash"), CanonicalTool::Shell);
-    /// assert_eq!(T.classify("mcp__gh__x"), CanonicalTool::Mcp);
-    /// assert_eq!(T.classify("Zap"), CanonicalTool::Other);
-    /// ```
-    pub fn classify(&self, name: &str) -> CanonicalTool {
-        if self.parse_mcp(name).is_some() || self.mcp_builtins.contains(&name) {
-            return CanonicalTool::Mcp;
-        }
-        self.classes
-            .iter()
-            .find(|(_, names)| names.contains(&name))
-            .map_or(CanonicalTool::Other, |(c, _)| *c)
-    }
-
-    /// The `(server, tool)` of an MCP tool name under this table's naming scheme.
-    pub fn parse_mcp<'a>(&self, name: &'a str) -> Option<(&'a str, Option<&'a str>)> {
-        self.mcp.and_then(|n| n.split(name))
-    }
-
-    /// The built-in names of a class.
-    pub fn names(&self, class: CanonicalTool) -> &'static [&'static str] {
-        self.classes
-            .iter()
-            .find(|(c, _)| *c == class)
-            .map_or(&[], |(_, names)| names)
-    }
-}
-
-impl ToolTable {
-    /// Built-in names the table lists more than once (within a class or across two), plus any
-    /// of `also` (names the crate keeps outside the classes) already listed or repeated; empty
-    /// for a well-formed table.
-    ///
-    /// ```
-    /// use agenthooks_core::{kit::ToolTable, CanonicalTool as T};
-    /// const TOOLS: ToolTable = ToolTable::new(&[(T::Shell, &["sh"]), (T::FileRead, &["cat", "sh"])], None, &[]);
-    /// assert_eq!(TOOLS.repeated_names(&["ls"]), ["sh"]);
-    /// assert_eq!(TOOLS.repeated_names(&["cat"]), ["cat", "sh"]);
-    /// ```
-    pub fn repeated_names(&self, also: &[&'static str]) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = self.classes.iter().flat_map(|(_, n)| n.iter().copied()).collect();
-        names.extend_from_slice(also);
-        names.sort_unstable();
-        let mut repeated: Vec<&'static str> = names.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
-        repeated.dedup();
-        repeated
-    }
-}
+pub use crate::codec::{blocking_outcome, encode_block, failure_response};
 
 // ---------------------------------------------------------------------------------------------
 // Native enums
 // ---------------------------------------------------------------------------------------------
 
-/// A provider's native event enum, as generated by [`native_events!`](crate::native_events).
+/// A provider's native event enum, as generated by [`native_events!`](crate::kit::native_events).
 pub trait NativeEvents: Sized + Clone + Serialize + Send + Sync + 'static {
     /// Every native event the crate knows, in reference order.
     const ROWS: &'static [EventRow];
@@ -475,57 +176,6 @@ pub trait FromNative<N>: Sized + 'static {
 // ---------------------------------------------------------------------------------------------
 // Tolerant decoding
 // ---------------------------------------------------------------------------------------------
-
-/// What the decoder did about a field it could not type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Repair {
-    /// The value had a shape no release this crate knows sent: it is kept in `extra`.
-    MovedToExtra,
-    /// An identifying field was missing: the projection used a placeholder, the native view is
-    /// the event's `Other` form.
-    Placeholder,
-    /// The payload could not be typed at all: the event is delivered as `Other`.
-    Untyped,
-    /// The text held what `serde_json` rejects but an agent's encoder writes (a lone surrogate
-    /// escape, bytes that are not UTF-8, a raw control character): the decoded view holds U+FFFD
-    /// (or the escape) instead; the raw payload is unchanged ([`tolerant`]).
-    Replaced,
-    /// A value nested deeper than [`tolerant::MAX_DEPTH`], or a number beyond `f64`'s range: the
-    /// decoded view holds a string with its exact JSON text ([`tolerant`]).
-    KeptAsText,
-}
-
-/// A field the typed view could not hold as sent. The event still reaches handlers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ProjectionIssue {
-    /// The JSON path of the field (`tool_input`, `tool_calls[0].tool_name`, `.` for the root).
-    pub path: String,
-    /// The decoder's message.
-    pub message: String,
-    /// What was done about it.
-    pub repair: Repair,
-}
-
-impl Repair {
-    /// A stable name: `moved-to-extra`, `placeholder`, `untyped`, `replaced`, `kept-as-text`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::MovedToExtra => "moved-to-extra",
-            Self::Placeholder => "placeholder",
-            Self::Untyped => "untyped",
-            Self::Replaced => "replaced",
-            Self::KeptAsText => "kept-as-text",
-        }
-    }
-}
-
-impl fmt::Display for ProjectionIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`: {} ({})", self.path, self.message, self.repair.as_str())
-    }
-}
 
 /// A decoded payload: the typed event to project from, and what the decoder had to repair.
 #[derive(Debug, Clone)]
@@ -606,20 +256,6 @@ pub fn decode<N: NativeEvents>(
     let issues: Vec<ProjectionIssue> = repaired.repairs.into_iter().map(ProjectionIssue::from).collect();
     decoded.issues.splice(0..0, issues);
     Ok(decoded)
-}
-
-impl From<tolerant::TextRepair> for ProjectionIssue {
-    fn from(r: tolerant::TextRepair) -> Self {
-        let repair = match r.kind {
-            tolerant::TextRepairKind::TooDeep | tolerant::TextRepairKind::NumberOutOfRange => Repair::KeptAsText,
-            _ => Repair::Replaced,
-        };
-        ProjectionIssue {
-            message: r.kind.describe().to_owned(),
-            path: r.path,
-            repair,
-        }
-    }
 }
 
 /// [`decode`] without the repair fallback.
@@ -1000,12 +636,12 @@ pub fn ensure_expressible(
 /// # Errors
 ///
 /// The outcome does not fit the event's kind, or needs a capability `caps` lacks.
-pub fn expressible_or_no_op<C: crate::Codec + ?Sized>(
+pub fn expressible_or_no_op<C: Codec + ?Sized>(
     codec: &C,
-    event: &crate::Event,
+    event: &Event,
     outcome: &Outcome,
     caps: CapSet,
-) -> Result<Option<crate::WireResponse>, EncodeError> {
+) -> Result<Option<WireResponse>, EncodeError> {
     ensure_expressible(
         &codec.provider(),
         event.envelope().native.as_str(),
@@ -1013,92 +649,7 @@ pub fn expressible_or_no_op<C: crate::Codec + ?Sized>(
         outcome,
         caps,
     )?;
-    Ok(outcome
-        .is_bare_neutral()
-        .then(|| codec.no_op(&crate::EventTarget::of(event))))
-}
-
-/// The outcome that blocks an event of `kind` with `reason`: [`deny`](crate::decision::deny) on
-/// tool gates and permission requests, [`block_prompt`](crate::decision::block_prompt) on a
-/// submitted prompt, `None` for kinds whose outcomes cannot block.
-///
-/// ```
-/// use agenthooks_core::kit::blocking_outcome;
-/// use agenthooks_core::{DecisionKind, EventKind};
-/// assert_eq!(blocking_outcome(EventKind::Permission, "no").map(|o| o.kind()), Some(DecisionKind::Deny));
-/// assert_eq!(blocking_outcome(EventKind::PromptSubmitted, "").map(|o| o.kind()), Some(DecisionKind::BlockPrompt));
-/// assert!(blocking_outcome(EventKind::SessionStart, "no").is_none());
-/// ```
-pub fn blocking_outcome(kind: EventKind, reason: &str) -> Option<Outcome> {
-    let reason = crate::decision::reason_or_default(reason);
-    match kind {
-        EventKind::ToolPre | EventKind::Permission => Some(crate::decision::deny(reason).into()),
-        EventKind::PromptSubmitted => Some(crate::decision::block_prompt(reason).into()),
-        _ => None,
-    }
-}
-
-/// The encoding of a block on `row`'s event for a failure target: the codec's own
-/// [`encode`](crate::Codec::encode) of the target's bare event (its native name, else the row's;
-/// its variant and payload) with the [`blocking_outcome`] of the row's kind. `None` when the
-/// kind has no blocking outcome, or the codec refuses it (logged: the answer is then the no-op).
-pub fn encode_block<C: crate::Codec + ?Sized>(
-    codec: &C,
-    row: &EventRow,
-    target: &crate::EventTarget,
-    reason: &str,
-) -> Option<crate::WireResponse> {
-    let outcome = blocking_outcome(row.kind, reason)?;
-    let native = target
-        .native
-        .clone()
-        .unwrap_or_else(|| crate::NativeName::from_static(row.name));
-    let mut env = crate::Envelope::new(
-        codec.provider(),
-        native,
-        row.kind,
-        target.payload.clone().unwrap_or_default(),
-    );
-    env.variant = target.variant.clone();
-    codec
-        .encode(&crate::Event::bare(env), &outcome)
-        .map_err(|e| {
-            tracing::warn!(
-                event = row.name,
-                "fail-closed, but the codec cannot encode the block: {e}"
-            );
-        })
-        .ok()
-}
-
-/// The provided [`Codec::failure_response`](crate::Codec::failure_response), callable from an
-/// override for the targets it does not handle itself.
-///
-/// - fail-open, or a target without a row: the codec's [`no_op`](crate::Codec::no_op);
-/// - [`FailShape::Block`]: [`encode_block`] (the codec's deny or blocked prompt), else the no-op;
-/// - [`FailShape::Exit`]: that exit code with the reason ([`reason_or_default`]) on stderr;
-/// - [`FailShape::NoOp`]: the no-op.
-///
-/// [`reason_or_default`]: crate::decision::reason_or_default
-pub fn failure_response<C: crate::Codec + ?Sized>(
-    codec: &C,
-    target: &crate::EventTarget,
-    mode: crate::FailMode,
-    reason: &str,
-) -> crate::WireResponse {
-    if mode != crate::FailMode::Closed {
-        return codec.no_op(target);
-    }
-    match codec.row_for(target) {
-        Some(row) if row.failure == FailShape::Block => {
-            encode_block(codec, row, target, reason).unwrap_or_else(|| codec.no_op(target))
-        }
-        Some(EventRow {
-            failure: FailShape::Exit(code),
-            ..
-        }) => crate::WireResponse::exit(*code, crate::decision::reason_or_default(reason)),
-        _ => codec.no_op(target),
-    }
+    Ok(outcome.is_bare_neutral().then(|| codec.no_op(&EventTarget::of(event))))
 }
 
 /// The first capability of `need` that `have` lacks.

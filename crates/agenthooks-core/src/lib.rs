@@ -1,23 +1,65 @@
 //! # agenthooks-core
 //!
 //! The provider-neutral contract of agenthooks: write a coding-agent hook once, run it on every
-//! agent. This crate knows no agent dialect; provider crates (`agenthooks-claude`,
-//! `agenthooks-codex`, …) implement [`Codec`] for each.
+//! agent. Core holds the values that hooks and codecs share: events, decisions, capabilities and
+//! policy, the router, the [`Codec`] trait and the provider kit. It runs no process: reading
+//! argv and stdin, writing the answer, deadlines, `serve` and warm mode belong to the runtime
+//! crate, and each agent's dialect (its JSON, its transcript records, its MCP configuration
+//! files) belongs to that agent's provider crate (`agenthooks-claude`, `agenthooks-codex`, …).
+//! Most users depend on the `agenthooks` facade, which re-exports all of them.
 //!
-//! - **Events**: [`Event`] (one variant per [`EventKind`]) over an [`Envelope`] that keeps the
-//!   raw payload byte for byte ([`Envelope::raw`]) and the provider's native typed struct
-//!   ([`Envelope::native_view`]). Tool calls are normalized into [`ToolCall`].
-//! - **Decisions**: [`decision`] — intent, not wire format; illegal shapes do not compile.
-//! - **Capabilities and policy**: [`CapSet`], [`Policy`], and the pure [`degrade`].
-//! - **Codec**: [`Codec`], the object-safe trait each dialect implements.
-//! - **Router**: [`Router`], typed handlers, combinators [`any`], [`all`], [`when`], matchers,
-//!   interceptors and observers.
-//! - **Runner**: [`runner`], the process edge (argv, stdin, deadline, panics, stdout discipline).
-//! - **Quirks**: [`quirks`], the registry of agent behaviour we work around.
-//! - **Transcripts**: [`transcript`], best-effort readers of the agents' session files (parsing
-//!   primitives: typed records, raw lines kept) and the opt-in prompt backfill.
+//! ## For hook authors
 //!
-//! Non-goals: auth flows, HTTP decision servers, transcript capture pipelines (consumer concerns).
+//! A hook is a [`Router`] of handlers, one per event kind, that return decisions:
+//!
+//! ```
+//! use agenthooks_core::prelude::*;
+//!
+//! let router = Router::new()
+//!     .on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
+//!         if e.tool.command().is_some_and(|c| c.contains("rm -rf /")) {
+//!             return deny("destructive command");
+//!         }
+//!         no_decision()
+//!     })
+//!     .on_stop(|_cx: &Context, _e: &StopEvent| finish());
+//! # let _ = router;
+//! ```
+//!
+//! - [`prelude`]: everything a hook usually needs, in one import.
+//! - [`Router`]: typed handlers per [`EventKind`], the combinators [`any`], [`all`] and
+//!   [`when`], matchers ([`match_tools`], [`match_canonical`], [`match_mcp`]), interceptors and
+//!   observers ([`router`] explains the stacking rule).
+//! - [`decision`]: intent, not wire format (`deny`, `allow`, `ask_user`, `rewrite_input`,
+//!   `continue_with`, …); a decision of the wrong family for an event does not compile.
+//! - [`Event`]: one variant per [`EventKind`] over an [`Envelope`] that keeps the raw payload
+//!   byte for byte ([`Envelope::raw`]) and the agent's native typed view
+//!   ([`Envelope::native_view`]). Tool calls are normalized into a [`ToolCall`] with a
+//!   [`CanonicalTool`] class and, for MCP tools, an [`McpCall`].
+//! - [`Policy`] and [`FailMode`]: what a handler error, panic or timeout means (fail open or
+//!   closed); [`CapSet`] and [`degrade`]: what a decision becomes where an agent cannot express
+//!   it (reported, never silent).
+//! - [`ToolSelector`]: the tool filters install writes where an agent's matcher cannot.
+//!
+//! ## For codec authors
+//!
+//! A codec teaches agenthooks one agent's dialect. `docs/codec-guide.md` is the walkthrough; the
+//! pieces are:
+//!
+//! - [`Codec`]: the object-safe trait (decode bytes into an [`Event`], encode an [`Outcome`]
+//!   into a [`WireResponse`]); most of its methods are provided from the codec's tables.
+//! - [`kit`]: the provider kit. [`kit::native_events!`] turns one row per native event into the
+//!   structs, the enum, dispatch and the [`EventRow`] table; [`kit::native_record!`] types a
+//!   nested record; [`kit::kit_codec_tables!`] writes the table-backed [`Codec`] methods;
+//!   [`kit::quirk_table!`] checks a quirk table at compile time. [`kit::decode`] is tolerant
+//!   decoding (only identifying fields are required; a retyped field moves to `extra` as a
+//!   [`ProjectionIssue`](kit::ProjectionIssue)), and [`kit::expressible_or_no_op`] and
+//!   [`kit::failure_response`] are the encoder's helpers.
+//! - [`mcp`]: MCP identity (a server and tool from the agent's naming scheme) and the lookup
+//!   of the agent's configured servers ([`McpCall::resolve`]).
+//! - [`provider`] ids and native names, [`quirks`] (the registry of agent behaviour we work
+//!   around), [`error`] ([`DecodeError`], [`EncodeError`]) and [`digest`] (the one copy of the
+//!   hashes written to disk).
 //!
 //! ## Normalized JSON
 //!

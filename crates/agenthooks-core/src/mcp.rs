@@ -62,7 +62,34 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::event::McpCall;
+/// An MCP tool call, decoded from the provider's naming scheme and context.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct McpCall {
+    /// Server name ("" if undecodable).
+    pub server: String,
+    /// Tool name as the MCP server knows it.
+    pub tool: String,
+    /// Transport URL, when the agent reports one.
+    pub url: String,
+    /// Transport command, when the agent reports one.
+    pub command: String,
+    /// How to resolve the server from the agent's MCP configuration (set by the codec; see
+    /// [`McpCall::resolve`] and [`crate::mcp`]).
+    #[serde(skip)]
+    pub(crate) lookup: Option<McpLookup>,
+}
+
+impl McpCall {
+    /// Builds an MCP call from server and tool names.
+    pub fn new(server: impl Into<String>, tool: impl Into<String>) -> Self {
+        Self {
+            server: server.into(),
+            tool: tool.into(),
+            ..Self::default()
+        }
+    }
+}
 
 /// How an MCP server is reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]

@@ -186,11 +186,29 @@ pub static SEEDED: &[Quirk] = &[
     Quirk::new(20, &["codex", "cursor", "gemini", "copilot"], "Agents cross-set env vars (CLAUDE_PLUGIN_ROOT on Codex, CLAUDE_PROJECT_DIR on Cursor/Gemini/Copilot).", "Provider detection is flag-first; env sniffing only as a fallback."),
 ];
 
+/// A table of quirks that [`registry`] merges with the seeded ones: every
+/// [`Codec`](crate::Codec) is one (its [`Codec::quirks`](crate::Codec::quirks)).
+pub trait QuirkSource {
+    /// The quirks this source adds.
+    fn quirk_table(&self) -> &'static [Quirk];
+}
+
 /// Every quirk: the seeded ones plus those of the given codecs, sorted by id, deduplicated.
-pub fn registry<'a>(codecs: impl IntoIterator<Item = &'a dyn crate::Codec>) -> Vec<&'static Quirk> {
+///
+/// ```
+/// use agenthooks_core::quirks::registry;
+/// use agenthooks_core::Codec;
+/// let none: [&dyn Codec; 0] = [];
+/// assert!(registry(none).iter().any(|q| q.id == 1));
+/// ```
+pub fn registry<I>(codecs: I) -> Vec<&'static Quirk>
+where
+    I: IntoIterator,
+    I::Item: QuirkSource,
+{
     let mut v: Vec<&'static Quirk> = SEEDED.iter().collect();
     for c in codecs {
-        v.extend(c.quirks().iter());
+        v.extend(c.quirk_table().iter());
     }
     v.sort_by_key(|q| q.id);
     v.dedup_by_key(|q| q.id);
@@ -210,6 +228,6 @@ mod tests {
             .all(|q| !q.behaviour.is_empty() && !q.mitigation.is_empty()));
         assert!(SEEDED[7].affects("codex") && !SEEDED[7].affects("gemini"));
         assert!(SEEDED[14].affects("anything"));
-        assert_eq!(registry([]).len(), 20);
+        assert_eq!(registry(Vec::<&dyn crate::Codec>::new()).len(), 20);
     }
 }

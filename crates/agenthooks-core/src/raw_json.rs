@@ -144,16 +144,16 @@ impl RawJson {
     /// [`ToolCall::input`](crate::ToolCall::input)). Builds the map straight from the text.
     pub fn to_object(&self) -> Map<String, Value> {
         if let Some(v) = self.0.parsed.get() {
-            return crate::event::normalize_input(v);
+            return normalize_input(v);
         }
         match self.lead() {
             b'{' => match serde_json::from_str(self.get()) {
                 Ok(m) => m,
                 // A lone surrogate, deep nesting, a huge number: the tolerant parse, cached.
-                Err(_) => crate::event::normalize_input(self.value()),
+                Err(_) => normalize_input(self.value()),
             },
             b'n' => Map::new(),
-            _ => crate::event::normalize_input(self.value()),
+            _ => normalize_input(self.value()),
         }
     }
 }
@@ -276,6 +276,31 @@ impl<'de> Deserialize<'de> for RawJson {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
         Box::<RawValue>::deserialize(de).map(Self::from_raw)
     }
+}
+
+/// Normalizes a tool input to a JSON object: objects as-is, JSON strings that hold an object
+/// parsed, anything else wrapped as `{"value": …}`.
+pub fn normalize_input(raw: &Value) -> Map<String, Value> {
+    match raw {
+        Value::Object(m) => m.clone(),
+        // A stringified object is read tolerantly (a lone surrogate or deep nesting in it is
+        // repaired, logged, never the reason the input looks empty).
+        Value::String(s) if s.trim_start().starts_with('{') => match crate::kit::tolerant::parse(s) {
+            Ok((Value::Object(m), repairs)) => {
+                crate::kit::tolerant::log_repairs(&repairs, "stringified tool input");
+                m
+            }
+            _ => single("value", raw.clone()),
+        },
+        Value::Null => Map::new(),
+        other => single("value", other.clone()),
+    }
+}
+
+fn single(k: &str, v: Value) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert(k.to_owned(), v);
+    m
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ pub fn detect_variant(native: &NativeEvent, env: &dyn Env) -> Variant {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for CursorCodec {
-    agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = crate::compat::decode(inv.payload.json_bytes(), inv.native_event)?;

@@ -54,7 +54,7 @@ fn nullable<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Option<String>>, 
     Option::<String>::deserialize(de).map(Some)
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One `{id, value}` model parameter (`model_params[]`, newer builds).
     pub struct ModelParam {
         /// The parameter (`thinking`, `context`, `effort`, …).
@@ -65,7 +65,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One attachment of a prompt or a file read (`attachments[]`).
     pub struct Attachment {
         /// `type`: `file` or `rule`.
@@ -86,7 +86,7 @@ impl Attachment {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One agent edit (`afterFileEdit.edits[]`).
     pub struct FileEdit {
         /// The replaced text.
@@ -96,7 +96,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A line/column range of a Tab edit.
     pub struct TabRange {
         /// First line (1-based).
@@ -114,7 +114,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One Tab (inline completion) edit (`afterTabFileEdit.edits[]`).
     pub struct TabEdit {
         /// The edited range.
@@ -163,7 +163,7 @@ const FILE: &[&str] = &["file_path"];
 // The table
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// A decoded Cursor hook payload: one variant per native event of the reference (21), plus
     /// [`NativeEvent::Other`] for events this crate does not know.
     name_key Some("hook_event_name");

@@ -13,7 +13,7 @@
 use agenthooks_core::Quirk;
 
 /// Cursor's quirks, sorted by id.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "cursor";
     ids 600..700 + [29, 31];
     29 {

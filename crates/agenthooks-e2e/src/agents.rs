@@ -9,11 +9,8 @@ use agenthooks_install::{CodexOptions, HookSpec, Manifest, OpenClawOptions, Plan
 use serde_json::{json, Value};
 
 use crate::model::Api;
+pub use crate::sandbox::{Sandbox, MODEL, PROMPT};
 
-/// The prompt of every run (the fake model answers with the scripted tool call regardless).
-pub const PROMPT: &str = "Create marker.txt by running: echo hi > marker.txt";
-/// The model name the agents are told to use.
-pub const MODEL: &str = "fake-model";
 /// The timeout rendered into every hook's config.
 pub const HOOK_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -276,36 +273,14 @@ impl AgentSpec {
     }
 }
 
-/// Directories of one run.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Sandbox {
-    /// The run's root (canonical).
-    pub root: PathBuf,
-    /// The project (the agent's cwd).
-    pub project: PathBuf,
-    /// The isolated `$HOME`.
-    pub home: PathBuf,
-    /// The hook's JSONL log.
-    pub hook_log: PathBuf,
-}
-
-impl Sandbox {
-    /// Creates `<parent>/<name>` with `proj/`, `home/` and `tmp/`.
-    pub fn create(parent: &Path, name: &str) -> Result<Self, String> {
-        let root = parent.join(name);
-        let _ = std::fs::remove_dir_all(&root);
-        for d in ["proj", "home", "tmp", "state"] {
-            std::fs::create_dir_all(root.join(d)).map_err(|e| format!("creating {}: {e}", root.join(d).display()))?;
-        }
-        let root = std::fs::canonicalize(&root).map_err(|e| format!("resolving {}: {e}", root.display()))?;
-        Ok(Self {
-            project: root.join("proj"),
-            home: root.join("home"),
-            hook_log: root.join("hooks.jsonl"),
-            root,
-        })
+/// The agent at another version than its pin (the spec is leaked: a process makes a handful).
+pub fn at_version(agent: &AgentSpec, version: &str) -> &'static AgentSpec {
+    if agent.version == version {
+        return AgentSpec::get(agent.id);
     }
+    let mut spec = *agent;
+    spec.version = Box::leak(version.to_owned().into_boxed_str());
+    Box::leak(Box::new(spec))
 }
 
 /// How to start the agent for one run.
@@ -483,7 +458,7 @@ pub fn prepare_with(
                 features[f] = toml_edit::value(false);
             }
             // Releases before hooks were on by default fire none without the feature flag.
-            if crate::release::mentions(&tc.prefix, spec, "codex_hooks") {
+            if crate::release::mentions(&tc.prefix, spec.package, "codex_hooks") {
                 features["codex_hooks"] = toml_edit::value(true);
             }
             doc["features"] = toml_edit::Item::Table(features);
@@ -514,7 +489,7 @@ pub fn prepare_with(
             });
             // Releases before hooks were on by default (0.24.0: `tools.enableHooks ?? true`
             // and `hooks.enabled ?? false`) run none without the switch.
-            if crate::release::mentions(&tc.prefix, spec, "hooks?.enabled") {
+            if crate::release::mentions(&tc.prefix, spec.package, "hooks?.enabled") {
                 settings["hooks"] = json!({"enabled": true});
                 settings["tools"] = json!({"enableHooks": true});
             }
@@ -564,7 +539,7 @@ pub fn prepare_with(
             // config and prompt-mode repository hooks are switched on by env.
             let mut env = env;
             let mut flags = vec!["--allow-all-tools"];
-            if crate::release::mentions(&tc.prefix, spec, "trust-folder") {
+            if crate::release::mentions(&tc.prefix, spec.package, "trust-folder") {
                 flags.push("--trust-folder");
             } else {
                 write_json(
@@ -573,7 +548,7 @@ pub fn prepare_with(
                 )?;
                 env.push((s("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS"), s("1")));
             }
-            if crate::release::mentions(&tc.prefix, spec, "no-auto-update") {
+            if crate::release::mentions(&tc.prefix, spec.package, "no-auto-update") {
                 flags.push("--no-auto-update");
             }
             let args = print_mode(&flags);

@@ -18,7 +18,6 @@ use serde_json::Value;
 
 use crate::agents::AgentSpec;
 use crate::hook::HookRecord;
-use crate::scenario::Scenario;
 
 /// Env: turn capture on.
 pub const CAPTURE_ENV: &str = "AGENTHOOKS_E2E_CAPTURE";
@@ -107,17 +106,32 @@ fn env_table(agent: &AgentSpec, names: &[String], payload: &Value) -> Vec<(Strin
         .collect()
 }
 
+/// The committed fixture directory of `agent`'s version: `fixtures/<provider>/<version>`, or a
+/// directory named `<something>-<version>` (Gemini's `gemini-cli-0.61.0`).
+pub fn version_dir(fixtures: &Path, agent: &AgentSpec) -> Option<PathBuf> {
+    let base = fixtures.join(agent.provider);
+    let exact = base.join(agent.version);
+    if exact.is_dir() {
+        return Some(exact);
+    }
+    let suffix = format!("-{}", agent.version);
+    std::fs::read_dir(&base)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.is_dir() && p.file_name().is_some_and(|f| f.to_string_lossy().ends_with(&suffix)))
+}
+
 /// Writes the run's payloads as fixtures; returns the case directories written.
 pub fn capture(
     agent: &AgentSpec,
-    scenario: Scenario,
+    scenario: &str,
     records: &[HookRecord],
     run_root: &Path,
     fixtures: &Path,
 ) -> Result<Vec<PathBuf>, String> {
     // The committed directory when there is one (Gemini's pin is `gemini-cli-<version>`).
-    let dir = crate::corpus::version_dir(fixtures, agent)
-        .unwrap_or_else(|| fixtures.join(agent.provider).join(agent.version));
+    let dir = version_dir(fixtures, agent).unwrap_or_else(|| fixtures.join(agent.provider).join(agent.version));
     let kept = dir.join("transcript.jsonl");
     if !kept.exists() {
         if let Some(t) = transcript(records, run_root) {
@@ -147,7 +161,7 @@ pub fn capture(
         if seen.iter().any(|(n, s)| *n == native && *s == sig) {
             continue;
         }
-        let case = dir.join(format!("{}-e2e-{}", snake(&native), scenario.name()));
+        let case = dir.join(format!("{}-e2e-{}", snake(&native), scenario));
         if case.exists() {
             continue;
         }
@@ -172,7 +186,7 @@ pub fn capture(
             "agenthooks-e2e capture: {} {}, scenario {}, hook call {}",
             agent.name,
             agent.version,
-            scenario.name(),
+            scenario,
             i + 1
         ));
         let argv: Vec<String> = r
@@ -300,7 +314,7 @@ mod tests {
             rec(r#"{"cwd":"/tmp/run-1/proj","toolName":"bash","t":"/h/-tmp-run-1-proj/s.jsonl"}"#),
             rec(r#"{"cwd":"/other","toolName":"x","t":"y"}"#),
         ];
-        let written = capture(agent, Scenario::Deny, &records, root, &tmp).expect("capture");
+        let written = capture(agent, crate::scenario::Scenario::Deny.name(), &records, root, &tmp).expect("capture");
         assert_eq!(written.len(), 1, "the second payload has the same shape");
         let case = tmp.join("copilot/1.0.102/pre_tool_use-e2e-deny");
         assert_eq!(written[0], case);
@@ -320,9 +334,11 @@ mod tests {
             "{meta}"
         );
         // A rerun finds the shape on disk and writes nothing.
-        assert!(capture(agent, Scenario::Context, &records, root, &tmp)
-            .expect("capture")
-            .is_empty());
+        assert!(
+            capture(agent, crate::scenario::Scenario::Context.name(), &records, root, &tmp)
+                .expect("capture")
+                .is_empty()
+        );
         let _ = std::fs::remove_dir_all(&tmp);
     }
 }

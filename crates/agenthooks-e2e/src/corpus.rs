@@ -26,6 +26,8 @@ use crate::agents::{AgentSpec, Toolchain};
 use crate::release::{self, ReleaseEvents};
 use crate::scenario::{self, RunReport, Scenario};
 
+pub use crate::capture::version_dir;
+
 /// What one capture did.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -115,7 +117,7 @@ pub fn run_release(
         .codec()
         .map(|c| c.native_events().iter().map(|e| e.name).collect())
         .unwrap_or_default();
-    let events = release::events(&tc.prefix, agent, &codec_events);
+    let events = release::events(&tc.prefix, agent.package, &codec_events);
     tc.events = Some(events.to_register(&codec_events));
     let runs = scenarios.iter().map(|s| scenario::run(agent, *s, &tc, work)).collect();
     Ok((events, runs))
@@ -123,7 +125,7 @@ pub fn run_release(
 
 /// Captures `agent` at `version` into `fixtures` (the fixtures root).
 pub fn capture_release(agent: &AgentSpec, version: &str, fixtures: &Path, hook_bin: &Path) -> CaptureReport {
-    let agent = release::at_version(agent, version);
+    let agent = crate::agents::at_version(agent, version);
     let dir = fixtures.join(agent.provider).join(agent.version);
     let work = scenario::work_dir();
     let mut report = CaptureReport {
@@ -170,7 +172,7 @@ pub fn capture_release(agent: &AgentSpec, version: &str, fixtures: &Path, hook_b
     }
     for r in &report.runs {
         let Some(sb) = &r.sandbox else { continue };
-        match crate::capture::capture(agent, r.scenario, &r.records, &sb.root, fixtures) {
+        match crate::capture::capture(agent, r.scenario.name(), &r.records, &sb.root, fixtures) {
             Ok(w) => report.written.extend(w),
             Err(e) => report
                 .problems
@@ -260,7 +262,7 @@ fn write_release_files(report: &CaptureReport) -> Result<(), String> {
     }
     let cache = crate::npm::Cache::from_env();
     let prefix = cache.prefix(agent.package, agent.version);
-    for (name, path) in release::schemas(&prefix, agent) {
+    for (name, path) in release::schemas(&prefix, agent.package) {
         // The config schema only (not RPC or session-event schemas, which run to megabytes).
         let lower = name.to_ascii_lowercase();
         if !["config", "settings", "hook"].iter().any(|k| lower.contains(k)) {
@@ -343,7 +345,7 @@ fn extra_fields(agent: &'static AgentSpec, runs: &[RunReport], scratch: &Path) -
     let Some(codec) = agent.codec() else { return out };
     for r in runs {
         let Some(sb) = &r.sandbox else { continue };
-        let _ = crate::capture::capture(agent, r.scenario, &r.records, &sb.root, scratch);
+        let _ = crate::capture::capture(agent, r.scenario.name(), &r.records, &sb.root, scratch);
     }
     let dir = scratch.join(agent.provider).join(agent.version);
     for fx in agenthooks_testkit::fixture::load_all(&dir).unwrap_or_default() {
@@ -371,7 +373,7 @@ fn schema_output_keys_never_emitted(agent: &AgentSpec, runs: &[RunReport]) -> Op
     let cache = crate::npm::Cache::from_env();
     let prefix = cache.prefix(agent.package, agent.version);
     let mut declared = BTreeSet::new();
-    for (_, path) in release::schemas(&prefix, agent) {
+    for (_, path) in release::schemas(&prefix, agent.package) {
         let Ok(v) = serde_json::from_slice::<Value>(&std::fs::read(path).unwrap_or_default()) else {
             continue;
         };
@@ -469,7 +471,7 @@ pub fn drift(agent: &'static AgentSpec, hook_bin: &Path) -> AgentDrift {
     );
     let work = scenario::work_dir();
     let scenarios = capture_scenarios(agent);
-    let latest_spec = release::at_version(agent, &latest_v);
+    let latest_spec = crate::agents::at_version(agent, &latest_v);
     let latest_run = run_release(latest_spec, &scenarios, hook_bin, &work);
     let pinned_run = if same {
         None
@@ -624,22 +626,6 @@ fn join<'a>(it: impl Iterator<Item = &'a String>) -> String {
     } else {
         v.join(", ")
     }
-}
-
-/// The committed fixture directory of `agent`'s version: `fixtures/<provider>/<version>`, or a
-/// directory named `<something>-<version>` (Gemini's `gemini-cli-0.61.0`).
-pub fn version_dir(fixtures: &Path, agent: &AgentSpec) -> Option<PathBuf> {
-    let base = fixtures.join(agent.provider);
-    let exact = base.join(agent.version);
-    if exact.is_dir() {
-        return Some(exact);
-    }
-    let suffix = format!("-{}", agent.version);
-    std::fs::read_dir(&base)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.is_dir() && p.file_name().is_some_and(|f| f.to_string_lossy().ends_with(&suffix)))
 }
 
 /// Native events a capture (`got`) has that the committed directory (`expected`) lacks: events

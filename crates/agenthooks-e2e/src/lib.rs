@@ -81,6 +81,7 @@ pub mod npm;
 pub mod opencode;
 pub mod release;
 pub mod run;
+pub mod sandbox;
 pub mod scenario;
 
 use std::path::Path;
@@ -192,7 +193,7 @@ pub fn run_suite(
                     let written = if s == Scenario::Mcp {
                         mcp_capture::capture_mcp(agent, &report, &root, hook_bin)
                     } else {
-                        capture::capture(agent, s, &report.records, &sb.root, &root)
+                        capture::capture(agent, s.name(), &report.records, &sb.root, &root)
                     };
                     let check = match written {
                         Ok(cases) => scenario::Check::new(

@@ -140,7 +140,10 @@ fn run() -> Result<bool, String> {
             let mut failures = Vec::new();
             for a in agents {
                 // `--version` compares against that release instead of the pin.
-                let a = args.version.as_deref().map_or(a, |v| release::at_version(a, v));
+                let a = args
+                    .version
+                    .as_deref()
+                    .map_or(a, |v| agenthooks_e2e::agents::at_version(a, v));
                 let d = corpus::drift(a, &hook);
                 println!("{}", d.text);
                 failures.extend(d.failures);

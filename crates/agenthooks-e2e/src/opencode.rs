@@ -24,8 +24,8 @@ use agenthooks::Provider;
 use agenthooks_install::{FailurePolicy, Manifest, Plan, Target};
 use serde_json::{json, Value};
 
-use crate::agents::{Sandbox, MODEL, PROMPT};
 use crate::run::{kill_group, ProcOutput};
+use crate::sandbox::{Sandbox, MODEL, PROMPT};
 
 /// How one OpenCode run is configured.
 #[derive(Debug, Clone, Default)]

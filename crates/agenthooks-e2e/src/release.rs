@@ -15,8 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::agents::AgentSpec;
-
 /// Files larger than this are not scanned (no agent bundle comes close).
 const MAX_SCAN_BYTES: u64 = 600 * 1024 * 1024;
 
@@ -59,16 +57,6 @@ impl ReleaseEvents {
             "the codec's table, filtered to the names the bundle mentions"
         }
     }
-}
-
-/// The agent at another version than its pin (the spec is leaked: a process makes a handful).
-pub fn at_version(agent: &AgentSpec, version: &str) -> &'static AgentSpec {
-    if agent.version == version {
-        return AgentSpec::get(agent.id);
-    }
-    let mut spec = *agent;
-    spec.version = Box::leak(version.to_owned().into_boxed_str());
-    Box::leak(Box::new(spec))
 }
 
 /// The package's published versions, oldest first (`npm view <pkg> versions --json`), without
@@ -170,9 +158,9 @@ fn scannable(p: &Path) -> bool {
 }
 
 /// Reads the release's events from the installed package.
-pub fn events(prefix: &Path, agent: &AgentSpec, codec_events: &[&str]) -> ReleaseEvents {
+pub fn events(prefix: &Path, package: &str, codec_events: &[&str]) -> ReleaseEvents {
     let mut files = Vec::new();
-    for d in package_dirs(prefix, agent.package) {
+    for d in package_dirs(prefix, package) {
         files_under(&d, &mut files);
     }
     files.retain(|p| scannable(p) && std::fs::metadata(p).is_ok_and(|m| m.len() <= MAX_SCAN_BYTES));
@@ -221,7 +209,7 @@ pub fn events(prefix: &Path, agent: &AgentSpec, codec_events: &[&str]) -> Releas
 
 /// Whether any file of the installed package (see [`package_dirs`]) contains `needle`: how
 /// the suite tells which CLI flags an older release has.
-pub fn mentions(prefix: &Path, agent: &AgentSpec, needle: &str) -> bool {
+pub fn mentions(prefix: &Path, package: &str, needle: &str) -> bool {
     type Seen = std::sync::Mutex<BTreeMap<(PathBuf, String), bool>>;
     static SEEN: std::sync::OnceLock<Seen> = std::sync::OnceLock::new();
     let key = (prefix.to_path_buf(), needle.to_owned());
@@ -229,16 +217,16 @@ pub fn mentions(prefix: &Path, agent: &AgentSpec, needle: &str) -> bool {
     if let Some(hit) = seen.lock().ok().and_then(|m| m.get(&key).copied()) {
         return hit;
     }
-    let hit = scan_mentions(prefix, agent, needle);
+    let hit = scan_mentions(prefix, package, needle);
     if let Ok(mut m) = seen.lock() {
         m.insert(key, hit);
     }
     hit
 }
 
-fn scan_mentions(prefix: &Path, agent: &AgentSpec, needle: &str) -> bool {
+fn scan_mentions(prefix: &Path, package: &str, needle: &str) -> bool {
     let mut files = Vec::new();
-    for d in package_dirs(prefix, agent.package) {
+    for d in package_dirs(prefix, package) {
         files_under(&d, &mut files);
     }
     files
@@ -329,9 +317,9 @@ pub fn string_lists(bytes: &[u8]) -> Vec<Vec<String>> {
 }
 
 /// The JSON schemas the agent's own package ships (`*schema*.json`), as `(file name, path)`.
-pub fn schemas(prefix: &Path, agent: &AgentSpec) -> Vec<(String, PathBuf)> {
+pub fn schemas(prefix: &Path, package: &str) -> Vec<(String, PathBuf)> {
     let mut files = Vec::new();
-    for d in package_dirs(prefix, agent.package) {
+    for d in package_dirs(prefix, package) {
         if d.ends_with("node_modules") {
             continue;
         }
@@ -385,15 +373,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("agenthooks-e2e-release-test-{}", std::process::id()));
         let pkg = dir.join("node_modules/@x/agent");
         std::fs::create_dir_all(&pkg).expect("mkdir");
-        let agent = AgentSpec::get(crate::agents::AgentId::Claude);
-        let mut spec = *agent;
-        spec.package = "@x/agent";
         std::fs::write(
             pkg.join("cli.js"),
             br#"H=["PreToolUse","PostToolUse","Stop","NewEvent"];"#,
         )
         .expect("write");
-        let ev = events(&dir, &spec, &["PreToolUse", "PostToolUse", "Stop", "SessionEnd"]);
+        let ev = events(&dir, "@x/agent", &["PreToolUse", "PostToolUse", "Stop", "SessionEnd"]);
         assert_eq!(
             ev.listed.as_deref(),
             Some(&["PreToolUse", "PostToolUse", "Stop", "NewEvent"].map(str::to_owned)[..])
@@ -405,7 +390,7 @@ mod tests {
             "the list, plus the codec events it mentions"
         );
         std::fs::write(pkg.join("cli.js"), br#"if(e==="PreToolUse")x();y='Stop'"#).expect("write");
-        let ev = events(&dir, &spec, &["PreToolUse", "PostToolUse", "Stop"]);
+        let ev = events(&dir, "@x/agent", &["PreToolUse", "PostToolUse", "Stop"]);
         assert_eq!(ev.listed, None);
         assert_eq!(ev.to_register(&[]), vec!["PreToolUse".to_owned(), "Stop".to_owned()]);
         let _ = std::fs::remove_dir_all(&dir);

@@ -34,8 +34,7 @@ pub fn timeout_config_value(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The answer for "no decision": an explicit empty JSON object (quirk #11).
-pub const NO_OP: &[u8] = b"{}";
+pub use crate::output::NO_OP;
 
 /// The Gemini CLI codec. Stateless; use the crate's [`CODEC`](crate::CODEC) static.
 #[derive(Debug, Clone, Copy, Default)]
@@ -216,7 +215,7 @@ fn block_message(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Codec for GeminiCodec {
-    agenthooks_core::kit_codec_tables!(provider: Provider::GEMINI, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::GEMINI, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

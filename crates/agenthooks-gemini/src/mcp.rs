@@ -24,10 +24,16 @@
 //! and shortens names over 63 characters, so a parsed part may differ from the server's own
 //! spelling — another reason `mcp_context` wins.
 
+use agenthooks_core::kit::McpNaming;
+
 use crate::native::McpContext;
 
 /// The prefix of every MCP tool name.
 pub const MCP_PREFIX: &str = "mcp_";
+
+/// Gemini's MCP tool-name scheme for the tool table: `mcp_<server>_<tool>`, split at the first
+/// `_` after the prefix (see [`parse`]).
+pub const NAMING: McpNaming = McpNaming::new(MCP_PREFIX, "_");
 
 /// An MCP tool name split into its server and tool parts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -87,7 +93,7 @@ pub fn is_mcp_tool_name(name: &str) -> bool {
 /// assert!(parse("run_shell_command").is_none());
 /// ```
 pub fn parse(name: &str) -> Option<McpName> {
-    match crate::tools::TOOLS.parse_mcp(name)? {
+    match NAMING.split(name)? {
         (server, Some(tool)) if !tool.is_empty() => Some(McpName {
             server: server.to_owned(),
             tool: tool.to_owned(),

@@ -9,7 +9,7 @@
 //! [`EVENTS`] is the single source of each event's facts (kind, whether Gemini awaits the hook,
 //! tool matcher, capabilities, fail-closed answer, identifying fields, which event install
 //! wires for a kind); the structs, [`NativeEvent`] and its decoder are generated from the same
-//! table by [`agenthooks_core::native_events!`].
+//! table by [`agenthooks_core::kit::native_events!`].
 //!
 //! Fidelity and tolerance rules for every struct here:
 //!
@@ -58,7 +58,7 @@ const MODEL: CapSet = CapSet::of(&[C::StopAgent, C::SystemMessage]);
 // Shared nested shapes
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `mcp_context` on `BeforeTool`/`AfterTool` when the tool is served by an MCP server.
     ///
     /// `server_name` and `tool_name` (the name on the server) are authoritative: prefer them over
@@ -83,7 +83,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `tool_response` on `AfterTool`: Gemini's `ToolResult` projection.
     pub struct ToolResponse {
         /// What the model receives: a string, a `Part` or an array of parts.
@@ -98,7 +98,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `llm_request` on the model-level events: Gemini's decoupled request shape.
     pub struct LlmRequest {
         /// The model id the request goes to.
@@ -114,7 +114,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One message of [`LlmRequest::messages`].
     pub struct LlmMessage {
         /// `user`, `model` or `system`.
@@ -125,7 +125,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `llm_response` on `AfterModel`: one streamed chunk (or a whole response).
     pub struct LlmResponse {
         /// The chunk's text, concatenated by Gemini (sent by 0.61.0, not in the reference).
@@ -138,7 +138,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One candidate of [`LlmResponse::candidates`].
     pub struct LlmCandidate {
         /// The candidate's content.
@@ -151,7 +151,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// [`LlmCandidate::content`].
     pub struct LlmContent {
         /// Usually `model`.
@@ -165,7 +165,7 @@ agenthooks_core::native_record! {
 // The 11 events
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// Any Gemini CLI hook payload, decoded into its typed struct.
     ///
     /// `kind()` is the row's kind; a failed `AfterTool` (see [`AfterTool::is_error`]) is

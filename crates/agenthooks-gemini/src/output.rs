@@ -4,7 +4,7 @@
 //! `systemMessage`), the `decision` and its `reason` (a deny blocks a tool call or a prompt,
 //! retries an `AfterAgent` with the reason as the next prompt, and replaces an `AfterTool`
 //! result, #301, #305), and `hookSpecificOutput`. Every field is optional and omitted when
-//! `None`, so the default [`Output`] is `{}`, Gemini's no-op ([`NO_OP`](crate::NO_OP)); keys are
+//! `None`, so the default [`Output`] is `{}`, Gemini's no-op ([`NO_OP`]); keys are
 //! written in Gemini's order.
 //!
 //! ```
@@ -19,6 +19,9 @@
 use agenthooks_core::WireResponse;
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+/// The answer for "no decision": an explicit empty JSON object (quirk #11).
+pub const NO_OP: &[u8] = b"{}";
 
 /// A hook's stdout object.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -48,7 +51,7 @@ pub struct Output<'a> {
 impl Output<'_> {
     /// The answer: exit 0 with this object on stdout.
     pub fn wire(&self) -> WireResponse {
-        WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| crate::NO_OP.to_vec()))
+        WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| NO_OP.to_vec()))
     }
 }
 

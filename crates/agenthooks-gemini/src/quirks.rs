@@ -12,7 +12,7 @@ use agenthooks_core::Quirk;
 pub const CORE_QUIRKS: &[u16] = &[11, 12, 13, 14, 15, 20];
 
 /// Gemini CLI's own quirks.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "gemini";
     ids 300..400;
     301 {

@@ -8,7 +8,7 @@
 //! `replace {file_path, old_string, new_string, instruction, allow_multiple}`, …); no
 //! argument is renamed here.
 
-use agenthooks_core::kit::{McpNaming, ToolTable};
+use agenthooks_core::kit::ToolTable;
 use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
@@ -59,7 +59,7 @@ pub static TOOLS: ToolTable = ToolTable::new(
             &["delegate_to_agent", "invoke_agent", "codebase_investigator", "cli_help"],
         ),
     ],
-    Some(McpNaming::new(mcp::MCP_PREFIX, "_")),
+    Some(mcp::NAMING),
     &[],
 );
 

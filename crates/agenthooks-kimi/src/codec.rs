@@ -83,7 +83,7 @@ pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
 }
 
 impl agenthooks_core::Codec for KimiCodec {
-    agenthooks_core::kit_codec_tables!(provider: Provider::KIMI, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::KIMI, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         // Straight from the bytes; the name is the payload's own, else the config's --event (the

@@ -2,7 +2,7 @@
 //!
 //! One struct per native event of Kimi Code 2.x (`@moonshot-ai/kimi-code`, checked against the real
 //! 2.1.0 CLI and the `agent-core-v2` runtime source), all declared by one
-//! [`agenthooks_core::native_events!`] table: each row carries the event's facts ([`EVENTS`]:
+//! [`agenthooks_core::kit::native_events!`] table: each row carries the event's facts ([`EVENTS`]:
 //! kind, whether Kimi acts on the answer, tool matcher, capabilities, fail-closed answer, timeout
 //! clamp, sniffing) and the event's own fields. Every struct keeps the keys it does not know in
 //! `extra`, so nothing Kimi sends is ever dropped, and [`NativeEvent::decode`] turns stdin bytes
@@ -169,7 +169,7 @@ impl fmt::Display for Prompt {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// One content part of a rich prompt (`{"type": "text", "text": "…"}`, `{"type": "image_url",
     /// "imageUrl": {…}}`, …). Nested keys keep Kimi's camelCase.
     pub struct ContentPart {
@@ -236,7 +236,7 @@ impl FailureError {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// Kimi's serialized error (`ErrorPayload` in its runtime): `{code, message, name?, details?,
     /// retryable, cause?}`.
     pub struct ErrorPayload {
@@ -259,7 +259,7 @@ agenthooks_core::native_record! {
 // The 20 events
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// A decoded Kimi Code hook payload.
     name_key Some("hook_event_name");
     common {

@@ -6,7 +6,7 @@
 use agenthooks_core::Quirk;
 
 /// Every quirk this codec encodes, ordered by id.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "kimi";
     ids 500..600 + [21, 22, 23, 24, 30];
     21 {

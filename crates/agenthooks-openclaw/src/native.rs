@@ -777,7 +777,7 @@ pub const FINALIZE: CapSet = CapSet::of(&[C::ContinueAgent]);
 // The table
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// A decoded OpenClaw shim frame.
     name_key Some("hook");
     common {

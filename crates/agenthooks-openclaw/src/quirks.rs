@@ -4,7 +4,7 @@
 use agenthooks_core::Quirk;
 
 /// OpenClaw's quirks, sorted by id.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "openclaw";
     ids 800..900;
     801 {

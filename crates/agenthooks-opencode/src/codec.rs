@@ -38,8 +38,7 @@ const PROVIDER: Provider = Provider::OPENCODE;
 /// sends its per-hook deadline with every frame).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The `metadata.agenthooks` marker of a text part the library added.
-pub const MARKER_KEY: &str = "agenthooks";
+pub use crate::output::MARKER_KEY;
 /// The marker value of a continuation prompt (`session.idle` → continue).
 pub const CONTINUE_MARK: &str = "continue";
 /// The marker value of injected context (`chat.message` → context).
@@ -140,7 +139,7 @@ fn wire(reply: &Reply) -> WireResponse {
 }
 
 impl Codec for OpenCodeCodec {
-    agenthooks_core::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

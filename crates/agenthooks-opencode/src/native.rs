@@ -38,7 +38,7 @@ pub use agenthooks_core::kit::Extra;
 // Hook arguments
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `input` of `tool.execute.before`: `{tool, sessionID, callID}`.
     pub struct ToolBeforeInput {
         /// OpenCode's tool id (`bash`, `read`, `edit`, `<server>_<tool>` for MCP tools).
@@ -52,7 +52,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `output` of `tool.execute.before`: `{args}`, which a hook mutates to rewrite the call.
     pub struct ToolBeforeOutput {
         /// The tool arguments as the model produced them (an object).
@@ -61,7 +61,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `input` of `tool.execute.after`: `{tool, sessionID, callID, args}`.
     pub struct ToolAfterInput {
         /// OpenCode's tool id.
@@ -78,7 +78,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `output` of `tool.execute.after`: `{title, output, metadata}`; `output` is what the model
     /// sees, so replacing it replaces the tool result.
     pub struct ToolAfterOutput {
@@ -94,7 +94,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A model reference `{providerID, modelID}` (`chat.message`'s `input.model`).
     pub struct ModelRef {
         /// The provider (`anthropic`, a custom provider id).
@@ -106,7 +106,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `input` of `chat.message`: `{sessionID, agent?, model?, messageID?, variant?}`.
     pub struct ChatMessageInput {
         /// The session.
@@ -124,7 +124,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `output` of `chat.message`: `{message, parts}`; a hook edits `parts` (context injection).
     pub struct ChatMessageOutput {
         /// The user message (`{id, sessionID, role, time, agent, model}`).
@@ -135,7 +135,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `input` of `chat.params` / `chat.headers`: `{sessionID, agent, model, provider, message}`.
     pub struct ChatRequestInput {
         /// The session.
@@ -155,7 +155,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `input` of `experimental.text.complete`: `{sessionID, messageID, partID}`.
     pub struct TextCompleteInput {
         /// The session.
@@ -170,7 +170,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `output` of `experimental.text.complete`: `{text}`, the part's final text.
     pub struct TextCompleteOutput {
         /// The text.
@@ -179,7 +179,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `input` of `experimental.session.compacting`: `{sessionID}`.
     pub struct SessionInput {
         /// The session.
@@ -188,7 +188,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `output` of `experimental.session.compacting`: `{context, prompt?}`.
     pub struct CompactingOutput {
         /// Strings appended to the compaction prompt.
@@ -233,7 +233,7 @@ pub struct BusEvent<P> {
     pub extra: Extra,
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// Properties that name a session: `{sessionID, …}` (`session.idle`, `session.compacted`, …).
     pub struct SessionProps {
         /// The session.
@@ -242,7 +242,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A session record (`session.created.properties.info`).
     pub struct SessionRecord {
         /// The session id.
@@ -262,7 +262,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `session.created` / `session.updated` / `session.deleted` properties: `{sessionID?, info}`.
     pub struct SessionInfoProps {
         /// The session (1.18 also sends it beside `info`).
@@ -273,7 +273,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// The tool a permission is asked for (`permission.asked.properties.tool`).
     pub struct PermissionTool {
         /// The assistant message holding the call.
@@ -285,7 +285,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `permission.asked` properties (v2, 1.18): `{id, sessionID, permission, patterns, metadata,
     /// always, tool?}`.
     pub struct PermissionAskedProps {
@@ -310,7 +310,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `permission.updated` properties (v1 `Permission`): `{id, type, pattern, sessionID,
     /// messageID, callID?, title, metadata, time}`.
     pub struct PermissionV1Props {
@@ -342,7 +342,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A tool part's state (`message.part.updated.properties.part.state`).
     pub struct ToolState {
         /// `pending`, `running`, `completed`, `error`.
@@ -362,7 +362,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// A message part (`message.part.updated.properties.part`): text, reasoning, tool, step, …
     pub struct Part {
         /// The part id.
@@ -386,7 +386,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `message.part.updated` properties: `{sessionID?, part, delta?}`.
     pub struct PartProps {
         /// The session.
@@ -397,7 +397,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `file.edited` properties: `{file}`.
     pub struct FileProps {
         /// The file path.
@@ -405,7 +405,7 @@ agenthooks_core::native_record! {
     }
 }
 
-agenthooks_core::native_record! {
+agenthooks_core::kit::native_record! {
     /// `tui.toast.show` properties: `{title?, message, variant}`.
     pub struct ToastProps {
         /// The title.
@@ -442,7 +442,7 @@ const INPUT: &[&str] = &["input"];
 // The table
 // ---------------------------------------------------------------------------------------------
 
-agenthooks_core::native_events! {
+agenthooks_core::kit::native_events! {
     /// A decoded OpenCode shim frame: one variant per hook and bus event of OpenCode 1.18.33,
     /// plus [`NativeEvent::Other`] for the ones this crate does not know.
     name_key None;

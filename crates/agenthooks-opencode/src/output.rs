@@ -26,6 +26,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+/// The `metadata.agenthooks` marker of a text part the library added.
+pub const MARKER_KEY: &str = "agenthooks";
+
 /// A hook's reply envelope.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[non_exhaustive]
@@ -193,10 +196,10 @@ pub struct TextPart {
 }
 
 impl TextPart {
-    /// A synthetic text part carrying `mark` under [`MARKER_KEY`](crate::codec::MARKER_KEY).
+    /// A synthetic text part carrying `mark` under [`MARKER_KEY`].
     pub fn marked(text: impl Into<String>, mark: &str) -> Self {
         let mut metadata = Map::new();
-        metadata.insert(crate::codec::MARKER_KEY.to_owned(), Value::String(mark.to_owned()));
+        metadata.insert(MARKER_KEY.to_owned(), Value::String(mark.to_owned()));
         Self {
             id: None,
             session_id: None,

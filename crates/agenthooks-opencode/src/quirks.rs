@@ -5,7 +5,7 @@
 use agenthooks_core::Quirk;
 
 /// OpenCode's quirks, sorted by id.
-pub static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     provider "opencode";
     ids 700..800 + [28];
     28 {

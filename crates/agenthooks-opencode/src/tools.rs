@@ -23,6 +23,8 @@ use agenthooks_core::kit::ToolTable;
 use agenthooks_core::mcp::{McpLookup, McpName};
 use agenthooks_core::{CanonicalTool, McpCall};
 
+pub use crate::mcp_config::sanitize;
+
 /// OpenCode's built-in tools (1.18.33) and their classes.
 ///
 /// - `list` and `lsp` only look: `search`; `codesearch`/`websearch` leave the machine: `fetch`.
@@ -68,20 +70,6 @@ pub fn classify_with(name: &str, servers: &[String]) -> CanonicalTool {
         CanonicalTool::Other if parse_mcp(name, servers).is_some() => CanonicalTool::Mcp,
         c => c,
     }
-}
-
-/// The sanitized form OpenCode gives a server name in tool ids.
-pub fn sanitize(server: &str) -> String {
-    server
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// The MCP identity of a tool id: the longest configured server whose sanitized name plus `_`

@@ -156,9 +156,7 @@ impl HookRun {
         match fake::interpret(provider.as_str(), &self.native_event(), &self.payload, &out) {
             Some(v) => v,
             None => {
-                let mut v = self
-                    .sent()
-                    .map_or_else(Verdict::proceed, crate::agreement::expected_verdict);
+                let mut v = self.sent().map_or_else(Verdict::proceed, fake::expected_verdict);
                 v.ignored.push(format!(
                     "no fake agent for {provider}: verdict derived from the decision sent"
                 ));

@@ -6,7 +6,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::Extra;
+/// Unknown keys of a payload object, in wire order.
+pub type Extra = serde_json::Map<String, Value>;
 
 /// A deserializer that captures the keys a struct does not declare into an [`Extra`] map. Only
 /// `deserialize_struct` captures; every other request is forwarded to the wrapped deserializer's
@@ -19,7 +20,7 @@ use super::Extra;
 /// without `flatten`, hands the derived visitor only the keys it declares (the `FIELDS` list,
 /// aliases included, that serde passes to `deserialize_struct`), and puts every other key's
 /// value into the `extra` map, in wire order. The structs of
-/// [`native_events!`](crate::native_events) and [`native_record!`](crate::native_record) are
+/// [`native_events!`](crate::kit::native_events) and [`native_record!`](crate::kit::native_record) are
 /// built this way.
 ///
 /// ```

@@ -27,13 +27,14 @@
 ///   `.fail(…)`, `.identify(…)`, `.also(…)`, `.clamp_secs(…)`, `.may_async()`,
 ///   `.provider_only()`, `.secondary()`).
 ///
-/// Per-event fields follow the rules of [`native_record!`](crate::native_record): an
+/// Per-event fields follow the rules of [`native_record!`](crate::kit::native_record): an
 /// `Option<T>` field gets `#[serde(default, skip_serializing_if = "Option::is_none")]`,
 /// `write_null field: Option<T>` gets `#[serde(default)]` only (`None` written back as `null`),
 /// any other field is required; a field's own `#[serde(…)]` attributes are kept.
 ///
 /// The calling crate depends on `serde` and `serde_json`.
 #[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
 macro_rules! native_events {
     // The naming contract's names (`docs/codec-guide.md`): `NativeEvent`, `Unknown`, `EVENTS`.
     (
@@ -133,7 +134,7 @@ macro_rules! __native_events_impl {
         /// Every native event this crate knows, in reference order, with its facts.
         pub const $ROWS: &[$crate::kit::EventRow] = &[
             $(
-                $crate::kit::EventRow::new($wire, $crate::EventKind::$kind, false, false)
+                $crate::kit::EventRow::new($wire, $crate::kind::EventKind::$kind, false, false)
                     $(.$flag())*
                     $(.$m($($arg),*))*,
             )*
@@ -196,10 +197,10 @@ macro_rules! __native_events_impl {
             ///
             /// Malformed JSON, trailing data, not an object, or no event name.
             pub fn decode(
-                provider: &$crate::Provider,
+                provider: &$crate::provider::Provider,
                 bytes: &[u8],
                 hint: ::std::option::Option<&str>,
-            ) -> ::std::result::Result<$crate::kit::Decoded<Self>, $crate::DecodeError> {
+            ) -> ::std::result::Result<$crate::kit::Decoded<Self>, $crate::error::DecodeError> {
                 $crate::kit::decode::<Self>(provider, bytes, hint)
             }
 
@@ -218,8 +219,8 @@ macro_rules! __native_events_impl {
 
             /// The unified kind ([`EventKind::Other`](agenthooks_core::EventKind::Other) for
             /// unknown events).
-            pub fn kind(&self) -> $crate::EventKind {
-                self.row().map_or($crate::EventKind::Other, |r| r.kind)
+            pub fn kind(&self) -> $crate::kind::EventKind {
+                self.row().map_or($crate::kind::EventKind::Other, |r| r.kind)
             }
 
             /// Keys this crate does not know: the struct's `extra`.
@@ -265,7 +266,7 @@ macro_rules! __native_struct {
 }
 
 /// Declares one tolerant native record: a struct of a payload's nested object (or a frame part)
-/// with the same field rules as the per-event structs of [`native_events!`](crate::native_events).
+/// with the same field rules as the per-event structs of [`native_events!`](crate::kit::native_events).
 ///
 /// Generates the struct with `Debug, Clone, PartialEq, Serialize, Deserialize`,
 /// `#[non_exhaustive]`, every field `pub`, and an `extra` map last (keys this crate does not
@@ -280,7 +281,7 @@ macro_rules! __native_struct {
 /// - a field's own `#[serde(…)]` attributes (`rename`, `alias`, `deserialize_with`) are kept.
 ///
 /// ```
-/// agenthooks_core::native_record! {
+/// agenthooks_core::kit::native_record! {
 ///     /// A model reference.
 ///     pub struct ModelRef {
 ///         /// The provider (identifying).
@@ -300,6 +301,7 @@ macro_rules! __native_struct {
 ///
 /// The calling crate depends on `serde` and `serde_json`.
 #[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
 macro_rules! native_record {
     ( $(#[$meta:meta])* pub struct $name:ident { $($fields:tt)* } ) => {
         $crate::__native_fields! { [$(#[$meta])*] $name [] $($fields)* }
@@ -441,7 +443,7 @@ macro_rules! __native_accessor {
 /// inside its `impl Codec` block: `native_events` (the `native_events!` rows), `name_key` (the
 /// enum's `NAME_KEY`), `tools` (the provider's [`ToolTable`](crate::kit::ToolTable)),
 /// `native_extra` (the native view's `extra`, through the crate's `view`) and, when given,
-/// `quirks` (the crate's [`quirk_table!`](crate::quirk_table)) and `default_timeout`.
+/// `quirks` (the crate's [`quirk_table!`](crate::kit::quirk_table)) and `default_timeout`.
 ///
 /// Without arguments it reads the naming contract's paths: `crate::native::{EVENTS,
 /// NativeEvent}`, `crate::tools::TOOLS`, `crate::view`, `crate::quirks::QUIRKS`, and the codec
@@ -450,8 +452,8 @@ macro_rules! __native_accessor {
 ///
 /// ```ignore
 /// impl Codec for MyCodec {
-///     agenthooks_core::kit_codec_tables!(provider: Provider::from_static("toy")); // or, naming each:
-///     agenthooks_core::kit_codec_tables!(
+///     agenthooks_core::kit::kit_codec_tables!(provider: Provider::from_static("toy")); // or, naming each:
+///     agenthooks_core::kit::kit_codec_tables!(
 ///         events: native::EVENTS, native: NativeEvent, tools: tools::TOOLS, view: crate::view,
 ///         quirks: quirks::QUIRKS, timeout: DEFAULT_TIMEOUT,
 ///     );
@@ -459,6 +461,7 @@ macro_rules! __native_accessor {
 /// }
 /// ```
 #[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
 #[allow(clippy::crate_in_macro_def)] // the no-argument form names the calling crate's own modules
 macro_rules! kit_codec_tables {
     // `provider` and the MCP config reader (`Codec::mcp_loader`), then as below.
@@ -471,7 +474,7 @@ macro_rules! kit_codec_tables {
     };
     // `provider` too, then the naming contract's paths.
     (provider: $provider:expr $(,)?) => {
-        fn provider(&self) -> $crate::Provider {
+        fn provider(&self) -> $crate::provider::Provider {
             $provider
         }
 
@@ -490,7 +493,7 @@ macro_rules! kit_codec_tables {
     ) => {
         $crate::kit_codec_tables!(events: $events, native: $Native, tools: $tools, view: $view);
 
-        fn quirks(&self) -> &'static [$crate::Quirk] {
+        fn quirks(&self) -> &'static [$crate::quirks::Quirk] {
             $quirks
         }
 
@@ -511,7 +514,7 @@ macro_rules! kit_codec_tables {
             ::std::option::Option::Some(&$tools)
         }
 
-        fn native_extra<'a>(&self, envelope: &'a $crate::Envelope) -> ::std::option::Option<&'a $crate::kit::Extra> {
+        fn native_extra<'a>(&self, envelope: &'a $crate::event::Envelope) -> ::std::option::Option<&'a $crate::kit::Extra> {
             $view(envelope).map(<$Native>::extra)
         }
     };
@@ -530,7 +533,7 @@ macro_rules! kit_codec_tables {
 /// ```
 /// use agenthooks_core::{Capability, Quirk, QuirkStatus};
 ///
-/// static QUIRKS: &[Quirk] = agenthooks_core::quirk_table! {
+/// static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
 ///     provider "toy";
 ///     ids 900..1000 + [26];
 ///     26 {
@@ -554,7 +557,7 @@ macro_rules! kit_codec_tables {
 /// A table out of order (or out of range) does not build:
 ///
 /// ```compile_fail
-/// static QUIRKS: &[agenthooks_core::Quirk] = agenthooks_core::quirk_table! {
+/// static QUIRKS: &[agenthooks_core::Quirk] = agenthooks_core::kit::quirk_table! {
 ///     provider "toy";
 ///     ids 900..1000;
 ///     902 { "b", "m" }
@@ -562,14 +565,15 @@ macro_rules! kit_codec_tables {
 /// };
 /// ```
 #[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
 macro_rules! quirk_table {
     (
         provider $provider:literal;
         ids $lo:literal .. $hi:literal $(+ [$($own:literal),* $(,)?])?;
         $( $id:literal { $behaviour:literal, $mitigation:literal $(, $($set:tt)*)? } )*
     ) => {{
-        const TABLE: &[$crate::Quirk] = &[
-            $( $crate::__quirk_set!($crate::Quirk::new($id, &[$provider], $behaviour, $mitigation); $($($set)*)?) ),*
+        const TABLE: &[$crate::quirks::Quirk] = &[
+            $( $crate::__quirk_set!($crate::quirks::Quirk::new($id, &[$provider], $behaviour, $mitigation); $($($set)*)?) ),*
         ];
         const _: () = assert!(
             $crate::kit::quirk_table_ok(TABLE, $provider, $lo, $hi, &[$($($own),*)?]),
@@ -585,13 +589,13 @@ macro_rules! quirk_table {
 macro_rules! __quirk_set {
     ($q:expr;) => { $q };
     ($q:expr; capabilities [$($cap:ident),* $(,)?] $(, $($rest:tt)*)?) => {
-        $crate::__quirk_set!($q.capabilities(&[$($crate::Capability::$cap),*]); $($($rest)*)?)
+        $crate::__quirk_set!($q.capabilities(&[$($crate::capability::Capability::$cap),*]); $($($rest)*)?)
     };
     ($q:expr; events [$($event:literal),* $(,)?] $(, $($rest:tt)*)?) => {
         $crate::__quirk_set!($q.events(&[$($event),*]); $($($rest)*)?)
     };
     ($q:expr; status $status:ident $(, $($rest:tt)*)?) => {
-        $crate::__quirk_set!($q.status($crate::QuirkStatus::$status); $($($rest)*)?)
+        $crate::__quirk_set!($q.status($crate::quirks::QuirkStatus::$status); $($($rest)*)?)
     };
     ($q:expr; $setter:ident $text:literal $(, $($rest:tt)*)?) => {
         $crate::__quirk_set!($q.$setter($text); $($($rest)*)?)

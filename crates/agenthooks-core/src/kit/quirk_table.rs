@@ -1,4 +1,4 @@
-//! The compile-time check behind [`quirk_table!`](crate::quirk_table).
+//! The compile-time check behind [`quirk_table!`](crate::kit::quirk_table).
 
 use crate::quirks::Quirk;
 
@@ -6,7 +6,7 @@ use crate::quirks::Quirk;
 /// twice), each in `lo..hi` or among `owned` (design-numbered entries the crate owns), every
 /// entry affecting `provider` alone, and each naming its behaviour and mitigation.
 ///
-/// [`quirk_table!`](crate::quirk_table) asserts it at compile time, so a malformed table does
+/// [`quirk_table!`](crate::kit::quirk_table) asserts it at compile time, so a malformed table does
 /// not build.
 ///
 /// ```

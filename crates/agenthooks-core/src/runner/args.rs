@@ -7,6 +7,7 @@
 //! are generated in the `--flag=value` form. A repeated known flag keeps its last value and is
 //! recorded in [`Command::repeated`].
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::tool_filter::ToolSelector;
@@ -23,6 +24,65 @@ pub enum Mode {
     Serve,
     /// Health check: prints a JSON pong.
     Ping,
+    /// `help`, `--help` or `-h`: prints the modes, one line each ([`usage`]).
+    Help,
+}
+
+impl Mode {
+    /// Every mode, in the order [`usage`] lists them.
+    pub const ALL: [Self; 5] = [Self::Run, Self::Notify, Self::Serve, Self::Ping, Self::Help];
+
+    /// The word that selects the mode after `agenthooks`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Self::Run => "run",
+            Self::Notify => "notify",
+            Self::Serve => "serve",
+            Self::Ping => "ping",
+            Self::Help => "help",
+        }
+    }
+
+    /// What the mode does, in one line.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Self::Run => "answer one hook event: the payload on stdin, the answer on stdout and the exit code",
+            Self::Notify => "answer one event whose payload is the last argument (Codex's legacy `notify`)",
+            Self::Serve => "answer NDJSON frames on stdin until EOF (the OpenCode and OpenClaw plugins); `--http`: the warm loopback server",
+            Self::Ping => "print a JSON pong with the version and the compiled-in providers",
+            Self::Help => "print this list",
+        }
+    }
+}
+
+/// The text `<hook> agenthooks help` prints: the modes, one line each, and the common flags.
+/// `program` is the hook's name (its `argv[0]`).
+///
+/// ```
+/// use agenthooks_core::runner::{usage, Mode};
+/// let text = usage("guard");
+/// assert!(text.starts_with("usage: guard agenthooks <mode> [flags]"));
+/// for mode in Mode::ALL {
+///     assert_eq!(text.lines().filter(|l| l.trim_start().starts_with(mode.word())).count(), 1);
+/// }
+/// ```
+pub fn usage(program: &str) -> String {
+    let mut text = format!(
+        "usage: {program} agenthooks <mode> [flags]\n\n\
+         The agent runs these commands (install writes them); a person runs `ping` and `help`.\n\nmodes:\n"
+    );
+    for mode in Mode::ALL {
+        let _ = writeln!(text, "  {:<8}{}", mode.word(), mode.summary());
+    }
+    text.push_str(
+        "\nflags:\n  \
+         --provider=ID    the agent (detected from the payload when absent; `serve` requires it)\n  \
+         --event=NAME     the agent's native event name\n  \
+         --variant=NAME   the agent's variant (a dialect of one agent)\n  \
+         --timeout=SECS   the hook's deadline (the agent's own timeout, as configured)\n  \
+         --tools=SPEC     run the handlers only for these tools (a tool filter)\n",
+    );
+    text
 }
 
 /// Parsed `agenthooks …` arguments.
@@ -149,8 +209,6 @@ pub enum ProviderHint {
     Unknown,
     /// The provider has a codec, behind this feature, which this build leaves off.
     FeatureOff(&'static str),
-    /// The provider is known, but no codec is implemented yet in this release.
-    NotImplemented,
 }
 
 impl std::fmt::Display for ProviderHint {
@@ -163,7 +221,6 @@ impl std::fmt::Display for ProviderHint {
                     "not compiled into this binary: enable the `{feature}` feature of agenthooks"
                 )
             }
-            Self::NotImplemented => f.write_str("not implemented yet in this release of agenthooks"),
         }
     }
 }
@@ -173,10 +230,10 @@ impl std::fmt::Display for ProviderHint {
 #[non_exhaustive]
 pub enum UsageError {
     /// No mode after `agenthooks`.
-    #[error("expected `run`, `notify`, `serve` or `ping` after `agenthooks`")]
+    #[error("expected `run`, `notify`, `serve`, `ping` or `help` after `agenthooks`")]
     MissingMode,
     /// An unknown mode.
-    #[error("unknown agenthooks mode `{0}`")]
+    #[error("unknown agenthooks mode `{0}` (`agenthooks help` lists the modes)")]
     UnknownMode(String),
     /// A flag without its value.
     #[error("flag `{0}` needs a value")]
@@ -234,6 +291,7 @@ pub fn parse_args(argv: &[String]) -> Result<Option<Command>, UsageError> {
         Some("notify") => Mode::Notify,
         Some("serve") => Mode::Serve,
         Some("ping") => Mode::Ping,
+        Some("help" | "--help" | "-h") => Mode::Help,
         Some(other) => return Err(UsageError::UnknownMode(other.to_owned())),
     };
     let mut cmd = Command::new(mode);
@@ -314,6 +372,12 @@ mod tests {
             (Mode::Notify, &s(&["{\"a\":1}"])[..])
         );
         assert_eq!(parse_args(&s(&["b", "agenthooks"])), Err(UsageError::MissingMode));
+        for word in ["help", "--help", "-h"] {
+            assert_eq!(
+                parse_args(&s(&["b", "agenthooks", word])).unwrap().unwrap().mode,
+                Mode::Help
+            );
+        }
         assert_eq!(
             parse_args(&s(&["b", "agenthooks", "fly"])),
             Err(UsageError::UnknownMode("fly".into()))
@@ -396,8 +460,6 @@ mod tests {
         assert!(e(ProviderHint::FeatureOff("cursor"))
             .to_string()
             .contains("enable the `cursor` feature"));
-        let ni = e(ProviderHint::NotImplemented).to_string();
-        assert!(ni.contains("not implemented yet") && !ni.contains("feature"), "{ni}");
         assert!(e(ProviderHint::Unknown)
             .to_string()
             .contains("not supported in this build"));

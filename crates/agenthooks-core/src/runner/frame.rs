@@ -17,6 +17,10 @@
 
 use serde_json::{Map, Value};
 
+/// The control frame that carries the plugin's context (stored under
+/// [`HELLO_KEY`](super::HELLO_KEY)).
+pub const HELLO: &str = "agenthooks.hello";
+
 /// The top-level keys `serve` reads from a frame (the hello frame's `input` is read on demand).
 pub(super) const HEAD_KEYS: [&str; 4] = ["seq", "hook", "timeout_ms", "tools"];
 
@@ -94,7 +98,7 @@ impl<'a> Scan<'a> {
             }
         }
         m.insert("seq".into(), self.seq());
-        if m.get("hook").and_then(Value::as_str) == Some(super::serve::HELLO) {
+        if m.get("hook").and_then(Value::as_str) == Some(HELLO) {
             if let Some(v) = self.value("input") {
                 m.insert("input".into(), v);
             }

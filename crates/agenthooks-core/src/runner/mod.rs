@@ -72,7 +72,7 @@ pub mod warm;
 #[cfg(feature = "warm")]
 pub mod warm_state;
 
-pub use args::{parse_args, tools_filter, Command, Mode, ProviderHint, UsageError};
+pub use args::{parse_args, tools_filter, usage, Command, Mode, ProviderHint, UsageError};
 pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
 pub use pipeline::{deadline_budget, Failure, Invoked};

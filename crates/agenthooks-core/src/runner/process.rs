@@ -12,7 +12,7 @@ use crate::error::DecodeError;
 use crate::log::Sink;
 use crate::provider::{Provider, Variant};
 
-use super::args::{parse_args, Command, Mode, UsageError};
+use super::args::{parse_args, usage, Command, Mode, UsageError};
 use super::deadline::{self, Late};
 use super::detect::{detect_with, event_hint, neutral_response, reconcile, unsupported, Detected};
 use super::input::{chain, read_capped, ReadError};
@@ -60,6 +60,15 @@ impl Runner {
                     "providers": self.codecs.iter().map(|c| c.provider().to_string()).collect::<Vec<_>>(),
                 });
                 let _ = writeln!(io::stdout(), "{v}");
+                0
+            }
+            Mode::Help => {
+                let program = std::env::args_os()
+                    .next()
+                    .map(std::path::PathBuf::from)
+                    .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| "<hook>".to_owned());
+                let _ = write!(io::stdout(), "{}", usage(&program));
                 0
             }
             Mode::Serve if cmd.http => self.serve_http_command(cmd, &env),

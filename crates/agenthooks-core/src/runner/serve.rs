@@ -81,6 +81,7 @@ use crate::event::Event;
 use crate::tool_filter::ToolSelector;
 
 use super::frame::Scan;
+pub use super::frame::HELLO;
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
 use super::pipeline::{decode_guarded, Dispatch, Failure};
@@ -89,8 +90,6 @@ use super::Runner;
 /// Where `serve` writes response frames (shared by the per-session workers).
 pub type FrameSink = Arc<Mutex<Box<dyn Write + Send>>>;
 
-/// The control frame that carries the plugin's context (stored under [`HELLO_KEY`]).
-pub const HELLO: &str = "agenthooks.hello";
 /// The control frame a health check sends.
 pub const PING: &str = "agenthooks.ping";
 /// The [`ConnState`] key of the hello frame's `input`.

@@ -2,6 +2,7 @@
 //! exact stdout bytes and exit code under fail-open and fail-closed, for bad input, panics,
 //! deadlines, stdout noise, a closed stdout and a payload from another agent.
 
+mod circles;
 mod matrix;
 
 use std::io::Write;
@@ -720,4 +721,44 @@ mod serve {
         assert_eq!(frames[0]["seq"], 4);
         assert!(frames[0]["error"].as_str().unwrap().contains("tool_name"), "{frames:?}");
     }
+}
+
+#[test]
+fn help_lists_every_mode_with_one_line_each() {
+    for word in ["help", "--help", "-h"] {
+        let r = run(&[word], &[], b"", &format!("help{word}"));
+        let text = String::from_utf8(r.stdout).unwrap();
+        assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{word}: {text}");
+        assert!(
+            text.starts_with("usage: test-hook agenthooks <mode> [flags]"),
+            "{word}: {text}"
+        );
+        for (mode, rest) in [
+            ("run", "answer one hook event"),
+            ("notify", "answer one event whose payload is the last argument"),
+            ("serve", "answer NDJSON frames"),
+            ("ping", "print a JSON pong"),
+            ("help", "print this list"),
+        ] {
+            let lines: Vec<&str> = text
+                .lines()
+                .filter(|l| l.split_whitespace().next() == Some(mode))
+                .collect();
+            assert_eq!(lines.len(), 1, "{word}: one line for `{mode}`: {text}");
+            assert!(lines[0].contains(rest), "{word}: {}", lines[0]);
+        }
+    }
+}
+
+#[test]
+fn an_unknown_mode_points_at_help() {
+    let r = run(&["fly"], &[], b"", "unknown-mode");
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.is_empty(), "nothing on stdout");
+    assert!(
+        r.stderr
+            .contains("unknown agenthooks mode `fly` (`agenthooks help` lists the modes)"),
+        "{}",
+        r.stderr
+    );
 }

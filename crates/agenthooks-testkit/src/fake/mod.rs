@@ -36,6 +36,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use agenthooks_core::decision::{DecisionKind, Outcome};
 use agenthooks_core::{Transport, WireResponse};
 use serde_json::{Map, Value};
 
@@ -191,6 +192,39 @@ pub struct Verdict {
     pub ignored: Vec<String>,
     /// Ways the hook misbehaved in the agent's eyes (invalid output, error exit, timeout).
     pub problems: Vec<String>,
+}
+
+/// The verdict a correct encoder produces for a sent (degraded) decision.
+///
+/// An ask on a `permission.request` whose capabilities include
+/// [`Capability::PermissionDialog`](agenthooks_core::Capability::PermissionDialog) is sent as no decision (with its reason as the system
+/// message where the event has one), so the agent's verdict is [`Effect::Proceed`]: its own
+/// permission dialog asks the user. Where no dialog follows (no `permission-dialog`), the ask
+/// fallback's deny is expected instead, as [`degrade`](agenthooks_core::degrade) decides.
+pub fn expected_verdict(sent: &Outcome) -> Verdict {
+    let text = || sent.reason().unwrap_or_default().to_owned();
+    let effect = match sent.kind() {
+        DecisionKind::Allow => Effect::Allowed,
+        DecisionKind::Deny | DecisionKind::BlockPrompt => Effect::Denied { reason: text() },
+        DecisionKind::Ask => Effect::Asked { reason: text() },
+        DecisionKind::Continue => Effect::Continued {
+            instruction: sent.instruction().map_or_else(text, str::to_owned),
+        },
+        DecisionKind::FlagOutput => Effect::OutputFlagged { reason: text() },
+        DecisionKind::ReplaceOutput => Effect::OutputReplaced {
+            output: sent.replaced_output().cloned().unwrap_or_default(),
+        },
+        _ => Effect::Proceed,
+    };
+    let mut v = Verdict::with_effect(effect);
+    v.input_rewritten = sent.updated_input().cloned();
+    // A blocked prompt never reaches the model, so context for it has nowhere to go.
+    if !(matches!(sent, Outcome::Prompt(_)) && sent.blocks()) {
+        v.context = sent.context().to_vec();
+    }
+    v.system_message = sent.system_message().map(str::to_owned);
+    v.agent_stopped = sent.stop_reason().map(str::to_owned);
+    v
 }
 
 impl Verdict {
