@@ -17,7 +17,8 @@ use crate::fsys::RealFs;
 use crate::manifest::Manifest;
 use crate::plan::{ChangeStatus, Cx};
 use crate::resolve::resolve;
-use crate::target::{Scope, Target};
+use crate::scope::Scope;
+use crate::target::Target;
 use crate::targets;
 
 /// Options for [`doctor`].
@@ -217,15 +218,15 @@ fn health(manifest: &Manifest, target: &Target) -> TargetHealth {
         up_to_date: false,
         findings: Vec::new(),
     };
-    let err = |e: crate::InstallError| {
-        let code = if matches!(e, crate::InstallError::Malformed { .. }) {
+    let err = |e: crate::error::InstallError| {
+        let code = if matches!(e, crate::error::InstallError::Malformed { .. }) {
             FindingCode::ParseError
         } else {
             FindingCode::Location
         };
         Finding::new(Severity::Error, code, &p, e.to_string())
     };
-    match crate::plan_uninstall(manifest, target, &RealFs) {
+    match crate::ops::plan_uninstall(manifest, target, &RealFs) {
         Ok(plan) => {
             th.installed = plan
                 .files
@@ -242,7 +243,7 @@ fn health(manifest: &Manifest, target: &Target) -> TargetHealth {
             return th;
         }
     }
-    match crate::plan_install(manifest, target, &RealFs) {
+    match crate::ops::plan_install(manifest, target, &RealFs) {
         Ok(plan) => {
             th.up_to_date = plan.is_noop();
             if th.installed.is_empty() {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use agenthooks_core::Provider;
 
-use crate::target::Scope;
+use crate::scope::Scope;
 
 /// Why a render, install, diff or uninstall did not happen. When any of these is returned by
 /// [`install`](crate::install) or [`uninstall`](crate::uninstall), **nothing was written**

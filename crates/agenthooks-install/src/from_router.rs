@@ -49,7 +49,7 @@ impl From<&ToolSelector> for ToolMatcher {
             names: s.names.clone(),
             classes: s.classes.clone(),
             mcp: s.mcp.iter().map(|(server, tool)| McpGlob::new(server, tool)).collect(),
-            fallback: crate::MatcherFallback::default(),
+            fallback: crate::matcher::MatcherFallback::default(),
         }
     }
 }
@@ -147,7 +147,7 @@ where
         m = m.with_hook(h);
     }
     for native in natives {
-        for p in crate::supported_providers() {
+        for p in crate::targets::supported_providers() {
             if let Some(h) = native_observer(&m, &p, &native) {
                 m = m.with_hook(h);
             }
@@ -182,7 +182,7 @@ fn with_probed_failure(mut m: Manifest, policy: &PolicySource) -> Manifest {
         }
         let mut closed = Vec::new();
         let mut all = true;
-        for p in crate::supported_providers() {
+        for p in crate::targets::supported_providers() {
             let Ok(module) = crate::targets::module(&p) else {
                 continue;
             };
