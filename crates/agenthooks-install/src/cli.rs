@@ -288,72 +288,15 @@ fn load(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
         loaded.manifest.copilot_allow_localhost = true;
     }
     if loaded.manifest.warm && loaded.manifest.warm_endpoint.is_none() {
-        loaded.manifest.warm_endpoint = Some(warm_endpoint(&loaded.manifest, src)?);
+        // The library's warm lifecycle (`install` would fill it too): `diff`, `render` and
+        // `doctor` show the endpoint install writes.
+        let ep = crate::warm_endpoint(&loaded.manifest).map_err(|e| match e {
+            InstallError::WarmUnavailable => usage(format!("--warm: {e}")),
+            e => fail(EXIT_MISBEHAVED, e.to_string()),
+        })?;
+        loaded.manifest.warm_endpoint = Some(ep);
     }
     Ok(Some(loaded))
-}
-
-/// The executable the hooks run: the manifest's command's program when it is a file (a
-/// consumer binary's own canonical path, or `--command PATH`), else that program found on
-/// `PATH`, else this executable. Its path keys the warm directory, as the hook binary keys it
-/// from its own executable when it runs.
-#[cfg(feature = "warm")]
-fn hook_exe(m: &Manifest) -> Option<PathBuf> {
-    let program = Path::new(m.command.first()?);
-    if program.is_file() {
-        return Some(program.to_path_buf());
-    }
-    if program.components().count() == 1 {
-        let path = std::env::var_os("PATH")?;
-        return std::env::split_paths(&path)
-            .map(|d| d.join(program))
-            .find(|p| p.is_file());
-    }
-    None
-}
-
-/// The warm directory of the binary the hooks run (see [`hook_exe`]).
-#[cfg(feature = "warm")]
-fn hook_warm_dir(m: &Manifest) -> PathBuf {
-    use agenthooks_core::runner::warm_state as st;
-    match hook_exe(m) {
-        Some(exe) => st::warm_dir_for(&agenthooks_core::ProcessEnv, &exe),
-        None => st::warm_dir(&agenthooks_core::ProcessEnv),
-    }
-}
-
-/// The warm endpoint: the token (created on first use, `0600`), the port install records (a
-/// free one the first time) and the build id of the binary the hooks start, in that binary's
-/// warm directory.
-#[cfg(feature = "warm")]
-fn warm_endpoint(m: &Manifest, src: &Source) -> Result<crate::WarmEndpoint, CliError> {
-    use agenthooks_core::runner::warm_state as st;
-    let dir = hook_warm_dir(m);
-    let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
-    let token = st::ensure_token(&dir).map_err(io)?;
-    let port = match st::configured_port(&dir) {
-        Some(p) => p,
-        None => {
-            let p = st::free_port().map_err(io)?;
-            st::write_config(&dir, p).map_err(io)?;
-            p
-        }
-    };
-    let build = match (src, m.command.first()) {
-        (Source::Flags, Some(program)) if Path::new(program).is_file() => st::build_id_of(Path::new(program)),
-        _ => st::build_id(),
-    };
-    // The hooks carry the token's bearer: it passes the hook routes, but whoever reads the
-    // config cannot answer the server's challenge or stop it (both take the token itself).
-    Ok(crate::WarmEndpoint::new(port, st::bearer(&token), build).with_dir(dir))
-}
-
-/// `--warm` in a build without warm mode.
-#[cfg(not(feature = "warm"))]
-fn warm_endpoint(_: &Manifest, _: &Source) -> Result<crate::WarmEndpoint, CliError> {
-    Err(usage(
-        "--warm: this binary is built without warm mode (the `warm` feature)",
-    ))
 }
 
 fn load_plain(a: &ManifestArgs, src: &Source) -> Result<Option<Loaded>, CliError> {
@@ -713,86 +656,7 @@ fn install(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Writ
         emit(out, &s)?;
         notes(err, &plan.findings);
     }
-    record_warm_build(&loaded.manifest, &targets)?;
     Ok(EXIT_OK)
-}
-
-/// The warm directory of the binary the hooks run, for `doctor`'s warm report.
-#[cfg(feature = "warm")]
-fn warm_dir_json(m: &Manifest) -> Value {
-    Value::String(hook_warm_dir(m).display().to_string())
-}
-
-#[cfg(not(feature = "warm"))]
-fn warm_dir_json(_: &Manifest) -> Value {
-    Value::Null
-}
-
-/// The warm directory's name for a target (provider, scope, canonical directories).
-#[cfg(feature = "warm")]
-fn warm_label(t: &Target) -> String {
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let mut s = format!("{} ({}) home {}", t.provider, t.scope, canon(&t.home).display());
-    if t.scope != Scope::User {
-        let _ = write!(s, " root {}", canon(&t.root).display());
-    }
-    if let Some(h) = &t.agent_home {
-        let _ = write!(s, " agent-home {}", canon(h).display());
-    }
-    s
-}
-
-/// After an install: a warm one records the build the hooks were rendered for in the warm
-/// config (so a session-start hook of that build retires a server of an older one) and the
-/// targets in the warm directory's install list; one without warm mode forgets the targets
-/// (see [`release_warm`]).
-#[cfg(feature = "warm")]
-fn record_warm_build(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
-    use agenthooks_core::runner::warm_state as st;
-    let Some(ep) = m.warm_endpoint.as_ref().filter(|_| m.warm) else {
-        return release_warm(m, targets, false);
-    };
-    let dir = hook_warm_dir(m);
-    let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
-    st::write_config_for(&dir, ep.port, Some(&ep.build)).map_err(io)?;
-    for t in targets {
-        st::add_install(&dir, &warm_label(t)).map_err(io)?;
-    }
-    Ok(())
-}
-
-/// The targets no longer use warm mode (uninstalled, or re-installed without it): each leaves
-/// the warm directory's install list, and when none is left the server is stopped and the
-/// directory removed. A directory without a list (no install recorded one) is removed by
-/// uninstall (`unlisted_too`: loading a warm manifest for it may just have created it) and left
-/// alone by an install.
-#[cfg(feature = "warm")]
-fn release_warm(m: &Manifest, targets: &[Target], unlisted_too: bool) -> Result<(), CliError> {
-    use agenthooks_core::runner::warm_state as st;
-    let dir = hook_warm_dir(m);
-    let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
-    let mut left = None;
-    for t in targets {
-        left = st::remove_install(&dir, &warm_label(t)).map_err(io)?;
-    }
-    if left == Some(0) || (left.is_none() && unlisted_too && dir.is_dir()) {
-        tracing::info!(dir = %dir.display(), "no warm install left: stopping the warm server and removing its directory");
-        let build = hook_exe(m).map_or_else(st::build_id, |exe| st::build_id_of(&exe));
-        st::discard(&dir, &build).map_err(io)?;
-    }
-    Ok(())
-}
-
-#[cfg(not(feature = "warm"))]
-#[allow(clippy::unnecessary_wraps)] // the warm build's signature
-fn record_warm_build(_: &Manifest, _: &[Target]) -> Result<(), CliError> {
-    Ok(())
-}
-
-#[cfg(not(feature = "warm"))]
-#[allow(clippy::unnecessary_wraps)] // the warm build's signature
-fn release_warm(_: &Manifest, _: &[Target], _: bool) -> Result<(), CliError> {
-    Ok(())
 }
 
 /// `  events: A, B, …` — the native events the target gets.
@@ -830,7 +694,6 @@ fn uninstall(a: &ChangeArgs, src: &Source, out: &mut dyn Write, err: &mut dyn Wr
         let plan = crate::uninstall(&loaded.manifest, &t).map_err(|e| op_fail(&loaded, &e))?;
         emit(out, &describe_applied(&plan, "removed our hooks", "no hooks of ours"))?;
         notes(err, &plan.findings);
-        release_warm(&loaded.manifest, std::slice::from_ref(&t), true)?;
     }
     Ok(EXIT_OK)
 }
@@ -1008,9 +871,6 @@ fn doctor(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliE
     };
     if !with_manifest {
         report.findings.clear();
-    }
-    if let (Some(l), Some(Value::Object(w))) = (&loaded, report.warm.as_mut()) {
-        w.insert("dir".into(), warm_dir_json(&l.manifest));
     }
     if a.json {
         let mut v = serde_json::to_value(&report).map_err(|e| fail(EXIT_MISBEHAVED, e.to_string()))?;

@@ -66,8 +66,8 @@ pub struct DoctorReport {
     /// "config_build", "impostor"}` (`pid` and `build` are the answering server's, `null` when
     /// nothing of ours answers; a `build` other than `config_build` refuses the config's hooks
     /// until retired; `impostor` is `{"pid", "uid", "why", "text"}` when a listener on the
-    /// port failed the challenge or the socket-owner check, an error). The CLI's `doctor` adds
-    /// `"dir"`, the hook binary's warm directory.
+    /// port failed the challenge or the socket-owner check, an error) and `"dir"`, the hook
+    /// binary's warm directory (`null` in a build without warm mode).
     pub warm: Option<Value>,
 }
 
@@ -83,9 +83,9 @@ fn warm_health(manifest: &Manifest) -> Option<Value> {
     let ep = manifest.warm_endpoint.as_ref();
     let mut impostor = None;
     let mut pong = None;
-    if let Some((e, dir)) = ep.and_then(|e| e.dir.as_ref().map(|d| (e, d))) {
-        if let Ok(token) = st::read_token(dir) {
-            match st::probe(dir, e.port, &token, std::time::Instant::now() + Duration::from_secs(2)) {
+    if let Some((e, dir)) = ep.and_then(|e| e.dir.as_ref().map(|d| (e, st::WarmDir::at(d)))) {
+        if let Ok(token) = dir.token() {
+            match dir.probe(e.port, &token, std::time::Instant::now() + Duration::from_secs(2)) {
                 st::Probe::Ours(v) => {
                     pong = Some(serde_json::json!({"pid": v.record.pid, "build": v.record.build}));
                 }
@@ -116,6 +116,7 @@ fn warm_json(manifest: &Manifest, pong: Option<&Value>) -> Value {
         "build": pong.map(|p| p["build"].clone()),
         "config_build": ep.map(|e| e.build.clone()),
         "impostor": null,
+        "dir": crate::warm::dir_of(manifest).map(|d| d.display().to_string()),
     })
 }
 

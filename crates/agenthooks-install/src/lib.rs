@@ -99,7 +99,8 @@
 //! with `features = ["claude", "cursor", "install"]` installs for those two agents only:
 //! [`supported_providers`], [`known_targets`] (`doctor`, `install --all`) and [`preflight`] list
 //! the targets compiled in, and any other provider is [`InstallError::UnknownProvider`]. `cli`
-//! is the install subcommands as a library; `warm` fills warm endpoints.
+//! is the install subcommands as a library; `warm` fills warm endpoints
+//! ([`warm_endpoint`]) and keeps the warm directory's lifecycle in [`install`] and [`uninstall`].
 //!
 //! ## Non-goals
 //!
@@ -150,6 +151,7 @@ mod scope;
 mod shell;
 mod target;
 mod targets;
+mod warm;
 
 pub use agenthooks_core::shell::{join as shell_join, quote as shell_quote, QuoteError};
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
@@ -167,6 +169,7 @@ pub use program::absolute_command;
 pub use scope::Scope;
 pub use target::{CodexOptions, OpenClawOptions, Target, TargetOptions};
 pub use targets::{known_targets, native_events_for, supported_providers};
+pub use warm::warm_endpoint;
 
 /// Codex per-hook trust: state keys and trusted hashes, exactly as Codex computes them.
 #[cfg(feature = "codex")]

@@ -16,6 +16,7 @@ use crate::plan::{self, Plan, TrustEntry};
 use crate::resolve;
 use crate::target::Target;
 use crate::targets;
+use crate::warm;
 
 /// One rendered file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -101,18 +102,31 @@ pub fn diff(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> 
 /// Installs: plans against the disk, then writes each changed file atomically. Returns the
 /// applied plan. On any planning error nothing is written. Planning and writing hold the
 /// per-user install lock (concurrent installs and uninstalls take turns).
+///
+/// Warm mode, as the CLI's `install --warm` does it: a warm manifest without an endpoint gets
+/// [`warm_endpoint`](crate::warm_endpoint)'s (with the `warm` feature; else
+/// [`InstallError::WarmUnavailable`]); after writing, a warm install records its build and
+/// the target in the hooks' warm directory, and an install without warm mode takes the target
+/// off that directory's list (stopping the server and removing the directory when it was the
+/// last). An endpoint made by hand (no directory) leaves the warm directories alone.
 pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
     let _lock = lock::lock(&target.home)?;
+    let filled = warm::with_endpoint(manifest)?;
+    let manifest = filled.as_ref().unwrap_or(manifest);
     let plan = plan_install(manifest, target, &RealFs)?;
     plan.apply()?;
+    warm::installed(manifest, std::slice::from_ref(target))?;
     Ok(plan)
 }
 
 /// Uninstalls: removes exactly our entries (and Codex trust entries of ours). Returns the
-/// applied plan.
+/// applied plan. The target leaves the hooks' warm directory's list; when none is left (or the
+/// directory has no list), the warm server is stopped and the directory removed, as the CLI's
+/// `uninstall` does.
 pub fn uninstall(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
     let _lock = lock::lock(&target.home)?;
     let plan = plan_uninstall(manifest, target, &RealFs)?;
     plan.apply()?;
+    warm::released(manifest, std::slice::from_ref(target), true)?;
     Ok(plan)
 }
