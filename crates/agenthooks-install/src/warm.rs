@@ -139,7 +139,7 @@ pub(crate) fn released(manifest: &Manifest, targets: &[Target], unlisted_too: bo
 #[cfg(feature = "warm")]
 use agenthooks_core::runner::warm_state as st;
 
-/// The binary the hooks run and its warm directory.
+/// The binary the hooks run and its warm directory (the endpoint's, when it names one).
 #[cfg(feature = "warm")]
 struct HookWarmDir {
     /// The manifest's command's program when it is a file (a consumer binary's own canonical
@@ -164,9 +164,12 @@ impl HookWarmDir {
             }
             None
         });
-        let dir = match &exe {
-            Some(exe) => st::WarmDir::for_exe(&agenthooks_core::ProcessEnv, exe),
-            None => st::WarmDir::current(&agenthooks_core::ProcessEnv),
+        // The directory an endpoint was made in (the CLI's, or `warm_endpoint`'s), else the
+        // one the binary keys from its path.
+        let dir = match (m.warm_endpoint.as_ref().and_then(|e| e.dir.as_ref()), &exe) {
+            (Some(dir), _) => st::WarmDir::at(dir),
+            (None, Some(exe)) => st::WarmDir::for_exe(&agenthooks_core::ProcessEnv, exe),
+            (None, None) => st::WarmDir::current(&agenthooks_core::ProcessEnv),
         };
         Self { exe, dir }
     }
