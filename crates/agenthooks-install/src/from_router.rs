@@ -31,24 +31,18 @@ use agenthooks_core::{
 };
 
 use crate::manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Manifest};
-use crate::matcher::{McpGlob, ToolMatcher};
+use crate::matcher::ToolMatcher;
 
 impl From<&ToolMatcher> for ToolSelector {
     fn from(m: &ToolMatcher) -> Self {
-        let s = m.names.iter().fold(Self::default(), |s, n| s.with_name(n.clone()));
-        let s = m.classes.iter().fold(s, |s, c| s.with_class(*c));
-        m.mcp
-            .iter()
-            .fold(s, |s, g| s.with_mcp(g.server.clone(), g.tool.clone()))
+        m.selector.clone()
     }
 }
 
 impl From<&ToolSelector> for ToolMatcher {
     fn from(s: &ToolSelector) -> Self {
         Self {
-            names: s.names.clone(),
-            classes: s.classes.clone(),
-            mcp: s.mcp.iter().map(|(server, tool)| McpGlob::new(server, tool)).collect(),
+            selector: s.clone(),
             fallback: crate::matcher::MatcherFallback::default(),
         }
     }
@@ -97,7 +91,7 @@ pub fn name_of_program(program: &str) -> String {
 /// assert_eq!(m.identity.name, "guard");
 /// let kinds: Vec<_> = m.hooks.iter().map(|h| (h.on.clone(), h.blocking)).collect();
 /// assert_eq!(kinds, [(HookOn::Kind(EventKind::SessionEnd), false), (HookOn::Kind(EventKind::ToolPre), true)]);
-/// assert_eq!(m.hooks[1].tools.classes, [CanonicalTool::Shell]);
+/// assert_eq!(m.hooks[1].tools.selector.classes, [CanonicalTool::Shell]);
 /// ```
 pub fn manifest_from_router<I, S>(router: &Router, command: I) -> Manifest
 where
