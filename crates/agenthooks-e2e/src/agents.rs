@@ -655,8 +655,8 @@ pub const WARM_IDLE_SECS: u64 = 60;
 pub struct Warm {
     /// The warm base (`AGENTHOOKS_WARM_DIR` of the agent and its hooks).
     pub base: PathBuf,
-    /// The hook binary's warm directory (`warm_state::warm_dir_for` the base and the binary).
-    pub dir: PathBuf,
+    /// The hook binary's warm directory (`WarmDir::for_exe` the base and the binary).
+    pub dir: agenthooks::core::runner::warm_state::WarmDir,
     /// The endpoint the http hooks name.
     pub endpoint: agenthooks_install::WarmEndpoint,
     /// Render the hooks fail-closed (`onFailure: "block"` on gating events).
@@ -684,13 +684,13 @@ impl Warm {
         use agenthooks::core::runner::warm_state as st;
         let base = sb.root.join("warm");
         let env = vec![(st::WARM_DIR_ENV.to_owned(), base.display().to_string())];
-        let dir = st::warm_dir_for(&env, hook_bin);
-        let io = |e: std::io::Error| format!("warm directory {}: {e}", dir.display());
-        let token = st::ensure_token(&dir).map_err(io)?;
+        let dir = st::WarmDir::for_exe(&env, hook_bin);
+        let io = |e: std::io::Error| format!("warm directory {}: {e}", dir.path().display());
+        let token = dir.ensure_token().map_err(io)?;
         let port = st::free_port().map_err(io)?;
         let build = st::build_id_of(hook_bin);
-        st::write_config_for(&dir, port, Some(&build)).map_err(io)?;
-        let endpoint = agenthooks_install::WarmEndpoint::new(port, st::bearer(&token), build).with_dir(&dir);
+        dir.write_config(port, Some(&build)).map_err(io)?;
+        let endpoint = agenthooks_install::WarmEndpoint::new(port, st::bearer(&token), build).with_dir(dir.path());
         Ok(Self {
             base,
             dir,
@@ -717,12 +717,12 @@ impl Warm {
     /// still answered after 5 s.
     pub fn kill_server(&self) -> Option<u32> {
         use agenthooks::core::runner::warm_state as st;
-        let record = st::read_record(&self.dir)?;
+        let record = self.dir.record()?;
         crate::run::kill_group(record.pid);
-        let token = st::read_token(&self.dir).unwrap_or_default();
+        let token = self.dir.token().unwrap_or_default();
         let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
         while std::time::Instant::now() < until {
-            if st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT).is_none() {
+            if self.dir.ping(self.endpoint.port, &token, st::PING_TIMEOUT).is_none() {
                 return Some(record.pid);
             }
             std::thread::sleep(std::time::Duration::from_millis(20));
@@ -735,9 +735,9 @@ impl Warm {
     /// run's hook) when the pid answering is the record's.
     pub fn finish(self) -> WarmSeen {
         use agenthooks::core::runner::warm_state as st;
-        let record = st::read_record(&self.dir);
-        let token = st::read_token(&self.dir).unwrap_or_default();
-        let pong = st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT);
+        let record = self.dir.record();
+        let token = self.dir.token().unwrap_or_default();
+        let pong = self.dir.ping(self.endpoint.port, &token, st::PING_TIMEOUT);
         let pid = pong
             .as_ref()
             .and_then(|p| p["pid"].as_u64())

@@ -134,10 +134,12 @@ fn main() {
     let dir: PathBuf = std::env::temp_dir().join(format!("agenthooks-warm-bench-{}", std::process::id()));
     let warm_base = dir.join("warm");
     // The guard's own warm directory under the base (one per hook binary).
-    let warm = agenthooks::core::runner::warm_state::warm_dir_for(
+    let warm = agenthooks::core::runner::warm_state::WarmDir::for_exe(
         &vec![("AGENTHOOKS_WARM_DIR".to_owned(), warm_base.display().to_string())],
         Path::new(guard),
-    );
+    )
+    .path()
+    .to_path_buf();
     let state = dir.join("state");
     std::fs::create_dir_all(&warm).unwrap();
     std::fs::write(warm.join("token"), TOKEN).unwrap();

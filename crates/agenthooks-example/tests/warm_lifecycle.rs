@@ -81,7 +81,9 @@ impl Scratch {
             agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
             self.warm_base().display().to_string(),
         )];
-        agenthooks::core::runner::warm_state::warm_dir_for(&env, &self.bin)
+        agenthooks::core::runner::warm_state::WarmDir::for_exe(&env, &self.bin)
+            .path()
+            .to_path_buf()
     }
 
     fn env(&self, c: &mut Command, idle_secs: u64) {

@@ -17,7 +17,8 @@ use crate::fsys::RealFs;
 use crate::manifest::Manifest;
 use crate::plan::{ChangeStatus, Cx};
 use crate::resolve::resolve;
-use crate::target::{Scope, Target};
+use crate::scope::Scope;
+use crate::target::Target;
 use crate::targets;
 
 /// Options for [`doctor`].
@@ -65,8 +66,8 @@ pub struct DoctorReport {
     /// "config_build", "impostor"}` (`pid` and `build` are the answering server's, `null` when
     /// nothing of ours answers; a `build` other than `config_build` refuses the config's hooks
     /// until retired; `impostor` is `{"pid", "uid", "why", "text"}` when a listener on the
-    /// port failed the challenge or the socket-owner check, an error). The CLI's `doctor` adds
-    /// `"dir"`, the hook binary's warm directory.
+    /// port failed the challenge or the socket-owner check, an error) and `"dir"`, the hook
+    /// binary's warm directory (`null` in a build without warm mode).
     pub warm: Option<Value>,
 }
 
@@ -82,9 +83,9 @@ fn warm_health(manifest: &Manifest) -> Option<Value> {
     let ep = manifest.warm_endpoint.as_ref();
     let mut impostor = None;
     let mut pong = None;
-    if let Some((e, dir)) = ep.and_then(|e| e.dir.as_ref().map(|d| (e, d))) {
-        if let Ok(token) = st::read_token(dir) {
-            match st::probe(dir, e.port, &token, std::time::Instant::now() + Duration::from_secs(2)) {
+    if let Some((e, dir)) = ep.and_then(|e| e.dir.as_ref().map(|d| (e, st::WarmDir::at(d)))) {
+        if let Ok(token) = dir.token() {
+            match dir.probe(e.port, &token, std::time::Instant::now() + Duration::from_secs(2)) {
                 st::Probe::Ours(v) => {
                     pong = Some(serde_json::json!({"pid": v.record.pid, "build": v.record.build}));
                 }
@@ -115,6 +116,7 @@ fn warm_json(manifest: &Manifest, pong: Option<&Value>) -> Value {
         "build": pong.map(|p| p["build"].clone()),
         "config_build": ep.map(|e| e.build.clone()),
         "impostor": null,
+        "dir": crate::warm::dir_of(manifest).map(|d| d.display().to_string()),
     })
 }
 
@@ -217,15 +219,15 @@ fn health(manifest: &Manifest, target: &Target) -> TargetHealth {
         up_to_date: false,
         findings: Vec::new(),
     };
-    let err = |e: crate::InstallError| {
-        let code = if matches!(e, crate::InstallError::Malformed { .. }) {
+    let err = |e: crate::error::InstallError| {
+        let code = if matches!(e, crate::error::InstallError::Malformed { .. }) {
             FindingCode::ParseError
         } else {
             FindingCode::Location
         };
         Finding::new(Severity::Error, code, &p, e.to_string())
     };
-    match crate::plan_uninstall(manifest, target, &RealFs) {
+    match crate::ops::plan_uninstall(manifest, target, &RealFs) {
         Ok(plan) => {
             th.installed = plan
                 .files
@@ -242,7 +244,7 @@ fn health(manifest: &Manifest, target: &Target) -> TargetHealth {
             return th;
         }
     }
-    match crate::plan_install(manifest, target, &RealFs) {
+    match crate::ops::plan_install(manifest, target, &RealFs) {
         Ok(plan) => {
             th.up_to_date = plan.is_noop();
             if th.installed.is_empty() {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use agenthooks_core::Provider;
 
-use crate::target::Scope;
+use crate::scope::Scope;
 
 /// Why a render, install, diff or uninstall did not happen. When any of these is returned by
 /// [`install`](crate::install) or [`uninstall`](crate::uninstall), **nothing was written**
@@ -134,6 +134,22 @@ pub enum InstallError {
         /// The file.
         path: PathBuf,
     },
+
+    /// The warm directory of the hooks' binary could not be read or written (warm mode's
+    /// token, config or install list).
+    #[error("warm directory {}: {source}", dir.display())]
+    Warm {
+        /// The warm directory.
+        dir: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A warm manifest needs its endpoint, and this build has no warm mode (the `warm`
+    /// feature).
+    #[error("this binary is built without warm mode (the `warm` feature)")]
+    WarmUnavailable,
 
     /// Reading or writing a file failed.
     #[error("{path}: {source}", path = path.display())]

@@ -31,25 +31,19 @@ use agenthooks_core::{
 };
 
 use crate::manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Manifest};
-use crate::matcher::{McpGlob, ToolMatcher};
+use crate::matcher::ToolMatcher;
 
 impl From<&ToolMatcher> for ToolSelector {
     fn from(m: &ToolMatcher) -> Self {
-        let s = m.names.iter().fold(Self::default(), |s, n| s.with_name(n.clone()));
-        let s = m.classes.iter().fold(s, |s, c| s.with_class(*c));
-        m.mcp
-            .iter()
-            .fold(s, |s, g| s.with_mcp(g.server.clone(), g.tool.clone()))
+        m.selector.clone()
     }
 }
 
 impl From<&ToolSelector> for ToolMatcher {
     fn from(s: &ToolSelector) -> Self {
         Self {
-            names: s.names.clone(),
-            classes: s.classes.clone(),
-            mcp: s.mcp.iter().map(|(server, tool)| McpGlob::new(server, tool)).collect(),
-            fallback: crate::MatcherFallback::default(),
+            selector: s.clone(),
+            fallback: crate::matcher::MatcherFallback::default(),
         }
     }
 }
@@ -97,7 +91,7 @@ pub fn name_of_program(program: &str) -> String {
 /// assert_eq!(m.identity.name, "guard");
 /// let kinds: Vec<_> = m.hooks.iter().map(|h| (h.on.clone(), h.blocking)).collect();
 /// assert_eq!(kinds, [(HookOn::Kind(EventKind::SessionEnd), false), (HookOn::Kind(EventKind::ToolPre), true)]);
-/// assert_eq!(m.hooks[1].tools.classes, [CanonicalTool::Shell]);
+/// assert_eq!(m.hooks[1].tools.selector.classes, [CanonicalTool::Shell]);
 /// ```
 pub fn manifest_from_router<I, S>(router: &Router, command: I) -> Manifest
 where
@@ -147,7 +141,7 @@ where
         m = m.with_hook(h);
     }
     for native in natives {
-        for p in crate::supported_providers() {
+        for p in crate::targets::supported_providers() {
             if let Some(h) = native_observer(&m, &p, &native) {
                 m = m.with_hook(h);
             }
@@ -182,7 +176,7 @@ fn with_probed_failure(mut m: Manifest, policy: &PolicySource) -> Manifest {
         }
         let mut closed = Vec::new();
         let mut all = true;
-        for p in crate::supported_providers() {
+        for p in crate::targets::supported_providers() {
             let Ok(module) = crate::targets::module(&p) else {
                 continue;
             };

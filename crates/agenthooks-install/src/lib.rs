@@ -99,7 +99,8 @@
 //! with `features = ["claude", "cursor", "install"]` installs for those two agents only:
 //! [`supported_providers`], [`known_targets`] (`doctor`, `install --all`) and [`preflight`] list
 //! the targets compiled in, and any other provider is [`InstallError::UnknownProvider`]. `cli`
-//! is the install subcommands as a library; `warm` fills warm endpoints.
+//! is the install subcommands as a library; `warm` fills warm endpoints
+//! ([`warm_endpoint`]) and keeps the warm directory's lifecycle in [`install`] and [`uninstall`].
 //!
 //! ## Non-goals
 //!
@@ -131,145 +132,50 @@ mod doctor;
 mod eol;
 mod error;
 mod finding;
+mod format;
 mod from_router;
 mod fsys;
+mod hook;
 mod jsonc;
 mod lock;
 mod manifest;
 mod matcher;
 mod merge;
+mod ops;
 mod plan;
 mod preflight;
 mod program;
 mod record;
 mod resolve;
+mod scope;
 mod shell;
 mod target;
 mod targets;
-
-use std::path::PathBuf;
-
-use serde::Serialize;
+mod warm;
 
 pub use agenthooks_core::shell::{join as shell_join, quote as shell_quote, QuoteError};
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};
+pub use format::FileFormat;
 pub use from_router::{manifest_from_router, name_of_program};
 pub use fsys::{FsView, MemFs, RealFs};
 pub use manifest::{default_uses, FailurePolicy, HookOn, HookSpec, Identity, Manifest, WarmEndpoint};
 pub use matcher::{MatcherFallback, McpGlob, ToolMatcher};
-pub use plan::{ChangeStatus, FileChange, FileFormat, Fingerprint, Plan, TrustEntry};
+pub use ops::{diff, install, plan_install, plan_uninstall, render, uninstall, Rendered, RenderedFile};
+pub use plan::{ChangeStatus, FileChange, Fingerprint, Plan, TrustEntry};
 pub use preflight::{preflight, HookPreflight, Preflight, TargetPreflight};
 pub use program::absolute_command;
-pub use target::{known_targets, CodexOptions, OpenClawOptions, Scope, Target, TargetOptions};
-pub use targets::{native_events_for, supported_providers};
+pub use scope::Scope;
+pub use target::{CodexOptions, OpenClawOptions, Target, TargetOptions};
+pub use targets::{known_targets, native_events_for, supported_providers};
+pub use warm::warm_endpoint;
 
 /// Codex per-hook trust: state keys and trusted hashes, exactly as Codex computes them.
 #[cfg(feature = "codex")]
 #[cfg_attr(docsrs, doc(cfg(feature = "codex")))]
 pub mod codex_trust {
     pub use crate::targets::codex::trust::*;
-}
-
-/// One rendered file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct RenderedFile {
-    /// Where it goes.
-    pub path: PathBuf,
-    /// Its format.
-    pub format: FileFormat,
-    /// Its full text.
-    pub contents: String,
-}
-
-/// What a fresh install writes, in memory.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Rendered {
-    /// The files.
-    pub files: Vec<RenderedFile>,
-    /// What the agent will drop or degrade, and trust to know about.
-    pub findings: Vec<Finding>,
-    /// Codex trust entries.
-    pub trust: Vec<TrustEntry>,
-}
-
-/// Renders a manifest for a target: the files a fresh install writes, with no I/O.
-///
-/// ```
-/// use agenthooks_core::{EventKind, Provider};
-/// use agenthooks_install::{render, HookSpec, Manifest, Target, ToolMatcher};
-/// let m = Manifest::new(["/opt/guard"], "guard").with_hook(HookSpec::kind(EventKind::ToolPre).with_tools(ToolMatcher::names(["Bash"])));
-/// let r = render(&m, &Target::project(Provider::CLAUDE_CODE, "/work/repo", "/home/me")).unwrap();
-/// assert_eq!(r.files[0].path, std::path::Path::new("/work/repo/.claude/settings.json"));
-/// assert!(r.files[0].contents.contains(
-///     r#""command": "/opt/guard agenthooks run --provider=claude-code --event=PreToolUse --timeout=600""#));
-/// ```
-pub fn render(manifest: &Manifest, target: &Target) -> Result<Rendered, InstallError> {
-    let plan = plan_install(manifest, target, &fsys::EmptyFs)?;
-    Ok(Rendered {
-        files: plan
-            .files
-            .into_iter()
-            .filter(|f| f.format != FileFormat::Record)
-            .filter_map(|f| {
-                Some(RenderedFile {
-                    path: f.path,
-                    format: f.format,
-                    contents: f.after?,
-                })
-            })
-            .collect(),
-        findings: plan.findings,
-        trust: plan.trust,
-    })
-}
-
-/// Plans an install against a file-system view (no writes).
-pub fn plan_install(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> Result<Plan, InstallError> {
-    manifest.validate()?;
-    let m = targets::module(&target.provider)?;
-    targets::check_scope(m, target)?;
-    let (hooks, findings) = resolve::resolve(manifest, target, m)?;
-    let mut cx = plan::Cx::new(manifest, target, fs);
-    m.install(&mut cx, &hooks)?;
-    cx.finish(findings)
-}
-
-/// Plans an uninstall against a file-system view (no writes).
-pub fn plan_uninstall(manifest: &Manifest, target: &Target, fs: &dyn FsView) -> Result<Plan, InstallError> {
-    manifest.validate()?;
-    let m = targets::module(&target.provider)?;
-    targets::check_scope(m, target)?;
-    let mut cx = plan::Cx::new(manifest, target, fs);
-    m.uninstall(&mut cx)?;
-    cx.finish(Vec::new())
-}
-
-/// What [`install`] would change on disk.
-pub fn diff(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
-    plan_install(manifest, target, &RealFs)
-}
-
-/// Installs: plans against the disk, then writes each changed file atomically. Returns the
-/// applied plan. On any planning error nothing is written. Planning and writing hold the
-/// per-user install lock (concurrent installs and uninstalls take turns).
-pub fn install(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
-    let _lock = lock::lock(&target.home)?;
-    let plan = plan_install(manifest, target, &RealFs)?;
-    plan.apply()?;
-    Ok(plan)
-}
-
-/// Uninstalls: removes exactly our entries (and Codex trust entries of ours). Returns the
-/// applied plan.
-pub fn uninstall(manifest: &Manifest, target: &Target) -> Result<Plan, InstallError> {
-    let _lock = lock::lock(&target.home)?;
-    let plan = plan_uninstall(manifest, target, &RealFs)?;
-    plan.apply()?;
-    Ok(plan)
 }
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

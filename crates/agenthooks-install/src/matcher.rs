@@ -18,7 +18,7 @@
 //! tool hooks for (Codex has no file-read hook) compile to nothing and are reported.
 
 use agenthooks_core::kit::ToolTable;
-use agenthooks_core::{CanonicalTool, ToolCall};
+use agenthooks_core::{CanonicalTool, ToolCall, ToolSelector};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What to do when a matcher cannot be expressed in an agent's dialect.
@@ -88,31 +88,65 @@ impl<'de> Deserialize<'de> for McpGlob {
 /// `*` matches any run, `?` one character; everything else literally (the runner's rule).
 pub(crate) use agenthooks_core::tool_filter::glob_match;
 
-/// A tool filter: native names ∪ canonical classes ∪ MCP globs. Empty means every tool.
+/// A tool filter: core's [`ToolSelector`] (native names ∪ canonical classes ∪ MCP globs, the
+/// filter the runner applies for `--tools`) and what to do where an agent's dialect cannot
+/// express it. An empty selector means every tool.
 ///
 /// ```
 /// use agenthooks_core::CanonicalTool;
 /// use agenthooks_install::{McpGlob, ToolMatcher};
 /// let m = ToolMatcher::names(["Bash"]).with_class(CanonicalTool::FileEdit).with_mcp(McpGlob::parse("github/create_*"));
 /// assert!(!m.is_any());
+/// assert_eq!(m.selector.to_string(), "name:Bash,class:file-edit,mcp:github/create_*");
 /// assert!(ToolMatcher::default().is_any());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "MatcherRepr", into = "MatcherRepr")]
 #[non_exhaustive]
 pub struct ToolMatcher {
-    /// Native tool names, exactly as the agent sends them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub names: Vec<String>,
-    /// Canonical classes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "classes_serde")]
-    pub classes: Vec<CanonicalTool>,
-    /// MCP globs.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub mcp: Vec<McpGlob>,
+    /// What it selects (empty: every tool).
+    pub selector: ToolSelector,
     /// What to do when the agent's dialect cannot express it.
-    #[serde(default, skip_serializing_if = "is_default_fallback")]
     pub fallback: MatcherFallback,
+}
+
+/// A [`ToolMatcher`] in a manifest: `names`, `classes`, `mcp` (`server/tool` globs) and
+/// `fallback`, each left out when empty or the default.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatcherRepr {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    names: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "classes_serde")]
+    classes: Vec<CanonicalTool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    mcp: Vec<McpGlob>,
+    #[serde(default, skip_serializing_if = "is_default_fallback")]
+    fallback: MatcherFallback,
+}
+
+impl From<MatcherRepr> for ToolMatcher {
+    fn from(r: MatcherRepr) -> Self {
+        let mut selector = ToolSelector::default();
+        selector.names = r.names;
+        selector.classes = r.classes;
+        selector.mcp = r.mcp.into_iter().map(|g| (g.server, g.tool)).collect();
+        Self {
+            selector,
+            fallback: r.fallback,
+        }
+    }
+}
+
+impl From<ToolMatcher> for MatcherRepr {
+    fn from(m: ToolMatcher) -> Self {
+        Self {
+            names: m.selector.names,
+            classes: m.selector.classes,
+            mcp: m.selector.mcp.into_iter().map(|(s, t)| McpGlob::new(s, t)).collect(),
+            fallback: m.fallback,
+        }
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
@@ -150,10 +184,7 @@ impl ToolMatcher {
 
     /// These native tool names.
     pub fn names(names: impl IntoIterator<Item = impl Into<String>>) -> Self {
-        Self {
-            names: names.into_iter().map(Into::into).collect(),
-            ..Self::default()
-        }
+        names.into_iter().fold(Self::default(), Self::with_name)
     }
 
     /// One canonical class.
@@ -164,41 +195,34 @@ impl ToolMatcher {
     /// Adds a class.
     #[must_use]
     pub fn with_class(mut self, c: CanonicalTool) -> Self {
-        if !self.classes.contains(&c) {
-            self.classes.push(c);
-        }
+        self.selector = self.selector.with_class(c);
         self
     }
 
     /// Adds a native name.
     #[must_use]
     pub fn with_name(mut self, n: impl Into<String>) -> Self {
-        let n = n.into();
-        if !self.names.contains(&n) {
-            self.names.push(n);
-        }
+        self.selector = self.selector.with_name(n);
         self
     }
 
     /// Adds an MCP glob.
     #[must_use]
     pub fn with_mcp(mut self, g: McpGlob) -> Self {
-        if !self.mcp.contains(&g) {
-            self.mcp.push(g);
-        }
+        self.selector = self.selector.with_mcp(g.server, g.tool);
         self
     }
 
     /// Whether it matches every tool.
     pub fn is_any(&self) -> bool {
-        self.names.is_empty() && self.classes.is_empty() && self.mcp.is_empty()
+        self.selector.is_empty()
     }
 
     /// The in-process filter: whether a decoded tool call is selected (the runner-side half of
     /// a broadened matcher).
     /// It is the runner's `--tools` rule ([`agenthooks_core::ToolSelector::matches`]).
     pub fn matches(&self, tool: &ToolCall) -> bool {
-        self.is_any() || agenthooks_core::ToolSelector::from(self).matches(tool)
+        self.is_any() || self.selector.matches(tool)
     }
 
     /// The union of two matchers (either matching every tool makes the union match every tool;
@@ -208,18 +232,10 @@ impl ToolMatcher {
         if self.is_any() || other.is_any() {
             return Self::any().with_fallback(self.fallback.max_strict(other.fallback));
         }
-        let mut out = self.clone();
-        for n in &other.names {
-            out = out.with_name(n.clone());
+        Self {
+            selector: self.selector.clone().union(&other.selector),
+            fallback: self.fallback.max_strict(other.fallback),
         }
-        for c in &other.classes {
-            out = out.with_class(*c);
-        }
-        for g in &other.mcp {
-            out = out.with_mcp(g.clone());
-        }
-        out.fallback = self.fallback.max_strict(other.fallback);
-        out
     }
 }
 
@@ -346,8 +362,8 @@ impl MatcherDialect {
         if m.is_any() {
             return c;
         }
-        let mut alts: Vec<Alt> = m.names.iter().map(|n| Alt::Lit(n.clone())).collect();
-        for class in &m.classes {
+        let mut alts: Vec<Alt> = m.selector.names.iter().map(|n| Alt::Lit(n.clone())).collect();
+        for class in &m.selector.classes {
             if *class == CanonicalTool::Mcp {
                 match tools.mcp {
                     Some(naming) => {
@@ -371,16 +387,16 @@ impl MatcherDialect {
                 _ => c.inexpressible.push(format!("the `{class}` class")),
             }
         }
-        for g in &m.mcp {
+        for (server, tool) in &m.selector.mcp {
             match tools.mcp {
                 Some(naming) => alts.push(Alt::Re(format!(
                     "{}{}{}{}",
                     regex_escape(naming.prefix),
-                    glob_regex(&g.server),
+                    glob_regex(server),
                     regex_escape(naming.separator),
-                    glob_regex(&g.tool)
+                    glob_regex(tool)
                 ))),
-                None => c.inexpressible.push(format!("the MCP glob `{g}`")),
+                None => c.inexpressible.push(format!("the MCP glob `{server}/{tool}`")),
             }
         }
         if !c.inexpressible.is_empty() {
@@ -506,7 +522,7 @@ mod tests {
         let a = ToolMatcher::names(["A"]);
         let b = ToolMatcher::names(["B", "A"]).with_fallback(MatcherFallback::Error);
         let u = a.union(&b);
-        assert_eq!(u.names, vec!["A".to_owned(), "B".to_owned()]);
+        assert_eq!(u.selector.names, vec!["A".to_owned(), "B".to_owned()]);
         assert_eq!(u.fallback, MatcherFallback::Error);
         assert!(a.union(&ToolMatcher::any()).is_any());
     }
@@ -515,8 +531,11 @@ mod tests {
     fn serde() {
         let m: ToolMatcher =
             serde_json::from_value(json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x"]})).unwrap();
-        assert_eq!(m.classes, vec![CanonicalTool::FileEdit]);
-        assert_eq!(m.mcp, vec![McpGlob::new("gh", "*"), McpGlob::new("x", "*")]);
+        assert_eq!(m.selector.classes, vec![CanonicalTool::FileEdit]);
+        assert_eq!(
+            m.selector.mcp,
+            [("gh".to_owned(), "*".to_owned()), ("x".to_owned(), "*".to_owned())]
+        );
         assert_eq!(
             serde_json::to_value(&m).unwrap(),
             json!({"names": ["Bash"], "classes": ["file-edit"], "mcp": ["gh/*", "x/*"]})

@@ -9,7 +9,8 @@ use serde::{Serialize, Serializer};
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{HookOn, Manifest};
 use crate::resolve::resolve;
-use crate::target::{Scope, Target};
+use crate::scope::Scope;
+use crate::target::Target;
 use crate::targets;
 
 /// What each agent will drop or degrade.

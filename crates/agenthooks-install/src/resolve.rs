@@ -8,37 +8,12 @@ use agenthooks_core::EventKind;
 
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
+use crate::hook::ResolvedHook;
 use crate::manifest::{HookOn, Manifest};
 use crate::matcher::{Compiled, MatcherFallback, ToolMatcher};
 use crate::shell;
 use crate::target::Target;
-use crate::targets::TargetModule;
-
-/// One hook entry to render on a target.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ResolvedHook {
-    /// Indexes of the manifest hooks merged into it.
-    pub(crate) specs: Vec<usize>,
-    /// The native event.
-    pub(crate) native: String,
-    /// Its unified kind.
-    pub(crate) kind: EventKind,
-    /// The compiled matcher (`None` = every tool / no matcher).
-    pub(crate) matcher: Option<String>,
-    /// Whether any merged hook is blocking.
-    pub(crate) blocking: bool,
-    /// The timeout in the agent's unit.
-    pub(crate) timeout_value: u64,
-    /// The timeout as a duration (what `--timeout` says).
-    pub(crate) timeout: Duration,
-    /// The command line (before any agent-specific wrapper).
-    pub(crate) command: String,
-    /// The in-process tool filter where the agent's matcher cannot express the hook's (the
-    /// command carries it as `--tools=…`; the bridges send it on each frame).
-    pub(crate) tools: Option<agenthooks_core::ToolSelector>,
-    /// Whether a merged hook's failure policy ([`crate::HookSpec::effective_failure`]) is closed.
-    pub(crate) fail_closed: bool,
-}
+use crate::targets::spec::TargetModule;
 
 struct Acc {
     specs: Vec<usize>,
@@ -131,7 +106,7 @@ pub(crate) fn resolve(
                 }
             }
         };
-        let closed = spec.effective_failure(manifest) == crate::FailurePolicy::Closed;
+        let closed = spec.effective_failure(manifest) == crate::manifest::FailurePolicy::Closed;
         for (native, kind, tool_matcher) in natives {
             let tools = if tool_matcher { Some(spec.tools.clone()) } else { None };
             if !tool_matcher && !spec.tools.is_any() {
@@ -258,7 +233,7 @@ pub(crate) fn resolve(
         let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective)?;
         if let Some(sel) = &in_process {
             command.push(' ');
-            command.push_str(&crate::shell_quote(&sel.to_arg())?);
+            command.push_str(&agenthooks_core::shell::quote(&sel.to_arg())?);
         }
         for &token in ts.substituted_tokens {
             if command.contains(token) {

@@ -1,38 +1,10 @@
 //! [`Target`]: which agent, which scope, and where on disk.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::scope::Scope;
 use agenthooks_core::Provider;
-use serde::{Deserialize, Serialize};
-
-agenthooks_core::named_enum! {
-    /// Where hooks are installed for an agent.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-    #[serde(rename_all = "kebab-case")]
-    #[non_exhaustive]
-    pub enum Scope {
-        /// The user's own config (every project).
-        User => "user",
-        /// One project's config (checked into the repository).
-        Project => "project",
-        /// A plugin directory (Claude Code's `.claude-plugin` layout).
-        Plugin => "plugin",
-    }
-}
-
-impl std::str::FromStr for Scope {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "user" => Ok(Self::User),
-            "project" => Ok(Self::Project),
-            "plugin" => Ok(Self::Plugin),
-            other => Err(format!("unknown scope `{other}` (expected user, project or plugin)")),
-        }
-    }
-}
 
 /// An install target: an agent, a scope and the directories that locate its config files.
 ///
@@ -257,24 +229,6 @@ pub(crate) fn version_lt(a: &str, b: &str) -> bool {
         }
     }
     false
-}
-
-/// Every target this release knows for a project root and a home directory: each provider at
-/// user scope, and at project scope where the provider has one (for `doctor`).
-pub fn known_targets(root: impl AsRef<Path>, home: impl AsRef<Path>) -> Vec<Target> {
-    let (root, home) = (root.as_ref(), home.as_ref());
-    let mut out = Vec::new();
-    for m in crate::targets::all() {
-        let spec = m.spec();
-        for scope in spec.scopes {
-            match scope {
-                Scope::User => out.push(Target::user(spec.provider.clone(), home)),
-                Scope::Project => out.push(Target::project(spec.provider.clone(), root, home)),
-                Scope::Plugin => {}
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -438,8 +438,8 @@ fn ensure_warm(env: &dyn Env, deadline: Instant, payload: &[u8]) -> Option<Strin
     }
     let ids: Option<Ids> = serde_json::from_slice(payload).ok();
     let session = ids.and_then(|i| i.session_id.or(i.session_id_camel));
-    let dir = st::warm_dir(env);
-    match std::env::current_exe().and_then(|exe| st::ensure_running(&dir, &exe, deadline, session.as_deref())) {
+    let dir = st::WarmDir::current(env);
+    match std::env::current_exe().and_then(|exe| dir.ensure_running(&exe, deadline, session.as_deref())) {
         Ok(st::Ensured::Impostor(i)) => {
             tracing::warn!(%i, "warm mode: an impostor holds the warm port");
             Some(format!(

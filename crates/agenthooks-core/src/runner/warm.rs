@@ -18,7 +18,7 @@
 //!   with an [`X-Agenthooks-Nonce`](super::warm_state::NONCE_HEADER) of 16 to 128 hex digits
 //!   also `"proof"`: [`proof`](super::warm_state::proof)`(token, nonce, build)`. It needs no
 //!   credential: it is how a client checks that this listener is its server before it sends the
-//!   token ([`probe`](super::warm_state::probe)).
+//!   token ([`WarmDir::probe`](super::warm_state::WarmDir::probe)).
 //! - `POST /v1/retire` `{"build": ID}` (the token only): the server exits when `ID` is at least
 //!   as new as its own build ([`build_at_least`](super::warm_state::build_at_least)), else `409`.
 //! - `POST /v1/session/start` and `/v1/session/end` `{"session": ID}` (the token only): the
@@ -432,12 +432,15 @@ impl WarmServer {
 /// [`SESSION_MAX`]).
 pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Result<Stopped, WarmError> {
     use super::warm_state as st;
-    let dir = st::warm_dir(env);
-    let token = st::read_token(&dir).map_err(|e| {
-        st::release_lock(&dir);
+    let dir = st::WarmDir::current(env);
+    let token = dir.token().map_err(|e| {
+        dir.release_lock();
         WarmError::Io(io::Error::new(
             e.kind(),
-            format!("no warm token in {} (install with --warm first): {e}", dir.display()),
+            format!(
+                "no warm token in {} (install with --warm first): {e}",
+                dir.path().display()
+            ),
         ))
     })?;
     let idle = match env.var("AGENTHOOKS_WARM_IDLE_SECS").and_then(|s| s.parse::<u64>().ok()) {
@@ -455,11 +458,11 @@ pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Resul
         .with_log_bodies(env.var("AGENTHOOKS_WARM_LOG_BODIES").as_deref() == Some("1"))
         .with_idle_exit(idle)
         .with_session_max(session_max);
-    let port = port.or_else(|| st::configured_port(&dir)).unwrap_or(0);
+    let port = port.or_else(|| dir.port()).unwrap_or(0);
     let server = match WarmServer::bind(port, config) {
         Ok(s) => s,
         Err(e) => {
-            st::release_lock(&dir);
+            dir.release_lock();
             return Err(e);
         }
     };
@@ -468,14 +471,14 @@ pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Resul
     if let Ok(exe) = std::env::current_exe() {
         record = record.with_exe(exe.to_string_lossy());
     }
-    if let Err(e) = st::write_record(&dir, &record) {
-        st::release_lock(&dir);
+    if let Err(e) = dir.write_record(&record) {
+        dir.release_lock();
         return Err(e.into());
     }
-    st::release_lock(&dir);
+    dir.release_lock();
     tracing::info!(port = server.port(), pid, "warm server listening");
     let stopped = server.serve(runner, env);
-    st::remove_record(&dir, pid);
+    dir.remove_record(pid);
     Ok(stopped)
 }
 

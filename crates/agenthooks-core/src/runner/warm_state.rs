@@ -1,10 +1,10 @@
 //! Warm mode's files and lifecycle: where the token, the port and the running server are
 //! recorded, and starting the server on demand.
 //!
-//! Each hook binary has its own warm directory, `<base>/<name>-<hash>` ([`warm_dir`]): the base
+//! Each hook binary has its own warm directory, `<base>/<name>-<hash>` ([`WarmDir::current`]): the base
 //! is `$AGENTHOOKS_WARM_DIR`, else `$HOME/.agenthooks/warm` (`%USERPROFILE%` on Windows), else
 //! a per-user `agenthooks-warm-<uid>` in the temp dir; `<name>` is the executable's file stem and `<hash>` 12 hex
-//! digits of the SHA-256 of its canonical path ([`warm_key`]). Two hook binaries (a secret
+//! digits of the SHA-256 of its canonical path ([`WarmDir::key`]). Two hook binaries (a secret
 //! guard and an audit hook) so get two tokens, ports, locks and servers, and neither retires
 //! the other; an upgrade in place keeps the path, so the directory, and the build check below
 //! restarts the server. Install computes the key from the path the hooks run (the manifest's
@@ -22,19 +22,19 @@
 //!   (its owner died).
 //! - `installs.json`: the targets whose hooks install rendered warm (a JSON array of labels);
 //!   when uninstall removes the last, it stops the server and removes the directory
-//!   ([`remove_install`], [`discard`]).
+//!   ([`WarmDir::remove_install`], [`WarmDir::discard`]).
 //!
 //! The build id ([`build_id`]) names the binary: its version, size and modification time. A
 //! config rendered by one build carries its id in every hook URL; a server of another build
 //! refuses such a request (`409`) but stays up: only the token and a build at least as new as
-//! its own retire it ([`retire`]). A command hook with `--warm` (session start) or
+//! its own retire it ([`WarmDir::retire`]). A command hook with `--warm` (session start) or
 //! `--warm-only` (each prompt) of the build the config was rendered for that finds a server of
 //! another build answering retires it and starts its own, so after an upgrade and a re-install
 //! the first session start or prompt already runs the new build. A binary newer than the config
 //! (upgraded, not re-installed) leaves a server of the config's build running: that server
 //! still answers the config.
 //!
-//! Before any of that, the client checks who listens ([`probe`]): a challenge the server
+//! Before any of that, the client checks who listens ([`WarmDir::probe`]): a challenge the server
 //! answers with an HMAC keyed by the token, and on Linux the socket's owner and the pid and
 //! executable `server.json` names. The token goes only over a connection whose listener passed;
 //! a listener that fails is an [`Impostor`].
@@ -65,93 +65,124 @@ pub const INSTALLS_FILE: &str = "installs.json";
 pub const STALE_LOCK: Duration = Duration::from_secs(10);
 /// How long a ping may take (tools and tests; hook processes pass their own deadline).
 pub const PING_TIMEOUT: Duration = Duration::from_millis(500);
-/// How long [`discard`] waits for a retired server to stop, and the most a hook process's warm
+/// How long [`WarmDir::discard`] waits for a retired server to stop, and the most a hook process's warm
 /// check takes (it starts a server and waits for it to prove itself within its deadline).
 pub const START_WAIT: Duration = Duration::from_secs(3);
 
-/// The base of the warm directories for `env`: `$AGENTHOOKS_WARM_DIR`, else
-/// `$HOME/.agenthooks/warm` (`%USERPROFILE%`), else a per-user `agenthooks-warm-<uid>` in the
-/// temp dir.
+/// One hook binary's warm directory (see the module docs): its token, config, server record,
+/// start lock and install list, and the lifecycle over them (probe, ping, start, retire,
+/// discard). Install, `doctor`, the server and the hook processes each hold one.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::warm_base;
-/// let env = vec![("HOME".to_owned(), "/h".to_owned())];
-/// assert_eq!(warm_base(&env), std::path::Path::new("/h/.agenthooks/warm"));
+/// use agenthooks_core::runner::warm_state::WarmDir;
+/// let dir = WarmDir::at(std::env::temp_dir().join(format!("agenthooks-warm-dir-doc-{}", std::process::id())));
+/// let token = dir.ensure_token().unwrap();
+/// assert_eq!(dir.token().unwrap(), token, "created once, then read");
+/// dir.write_config(4711, Some("0.1.0-abc-def")).unwrap();
+/// assert_eq!((dir.port(), dir.build().as_deref()), (Some(4711), Some("0.1.0-abc-def")));
+/// assert_eq!(dir.record(), None, "no server runs");
+/// # let _ = std::fs::remove_dir_all(dir.path());
 /// ```
-pub fn warm_base(env: &dyn Env) -> PathBuf {
-    if let Some(d) = env.var(WARM_DIR_ENV).filter(|s| !s.is_empty()) {
-        return d.into();
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WarmDir {
+    path: PathBuf,
+}
+
+impl WarmDir {
+    /// The warm directory at `path` (a test's, or one install recorded).
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        Self { path: path.into() }
     }
-    for home in ["HOME", "USERPROFILE"] {
-        if let Some(h) = env.var(home).filter(|s| !s.is_empty()) {
-            return Path::new(&h).join(".agenthooks").join("warm");
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The base of the warm directories for `env`: `$AGENTHOOKS_WARM_DIR`, else
+    /// `$HOME/.agenthooks/warm` (`%USERPROFILE%`), else a per-user `agenthooks-warm-<uid>` in the
+    /// temp dir.
+    ///
+    /// ```
+    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// let env = vec![("HOME".to_owned(), "/h".to_owned())];
+    /// assert_eq!(WarmDir::base(&env), std::path::Path::new("/h/.agenthooks/warm"));
+    /// ```
+    pub fn base(env: &dyn Env) -> PathBuf {
+        if let Some(d) = env.var(WARM_DIR_ENV).filter(|s| !s.is_empty()) {
+            return d.into();
         }
-    }
-    // No home: a per-user name in the temp dir (never one shared name every user can take).
-    crate::safe_fs::user_temp_dir("agenthooks-warm")
-}
-
-/// The key naming the warm directory of the executable at `exe`: its file stem (characters
-/// other than ASCII letters, digits, `-`, `_` and `.` become `_`; at most 40) and 12 hex digits
-/// of the SHA-256 of its canonical path (the path as given when it cannot be resolved).
-///
-/// ```
-/// use agenthooks_core::runner::warm_state::warm_key;
-/// let key = warm_key(std::path::Path::new("/nonexistent/bin/secret-guard"));
-/// assert!(key.starts_with("secret-guard-"));
-/// assert_eq!(key.len(), "secret-guard-".len() + 12);
-/// assert_ne!(key, warm_key(std::path::Path::new("/nonexistent/other/secret-guard")));
-/// ```
-pub fn warm_key(exe: &Path) -> String {
-    use sha2::{Digest, Sha256};
-    let path = std::fs::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
-    let stem: String = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
+        for home in ["HOME", "USERPROFILE"] {
+            if let Some(h) = env.var(home).filter(|s| !s.is_empty()) {
+                return Path::new(&h).join(".agenthooks").join("warm");
             }
-        })
-        .take(40)
-        .collect();
-    let stem = if stem.is_empty() { "hook".to_owned() } else { stem };
-    let mut h = Sha256::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        h.update(path.as_os_str().as_bytes());
+        }
+        // No home: a per-user name in the temp dir (never one shared name every user can take).
+        crate::safe_fs::user_temp_dir("agenthooks-warm")
     }
-    #[cfg(not(unix))]
-    h.update(path.to_string_lossy().as_bytes());
-    let hash = crate::digest::hex(&h.finalize());
-    format!("{stem}-{}", &hash[..12])
-}
 
-/// The warm directory of the hook binary at `exe`: [`warm_base`]`/`[`warm_key`]. Install
-/// passes the path the hooks run.
-///
-/// ```
-/// use agenthooks_core::runner::warm_state::{warm_dir_for, warm_key};
-/// use std::path::Path;
-/// let env = vec![("AGENTHOOKS_WARM_DIR".to_owned(), "/w".to_owned())];
-/// let exe = Path::new("/nonexistent/guard");
-/// assert_eq!(warm_dir_for(&env, exe), Path::new("/w").join(warm_key(exe)));
-/// ```
-pub fn warm_dir_for(env: &dyn Env, exe: &Path) -> PathBuf {
-    warm_base(env).join(warm_key(exe))
-}
+    /// The key naming the warm directory of the executable at `exe`: its file stem (characters
+    /// other than ASCII letters, digits, `-`, `_` and `.` become `_`; at most 40) and 12 hex digits
+    /// of the SHA-256 of its canonical path (the path as given when it cannot be resolved).
+    ///
+    /// ```
+    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// let key = WarmDir::key(std::path::Path::new("/nonexistent/bin/secret-guard"));
+    /// assert!(key.starts_with("secret-guard-"));
+    /// assert_eq!(key.len(), "secret-guard-".len() + 12);
+    /// assert_ne!(key, WarmDir::key(std::path::Path::new("/nonexistent/other/secret-guard")));
+    /// ```
+    pub fn key(exe: &Path) -> String {
+        use sha2::{Digest, Sha256};
+        let path = std::fs::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
+        let stem: String = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(40)
+            .collect();
+        let stem = if stem.is_empty() { "hook".to_owned() } else { stem };
+        let mut h = Sha256::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            h.update(path.as_os_str().as_bytes());
+        }
+        #[cfg(not(unix))]
+        h.update(path.to_string_lossy().as_bytes());
+        let hash = crate::digest::hex(&h.finalize());
+        format!("{stem}-{}", &hash[..12])
+    }
 
-/// The running binary's warm directory for `env` (see the module docs): [`warm_dir_for`] its
-/// executable (`<base>/agenthooks` when it cannot be found).
-pub fn warm_dir(env: &dyn Env) -> PathBuf {
-    match std::env::current_exe() {
-        Ok(exe) => warm_dir_for(env, &exe),
-        Err(_) => warm_base(env).join("agenthooks"),
+    /// The warm directory of the hook binary at `exe`: [`WarmDir::base`]`/`[`WarmDir::key`].
+    /// Install passes the path the hooks run.
+    ///
+    /// ```
+    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// use std::path::Path;
+    /// let env = vec![("AGENTHOOKS_WARM_DIR".to_owned(), "/w".to_owned())];
+    /// let exe = Path::new("/nonexistent/guard");
+    /// assert_eq!(WarmDir::for_exe(&env, exe).path(), Path::new("/w").join(WarmDir::key(exe)));
+    /// ```
+    pub fn for_exe(env: &dyn Env, exe: &Path) -> Self {
+        Self::at(Self::base(env).join(Self::key(exe)))
+    }
+
+    /// The running binary's warm directory for `env` (see the module docs): [`WarmDir::for_exe`]
+    /// its executable (`<base>/agenthooks` when it cannot be found).
+    pub fn current(env: &dyn Env) -> Self {
+        match std::env::current_exe() {
+            Ok(exe) => Self::for_exe(env, &exe),
+            Err(_) => Self::at(Self::base(env).join("agenthooks")),
+        }
     }
 }
 
@@ -228,68 +259,70 @@ pub fn write_private(path: &Path, contents: &[u8]) -> io::Result<()> {
     }
 }
 
-/// The token in `dir`, created when there is none.
-pub fn ensure_token(dir: &Path) -> io::Result<String> {
-    match read_token(dir) {
-        Ok(t) => Ok(t),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let t = random_token()?;
-            write_private(&dir.join(TOKEN_FILE), t.as_bytes())?;
-            Ok(t)
+impl WarmDir {
+    /// The token, created when there is none.
+    pub fn ensure_token(&self) -> io::Result<String> {
+        let dir = self.path();
+        match self.token() {
+            Ok(t) => Ok(t),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let t = random_token()?;
+                write_private(&dir.join(TOKEN_FILE), t.as_bytes())?;
+                Ok(t)
+            }
+            Err(e) => Err(e),
         }
-        Err(e) => Err(e),
     }
-}
 
-/// The token in `dir`.
-pub fn read_token(dir: &Path) -> io::Result<String> {
-    let t = std::fs::read_to_string(dir.join(TOKEN_FILE))?;
-    let t = t.trim();
-    if t.is_empty() {
-        return Err(io::Error::new(io::ErrorKind::NotFound, "the warm token file is empty"));
+    /// The token.
+    pub fn token(&self) -> io::Result<String> {
+        let dir = self.path();
+        let t = std::fs::read_to_string(dir.join(TOKEN_FILE))?;
+        let t = t.trim();
+        if t.is_empty() {
+            return Err(io::Error::new(io::ErrorKind::NotFound, "the warm token file is empty"));
+        }
+        Ok(t.to_owned())
     }
-    Ok(t.to_owned())
-}
 
-/// The port install recorded in `dir`'s config.
-pub fn configured_port(dir: &Path) -> Option<u16> {
-    let v: Value = serde_json::from_slice(&std::fs::read(dir.join(CONFIG_FILE)).ok()?).ok()?;
-    v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())
-}
-
-/// Records `port` in `dir`'s config.
-pub fn write_config(dir: &Path, port: u16) -> io::Result<()> {
-    write_config_for(dir, port, None)
-}
-
-/// Records `port` and the build the hooks were rendered for (`None`: keep the recorded one) in
-/// `dir`'s config.
-///
-/// ```
-/// use agenthooks_core::runner::warm_state::{configured_build, configured_port, write_config, write_config_for};
-/// let dir = std::env::temp_dir().join(format!("agenthooks-warm-doc-{}", std::process::id()));
-/// write_config_for(&dir, 4711, Some("0.1.0-abc-def")).unwrap();
-/// write_config(&dir, 4712).unwrap(); // a new port keeps the recorded build
-/// assert_eq!(
-///     (configured_port(&dir), configured_build(&dir).as_deref()),
-///     (Some(4712), Some("0.1.0-abc-def"))
-/// );
-/// # let _ = std::fs::remove_dir_all(&dir);
-/// ```
-pub fn write_config_for(dir: &Path, port: u16, build: Option<&str>) -> io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let build = build.map(str::to_owned).or_else(|| configured_build(dir));
-    let mut v = serde_json::json!({ "port": port });
-    if let Some(b) = build {
-        v["build"] = Value::from(b);
+    /// The port install recorded in the config.
+    pub fn port(&self) -> Option<u16> {
+        let dir = self.path();
+        let v: Value = serde_json::from_slice(&std::fs::read(dir.join(CONFIG_FILE)).ok()?).ok()?;
+        v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())
     }
-    std::fs::write(dir.join(CONFIG_FILE), v.to_string())
-}
 
-/// The build the last install rendered the hooks for, when recorded.
-pub fn configured_build(dir: &Path) -> Option<String> {
-    let v: Value = serde_json::from_slice(&std::fs::read(dir.join(CONFIG_FILE)).ok()?).ok()?;
-    v.get("build")?.as_str().map(str::to_owned)
+    /// Records `port` and the build the hooks were rendered for (`None`: keep the recorded one) in
+    /// the config.
+    ///
+    /// ```
+    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// let dir = WarmDir::at(std::env::temp_dir().join(format!("agenthooks-warm-doc-{}", std::process::id())));
+    /// dir.write_config(4711, Some("0.1.0-abc-def")).unwrap();
+    /// dir.write_config(4712, None).unwrap(); // a new port keeps the recorded build
+    /// assert_eq!(
+    ///     (dir.port(), dir.build().as_deref()),
+    ///     (Some(4712), Some("0.1.0-abc-def"))
+    /// );
+    /// # let _ = std::fs::remove_dir_all(dir.path());
+    /// ```
+    pub fn write_config(&self, port: u16, build: Option<&str>) -> io::Result<()> {
+        let dir = self.path();
+        std::fs::create_dir_all(dir)?;
+        let build = build.map(str::to_owned).or_else(|| self.build());
+        let mut v = serde_json::json!({ "port": port });
+        if let Some(b) = build {
+            v["build"] = Value::from(b);
+        }
+        std::fs::write(dir.join(CONFIG_FILE), v.to_string())
+    }
+
+    /// The build the last install rendered the hooks for, when recorded.
+    pub fn build(&self) -> Option<String> {
+        let dir = self.path();
+        let v: Value = serde_json::from_slice(&std::fs::read(dir.join(CONFIG_FILE)).ok()?).ok()?;
+        v.get("build")?.as_str().map(str::to_owned)
+    }
 }
 
 /// A free loopback port (the system's pick; install records it).
@@ -331,33 +364,38 @@ impl ServerRecord {
     }
 }
 
-/// The record in `dir`, if any.
-pub fn read_record(dir: &Path) -> Option<ServerRecord> {
-    let v: Value = serde_json::from_slice(&std::fs::read(dir.join(RECORD_FILE)).ok()?).ok()?;
-    Some(ServerRecord {
-        pid: v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())?,
-        port: v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())?,
-        build: v.get("build")?.as_str()?.to_owned(),
-        exe: v.get("exe").and_then(Value::as_str).map(str::to_owned),
-    })
-}
-
-/// Writes `r` as `dir`'s record.
-pub fn write_record(dir: &Path, r: &ServerRecord) -> io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let mut v = serde_json::json!({"pid": r.pid, "port": r.port, "build": r.build});
-    if let Some(exe) = &r.exe {
-        v["exe"] = Value::from(exe.clone());
+impl WarmDir {
+    /// The running server's record, if any.
+    pub fn record(&self) -> Option<ServerRecord> {
+        let dir = self.path();
+        let v: Value = serde_json::from_slice(&std::fs::read(dir.join(RECORD_FILE)).ok()?).ok()?;
+        Some(ServerRecord {
+            pid: v.get("pid")?.as_u64().and_then(|p| u32::try_from(p).ok())?,
+            port: v.get("port")?.as_u64().and_then(|p| u16::try_from(p).ok())?,
+            build: v.get("build")?.as_str()?.to_owned(),
+            exe: v.get("exe").and_then(Value::as_str).map(str::to_owned),
+        })
     }
-    let tmp = dir.join(format!("{RECORD_FILE}.{}", std::process::id()));
-    write_private(&tmp, v.to_string().as_bytes())?;
-    std::fs::rename(tmp, dir.join(RECORD_FILE))
-}
 
-/// Removes `dir`'s record when it is `pid`'s.
-pub fn remove_record(dir: &Path, pid: u32) {
-    if read_record(dir).is_some_and(|r| r.pid == pid) {
-        let _ = std::fs::remove_file(dir.join(RECORD_FILE));
+    /// Writes `r` as the record.
+    pub fn write_record(&self, r: &ServerRecord) -> io::Result<()> {
+        let dir = self.path();
+        std::fs::create_dir_all(dir)?;
+        let mut v = serde_json::json!({"pid": r.pid, "port": r.port, "build": r.build});
+        if let Some(exe) = &r.exe {
+            v["exe"] = Value::from(exe.clone());
+        }
+        let tmp = dir.join(format!("{RECORD_FILE}.{}", std::process::id()));
+        write_private(&tmp, v.to_string().as_bytes())?;
+        std::fs::rename(tmp, dir.join(RECORD_FILE))
+    }
+
+    /// Removes the record when it is `pid`'s.
+    pub fn remove_record(&self, pid: u32) {
+        let dir = self.path();
+        if self.record().is_some_and(|r| r.pid == pid) {
+            let _ = std::fs::remove_file(dir.join(RECORD_FILE));
+        }
     }
 }
 
@@ -515,52 +553,55 @@ pub enum Probe {
     Impostor(Impostor),
 }
 
-/// Finds out who listens on `port` without giving the token away: sends a random nonce to
-/// `POST /v1/ping` and checks the answer's proof ([`proof`]) with `token`; on Linux also that
-/// the socket answering is owned by this user and held by the process `dir`'s `server.json`
-/// names, running the executable it names. Everything happens by `deadline`; the answer's head
-/// and body are capped.
-pub fn probe(dir: &Path, port: u16, token: &str, deadline: Instant) -> Probe {
-    let Ok(base) = BaseUrl::parse(&format!("http://127.0.0.1:{port}")) else {
-        return Probe::Down;
-    };
-    let impostor = |pid: Option<u32>, uid: Option<u32>, why: String| Probe::Impostor(Impostor { port, pid, uid, why });
-    let mut conn = match Conn::open(&base, deadline) {
-        Ok(c) => c.with_body_cap(16 << 10),
-        Err(http::HttpError::Io(e)) if e.kind() == io::ErrorKind::ConnectionRefused => return Probe::Down,
-        Err(e) => return impostor(None, None, format!("connecting: {e}")),
-    };
-    let Ok(nonce) = random_token() else {
-        return impostor(None, None, "no random nonce".into());
-    };
-    let answer = conn.send("POST", "/v1/ping", Some(b"{}"), &[(NONCE_HEADER, &nonce)], true);
-    // Read once the server answered: a connection not accepted yet has no owner's inode.
-    let owner = socket_owner(conn.stream());
-    let uid = owner.map(|o| o.0);
-    let pong = match answer {
-        Ok(r) if r.is_success() => serde_json::from_str::<Value>(&r.body).ok(),
-        Ok(r) => return impostor(None, uid, format!("ping answered {}", r.status)),
-        Err(e) => return impostor(None, uid, format!("ping: {e}")),
-    };
-    let Some(pong) = pong.filter(|v| v["agenthooks"] == "pong") else {
-        return impostor(None, uid, "the ping answer is not a pong".into());
-    };
-    let pid = pong["pid"].as_u64().and_then(|p| u32::try_from(p).ok());
-    let build = pong["build"].as_str().unwrap_or_default().to_owned();
-    let given = pong["proof"].as_str().unwrap_or_default();
-    if !constant_time_eq(given.as_bytes(), proof(token, &nonce, &build).as_bytes()) {
-        return impostor(pid, uid, "it does not know the token (wrong challenge proof)".into());
+impl WarmDir {
+    /// Finds out who listens on `port` without giving the token away: sends a random nonce to
+    /// `POST /v1/ping` and checks the answer's proof ([`proof`]) with `token`; on Linux also that
+    /// the socket answering is owned by this user and held by the process this directory's `server.json`
+    /// names, running the executable it names. Everything happens by `deadline`; the answer's head
+    /// and body are capped.
+    pub fn probe(&self, port: u16, token: &str, deadline: Instant) -> Probe {
+        let Ok(base) = BaseUrl::parse(&format!("http://127.0.0.1:{port}")) else {
+            return Probe::Down;
+        };
+        let impostor =
+            |pid: Option<u32>, uid: Option<u32>, why: String| Probe::Impostor(Impostor { port, pid, uid, why });
+        let mut conn = match Conn::open(&base, deadline) {
+            Ok(c) => c.with_body_cap(16 << 10),
+            Err(http::HttpError::Io(e)) if e.kind() == io::ErrorKind::ConnectionRefused => return Probe::Down,
+            Err(e) => return impostor(None, None, format!("connecting: {e}")),
+        };
+        let Ok(nonce) = random_token() else {
+            return impostor(None, None, "no random nonce".into());
+        };
+        let answer = conn.send("POST", "/v1/ping", Some(b"{}"), &[(NONCE_HEADER, &nonce)], true);
+        // Read once the server answered: a connection not accepted yet has no owner's inode.
+        let owner = socket_owner(conn.stream());
+        let uid = owner.map(|o| o.0);
+        let pong = match answer {
+            Ok(r) if r.is_success() => serde_json::from_str::<Value>(&r.body).ok(),
+            Ok(r) => return impostor(None, uid, format!("ping answered {}", r.status)),
+            Err(e) => return impostor(None, uid, format!("ping: {e}")),
+        };
+        let Some(pong) = pong.filter(|v| v["agenthooks"] == "pong") else {
+            return impostor(None, uid, "the ping answer is not a pong".into());
+        };
+        let pid = pong["pid"].as_u64().and_then(|p| u32::try_from(p).ok());
+        let build = pong["build"].as_str().unwrap_or_default().to_owned();
+        let given = pong["proof"].as_str().unwrap_or_default();
+        if !constant_time_eq(given.as_bytes(), proof(token, &nonce, &build).as_bytes()) {
+            return impostor(pid, uid, "it does not know the token (wrong challenge proof)".into());
+        }
+        let record = ServerRecord::new(pid.unwrap_or(0), port, build);
+        if let Err(why) = check_owner(self, &record, owner) {
+            let pid = owner.and_then(|o| o.2).or(pid);
+            return impostor(pid, uid, why);
+        }
+        Probe::Ours(Verified {
+            conn,
+            token: token.to_owned(),
+            record,
+        })
     }
-    let record = ServerRecord::new(pid.unwrap_or(0), port, build);
-    if let Err(why) = check_owner(dir, &record, owner) {
-        let pid = owner.and_then(|o| o.2).or(pid);
-        return impostor(pid, uid, why);
-    }
-    Probe::Ours(Verified {
-        conn,
-        token: token.to_owned(),
-        record,
-    })
 }
 
 /// The listening process's `(uid, socket inode, pid when found)` of the server side of
@@ -616,14 +657,14 @@ fn effective_uid() -> Option<u32> {
 /// Linux: the socket answering is this user's, held by the process `dir`'s record names
 /// (which is the pid the pong claims), and that process runs the executable the record names.
 #[cfg(target_os = "linux")]
-fn check_owner(dir: &Path, claimed: &ServerRecord, owner: Option<(u32, u64, Option<u32>)>) -> Result<(), String> {
+fn check_owner(dir: &WarmDir, claimed: &ServerRecord, owner: Option<(u32, u64, Option<u32>)>) -> Result<(), String> {
     let Some((uid, inode, _)) = owner else {
         return Err("its socket is not in /proc/net/tcp".into());
     };
     if effective_uid() != Some(uid) {
         return Err(format!("its socket belongs to uid {uid}, not this user"));
     }
-    let Some(record) = read_record(dir) else {
+    let Some(record) = dir.record() else {
         return Err("no server.json names it".into());
     };
     if record.pid != claimed.pid || record.port != claimed.port {
@@ -652,25 +693,27 @@ fn check_owner(dir: &Path, claimed: &ServerRecord, owner: Option<(u32, u64, Opti
 /// Elsewhere the proof alone vouches for the server.
 #[cfg(not(target_os = "linux"))]
 #[allow(clippy::unnecessary_wraps)] // the Linux build's signature
-fn check_owner(_dir: &Path, _claimed: &ServerRecord, _owner: Option<(u32, u64, Option<u32>)>) -> Result<(), String> {
+fn check_owner(_dir: &WarmDir, _claimed: &ServerRecord, _owner: Option<(u32, u64, Option<u32>)>) -> Result<(), String> {
     Ok(())
 }
 
-/// Pings our server on `port`: its pong (`version`, `build`, `pid`, `port`) when a server that
-/// proved to be ours ([`probe`]) answers within `timeout`, `None` otherwise.
-pub fn ping(dir: &Path, port: u16, token: &str, timeout: Duration) -> Option<Value> {
-    match probe(dir, port, token, Instant::now() + timeout) {
-        Probe::Ours(v) => Some(serde_json::json!({
-            "agenthooks": "pong",
-            "pid": v.record.pid,
-            "port": v.record.port,
-            "build": v.record.build,
-        })),
-        _ => None,
+impl WarmDir {
+    /// Pings our server on `port`: its pong (`version`, `build`, `pid`, `port`) when a server that
+    /// proved to be ours ([`WarmDir::probe`]) answers within `timeout`, `None` otherwise.
+    pub fn ping(&self, port: u16, token: &str, timeout: Duration) -> Option<Value> {
+        match self.probe(port, token, Instant::now() + timeout) {
+            Probe::Ours(v) => Some(serde_json::json!({
+                "agenthooks": "pong",
+                "pid": v.record.pid,
+                "port": v.record.port,
+                "build": v.record.build,
+            })),
+            _ => None,
+        }
     }
 }
 
-/// What [`ensure_running`] found or did.
+/// What [`WarmDir::ensure_running`] found or did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Ensured {
@@ -697,131 +740,134 @@ fn open_session(v: &mut Verified, session: Option<&str>) {
     }
 }
 
-/// Makes sure a server of this build runs for `dir`, by `deadline`: probes the configured
-/// port ([`probe`]); when nothing answers, takes the start lock and starts `exe agenthooks
-/// serve --http` detached (its own process group on Unix, no inherited streams), then waits
-/// for it to prove itself. A verified server of another build is retired first ([`retire`])
-/// when this binary is the build the config was rendered for ([`configured_build`]);
-/// otherwise (this binary is newer than the config, or the config names no build) it is left
-/// running: it answers the config it was rendered with ([`Ensured::Running`]). A listener that
-/// does not prove to be ours gets nothing ([`Ensured::Impostor`]). `session` (the agent's
-/// session id) is registered with the server that runs, so it does not exit while the session
-/// is open.
-pub fn ensure_running(dir: &Path, exe: &Path, deadline: Instant, session: Option<&str>) -> io::Result<Ensured> {
-    let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) else {
-        return Ok(Ensured::NotConfigured);
-    };
-    let build = build_id();
-    match probe(dir, port, &token, deadline) {
-        Probe::Impostor(i) => return Ok(Ensured::Impostor(i)),
-        Probe::Ours(mut v) => {
-            let theirs = v.record.build.clone();
-            if theirs == build {
-                open_session(&mut v, session);
-                return Ok(Ensured::Running(v.record));
-            }
-            let wanted = configured_build(dir);
-            if wanted.as_deref() != Some(build.as_str()) {
-                tracing::warn!(running = %theirs, this = %build, config = ?wanted, "a warm server of another build answers; this binary is not the config's build (re-run install --warm after an upgrade): left running");
-                open_session(&mut v, session);
-                return Ok(Ensured::Running(v.record));
-            }
-            tracing::info!(running = %theirs, this = %build, pid = v.record.pid, "a warm server of another build answers; retiring it");
-            drop(v);
-            if !retire(dir, port, &token, &build, deadline) {
-                return Ok(Ensured::Starting);
-            }
-        }
-        Probe::Down => {}
-    }
-    let lock = dir.join(LOCK_FILE);
-    if !take_lock(&lock)? {
-        return Ok(Ensured::Starting);
-    }
-    let mut cmd = std::process::Command::new(exe);
-    // The server finds `dir` as this process did: the same executable, the inherited env.
-    cmd.args(["agenthooks", "serve", "--http"])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    let spawned = cmd.spawn();
-    // The server removes the lock once it listens; a failed spawn removes it here.
-    match spawned {
-        Ok(child) => {
-            let pid = child.id();
-            // Not waited for: the server outlives this hook process. Its readiness is: the
-            // session-start hook returns once the server proved itself, so the session's
-            // first http hook finds it listening.
-            drop(child);
-            while Instant::now() < deadline {
-                let step = deadline.min(Instant::now() + Duration::from_millis(200));
-                match probe(dir, port, &token, step) {
-                    Probe::Ours(mut v) => {
-                        open_session(&mut v, session);
-                        break;
-                    }
-                    Probe::Impostor(i) if i.why.starts_with("it does not know") => {
-                        return Ok(Ensured::Impostor(i));
-                    }
-                    _ => std::thread::sleep(Duration::from_millis(10)),
+impl WarmDir {
+    /// Makes sure a server of this build runs for this directory, by `deadline`: probes the configured
+    /// port ([`WarmDir::probe`]); when nothing answers, takes the start lock and starts `exe agenthooks
+    /// serve --http` detached (its own process group on Unix, no inherited streams), then waits
+    /// for it to prove itself. A verified server of another build is retired first ([`WarmDir::retire`])
+    /// when this binary is the build the config was rendered for ([`WarmDir::build`]);
+    /// otherwise (this binary is newer than the config, or the config names no build) it is left
+    /// running: it answers the config it was rendered with ([`Ensured::Running`]). A listener that
+    /// does not prove to be ours gets nothing ([`Ensured::Impostor`]). `session` (the agent's
+    /// session id) is registered with the server that runs, so it does not exit while the session
+    /// is open.
+    pub fn ensure_running(&self, exe: &Path, deadline: Instant, session: Option<&str>) -> io::Result<Ensured> {
+        let dir = self.path();
+        let (Ok(token), Some(port)) = (self.token(), self.port()) else {
+            return Ok(Ensured::NotConfigured);
+        };
+        let build = build_id();
+        match self.probe(port, &token, deadline) {
+            Probe::Impostor(i) => return Ok(Ensured::Impostor(i)),
+            Probe::Ours(mut v) => {
+                let theirs = v.record.build.clone();
+                if theirs == build {
+                    open_session(&mut v, session);
+                    return Ok(Ensured::Running(v.record));
+                }
+                let wanted = self.build();
+                if wanted.as_deref() != Some(build.as_str()) {
+                    tracing::warn!(running = %theirs, this = %build, config = ?wanted, "a warm server of another build answers; this binary is not the config's build (re-run install --warm after an upgrade): left running");
+                    open_session(&mut v, session);
+                    return Ok(Ensured::Running(v.record));
+                }
+                tracing::info!(running = %theirs, this = %build, pid = v.record.pid, "a warm server of another build answers; retiring it");
+                drop(v);
+                if !self.retire(port, &token, &build, deadline) {
+                    return Ok(Ensured::Starting);
                 }
             }
-            Ok(Ensured::Started(pid))
+            Probe::Down => {}
         }
-        Err(e) => {
-            let _ = std::fs::remove_file(&lock);
-            Err(e)
+        let lock = dir.join(LOCK_FILE);
+        if !take_lock(&lock)? {
+            return Ok(Ensured::Starting);
+        }
+        let mut cmd = std::process::Command::new(exe);
+        // The server finds `dir` as this process did: the same executable, the inherited env.
+        cmd.args(["agenthooks", "serve", "--http"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let spawned = cmd.spawn();
+        // The server removes the lock once it listens; a failed spawn removes it here.
+        match spawned {
+            Ok(child) => {
+                let pid = child.id();
+                // Not waited for: the server outlives this hook process. Its readiness is: the
+                // session-start hook returns once the server proved itself, so the session's
+                // first http hook finds it listening.
+                drop(child);
+                while Instant::now() < deadline {
+                    let step = deadline.min(Instant::now() + Duration::from_millis(200));
+                    match self.probe(port, &token, step) {
+                        Probe::Ours(mut v) => {
+                            open_session(&mut v, session);
+                            break;
+                        }
+                        Probe::Impostor(i) if i.why.starts_with("it does not know") => {
+                            return Ok(Ensured::Impostor(i));
+                        }
+                        _ => std::thread::sleep(Duration::from_millis(10)),
+                    }
+                }
+                Ok(Ensured::Started(pid))
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&lock);
+                Err(e)
+            }
         }
     }
-}
 
-/// Retires our server on `port` whose build is not `build`: on a verified connection
-/// ([`probe`]) sends `POST /v1/retire` with the token and `build` (the server exits only when
-/// `build` is at least as new as its own, [`build_at_least`]), then waits, by `deadline`, for
-/// the port to stop answering. Whether it stopped (nothing listening counts as stopped; a
-/// listener that is not ours does not).
-///
-/// ```
-/// use agenthooks_core::runner::warm_state::{free_port, retire, START_WAIT};
-/// // Nothing listens on a port just handed out: nothing to retire.
-/// let dir = std::env::temp_dir().join("agenthooks-retire-doc");
-/// let deadline = std::time::Instant::now() + START_WAIT;
-/// assert!(retire(&dir, free_port().unwrap(), "token", "0.1.0-abc-def", deadline));
-/// ```
-pub fn retire(dir: &Path, port: u16, token: &str, build: &str, deadline: Instant) -> bool {
-    match probe(dir, port, token, deadline) {
-        Probe::Down => return true,
-        Probe::Impostor(i) => {
-            tracing::warn!(%i, "not retiring a listener that is not ours");
-            return false;
-        }
-        Probe::Ours(mut v) => {
-            if let Ok(r) = v.post("/v1/retire", &serde_json::json!({ "build": build })) {
-                if !r.is_success() {
-                    tracing::warn!(status = r.status, answer = %r.body, "the warm server refused to retire");
-                    return false;
+    /// Retires our server on `port` whose build is not `build`: on a verified connection
+    /// ([`WarmDir::probe`]) sends `POST /v1/retire` with the token and `build` (the server exits only when
+    /// `build` is at least as new as its own, [`build_at_least`]), then waits, by `deadline`, for
+    /// the port to stop answering. Whether it stopped (nothing listening counts as stopped; a
+    /// listener that is not ours does not).
+    ///
+    /// ```
+    /// use agenthooks_core::runner::warm_state::{free_port, WarmDir, START_WAIT};
+    /// // Nothing listens on a port just handed out: nothing to retire.
+    /// let dir = WarmDir::at(std::env::temp_dir().join("agenthooks-retire-doc"));
+    /// let deadline = std::time::Instant::now() + START_WAIT;
+    /// assert!(dir.retire(free_port().unwrap(), "token", "0.1.0-abc-def", deadline));
+    /// ```
+    pub fn retire(&self, port: u16, token: &str, build: &str, deadline: Instant) -> bool {
+        match self.probe(port, token, deadline) {
+            Probe::Down => return true,
+            Probe::Impostor(i) => {
+                tracing::warn!(%i, "not retiring a listener that is not ours");
+                return false;
+            }
+            Probe::Ours(mut v) => {
+                if let Ok(r) = v.post("/v1/retire", &serde_json::json!({ "build": build })) {
+                    if !r.is_success() {
+                        tracing::warn!(status = r.status, answer = %r.body, "the warm server refused to retire");
+                        return false;
+                    }
                 }
             }
         }
-    }
-    while Instant::now() < deadline {
-        // Short probes: a server on its way out still holds its listening socket for a moment
-        // (connections are accepted by the system, never answered).
-        let step = deadline.min(Instant::now() + Duration::from_millis(200));
-        match probe(dir, port, token, step) {
-            Probe::Down => return true,
-            // The same build answering now: another hook already replaced it.
-            Probe::Ours(v) if v.record.build == build => return false,
-            Probe::Impostor(i) if i.why.starts_with("it does not know") => return false,
-            Probe::Ours(_) | Probe::Impostor(_) => std::thread::sleep(Duration::from_millis(20)),
+        while Instant::now() < deadline {
+            // Short probes: a server on its way out still holds its listening socket for a moment
+            // (connections are accepted by the system, never answered).
+            let step = deadline.min(Instant::now() + Duration::from_millis(200));
+            match self.probe(port, token, step) {
+                Probe::Down => return true,
+                // The same build answering now: another hook already replaced it.
+                Probe::Ours(v) if v.record.build == build => return false,
+                Probe::Impostor(i) if i.why.starts_with("it does not know") => return false,
+                Probe::Ours(_) | Probe::Impostor(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
         }
+        false
     }
-    false
 }
 
 /// Creates the start lock exclusively; takes over one older than [`STALE_LOCK`].
@@ -852,70 +898,80 @@ fn take_lock(lock: &Path) -> io::Result<bool> {
     Ok(false)
 }
 
-/// Releases the start lock (the server calls it once it listens).
-pub fn release_lock(dir: &Path) {
-    let _ = std::fs::remove_file(dir.join(LOCK_FILE));
-}
-
-fn read_installs(dir: &Path) -> Option<Vec<String>> {
-    let bytes = std::fs::read(dir.join(INSTALLS_FILE)).ok()?;
-    Some(serde_json::from_slice(&bytes).unwrap_or_default())
-}
-
-fn write_installs(dir: &Path, list: &[String]) -> io::Result<()> {
-    let text = serde_json::to_vec(list).map_err(io::Error::other)?;
-    write_private(&dir.join(INSTALLS_FILE), &text)
-}
-
-/// Records that install rendered warm hooks for the target `label` (once per label).
-///
-/// ```
-/// use agenthooks_core::runner::warm_state::{add_install, remove_install};
-/// let dir = std::env::temp_dir().join(format!("agenthooks-warm-installs-doc-{}", std::process::id()));
-/// add_install(&dir, "claude-code (user)").unwrap();
-/// assert_eq!(remove_install(&dir, "claude-code (user)").unwrap(), Some(0));
-/// # let _ = std::fs::remove_dir_all(dir);
-/// ```
-pub fn add_install(dir: &Path, label: &str) -> io::Result<()> {
-    let mut list = read_installs(dir).unwrap_or_default();
-    if !list.iter().any(|l| l == label) {
-        list.push(label.to_owned());
+impl WarmDir {
+    /// Releases the start lock (the server calls it once it listens).
+    pub fn release_lock(&self) {
+        let dir = self.path();
+        let _ = std::fs::remove_file(dir.join(LOCK_FILE));
     }
-    write_installs(dir, &list)
-}
 
-/// Forgets the target `label`'s warm hooks (uninstalled, or re-installed as command hooks);
-/// the number of warm installs left, `None` when the directory has no list (nothing install
-/// recorded: the caller leaves the directory alone).
-pub fn remove_install(dir: &Path, label: &str) -> io::Result<Option<usize>> {
-    let Some(mut list) = read_installs(dir) else {
-        return Ok(None);
-    };
-    let before = list.len();
-    list.retain(|l| l != label);
-    if list.len() != before {
-        write_installs(dir, &list)?;
+    /// The targets install rendered warm hooks for (`installs.json`), `None` when no install
+    /// recorded a list.
+    pub fn installs(&self) -> Option<Vec<String>> {
+        let dir = self.path();
+        let bytes = std::fs::read(dir.join(INSTALLS_FILE)).ok()?;
+        Some(serde_json::from_slice(&bytes).unwrap_or_default())
     }
-    Ok(Some(list.len()))
-}
 
-/// Stops the warm server of `dir` when one of ours answers (a retire request with the token
-/// and `build`, which must be at least as new as the server's: the binary the hooks run) and
-/// removes the directory. `false` when a server still answers after [`START_WAIT`], or when
-/// the listener on the port is not ours: the directory is kept, its token with it, and our
-/// server exits on its own once no session uses it.
-pub fn discard(dir: &Path, build: &str) -> io::Result<bool> {
-    if let (Ok(token), Some(port)) = (read_token(dir), configured_port(dir)) {
-        let deadline = Instant::now() + START_WAIT + PING_TIMEOUT;
-        if !matches!(probe(dir, port, &token, deadline), Probe::Down) && !retire(dir, port, &token, build, deadline) {
-            tracing::warn!(dir = %dir.display(), port, "the warm server did not stop; its directory is kept");
-            return Ok(false);
+    fn write_installs(&self, list: &[String]) -> io::Result<()> {
+        let dir = self.path();
+        let text = serde_json::to_vec(list).map_err(io::Error::other)?;
+        write_private(&dir.join(INSTALLS_FILE), &text)
+    }
+
+    /// Records that install rendered warm hooks for the target `label` (once per label).
+    ///
+    /// ```
+    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// let dir = WarmDir::at(std::env::temp_dir().join(format!("agenthooks-warm-installs-doc-{}", std::process::id())));
+    /// dir.add_install("claude-code (user)").unwrap();
+    /// assert_eq!(dir.installs(), Some(vec!["claude-code (user)".to_owned()]));
+    /// assert_eq!(dir.remove_install("claude-code (user)").unwrap(), Some(0));
+    /// # let _ = std::fs::remove_dir_all(dir.path());
+    /// ```
+    pub fn add_install(&self, label: &str) -> io::Result<()> {
+        let mut list = self.installs().unwrap_or_default();
+        if !list.iter().any(|l| l == label) {
+            list.push(label.to_owned());
         }
+        self.write_installs(&list)
     }
-    match std::fs::remove_dir_all(dir) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
-        Err(e) => Err(e),
+
+    /// Forgets the target `label`'s warm hooks (uninstalled, or re-installed as command hooks);
+    /// the number of warm installs left, `None` when the directory has no list (nothing install
+    /// recorded: the caller leaves the directory alone).
+    pub fn remove_install(&self, label: &str) -> io::Result<Option<usize>> {
+        let Some(mut list) = self.installs() else {
+            return Ok(None);
+        };
+        let before = list.len();
+        list.retain(|l| l != label);
+        if list.len() != before {
+            self.write_installs(&list)?;
+        }
+        Ok(Some(list.len()))
+    }
+
+    /// Stops this directory's warm server when one of ours answers (a retire request with the token
+    /// and `build`, which must be at least as new as the server's: the binary the hooks run) and
+    /// removes the directory. `false` when a server still answers after [`START_WAIT`], or when
+    /// the listener on the port is not ours: the directory is kept, its token with it, and our
+    /// server exits on its own once no session uses it.
+    pub fn discard(&self, build: &str) -> io::Result<bool> {
+        let dir = self.path();
+        if let (Ok(token), Some(port)) = (self.token(), self.port()) {
+            let deadline = Instant::now() + START_WAIT + PING_TIMEOUT;
+            if !matches!(self.probe(port, &token, deadline), Probe::Down) && !self.retire(port, &token, build, deadline)
+            {
+                tracing::warn!(dir = %dir.display(), port, "the warm server did not stop; its directory is kept");
+                return Ok(false);
+            }
+        }
+        match std::fs::remove_dir_all(dir) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -923,35 +979,38 @@ pub fn discard(dir: &Path, build: &str) -> io::Result<bool> {
 mod tests {
     use super::*;
 
-    fn tmp(tag: &str) -> PathBuf {
+    fn tmp(tag: &str) -> WarmDir {
         let d = std::env::temp_dir().join(format!("agenthooks-warm-state-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
-        d
+        WarmDir::at(d)
     }
 
     #[test]
     fn the_token_is_created_once_and_private() {
         let d = tmp("token");
-        let t = ensure_token(&d).unwrap();
+        let t = d.ensure_token().unwrap();
         assert_eq!(t.len(), 64);
         assert!(t.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_eq!(ensure_token(&d).unwrap(), t);
+        assert_eq!(d.ensure_token().unwrap(), t);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(d.join(TOKEN_FILE)).unwrap().permissions().mode();
+            let mode = std::fs::metadata(d.path().join(TOKEN_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
         let other = tmp("token2");
-        assert_ne!(ensure_token(&other).unwrap(), t);
-        let _ = std::fs::remove_dir_all(d);
-        let _ = std::fs::remove_dir_all(other);
+        assert_ne!(other.ensure_token().unwrap(), t);
+        let _ = std::fs::remove_dir_all(d.path());
+        let _ = std::fs::remove_dir_all(other.path());
     }
 
     #[test]
     fn the_lock_admits_one_and_stale_locks_are_taken_over() {
         let d = tmp("lock");
-        let lock = d.join(LOCK_FILE);
+        let lock = d.path().join(LOCK_FILE);
         assert!(take_lock(&lock).unwrap());
         assert!(!take_lock(&lock).unwrap());
         let old = SystemTime::now() - STALE_LOCK - Duration::from_secs(1);
@@ -962,86 +1021,90 @@ mod tests {
             .set_modified(old)
             .unwrap();
         assert!(take_lock(&lock).unwrap());
-        release_lock(&d);
+        d.release_lock();
         assert!(!lock.exists());
-        let _ = std::fs::remove_dir_all(d);
+        let _ = std::fs::remove_dir_all(d.path());
     }
 
     #[test]
     fn records_round_trip_and_only_the_owner_removes_its_record() {
         let d = tmp("record");
-        assert_eq!(read_record(&d), None);
+        assert_eq!(d.record(), None);
         let r = ServerRecord::new(42, 4000, "b1");
-        write_record(&d, &r).unwrap();
-        assert_eq!(read_record(&d), Some(r));
-        remove_record(&d, 41);
-        assert!(read_record(&d).is_some());
-        remove_record(&d, 42);
-        assert_eq!(read_record(&d), None);
-        write_config(&d, 4321).unwrap();
-        assert_eq!((configured_port(&d), configured_build(&d)), (Some(4321), None));
-        write_config_for(&d, 4322, Some("b2")).unwrap();
-        write_config(&d, 4323).unwrap();
-        assert_eq!(
-            (configured_port(&d), configured_build(&d).as_deref()),
-            (Some(4323), Some("b2"))
-        );
-        let _ = std::fs::remove_dir_all(d);
+        d.write_record(&r).unwrap();
+        assert_eq!(d.record(), Some(r));
+        d.remove_record(41);
+        assert!(d.record().is_some());
+        d.remove_record(42);
+        assert_eq!(d.record(), None);
+        d.write_config(4321, None).unwrap();
+        assert_eq!((d.port(), d.build()), (Some(4321), None));
+        d.write_config(4322, Some("b2")).unwrap();
+        d.write_config(4323, None).unwrap();
+        assert_eq!((d.port(), d.build().as_deref()), (Some(4323), Some("b2")));
+        let _ = std::fs::remove_dir_all(d.path());
     }
 
     #[test]
     fn the_warm_dir_follows_the_environment() {
         let env = vec![("HOME".to_owned(), "/h".to_owned())];
-        assert_eq!(warm_base(&env), Path::new("/h/.agenthooks/warm"));
+        assert_eq!(WarmDir::base(&env), Path::new("/h/.agenthooks/warm"));
         let exe = std::env::current_exe().unwrap();
-        assert_eq!(warm_dir(&env), Path::new("/h/.agenthooks/warm").join(warm_key(&exe)));
+        assert_eq!(
+            WarmDir::current(&env).path(),
+            Path::new("/h/.agenthooks/warm").join(WarmDir::key(&exe))
+        );
         let env = vec![
             ("HOME".to_owned(), "/h".to_owned()),
             (WARM_DIR_ENV.to_owned(), "/w".to_owned()),
         ];
-        assert_eq!(warm_dir(&env), Path::new("/w").join(warm_key(&exe)));
+        assert_eq!(WarmDir::current(&env).path(), Path::new("/w").join(WarmDir::key(&exe)));
     }
 
     #[test]
     fn the_key_names_the_canonical_path() {
         let d = tmp("key");
-        std::fs::create_dir_all(d.join("a")).unwrap();
-        std::fs::write(d.join("a/guard"), b"x").unwrap();
-        std::fs::create_dir_all(d.join("b")).unwrap();
-        std::fs::write(d.join("b/guard"), b"x").unwrap();
-        let (a, b) = (warm_key(&d.join("a/guard")), warm_key(&d.join("b/guard")));
+        std::fs::create_dir_all(d.path().join("a")).unwrap();
+        std::fs::write(d.path().join("a/guard"), b"x").unwrap();
+        std::fs::create_dir_all(d.path().join("b")).unwrap();
+        std::fs::write(d.path().join("b/guard"), b"x").unwrap();
+        let (a, b) = (
+            WarmDir::key(&d.path().join("a/guard")),
+            WarmDir::key(&d.path().join("b/guard")),
+        );
         assert!(a.starts_with("guard-") && b.starts_with("guard-"), "{a} {b}");
         assert_ne!(a, b, "two paths, two directories");
         // The same file through another spelling of its path (`..`) is the same directory.
-        assert_eq!(a, warm_key(&d.join("b/../a/guard")));
+        assert_eq!(a, WarmDir::key(&d.path().join("b/../a/guard")));
         // Rewritten in place (an upgrade): the same directory.
-        std::fs::write(d.join("a/guard"), b"a newer build").unwrap();
-        assert_eq!(a, warm_key(&d.join("a/guard")));
-        assert!(warm_key(Path::new("/x/we ird$name.exe")).starts_with("we_ird_name-"));
-        let _ = std::fs::remove_dir_all(d);
+        std::fs::write(d.path().join("a/guard"), b"a newer build").unwrap();
+        assert_eq!(a, WarmDir::key(&d.path().join("a/guard")));
+        assert!(WarmDir::key(Path::new("/x/we ird$name.exe")).starts_with("we_ird_name-"));
+        let _ = std::fs::remove_dir_all(d.path());
     }
 
     #[test]
     fn the_last_install_removed_discards_the_directory() {
         let d = tmp("installs");
-        assert_eq!(remove_install(&d, "a").unwrap(), None, "no list: not ours to judge");
-        ensure_token(&d).unwrap();
-        write_config(&d, free_port().unwrap()).unwrap();
-        add_install(&d, "a").unwrap();
-        add_install(&d, "b").unwrap();
-        add_install(&d, "a").unwrap();
-        assert_eq!(remove_install(&d, "a").unwrap(), Some(1));
-        assert_eq!(remove_install(&d, "c").unwrap(), Some(1));
-        assert_eq!(remove_install(&d, "b").unwrap(), Some(0));
-        assert!(discard(&d, &build_id()).unwrap(), "nothing answered: removed");
-        assert!(!d.exists());
+        assert_eq!(d.remove_install("a").unwrap(), None, "no list: not ours to judge");
+        d.ensure_token().unwrap();
+        d.write_config(free_port().unwrap(), None).unwrap();
+        d.add_install("a").unwrap();
+        d.add_install("b").unwrap();
+        d.add_install("a").unwrap();
+        assert_eq!(d.remove_install("a").unwrap(), Some(1));
+        assert_eq!(d.remove_install("c").unwrap(), Some(1));
+        assert_eq!(d.remove_install("b").unwrap(), Some(0));
+        assert!(d.discard(&build_id()).unwrap(), "nothing answered: removed");
+        assert!(!d.path().exists());
     }
 
     #[test]
     fn ensure_running_needs_a_configured_dir() {
         let d = tmp("unconfigured");
         assert_eq!(
-            ensure_running(&d, Path::new("/nonexistent"), Instant::now() + START_WAIT, None).unwrap(),
+            d.ensure_running(Path::new("/nonexistent"), Instant::now() + START_WAIT, None)
+                .unwrap(),
             Ensured::NotConfigured
         );
     }
@@ -1124,12 +1187,12 @@ mod tests {
     #[test]
     fn an_impostor_is_detected_and_never_gets_the_token() {
         let d = tmp("impostor");
-        let token = ensure_token(&d).unwrap();
+        let token = d.ensure_token().unwrap();
         for build in [build_id(), "0.1.0-1-1".to_owned(), String::new()] {
             let (port, seen) = listener(pong_with(&build, &"0".repeat(64)), usize::MAX, Duration::ZERO);
-            write_config_for(&d, port, Some(&build_id())).unwrap();
+            d.write_config(port, Some(&build_id())).unwrap();
             let deadline = Instant::now() + Duration::from_secs(2);
-            match probe(&d, port, &token, deadline) {
+            match d.probe(port, &token, deadline) {
                 Probe::Impostor(i) => {
                     assert_eq!(i.port, port);
                     assert!(i.why.contains("challenge"), "{i}");
@@ -1139,15 +1202,11 @@ mod tests {
                 other => panic!("not detected: {other:?}"),
             }
             let exe = Path::new("/nonexistent/hook");
-            let ensured = ensure_running(&d, exe, Instant::now() + Duration::from_secs(2), Some("s1")).unwrap();
+            let ensured = d
+                .ensure_running(exe, Instant::now() + Duration::from_secs(2), Some("s1"))
+                .unwrap();
             assert!(matches!(ensured, Ensured::Impostor(_)), "{ensured:?}");
-            assert!(!retire(
-                &d,
-                port,
-                &token,
-                &build_id(),
-                Instant::now() + Duration::from_secs(1)
-            ));
+            assert!(!d.retire(port, &token, &build_id(), Instant::now() + Duration::from_secs(1)));
             std::thread::sleep(Duration::from_millis(400));
             let got: Vec<u8> = seen.try_iter().flatten().collect();
             let got = String::from_utf8_lossy(&got);
@@ -1156,13 +1215,13 @@ mod tests {
             assert!(!got.contains(&bearer(&token)), "the bearer reached the impostor: {got}");
             assert!(!got.contains("/v1/retire") && !got.contains("/v1/session"), "{got}");
         }
-        let _ = std::fs::remove_dir_all(d);
+        let _ = std::fs::remove_dir_all(d.path());
     }
 
     #[test]
     fn dripping_and_oversized_listeners_cannot_hold_the_client_past_its_deadline() {
         let d = tmp("drip");
-        let token = ensure_token(&d).unwrap();
+        let token = d.ensure_token().unwrap();
         // One byte every 100 ms of a valid-looking answer; a head that never ends; a body
         // far over the cap.
         let endless_head = {
@@ -1182,61 +1241,53 @@ mod tests {
         ] {
             let (port, _seen) = listener(answer, piece, gap);
             let started = Instant::now();
-            let p = probe(&d, port, &token, started + Duration::from_millis(700));
+            let p = d.probe(port, &token, started + Duration::from_millis(700));
             let took = started.elapsed();
             assert!(matches!(p, Probe::Impostor(_)), "{p:?}");
             assert!(took < Duration::from_millis(1200), "held {took:?}");
         }
-        let _ = std::fs::remove_dir_all(d);
+        let _ = std::fs::remove_dir_all(d.path());
     }
 
     #[test]
     fn our_server_proves_itself_and_only_a_newer_build_retires_it() {
         use crate::runner::warm::{Stopped, WarmConfig, WarmServer};
         let d = tmp("ours");
-        let token = ensure_token(&d).unwrap();
+        let token = d.ensure_token().unwrap();
         let ours = "0.1.0-10-6500";
         let server = WarmServer::bind(0, WarmConfig::new(token.clone(), ours).with_idle_exit(None)).unwrap();
         let port = server.port();
         let exe = std::env::current_exe().unwrap();
-        write_record(
-            &d,
-            &ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()),
-        )
-        .unwrap();
+        d.write_record(&ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()))
+            .unwrap();
         let handle = std::thread::spawn(move || {
             let runner = crate::runner::Runner::new(crate::Router::new(), Vec::new());
             let env: Vec<(String, String)> = Vec::new();
             server.serve(&runner, &env)
         });
         let deadline = || Instant::now() + Duration::from_secs(3);
-        match probe(&d, port, &token, deadline()) {
+        match d.probe(port, &token, deadline()) {
             Probe::Ours(v) => assert_eq!((v.record.port, v.record.build.as_str()), (port, ours)),
             other => panic!("not verified: {other:?}"),
         }
         // Another token: the proof does not match.
-        assert!(matches!(probe(&d, port, "another", deadline()), Probe::Impostor(_)));
+        assert!(matches!(d.probe(port, "another", deadline()), Probe::Impostor(_)));
         #[cfg(target_os = "linux")]
         {
             // A record naming another process: not the listener.
-            write_record(&d, &ServerRecord::new(1, port, ours).with_exe(exe.to_string_lossy())).unwrap();
-            assert!(matches!(probe(&d, port, &token, deadline()), Probe::Impostor(_)));
-            write_record(
-                &d,
-                &ServerRecord::new(std::process::id(), port, ours).with_exe("/bin/true"),
-            )
-            .unwrap();
-            assert!(matches!(probe(&d, port, &token, deadline()), Probe::Impostor(_)));
-            write_record(
-                &d,
-                &ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()),
-            )
-            .unwrap();
+            d.write_record(&ServerRecord::new(1, port, ours).with_exe(exe.to_string_lossy()))
+                .unwrap();
+            assert!(matches!(d.probe(port, &token, deadline()), Probe::Impostor(_)));
+            d.write_record(&ServerRecord::new(std::process::id(), port, ours).with_exe("/bin/true"))
+                .unwrap();
+            assert!(matches!(d.probe(port, &token, deadline()), Probe::Impostor(_)));
+            d.write_record(&ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()))
+                .unwrap();
         }
         // An older build, or the bearer, does not retire it; the token and a newer build do.
-        assert!(!retire(&d, port, &token, "0.1.0-10-6400", deadline()));
-        assert!(matches!(probe(&d, port, &token, deadline()), Probe::Ours(_)));
-        let Probe::Ours(mut v) = probe(&d, port, &token, deadline()) else {
+        assert!(!d.retire(port, &token, "0.1.0-10-6400", deadline()));
+        assert!(matches!(d.probe(port, &token, deadline()), Probe::Ours(_)));
+        let Probe::Ours(mut v) = d.probe(port, &token, deadline()) else {
             panic!("not verified")
         };
         v.token = bearer(&token);
@@ -1246,8 +1297,8 @@ mod tests {
                 .status,
             401
         );
-        assert!(retire(&d, port, &token, "0.1.0-10-6600", deadline()));
+        assert!(d.retire(port, &token, "0.1.0-10-6600", deadline()));
         assert_eq!(handle.join().unwrap(), Stopped::Retired);
-        let _ = std::fs::remove_dir_all(d);
+        let _ = std::fs::remove_dir_all(d.path());
     }
 }

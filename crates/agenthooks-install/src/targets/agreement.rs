@@ -13,7 +13,8 @@
 use agenthooks_core::kit::ToolTable;
 use agenthooks_core::{EventKind, Provider};
 
-use super::{all, TargetSpec};
+use super::all;
+use super::spec::TargetSpec;
 
 /// The specs, in the stable order.
 fn specs() -> Vec<&'static TargetSpec> {

@@ -25,16 +25,20 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
+use super::shared::entries;
+use super::spec::{wants_fail_closed, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{Manifest, WarmEndpoint};
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::{self as jmerge, JsonHooksFile};
-use crate::plan::{with_newline, Cx, FileFormat};
-use crate::resolve::ResolvedHook;
+use crate::merge::json as jmerge;
+use crate::targets::hooks_file::JsonHooksFile;
+use crate::plan::Cx;
+use crate::format::{FileFormat, with_newline};
+use crate::hook::ResolvedHook;
 use crate::shell::Owner;
-use crate::target::{Scope, Target};
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The Claude Code target.
 #[derive(Debug, Clone, Copy)]
@@ -94,7 +98,7 @@ fn on_failure(target: &Target, h: &ResolvedHook) -> bool {
 const NO_HTTP: &[&str] = &["SessionStart", "Setup"];
 
 /// The events warm mode adds hooks on.
-const WARM_EVENTS: super::WarmEvents = super::WarmEvents {
+const WARM_EVENTS: super::shared::WarmEvents = super::shared::WarmEvents {
     start: "SessionStart",
     prompt: "UserPromptSubmit",
     end: "SessionEnd",
@@ -112,16 +116,16 @@ fn warm_command(h: &ResolvedHook) -> bool {
 /// warm mode adds `--warm-only`).
 fn handler(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     match warm {
-        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) && !warm_command(h) && !super::is_warm_keeper(h) => {
+        Some((ep, owner)) if !NO_HTTP.contains(&h.native.as_str()) && !warm_command(h) && !super::shared::is_warm_keeper(h) => {
             json!({
                 "type": "http",
-                "url": super::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
+                "url": super::shared::warm_url(&Provider::CLAUDE_CODE, ep, owner, h),
                 "headers": {"Authorization": format!("Bearer {}", ep.token)},
                 "timeout": h.timeout_value,
             })
         }
         _ => {
-            let command = if warm.is_some() && warm_command(h) && !super::is_warm_keeper(h) {
+            let command = if warm.is_some() && warm_command(h) && !super::shared::is_warm_keeper(h) {
                 format!("{} --warm", h.command)
             } else {
                 h.command.clone()
@@ -310,7 +314,7 @@ impl TargetModule for Claude {
             cx.set_private(&path, format)?;
         }
         let hooks = if cx.manifest.warm_endpoint.is_some() {
-            super::with_warm_start(cx.manifest, hooks, &Provider::CLAUDE_CODE, WARM_EVENTS)?
+            super::shared::with_warm_start(cx.manifest, hooks, &Provider::CLAUDE_CODE, WARM_EVENTS)?
         } else {
             hooks.to_vec()
         };

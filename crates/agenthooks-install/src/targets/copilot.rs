@@ -26,16 +26,18 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, jsonc_value, non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
+use super::shared::{entries, jsonc_value};
+use super::spec::{non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::{Manifest, WarmEndpoint};
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::JsonHooksFile;
+use crate::targets::hooks_file::JsonHooksFile;
 use crate::plan::Cx;
-use crate::resolve::ResolvedHook;
+use crate::hook::ResolvedHook;
 use crate::shell::Owner;
-use crate::target::{Scope, Target};
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The Copilot CLI target.
 #[derive(Debug, Clone, Copy)]
@@ -81,7 +83,7 @@ fn hooks_file(cx: &Cx<'_>) -> JsonHooksFile {
 const START: &str = "sessionStart";
 
 /// The events warm mode adds hooks on.
-const WARM_EVENTS: super::WarmEvents = super::WarmEvents {
+const WARM_EVENTS: super::shared::WarmEvents = super::shared::WarmEvents {
     start: START,
     prompt: "userPromptSubmitted",
     end: "sessionEnd",
@@ -99,14 +101,14 @@ fn warm_http<'m>(manifest: &'m Manifest, target: &Target) -> Option<&'m WarmEndp
 
 fn entry(h: &ResolvedHook, warm: Option<(&WarmEndpoint, &Owner)>) -> Value {
     let mut e = match warm {
-        Some((ep, owner)) if h.native != START && h.native != WARM_EVENTS.prompt && !super::is_warm_keeper(h) => {
+        Some((ep, owner)) if h.native != START && h.native != WARM_EVENTS.prompt && !super::shared::is_warm_keeper(h) => {
             json!({
                 "type": "http",
-                "url": super::warm_url(&Provider::COPILOT, ep, owner, h),
+                "url": super::shared::warm_url(&Provider::COPILOT, ep, owner, h),
                 "headers": {"Authorization": format!("Bearer {}", ep.token)},
             })
         }
-        Some(_) if super::is_warm_keeper(h) => json!({"type": "command", "command": h.command}),
+        Some(_) if super::shared::is_warm_keeper(h) => json!({"type": "command", "command": h.command}),
         Some(_) => json!({"type": "command", "command": format!("{} --warm", h.command)}),
         None => json!({"type": "command", "command": h.command}),
     };
@@ -195,11 +197,11 @@ impl TargetModule for Copilot {
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {
         if warm_http(cx.manifest, cx.target).is_some() {
-            cx.set_private(&hooks_path(cx.target, cx.manifest), crate::plan::FileFormat::Json)?;
+            cx.set_private(&hooks_path(cx.target, cx.manifest), crate::format::FileFormat::Json)?;
         }
         let warm = warm_http(cx.manifest, cx.target).map(|ep| (ep, &cx.owner));
         let hooks = if warm.is_some() {
-            super::with_warm_start(cx.manifest, hooks, &Provider::COPILOT, WARM_EVENTS)?
+            super::shared::with_warm_start(cx.manifest, hooks, &Provider::COPILOT, WARM_EVENTS)?
         } else {
             hooks.to_vec()
         };

@@ -21,14 +21,16 @@ use std::path::PathBuf;
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
+use super::shared::entries;
+use super::spec::{non_blocking, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::FindingCode;
 use crate::manifest::Manifest;
-use crate::merge::json::JsonHooksFile;
+use crate::targets::hooks_file::JsonHooksFile;
 use crate::plan::Cx;
-use crate::resolve::ResolvedHook;
-use crate::target::{Scope, Target};
+use crate::hook::ResolvedHook;
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The Cursor target.
 #[derive(Debug, Clone, Copy)]

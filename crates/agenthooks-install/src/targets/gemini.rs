@@ -17,14 +17,17 @@ use std::path::{Path, PathBuf};
 use agenthooks_core::Provider;
 use serde_json::{json, Value};
 
-use super::{entries, jsonc_value, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
+use super::shared::{entries, jsonc_value};
+use super::spec::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::Manifest;
-use crate::merge::json::JsonHooksFile;
-use crate::plan::{Cx, FileFormat};
-use crate::resolve::ResolvedHook;
-use crate::target::{Scope, Target};
+use crate::targets::hooks_file::JsonHooksFile;
+use crate::plan::Cx;
+use crate::format::FileFormat;
+use crate::hook::ResolvedHook;
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The Gemini CLI target.
 #[derive(Debug, Clone, Copy)]

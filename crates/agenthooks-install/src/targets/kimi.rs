@@ -16,15 +16,17 @@ use agenthooks_core::Provider;
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
+use super::spec::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::FindingCode;
 use crate::merge::toml as tm;
-use crate::plan::{Cx, FileFormat};
+use crate::plan::Cx;
+use crate::format::FileFormat;
 use crate::record::Prune;
-use crate::resolve::ResolvedHook;
+use crate::hook::ResolvedHook;
 use crate::shell::Owner;
-use crate::target::{Scope, Target};
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The Kimi Code target.
 #[derive(Debug, Clone, Copy)]
@@ -195,7 +197,7 @@ impl TargetModule for Kimi {
             Some(text) => {
                 let mut doc = tm::parse(&path, text)?;
                 let found = ours(&doc, &cx.owner).map_err(malformed)?;
-                if crate::plan::same_entries(&found, &desired) {
+                if crate::format::same_entries(&found, &desired) {
                     (found, Some(text.clone()))
                 } else {
                     let original = tm::to_json(doc.as_item());

@@ -28,16 +28,18 @@ use agenthooks_core::Provider;
 use agenthooks_openclaw::plugin::{self, PluginConfig, ShimHook, PLUGIN_ID};
 use serde_json::{json, Map, Value};
 
-use super::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
+use super::spec::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::jsonc::{self, Seg};
 use crate::manifest::{FailurePolicy, Manifest};
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::plan::{with_newline, Cx, FileFormat};
+use crate::plan::Cx;
+use crate::format::{FileFormat, with_newline};
 use crate::record::Prune;
-use crate::resolve::ResolvedHook;
-use crate::target::{Scope, Target};
+use crate::hook::ResolvedHook;
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The OpenClaw target.
 #[derive(Debug, Clone, Copy)]

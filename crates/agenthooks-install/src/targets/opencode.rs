@@ -22,13 +22,15 @@ use agenthooks_core::{EventKind, Provider};
 use agenthooks_opencode::shim::{self, ShimConfig, ShimFail, Subscription};
 use serde_json::{json, Value};
 
-use super::{TargetModule, TargetSpec, TimeoutRule};
+use super::spec::{TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::Manifest;
-use crate::plan::{Cx, FileFormat};
-use crate::resolve::ResolvedHook;
-use crate::target::{Scope, Target};
+use crate::plan::Cx;
+use crate::format::FileFormat;
+use crate::hook::ResolvedHook;
+use crate::target::Target;
+use crate::scope::Scope;
 
 /// The OpenCode target.
 #[derive(Debug, Clone, Copy)]
@@ -155,7 +157,7 @@ impl TargetModule for OpenCode {
                     .with_native(&h.native),
                 );
             }
-            if super::wants_fail_closed(manifest, h) {
+            if super::spec::wants_fail_closed(manifest, h) {
                 let native = !matches!(h.native.as_str(), "tool.execute.before" | "chat.message");
                 out.push(
                     Finding::new(

@@ -6,6 +6,7 @@ mod doctor;
 mod exec;
 mod golden;
 mod install;
+mod layers;
 mod openclaw;
 mod props;
 mod selfinstall;

@@ -378,3 +378,46 @@ fn doctor_lists_warm_http_hooks_as_ours_and_notices_a_moved_endpoint() {
     assert!(r.targets.iter().all(|t| !t.up_to_date), "{:?}", r.targets);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The library keeps warm mode's lifecycle as the CLI does: an install with an endpoint made
+/// in a warm directory records its build and the target there; an install without warm mode
+/// and an uninstall take the target off the list, and the last one out removes the directory
+/// (nothing listens on its port, so there is no server to stop).
+#[cfg(feature = "warm")]
+#[test]
+fn install_and_uninstall_keep_the_warm_directory_list() {
+    use agenthooks_install::{install, uninstall};
+    let root = crate::common::temp_dir("warm-lifecycle");
+    let (home, warm_dir) = (root.join("home"), root.join("warm"));
+    let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let m = warm(FailurePolicy::Open).with_warm(WarmEndpoint::new(port, "bearer", "0.1.0-1-2").with_dir(&warm_dir));
+    let installs = || -> Vec<String> {
+        std::fs::read(warm_dir.join("installs.json"))
+            .map_or_else(|_| Vec::new(), |b| serde_json::from_slice(&b).unwrap())
+    };
+    let claude = Target::project(Provider::CLAUDE_CODE, root.join("repo"), &home);
+    let gemini = Target::user(Provider::GEMINI, &home);
+    install(&m, &claude).unwrap();
+    let config: Value = serde_json::from_slice(&std::fs::read(warm_dir.join("config.json")).unwrap()).unwrap();
+    assert_eq!(
+        (config["port"].as_u64(), config["build"].as_str()),
+        (Some(u64::from(port)), Some("0.1.0-1-2"))
+    );
+    install(&m, &gemini).unwrap();
+    install(&m, &gemini).unwrap();
+    let listed = installs();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert!(listed[0].starts_with("claude-code (project) home ") && listed[1].starts_with("gemini (user) home "));
+    // Re-installed without warm mode: Gemini leaves the list, the directory stays for Claude.
+    let mut plain = m.clone();
+    plain.warm = false;
+    install(&plain, &gemini).unwrap();
+    assert_eq!(installs().len(), 1);
+    uninstall(&m, &claude).unwrap();
+    assert!(!warm_dir.exists(), "the last warm install out removes the directory");
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -24,20 +24,24 @@ use agenthooks_core::{CanonicalTool, Provider};
 use serde_json::{json, Value};
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, TableLike};
 
-use super::{entries, wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
+use crate::targets::shared::entries;
+use crate::targets::spec::{wants_fail_closed, HookNote, TargetModule, TargetSpec, TimeoutRule};
 use crate::error::InstallError;
 use crate::finding::{Finding, FindingCode, Severity};
 use crate::manifest::Manifest;
 use crate::matcher::{MatcherDialect, Syntax};
-use crate::merge::json::{self as jmerge, Found, JsonHooksFile, Shape};
+use crate::merge::json::{self as jmerge, Found, Shape};
+use crate::targets::hooks_file::JsonHooksFile;
 use crate::merge::toml as tm;
-use crate::plan::{Cx, FileFormat, TrustEntry};
+use crate::plan::{Cx, TrustEntry};
+use crate::format::FileFormat;
 use crate::record::Prune;
-use crate::resolve::ResolvedHook;
+use crate::hook::ResolvedHook;
 use crate::shell::Owner;
-use crate::target::{Scope, Target};
+use crate::target::Target;
+use crate::scope::Scope;
 #[cfg(doc)]
-use crate::CodexOptions;
+use crate::target::CodexOptions;
 
 /// The Codex target.
 #[derive(Debug, Clone, Copy)]
@@ -344,7 +348,7 @@ impl Codex {
             .filter(|f| f.ours)
             .map(Found::entry)
             .collect();
-        let after = if !remove_only && before.is_some() && crate::plan::same_entries(&found, &desired) {
+        let after = if !remove_only && before.is_some() && crate::format::same_entries(&found, &desired) {
             before.clone()
         } else {
             let original = before.is_some().then(|| tm::to_json(doc.as_item()));
