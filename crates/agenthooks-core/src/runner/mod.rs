@@ -62,6 +62,7 @@ mod deadline;
 mod detect;
 mod frame;
 pub mod http;
+pub mod http1;
 mod input;
 mod pipeline;
 mod process;
