@@ -18,10 +18,12 @@
 //! - Only the hook name (`hook`) and, on the tool hooks, `event` (which carries the tool name)
 //!   identify a frame. Everything else is optional.
 //! - Top-level values of an unexpected shape (`event`, `ctx` not objects) move to `extra`
-//!   (the kit's repair). Inside `event` and `ctx` every optional field is read leniently: a
-//!   string sent as a number is read as text, a count sent as a numeric string as a number,
-//!   and a value of a shape no release sent is left out of the typed view (⚠ it is still in
-//!   the raw frame, not in `extra`; the kit repairs top-level fields only).
+//!   (the kit's repair). Inside `event` and `ctx` every optional field is read with the kit's
+//!   lenient rules ([`agenthooks_core::kit::lenient`]: text sent as a number, a count as a
+//!   numeric string, a flag as `"true"` or `0`/`1`, a list as one string), and the kit's repair
+//!   applies one level down ([`lenient::nested`](agenthooks_core::kit::lenient::nested)): a
+//!   value of another shape moves to that object's `extra` and is reported as a projection
+//!   issue, as at the top level.
 //! - Enumerations OpenClaw extends (`reason`, `outcome`, `trigger`, `mode`, …) are plain
 //!   strings.
 //!
@@ -49,14 +51,15 @@ pub use agenthooks_core::kit::Extra;
 /// Typed views of one hook frame (`view_as`).
 pub use agenthooks_core::kit::FromNative;
 
-use crate::loose::loose;
+use agenthooks_core::kit::lenient;
 
 // ---------------------------------------------------------------------------------------------
 // Nested payload structs
 // ---------------------------------------------------------------------------------------------
 
 /// Declares one nested payload object: camelCase wire names, the `required { … }` fields required, the
-/// others optional and read leniently ([`crate::loose`]), unknown keys in `extra`.
+/// others optional and read with the kit's rules ([`lenient::opt`]), unknown keys in `extra`,
+/// and a field of an unexpected shape moved to `extra` with a repair ([`lenient::Nested`]).
 macro_rules! payload {
     (
         $(#[$m:meta])*
@@ -68,18 +71,40 @@ macro_rules! payload {
     ) => {
         $(#[$m])*
         #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-        #[serde(rename_all = "camelCase")]
+        #[serde(remote = "Self", rename_all = "camelCase")]
         #[non_exhaustive]
         pub struct $name {
             $( $( $(#[$rm])* pub $rfield: $rty, )* )?
             $(
                 $(#[$fm])*
-                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "loose")]
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt")]
                 pub $field: Option<$ty>,
             )*
             /// Keys not known to this crate.
             #[serde(flatten)]
             pub extra: Extra,
+        }
+
+        impl lenient::Nested for $name {
+            fn strict<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                Self::deserialize(de)
+            }
+
+            fn extra_mut(&mut self) -> &mut Extra {
+                &mut self.extra
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                lenient::nested(de)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                Self::serialize(self, s)
+            }
         }
     };
 }
