@@ -224,10 +224,20 @@ fn owned(headers: &[httparse::Header<'_>]) -> Headers {
     Headers(headers.iter().map(|h| (h.name.to_owned(), h.value.to_vec())).collect())
 }
 
-fn head_error(e: httparse::Error, limits: &Limits) -> Error {
-    match e {
-        httparse::Error::TooManyHeaders => Error::TooManyHeaders(limits.headers),
-        other => Error::Malformed(other.to_string()),
+/// What one parse of a head found: the head and its length once complete, `None` while it
+/// is incomplete and under the cap.
+fn head_status<H>(
+    parsed: Result<httparse::Status<usize>, httparse::Error>,
+    buffered: usize,
+    limits: &Limits,
+    head: impl FnOnce() -> H,
+) -> Result<Option<(H, usize)>, Error> {
+    match parsed {
+        Ok(httparse::Status::Complete(n)) if n <= limits.head => Ok(Some((head(), n))),
+        Ok(httparse::Status::Partial) if buffered < limits.head => Ok(None),
+        Ok(_) => Err(Error::HeadTooLarge(limits.head)),
+        Err(httparse::Error::TooManyHeaders) => Err(Error::TooManyHeaders(limits.headers)),
+        Err(other) => Err(Error::Malformed(other.to_string())),
     }
 }
 
@@ -239,19 +249,13 @@ fn head_error(e: httparse::Error, limits: &Limits) -> Error {
 pub fn parse_request(buf: &[u8], limits: &Limits) -> Result<Option<(RequestHead, usize)>, Error> {
     let mut headers = vec![httparse::EMPTY_HEADER; limits.headers];
     let mut req = httparse::Request::new(&mut headers);
-    match req.parse(buf).map_err(|e| head_error(e, limits))? {
-        httparse::Status::Complete(n) if n <= limits.head => Ok(Some((
-            RequestHead {
-                method: req.method.unwrap_or_default().to_owned(),
-                target: req.path.unwrap_or_default().to_owned(),
-                minor: req.version.unwrap_or(1),
-                headers: owned(req.headers),
-            },
-            n,
-        ))),
-        httparse::Status::Partial if buf.len() < limits.head => Ok(None),
-        _ => Err(Error::HeadTooLarge(limits.head)),
-    }
+    let parsed = req.parse(buf);
+    head_status(parsed, buf.len(), limits, || RequestHead {
+        method: req.method.unwrap_or_default().to_owned(),
+        target: req.path.unwrap_or_default().to_owned(),
+        minor: req.version.unwrap_or(1),
+        headers: owned(req.headers),
+    })
 }
 
 /// Parses a response head at the start of `buf`, as [`parse_request`] does a request's.
@@ -261,18 +265,12 @@ pub fn parse_request(buf: &[u8], limits: &Limits) -> Result<Option<(RequestHead,
 pub fn parse_response(buf: &[u8], limits: &Limits) -> Result<Option<(ResponseHead, usize)>, Error> {
     let mut headers = vec![httparse::EMPTY_HEADER; limits.headers];
     let mut res = httparse::Response::new(&mut headers);
-    match res.parse(buf).map_err(|e| head_error(e, limits))? {
-        httparse::Status::Complete(n) if n <= limits.head => Ok(Some((
-            ResponseHead {
-                status: res.code.unwrap_or_default(),
-                minor: res.version.unwrap_or(1),
-                headers: owned(res.headers),
-            },
-            n,
-        ))),
-        httparse::Status::Partial if buf.len() < limits.head => Ok(None),
-        _ => Err(Error::HeadTooLarge(limits.head)),
-    }
+    let parsed = res.parse(buf);
+    head_status(parsed, buf.len(), limits, || ResponseHead {
+        status: res.code.unwrap_or_default(),
+        minor: res.version.unwrap_or(1),
+        headers: owned(res.headers),
+    })
 }
 
 /// How a body is framed.

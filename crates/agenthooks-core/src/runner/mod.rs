@@ -78,7 +78,7 @@ pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
 pub use pipeline::{deadline_budget, Failure, Invoked};
 pub use process::main_with;
-pub use serve::{serve, serve_frames, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
+pub use serve::{serve, serve_bytes, serve_frames, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
 
 use pipeline::Dispatch;
 

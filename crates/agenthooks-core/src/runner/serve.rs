@@ -196,6 +196,15 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
 /// assert_eq!(out[0]["output"]["agenthooks"], "pong");
 /// ```
 pub fn serve_frames(runner: &Runner, codec: &'static dyn Codec, input: &[u8], env: &dyn Env) -> Vec<Value> {
+    serve_bytes(runner, codec, &mut &input[..], env)
+        .split(|b| *b == b'\n')
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect()
+}
+
+/// [`serve`] over `input` to the end, returning every byte it wrote (for callers that check
+/// the output stream itself, such as the fuzzer's "every line is a JSON frame").
+pub fn serve_bytes(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead, env: &dyn Env) -> Vec<u8> {
     #[derive(Clone, Default)]
     struct Shared(Arc<Mutex<Vec<u8>>>);
     impl Write for Shared {
@@ -212,12 +221,9 @@ pub fn serve_frames(runner: &Runner, codec: &'static dyn Codec, input: &[u8], en
     }
     let shared = Shared::default();
     let out: FrameSink = Arc::new(Mutex::new(Box::new(shared.clone())));
-    serve(runner, codec, &mut &input[..], &out, env);
+    serve(runner, codec, input, &out, env);
     let bytes = shared.0.lock().map(|b| b.clone()).unwrap_or_default();
     bytes
-        .split(|b| *b == b'\n')
-        .filter_map(|l| serde_json::from_slice(l).ok())
-        .collect()
 }
 
 /// [`serve`] with a default per-event timeout (`serve --timeout`) for frames that carry none.
