@@ -835,48 +835,20 @@ mod tests {
 
     #[test]
     fn hello_is_stored_and_ping_answers() {
-        struct NoCodec;
-        impl Codec for NoCodec {
-            fn provider(&self) -> crate::Provider {
-                crate::Provider::from_static("zz")
-            }
-            fn native_events(&self) -> &'static [crate::EventRow] {
-                &[]
-            }
-            fn decode(&self, _: &Invocation<'_>) -> Result<Event, crate::DecodeError> {
-                Err(crate::DecodeError::new(
-                    self.provider(),
-                    crate::DecodeCategory::Data,
-                    "no",
-                ))
-            }
-            fn encode(&self, _: &Event, _: &crate::Outcome) -> Result<WireResponse, crate::EncodeError> {
-                Ok(WireResponse::empty())
-            }
-            fn no_op(&self, _: &crate::EventTarget) -> WireResponse {
-                WireResponse::empty()
-            }
-            fn failure_response(&self, _: &crate::EventTarget, _: crate::FailMode, _: &str) -> WireResponse {
-                WireResponse::empty()
-            }
-            fn default_timeout(&self) -> Duration {
-                Duration::from_secs(1)
-            }
-        }
         let conn = ConnState::default();
         let head = |v: Value| v.as_object().cloned().unwrap();
         let r = control_reply(
-            &NoCodec,
+            &REFUSING,
             &conn,
             &head(json!({"hook": HELLO, "input": {"serverUrl": "http://127.0.0.1:1"}})),
         );
         assert_eq!(r.unwrap()["agenthooks"], "ready");
         assert_eq!(conn.get(HELLO_KEY).unwrap()["serverUrl"], "http://127.0.0.1:1");
-        let r = control_reply(&NoCodec, &conn, &head(json!({"hook": PING}))).unwrap();
+        let r = control_reply(&REFUSING, &conn, &head(json!({"hook": PING}))).unwrap();
         assert_eq!(
             (r["agenthooks"].as_str(), r["provider"].as_str()),
             (Some("pong"), Some("zz"))
         );
-        assert!(control_reply(&NoCodec, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
+        assert!(control_reply(&REFUSING, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
     }
 }
