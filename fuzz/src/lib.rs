@@ -5,13 +5,12 @@
 //! stdout neither empty nor JSON, an exit code the agents do not use, a serve frame that is not
 //! a JSON object, or an install merge that loses foreign data.
 
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agenthooks::core::prelude::*;
-use agenthooks::core::runner::{parse_args, serve, Mode, RunOptions, Runner};
+use agenthooks::core::runner::{parse_args, serve_bytes, Mode, RunOptions, Runner};
 use agenthooks::core::{Invocation, Outcome, Router};
 use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs, Scope, Target};
 use agenthooks_testkit::shapes::{constructors, Shape};
@@ -249,22 +248,6 @@ pub fn run(runner: &Runner, data: &[u8]) {
     }
 }
 
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .map_err(|_| std::io::Error::other("poisoned"))?
-            .extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Serve mode over an arbitrary NDJSON stream (first byte: which codec answers). Every line
 /// written must be a JSON object with a `seq` key.
 pub fn serve_frames(runner: &Runner, data: &[u8]) {
@@ -273,11 +256,8 @@ pub fn serve_frames(runner: &Runner, data: &[u8]) {
     };
     let codecs = agenthooks::codecs();
     let codec = codecs[usize::from(sel) % codecs.len()];
-    let sink = Sink::default();
-    let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
     let env: [(&str, &str); 1] = [("HOME", "/nonexistent")];
-    serve(runner, codec, &mut BufReader::new(stream), &out, &env);
-    let bytes = sink.0.lock().unwrap().clone();
+    let bytes = serve_bytes(runner, codec, &mut BufReader::new(stream), &env);
     let text = String::from_utf8(bytes).expect("serve wrote invalid UTF-8");
     for line in text.lines() {
         let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("frame is not JSON ({e}): {line:?}"));

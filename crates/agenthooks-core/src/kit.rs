@@ -427,8 +427,10 @@ fn repair<T>(
     let limit = original.len() * 2 + 16;
     for _ in 0..limit {
         let mut track = serde_path_to_error::Track::new();
+        lenient::repairs::clear();
         let err = match attempt(&work, &mut track) {
             Ok(v) => {
+                out.issues.extend(lenient::repairs::take(&work));
                 out.value = Some(v);
                 return out;
             }
@@ -487,12 +489,20 @@ fn repair<T>(
 /// The typed view straight from the bytes, when the payload is exactly one object of `name`'s
 /// shape (no trailing data).
 fn typed_fast<N: NativeEvents>(text: &str, name: &str) -> Option<Decoded<N>> {
+    lenient::repairs::clear();
     let mut de = serde_json::Deserializer::from_str(text);
     let native = N::deserialize_named(name, &mut de).ok()?;
     de.end().ok()?;
+    // Nested objects repaired one level down (`lenient::nested`): their issues, located in the
+    // payload (read again only then).
+    let issues = if lenient::repairs::any() {
+        lenient::repairs::take(&serde_json::from_str(text).unwrap_or_default())
+    } else {
+        Vec::new()
+    };
     Some(Decoded {
         native,
-        issues: Vec::new(),
+        issues,
         other_view: None,
     })
 }

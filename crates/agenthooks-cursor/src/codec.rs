@@ -16,7 +16,7 @@ use agenthooks_core::{
     StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent, Variant, WireResponse,
 };
 use serde::Serialize;
-use serde_json::{json, Map, Number, Value};
+use serde_json::{json, Number, Value};
 
 use crate::dedup::{self, Dedup, Part};
 use crate::native::NativeEvent;
@@ -378,36 +378,25 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
             .with_mcp(mcp)
             .build(s)
     };
-    let input_of = |v: &Option<RawJson>| v.clone().unwrap_or_default();
-    let generic_mcp = |name: &str| tools::parse_mcp(name, None, None, None);
+    // A tool of the generic events (`preToolUse`, `postToolUse`, `postToolUseFailure`): the
+    // MCP server, if any, is read from the tool name.
+    let generic = |name: &str, input: &Option<RawJson>, id: Option<&String>| {
+        tool(
+            name,
+            input.clone().unwrap_or_default(),
+            id,
+            tools::parse_mcp(name, None, None, None),
+        )
+    };
+    // A specific gate's tool (`beforeShellExecution`, `beforeReadFile`): one input key, and the
+    // generic sibling's id when it arrived first.
+    let gate = |name: &str, key: &str, value: Option<String>| {
+        tool(name, one_key(key, value).into(), sibling_id(dedup).as_ref(), None)
+    };
     match native {
-        NativeEvent::PreToolUse(e) => {
-            let t = tool(
-                &e.tool_name,
-                input_of(&e.tool_input),
-                e.tool_use_id.as_ref(),
-                generic_mcp(&e.tool_name),
-            );
-            Event::ToolPre(ToolPreEvent::new(env, t))
-        }
-        NativeEvent::BeforeShellExecution(e) => {
-            let t = tool(
-                "Shell",
-                one_key("command", e.command).into(),
-                sibling_id(dedup).as_ref(),
-                None,
-            );
-            Event::ToolPre(ToolPreEvent::new(env, t))
-        }
-        NativeEvent::BeforeReadFile(e) => {
-            let t = tool(
-                "Read",
-                one_key("file_path", e.file_path).into(),
-                sibling_id(dedup).as_ref(),
-                None,
-            );
-            Event::ToolPre(ToolPreEvent::new(env, t))
-        }
+        NativeEvent::PreToolUse(e) => tool_pre(generic(&e.tool_name, &e.tool_input, e.tool_use_id.as_ref()), env),
+        NativeEvent::BeforeShellExecution(e) => tool_pre(gate("Shell", "command", e.command), env),
+        NativeEvent::BeforeReadFile(e) => tool_pre(gate("Read", "file_path", e.file_path), env),
         NativeEvent::BeforeMcpExecution(e) => {
             let url = e.url.as_deref().or(e.mcp_server_url.as_deref());
             let mcp = tools::parse_mcp(
@@ -416,35 +405,17 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
                 url,
                 e.command.as_deref(),
             );
-            let t = tool(&e.tool_name, input_of(&e.tool_input), sibling_id(dedup).as_ref(), mcp);
-            Event::ToolPre(ToolPreEvent::new(env, t))
+            let input = e.tool_input.unwrap_or_default();
+            tool_pre(tool(&e.tool_name, input, sibling_id(dedup).as_ref(), mcp), env)
         }
         NativeEvent::PostToolUse(e) => {
-            let t = tool(
-                &e.tool_name,
-                input_of(&e.tool_input),
-                e.tool_use_id.as_ref(),
-                generic_mcp(&e.tool_name),
-            );
-            let output = unstring_raw(e.tool_output.as_ref());
-            Event::ToolPost(
-                ToolPostEvent::new(env, t)
-                    .with_output(output)
-                    .with_duration_ms(millis(e.duration.as_ref())),
-            )
+            let t = generic(&e.tool_name, &e.tool_input, e.tool_use_id.as_ref());
+            tool_post(env, t, unstring_raw(e.tool_output.as_ref()), e.duration.as_ref())
         }
         NativeEvent::AfterShellExecution(e) => {
-            let mut input = Map::new();
-            if let Some(c) = e.command {
-                input.insert("command".into(), c.into());
-            }
-            let t = tool("Shell", Value::Object(input).into(), None, None);
+            let t = tool("Shell", one_key("command", e.command).into(), None, None);
             let output = e.output.map_or(Value::Null, Value::String).into();
-            Event::ToolPost(
-                ToolPostEvent::new(env, t)
-                    .with_output(output)
-                    .with_duration_ms(millis(e.duration.as_ref())),
-            )
+            tool_post(env, t, output, e.duration.as_ref())
         }
         NativeEvent::AfterMcpExecution(e) => {
             let mcp = tools::parse_mcp(
@@ -453,21 +424,11 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
                 e.mcp_server_url.as_deref(),
                 None,
             );
-            let t = tool(&e.tool_name, input_of(&e.tool_input), None, mcp);
-            let output = unstring(e.result_json.as_ref()).into();
-            Event::ToolPost(
-                ToolPostEvent::new(env, t)
-                    .with_output(output)
-                    .with_duration_ms(millis(e.duration.as_ref())),
-            )
+            let t = tool(&e.tool_name, e.tool_input.unwrap_or_default(), None, mcp);
+            tool_post(env, t, unstring(e.result_json.as_ref()).into(), e.duration.as_ref())
         }
         NativeEvent::PostToolUseFailure(e) => {
-            let t = tool(
-                &e.tool_name,
-                input_of(&e.tool_input),
-                e.tool_use_id.as_ref(),
-                generic_mcp(&e.tool_name),
-            );
+            let t = generic(&e.tool_name, &e.tool_input, e.tool_use_id.as_ref());
             Event::ToolError(
                 ToolErrorEvent::new(env, t)
                     .with_error(e.error_message.unwrap_or_default())
@@ -485,19 +446,30 @@ fn build_event(env: Envelope, native: NativeEvent, dedup: Option<&Dedup>) -> Eve
         NativeEvent::SessionStart(e) => Event::SessionStart(SessionStartEvent::new(env).with_source(e.composer_mode)),
         NativeEvent::SessionEnd(e) => Event::SessionEnd(SessionEndEvent::new(env).with_reason(e.reason)),
         NativeEvent::PreCompact(e) => Event::CompactPre(CompactPreEvent::new(env).with_trigger(e.trigger)),
-        NativeEvent::AfterFileEdit(e) => {
-            let edits = e.edits.and_then(|x| serde_json::to_value(x).ok());
-            Event::FileEdited(FileEditedEvent::new(env, e.file_path.unwrap_or_default()).with_edits(edits))
-        }
-        NativeEvent::AfterTabFileEdit(e) => {
-            let edits = e.edits.and_then(|x| serde_json::to_value(x).ok());
-            Event::FileEdited(FileEditedEvent::new(env, e.file_path.unwrap_or_default()).with_edits(edits))
-        }
+        NativeEvent::AfterFileEdit(e) => file_edited(env, e.file_path, e.edits),
+        NativeEvent::AfterTabFileEdit(e) => file_edited(env, e.file_path, e.edits),
         NativeEvent::AfterAgentResponse(e) => model_response(env, e.text),
         NativeEvent::AfterAgentThought(e) => model_response(env, e.text),
         // Unmapped events (`beforeTabFileRead`, `workspaceOpen`) and untyped payloads.
         _ => Event::bare(env),
     }
+}
+
+fn tool_pre(t: ToolCall, env: Envelope) -> Event {
+    Event::ToolPre(ToolPreEvent::new(env, t))
+}
+
+fn tool_post(env: Envelope, t: ToolCall, output: RawJson, duration: Option<&Number>) -> Event {
+    Event::ToolPost(
+        ToolPostEvent::new(env, t)
+            .with_output(output)
+            .with_duration_ms(millis(duration)),
+    )
+}
+
+fn file_edited<T: serde::Serialize>(env: Envelope, path: Option<String>, edits: Option<Vec<T>>) -> Event {
+    let edits = edits.and_then(|x| serde_json::to_value(x).ok());
+    Event::FileEdited(FileEditedEvent::new(env, path.unwrap_or_default()).with_edits(edits))
 }
 
 fn stop_event(env: Envelope, loop_count: Option<u64>, last: Option<String>) -> StopEvent {

@@ -136,8 +136,14 @@ impl Scratch {
     fn spawn_session_start(&self, idle_secs: u64) -> std::process::Child {
         let command = self.handler("SessionStart")["command"].as_str().unwrap().to_owned();
         assert!(command.ends_with(" --warm"), "{command}");
+        self.spawn_hook(&command, idle_secs, "SessionStart", ("source", "startup"))
+    }
+
+    /// Starts `command` through `sh -c` (the warm directory's idle exit set to `idle_secs`)
+    /// with a Claude payload of `event` carrying `field`.
+    fn spawn_hook(&self, command: &str, idle_secs: u64, event: &str, field: (&str, &str)) -> std::process::Child {
         let mut c = Command::new("sh");
-        c.arg("-c").arg(&command);
+        c.arg("-c").arg(command);
         self.env(&mut c, idle_secs);
         let mut child = c
             .current_dir(&self.repo)
@@ -146,10 +152,11 @@ impl Scratch {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let payload = serde_json::json!({
+        let mut payload = serde_json::json!({
             "session_id": "s-warm", "transcript_path": self.dir.join("t.jsonl"), "cwd": &self.repo,
-            "hook_event_name": "SessionStart", "source": "startup",
+            "hook_event_name": event,
         });
+        payload[field.0] = Value::from(field.1);
         child
             .stdin
             .take()
@@ -583,27 +590,8 @@ impl Scratch {
             .find(|c| c.ends_with(" --warm-only") || c.ends_with(" --warm"))
             .expect("the prompt command hook with --warm or --warm-only")
             .to_owned();
-        let mut c = Command::new("sh");
-        c.arg("-c").arg(&command);
-        self.env(&mut c, 60);
         let clock = Instant::now();
-        let mut child = c
-            .current_dir(&self.repo)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let payload = serde_json::json!({
-            "session_id": "s-warm", "transcript_path": self.dir.join("t.jsonl"), "cwd": &self.repo,
-            "hook_event_name": "UserPromptSubmit", "prompt": "go on",
-        });
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
+        let child = self.spawn_hook(&command, 60, "UserPromptSubmit", ("prompt", "go on"));
         let out = child.wait_with_output().unwrap();
         (out, clock.elapsed())
     }

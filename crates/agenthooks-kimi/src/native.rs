@@ -262,6 +262,8 @@ agenthooks_core::kit::native_record! {
 agenthooks_core::kit::native_events! {
     /// A decoded Kimi Code hook payload.
     name_key Some("hook_event_name");
+    // Kimi clamps every hook's timeout.
+    defaults .clamp_secs(MAX_TIMEOUT_SECS);
     common {
         /// The native event name (absent only when the name came from `--event`).
         hook_event_name: Option<String>,
@@ -280,7 +282,7 @@ agenthooks_core::kit::native_events! {
         /// `PreToolUse`: before a tool call, **before** Kimi's permission checks. Can block
         /// (matcher: tool name).
         PreToolUse("PreToolUse", ToolPre, blocking, tool_matcher)
-            .caps(GATE_TOOL).fail(FailShape::Block).identify(&["tool_name"]).clamp_secs(MAX_TIMEOUT_SECS) {
+            .caps(GATE_TOOL).fail(FailShape::Block).identify(&["tool_name"]) {
             /// The tool name (`Bash`, `Read`, `mcp__server__tool`, …); identifying, required.
             tool_name: String,
             /// The tool arguments; `{}` when the model's arguments were not an object.
@@ -292,7 +294,7 @@ agenthooks_core::kit::native_events! {
         /// `PostToolUse`: a tool call succeeded. Fire-and-forget; the hook runs under the tool call's
         /// abort signal and is killed ~100 ms after the tool finishes.
         PostToolUse("PostToolUse", ToolPost, tool_matcher)
-            .identify(&["tool_name"]).clamp_secs(MAX_TIMEOUT_SECS) {
+            .identify(&["tool_name"]) {
             /// The tool name; identifying, required.
             tool_name: String,
             /// The tool arguments (`{}` when not an object).
@@ -308,7 +310,7 @@ agenthooks_core::kit::native_events! {
         /// `PostToolUseFailure`: a tool call failed or was blocked (a `PreToolUse` deny lands here
         /// too). Fire-and-forget.
         PostToolUseFailure("PostToolUseFailure", ToolError, tool_matcher)
-            .identify(&["tool_name"]).clamp_secs(MAX_TIMEOUT_SECS) {
+            .identify(&["tool_name"]) {
             /// The tool name; identifying, required.
             tool_name: String,
             /// The tool arguments (`{}` when not an object).
@@ -324,7 +326,7 @@ agenthooks_core::kit::native_events! {
         /// `PermissionRequest`: Kimi is about to wait for the user's approval of a tool call.
         /// Observation only (matcher: tool name).
         PermissionRequest("PermissionRequest", Permission, tool_matcher)
-            .identify(&["tool_name"]).clamp_secs(MAX_TIMEOUT_SECS) {
+            .identify(&["tool_name"]) {
             /// The approval request id (`approval_<uuid>`).
             id: Option<String>,
             /// The agent asking (`main`, or a subagent id).
@@ -346,7 +348,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `PermissionResult`: an approval was resolved. Observation only (matcher: tool name).
         PermissionResult("PermissionResult", Other, tool_matcher)
-            .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+            .provider_only().secondary() {
             /// The approval request id.
             id: Option<String>,
             /// The agent that asked.
@@ -379,7 +381,7 @@ agenthooks_core::kit::native_events! {
         /// `UserPromptSubmit`: a user message (origin `user` only), before the model sees it. Can
         /// block; exit-0 stdout (or JSON `message`) is added to the context (matcher: prompt text).
         UserPromptSubmit("UserPromptSubmit", PromptSubmitted, blocking)
-            .caps(GATE_PROMPT).fail(FailShape::Block).clamp_secs(MAX_TIMEOUT_SECS) {
+            .caps(GATE_PROMPT).fail(FailShape::Block) {
             /// The prompt: content parts (what the 2.1.0 CLI sends), or a string (docs, kimi-cli).
             #[serde(deserialize_with = "some")]
             prompt: Option<Prompt>,
@@ -388,7 +390,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `UserPromptQueued`: a message was queued while a turn runs. Observation only.
         UserPromptQueued("UserPromptQueued", Other)
-            .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+            .provider_only().secondary() {
             /// The queued prompt's id.
             prompt_id: Option<String>,
             /// The queued prompt (content parts in 2.x).
@@ -399,7 +401,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `TurnStarted`: a turn begins. Observation only (matcher: origin kind).
         TurnStarted("TurnStarted", Other)
-            .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+            .provider_only().secondary() {
             /// The turn number (0 for the session's first turn).
             turn_id: Option<u64>,
             /// Why the turn started: `user`, `task`, `system_trigger`, …
@@ -412,13 +414,13 @@ agenthooks_core::kit::native_events! {
         }
         /// `Stop`: the model is about to end the turn. Can block once per turn (the reason becomes a
         /// user message and the loop continues).
-        Stop("Stop", Stop, blocking).caps(GATE_STOP).clamp_secs(MAX_TIMEOUT_SECS) {
+        Stop("Stop", Stop, blocking).caps(GATE_STOP) {
             /// Always `false` in Kimi Code 2.x: a second `Stop` in the same turn is not run at all
             /// (kimi-cli could send `true` on the re-run).
             stop_hook_active: Option<bool>,
         }
         /// `StopFailure`: the turn failed with an error. Observation only (matcher: error type).
-        StopFailure("StopFailure", Other).secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+        StopFailure("StopFailure", Other).secondary() {
             /// The error's name, when known.
             error_type: Option<String>,
             /// The error message.
@@ -426,7 +428,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `Interrupt`: the user cancelled the turn (Esc); `Stop` does not fire. Observation only.
         Interrupt("Interrupt", Other)
-            .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+            .provider_only().secondary() {
             /// The cancelled turn.
             turn_id: Option<u64>,
             /// Always `cancelled` so far.
@@ -434,7 +436,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `SessionStart`: a session was created or resumed (not forked). Awaited, but its output
         /// never reaches the model (verified on 2.1.0). Matcher: `startup`/`resume`.
-        SessionStart("SessionStart", SessionStart).clamp_secs(MAX_TIMEOUT_SECS) {
+        SessionStart("SessionStart", SessionStart) {
             /// `startup` or `resume`.
             source: Option<String>,
             /// The default model's name (added in 0.32.0).
@@ -444,26 +446,26 @@ agenthooks_core::kit::native_events! {
         }
         /// `SessionEnd`: the session closes (awaited). Does not fire in `-p` mode. Matcher:
         /// `exit`/`archive`.
-        SessionEnd("SessionEnd", SessionEnd).clamp_secs(MAX_TIMEOUT_SECS) {
+        SessionEnd("SessionEnd", SessionEnd) {
             /// `exit` or `archive` (always `exit` before 0.32.0).
             reason: Option<String>,
         }
         /// `SessionHeartbeat`: every 60 s while the session lives, only when a hook is configured
         /// for it. Observation only.
         SessionHeartbeat("SessionHeartbeat", Other)
-            .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+            .provider_only().secondary() {
             /// Milliseconds since the session service started.
             uptime_ms: Option<u64>,
         }
         /// `SubagentStart`: before a subagent runs (awaited; output ignored). Matcher: agent name.
-        SubagentStart("SubagentStart", SubagentStart).clamp_secs(MAX_TIMEOUT_SECS) {
+        SubagentStart("SubagentStart", SubagentStart) {
             /// The subagent's name.
             agent_name: Option<String>,
             /// The prompt the subagent gets.
             prompt: Option<String>,
         }
         /// `SubagentStop`: a subagent completed. Observation only. Matcher: agent name.
-        SubagentStop("SubagentStop", SubagentStop).clamp_secs(MAX_TIMEOUT_SECS) {
+        SubagentStop("SubagentStop", SubagentStop) {
             /// The subagent's name.
             agent_name: Option<String>,
             /// The subagent's final response.
@@ -471,7 +473,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `TaskStarted`: a background task starts. Observation only. Matcher: task kind.
         TaskStarted("TaskStarted", Other)
-            .provider_only().secondary().clamp_secs(MAX_TIMEOUT_SECS) {
+            .provider_only().secondary() {
             /// The task id.
             task_id: Option<String>,
             /// `agent`, `process` or `question`.
@@ -487,14 +489,14 @@ agenthooks_core::kit::native_events! {
         }
         /// `PreCompact`: before context compaction (awaited; output ignored). Matcher:
         /// `manual`/`auto`.
-        PreCompact("PreCompact", CompactPre).clamp_secs(MAX_TIMEOUT_SECS) {
+        PreCompact("PreCompact", CompactPre) {
             /// `manual` or `auto`.
             trigger: Option<String>,
             /// The context size before compaction (an estimate; kept as sent).
             token_count: Option<Number>,
         }
         /// `PostCompact`: after context compaction. Observation only. Matcher: `manual`/`auto`.
-        PostCompact("PostCompact", CompactPost).clamp_secs(MAX_TIMEOUT_SECS) {
+        PostCompact("PostCompact", CompactPost) {
             /// `manual` or `auto`.
             trigger: Option<String>,
             /// The estimated context size after compaction (kept as sent).
@@ -502,7 +504,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `Notification`: a background-task notification. Observation only. Matcher: notification
         /// type (e.g. `task.completed`).
-        Notification("Notification", Notification).clamp_secs(MAX_TIMEOUT_SECS) {
+        Notification("Notification", Notification) {
             /// Where the notification goes (`context`).
             sink: Option<String>,
             /// The agent the task belongs to (kimi-code only).

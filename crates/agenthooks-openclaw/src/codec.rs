@@ -22,10 +22,10 @@ use agenthooks_core::{
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::loose::loose;
 use crate::native::{self, NativeEvent, RunOutput, ToolCallEvent};
 use crate::output::{Approval, FinalizeResult, PromptResult, ToolCallResult};
 use crate::tools;
+use agenthooks_core::kit::lenient;
 
 /// The provider this codec serves.
 const PROVIDER: Provider = Provider::OPENCLAW;
@@ -280,44 +280,45 @@ fn tool_call(e: &ToolCallEvent, session: &SessionInfo) -> ToolCall {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Probe {
-    #[serde(deserialize_with = "loose")]
-    event: Option<ProbeFacts>,
-    #[serde(deserialize_with = "loose")]
-    ctx: Option<ProbeFacts>,
+    event: Value,
+    ctx: Value,
 }
 
 /// Session-locating keys of one object.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct ProbeFacts {
-    #[serde(deserialize_with = "loose")]
     session_id: Option<String>,
-    #[serde(deserialize_with = "loose")]
     session_key: Option<String>,
-    #[serde(deserialize_with = "loose")]
     run_id: Option<String>,
-    #[serde(deserialize_with = "loose")]
     workspace_dir: Option<String>,
-    #[serde(deserialize_with = "loose")]
     cwd: Option<String>,
-    #[serde(deserialize_with = "loose")]
     model_provider_id: Option<String>,
-    #[serde(deserialize_with = "loose")]
     model_id: Option<String>,
-    #[serde(deserialize_with = "loose")]
     transcript_path: Option<String>,
 }
 
-impl crate::loose::Loose for ProbeFacts {
-    fn from_value(v: Value) -> Option<Self> {
-        serde_json::from_value(v).ok()
+impl ProbeFacts {
+    /// The facts of one object, each read with the kit's text rule (a string, or a number as
+    /// text); a value of another shape locates nothing (the typed view reports it).
+    fn of(v: &Value) -> Self {
+        let text = |key: &str| v.get(key).and_then(|x| lenient::opt_text(x).ok().flatten());
+        Self {
+            session_id: text("sessionId"),
+            session_key: text("sessionKey"),
+            run_id: text("runId"),
+            workspace_dir: text("workspaceDir"),
+            cwd: text("cwd"),
+            model_provider_id: text("modelProviderId"),
+            model_id: text("modelId"),
+            transcript_path: text("transcriptPath"),
+        }
     }
 }
 
 impl Probe {
     /// The frame's facts: `ctx` first, then `event`.
     fn facts(self) -> ProbeFacts {
-        let (c, e) = (self.ctx.unwrap_or_default(), self.event.unwrap_or_default());
+        let (c, e) = (ProbeFacts::of(&self.ctx), ProbeFacts::of(&self.event));
         ProbeFacts {
             session_id: c.session_id.or(e.session_id),
             session_key: c.session_key.or(e.session_key),

@@ -77,7 +77,6 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod codec;
-mod loose;
 pub mod mcp_config;
 pub mod native;
 pub mod output;

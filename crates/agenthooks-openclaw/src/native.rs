@@ -18,10 +18,12 @@
 //! - Only the hook name (`hook`) and, on the tool hooks, `event` (which carries the tool name)
 //!   identify a frame. Everything else is optional.
 //! - Top-level values of an unexpected shape (`event`, `ctx` not objects) move to `extra`
-//!   (the kit's repair). Inside `event` and `ctx` every optional field is read leniently: a
-//!   string sent as a number is read as text, a count sent as a numeric string as a number,
-//!   and a value of a shape no release sent is left out of the typed view (⚠ it is still in
-//!   the raw frame, not in `extra`; the kit repairs top-level fields only).
+//!   (the kit's repair). Inside `event` and `ctx` every optional field is read with the kit's
+//!   lenient rules ([`agenthooks_core::kit::lenient`]: text sent as a number, a count as a
+//!   numeric string, a flag as `"true"` or `0`/`1`, a list as one string), and the kit's repair
+//!   applies one level down ([`lenient::nested`](agenthooks_core::kit::lenient::nested)): a
+//!   value of another shape moves to that object's `extra` and is reported as a projection
+//!   issue, as at the top level.
 //! - Enumerations OpenClaw extends (`reason`, `outcome`, `trigger`, `mode`, …) are plain
 //!   strings.
 //!
@@ -49,14 +51,15 @@ pub use agenthooks_core::kit::Extra;
 /// Typed views of one hook frame (`view_as`).
 pub use agenthooks_core::kit::FromNative;
 
-use crate::loose::loose;
+use agenthooks_core::kit::lenient;
 
 // ---------------------------------------------------------------------------------------------
 // Nested payload structs
 // ---------------------------------------------------------------------------------------------
 
 /// Declares one nested payload object: camelCase wire names, the `required { … }` fields required, the
-/// others optional and read leniently ([`crate::loose`]), unknown keys in `extra`.
+/// others optional and read with the kit's rules ([`lenient::opt`]), unknown keys in `extra`,
+/// and a field of an unexpected shape moved to `extra` with a repair ([`lenient::Nested`]).
 macro_rules! payload {
     (
         $(#[$m:meta])*
@@ -68,18 +71,40 @@ macro_rules! payload {
     ) => {
         $(#[$m])*
         #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-        #[serde(rename_all = "camelCase")]
+        #[serde(remote = "Self", rename_all = "camelCase")]
         #[non_exhaustive]
         pub struct $name {
             $( $( $(#[$rm])* pub $rfield: $rty, )* )?
             $(
                 $(#[$fm])*
-                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "loose")]
+                #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lenient::opt")]
                 pub $field: Option<$ty>,
             )*
             /// Keys not known to this crate.
             #[serde(flatten)]
             pub extra: Extra,
+        }
+
+        impl lenient::Nested for $name {
+            fn strict<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                Self::deserialize(de)
+            }
+
+            fn extra_mut(&mut self) -> &mut Extra {
+                &mut self.extra
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                lenient::nested(de)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                Self::serialize(self, s)
+            }
         }
     };
 }
@@ -780,6 +805,8 @@ pub const FINALIZE: CapSet = CapSet::of(&[C::ContinueAgent]);
 agenthooks_core::kit::native_events! {
     /// A decoded OpenClaw shim frame.
     name_key Some("hook");
+    // Every hook name is OpenClaw's own.
+    defaults .provider_only();
     common {
         /// `seq`: the shim's frame number (the reply carries it back).
         seq: Option<Value>,
@@ -791,7 +818,7 @@ agenthooks_core::kit::native_events! {
     events {
         /// `before_tool_call`: gate or rewrite a tool call (15 s fail-closed host budget).
         BeforeToolCall("before_tool_call", ToolPre, blocking, tool_matcher)
-            .caps(TOOL_GATE).fail(FailShape::Block).identify(&["event"]).provider_only() {
+            .caps(TOOL_GATE).fail(FailShape::Block).identify(&["event"]) {
             /// `event` (identifying: carries `toolName`).
             event: ToolCallEvent,
             /// `ctx`.
@@ -800,7 +827,7 @@ agenthooks_core::kit::native_events! {
         /// `after_tool_call`: `tool.post`, or `tool.error` when `event.error` is set or the
         /// shim blocked the call itself.
         AfterToolCall("after_tool_call", ToolPost, tool_matcher)
-            .also(agenthooks_core::EventKind::ToolError).identify(&["event"]).may_async().provider_only() {
+            .also(agenthooks_core::EventKind::ToolError).identify(&["event"]).may_async() {
             /// `event` (identifying: carries `toolName` and `error`).
             event: ToolCallEvent,
             /// `ctx`.
@@ -808,7 +835,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `before_agent_run`: the prompt gate (embedded and CLI runners only).
         BeforeAgentRun("before_agent_run", PromptSubmitted, blocking)
-            .caps(PROMPT_GATE).fail(FailShape::Block).provider_only() {
+            .caps(PROMPT_GATE).fail(FailShape::Block) {
             /// `event`.
             event: Option<BeforeAgentRunEvent>,
             /// `ctx`.
@@ -817,7 +844,7 @@ agenthooks_core::kit::native_events! {
         /// `before_prompt_build`: where context reaches the model; wired when a prompt hook
         /// adds context.
         BeforePromptBuild("before_prompt_build", PromptSubmitted, blocking)
-            .caps(PROMPT_CONTEXT).secondary().provider_only() {
+            .caps(PROMPT_CONTEXT).secondary() {
             /// `event`.
             event: Option<BeforePromptBuildEvent>,
             /// `ctx`.
@@ -825,70 +852,70 @@ agenthooks_core::kit::native_events! {
         }
         /// `before_agent_finalize`: the stop/continue lever.
         BeforeAgentFinalize("before_agent_finalize", Stop, blocking)
-            .caps(FINALIZE).provider_only() {
+            .caps(FINALIZE) {
             /// `event`.
             event: Option<BeforeAgentFinalizeEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `session_start`.
-        SessionStart("session_start", SessionStart).may_async().provider_only() {
+        SessionStart("session_start", SessionStart).may_async() {
             /// `event`.
             event: Option<SessionEvent>,
             /// `ctx`.
             ctx: Option<SessionContext>,
         }
         /// `session_end` (2 s shared drain on shutdown).
-        SessionEnd("session_end", SessionEnd).may_async().provider_only() {
+        SessionEnd("session_end", SessionEnd).may_async() {
             /// `event`.
             event: Option<SessionEvent>,
             /// `ctx`.
             ctx: Option<SessionContext>,
         }
         /// `subagent_spawned`.
-        SubagentSpawned("subagent_spawned", SubagentStart).may_async().provider_only() {
+        SubagentSpawned("subagent_spawned", SubagentStart).may_async() {
             /// `event`.
             event: Option<SubagentEvent>,
             /// `ctx`.
             ctx: Option<SubagentContext>,
         }
         /// `subagent_ended` (an observer: a subagent cannot be continued from here).
-        SubagentEnded("subagent_ended", SubagentStop).may_async().provider_only() {
+        SubagentEnded("subagent_ended", SubagentStop).may_async() {
             /// `event`.
             event: Option<SubagentEvent>,
             /// `ctx`.
             ctx: Option<SubagentContext>,
         }
         /// `before_compaction`.
-        BeforeCompaction("before_compaction", CompactPre).may_async().provider_only() {
+        BeforeCompaction("before_compaction", CompactPre).may_async() {
             /// `event`.
             event: Option<CompactionEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `after_compaction`.
-        AfterCompaction("after_compaction", CompactPost).may_async().provider_only() {
+        AfterCompaction("after_compaction", CompactPost).may_async() {
             /// `event`.
             event: Option<CompactionEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `llm_input`: the request a model call is built from.
-        LlmInput("llm_input", ModelRequest).may_async().provider_only() {
+        LlmInput("llm_input", ModelRequest).may_async() {
             /// `event`.
             event: Option<LlmInputEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `llm_output`: the run's assistant texts and usage (cached per run for `agent_end`).
-        LlmOutput("llm_output", ModelResponse).may_async().provider_only() {
+        LlmOutput("llm_output", ModelResponse).may_async() {
             /// `event`.
             event: Option<LlmOutputEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `agent_end`: the run finished (`other`; the cached `llm_output` is spliced in).
-        AgentEnd("agent_end", Other).may_async().provider_only() {
+        AgentEnd("agent_end", Other).may_async() {
             /// `event`.
             event: Option<AgentEndEvent>,
             /// `ctx`.
@@ -899,196 +926,196 @@ agenthooks_core::kit::native_events! {
             run_output: Option<RunOutput>,
         }
         /// `before_model_resolve`.
-        BeforeModelResolve("before_model_resolve", Other).may_async().provider_only() {
+        BeforeModelResolve("before_model_resolve", Other).may_async() {
             /// `event`.
             event: Option<BeforeModelResolveEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `agent_turn_prepare`.
-        AgentTurnPrepare("agent_turn_prepare", Other).may_async().provider_only() {
+        AgentTurnPrepare("agent_turn_prepare", Other).may_async() {
             /// `event`.
             event: Option<AgentTurnPrepareEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `before_agent_reply` (a claim hook).
-        BeforeAgentReply("before_agent_reply", Other).may_async().provider_only() {
+        BeforeAgentReply("before_agent_reply", Other).may_async() {
             /// `event`.
             event: Option<BeforeAgentReplyEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `model_call_started`.
-        ModelCallStarted("model_call_started", Other).may_async().provider_only() {
+        ModelCallStarted("model_call_started", Other).may_async() {
             /// `event`.
             event: Option<ModelCallEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `model_call_ended`.
-        ModelCallEnded("model_call_ended", Other).may_async().provider_only() {
+        ModelCallEnded("model_call_ended", Other).may_async() {
             /// `event`.
             event: Option<ModelCallEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `before_reset`.
-        BeforeReset("before_reset", Other).may_async().provider_only() {
+        BeforeReset("before_reset", Other).may_async() {
             /// `event`.
             event: Option<CompactionEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `inbound_claim`.
-        InboundClaim("inbound_claim", Other).may_async().provider_only() {
+        InboundClaim("inbound_claim", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `channel_pairing_requested`.
-        ChannelPairingRequested("channel_pairing_requested", Other).may_async().provider_only() {
+        ChannelPairingRequested("channel_pairing_requested", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `message_received`.
-        MessageReceived("message_received", Other).may_async().provider_only() {
+        MessageReceived("message_received", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `message_sending`.
-        MessageSending("message_sending", Other).may_async().provider_only() {
+        MessageSending("message_sending", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `reply_payload_sending`.
-        ReplyPayloadSending("reply_payload_sending", Other).may_async().provider_only() {
+        ReplyPayloadSending("reply_payload_sending", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `message_sent`.
-        MessageSent("message_sent", Other).may_async().provider_only() {
+        MessageSent("message_sent", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `tool_result_persist` (synchronous).
-        ToolResultPersist("tool_result_persist", Other).may_async().provider_only() {
+        ToolResultPersist("tool_result_persist", Other).may_async() {
             /// `event`.
             event: Option<MessageWriteEvent>,
             /// `ctx`.
             ctx: Option<ToolContext>,
         }
         /// `before_message_write` (synchronous).
-        BeforeMessageWrite("before_message_write", Other).may_async().provider_only() {
+        BeforeMessageWrite("before_message_write", Other).may_async() {
             /// `event`.
             event: Option<MessageWriteEvent>,
             /// `ctx`.
             ctx: Option<SessionContext>,
         }
         /// `subagent_delivery_target` (deprecated modify hook).
-        SubagentDeliveryTarget("subagent_delivery_target", Other).may_async().provider_only() {
+        SubagentDeliveryTarget("subagent_delivery_target", Other).may_async() {
             /// `event`.
             event: Option<SubagentEvent>,
             /// `ctx`.
             ctx: Option<SubagentContext>,
         }
         /// `subagent_progress`.
-        SubagentProgress("subagent_progress", Other).may_async().provider_only() {
+        SubagentProgress("subagent_progress", Other).may_async() {
             /// `event`.
             event: Option<SubagentEvent>,
             /// `ctx`.
             ctx: Option<SubagentContext>,
         }
         /// `gateway_start` (the shim removed `ctx.config`: it holds API keys).
-        GatewayStart("gateway_start", Other).may_async().provider_only() {
+        GatewayStart("gateway_start", Other).may_async() {
             /// `event`.
             event: Option<GatewayEvent>,
             /// `ctx`.
             ctx: Option<GatewayContext>,
         }
         /// `gateway_stop` (5 s budget; `ctx.config` removed as on start).
-        GatewayStop("gateway_stop", Other).may_async().provider_only() {
+        GatewayStop("gateway_stop", Other).may_async() {
             /// `event`.
             event: Option<GatewayEvent>,
             /// `ctx`.
             ctx: Option<GatewayContext>,
         }
         /// `heartbeat_prompt_contribution`.
-        HeartbeatPromptContribution("heartbeat_prompt_contribution", Other).may_async().provider_only() {
+        HeartbeatPromptContribution("heartbeat_prompt_contribution", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<AgentContext>,
         }
         /// `cron_reconciled`.
-        CronReconciled("cron_reconciled", Other).may_async().provider_only() {
+        CronReconciled("cron_reconciled", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<GatewayContext>,
         }
         /// `cron_changed`.
-        CronChanged("cron_changed", Other).may_async().provider_only() {
+        CronChanged("cron_changed", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<GatewayContext>,
         }
         /// `skill_proposal_evaluate`.
-        SkillProposalEvaluate("skill_proposal_evaluate", Other).may_async().provider_only() {
+        SkillProposalEvaluate("skill_proposal_evaluate", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `skill_proposal_changed`.
-        SkillProposalChanged("skill_proposal_changed", Other).may_async().provider_only() {
+        SkillProposalChanged("skill_proposal_changed", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `skill_changed`.
-        SkillChanged("skill_changed", Other).may_async().provider_only() {
+        SkillChanged("skill_changed", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `before_dispatch`.
-        BeforeDispatch("before_dispatch", Other).may_async().provider_only() {
+        BeforeDispatch("before_dispatch", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `reply_dispatch` (the shim removes `ctx.cfg` and the dispatcher).
-        ReplyDispatch("reply_dispatch", Other).may_async().provider_only() {
+        ReplyDispatch("reply_dispatch", Other).may_async() {
             /// `event`.
             event: Option<ChannelEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `before_install` (15 s fail-closed host budget; not gated by agenthooks).
-        BeforeInstall("before_install", Other).may_async().provider_only() {
+        BeforeInstall("before_install", Other).may_async() {
             /// `event`.
             event: Option<OperatorEvent>,
             /// `ctx`.
             ctx: Option<ChannelContext>,
         }
         /// `resolve_exec_env`.
-        ResolveExecEnv("resolve_exec_env", Other).may_async().provider_only() {
+        ResolveExecEnv("resolve_exec_env", Other).may_async() {
             /// `event`.
             event: Option<ResolveExecEnvEvent>,
             /// `ctx`.
@@ -1096,7 +1123,7 @@ agenthooks_core::kit::native_events! {
         }
         /// `agenthooks_local_decision`: not an OpenClaw hook; the shim's report of a gate it
         /// decided itself (quirk #804). Install never wires it.
-        LocalDecision("agenthooks_local_decision", Other).secondary().provider_only() {
+        LocalDecision("agenthooks_local_decision", Other).secondary() {
             /// `event`.
             event: Option<LocalDecisionEvent>,
             /// `ctx`.

@@ -109,6 +109,22 @@ impl fmt::Display for Report {
     }
 }
 
+impl Report {
+    /// Asserts that at least `responses` shape responses and `tolerance_checks` drop/retype
+    /// variants were checked (a corpus that shrank, or a check that stopped running, fails).
+    ///
+    /// # Panics
+    /// When either count is lower.
+    #[must_use]
+    pub fn at_least(self, responses: usize, tolerance_checks: usize) -> Self {
+        assert!(
+            self.responses >= responses && self.tolerance_checks >= tolerance_checks,
+            "expected at least {responses} responses and {tolerance_checks} tolerance checks: {self}"
+        );
+        self
+    }
+}
+
 impl Suite {
     /// A run of `codec` over every fixture under `dir` (bless mode from the environment).
     pub fn new(codec: &'static dyn Codec, dir: impl Into<PathBuf>) -> Self {
@@ -187,6 +203,20 @@ impl Suite {
             "conformance of {} over {} failed: {report}",
             self.codec.provider(),
             self.dir.display()
+        );
+        report
+    }
+
+    /// A provider crate's whole run: [`run`](Self::run) with the tolerance check, then the
+    /// counts every such run reaches asserted: an extra-key check per fixture, and at least five
+    /// hostile-value payloads per fixture (check 9), at least one of them answered by a deny or
+    /// prompt-block handler.
+    pub fn run_full(self) -> Report {
+        let report = self.tolerance(true).run();
+        assert_eq!(report.extra_checks, report.fixtures, "{report}");
+        assert!(
+            report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
+            "{report}"
         );
         report
     }

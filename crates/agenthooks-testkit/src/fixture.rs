@@ -358,6 +358,26 @@ impl Corpus {
         self.decode(self.case(name))
     }
 
+    /// Asserts that the codec's table is `events` (the provider's `native::EVENTS`) and that
+    /// every event of it has a case written from the reference (`version == "docs"`) that also
+    /// satisfies `keep`.
+    ///
+    /// # Panics
+    /// When either does not hold, naming the events without such a case.
+    pub fn assert_docs_case_per_event(
+        &self,
+        events: &[agenthooks_core::kit::EventRow],
+        keep: impl Fn(&Fixture) -> bool,
+    ) {
+        assert_eq!(
+            self.codec.native_events(),
+            events,
+            "the codec's table is the native module's"
+        );
+        let missing = self.events_without(|c| c.version == "docs" && keep(c));
+        assert!(missing.is_empty(), "no docs fixture for {missing:?}");
+    }
+
     /// The codec's native events that no case satisfying `keep` is of (e.g. events without a
     /// `docs/` fixture: `|c| c.version == "docs"`).
     pub fn events_without(&self, keep: impl Fn(&Fixture) -> bool) -> Vec<&'static str> {

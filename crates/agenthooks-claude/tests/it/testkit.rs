@@ -12,17 +12,10 @@ use crate::support::CORPUS;
 
 #[test]
 fn conformance_suite() {
-    let report = conformance::Suite::new(&CODEC, fixtures_dir("claude-code"))
+    let _ = conformance::Suite::new(&CODEC, fixtures_dir("claude-code"))
         .min_fixtures(80)
-        .tolerance(true)
-        .run();
-    assert!(report.extra_checks >= 80 && report.responses >= 300, "{report}");
-    assert!(report.tolerance_checks >= 80 * 8, "{report}");
-    // check 9: hostile values at every place the events have, and the deny handler run on gates
-    assert!(
-        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
-        "{report}"
-    );
+        .run_full()
+        .at_least(300, 80 * 8);
 }
 
 #[test]

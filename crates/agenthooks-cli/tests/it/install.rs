@@ -573,7 +573,7 @@ fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
 /// silently skips a hook without one), and each install is up to date afterwards.
 #[test]
 fn concurrent_codex_installs_are_all_or_nothing() {
-    use agenthooks::install::codex_trust::{event_label, hook_hash, state_key};
+    use agenthooks::install::codex_trust::handler_entries;
     const N: usize = 8;
     let sb = Sandbox::new("concurrent-codex");
     let args = |i: usize, verb: &str| -> Vec<String> {
@@ -612,22 +612,15 @@ fn concurrent_codex_installs_are_all_or_nothing() {
     let source = std::fs::canonicalize(&hooks_path).unwrap().display().to_string();
     let hooks: Value = serde_json::from_str(&std::fs::read_to_string(&hooks_path).unwrap()).unwrap();
     let config = std::fs::read_to_string(sb.home().join(".codex/config.toml")).unwrap();
-    let mut n = 0;
-    for (event, groups) in hooks["hooks"].as_object().unwrap() {
-        for (g, group) in groups.as_array().unwrap().iter().enumerate() {
-            for (h, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
-                let key = state_key(&source, event_label(event).unwrap(), g, h);
-                let hash = hook_hash(event, group.get("matcher"), handler).unwrap();
-                let at = config
-                    .find(&format!("\"{key}\""))
-                    .unwrap_or_else(|| panic!("no trust entry {key}"));
-                let entry = config[at..].split("\n\n").next().unwrap();
-                assert!(entry.contains(&hash), "{key}: {entry}");
-                n += 1;
-            }
-        }
+    let entries = handler_entries(&source, &hooks);
+    for (key, hash) in &entries {
+        let at = config
+            .find(&format!("\"{key}\""))
+            .unwrap_or_else(|| panic!("no trust entry {key}"));
+        let entry = config[at..].split("\n\n").next().unwrap();
+        assert!(entry.contains(hash), "{key}: {entry}");
     }
-    assert_eq!(n, 2 * N);
+    assert_eq!(entries.len(), 2 * N);
     assert_eq!(config.matches("trusted_hash").count(), 2 * N, "{config}");
     for i in 0..N {
         let o = sb.ok(&args(i, "diff").iter().map(String::as_str).collect::<Vec<_>>());

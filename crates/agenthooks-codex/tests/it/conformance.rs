@@ -9,18 +9,10 @@ use crate::support::CORPUS;
 #[test]
 fn conformance_suite() {
     // A failed `PostToolUse` is `tool.error` (quirk #202): its fixture says so in `meta.toml`.
-    let report = Suite::new(&CODEC, agenthooks_testkit::fixtures_dir("codex"))
-        .tolerance(true)
+    let _ = Suite::new(&CODEC, agenthooks_testkit::fixtures_dir("codex"))
         .min_fixtures(30)
-        .run();
-    assert_eq!(report.extra_checks, report.fixtures, "{report}");
-    assert!(report.responses >= 150, "{report}");
-    assert!(report.tolerance_checks >= 400, "{report}");
-    // check 9: hostile values at every place the events have, and the deny handler run on gates
-    assert!(
-        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
-        "{report}"
-    );
+        .run_full()
+        .at_least(150, 400);
 }
 
 #[test]

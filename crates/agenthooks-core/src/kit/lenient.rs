@@ -104,3 +104,222 @@ pub fn opt_string_list<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Vec<St
         other => Err(D::Error::custom(format!("expected a list of strings, got {other}"))),
     }
 }
+
+/// A type read by [`opt`] with the rules above: text ([`opt_text`]), counts ([`opt_u64`]),
+/// flags ([`opt_bool`]), string lists ([`opt_string_list`]), free-shape values ([`present`]),
+/// and nested objects ([`Nested`] types, whose implementation calls [`nested`]).
+pub trait Lenient: Sized {
+    /// Reads an optional field of this type.
+    ///
+    /// # Errors
+    /// A shape the rules do not accept (the caller's repair moves the field to `extra`).
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error>;
+}
+
+impl Lenient for String {
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error> {
+        opt_text(de)
+    }
+}
+
+impl Lenient for u64 {
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error> {
+        opt_u64(de)
+    }
+}
+
+impl Lenient for bool {
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error> {
+        opt_bool(de)
+    }
+}
+
+impl Lenient for Vec<String> {
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error> {
+        opt_string_list(de)
+    }
+}
+
+impl Lenient for Value {
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error> {
+        present(de)
+    }
+}
+
+/// `deserialize_with` for an optional field of any [`Lenient`] type: one attribute for every
+/// optional field of a nested payload struct.
+///
+/// # Errors
+/// As the type's [`Lenient::read`].
+pub fn opt<'de, D: Deserializer<'de>, T: Lenient>(de: D) -> Result<Option<T>, D::Error> {
+    T::read(de)
+}
+
+/// A payload object nested inside a top-level field (OpenClaw's `event` and `ctx`), read with
+/// the kit's repair one level down: a field of an unexpected shape moves to the object's own
+/// `extra` and is reported as a [`ProjectionIssue`](super::ProjectionIssue)
+/// ([`Repair::MovedToExtra`](super::Repair::MovedToExtra)) instead of failing the whole
+/// object, which the top-level repair would move to `extra` as a whole.
+///
+/// Implement it with a strict derive under `#[serde(remote = "Self")]` and a `Deserialize`
+/// that calls [`nested`]:
+///
+/// ```
+/// use agenthooks_core::kit::{lenient, Extra};
+/// use serde::{Deserialize, Deserializer};
+///
+/// #[derive(Debug, Deserialize)]
+/// #[serde(remote = "Self", rename_all = "camelCase")]
+/// struct Ctx {
+///     #[serde(default, deserialize_with = "lenient::opt")]
+///     session_id: Option<String>,
+///     #[serde(default, deserialize_with = "lenient::opt")]
+///     turns: Option<u64>,
+///     #[serde(flatten)]
+///     extra: Extra,
+/// }
+/// impl lenient::Nested for Ctx {
+///     fn strict<'de, D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+///         Self::deserialize(de) // the strict derive (remote = "Self")
+///     }
+///     fn extra_mut(&mut self) -> &mut Extra {
+///         &mut self.extra
+///     }
+/// }
+/// impl<'de> Deserialize<'de> for Ctx {
+///     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+///         lenient::nested(de)
+///     }
+/// }
+///
+/// let c: Ctx = serde_json::from_str(r#"{"sessionId":7,"turns":{"n":3},"x":1}"#)?;
+/// assert_eq!((c.session_id.as_deref(), c.turns), (Some("7"), None));
+/// assert_eq!(c.extra["turns"], serde_json::json!({"n": 3})); // kept, not dropped
+/// assert_eq!(c.extra["x"], 1);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub trait Nested: Sized {
+    /// The strict typing (the derive), which fails on a field of an unexpected shape.
+    ///
+    /// # Errors
+    /// The derive's.
+    fn strict<'de, D: Deserializer<'de>>(de: D) -> Result<Self, D::Error>;
+
+    /// The object's map of unknown keys, which takes the fields of an unexpected shape.
+    fn extra_mut(&mut self) -> &mut super::Extra;
+}
+
+impl<T: Nested> Lenient for T {
+    fn read<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Self>, D::Error> {
+        match Value::deserialize(de)? {
+            Value::Null => Ok(None),
+            v => nested_value(v).map(Some).map_err(D::Error::custom),
+        }
+    }
+}
+
+/// Reads a [`Nested`] object (see there): the strict typing, retried with each field of an
+/// unexpected shape moved to the object's `extra` (each move recorded for the decoder's
+/// [`ProjectionIssue`](super::ProjectionIssue)s). A value that is not an object is an error, as
+/// in the strict typing.
+///
+/// # Errors
+/// A value that is not an object, or a missing required field.
+pub fn nested<'de, D: Deserializer<'de>, T: Nested>(de: D) -> Result<T, D::Error> {
+    nested_value(Value::deserialize(de)?).map_err(D::Error::custom)
+}
+
+fn nested_value<T: Nested>(mut value: Value) -> Result<T, serde_json::Error> {
+    let mut moved: Vec<(String, Value, String)> = Vec::new();
+    loop {
+        let mut track = serde_path_to_error::Track::new();
+        let err = match T::strict(serde_path_to_error::Deserializer::new(&value, &mut track)) {
+            Ok(mut typed) => {
+                for (key, v, message) in moved {
+                    repairs::record(&key, &v, message);
+                    typed.extra_mut().insert(key, v);
+                }
+                return Ok(typed);
+            }
+            Err(e) => e,
+        };
+        let key = match track.path().iter().next() {
+            Some(serde_path_to_error::Segment::Map { key }) => key.clone(),
+            _ => return Err(err),
+        };
+        match value.as_object_mut().and_then(|m| m.remove(&key)) {
+            Some(v) => moved.push((key, v, err.to_string())),
+            None => return Err(err),
+        }
+    }
+}
+
+/// The repairs [`nested`] made while the decoder typed a payload, kept per thread until the
+/// decoder takes them (a `Deserialize` impl has no other way to report one).
+pub(crate) mod repairs {
+    use std::cell::RefCell;
+
+    use serde_json::Value;
+
+    use crate::kit::{ProjectionIssue, Repair};
+
+    thread_local! {
+        static MOVED: RefCell<Vec<(String, Value, String)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn record(key: &str, value: &Value, message: String) {
+        MOVED.with(|m| m.borrow_mut().push((key.to_owned(), value.clone(), message)));
+    }
+
+    /// Forgets what an attempt that failed recorded.
+    pub(crate) fn clear() {
+        MOVED.with(|m| m.borrow_mut().clear());
+    }
+
+    /// The recorded moves as issues, with their paths found in `root` (the payload).
+    pub(crate) fn take(root: &Value) -> Vec<ProjectionIssue> {
+        let moved = MOVED.with(|m| std::mem::take(&mut *m.borrow_mut()));
+        moved
+            .into_iter()
+            .map(|(key, value, message)| ProjectionIssue {
+                path: locate(root, &key, &value).unwrap_or(key),
+                message,
+                repair: Repair::MovedToExtra,
+            })
+            .collect()
+    }
+
+    /// Whether anything was recorded.
+    pub(crate) fn any() -> bool {
+        MOVED.with(|m| !m.borrow().is_empty())
+    }
+
+    /// The path of the first object under `root` whose `key` holds `value` (`event.sessionId`).
+    fn locate(root: &Value, key: &str, value: &Value) -> Option<String> {
+        let mut stack = vec![(String::new(), root)];
+        while let Some((path, v)) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    if m.get(key) == Some(value) && !path.is_empty() {
+                        return Some(format!("{path}.{key}"));
+                    }
+                    for (k, child) in m.iter().rev() {
+                        let p = if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        };
+                        stack.push((p, child));
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, child) in items.iter().enumerate().rev() {
+                        stack.push((format!("{path}[{i}]"), child));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}

@@ -25,7 +25,9 @@
 /// - the `rows` table of [`EventRow`](crate::kit::EventRow)s: `Variant("wire", Kind, flags…)`
 ///   with flags `blocking` and `tool_matcher`, then any const modifiers (`.caps(…)`,
 ///   `.fail(…)`, `.identify(…)`, `.also(…)`, `.clamp_secs(…)`, `.may_async()`,
-///   `.provider_only()`, `.secondary()`).
+///   `.provider_only()`, `.secondary()`). Modifiers every row has are written once, as the
+///   table's `defaults .clamp_secs(600).provider_only();` (after `name_key`), and applied
+///   before each row's own.
 ///
 /// Per-event fields follow the rules of [`native_record!`](crate::kit::native_record): an
 /// `Option<T>` field gets `#[serde(default, skip_serializing_if = "Option::is_none")]`,
@@ -40,6 +42,7 @@ macro_rules! native_events {
     (
         $(#[$emeta:meta])*
         name_key $name_key:expr;
+        $(defaults $(. $dm:ident ( $($darg:expr),* ))* ;)?
         common $common:tt
         events $events:tt
     ) => {
@@ -49,6 +52,7 @@ macro_rules! native_events {
             unknown Unknown;
             rows EVENTS;
             name_key $name_key;
+            $(defaults $(. $dm ( $($darg),* ))* ;)?
             common $common
             events $events
         }
@@ -59,11 +63,12 @@ macro_rules! native_events {
         unknown $Unknown:ident;
         rows $ROWS:ident;
         name_key $name_key:expr;
+        $(defaults $(. $dm:ident ( $($darg:expr),* ))* ;)?
         common $common:tt
         events { $($events:tt)* }
     ) => {
         $crate::__native_rows! {
-            [[$(#[$emeta])*] $Enum $Unknown $ROWS [$name_key] $common]
+            [[$(#[$emeta])*] $Enum $Unknown $ROWS [$name_key] [$($(. $dm ( $($darg),* ))*)?] $common]
             []
             $($events)*
         }
@@ -102,7 +107,8 @@ macro_rules! __native_rows {
 #[macro_export]
 macro_rules! __native_events_impl {
     (
-        [$(#[$emeta:meta])*] $Enum:ident $Unknown:ident $ROWS:ident [$name_key:expr] $common:tt
+        [$(#[$emeta:meta])*] $Enum:ident $Unknown:ident $ROWS:ident [$name_key:expr]
+        [$(. $dm:ident ( $($darg:expr),* ))*] $common:tt
         events {
             $(
                 $(#[$vmeta:meta])*
@@ -132,13 +138,19 @@ macro_rules! __native_events_impl {
         }
 
         /// Every native event this crate knows, in reference order, with its facts.
-        pub const $ROWS: &[$crate::kit::EventRow] = &[
-            $(
-                $crate::kit::EventRow::new($wire, $crate::kind::EventKind::$kind, false, false)
-                    $(.$flag())*
-                    $(.$m($($arg),*))*,
-            )*
-        ];
+        pub const $ROWS: &[$crate::kit::EventRow] = {
+            /// The table's `defaults` (applied first: a row's own modifiers follow).
+            const fn defaults(row: $crate::kit::EventRow) -> $crate::kit::EventRow {
+                row $(.$dm($($darg),*))*
+            }
+            &[
+                $(
+                    defaults($crate::kit::EventRow::new($wire, $crate::kind::EventKind::$kind, false, false))
+                        $(.$flag())*
+                        $(.$m($($arg),*))*,
+                )*
+            ]
+        };
 
         impl ::serde::Serialize for $Enum {
             fn serialize<S: ::serde::Serializer>(&self, s: S) -> ::std::result::Result<S::Ok, S::Error> {

@@ -11,11 +11,13 @@
 //! for the whole exchange. Requests to a host other than a loopback name or address are
 //! refused, so a hostile `serverUrl` cannot make the daemon call out.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+use super::http1;
 
 /// The largest response body read by default (bigger ones are cut; the daemon only reads small
 /// answers).
@@ -215,7 +217,7 @@ impl Write for Deadlined {
 /// on it).
 #[derive(Debug)]
 pub struct Conn {
-    reader: BufReader<Deadlined>,
+    reader: http1::Reader<Deadlined>,
     host: String,
     port: u16,
     prefix: String,
@@ -247,7 +249,7 @@ impl Conn {
         };
         let _ = stream.set_nodelay(true);
         Ok(Self {
-            reader: BufReader::new(Deadlined { stream, deadline }),
+            reader: http1::Reader::new(Deadlined { stream, deadline }),
             host: base.host.clone(),
             port: base.port,
             prefix: base.prefix.clone(),
@@ -328,104 +330,39 @@ impl Conn {
     }
 }
 
-/// Reads one line of the head into `line`, charging it to `budget`; a line that does not end
-/// within the budget is an error.
-fn read_head_line(r: &mut impl BufRead, line: &mut String, budget: &mut usize) -> Result<usize, HttpError> {
-    line.clear();
-    let n = r.by_ref().take(*budget as u64).read_line(line)?;
-    *budget -= n;
-    if n > 0 && !line.ends_with('\n') && *budget == 0 {
-        return Err(HttpError::Malformed(format!("a response head over {MAX_HEAD} bytes")));
-    }
-    Ok(n)
-}
-
 /// Reads one response: the status, the body (cut at `cap`), and whether the connection may
-/// carry another request (the body's end is known and the server did not close it).
-fn read_response(r: &mut impl BufRead, cap: usize) -> Result<(Response, bool), HttpError> {
-    let mut budget = MAX_HEAD;
-    let mut line = String::new();
-    read_head_line(r, &mut line, &mut budget)?;
-    let mut parts = line.split_whitespace();
-    let version = parts.next().unwrap_or_default();
-    if !version.starts_with("HTTP/1.") {
-        return Err(HttpError::Malformed(line.trim().chars().take(200).collect()));
-    }
-    let status: u16 = parts
-        .next()
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| HttpError::Malformed(line.trim().chars().take(200).collect()))?;
-    let mut length: Option<usize> = None;
-    let mut chunked = false;
-    let mut close = version == "HTTP/1.0";
-    loop {
-        if read_head_line(r, &mut line, &mut budget)? == 0 {
-            return Err(HttpError::Malformed("the response head ended early".into()));
-        }
-        let h = line.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        if let Some((k, v)) = h.split_once(':') {
-            let v = v.trim();
-            if k.eq_ignore_ascii_case("content-length") {
-                length = v.parse().ok();
-            } else if k.eq_ignore_ascii_case("transfer-encoding") && v.to_ascii_lowercase().contains("chunked") {
-                chunked = true;
-            } else if k.eq_ignore_ascii_case("connection") {
-                close = v.eq_ignore_ascii_case("close");
-            }
-        }
-    }
-    let mut body = Vec::new();
-    let mut whole = true;
-    if chunked {
-        loop {
-            let mut size_budget = 1024;
-            if read_head_line(r, &mut line, &mut size_budget)? == 0 {
-                whole = false;
-                break;
-            }
-            let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16)
-                .map_err(|_| HttpError::Malformed(format!("chunk size {:?}", line.trim())))?;
-            if size == 0 {
-                let mut trailer_budget = MAX_HEAD;
-                while read_head_line(r, &mut line, &mut trailer_budget)? > 0 && !line.trim_end().is_empty() {}
-                break;
-            }
-            let room = cap - body.len();
-            if size > room {
-                r.by_ref().take(room as u64).read_to_end(&mut body)?;
-                whole = false;
-                break;
-            }
-            let start = body.len();
-            body.resize(start + size, 0);
-            r.read_exact(&mut body[start..])?;
-            let mut crlf_budget = 2;
-            read_head_line(r, &mut line, &mut crlf_budget)?;
-        }
-    } else if let Some(n) = length {
-        let take = n.min(cap);
-        body.resize(take, 0);
-        r.read_exact(&mut body)?;
-        whole = take == n;
-    } else {
-        r.by_ref().take(cap as u64).read_to_end(&mut body)?;
-        whole = false;
-    }
+/// carry another request (the body's end is known and the server did not close it). The head
+/// and the body's framing are [`http1`](super::http1)'s.
+fn read_response(r: &mut http1::Reader<Deadlined>, cap: usize) -> Result<(Response, bool), HttpError> {
+    let limits = http1::Limits {
+        head: MAX_HEAD,
+        headers: 128,
+    };
+    let head = r.response_head(&limits).map_err(malformed)?;
+    let body = r
+        .body(head.framing().map_err(malformed)?, cap, http1::Overflow::Cut)
+        .map_err(malformed)?;
     Ok((
         Response {
-            status,
-            body: String::from_utf8_lossy(&body).into_owned(),
+            status: head.status,
+            body: String::from_utf8_lossy(&body.bytes).into_owned(),
         },
-        whole && !close,
+        body.complete && head.keep_alive(),
     ))
+}
+
+fn malformed(e: http1::Error) -> HttpError {
+    match e {
+        http1::Error::Io(e) => HttpError::Io(e),
+        http1::Error::Truncated => HttpError::Malformed("the response ended early".into()),
+        other => HttpError::Malformed(other.to_string()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::{BufRead, BufReader};
     use std::net::TcpListener;
 
     #[test]

@@ -62,6 +62,7 @@ mod deadline;
 mod detect;
 mod frame;
 pub mod http;
+pub mod http1;
 mod input;
 mod pipeline;
 mod process;
@@ -77,7 +78,7 @@ pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
 pub use pipeline::{deadline_budget, Failure, Invoked};
 pub use process::main_with;
-pub use serve::{serve, serve_frames, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
+pub use serve::{serve, serve_bytes, serve_frames, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
 
 use pipeline::Dispatch;
 

@@ -195,6 +195,15 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
 /// assert_eq!(out[0]["output"]["agenthooks"], "pong");
 /// ```
 pub fn serve_frames(runner: &Runner, codec: &'static dyn Codec, input: &[u8], env: &dyn Env) -> Vec<Value> {
+    serve_bytes(runner, codec, &mut &input[..], env)
+        .split(|b| *b == b'\n')
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect()
+}
+
+/// [`serve`] over `input` to the end, returning every byte it wrote (for callers that check
+/// the output stream itself, such as the fuzzer's "every line is a JSON frame").
+pub fn serve_bytes(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead, env: &dyn Env) -> Vec<u8> {
     #[derive(Clone, Default)]
     struct Shared(Arc<Mutex<Vec<u8>>>);
     impl Write for Shared {
@@ -211,12 +220,9 @@ pub fn serve_frames(runner: &Runner, codec: &'static dyn Codec, input: &[u8], en
     }
     let shared = Shared::default();
     let out: FrameSink = Arc::new(Mutex::new(Box::new(shared.clone())));
-    serve(runner, codec, &mut &input[..], &out, env);
+    serve(runner, codec, input, &out, env);
     let bytes = shared.0.lock().map(|b| b.clone()).unwrap_or_default();
     bytes
-        .split(|b| *b == b'\n')
-        .filter_map(|l| serde_json::from_slice(l).ok())
-        .collect()
 }
 
 /// [`serve`] with a default per-event timeout (`serve --timeout`) for frames that carry none.
@@ -828,48 +834,20 @@ mod tests {
 
     #[test]
     fn hello_is_stored_and_ping_answers() {
-        struct NoCodec;
-        impl Codec for NoCodec {
-            fn provider(&self) -> crate::Provider {
-                crate::Provider::from_static("zz")
-            }
-            fn native_events(&self) -> &'static [crate::EventRow] {
-                &[]
-            }
-            fn decode(&self, _: &Invocation<'_>) -> Result<Event, crate::DecodeError> {
-                Err(crate::DecodeError::new(
-                    self.provider(),
-                    crate::DecodeCategory::Data,
-                    "no",
-                ))
-            }
-            fn encode(&self, _: &Event, _: &crate::Outcome) -> Result<WireResponse, crate::EncodeError> {
-                Ok(WireResponse::empty())
-            }
-            fn no_op(&self, _: &crate::EventTarget) -> WireResponse {
-                WireResponse::empty()
-            }
-            fn failure_response(&self, _: &crate::EventTarget, _: crate::FailMode, _: &str) -> WireResponse {
-                WireResponse::empty()
-            }
-            fn default_timeout(&self) -> Duration {
-                Duration::from_secs(1)
-            }
-        }
         let conn = ConnState::default();
         let head = |v: Value| v.as_object().cloned().unwrap();
         let r = control_reply(
-            &NoCodec,
+            &REFUSING,
             &conn,
             &head(json!({"hook": HELLO, "input": {"serverUrl": "http://127.0.0.1:1"}})),
         );
         assert_eq!(r.unwrap()["agenthooks"], "ready");
         assert_eq!(conn.get(HELLO_KEY).unwrap()["serverUrl"], "http://127.0.0.1:1");
-        let r = control_reply(&NoCodec, &conn, &head(json!({"hook": PING}))).unwrap();
+        let r = control_reply(&REFUSING, &conn, &head(json!({"hook": PING}))).unwrap();
         assert_eq!(
             (r["agenthooks"].as_str(), r["provider"].as_str()),
             (Some("pong"), Some("zz"))
         );
-        assert!(control_reply(&NoCodec, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
+        assert!(control_reply(&REFUSING, &conn, &head(json!({"hook": "tool.execute.before"}))).is_none());
     }
 }

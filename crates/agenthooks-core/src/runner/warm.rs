@@ -76,6 +76,7 @@ use sha2::{Digest, Sha256};
 use crate::codec::{Env, WireResponse};
 
 use super::args::{Command, Mode};
+use super::http1;
 use super::Runner;
 
 /// The largest request body the server reads, in bytes: the runner's stdin cap
@@ -482,39 +483,8 @@ pub fn serve_process(runner: &Runner, port: Option<u16>, env: &dyn Env) -> Resul
     Ok(stopped)
 }
 
-/// One request head, owned.
-#[derive(Debug)]
-struct Head {
-    method: String,
-    target: String,
-    minor: u8,
-    headers: Vec<(String, Vec<u8>)>,
-}
-
-impl Head {
-    fn header(&self, name: &str) -> Option<&[u8]> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_slice())
-    }
-
-    fn header_str(&self, name: &str) -> Option<&str> {
-        self.header(name)
-            .and_then(|v| std::str::from_utf8(v).ok())
-            .map(str::trim)
-    }
-
-    /// Whether the client keeps the connection open after this request.
-    fn keep_alive(&self) -> bool {
-        let conn = self.header_str("connection").unwrap_or("").to_ascii_lowercase();
-        if self.minor == 0 {
-            conn.contains("keep-alive")
-        } else {
-            !conn.contains("close")
-        }
-    }
-}
+/// One request head, owned ([`http1`](super::http1)'s).
+type Head = http1::RequestHead;
 
 /// What the server sends back.
 #[derive(Debug)]
@@ -545,46 +515,12 @@ impl Reply {
     }
 }
 
-fn reason_phrase(status: u16) -> &'static str {
-    match status {
-        100 => "Continue",
-        200 => "OK",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        409 => "Conflict",
-        411 => "Length Required",
-        413 => "Content Too Large",
-        431 => "Request Header Fields Too Large",
-        503 => "Service Unavailable",
-        _ => "Internal Server Error",
-    }
-}
-
 fn write_response(stream: &mut TcpStream, reply: &Reply, keep_alive: bool) -> io::Result<()> {
-    let mut out = Vec::with_capacity(reply.body.len() + 160);
-    write!(
-        out,
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n",
-        reply.status,
-        reason_phrase(reply.status),
-        reply.content_type,
-        reply.body.len()
-    )?;
+    let mut headers = vec![("Content-Type", reply.content_type), ("Cache-Control", "no-store")];
     if reply.allow_post {
-        out.extend_from_slice(b"Allow: POST\r\n");
+        headers.push(("Allow", "POST"));
     }
-    out.extend_from_slice(if keep_alive {
-        b"Connection: keep-alive\r\n\r\n"
-    } else {
-        b"Connection: close\r\n\r\n"
-    });
-    out.extend_from_slice(&reply.body);
-    stream.write_all(&out)?;
-    stream.flush()
+    http1::write_response(stream, reply.status, &headers, &reply.body, keep_alive, false)
 }
 
 /// The routes.
@@ -715,7 +651,7 @@ impl Connection<'_> {
                 Ok(Some(h)) => h,
                 Ok(None) => break,
                 Err(status) => {
-                    let _ = write_response(&mut stream, &Reply::refusal(status, reason_phrase(status)), false);
+                    let _ = write_response(&mut stream, &Reply::refusal(status, http1::reason(status)), false);
                     break;
                 }
             };
@@ -749,26 +685,17 @@ impl Connection<'_> {
         let mut chunk = [0u8; 4 << 10];
         loop {
             if !buf.is_empty() {
-                let mut headers = [httparse::EMPTY_HEADER; 64];
-                let mut req = httparse::Request::new(&mut headers);
-                match req.parse(buf) {
-                    Ok(httparse::Status::Complete(n)) => {
-                        let head = Head {
-                            method: req.method.unwrap_or("").to_owned(),
-                            target: req.path.unwrap_or("").to_owned(),
-                            minor: req.version.unwrap_or(1),
-                            headers: req
-                                .headers
-                                .iter()
-                                .map(|h| (h.name.to_owned(), h.value.to_vec()))
-                                .collect(),
-                        };
+                let limits = http1::Limits {
+                    head: HEAD_CAP,
+                    headers: 64,
+                };
+                match http1::parse_request(buf, &limits) {
+                    Ok(Some((head, n))) => {
                         buf.drain(..n);
                         return Ok(Some(head));
                     }
-                    Ok(httparse::Status::Partial) if buf.len() >= HEAD_CAP => return Err(431),
-                    Ok(httparse::Status::Partial) => {}
-                    Err(httparse::Error::TooManyHeaders) => return Err(431),
+                    Ok(None) => {}
+                    Err(http1::Error::HeadTooLarge(_) | http1::Error::TooManyHeaders(_)) => return Err(431),
                     Err(_) => return Err(400),
                 }
             }
@@ -843,14 +770,10 @@ impl Connection<'_> {
         let Some(route) = route else {
             return Err(Reply::refusal(404, "no such route"));
         };
-        if head.header("transfer-encoding").is_some() {
-            return Err(Reply::refusal(411, "a Content-Length body is required"));
-        }
-        let Some(len) = head.header_str("content-length") else {
-            return Err(Reply::refusal(411, "a Content-Length body is required"));
-        };
-        let Ok(len) = len.parse::<usize>() else {
-            return Err(Reply::refusal(400, "bad Content-Length"));
+        let len = match head.framing() {
+            Ok(http1::Framing::Length(n)) if head.header("content-length").is_some() => n,
+            Err(http1::Error::BadLength(_)) => return Err(Reply::refusal(400, "bad Content-Length")),
+            _ => return Err(Reply::refusal(411, "a Content-Length body is required")),
         };
         if len > cfg.body_cap {
             return Err(Reply::refusal(
@@ -858,11 +781,8 @@ impl Connection<'_> {
                 &format!("the body exceeds the {}-byte cap", cfg.body_cap),
             ));
         }
-        if head
-            .header_str("expect")
-            .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
-        {
-            let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
+        if head.expects_continue() {
+            let _ = stream.write_all(http1::CONTINUE);
         }
         let body = read_body(stream, buf, len).map_err(|_| Reply::refusal(408, "the body did not arrive"))?;
         if cfg.log_bodies {

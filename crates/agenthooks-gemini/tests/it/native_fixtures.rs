@@ -34,13 +34,7 @@ fn every_fixture_is_typed_exactly() {
 
 #[test]
 fn every_event_has_a_docs_fixture() {
-    assert_eq!(
-        CORPUS.codec().native_events(),
-        EVENTS,
-        "the codec's table is the native module's"
-    );
-    let missing = CORPUS.events_without(|c| c.version == "docs" && c.meta.source == "docs");
-    assert!(missing.is_empty(), "no docs fixture for {missing:?}");
+    CORPUS.assert_docs_case_per_event(EVENTS, |c| c.meta.source == "docs");
 }
 
 #[test]

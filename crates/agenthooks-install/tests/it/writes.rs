@@ -252,27 +252,19 @@ fn uninstall_writes_through_a_symlink_it_would_delete() {
 /// Every handler in a Codex `hooks.json` has its trust entry (key at its position, hash of its
 /// identity) in `config.toml`; returns how many handlers there are.
 fn every_hook_trusted(hooks_json: &Path, config: &Path) -> usize {
-    use agenthooks_install::codex_trust::{event_label, hook_hash, state_key};
     let source = std::fs::canonicalize(hooks_json).unwrap().display().to_string();
     let hooks: serde_json::Value = serde_json::from_str(&read(hooks_json)).unwrap();
     let cfg: toml_edit::DocumentMut = read(config).parse().unwrap();
     let state = cfg["hooks"]["state"].as_table_like().expect("[hooks.state]");
-    let mut n = 0;
-    for (event, groups) in hooks["hooks"].as_object().unwrap() {
-        for (g, group) in groups.as_array().unwrap().iter().enumerate() {
-            for (h, handler) in group["hooks"].as_array().unwrap().iter().enumerate() {
-                let key = state_key(&source, event_label(event).unwrap(), g, h);
-                let hash = hook_hash(event, group.get("matcher"), handler).unwrap();
-                let got = state
-                    .get(&key)
-                    .and_then(|t| t.get("trusted_hash"))
-                    .and_then(|v| v.as_str());
-                assert_eq!(got, Some(hash.as_str()), "{key}: no matching trust entry");
-                n += 1;
-            }
-        }
+    let entries = agenthooks_install::codex_trust::handler_entries(&source, &hooks);
+    for (key, hash) in &entries {
+        let got = state
+            .get(key)
+            .and_then(|t| t.get("trusted_hash"))
+            .and_then(|v| v.as_str());
+        assert_eq!(got, Some(hash.as_str()), "{key}: no matching trust entry");
     }
-    n
+    entries.len()
 }
 
 #[test]

@@ -7,19 +7,10 @@ use crate::kimi_agent::KimiRules;
 
 #[test]
 fn conformance() {
-    let report = Suite::new(&CODEC, fixtures_dir("kimi"))
-        .tolerance(true)
-        .min_fixtures(40)
-        .run();
+    let report = Suite::new(&CODEC, fixtures_dir("kimi")).min_fixtures(40).run_full();
     assert!(report.responses > report.fixtures, "{report}");
-    assert_eq!(report.extra_checks, report.fixtures, "{report}");
     // Every fixture has droppable fields (at least the base fields).
     assert!(report.tolerance_checks >= 4 * report.fixtures, "{report}");
-    // check 9: hostile values at every place the events have, and the deny handler run on gates
-    assert!(
-        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
-        "{report}"
-    );
 }
 
 /// The one documented loss (⚠ in the crate docs): context attached to a blocked prompt is not

@@ -2,6 +2,7 @@
 
 mod bridge;
 mod encode;
+mod lenient;
 mod shim;
 mod testkit;
 

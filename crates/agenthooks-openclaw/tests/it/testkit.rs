@@ -7,18 +7,9 @@ use agenthooks_testkit::fake::OpenClaw;
 
 #[test]
 fn conformance() {
-    let report = Suite::new(&CODEC, fixtures_dir("openclaw"))
-        .tolerance(true)
-        .min_fixtures(30)
-        .run();
-    assert_eq!(report.extra_checks, report.fixtures, "{report}");
+    let report = Suite::new(&CODEC, fixtures_dir("openclaw")).min_fixtures(30).run_full();
     // Every frame has droppable fields (`seq`, `ctx`, …).
     assert!(report.tolerance_checks >= 4 * report.fixtures, "{report}");
-    // check 9: hostile values at every place the events have, and the deny handler run on gates
-    assert!(
-        report.hostile_checks >= 5 * report.fixtures && report.hostile_gated > 0,
-        "{report}"
-    );
 }
 
 #[test]

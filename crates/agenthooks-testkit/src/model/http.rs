@@ -8,6 +8,8 @@ use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use agenthooks_core::runner::http1;
+
 /// Largest request head (request line plus headers) accepted.
 const MAX_HEAD: usize = 64 << 10;
 /// Largest request body accepted (agents send their whole conversation every turn).
@@ -126,12 +128,36 @@ impl Response {
     }
 }
 
-/// A connection with a read buffer, a shutdown check and a deadline.
-pub(super) struct Conn<'a> {
+/// A socket whose blocked reads wake every [`POLL`] to check for shutdown and the deadline.
+struct Polled<'a> {
     stream: &'a mut TcpStream,
-    buf: Vec<u8>,
     stop: &'a dyn Fn() -> bool,
     deadline: Instant,
+}
+
+/// The error of a read given up for shutdown or the deadline.
+#[derive(Debug, thiserror::Error)]
+#[error("the fake model server is stopping or the connection outlived its deadline")]
+struct Stop;
+
+impl Read for Polled<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if (self.stop)() || Instant::now() >= self.deadline {
+                return Err(io::Error::other(Stop));
+            }
+            match self.stream.read(buf) {
+                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {}
+                other => return other,
+            }
+        }
+    }
+}
+
+/// A connection with a read buffer, a shutdown check and a deadline; the wire is
+/// [`http1`]'s.
+pub(super) struct Conn<'a> {
+    reader: http1::Reader<Polled<'a>>,
 }
 
 impl<'a> Conn<'a> {
@@ -141,185 +167,62 @@ impl<'a> Conn<'a> {
         stream.set_read_timeout(Some(POLL))?;
         stream.set_write_timeout(Some(Duration::from_secs(30)))?;
         Ok(Self {
-            stream,
-            buf: Vec::with_capacity(16 << 10),
-            stop,
-            deadline,
+            reader: http1::Reader::new(Polled { stream, stop, deadline }),
         })
-    }
-
-    /// Reads more bytes into the buffer; `Ok(0)` is end of stream.
-    fn fill(&mut self) -> Result<usize, HttpError> {
-        let mut chunk = [0u8; 16 << 10];
-        loop {
-            if (self.stop)() || Instant::now() >= self.deadline {
-                return Err(HttpError::Stopped);
-            }
-            match self.stream.read(&mut chunk) {
-                Ok(n) => {
-                    self.buf.extend_from_slice(&chunk[..n]);
-                    return Ok(n);
-                }
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
-                    ) => {}
-                Err(_) => return Err(HttpError::Io),
-            }
-        }
-    }
-
-    /// Takes bytes up to and including `delim` (at most `cap` bytes before it).
-    fn take_until(&mut self, delim: &[u8], cap: usize) -> Result<Vec<u8>, HttpError> {
-        let mut from = 0usize;
-        loop {
-            if let Some(i) = find(&self.buf[from..], delim) {
-                let end = from + i + delim.len();
-                let rest = self.buf.split_off(end);
-                return Ok(std::mem::replace(&mut self.buf, rest));
-            }
-            if self.buf.len() > cap {
-                return Err(HttpError::Bad(format!("line or head longer than {cap} bytes")));
-            }
-            from = self.buf.len().saturating_sub(delim.len() - 1);
-            if self.fill()? == 0 {
-                return Err(if self.buf.is_empty() {
-                    HttpError::Closed
-                } else {
-                    HttpError::Bad("connection closed mid-request".into())
-                });
-            }
-        }
-    }
-
-    /// Takes exactly `n` bytes.
-    fn take_exact(&mut self, n: usize) -> Result<Vec<u8>, HttpError> {
-        while self.buf.len() < n {
-            if self.fill()? == 0 {
-                return Err(HttpError::Bad("connection closed mid-body".into()));
-            }
-        }
-        let rest = self.buf.split_off(n);
-        Ok(std::mem::replace(&mut self.buf, rest))
     }
 
     /// Reads one request (head and body).
     pub(super) fn read_request(&mut self) -> Result<Request, HttpError> {
-        let head = self.take_until(b"\r\n\r\n", MAX_HEAD)?;
-        let head = String::from_utf8(head).map_err(|_| HttpError::Bad("request head is not UTF-8".into()))?;
-        let mut lines = head.split("\r\n");
-        let request_line = lines.next().unwrap_or_default();
-        let mut parts = request_line.split(' ');
-        let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(HttpError::Bad(format!("bad request line `{request_line}`")));
+        let limits = http1::Limits {
+            head: MAX_HEAD,
+            headers: 256,
         };
-        if !version.starts_with("HTTP/1.") {
-            return Err(HttpError::Bad(format!("unsupported protocol `{version}`")));
-        }
-        let mut headers = Vec::new();
-        for line in lines.filter(|l| !l.is_empty()) {
-            let Some((n, v)) = line.split_once(':') else {
-                return Err(HttpError::Bad(format!("bad header line `{line}`")));
-            };
-            headers.push((n.trim().to_owned(), v.trim().to_owned()));
-        }
-        let (path, query) = match target.split_once('?') {
-            Some((p, q)) => (p.to_owned(), Some(q.to_owned())),
-            None => (target.to_owned(), None),
-        };
-        let mut req = Request {
-            method: method.to_owned(),
-            path,
-            query,
-            headers,
-            body: Vec::new(),
-        };
-        if req
-            .header("expect")
-            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"))
-        {
-            self.stream
-                .write_all(b"HTTP/1.1 100 Continue\r\n\r\n")
+        let head = self
+            .reader
+            .request_head(&limits)
+            .map_err(bad)?
+            .ok_or(HttpError::Closed)?;
+        if head.expects_continue() {
+            self.reader
+                .get_mut()
+                .stream
+                .write_all(http1::CONTINUE)
                 .map_err(|_| HttpError::Io)?;
         }
-        let chunked = req
-            .header("transfer-encoding")
-            .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-        if chunked {
-            req.body = self.read_chunked()?;
-        } else if let Some(len) = req.header("content-length") {
-            let n: usize = len
-                .parse()
-                .map_err(|_| HttpError::Bad(format!("bad content-length `{len}`")))?;
-            if n > MAX_BODY {
-                return Err(HttpError::Bad(format!(
-                    "body of {n} bytes exceeds the {MAX_BODY}-byte cap"
-                )));
-            }
-            req.body = self.take_exact(n)?;
-        }
-        Ok(req)
-    }
-
-    fn read_chunked(&mut self) -> Result<Vec<u8>, HttpError> {
-        let mut body = Vec::new();
-        loop {
-            let line = self.take_until(b"\r\n", 1024)?;
-            let text = String::from_utf8_lossy(&line[..line.len() - 2]).into_owned();
-            let size_hex = text.split(';').next().unwrap_or_default().trim();
-            let size =
-                usize::from_str_radix(size_hex, 16).map_err(|_| HttpError::Bad(format!("bad chunk size `{text}`")))?;
-            if body.len().saturating_add(size) > MAX_BODY {
-                return Err(HttpError::Bad(format!("body exceeds the {MAX_BODY}-byte cap")));
-            }
-            if size == 0 {
-                // Trailers, up to the empty line.
-                loop {
-                    let t = self.take_until(b"\r\n", MAX_HEAD)?;
-                    if t.len() == 2 {
-                        return Ok(body);
-                    }
-                }
-            }
-            body.extend_from_slice(&self.take_exact(size)?);
-            let crlf = self.take_exact(2)?;
-            if crlf != b"\r\n" {
-                return Err(HttpError::Bad("chunk not followed by CRLF".into()));
-            }
-        }
+        let body = self
+            .reader
+            .body(head.framing().map_err(bad)?, MAX_BODY, http1::Overflow::Refuse)
+            .map_err(bad)?;
+        Ok(Request {
+            method: head.method.clone(),
+            path: head.path().to_owned(),
+            query: head.query().map(str::to_owned),
+            headers: head
+                .headers
+                .0
+                .into_iter()
+                .map(|(n, v)| (n, String::from_utf8_lossy(&v).trim().to_owned()))
+                .collect(),
+            body: body.bytes,
+        })
     }
 
     /// Writes a response (headers only for `HEAD`) and closes the write side.
     pub(super) fn write_response(&mut self, r: &Response, head_only: bool) -> io::Result<()> {
-        let mut out = format!(
-            "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
-            r.status,
-            reason(r.status),
-            r.content_type,
-            r.body.len()
-        )
-        .into_bytes();
-        if !head_only {
-            out.extend_from_slice(&r.body);
-        }
-        self.stream.write_all(&out)?;
-        self.stream.flush()?;
-        self.stream.shutdown(std::net::Shutdown::Write)
+        let stream = &mut *self.reader.get_mut().stream;
+        let headers = [("Content-Type", r.content_type), ("Cache-Control", "no-cache")];
+        http1::write_response(stream, r.status, &headers, &r.body, false, head_only)?;
+        stream.shutdown(std::net::Shutdown::Write)
     }
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        _ => "Status",
+/// The error of a request [`http1`] could not read.
+fn bad(e: http1::Error) -> HttpError {
+    match e {
+        http1::Error::Io(e) if e.get_ref().and_then(|i| i.downcast_ref::<Stop>()).is_some() => HttpError::Stopped,
+        http1::Error::Io(_) => HttpError::Io,
+        http1::Error::Truncated => HttpError::Bad("connection closed mid-request".into()),
+        other => HttpError::Bad(other.to_string()),
     }
 }
 

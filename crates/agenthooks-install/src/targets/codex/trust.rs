@@ -73,6 +73,34 @@ pub fn hook_hash(native: &str, matcher: Option<&Value>, handler: &Value) -> Opti
     identity(native, matcher, handler).map(|id| trusted_hash(&id))
 }
 
+/// The state key and trusted hash of every handler of a `hooks.json` document (`source`: the
+/// file's canonical path), in file order: what `config.toml` must hold for Codex to run them.
+/// A handler Codex does not run, or one of an unknown event, has no entry.
+///
+/// ```
+/// use agenthooks_install::codex_trust::handler_entries;
+/// let hooks = serde_json::json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "g"}]}]}});
+/// let entries = handler_entries("/p/.codex/hooks.json", &hooks);
+/// assert_eq!(entries[0].0, "/p/.codex/hooks.json:stop:0:0");
+/// assert!(entries[0].1.starts_with("sha256:"));
+/// ```
+pub fn handler_entries(source: &str, hooks_json: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let events = hooks_json.get("hooks").and_then(Value::as_object).into_iter().flatten();
+    for (event, groups) in events {
+        let Some(label) = event_label(event) else { continue };
+        for (g, group) in groups.as_array().into_iter().flatten().enumerate() {
+            let handlers = group.get("hooks").and_then(Value::as_array).into_iter().flatten();
+            for (h, handler) in handlers.enumerate() {
+                if let Some(hash) = hook_hash(event, group.get("matcher"), handler) {
+                    out.push((state_key(source, label, g, h), hash));
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
