@@ -110,6 +110,7 @@ use crate::event::{CanonicalTool, Envelope};
 use crate::kind::EventKind;
 use crate::provider::Provider;
 
+pub mod bridge;
 mod capture;
 pub mod lenient;
 mod macros;

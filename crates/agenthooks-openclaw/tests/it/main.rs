@@ -2,7 +2,7 @@
 
 mod bridge;
 mod encode;
-mod shim;
+mod plugin;
 mod testkit;
 
 use agenthooks_openclaw::CODEC;
