@@ -110,6 +110,7 @@ use crate::event::{Envelope, Event};
 use crate::kind::EventKind;
 use crate::provider::Provider;
 
+pub mod bridge;
 mod capture;
 pub mod lenient;
 mod macros;

@@ -181,7 +181,8 @@ impl Codec for TestCodec {
 }
 
 /// The scripted handlers of the test hook binaries, chosen by env: `TEST_BEHAVIOR` = noop |
-/// deny | ask | context | continue | panic | sleep | println | error, `TEST_FAIL` = open | closed.
+/// deny | deny-rm | ask | context | continue | panic | sleep | println | error, `TEST_FAIL` = open |
+/// closed.
 pub mod scripted {
     #![allow(clippy::print_stdout)] // printing to stdout from a handler is one of the behaviours
 
@@ -196,9 +197,10 @@ pub mod scripted {
     pub const DENY_REASON: &str = "blocked by test";
 
     /// The tool-call handler: the decision or fault `TEST_BEHAVIOR` names.
-    pub fn tool_pre(_cx: &Context, _e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
+    pub fn tool_pre(_cx: &Context, e: &ToolPreEvent) -> Result<ToolPreDecision, HandlerError> {
         match behavior().as_str() {
             "deny" => Ok(deny(DENY_REASON)),
+            "deny-rm" if e.tool.command().is_some_and(|c| c.starts_with("rm")) => Ok(deny(DENY_REASON)),
             "ask" => Ok(ask_user("really?")),
             "context" => Ok(no_decision().with_context("ctx from test")),
             "panic" => panic!("boom in handler"),

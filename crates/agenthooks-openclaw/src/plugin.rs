@@ -29,11 +29,17 @@
 //! - respawns a daemon that died (exit, spawn error, EPIPE on its stdin) on the next call, at
 //!   once after a first crash; crashes in a row (each within 30 s of its start) wait 100 ms
 //!   doubling to 10 s, and a gate made meanwhile waits for the respawn when it comes before its
-//!   deadline (else fails per policy at once; an observer is dropped). A crash fails only the
-//!   calls the dead daemon was sent, never resent; its late replies settle nothing.
+//!   daemon deadline (else fails per policy at once; an observer is dropped). A crash fails only
+//!   the calls the dead daemon was sent, never resent; its late replies settle nothing.
+//!
+//! The spawning, framing, deadlines, respawn and JSON writing are the shared bridge's
+//! ([`agenthooks_core::kit::bridge`], inlined by [`PluginConfig::render`]); `index.js` is
+//! OpenClaw's adapter of it. A hook's data that has no JSON text (a getter or `toJSON` that
+//! throws) fails its gate per policy at once (cause `unwritable-input`).
 
 use std::time::Duration;
 
+use agenthooks_core::kit::bridge;
 use serde_json::{json, Value};
 
 use crate::native;
@@ -56,8 +62,10 @@ pub const HOST_MARGIN: Duration = Duration::from_secs(2);
 /// The longest handler timeout OpenClaw accepts (`hooks.timeouts.*`, ms).
 pub const HOST_TIMEOUT_MAX: Duration = Duration::from_secs(600);
 
+/// The adapter template (`src/plugin/index.js`): the hook registration, the context stripping,
+/// the local fail policy, and two slots (the shared bridge, the config) that
+/// [`PluginConfig::render`] fills ([`agenthooks_core::kit::bridge::render`]).
 const INDEX_JS: &str = include_str!("plugin/index.js");
-const CONFIG_SLOT: &str = "__AGENTHOOKS_CONFIG__";
 
 /// One hook the plugin registers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,18 +276,18 @@ impl PluginConfig {
             "hooks": self.hooks.iter().map(ShimHook::to_json).collect::<Vec<_>>(),
         });
         let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
-        let config_js = serde_json::to_string_pretty(&config).unwrap_or_else(|_| "{}".into());
         vec![
             ("openclaw.plugin.json", pretty(&manifest)),
             ("package.json", pretty(&package)),
-            ("index.js", INDEX_JS.replacen(CONFIG_SLOT, &config_js, 1)),
+            ("index.js", bridge::render(INDEX_JS, &config)),
         ]
     }
 }
 
 /// The configuration baked into a rendered `index.js`, when `text` is one this crate rendered
-/// (its `const CONFIG = {…};` block parses); `None` for any other file. Install uses it to
-/// recognise its own plugin and to list what it installed.
+/// (its `const CONFIG = {…};` slot parses and names our plugin id); `None` for any other file.
+/// Install uses it to recognise its own plugin and to list what it installed; plugins rendered
+/// before the bridge was shared (the config written over several lines) read the same.
 ///
 /// ```
 /// use agenthooks_openclaw::plugin::{parse, PluginConfig, ShimHook};
@@ -290,10 +298,7 @@ impl PluginConfig {
 /// assert_eq!(parse("export default {}"), None);
 /// ```
 pub fn parse(text: &str) -> Option<PluginConfig> {
-    const START: &str = "\nconst CONFIG = ";
-    let at = text.find(START)? + START.len();
-    let end = at + text[at..].find("\n};")? + 2;
-    let v: Value = serde_json::from_str(&text[at..end]).ok()?;
+    let v = bridge::config(text)?;
     if v["id"] != PLUGIN_ID {
         return None;
     }
@@ -365,6 +370,6 @@ mod tests {
         let files = PluginConfig::new(["/bin/hook"]).with_hook(h).render();
         let js = &files[2].1;
         assert!(js.contains("\"before_tool_call\"") && !js.contains("\"matcher\""));
-        assert!(!js.contains(CONFIG_SLOT));
+        assert!(!js.contains("__AGENTHOOKS_CONFIG__") && js.contains("function createBridge(options)"));
     }
 }

@@ -101,7 +101,7 @@
 //! |---|---|---|---|
 //! | frames over the daemon's stdio, one in flight | 2837 | 121 µs | 4.0 ms |
 //! | the same, 8 sessions in flight | 8330 | 726 µs | 5.2 ms |
-//! | through the real shim code (`tests/shim/bench.mjs`, Node 20), one in flight | 1621 | 251 µs | 4.1 ms |
+//! | through the shim's bridge code (now `agenthooks-edge-tests/tests/bridge/bench.mjs`; measured before the bridge was shared), Node 20, one in flight | 1621 | 251 µs | 4.1 ms |
 //! | the same, 8 sessions in flight | 3398 | 849 µs | 4.7 ms |
 //! | baseline: `agenthooks run`, one process per event (same codec and handler) | 755 | 1.17 ms | 4.8 ms |
 //!

@@ -2,9 +2,11 @@
 //! `~/.config/opencode/plugin/`), with the consumer's command, the subscribed hooks, bus events,
 //! deadlines and fail policies baked in.
 //!
-//! The template is `src/shim.js` (plain JavaScript, Node built-ins only, one default-exported
-//! async factory so the 1.18 loader and older 1.x loaders both take it). It spawns
-//! `<command> agenthooks serve --provider=opencode` at plugin init, sends the plugin's context as
+//! The template is `src/shim.js`, OpenCode's adapter of the shared bridge
+//! ([`agenthooks_core::kit::bridge`], inlined by [`render`]): plain JavaScript, Node built-ins
+//! only, one default-exported async factory so the 1.18 loader and older 1.x loaders both take
+//! it. It spawns
+//! `<command> agenthooks serve --provider=opencode` at the first hook call, sends the plugin's context as
 //! the `agenthooks.hello` frame (`serverUrl`, `directory`, `worktree`, `projectID`) and proxies
 //! every subscribed hook as a frame. What it guarantees:
 //!
@@ -16,16 +18,18 @@
 //! | tool filter | a matcher (regex on the tool id) skips other tools in the shim; where none can say it, the hook's `--tools` spec rides on each frame as `tools` and the daemon filters |
 //! | deadlines | per hook, owned by the shim (OpenCode has none); sent as `timeout_ms` so the daemon answers first |
 //! | failure | past the deadline, on a crash or EOF: `closed` throws (on the two throwing hooks), `open` does nothing |
-//! | crash | the calls the dead daemon was sent settle per policy (never resent); the next call respawns it at once; only after crashes in a row (each within 30 s of its start) does a respawn wait (100 ms doubling to 10 s), and calls made meanwhile wait for it, in order, sent with what is left of their deadline (one whose deadline ends first fails per policy at once) |
+//! | crash | the calls the dead daemon was sent settle per policy (never resent); the next call respawns it at once; only after crashes in a row (each within 30 s of its start) does a respawn wait (100 ms doubling to 10 s), and calls made meanwhile wait for it, in order, sent with what is left of their deadline (one whose deadline ends first fails per policy at once); bus events made meanwhile wait up to their timeout, then are dropped |
 //! | dead pipe | a write error (EPIPE: the daemon stopped reading) counts as a crash, so calls do not wait out their deadline on it |
 //! | bus events | fire-and-forget; only subscribed types; `message.part.delta` and `session.next.*` only when named |
-//! | serialisation | functions, symbols, URL objects and cycles stripped |
-//! | teardown | `dispose` closes stdin, waits 500 ms, kills; process `exit` kills |
+//! | serialisation | taken when the hook is called, at any depth: `toJSON` applied (a `URL` is its href), functions, symbols, `AbortSignal`s and cycles dropped; an input whose getter or `toJSON` throws fails its call per policy at once |
+//! | teardown | `dispose` closes stdin, waits 500 ms, kills; at process `exit` the daemon gets end of input (it answers what is in flight and ends) |
 //! | stdout | never written (it is OpenCode's TUI) |
 
+use agenthooks_core::kit::bridge;
 use serde_json::{json, Map, Value};
 
-/// The template, with its defaults in place.
+/// The adapter template (`src/shim.js`): the hook table, how a reply is applied, and two slots
+/// (the shared bridge, the config) that [`render`] fills.
 pub const TEMPLATE: &str = include_str!("shim.js");
 
 /// The file name install writes.
@@ -161,63 +165,69 @@ fn table(subs: &[Subscription]) -> Value {
     Value::Object(m)
 }
 
-fn replace_line(text: &str, marker: &str, value: &Value) -> String {
-    let mut out = String::with_capacity(text.len() + 256);
-    for line in text.split_inclusive('\n') {
-        match line.find(marker) {
-            Some(i) => {
-                out.push_str(&line[..i + marker.len()]);
-                out.push_str(&value.to_string());
-                out.push_str(";\n");
-            }
-            None => out.push_str(line),
-        }
-    }
-    out
+fn subscriptions(v: Option<&Value>) -> Vec<Subscription> {
+    let Some(Value::Object(m)) = v else { return Vec::new() };
+    m.iter()
+        .map(|(name, spec)| {
+            let fail = if spec["fail"] == "closed" {
+                ShimFail::Closed
+            } else {
+                ShimFail::Open
+            };
+            Subscription::new(name.clone(), spec["timeoutMs"].as_u64().unwrap_or(0), fail)
+                .with_matcher(spec["matcher"].as_str().map(str::to_owned))
+                .with_tools(spec["tools"].as_str().map(str::to_owned))
+        })
+        .collect()
+}
+
+fn command(v: &Value) -> Option<Vec<String>> {
+    Some(
+        v.as_array()?
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+    )
 }
 
 /// The subscriptions and command a rendered shim holds (`None` when `text` is not our shim):
-/// install reads them back to know what is installed.
+/// install reads them back to know what is installed. Shims rendered before the bridge was
+/// shared (one `/*AGENTHOOKS:…*/` marker line per table) are read too, so install upgrades and
+/// uninstalls them.
 pub fn parse(text: &str) -> Option<ShimConfig> {
     if !text.starts_with(HEADER) {
         return None;
     }
+    let Some(cfg) = bridge::config(text) else {
+        return parse_marker_lines(text);
+    };
+    Some(ShimConfig {
+        command: command(&cfg["command"])?,
+        hooks: subscriptions(cfg.get("hooks")),
+        events: subscriptions(cfg.get("events")),
+    })
+}
+
+/// A shim of the earlier format: `const COMMAND = /*AGENTHOOKS:COMMAND*/[…];` and the like.
+fn parse_marker_lines(text: &str) -> Option<ShimConfig> {
     let value = |marker: &str| -> Option<Value> {
         let line = text.lines().find(|l| l.contains(marker))?;
         let rest = &line[line.find(marker)? + marker.len()..];
         serde_json::from_str(rest.trim_end().trim_end_matches(';')).ok()
     };
-    let subs = |v: Option<Value>| -> Vec<Subscription> {
-        let Some(Value::Object(m)) = v else { return Vec::new() };
-        m.into_iter()
-            .map(|(name, spec)| {
-                let fail = if spec["fail"] == "closed" {
-                    ShimFail::Closed
-                } else {
-                    ShimFail::Open
-                };
-                Subscription::new(name, spec["timeoutMs"].as_u64().unwrap_or(0), fail)
-                    .with_matcher(spec["matcher"].as_str().map(str::to_owned))
-                    .with_tools(spec["tools"].as_str().map(str::to_owned))
-            })
-            .collect()
-    };
-    let command = value("/*AGENTHOOKS:COMMAND*/")?
-        .as_array()?
-        .iter()
-        .filter_map(|v| v.as_str().map(str::to_owned))
-        .collect();
     Some(ShimConfig {
-        command,
-        hooks: subs(value("/*AGENTHOOKS:HOOKS*/")),
-        events: subs(value("/*AGENTHOOKS:EVENTS*/")),
+        command: command(&value("/*AGENTHOOKS:COMMAND*/")?)?,
+        hooks: subscriptions(value("/*AGENTHOOKS:HOOKS*/").as_ref()),
+        events: subscriptions(value("/*AGENTHOOKS:EVENTS*/").as_ref()),
     })
 }
 
 /// The first line of every rendered shim (how install recognises its own file).
 pub const HEADER: &str = "// agenthooks shim for OpenCode: generated by agenthooks";
 
-/// Renders the shim for a config (deterministic: the same config gives the same bytes).
+/// Renders the shim for a config (deterministic: the same config gives the same bytes): the
+/// adapter template with the shared bridge inlined and `{command, hooks, events}` in its config
+/// slot ([`agenthooks_core::kit::bridge::render`]).
 ///
 /// ```
 /// use agenthooks_opencode::shim::{render, ShimConfig, ShimFail};
@@ -225,18 +235,19 @@ pub const HEADER: &str = "// agenthooks shim for OpenCode: generated by agenthoo
 ///     .subscribe("tool.execute.before", 30_000, ShimFail::Closed)
 ///     .subscribe("session.idle", 30_000, ShimFail::Open);
 /// let js = render(&cfg);
-/// assert!(js.contains(r#"const COMMAND = /*AGENTHOOKS:COMMAND*/["/usr/local/bin/guard"];"#));
-/// assert!(js.contains(r#"const HOOKS = /*AGENTHOOKS:HOOKS*/{"tool.execute.before":{"#));
+/// assert!(js.contains(r#"const CONFIG = {"command":["/usr/local/bin/guard"],"hooks":{"tool.execute.before":{"#));
 /// assert!(js.contains(r#""fail":"closed""#) && js.contains(r#""timeoutMs":30000"#));
-/// assert!(js.contains(r#"const EVENTS = /*AGENTHOOKS:EVENTS*/{"session.idle""#));
+/// assert!(js.contains(r#""events":{"session.idle""#));
+/// assert!(js.contains("function createBridge(options)"), "the bridge is inlined");
 /// assert!(!js.contains("console.log"));
 /// ```
 pub fn render(cfg: &ShimConfig) -> String {
-    let mut text = TEMPLATE.to_owned();
-    text = replace_line(&text, "/*AGENTHOOKS:COMMAND*/", &json!(cfg.command));
-    text = replace_line(&text, "/*AGENTHOOKS:HOOKS*/", &table(&cfg.hooks));
-    text = replace_line(&text, "/*AGENTHOOKS:EVENTS*/", &table(&cfg.events));
-    text
+    let config = json!({
+        "command": cfg.command,
+        "hooks": table(&cfg.hooks),
+        "events": table(&cfg.events),
+    });
+    bridge::render(TEMPLATE, &config)
 }
 
 #[cfg(test)]
@@ -281,13 +292,33 @@ mod tests {
     }
 
     #[test]
-    fn the_template_exports_only_its_default() {
-        let exports: Vec<&str> = TEMPLATE.lines().filter(|l| l.starts_with("export")).collect();
+    fn the_rendered_shim_exports_only_its_default() {
+        let js = render(&ShimConfig::new(["/bin/guard"]));
+        let exports: Vec<&str> = js.lines().filter(|l| l.starts_with("export")).collect();
         assert_eq!(exports, ["export default async function agenthooks(input) {"]);
-        assert!(!TEMPLATE.contains("console."), "the shim never writes to stdout");
-        assert!(TEMPLATE
+        assert!(!js.contains("console."), "the shim never writes to stdout");
+        assert!(js
             .lines()
             .filter(|l| l.starts_with("import"))
             .all(|l| l.contains("\"node:")));
+        assert!(js.contains("function createBridge(options)"), "the bridge is inlined");
+    }
+
+    /// A shim as install wrote it before the bridge was shared (the install golden of then: one
+    /// `/*AGENTHOOKS:…*/` marker line per table): still ours, so install upgrades and
+    /// uninstalls it.
+    #[test]
+    fn a_shim_of_the_earlier_format_is_read_back() {
+        let old = include_str!("../tests/data/shim-before-bridge.js.txt");
+        let cfg = parse(old).expect("ours");
+        assert_eq!(cfg.command, ["/opt/My Tools/guard's", "--config=$HOME/.guard.toml"]);
+        assert_eq!(cfg.hooks.len(), 3);
+        assert_eq!(cfg.hooks[0].name, "tool.execute.before");
+        assert_eq!(cfg.hooks[0].fail, ShimFail::Closed);
+        assert_eq!(cfg.hooks[0].timeout_ms, 10_000);
+        assert_eq!(cfg.events.len(), 5);
+        let again = render(&cfg);
+        assert_eq!(parse(&again), Some(cfg));
+        assert!(!again.contains("/*AGENTHOOKS:"));
     }
 }

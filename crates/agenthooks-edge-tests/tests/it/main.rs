@@ -2,6 +2,7 @@
 //! exact stdout bytes and exit code under fail-open and fail-closed, for bad input, panics,
 //! deadlines, stdout noise, a closed stdout and a payload from another agent.
 
+mod bridge;
 mod circles;
 mod matrix;
 

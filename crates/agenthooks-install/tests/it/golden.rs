@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use agenthooks_install::render;
+use agenthooks_install::{plan_install, plan_uninstall, render, MemFs};
 
 use crate::common::{cases, manifest};
 
@@ -98,5 +98,58 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         } else {
             out.push(p);
         }
+    }
+}
+
+/// The OpenCode shim and the OpenClaw `index.js` as install wrote them before the bridge was
+/// shared (the goldens of then, kept by the provider crates as test data): install takes them
+/// for its own, upgrades them to the rendered file, and uninstall removes them.
+#[test]
+fn bridge_files_of_the_earlier_format_are_upgraded_and_uninstalled() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let legacy = [
+        (
+            "opencode-user",
+            "agenthooks-opencode/tests/data/shim-before-bridge.js.txt",
+            "plugin/agenthooks.js",
+        ),
+        (
+            "openclaw-user",
+            "agenthooks-openclaw/tests/data/index-before-bridge.js.txt",
+            "extensions/agenthooks/index.js",
+        ),
+    ];
+    let m = manifest(COMMAND);
+    let all = cases(Path::new(ROOT), Path::new(HOME));
+    for (case, data, file) in legacy {
+        let old = std::fs::read_to_string(crates.join(data)).expect("legacy file");
+        let target = &all.iter().find(|(n, _)| *n == case).expect("case").1;
+        let rendered = render(&m, target).expect("render");
+        let ours = rendered
+            .files
+            .iter()
+            .find(|f| f.path.ends_with(file))
+            .unwrap_or_else(|| panic!("{case}: no {file}"));
+        // Everything installed as today, but the bridge file of the earlier format.
+        let fs = rendered.files.iter().fold(MemFs::new(), |fs, f| {
+            let text = if f.path == ours.path {
+                old.clone()
+            } else {
+                f.contents.clone()
+            };
+            fs.with(&f.path, text)
+        });
+        let up = plan_install(&m, target, &fs).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let planned = up.files.iter().find(|f| f.path == ours.path).expect("planned");
+        assert!(!planned.ours_before.is_empty(), "{case}: taken for ours");
+        assert_eq!(
+            planned.after.as_deref(),
+            Some(ours.contents.as_str()),
+            "{case}: upgraded"
+        );
+        let down = plan_uninstall(&m, target, &fs).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let removed = down.files.iter().find(|f| f.path == ours.path).expect("planned");
+        assert_eq!(removed.after, None, "{case}: removed");
+        assert!(!removed.ours_before.is_empty());
     }
 }

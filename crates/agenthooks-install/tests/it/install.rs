@@ -493,10 +493,7 @@ fn opencode_shim_is_idempotent_removed_by_uninstall_and_never_overwrites_a_forei
     );
     let js = plan.files[0].after.clone().unwrap();
     assert!(js.starts_with("// agenthooks shim for OpenCode"), "{js}");
-    assert!(
-        js.contains(r#"const COMMAND = /*AGENTHOOKS:COMMAND*/["/bin/guard"];"#),
-        "{js}"
-    );
+    assert!(js.contains(r#"const CONFIG = {"command":["/bin/guard"],"#), "{js}");
     assert!(js.contains(r#""matcher":"^bash$""#), "{js}");
     assert!(
         js.contains(r#""session.idle":{"#) && js.contains(r#""timeoutMs":5000"#),

@@ -79,10 +79,10 @@ fn plugin_and_entry_merge_keep_the_users_config_and_uninstall_restores_it() {
     );
 
     let index = after(&plan, &format!("{DIR}/index.js")).unwrap();
-    assert!(index.contains("\"hook\": \"before_tool_call\""), "{index}");
-    assert!(index.contains("\"matcher\": [\n        \"exec\"\n      ]"), "{index}");
-    assert!(index.contains("\"failClosed\": true"), "{index}");
-    assert!(index.contains("\"deadlineMs\": 5000"), "{index}");
+    assert!(index.contains("\"hook\":\"before_tool_call\""), "{index}");
+    assert!(index.contains("\"matcher\":[\"exec\"]"), "{index}");
+    assert!(index.contains("\"failClosed\":true"), "{index}");
+    assert!(index.contains("\"deadlineMs\":5000"), "{index}");
     let manifest: Value = serde_json::from_str(after(&plan, &format!("{DIR}/openclaw.plugin.json")).unwrap()).unwrap();
     assert_eq!(manifest["id"], "agenthooks");
     assert_eq!(manifest["activation"]["onStartup"], true);
@@ -207,7 +207,7 @@ fn telemetry_only_hooks_need_no_conversation_access_or_timeouts() {
     );
     let index = after(&plan, &format!("{DIR}/index.js")).unwrap();
     assert!(
-        index.contains("\"hook\": \"session_start\",\n      \"await\": false"),
+        index.contains("{\"hook\":\"session_start\",\"await\":false}"),
         "{index}"
     );
 }

@@ -178,8 +178,10 @@ fn declared_filters_compile_to_each_dialect() {
 fn knob(p: &Provider) -> Option<&'static str> {
     match p.as_str() {
         "claude-code" => Some("\"onFailure\": \"block\""),
-        "cursor" | "openclaw" => Some("\"failClosed\": true"),
-        "opencode" => Some("closed"),
+        "cursor" => Some("\"failClosed\": true"),
+        // the generated plugins' config slot (one line of JSON)
+        "openclaw" => Some("\"failClosed\":true"),
+        "opencode" => Some("\"fail\":\"closed\""),
         _ => None,
     }
 }

@@ -3,7 +3,7 @@
 mod bridge;
 mod encode;
 mod lenient;
-mod shim;
+mod plugin;
 mod testkit;
 
 use agenthooks_openclaw::CODEC;

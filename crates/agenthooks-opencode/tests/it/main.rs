@@ -3,4 +3,3 @@
 
 mod conformance;
 mod frames;
-mod shim;
