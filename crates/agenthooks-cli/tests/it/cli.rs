@@ -491,6 +491,7 @@ fn provider_help_and_commands_follow_the_registry() {
         "uninstall",
         "diff",
         "render",
+        "preflight",
     ] {
         let out = run(bin().args([cmd, "--help"]));
         assert_eq!(out.status.code(), Some(0), "{cmd}: {}", text(&out.stderr));

@@ -38,3 +38,39 @@ pub use commands::{run, InstallCommand};
 pub use error::{CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 pub use load::Source;
 pub use self_install::{main_for_package, main_for_router, own_command};
+
+#[cfg(test)]
+mod tests {
+    use agenthooks_core::{Provider, Router};
+
+    use super::main_for_router;
+
+    /// Every subcommand's `--provider` help names every provider this build installs for (the
+    /// targets registry, `targets!`); with every target compiled in, that is every provider
+    /// core knows (an agent missing from the help, as OpenClaw once was, fails here).
+    #[test]
+    fn provider_help_names_every_registered_provider() {
+        let registered = crate::supported_providers();
+        #[cfg(feature = "all-providers")]
+        for p in Provider::KNOWN {
+            assert!(registered.contains(&p), "{p} has no install target");
+        }
+        let router = Router::new();
+        for cmd in ["install", "uninstall", "diff", "render", "preflight"] {
+            let argv: Vec<String> = ["guard", "agenthooks", cmd, "--help"].map(str::to_owned).into();
+            let mut out = Vec::new();
+            assert_eq!(
+                main_for_router(&router, &argv, &mut out, &mut Vec::new()),
+                Some(0),
+                "{cmd}"
+            );
+            let help = String::from_utf8(out).unwrap();
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with("--provider"))
+                .unwrap_or_else(|| panic!("{cmd}: no --provider line in\n{help}"));
+            let listed: Vec<&str> = registered.iter().map(Provider::as_str).collect();
+            assert!(line.contains(&format!("({})", listed.join(", "))), "{cmd}: {line}");
+        }
+    }
+}

@@ -57,7 +57,8 @@ impl InstallCommand {
 ///
 /// # Errors
 ///
-/// A usage error ([`EXIT_USAGE`]) or a failed operation ([`EXIT_FAILED`]); the caller prints
+/// A usage error ([`EXIT_USAGE`](super::EXIT_USAGE)) or a failed operation
+/// ([`EXIT_FAILED`](super::EXIT_FAILED)); the caller prints
 /// the message.
 pub fn run(cmd: &InstallCommand, src: &Source, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, CliError> {
     match cmd {

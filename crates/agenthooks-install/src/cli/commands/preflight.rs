@@ -5,7 +5,7 @@ use std::io::Write;
 use agenthooks_core::{CapSet, Provider, Variant};
 use clap::Args;
 
-use super::super::args::{dirs, provider, with_env_home, DirArgs, ManifestArgs};
+use super::super::args::{dirs, provider, providers_help, with_env_home, DirArgs, ManifestArgs};
 use super::super::error::{fail, CliError, EXIT_MISBEHAVED, EXIT_OK};
 use super::super::load::{require, Source};
 use super::super::text::{emit, preflight_text, write_json};
@@ -14,8 +14,9 @@ use crate::{known_targets, supported_providers, Scope, Target};
 /// `preflight`.
 #[derive(Debug, Args)]
 pub struct PreflightArgs {
-    /// Only these agents (repeatable; default: every agent this release installs for).
-    #[arg(long = "provider", value_name = "P")]
+    // "Only this agent, repeatable; default: every agent (…)": every target compiled into this
+    // build (`targets!`).
+    #[arg(long = "provider", value_name = "P", help = providers_help("Only this agent, repeatable; default: every agent"))]
     pub(crate) providers: Vec<String>,
     /// The scope (default: project where the agent has project hooks, else user).
     #[arg(long)]
