@@ -21,9 +21,8 @@
 //!   (the kit's repair). Inside `event` and `ctx` every optional field is read with the kit's
 //!   lenient rules ([`agenthooks_core::kit::lenient`]: text sent as a number, a count as a
 //!   numeric string, a flag as `"true"` or `0`/`1`, a list as one string), and the kit's repair
-//!   applies one level down ([`lenient::nested`](agenthooks_core::kit::lenient::nested)): a
-//!   value of another shape moves to that object's `extra` and is reported as a projection
-//!   issue, as at the top level.
+//!   applies one level down ([`lenient::nested`]): a value of another shape moves to that
+//!   object's `extra` and is reported as a projection issue, as at the top level.
 //! - Enumerations OpenClaw extends (`reason`, `outcome`, `trigger`, `mode`, …) are plain
 //!   strings.
 //!

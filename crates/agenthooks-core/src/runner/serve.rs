@@ -238,6 +238,14 @@ pub(super) fn serve_with(
     let state_dir: Arc<Option<PathBuf>> = Arc::new(runner.options.private_state_dir(env));
     let default_timeout = timeout.unwrap_or_else(|| codec.default_timeout());
     let mut workers: HashMap<String, SessionWorker> = HashMap::new();
+    // A session's answerer: on its worker thread, or on the reader when no worker can run.
+    let session_run = || SessionRun {
+        runner: runner.clone(),
+        codec,
+        out: Arc::clone(out),
+        state_dir: Arc::clone(&state_dir),
+        conn: Arc::clone(&conn),
+    };
     let mut retired: Vec<std::thread::JoinHandle<()>> = Vec::new();
     let cap = runner.options.stdin_cap;
     let mut line = Vec::new();
@@ -320,13 +328,7 @@ pub(super) fn serve_with(
             prune_workers(&mut workers, &mut retired, MAX_SESSION_WORKERS.saturating_sub(1));
             let (tx, rx) = mpsc::channel::<Job>();
             let pending = Arc::new(AtomicUsize::new(0));
-            let worker = SessionRun {
-                runner: runner.clone(),
-                codec,
-                out: Arc::clone(out),
-                state_dir: Arc::clone(&state_dir),
-                conn: Arc::clone(&conn),
-            };
+            let worker = session_run();
             let left = Arc::clone(&pending);
             let spawned = std::thread::Builder::new()
                 .name("agenthooks-serve-session".into())
@@ -352,14 +354,7 @@ pub(super) fn serve_with(
                     // No thread to be had: answer here (the session has no other worker, so
                     // its frames stay in order) rather than take the daemon down.
                     tracing::error!(error = %e, "serve: could not start a session worker; answering on the reader");
-                    SessionRun {
-                        runner: runner.clone(),
-                        codec,
-                        out: Arc::clone(out),
-                        state_dir: Arc::clone(&state_dir),
-                        conn: Arc::clone(&conn),
-                    }
-                    .answer(job);
+                    session_run().answer(job);
                     continue;
                 }
             }
@@ -373,14 +368,7 @@ pub(super) fn serve_with(
                 if let Some(w) = workers.remove(&key) {
                     retired.push(w.thread);
                 }
-                SessionRun {
-                    runner: runner.clone(),
-                    codec,
-                    out: Arc::clone(out),
-                    state_dir: Arc::clone(&state_dir),
-                    conn: Arc::clone(&conn),
-                }
-                .answer(job);
+                session_run().answer(job);
             }
         }
     }

@@ -322,11 +322,7 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Claude.interpret(
-            event,
-            br#"{"tool_name":"Bash"}"#,
-            &HookOutput::new(code, stdout, stderr),
-        )
+        super::super::verdict_of(&Claude, event, br#"{"tool_name":"Bash"}"#, (code, stdout, stderr))
     }
 
     #[test]

@@ -345,11 +345,7 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Codex.interpret(
-            event,
-            br#"{"tool_name":"Bash"}"#,
-            &HookOutput::new(code, stdout, stderr),
-        )
+        super::super::verdict_of(&Codex, event, br#"{"tool_name":"Bash"}"#, (code, stdout, stderr))
     }
 
     #[test]

@@ -232,7 +232,7 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Copilot.interpret(event, b"{}", &HookOutput::new(code, stdout, stderr))
+        super::super::verdict_of(&Copilot, event, b"{}", (code, stdout, stderr))
     }
 
     #[test]

@@ -235,10 +235,11 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Gemini.interpret(
+        super::super::verdict_of(
+            &Gemini,
             event,
             br#"{"tool_input":{"command":"ls","dir":"."}}"#,
-            &HookOutput::new(code, stdout, stderr),
+            (code, stdout, stderr),
         )
     }
 

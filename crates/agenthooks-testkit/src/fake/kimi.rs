@@ -141,7 +141,7 @@ mod tests {
     use super::*;
 
     fn run(event: &str, code: i32, stdout: &str, stderr: &str) -> Verdict {
-        Kimi.interpret(event, b"{}", &HookOutput::new(code, stdout, stderr))
+        super::super::verdict_of(&Kimi, event, b"{}", (code, stdout, stderr))
     }
 
     #[test]

@@ -50,6 +50,18 @@ pub use openclaw::OpenClaw;
 pub use opencode::OpenCode;
 pub use spawn::{run, shell_join, HookCommand, Pipes, SpawnError, SpawnOptions, Spawned};
 
+/// The fakes' unit tests: `agent`'s verdict on a hook of `native_event` that received
+/// `payload` and exited `code` with `stdout` and `stderr`.
+#[cfg(test)]
+fn verdict_of(
+    agent: &dyn FakeAgent,
+    native_event: &str,
+    payload: &[u8],
+    (code, stdout, stderr): (i32, &str, &str),
+) -> Verdict {
+    agent.interpret(native_event, payload, &HookOutput::new(code, stdout, stderr))
+}
+
 /// What a hook process produced.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
