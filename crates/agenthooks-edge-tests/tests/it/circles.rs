@@ -1039,6 +1039,30 @@ fn no_import_circle_among_a_crates_files() {
     );
 }
 
+/// The reader sees the real tree: core's layering arrows are found, through the kit's
+/// re-exports to the defining files.
+#[test]
+fn the_reader_finds_cores_layering_arrows() {
+    let dir = workspace_root().join("crates/agenthooks-core");
+    let tree = Tree::read(&Disk, &dir.join("src/lib.rs"));
+    let edges = tree.edges();
+    let src = dir.join("src");
+    let has = |from: &str, to: &str| {
+        edges
+            .get(&src.join(from))
+            .is_some_and(|t| t.contains_key(&src.join(to)))
+    };
+    let total: usize = edges.values().map(BTreeMap::len).sum();
+    assert!(total > 40, "{total} arrows in core");
+    // `kit.rs` builds on `Codec`; `codec.rs` names `crate::kit::EventRow`, defined in kit/table.rs.
+    assert!(has("kit.rs", "codec.rs"), "kit.rs -> codec.rs");
+    assert!(
+        has("codec.rs", "kit/table.rs"),
+        "codec.rs -> kit/table.rs (through kit's re-export)"
+    );
+    assert!(!has("codec.rs", "kit.rs"), "codec.rs does not reach kit.rs");
+}
+
 #[test]
 fn no_circle_between_crates() {
     let crates = workspace_crates();
