@@ -4,9 +4,10 @@
 //! has no spawned-process hook protocol. agenthooks ships two pieces:
 //!
 //! - [`plugin`]: the generated native plugin (`openclaw.plugin.json`, `package.json`, a plain-JS
-//!   `index.js` with the consumer's command baked in) that spawns
+//!   `index.js` with the consumer's command baked in, the shared bridge of
+//!   [`agenthooks_core::kit::bridge`] inlined) that spawns
 //!   `<binary> agenthooks serve --provider=openclaw` and proxies frames
-//!   `{seq, hook, event, ctx}` → `{seq, output?}`, returning `output` verbatim as the handler
+//!   `{seq, hook, timeout_ms?, tools?, event, ctx}` → `{seq, output?}`, returning `output` verbatim as the handler
 //!   result;
 //! - this codec, on the provider kit: [`native`] holds one typed struct per hook frame (every
 //!   hook of 2026.9.6, [`native::EVENTS`] their facts), [`tools`] OpenClaw's tool table, and

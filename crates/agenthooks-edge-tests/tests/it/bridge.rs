@@ -44,13 +44,8 @@ fn the_bridge_passes_its_node_suite() {
     )
     .expect("write");
     let plugin = PluginConfig::new(["agenthooks-hook"]).with_hook(ShimHook::new("before_tool_call"));
-    let index = plugin
-        .render()
-        .into_iter()
-        .find(|(n, _)| *n == "index.js")
-        .expect("index.js")
-        .1;
-    std::fs::write(build.join("openclaw.mjs"), index).expect("write");
+    // The files in their stable order: the manifest, package.json, index.js.
+    std::fs::write(build.join("openclaw.mjs"), &plugin.render()[2].1).expect("write");
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bridge");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&suite)
         .expect("the suite")
