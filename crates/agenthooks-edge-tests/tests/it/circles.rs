@@ -32,24 +32,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Crates whose file circles are known and being opened elsewhere, with the files allowed in a
-/// circle (`"*"`: any). Expected to be empty once the branches named here are merged: the test
-/// fails when an entry no longer has a circle, so a stale entry cannot hide a new one.
-const EXEMPT: &[(&str, &[&str], &str)] = &[
-    // Install's 17-file circle is opened on the install branch (layered library: leaf values →
-    // merge → plan → targets → lib). Remove this entry when that branch is merged.
-    (
-        "agenthooks-install",
-        &["*"],
-        "install's file circle is opened on the install branch",
-    ),
-    // OpenClaw's `native <-> loose` goes with `loose.rs` (the kit's lenient layer replaces it) on
-    // the lenient-layer branch. Remove this entry when that branch is merged.
-    (
-        "agenthooks-openclaw",
-        &["native.rs", "loose.rs"],
-        "loose.rs is removed on the lenient-layer branch",
-    ),
-];
+/// circle (`"*"`: any); empty: no crate has one. The test fails when an entry no longer has a
+/// circle, so a stale entry cannot hide a new one.
+const EXEMPT: &[(&str, &[&str], &str)] = &[];
 
 // ------------------------------------------------------------------------------------------
 // Tokens
