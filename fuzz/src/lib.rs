@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agenthooks::core::prelude::*;
-use agenthooks::core::runner::{parse_args, serve, Mode, RunOptions, Runner};
+use agenthooks::runtime::{parse_args, serve, Mode, RunOptions, Runner};
 use agenthooks::core::{Invocation, Outcome, Router};
 use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs, Scope, Target};
 use agenthooks_testkit::shapes::{constructors, Shape};

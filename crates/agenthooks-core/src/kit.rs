@@ -111,10 +111,12 @@ use crate::kind::EventKind;
 use crate::provider::Provider;
 
 mod capture;
+pub mod frame;
 pub mod lenient;
 mod macros;
 mod quirk_table;
 pub mod tolerant;
+pub mod transcript;
 
 pub use capture::Capture;
 pub(crate) use capture::KeyCow;

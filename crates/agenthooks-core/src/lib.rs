@@ -1,8 +1,10 @@
 //! # agenthooks-core
 //!
 //! The provider-neutral contract of agenthooks: write a coding-agent hook once, run it on every
-//! agent. This crate knows no agent dialect; provider crates (`agenthooks-claude`,
-//! `agenthooks-codex`, …) implement [`Codec`] for each.
+//! agent. This crate knows no agent dialect and does no process I/O; provider crates
+//! (`agenthooks-claude`, `agenthooks-codex`, …) implement [`Codec`] for each, and
+//! `agenthooks-runtime` runs the hook process (argv, stdin, deadline, stdout discipline, `serve`,
+//! warm mode, logs, transcript readers).
 //!
 //! - **Events**: [`Event`] (one variant per [`EventKind`]) over an [`Envelope`] that keeps the
 //!   raw payload byte for byte ([`Envelope::raw`]) and the provider's native typed struct
@@ -12,10 +14,12 @@
 //! - **Codec**: [`Codec`], the object-safe trait each dialect implements.
 //! - **Router**: [`Router`], typed handlers, combinators [`any`], [`all`], [`when`], matchers,
 //!   interceptors and observers.
-//! - **Runner**: [`runner`], the process edge (argv, stdin, deadline, panics, stdout discipline).
 //! - **Quirks**: [`quirks`], the registry of agent behaviour we work around.
-//! - **Transcripts**: [`transcript`], best-effort readers of the agents' session files (parsing
-//!   primitives: typed records, raw lines kept) and the opt-in prompt backfill.
+//! - **Transcripts**: [`kit::transcript`], the
+//!   [`TranscriptFormat`](kit::transcript::TranscriptFormat) a codec hands out
+//!   ([`Codec::transcript`]) to type its agent's session records; the readers live in
+//!   `agenthooks-runtime`.
+//! - **MCP**: [`mcp`], which configured server an MCP tool call went to (read on demand).
 //!
 //! Non-goals: auth flows, HTTP decision servers, transcript capture pipelines (consumer concerns).
 //!
@@ -39,18 +43,14 @@ pub mod error;
 pub mod event;
 pub mod kind;
 pub mod kit;
-mod log;
 mod macros;
 pub mod mcp;
 pub mod provider;
 pub mod quirks;
 mod raw_json;
 pub mod router;
-pub mod runner;
-mod safe_fs;
-pub mod shell;
+pub mod safe_fs;
 pub mod tool_filter;
-pub mod transcript;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,

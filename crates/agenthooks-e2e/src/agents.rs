@@ -697,7 +697,7 @@ pub struct WarmSeen {
     /// The build id install rendered.
     pub build: String,
     /// The server's own record (`server.json`), when one was written.
-    pub record: Option<agenthooks::core::runner::warm_state::ServerRecord>,
+    pub record: Option<agenthooks::runtime::warm_state::ServerRecord>,
     /// Whether it answered a ping after the agent exited.
     pub answered_after: bool,
 }
@@ -706,7 +706,7 @@ impl Warm {
     /// Creates the warm directory under the sandbox: a token (`0600`) and a free port, as
     /// `install --warm` does; the build is the hook binary's.
     pub fn setup(sb: &Sandbox, hook_bin: &Path, fail_closed: bool) -> Result<Self, String> {
-        use agenthooks::core::runner::warm_state as st;
+        use agenthooks::runtime::warm_state as st;
         let base = sb.root.join("warm");
         let env = vec![(st::WARM_DIR_ENV.to_owned(), base.display().to_string())];
         let dir = st::warm_dir_for(&env, hook_bin);
@@ -730,7 +730,7 @@ impl Warm {
         vec![
             ("COPILOT_HOOK_ALLOW_LOCALHOST".to_owned(), "1".to_owned()),
             (
-                agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
+                agenthooks::runtime::warm_state::WARM_DIR_ENV.to_owned(),
                 self.base.display().to_string(),
             ),
             ("AGENTHOOKS_WARM_IDLE_SECS".to_owned(), WARM_IDLE_SECS.to_string()),
@@ -741,7 +741,7 @@ impl Warm {
     /// waits for its port to stop answering: its pid, `None` when there was none or the port
     /// still answered after 5 s.
     pub fn kill_server(&self) -> Option<u32> {
-        use agenthooks::core::runner::warm_state as st;
+        use agenthooks::runtime::warm_state as st;
         let record = st::read_record(&self.dir)?;
         crate::run::kill_group(record.pid);
         let token = st::read_token(&self.dir).unwrap_or_default();
@@ -759,7 +759,7 @@ impl Warm {
     /// (SIGKILL to its process group: it was started detached as its own group leader by the
     /// run's hook) when the pid answering is the record's.
     pub fn finish(self) -> WarmSeen {
-        use agenthooks::core::runner::warm_state as st;
+        use agenthooks::runtime::warm_state as st;
         let record = st::read_record(&self.dir);
         let token = st::read_token(&self.dir).unwrap_or_default();
         let pong = st::ping(&self.dir, self.endpoint.port, &token, st::PING_TIMEOUT);

@@ -216,6 +216,10 @@ fn block_message(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Codec for GeminiCodec {
+    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
+        Some(&crate::transcript::TRANSCRIPT)
+    }
+
     agenthooks_core::kit_codec_tables!(provider: Provider::GEMINI, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {

@@ -315,7 +315,7 @@ fn hook_exe(m: &Manifest) -> Option<PathBuf> {
 /// The warm directory of the binary the hooks run (see [`hook_exe`]).
 #[cfg(feature = "warm")]
 fn hook_warm_dir(m: &Manifest) -> PathBuf {
-    use agenthooks_core::runner::warm_state as st;
+    use agenthooks_runtime::warm_state as st;
     match hook_exe(m) {
         Some(exe) => st::warm_dir_for(&agenthooks_core::ProcessEnv, &exe),
         None => st::warm_dir(&agenthooks_core::ProcessEnv),
@@ -327,7 +327,7 @@ fn hook_warm_dir(m: &Manifest) -> PathBuf {
 /// warm directory.
 #[cfg(feature = "warm")]
 fn warm_endpoint(m: &Manifest, src: &Source) -> Result<crate::WarmEndpoint, CliError> {
-    use agenthooks_core::runner::warm_state as st;
+    use agenthooks_runtime::warm_state as st;
     let dir = hook_warm_dir(m);
     let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
     let token = st::ensure_token(&dir).map_err(io)?;
@@ -748,7 +748,7 @@ fn warm_label(t: &Target) -> String {
 /// (see [`release_warm`]).
 #[cfg(feature = "warm")]
 fn record_warm_build(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
-    use agenthooks_core::runner::warm_state as st;
+    use agenthooks_runtime::warm_state as st;
     let Some(ep) = m.warm_endpoint.as_ref().filter(|_| m.warm) else {
         return release_warm(m, targets, false);
     };
@@ -768,7 +768,7 @@ fn record_warm_build(m: &Manifest, targets: &[Target]) -> Result<(), CliError> {
 /// alone by an install.
 #[cfg(feature = "warm")]
 fn release_warm(m: &Manifest, targets: &[Target], unlisted_too: bool) -> Result<(), CliError> {
-    use agenthooks_core::runner::warm_state as st;
+    use agenthooks_runtime::warm_state as st;
     let dir = hook_warm_dir(m);
     let io = |e: std::io::Error| fail(EXIT_MISBEHAVED, format!("warm directory {}: {e}", dir.display()));
     let mut left = None;

@@ -151,7 +151,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-pub use agenthooks_core::shell::{join as shell_join, quote as shell_quote, QuoteError};
+pub use agenthooks_runtime::shell::{join as shell_join, quote as shell_quote, QuoteError};
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};

@@ -501,9 +501,9 @@ fn an_unmatched_reply_decides_its_gate_at_once() {
 #[cfg(unix)]
 fn fifo_daemon(dir: &Path) -> (Vec<String>, std::thread::JoinHandle<()>) {
     use agenthooks_core::decision::{deny, no_decision};
-    use agenthooks_core::runner::{serve, FrameSink, RunOptions, Runner};
     use agenthooks_core::{Context, Policy, Router, ToolPreEvent};
     use agenthooks_openclaw::CODEC;
+    use agenthooks_runtime::{serve, FrameSink, RunOptions, Runner};
     let (fin, fout) = (dir.join("in.fifo"), dir.join("out.fifo"));
     for f in [&fin, &fout] {
         let ok = Command::new("mkfifo").arg(f).status().is_ok_and(|s| s.success());

@@ -33,9 +33,9 @@ fn the_shim_passes_its_node_tests() {
 #[allow(clippy::print_stderr)] // the skip notice
 fn the_real_daemon_answers_a_frame_serde_json_refuses_at_once() {
     use agenthooks_core::decision::{deny, no_decision};
-    use agenthooks_core::runner::{serve, FrameSink, RunOptions, Runner};
     use agenthooks_core::{Context, Policy, Router, ToolPreEvent};
     use agenthooks_opencode::CODEC;
+    use agenthooks_runtime::{serve, FrameSink, RunOptions, Runner};
     const DRIVER: &str = r#"
 import agenthooks from "SHIM";
 const command = JSON.parse(process.env.DAEMON);

@@ -113,7 +113,7 @@ crate::setters! {
 /// every tool, so a bad filter never silences a gate.
 ///
 /// ```
-/// use agenthooks_core::runner::tools_filter;
+/// use agenthooks_runtime::tools_filter;
 /// let argv: Vec<String> = ["--provider=gemini", "--tools=class:other"].iter().map(|s| s.to_string()).collect();
 /// assert_eq!(tools_filter(&argv).unwrap().to_string(), "class:other");
 /// assert!(tools_filter(&["--tools=class:nope".to_string()]).is_none());
@@ -206,7 +206,7 @@ pub enum UsageError {
 /// Parses argv. Returns `Ok(None)` when the `agenthooks` word is absent (the consumer's own CLI).
 ///
 /// ```
-/// use agenthooks_core::runner::{parse_args, Mode};
+/// use agenthooks_runtime::{parse_args, Mode};
 /// let argv: Vec<String> = ["guard", "--verbose", "agenthooks", "run", "--provider=copilot", "--event", "preToolUse", "--timeout=5"]
 ///     .iter().map(|s| s.to_string()).collect();
 /// let c = parse_args(&argv).unwrap().unwrap();

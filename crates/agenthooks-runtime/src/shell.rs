@@ -59,7 +59,7 @@ impl Shell {
     /// says otherwise: PowerShell on Windows, POSIX `sh` elsewhere.
     ///
     /// ```
-    /// use agenthooks_core::shell::Shell;
+    /// use agenthooks_runtime::shell::Shell;
     /// # #[cfg(unix)]
     /// assert_eq!(Shell::native(), Shell::Posix);
     /// ```
@@ -74,11 +74,11 @@ impl Shell {
     /// Quotes one word for this shell.
     ///
     /// ```
-    /// use agenthooks_core::shell::Shell;
+    /// use agenthooks_runtime::shell::Shell;
     /// assert_eq!(Shell::Posix.quote("a b")?, "'a b'");
     /// assert_eq!(Shell::PowerShell.quote("it's")?, "'it''s'");
     /// assert_eq!(Shell::Cmd.quote("50%")?, "50^%");
-    /// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+    /// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
     /// ```
     pub fn quote(self, word: &str) -> Result<Cow<'_, str>, QuoteError> {
         match self {
@@ -101,14 +101,14 @@ impl Shell {
 /// Quotes one word for a POSIX shell.
 ///
 /// ```
-/// use agenthooks_core::shell::quote;
+/// use agenthooks_runtime::shell::quote;
 /// assert_eq!(quote("/usr/bin/guard")?, "/usr/bin/guard");
 /// assert_eq!(quote("--provider=claude-code")?, "--provider=claude-code");
 /// assert_eq!(quote("/opt/my tools/$HOME")?, "'/opt/my tools/$HOME'");
 /// assert_eq!(quote("it's")?, r#""it's""#);
 /// assert_eq!(quote("")?, "''");
 /// assert!(quote("a\0b").is_err());
-/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+/// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
 /// ```
 pub fn quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
     posix_word(word, false)
@@ -118,10 +118,10 @@ pub fn quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
 /// assignment).
 ///
 /// ```
-/// use agenthooks_core::shell::join;
+/// use agenthooks_runtime::shell::join;
 /// assert_eq!(join(&["echo", "a b", "it's"])?, r#"echo 'a b' "it's""#);
 /// assert_eq!(join(&["A=b", "c=d"])?, "'A=b' c=d");
-/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+/// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
 /// ```
 pub fn join<S: AsRef<str>>(argv: &[S]) -> Result<String, QuoteError> {
     join_words(argv, |i, w| posix_word(w, i == 0))
@@ -178,11 +178,11 @@ const PS_QUOTES: [char; 5] = ['\'', '\u{2018}', '\u{2019}', '\u{201a}', '\u{201b
 /// not starting with `-` (a parameter name) , else single-quoted with quotes doubled.
 ///
 /// ```
-/// use agenthooks_core::shell::powershell_quote;
+/// use agenthooks_runtime::shell::powershell_quote;
 /// assert_eq!(powershell_quote(r"C:\tools\guard.exe")?, r"C:\tools\guard.exe");
 /// assert_eq!(powershell_quote("C:\\My Tools\\it's $env:HOME")?, "'C:\\My Tools\\it''s $env:HOME'");
 /// assert_eq!(powershell_quote("")?, "''");
-/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+/// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
 /// ```
 pub fn powershell_quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
     if word.contains('\0') {
@@ -204,9 +204,9 @@ pub fn powershell_quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
 /// a quoted program path).
 ///
 /// ```
-/// use agenthooks_core::shell::powershell_join;
+/// use agenthooks_runtime::shell::powershell_join;
 /// assert_eq!(powershell_join(&[r"C:\My Tools\guard.exe", "run", "--x=1"])?, r"& 'C:\My Tools\guard.exe' run '--x=1'");
-/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+/// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
 /// ```
 pub fn powershell_join<S: AsRef<str>>(argv: &[S]) -> Result<String, QuoteError> {
     let line = join_words(argv, |_, w| powershell_quote(w))?;
@@ -220,11 +220,11 @@ const CMD_META: [char; 10] = ['(', ')', '%', '!', '^', '"', '<', '>', '&', '|'];
 /// holds a space, tab or `"` (or is empty), then every `cmd` metacharacter escaped with `^`.
 ///
 /// ```
-/// use agenthooks_core::shell::cmd_quote;
+/// use agenthooks_runtime::shell::cmd_quote;
 /// assert_eq!(cmd_quote(r"C:\tools\guard.exe")?, r"C:\tools\guard.exe");
 /// assert_eq!(cmd_quote(r"C:\My Tools\a&b")?, r#"^"C:\My Tools\a^&b^""#);
 /// assert!(cmd_quote("a\nb").is_err());
-/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+/// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
 /// ```
 pub fn cmd_quote(word: &str) -> Result<Cow<'_, str>, QuoteError> {
     if word.contains('\0') {

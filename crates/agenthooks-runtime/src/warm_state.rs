@@ -74,7 +74,7 @@ pub const START_WAIT: Duration = Duration::from_secs(3);
 /// temp dir.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::warm_base;
+/// use agenthooks_runtime::warm_state::warm_base;
 /// let env = vec![("HOME".to_owned(), "/h".to_owned())];
 /// assert_eq!(warm_base(&env), std::path::Path::new("/h/.agenthooks/warm"));
 /// ```
@@ -96,7 +96,7 @@ pub fn warm_base(env: &dyn Env) -> PathBuf {
 /// of the SHA-256 of its canonical path (the path as given when it cannot be resolved).
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::warm_key;
+/// use agenthooks_runtime::warm_state::warm_key;
 /// let key = warm_key(std::path::Path::new("/nonexistent/bin/secret-guard"));
 /// assert!(key.starts_with("secret-guard-"));
 /// assert_eq!(key.len(), "secret-guard-".len() + 12);
@@ -136,7 +136,7 @@ pub fn warm_key(exe: &Path) -> String {
 /// passes the path the hooks run.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::{warm_dir_for, warm_key};
+/// use agenthooks_runtime::warm_state::{warm_dir_for, warm_key};
 /// use std::path::Path;
 /// let env = vec![("AGENTHOOKS_WARM_DIR".to_owned(), "/w".to_owned())];
 /// let exe = Path::new("/nonexistent/guard");
@@ -266,7 +266,7 @@ pub fn write_config(dir: &Path, port: u16) -> io::Result<()> {
 /// `dir`'s config.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::{configured_build, configured_port, write_config, write_config_for};
+/// use agenthooks_runtime::warm_state::{configured_build, configured_port, write_config, write_config_for};
 /// let dir = std::env::temp_dir().join(format!("agenthooks-warm-doc-{}", std::process::id()));
 /// write_config_for(&dir, 4711, Some("0.1.0-abc-def")).unwrap();
 /// write_config(&dir, 4712).unwrap(); // a new port keeps the recorded build
@@ -368,7 +368,7 @@ pub const NONCE_HEADER: &str = "x-agenthooks-nonce";
 /// HMAC-SHA256 (RFC 2104) of the concatenation of `parts` under `key`.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::hmac_sha256;
+/// use agenthooks_runtime::warm_state::hmac_sha256;
 /// // RFC 4231, test case 2.
 /// let mac = hmac_sha256(b"Jefe", &[b"what do ya want ", b"for nothing?"]);
 /// assert_eq!(
@@ -406,7 +406,7 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 /// process that can read the token file computes it; the token itself never crosses the wire.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::proof;
+/// use agenthooks_runtime::warm_state::proof;
 /// let p = proof("token", "nonce", "0.1.0-abc-def");
 /// assert_eq!(p.len(), 64);
 /// assert_ne!(p, proof("token", "nonce", "0.1.0-abc-deg"), "the build is part of the proof");
@@ -427,7 +427,7 @@ pub fn bearer(token: &str) -> String {
 /// compare only as equal.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::build_at_least;
+/// use agenthooks_runtime::warm_state::build_at_least;
 /// assert!(build_at_least("0.1.0-10-6500", "0.1.0-20-6400"));
 /// assert!(build_at_least("0.2.0-10-6400", "0.1.0-20-6400"));
 /// assert!(!build_at_least("0.1.0-10-6300", "0.1.0-20-6400"));
@@ -787,7 +787,7 @@ pub fn ensure_running(dir: &Path, exe: &Path, deadline: Instant, session: Option
 /// listener that is not ours does not).
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::{free_port, retire, START_WAIT};
+/// use agenthooks_runtime::warm_state::{free_port, retire, START_WAIT};
 /// // Nothing listens on a port just handed out: nothing to retire.
 /// let dir = std::env::temp_dir().join("agenthooks-retire-doc");
 /// let deadline = std::time::Instant::now() + START_WAIT;
@@ -870,7 +870,7 @@ fn write_installs(dir: &Path, list: &[String]) -> io::Result<()> {
 /// Records that install rendered warm hooks for the target `label` (once per label).
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::{add_install, remove_install};
+/// use agenthooks_runtime::warm_state::{add_install, remove_install};
 /// let dir = std::env::temp_dir().join(format!("agenthooks-warm-installs-doc-{}", std::process::id()));
 /// add_install(&dir, "claude-code (user)").unwrap();
 /// assert_eq!(remove_install(&dir, "claude-code (user)").unwrap(), Some(0));
@@ -1192,7 +1192,7 @@ mod tests {
 
     #[test]
     fn our_server_proves_itself_and_only_a_newer_build_retires_it() {
-        use crate::runner::warm::{Stopped, WarmConfig, WarmServer};
+        use crate::warm::{Stopped, WarmConfig, WarmServer};
         let d = tmp("ours");
         let token = ensure_token(&d).unwrap();
         let ours = "0.1.0-10-6500";
@@ -1205,7 +1205,7 @@ mod tests {
         )
         .unwrap();
         let handle = std::thread::spawn(move || {
-            let runner = crate::runner::Runner::new(crate::Router::new(), Vec::new());
+            let runner = crate::Runner::new(crate::Router::new(), Vec::new());
             let env: Vec<(String, String)> = Vec::new();
             server.serve(&runner, &env)
         });
