@@ -149,8 +149,6 @@ pub enum ProviderHint {
     Unknown,
     /// The provider has a codec, behind this feature, which this build leaves off.
     FeatureOff(&'static str),
-    /// The provider is known, but no codec is implemented yet in this release.
-    NotImplemented,
 }
 
 impl std::fmt::Display for ProviderHint {
@@ -163,7 +161,6 @@ impl std::fmt::Display for ProviderHint {
                     "not compiled into this binary: enable the `{feature}` feature of agenthooks"
                 )
             }
-            Self::NotImplemented => f.write_str("not implemented yet in this release of agenthooks"),
         }
     }
 }
@@ -396,8 +393,6 @@ mod tests {
         assert!(e(ProviderHint::FeatureOff("cursor"))
             .to_string()
             .contains("enable the `cursor` feature"));
-        let ni = e(ProviderHint::NotImplemented).to_string();
-        assert!(ni.contains("not implemented yet") && !ni.contains("feature"), "{ni}");
         assert!(e(ProviderHint::Unknown)
             .to_string()
             .contains("not supported in this build"));
