@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use agenthooks::core::prelude::*;
-use agenthooks::core::runner::{parse_args, serve_bytes, Mode, RunOptions, Runner};
+use agenthooks::runtime::{parse_args, serve_bytes, Mode, RunOptions, Runner};
 use agenthooks::core::{Invocation, Outcome, Router};
 use agenthooks_install::{plan_install, plan_uninstall, HookSpec, Manifest, MemFs, Scope, Target};
 use agenthooks_testkit::shapes::{constructors, Shape};

@@ -140,6 +140,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 
 use agenthooks_core::Envelope;
 

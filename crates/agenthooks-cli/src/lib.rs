@@ -10,7 +10,7 @@
 //! | `agenthooks capabilities [--provider P]` | prints the capability matrix |
 //! | `agenthooks quirks [--provider P]` | prints the quirk registry |
 //! | `agenthooks agreement [--provider P] [-v]` | checks capabilities, encoder and agent agree (the can't-drift test) |
-//! | `agenthooks transcript --provider P [--from OFFSET] [--raw] FILE\|-` | prints a session transcript's typed records as JSON lines ([`agenthooks::core::transcript`]) |
+//! | `agenthooks transcript --provider P [--from OFFSET] [--raw] FILE\|-` | prints a session transcript's typed records as JSON lines ([`agenthooks::runtime::transcript`]) |
 //! | `agenthooks mcp --provider P [--root DIR] [--home DIR]` | lists the MCP servers the agent would load in DIR, one JSON line each (`name`, `transport`, `url` or `command` + `args`, `enabled`, `source`) |
 //! | `agenthooks install --provider P [TARGET] MANIFEST` | merges our hooks into the agent's config files (atomic writes, foreign content kept) |
 //! | `agenthooks uninstall --provider P [TARGET] MANIFEST` | removes exactly our hooks; foreign content stays byte-identical |
@@ -319,7 +319,7 @@ fn known_codec(provider: &str) -> Result<&'static dyn Codec, Fail> {
         let list: Vec<String> = codecs().iter().map(|c| c.provider().to_string()).collect();
         let list = list.join(", ");
         match agenthooks::provider_hint(provider) {
-            agenthooks::core::runner::ProviderHint::Unknown => {
+            agenthooks::runtime::ProviderHint::Unknown => {
                 usage(format!("unknown provider `{provider}` (known: {list})"))
             }
             hint => usage(format!("provider `{provider}` is {hint} (known: {list})")),
@@ -329,8 +329,8 @@ fn known_codec(provider: &str) -> Result<&'static dyn Codec, Fail> {
 
 /// `agenthooks transcript`: one JSON line per record; only I/O fails (exit 2).
 fn transcript(a: &TranscriptArgs, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<i32, Fail> {
-    use agenthooks::core::transcript::{Dialect, Reader};
-    let dialect = Dialect::of(&known_codec(&a.provider)?.provider());
+    use agenthooks::runtime::transcript::{format_of, Reader};
+    let dialect = format_of(known_codec(&a.provider)?);
     let name = a.file.display().to_string();
     let records: Box<dyn Iterator<Item = std::io::Result<_>>> = if a.file.as_os_str() == "-" {
         let (bytes, _) = read_stdin(stdin)?;

@@ -462,6 +462,10 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
 }
 
 impl Codec for CodexCodec {
+    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
+        Some(&crate::transcript::TRANSCRIPT)
+    }
+
     agenthooks_core::kit::kit_codec_tables!(provider: Provider::CODEX, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {

@@ -104,6 +104,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 pub mod trust;
 
 pub use agenthooks_core::DecodeError;

@@ -140,6 +140,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 
 pub use agenthooks_core::DecodeError;
 pub use codec::{

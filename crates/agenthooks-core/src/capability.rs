@@ -180,6 +180,18 @@ pub struct Degradation {
     pub note: &'static str,
 }
 
+impl Degradation {
+    /// A change of `from` to `to` for want of `capability`, with a note for logs.
+    pub const fn new(capability: Capability, from: DecisionKind, to: DecisionKind, note: &'static str) -> Self {
+        Self {
+            capability,
+            from,
+            to,
+            note,
+        }
+    }
+}
+
 impl fmt::Display for Degradation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

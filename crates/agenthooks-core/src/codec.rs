@@ -407,6 +407,12 @@ pub trait Codec: Send + Sync + 'static {
         &[]
     }
 
+    /// How this agent writes its session transcripts ([`kit::transcript`](crate::kit::transcript)); `None` (the
+    /// default) for an agent that names none, whose records the readers keep untyped.
+    fn transcript(&self) -> Option<&'static dyn crate::kit::transcript::TranscriptFormat> {
+        None
+    }
+
     /// Whether this agent's hook env plainly identifies it (used when `--provider` is absent).
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
         let _ = env;

@@ -75,7 +75,7 @@ macro_rules! handler_from {
         }
     )*};
 }
-handler_from!(std::io::Error, serde_json::Error, regex::Error, std::fmt::Error);
+handler_from!(std::io::Error, serde_json::Error, std::fmt::Error);
 
 impl From<Box<dyn StdError + Send + Sync>> for HandlerError {
     fn from(e: Box<dyn StdError + Send + Sync>) -> Self {

@@ -112,11 +112,13 @@ use crate::provider::Provider;
 
 pub mod bridge;
 mod capture;
+pub mod frame;
 pub mod lenient;
 mod macros;
 mod quirk_table;
 mod table;
 pub mod tolerant;
+pub mod transcript;
 
 pub use crate::event::{ProjectionIssue, Repair};
 pub(crate) use capture::KeyCow;

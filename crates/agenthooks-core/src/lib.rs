@@ -57,6 +57,9 @@
 //!   [`kit::failure_response`] are the encoder's helpers.
 //! - [`mcp`]: MCP identity (a server and tool from the agent's naming scheme) and the lookup
 //!   of the agent's configured servers ([`McpCall::resolve`]).
+//! - [`kit::transcript`]: the [`TranscriptFormat`](kit::transcript::TranscriptFormat) a codec
+//!   hands out ([`Codec::transcript`]) to type its agent's session records; the readers live in
+//!   `agenthooks-runtime`.
 //! - [`provider`] ids and native names, [`quirks`] (the registry of agent behaviour we work
 //!   around), [`error`] ([`DecodeError`], [`EncodeError`]) and [`digest`] (the one copy of the
 //!   hashes written to disk).
@@ -81,18 +84,14 @@ pub mod error;
 pub mod event;
 pub mod kind;
 pub mod kit;
-mod log;
 mod macros;
 pub mod mcp;
 pub mod provider;
 pub mod quirks;
 mod raw_json;
 pub mod router;
-pub mod runner;
-mod safe_fs;
-pub mod shell;
+pub mod safe_fs;
 pub mod tool_filter;
-pub mod transcript;
 
 pub use capability::{
     degrade, AskFallback, CapSet, Capability, Degradation, Degraded, FailMode, Policy, PolicySource, UnsupportedError,

@@ -826,7 +826,7 @@ impl Router {
 
     /// Opts in to backfilled prompts: where the agent skipped the prompt hook (Cursor CLI
     /// `-p`), the runner synthesizes a reporting-only `prompt.submitted` from the session's
-    /// transcript at its next event ([`crate::transcript::backfill`]) and dispatches it here
+    /// transcript at its next event (`agenthooks_runtime::transcript::backfill`) and dispatches it here
     /// with no capabilities (its answer is dropped: it can never gate).
     #[must_use]
     pub fn backfill_prompts(mut self) -> Self {
@@ -905,7 +905,7 @@ impl Router {
 
     /// Whether dispatching `ev` runs any stage (an observer, an interceptor or a handler); when
     /// not, the runner skips the set-up handlers need (the stdout redirect, the deadline).
-    pub(crate) fn runs_any(&self, ev: &Event, filter: Option<&ToolSelector>) -> bool {
+    pub fn runs_any(&self, ev: &Event, filter: Option<&ToolSelector>) -> bool {
         let native = ev.envelope().native.as_str();
         !self.observers.is_empty()
             || self.others.iter().any(|(n, _)| n == native)
@@ -1008,8 +1008,14 @@ impl Router {
     }
 }
 
-/// The text of a panic payload.
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+/// The text of a panic payload (what a handler's `panic!` said; the runtime's panic guard reports
+/// it).
+///
+/// ```
+/// let p = std::panic::catch_unwind(|| panic!("boom {}", 1)).unwrap_err();
+/// assert_eq!(agenthooks_core::router::panic_message(p.as_ref()), "boom 1");
+/// ```
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_owned()
     } else if let Some(s) = p.downcast_ref::<String>() {

@@ -109,6 +109,10 @@ pub fn detect_variant(native: &NativeEvent, env: &dyn Env) -> Variant {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for CursorCodec {
+    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
+        Some(&crate::transcript::TRANSCRIPT)
+    }
+
     agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {

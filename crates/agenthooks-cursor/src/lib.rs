@@ -150,6 +150,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 
 use agenthooks_core::Envelope;
 

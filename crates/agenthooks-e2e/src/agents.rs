@@ -656,7 +656,7 @@ pub struct Warm {
     /// The warm base (`AGENTHOOKS_WARM_DIR` of the agent and its hooks).
     pub base: PathBuf,
     /// The hook binary's warm directory (`WarmDir::for_exe` the base and the binary).
-    pub dir: agenthooks::core::runner::warm_state::WarmDir,
+    pub dir: agenthooks::runtime::warm_state::WarmDir,
     /// The endpoint the http hooks name.
     pub endpoint: agenthooks_install::WarmEndpoint,
     /// Render the hooks fail-closed (`onFailure: "block"` on gating events).
@@ -672,7 +672,7 @@ pub struct WarmSeen {
     /// The build id install rendered.
     pub build: String,
     /// The server's own record (`server.json`), when one was written.
-    pub record: Option<agenthooks::core::runner::warm_state::ServerRecord>,
+    pub record: Option<agenthooks::runtime::warm_state::ServerRecord>,
     /// Whether it answered a ping after the agent exited.
     pub answered_after: bool,
 }
@@ -681,7 +681,7 @@ impl Warm {
     /// Creates the warm directory under the sandbox: a token (`0600`) and a free port, as
     /// `install --warm` does; the build is the hook binary's.
     pub fn setup(sb: &Sandbox, hook_bin: &Path, fail_closed: bool) -> Result<Self, String> {
-        use agenthooks::core::runner::warm_state as st;
+        use agenthooks::runtime::warm_state as st;
         let base = sb.root.join("warm");
         let env = vec![(st::WARM_DIR_ENV.to_owned(), base.display().to_string())];
         let dir = st::WarmDir::for_exe(&env, hook_bin);
@@ -705,7 +705,7 @@ impl Warm {
         vec![
             ("COPILOT_HOOK_ALLOW_LOCALHOST".to_owned(), "1".to_owned()),
             (
-                agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
+                agenthooks::runtime::warm_state::WARM_DIR_ENV.to_owned(),
                 self.base.display().to_string(),
             ),
             ("AGENTHOOKS_WARM_IDLE_SECS".to_owned(), WARM_IDLE_SECS.to_string()),
@@ -716,7 +716,7 @@ impl Warm {
     /// waits for its port to stop answering: its pid, `None` when there was none or the port
     /// still answered after 5 s.
     pub fn kill_server(&self) -> Option<u32> {
-        use agenthooks::core::runner::warm_state as st;
+        use agenthooks::runtime::warm_state as st;
         let record = self.dir.record()?;
         crate::run::kill_group(record.pid);
         let token = self.dir.token().unwrap_or_default();
@@ -734,7 +734,7 @@ impl Warm {
     /// (SIGKILL to its process group: it was started detached as its own group leader by the
     /// run's hook) when the pid answering is the record's.
     pub fn finish(self) -> WarmSeen {
-        use agenthooks::core::runner::warm_state as st;
+        use agenthooks::runtime::warm_state as st;
         let record = self.dir.record();
         let token = self.dir.token().unwrap_or_default();
         let pong = self.dir.ping(self.endpoint.port, &token, st::PING_TIMEOUT);

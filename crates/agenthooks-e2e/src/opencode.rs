@@ -18,8 +18,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use agenthooks::core::runner::http::{self, BaseUrl};
 use agenthooks::opencode::shim::ShimFail;
+use agenthooks::runtime::http::{self, BaseUrl};
 use agenthooks::Provider;
 use agenthooks_install::{FailurePolicy, Manifest, Plan, Target};
 use serde_json::{json, Value};

@@ -686,11 +686,17 @@ fn mcp_checks(r: &RunReport, stub: &agents::McpStubSetup, env: &[(String, String
 
 /// How many user prompts the run's transcript holds (`-` without a transcript).
 fn transcript_prompts(r: &RunReport, root: &std::path::Path) -> String {
-    use agenthooks::core::transcript::{Dialect, Item, Reader};
+    use agenthooks::runtime::transcript::{format_of, Item, Reader, Untyped};
     let Some(text) = crate::capture::transcript(&r.records, root) else {
         return "-".into();
     };
-    let dialect = Dialect::of(&agenthooks::core::Provider::new(r.agent.provider));
+    let dialect = agenthooks::codecs()
+        .into_iter()
+        .find(|c| c.provider() == r.agent.provider)
+        .map_or(
+            &Untyped as &dyn agenthooks::runtime::transcript::TranscriptFormat,
+            format_of,
+        );
     Reader::new(dialect, text.as_bytes())
         .filter_map(Result::ok)
         .flat_map(|rec| rec.items)

@@ -134,7 +134,7 @@ fn main() {
     let dir: PathBuf = std::env::temp_dir().join(format!("agenthooks-warm-bench-{}", std::process::id()));
     let warm_base = dir.join("warm");
     // The guard's own warm directory under the base (one per hook binary).
-    let warm = agenthooks::core::runner::warm_state::WarmDir::for_exe(
+    let warm = agenthooks::runtime::warm_state::WarmDir::for_exe(
         &vec![("AGENTHOOKS_WARM_DIR".to_owned(), warm_base.display().to_string())],
         Path::new(guard),
     )

@@ -78,10 +78,10 @@ impl Scratch {
     /// This binary's warm directory: `<base>/<name>-<hash of its path>`.
     fn warm_dir(&self) -> PathBuf {
         let env = vec![(
-            agenthooks::core::runner::warm_state::WARM_DIR_ENV.to_owned(),
+            agenthooks::runtime::warm_state::WARM_DIR_ENV.to_owned(),
             self.warm_base().display().to_string(),
         )];
-        agenthooks::core::runner::warm_state::WarmDir::for_exe(&env, &self.bin)
+        agenthooks::runtime::warm_state::WarmDir::for_exe(&env, &self.bin)
             .path()
             .to_path_buf()
     }
@@ -709,7 +709,7 @@ fn an_impostor_on_the_port_gets_no_token_and_the_user_is_told() {
     let out = s.guard(&["install", "--provider", "claude-code", "--warm"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let token = s.token();
-    let bearer = agenthooks::core::runner::warm_state::bearer(&token);
+    let bearer = agenthooks::runtime::warm_state::bearer(&token);
     // Another local user's listener on the warm port while no server of ours runs: it answers
     // the ping with a pong naming the config's build, but cannot answer the challenge.
     let body = format!(

@@ -124,6 +124,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 
 pub use agenthooks_core::DecodeError;
 pub use codec::{timeout_config_value, view, view_as, GeminiCodec, DEFAULT_TIMEOUT, NO_OP};

@@ -76,7 +76,7 @@ pub struct DoctorReport {
 /// nothing, or an impostor.
 #[cfg(feature = "warm")]
 fn warm_health(manifest: &Manifest) -> Option<Value> {
-    use agenthooks_core::runner::warm_state as st;
+    use agenthooks_runtime::warm_state as st;
     if !manifest.warm {
         return None;
     }

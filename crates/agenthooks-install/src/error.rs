@@ -86,7 +86,7 @@ pub enum InstallError {
 
     /// A word of the hook command cannot be written in the agent's shell (a NUL byte).
     #[error("cannot write the hook command: {0}")]
-    Unquotable(#[from] agenthooks_core::shell::QuoteError),
+    Unquotable(#[from] agenthooks_runtime::shell::QuoteError),
 
     /// A config file is a symlink (or lies under a symlinked directory) that resolves outside
     /// the directory this install may write in: the project (or plugin) directory for a file

@@ -153,7 +153,7 @@ mod target;
 mod targets;
 mod warm;
 
-pub use agenthooks_core::shell::{join as shell_join, quote as shell_quote, QuoteError};
+pub use agenthooks_runtime::shell::{join as shell_join, quote as shell_quote, QuoteError};
 pub use doctor::{doctor, CommandHealth, DoctorOptions, DoctorReport, InstalledFile, TargetHealth};
 pub use error::InstallError;
 pub use finding::{Finding, FindingCode, Severity};

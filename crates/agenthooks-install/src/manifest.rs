@@ -69,7 +69,7 @@ pub struct WarmEndpoint {
     /// The loopback port.
     pub port: u16,
     /// The credential the hooks send (`Authorization: Bearer …`): the CLI renders the warm
-    /// token's bearer ([`bearer`](agenthooks_core::runner::warm_state::bearer) in a build with
+    /// token's bearer ([`bearer`](agenthooks_runtime::warm_state::bearer) in a build with
     /// warm mode), never the token itself.
     pub token: String,
     /// The build id the server checks.

@@ -233,7 +233,7 @@ pub(crate) fn resolve(
         let mut command = shell::hook_command(&manifest.command, &provider, &acc.native, t.effective)?;
         if let Some(sel) = &in_process {
             command.push(' ');
-            command.push_str(&agenthooks_core::shell::quote(&sel.to_arg())?);
+            command.push_str(&agenthooks_runtime::shell::quote(&sel.to_arg())?);
         }
         for &token in ts.substituted_tokens {
             if command.contains(token) {

@@ -1,12 +1,12 @@
 //! The generated hook command line.
 //!
-//! The quoting rule is [`agenthooks_core::shell`], shared with the testkit's spawner so
+//! The quoting rule is [`agenthooks_runtime::shell`], shared with the testkit's spawner so
 //! `agenthooks replay` runs exactly the command line install writes.
 
 use std::time::Duration;
 
-use agenthooks_core::shell::{self, QuoteError};
 use agenthooks_core::Provider;
+use agenthooks_runtime::shell::{self, QuoteError};
 
 /// A command line for messages and ownership checks: quoted, or the raw words where one cannot
 /// be quoted (a NUL byte, which no command install writes holds).

@@ -1,7 +1,7 @@
 //! Warm mode's lifecycle around an install, in one place for [`install`](crate::install),
 //! [`uninstall`](crate::uninstall), [`doctor`](crate::doctor) and the CLI.
 //!
-//! The hooks' binary has a warm directory (`agenthooks_core::runner::warm_state::WarmDir`,
+//! The hooks' binary has a warm directory (`agenthooks_runtime::warm_state::WarmDir`,
 //! keyed by that binary's path, as the binary keys it from its own executable when it runs).
 //! [`warm_endpoint`] fills a warm manifest's endpoint from it (the token, created `0600` on
 //! first use; the port install records, a free one the first time; the build of the binary
@@ -137,7 +137,7 @@ pub(crate) fn released(manifest: &Manifest, targets: &[Target], unlisted_too: bo
 }
 
 #[cfg(feature = "warm")]
-use agenthooks_core::runner::warm_state as st;
+use agenthooks_runtime::warm_state as st;
 
 /// The binary the hooks run and its warm directory (the endpoint's, when it names one).
 #[cfg(feature = "warm")]

@@ -83,6 +83,10 @@ pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
 }
 
 impl agenthooks_core::Codec for KimiCodec {
+    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
+        Some(&crate::transcript::TRANSCRIPT)
+    }
+
     agenthooks_core::kit::kit_codec_tables!(provider: Provider::KIMI, mcp: crate::mcp_config::load);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {

@@ -11,7 +11,8 @@
 //! exit while the worker carries on:
 //!
 //! 1. the payload is written to a private temporary file (mode `0600` on Unix), in a per-user
-//!    `0700` directory ([`agenthooks_core::runner::private_temp_dir`]: `<temp>/agenthooks-detached-<uid>`)
+//!    `0700` directory (`<temp>/agenthooks-detached-<uid>`, refused when it is a symlink or another
+//!    user's)
 //!    unless [`Detach::with_temp_dir`] names one;
 //! 2. the current executable is spawned again with argv `[DETACH_ARG, task]`, the task name in
 //!    [`TASK_ENV`], the file path in [`PAYLOAD_FILE_ENV`], stdin/stdout/stderr on the null device,
@@ -181,11 +182,9 @@ impl Detach {
         };
         let dir = match &self.temp_dir {
             Some(d) => d.clone(),
-            None => agenthooks_core::runner::private_temp_dir("agenthooks-detached").map_err(|source| {
-                DetachError::WritePayload {
-                    path: std::env::temp_dir(),
-                    source,
-                }
+            None => private_temp_dir().map_err(|source| DetachError::WritePayload {
+                path: std::env::temp_dir(),
+                source,
             })?,
         };
         let path = write_payload(&dir, payload)?;
@@ -259,6 +258,48 @@ fn looks_like_payload_file(path: &Path) -> bool {
         return false;
     };
     named && meta.file_type().is_file() && platform::private_single_link(&meta)
+}
+
+/// The per-user directory of payload files: `<temp>/agenthooks-detached-<uid>` on Unix, made
+/// `0700` or verified (a directory, not a symlink, owned by the effective user; tightened to
+/// `0700`); `<temp>/agenthooks-detached` elsewhere (the temporary directory is per-user there).
+fn private_temp_dir() -> io::Result<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        #[allow(unsafe_code)]
+        let euid = unsafe { libc::geteuid() };
+        let dir = std::env::temp_dir().join(format!("agenthooks-detached-{euid}"));
+        match fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        let meta = fs::symlink_metadata(&dir)?;
+        if meta.file_type().is_symlink() || !meta.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} is not a directory (a symlink is refused)", dir.display()),
+            ));
+        }
+        if meta.uid() != euid {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("{} is owned by another user (uid {})", dir.display(), meta.uid()),
+            ));
+        }
+        if meta.mode() & 0o077 != 0 {
+            fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))?;
+        }
+        Ok(dir)
+    }
+    #[cfg(not(unix))]
+    {
+        let dir = std::env::temp_dir().join("agenthooks-detached");
+        fs::create_dir_all(&dir)?;
+        Ok(dir)
+    }
 }
 
 fn write_payload(dir: &Path, payload: &[u8]) -> Result<PathBuf, DetachError> {
@@ -442,7 +483,7 @@ mod tests {
     #[test]
     fn the_default_payload_dir_is_private() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = agenthooks_core::runner::private_temp_dir("agenthooks-detached").unwrap();
+        let dir = private_temp_dir().unwrap();
         assert_ne!(dir.parent(), None);
         assert_ne!(dir, std::env::temp_dir());
         assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);

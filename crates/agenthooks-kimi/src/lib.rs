@@ -99,6 +99,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 
 pub use agenthooks_core::DecodeError;
 pub use codec::{view, view_as, BlockStyle, KimiCodec, CODEC, DEFAULT_TIMEOUT};

@@ -18,8 +18,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use agenthooks_core::decision::{deny, no_decision};
-use agenthooks_core::runner::{main_with, Runner};
 use agenthooks_core::{Context, Router, ToolPreEvent};
+use agenthooks_runtime::{main_with, Runner};
 
 fn router() -> Router {
     Router::new().on_tool_pre(|_: &Context, e: &ToolPreEvent| {

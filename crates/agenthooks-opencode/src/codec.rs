@@ -8,7 +8,7 @@
 //! the runner's continuation cap holds).
 //!
 //! Encoding writes a *reply envelope* (`{output?, error?, effects?}`, see
-//! `agenthooks_core::runner::serve`): `error` is thrown by the shim, `output` is
+//! `agenthooks_runtime::serve`): `error` is thrown by the shim, `output` is
 //! `Object.assign`ed onto OpenCode's `output` object, and `effects` are HTTP calls the daemon
 //! makes to OpenCode's server (permission replies, follow-up prompts).
 
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use agenthooks_core::decision::{reason_or_default, DecisionKind};
 use agenthooks_core::kit;
-use agenthooks_core::runner::HELLO_KEY;
+use agenthooks_core::kit::frame::HELLO_KEY;
 use agenthooks_core::{
     AgentInfo, Codec, CompactPostEvent, CompactPreEvent, ConnState, DecodeError, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelRequestEvent, ModelResponseEvent,
@@ -636,7 +636,7 @@ fn directory_query(env: &Envelope) -> Query {
 /// once), falling back to the blocking `POST /session/{id}/message` on older servers. The part
 /// is marked so the next `chat.message` is known as our continuation.
 fn continue_effect(env: &Envelope, text: &str) -> Effect {
-    let sid = agenthooks_core::runner::http::encode_component(&env.session.id);
+    let sid = agenthooks_core::kit::frame::encode_component(&env.session.id);
     let body = Body::Prompt {
         parts: vec![TextPart::marked(text, CONTINUE_MARK)],
     };
@@ -668,7 +668,7 @@ fn permission_reply(
         }
         _ => return None,
     };
-    let enc = agenthooks_core::runner::http::encode_component;
+    let enc = agenthooks_core::kit::frame::encode_component;
     let (id, sid) = (enc(&id), enc(&session));
     let legacy = Request::post(
         format!("/session/{sid}/permissions/{id}"),

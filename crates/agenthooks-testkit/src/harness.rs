@@ -20,10 +20,10 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use agenthooks_core::runner::{Invoked, RunOptions, Runner};
 use agenthooks_core::{
     Codec, Confidence, Env, Event, EventTarget, Invocation, Outcome, Router, Transport, Variant, WireResponse,
 };
+use agenthooks_runtime::{Invoked, RunOptions, Runner};
 
 use crate::fake::{self, Effect, HookOutput, Verdict};
 

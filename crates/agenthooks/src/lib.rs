@@ -57,11 +57,16 @@
 
 pub use agenthooks_core as core;
 pub use agenthooks_core::{
-    all, any, decision, degrade, match_canonical, match_mcp, match_tools, prelude, quirks, runner, when, AgentInfo,
+    all, any, decision, degrade, match_canonical, match_mcp, match_tools, prelude, quirks, when, AgentInfo,
     CanonicalTool, CapSet, Capability, Codec, Confidence, Context, DecodeError, EncodeError, Envelope, Event,
     EventKind, FailMode, HandlerError, McpCall, NativeName, Outcome, Policy, PolicySource, Provider, RawPayload,
     Router, SessionInfo, ToolCall, Variant, WireResponse,
 };
+
+/// The runtime (`agenthooks-runtime`): the hook process, `serve`, warm mode, transcript readers.
+pub use agenthooks_runtime as runtime;
+/// The runner's entry points ([`runtime`] has the rest).
+pub use agenthooks_runtime::{main_with, Invoked, ProviderHint, RunOptions, Runner};
 
 #[cfg(feature = "install")]
 pub use agenthooks_install as install;
@@ -75,8 +80,6 @@ pub use tracing;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-
-use agenthooks_core::runner::{ProviderHint, Runner};
 
 /// One row of the provider registry ([`PROVIDERS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,7 +194,7 @@ pub fn feature_for(provider: &str) -> Option<&'static str> {
 /// that feature is off and enabling it would bring a codec.
 ///
 /// ```
-/// use agenthooks::core::runner::ProviderHint;
+/// use agenthooks::ProviderHint;
 /// assert_eq!(agenthooks::provider_hint("nope"), ProviderHint::Unknown);
 /// ```
 pub fn provider_hint(provider: &str) -> ProviderHint {
@@ -269,5 +272,5 @@ fn run_main(router: Router, package: Option<(&'static str, &'static str)>) {
     }
     #[cfg(not(feature = "install"))]
     let _ = package;
-    agenthooks_core::runner::main_with(&runner(router));
+    agenthooks_runtime::main_with(&runner(router));
 }

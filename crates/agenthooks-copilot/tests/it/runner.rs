@@ -8,11 +8,11 @@ use agenthooks_copilot::CODEC;
 use agenthooks_core::decision::{
     accept_prompt, ask_user, continue_with, deny, no_decision, PromptDecision, StopDecision, ToolPreDecision,
 };
-use agenthooks_core::runner::{RunOptions, Runner};
 use agenthooks_core::{
     CanonicalTool, Confidence, Context, HandlerError, Invocation, PermissionEvent, Policy, PromptEvent, Router,
     StopEvent, ToolPreEvent,
 };
+use agenthooks_runtime::{RunOptions, Runner};
 
 use crate::fixtures;
 
@@ -34,7 +34,7 @@ fn runner(router: Router, tag: &str) -> Runner {
     Runner::new(router, vec![&CODEC]).with_options(o)
 }
 
-fn run(r: &Runner, id: &str, argv: bool) -> agenthooks_core::runner::Invoked {
+fn run(r: &Runner, id: &str, argv: bool) -> agenthooks_runtime::Invoked {
     let case = fixtures::CORPUS.case(id);
     let env: HashMap<String, String> = case.env_map();
     let inv = Invocation::new(case.input.clone(), &env).with_native_event(if argv {

@@ -10,4 +10,3 @@
 mod degrade_table;
 mod failure;
 mod router;
-mod transcript;

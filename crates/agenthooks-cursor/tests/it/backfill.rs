@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use agenthooks_core::decision::{allow, block_prompt};
-use agenthooks_core::runner::Runner;
 use agenthooks_core::{Capability, Confidence, Context, HandlerError, Invocation, PromptEvent, Router, ToolPreEvent};
 use agenthooks_cursor::CODEC;
+use agenthooks_runtime::Runner;
 use agenthooks_testkit::{fixtures_dir, TempDir};
 use serde_json::Value;
 
@@ -170,7 +170,7 @@ fn an_oversized_transcript_is_read_only_at_its_end() {
         serde_json::json!({"role": "assistant", "message": {"content": [{"type": "text", "text": "x".repeat(1000)}]}})
     );
     let mut text = std::fs::read_to_string(&transcript).unwrap();
-    let cap = usize::try_from(agenthooks_core::transcript::TAIL_READ_CAP).unwrap();
+    let cap = usize::try_from(agenthooks_runtime::transcript::TAIL_READ_CAP).unwrap();
     while text.len() < cap + (1 << 20) {
         text.push_str(&filler);
     }

@@ -60,7 +60,7 @@ fn q607_claude_compat_payloads() {
     let c = CORPUS.case("docs/pre_tool_use-claude-compat");
     let env = c.env_map();
     let codecs: Vec<&'static dyn Codec> = vec![&agenthooks_claude_stub::CLAUDE, &CODEC];
-    let (codec, conf) = agenthooks_core::runner::detect(&codecs, Some("claude-code"), &c.input, &env).unwrap();
+    let (codec, conf) = agenthooks_runtime::detect(&codecs, Some("claude-code"), &c.input, &env).unwrap();
     assert_eq!((codec.provider().as_str(), conf), ("cursor", Confidence::Mismatch));
     let _ = Invocation::new(c.input.clone(), &env);
 }

@@ -8,10 +8,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use agenthooks::core::codec::{Env, EventTarget, ProcessEnv, StderrUse};
-use agenthooks::core::runner::{self, Runner};
 use agenthooks::core::EventRow;
 use agenthooks::core::{EncodeCategory, Quirk};
 use agenthooks::prelude::*;
+use agenthooks::runtime::{self as runner, Runner};
 use agenthooks::{CapSet, Codec, Confidence, DecodeError, EncodeError, Variant, WireResponse};
 use agenthooks_e2e::hook::{
     decoded_record, Mode, ASK_REASON, CHILD_ENV, CONTINUATION_CAP, CONTINUE_INSTRUCTION, DENY_REASON, LOG_ENV,

@@ -3,7 +3,7 @@
 #![allow(clippy::print_stderr)]
 
 fn main() {
-    agenthooks_core::runner::main_with(&agenthooks::runner(agenthooks_edge_tests::scripted::router()));
+    agenthooks_runtime::main_with(&agenthooks::runner(agenthooks_edge_tests::scripted::router()));
     eprintln!("usage: matrix-hook agenthooks run --provider=P --event=E");
     #[allow(clippy::exit)] // the process edge: a usage error
     std::process::exit(2);

@@ -2,7 +2,7 @@
 //! [`agenthooks_edge_tests::scripted`]), and `TEST_STDIN_CAP` = bytes.
 #![allow(clippy::print_stdout)]
 
-use agenthooks_core::runner::{main_with, RunOptions, Runner};
+use agenthooks_runtime::{main_with, RunOptions, Runner};
 
 fn main() {
     let mut opts = RunOptions::default();

@@ -356,8 +356,8 @@ mod serve {
     use std::sync::{Arc, Mutex};
 
     use agenthooks_core::prelude::*;
-    use agenthooks_core::runner::{serve, RunOptions, Runner};
     use agenthooks_core::ProcessEnv;
+    use agenthooks_runtime::{serve, RunOptions, Runner};
     use serde_json::Value;
 
     #[derive(Clone, Default)]
@@ -692,7 +692,7 @@ mod serve {
             Router::new().on_tool_pre(slow_deny),
             vec![&agenthooks_edge_tests::ALPHA],
         );
-        const { assert!(40 << 20 > agenthooks_core::runner::DEFAULT_STDIN_CAP) };
+        const { assert!(40 << 20 > agenthooks_runtime::DEFAULT_STDIN_CAP) };
         let mut tail = b"\n".to_vec();
         tail.extend_from_slice(tool_frame(2, "A", "after", "").as_bytes());
         tail.push(b'\n');

@@ -503,7 +503,7 @@ fn padded_to(payload: &[u8], len: usize) -> Vec<u8> {
 /// count against the deadline).
 #[test]
 fn resource_bounds_at_the_boundary() {
-    use agenthooks::core::runner::{DEFAULT_STDIN_CAP, MAX_NESTING};
+    use agenthooks::runtime::{DEFAULT_STDIN_CAP, MAX_NESTING};
     let cell = |expect| Row {
         name: "bound",
         timeout_secs: 30,

@@ -8,12 +8,12 @@ use agenthooks_core::decision::{
     accept_prompt, ask_user, block_prompt, continue_with, deny, finish, flag_output, no_decision, observed,
     replace_output, rewrite_input, ContextDecision,
 };
-use agenthooks_core::runner::{Invoked, RunOptions, Runner};
 use agenthooks_core::{
     Codec, Confidence, Context, DecisionKind, EncodeCategory, Event, Invocation, ModelResponseEvent, Next, Policy,
     PromptEvent, Router, SessionStartEvent, StopEvent, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
 };
 use agenthooks_gemini::CODEC;
+use agenthooks_runtime::{Invoked, RunOptions, Runner};
 use serde_json::{json, Map, Value};
 
 use crate::CORPUS;
@@ -108,7 +108,7 @@ fn lossy_rewrite_is_answered_by_the_failure_policy() {
     };
     let out = invoke(Router::new().layer(rewrite), PRE);
     assert_eq!(out.response.stdout, b"{}");
-    let Some(agenthooks_core::runner::Failure::Encode(e)) = &out.failure else {
+    let Some(agenthooks_runtime::Failure::Encode(e)) = &out.failure else {
         panic!("expected an encode failure, got {:?}", out.failure)
     };
     assert_eq!(e.category(), EncodeCategory::LossyUpdate);

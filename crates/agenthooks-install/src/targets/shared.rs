@@ -20,7 +20,7 @@ pub(crate) fn warm_url(
     owner: &crate::shell::Owner,
     h: &ResolvedHook,
 ) -> String {
-    use agenthooks_core::runner::http::encode_component as enc;
+    use agenthooks_runtime::http::encode_component as enc;
     let mut url = format!(
         "http://127.0.0.1:{}/v1/hook/{}/{}?timeout={}&build={}&{}",
         ep.port,

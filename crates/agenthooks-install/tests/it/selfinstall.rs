@@ -451,10 +451,10 @@ fn serve_frame(
     frame: &serde_json::Value,
 ) -> agenthooks_testkit::fake::Verdict {
     let state = agenthooks_testkit::harness::TempState::new();
-    let runner = agenthooks_core::runner::Runner::new(router.clone(), vec![codec(p)])
-        .with_options(agenthooks_core::runner::RunOptions::default().with_state_dir(state.path()));
+    let runner = agenthooks_runtime::Runner::new(router.clone(), vec![codec(p)])
+        .with_options(agenthooks_runtime::RunOptions::default().with_state_dir(state.path()));
     let env: std::collections::HashMap<String, String> = std::collections::HashMap::new();
-    let replies = agenthooks_core::runner::serve_frames(&runner, codec(p), format!("{frame}\n").as_bytes(), &env);
+    let replies = agenthooks_runtime::serve_frames(&runner, codec(p), format!("{frame}\n").as_bytes(), &env);
     let [mut reply] = <[serde_json::Value; 1]>::try_from(replies).expect("one reply frame");
     reply.as_object_mut().unwrap().remove("seq");
     let (code, stdout) = if *p == Provider::OPENCLAW {

@@ -8,7 +8,6 @@ use agenthooks_core::decision::{
     accept_prompt, allow, ask_user, block_prompt, continue_with, deny, finish, no_decision, rewrite_input,
     ContextDecision, DEFAULT_BLOCK_REASON,
 };
-use agenthooks_core::runner::Runner;
 use agenthooks_core::{
     degrade, CanonicalTool, CapSet, Capability, Codec, Confidence, Context, DecodeCategory, EncodeCategory, Event,
     EventKind, EventTarget, FailMode, HandlerError, Invocation, NativeName, Outcome, Policy, PromptEvent, Router,
@@ -16,6 +15,7 @@ use agenthooks_core::{
 };
 use agenthooks_kimi::native::{self, NativeEvent};
 use agenthooks_kimi::{view, view_as, BlockStyle, KimiCodec, CODEC};
+use agenthooks_runtime::Runner;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -566,7 +566,7 @@ fn failing(_cx: &Context, _e: &ToolPreEvent) -> Result<agenthooks_core::decision
 
 fn runner(router: Router) -> Runner {
     let dir = std::env::temp_dir().join(format!("agenthooks-kimi-runner-{}", std::process::id()));
-    Runner::new(router, vec![&CODEC]).with_options(agenthooks_core::runner::RunOptions::default().with_state_dir(dir))
+    Runner::new(router, vec![&CODEC]).with_options(agenthooks_runtime::RunOptions::default().with_state_dir(dir))
 }
 
 #[test]

@@ -183,8 +183,8 @@ fn tools_are_classified() {
 #[test]
 fn unreadable_frames_are_answered_under_their_seq() {
     use agenthooks_core::decision::{deny, no_decision};
-    use agenthooks_core::runner::{serve_frames, Runner};
     use agenthooks_core::{Context, Policy, Router, ToolPreEvent};
+    use agenthooks_runtime::{serve_frames, Runner};
     let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
     let frames = [
         r#"{"seq":1,"hook":"before_tool_call","event":{"toolName":"exec","params":{"command":"rm -rf /","description":"\ud800"},"toolCallId":"c1"},"ctx":{"sessionId":"s"}}"#.to_owned(),

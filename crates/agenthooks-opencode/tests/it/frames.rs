@@ -8,12 +8,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agenthooks_core::decision::{allow, continue_with, deny, rewrite_input};
-use agenthooks_core::runner::{serve_frames, RunOptions, Runner};
 use agenthooks_core::{
     CanonicalTool, Codec, Context, Event, EventKind, HandlerError, Invocation, PermissionEvent, Policy, Router,
     StopEvent, ToolPreEvent, Transport,
 };
 use agenthooks_opencode::CODEC;
+use agenthooks_runtime::{serve_frames, RunOptions, Runner};
 use serde_json::{json, Value};
 
 /// A stand-in for OpenCode's HTTP server: records `"<request line> <body>"` per request.

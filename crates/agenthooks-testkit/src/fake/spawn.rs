@@ -74,15 +74,15 @@ impl HookCommand {
 }
 
 /// Joins words into a POSIX shell command line, quoting where needed: the quoter install writes
-/// hook commands with ([`agenthooks_core::shell::join`], re-exported), so a replay runs what
+/// hook commands with ([`agenthooks_runtime::shell::join`], re-exported), so a replay runs what
 /// install wrote.
 ///
 /// ```
 /// use agenthooks_testkit::fake::shell_join;
 /// assert_eq!(shell_join(&["echo", "a b", "it's"])?, r#"echo 'a b' "it's""#);
-/// # Ok::<(), agenthooks_core::shell::QuoteError>(())
+/// # Ok::<(), agenthooks_runtime::shell::QuoteError>(())
 /// ```
-pub use agenthooks_core::shell::join as shell_join;
+pub use agenthooks_runtime::shell::join as shell_join;
 
 /// Options of [`run`].
 #[derive(Debug, Clone, Default)]

@@ -8,7 +8,7 @@ use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use agenthooks_core::runner::http1;
+use agenthooks_runtime::http1;
 
 /// Largest request head (request line plus headers) accepted.
 const MAX_HEAD: usize = 64 << 10;

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use agenthooks::core::runner::{parse_args, Command, ProviderHint, RunOptions, Runner, UsageError};
 use agenthooks::prelude::*;
+use agenthooks::runtime::{parse_args, Command, ProviderHint, RunOptions, Runner, UsageError};
 use agenthooks::WireResponse;
 use agenthooks_testkit::fake::{self, Effect, HookOutput, Verdict};
 

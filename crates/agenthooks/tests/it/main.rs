@@ -14,5 +14,15 @@
 ))]
 mod dialects;
 mod surface;
+// The transcript readers over the captured corpus, in each agent's own format.
+#[cfg(all(
+    feature = "claude",
+    feature = "codex",
+    feature = "cursor",
+    feature = "gemini",
+    feature = "copilot",
+    feature = "kimi"
+))]
+mod transcript;
 #[cfg(feature = "warm")]
 mod warm;

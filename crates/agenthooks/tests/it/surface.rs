@@ -46,7 +46,7 @@ fn the_registry_is_every_known_provider() {
 /// is compiled in has a codec (the runner never asks for its hint).
 #[test]
 fn a_provider_left_out_is_named_by_its_feature() {
-    use agenthooks::core::runner::ProviderHint;
+    use agenthooks::runtime::ProviderHint;
     for e in PROVIDERS {
         assert_eq!(agenthooks::feature_for(e.provider), Some(e.feature));
         let codec = agenthooks::codecs().into_iter().find(|c| c.provider() == e.provider);

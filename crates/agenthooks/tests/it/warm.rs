@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agenthooks::core::runner::warm::{Stopped, WarmConfig, WarmServer, HEAD_DEADLINE, HTTP_BODY_CAP};
-use agenthooks::core::runner::{parse_args, RunOptions, Runner, DEFAULT_STDIN_CAP};
 use agenthooks::prelude::*;
+use agenthooks::runtime::warm::{Stopped, WarmConfig, WarmServer, HEAD_DEADLINE, HTTP_BODY_CAP};
+use agenthooks::runtime::{parse_args, RunOptions, Runner, DEFAULT_STDIN_CAP};
 use agenthooks_testkit::fake::{self, Effect, HookOutput, Verdict};
 
 const TOKEN: &str = "t0ken-for-tests";
@@ -29,7 +29,7 @@ fn runner(router: Router, tag: &str) -> Runner {
 /// A running server on a free port; dropped, it stops and its thread is joined.
 struct Running {
     port: u16,
-    stop: agenthooks::core::runner::warm::StopHandle,
+    stop: agenthooks::runtime::warm::StopHandle,
     thread: Option<std::thread::JoinHandle<Stopped>>,
 }
 
@@ -392,7 +392,7 @@ fn a_config_of_another_build_is_refused_but_cannot_stop_the_server() {
         &authed(srv.port, &format!("{PRE}?build={BUILD}"), &pre_tool_use()),
     );
     assert_eq!(ok.status, 200);
-    let bearer = agenthooks::core::runner::warm_state::bearer(TOKEN);
+    let bearer = agenthooks::runtime::warm_state::bearer(TOKEN);
     let retire = |auth: &str, build: &str| {
         let body = format!(r#"{{"build":"{build}"}}"#);
         exchange(
@@ -415,7 +415,7 @@ fn a_config_of_another_build_is_refused_but_cannot_stop_the_server() {
 #[test]
 fn the_hooks_bearer_passes_the_hook_routes() {
     let srv = Running::with(Router::new().on_tool_pre(deny_all), "bearer");
-    let bearer = agenthooks::core::runner::warm_state::bearer(TOKEN);
+    let bearer = agenthooks::runtime::warm_state::bearer(TOKEN);
     let req = post(
         srv.port,
         PRE,
@@ -434,7 +434,7 @@ fn the_hooks_bearer_passes_the_hook_routes() {
 
 #[test]
 fn the_ping_needs_no_token_and_answers_the_challenge() {
-    use agenthooks::core::runner::warm_state::proof;
+    use agenthooks::runtime::warm_state::proof;
     let srv = Running::with(Router::new(), "challenge");
     let nonce = "00112233445566778899aabbccddeeff";
     let r = exchange(

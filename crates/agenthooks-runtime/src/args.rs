@@ -59,7 +59,7 @@ impl Mode {
 /// `program` is the hook's name (its `argv[0]`).
 ///
 /// ```
-/// use agenthooks_core::runner::{usage, Mode};
+/// use agenthooks_runtime::{usage, Mode};
 /// let text = usage("guard");
 /// assert!(text.starts_with("usage: guard agenthooks <mode> [flags]"));
 /// for mode in Mode::ALL {
@@ -173,7 +173,7 @@ crate::setters! {
 /// every tool, so a bad filter never silences a gate.
 ///
 /// ```
-/// use agenthooks_core::runner::tools_filter;
+/// use agenthooks_runtime::tools_filter;
 /// let argv: Vec<String> = ["--provider=gemini", "--tools=class:other"].iter().map(|s| s.to_string()).collect();
 /// assert_eq!(tools_filter(&argv).unwrap().to_string(), "class:other");
 /// assert!(tools_filter(&["--tools=class:nope".to_string()]).is_none());
@@ -263,7 +263,7 @@ pub enum UsageError {
 /// Parses argv. Returns `Ok(None)` when the `agenthooks` word is absent (the consumer's own CLI).
 ///
 /// ```
-/// use agenthooks_core::runner::{parse_args, Mode};
+/// use agenthooks_runtime::{parse_args, Mode};
 /// let argv: Vec<String> = ["guard", "--verbose", "agenthooks", "run", "--provider=copilot", "--event", "preToolUse", "--timeout=5"]
 ///     .iter().map(|s| s.to_string()).collect();
 /// let c = parse_args(&argv).unwrap().unwrap();

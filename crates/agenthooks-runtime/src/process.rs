@@ -110,7 +110,7 @@ impl Runner {
     /// (a `--provider` this build lacks).
     ///
     /// ```
-    /// use agenthooks_core::runner::{Command, Mode, Runner};
+    /// use agenthooks_runtime::{Command, Mode, Runner};
     /// use agenthooks_core::Router;
     /// let runner = Runner::new(Router::new(), Vec::new());
     /// let r = runner.respond(&Command::new(Mode::Run), br#"{"who":"knows"}"#, &[("HOME", "/tmp")]).unwrap();

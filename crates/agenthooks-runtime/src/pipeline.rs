@@ -1,6 +1,6 @@
 //! The pipeline: answers one event. `run`, `notify` and `serve` all come through here.
 //!
-//! decode → (observers → interceptors → handlers, in [`Router::dispatch`](crate::Router)) under
+//! decode → (observers → interceptors → handlers, in [`Router::dispatch`](agenthooks_core::Router)) under
 //! the deadline → continuation cap → degrade → encode. Panics are caught at every stage that
 //! runs foreign code (decode, handlers, encode); any failure is recorded by [`Invoked::fail`],
 //! which also sets the policy's failure response.
@@ -257,12 +257,12 @@ impl Runner {
                         cap = policy.continuation_cap,
                         "continuation cap reached; finishing instead"
                     );
-                    out.degradations.push(Degradation {
-                        capability: crate::Capability::ContinueAgent,
-                        from: DecisionKind::Continue,
-                        to: DecisionKind::NoDecision,
-                        note: "continuation cap reached; finished",
-                    });
+                    out.degradations.push(Degradation::new(
+                        crate::Capability::ContinueAgent,
+                        DecisionKind::Continue,
+                        DecisionKind::NoDecision,
+                        "continuation cap reached; finished",
+                    ));
                     to_send = Outcome::neutral_for(target.kind.unwrap_or(crate::EventKind::Stop));
                     // The neutral answer ends the turn; an agent that reports re-entry resets
                     // on its next turn's first stop, one that does not needs it here.
@@ -347,7 +347,7 @@ impl Runner {
     }
 }
 
-/// Prompt backfill (opted in by [`crate::Router::backfill_prompts`]) for one event: a real
+/// Prompt backfill (opted in by [`Router::backfill_prompts`](agenthooks_core::Router::backfill_prompts)) for one event: a real
 /// prompt event is noted here; any other event gets a job that reads its session's transcript and
 /// dispatches the backfilled prompts (no capabilities, answers dropped: reporting only). The job
 /// runs under the event's deadline, before its handlers.
@@ -359,15 +359,14 @@ fn backfill_job(
     deadline: Instant,
 ) -> Option<BackfillJob> {
     let store = crate::transcript::backfill::Backfill::for_event(state_dir, event)?;
+    let format = crate::transcript::format_of(codec);
     if let Event::PromptSubmitted(p) = event {
         store.note_fired(&p.prompt);
         return None;
     }
     // Whether there can be a transcript, without touching the file system here.
     let env = event.envelope();
-    if env.session.transcript_path.is_empty()
-        && crate::transcript::Dialect::of(&env.provider) != crate::transcript::Dialect::Kimi
-    {
+    if env.session.transcript_path.is_empty() && !format.locates_unnamed() {
         return None;
     }
     let native = codec
@@ -380,6 +379,7 @@ fn backfill_job(
         native,
         cx: Context::new(crate::CapSet::EMPTY, policy, Some(deadline)),
         provider: codec.provider(),
+        format,
     })
 }
 
@@ -389,11 +389,13 @@ pub(super) struct BackfillJob {
     native: NativeName,
     cx: Context,
     provider: Provider,
+    format: &'static dyn crate::transcript::TranscriptFormat,
 }
 
 impl BackfillJob {
     fn run(self, router: &crate::Router, event: &Event) {
-        for mut b in self.store.pending(event, &self.native) {
+        let vars = crate::codec::ProcessEnv;
+        for mut b in self.store.pending(event, &self.native, self.format, &vars) {
             tracing::info!(provider = %self.provider, "backfilled prompt.submitted from the transcript");
             if let Err(e) = router.dispatch(&self.cx, &mut b) {
                 tracing::warn!(error = %e, "a handler failed on a backfilled prompt (ignored: reporting only)");

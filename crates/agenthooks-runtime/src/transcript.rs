@@ -1,17 +1,9 @@
 //! Best-effort transcript readers: parsing primitives over the session files the agents write
 //! (design §10, §11 — primitives, not pipelines).
 //!
-//! Each agent whose payload names a transcript file ([`SessionInfo::transcript_path`](crate::SessionInfo))
-//! writes its own format; a [`Dialect`] types its records:
-//!
-//! | dialect | file | typed from |
-//! |---|---|---|
-//! | Claude Code | session JSONL | `user` (prompt or `tool_result` blocks), `assistant` (`text`, `tool_use`), `system`; bookkeeping types are [`Item::Meta`] |
-//! | Codex | rollout JSONL | `event_msg` `user_message`/`agent_message` (≤ 0.14x) or `item_completed` `UserMessage`/`AgentMessage` (0.17x): what the user typed and read; `response_item` `function_call`/`function_call_output` (and the custom and local-shell calls); the `response_item` messages (the model's input and output, injected context included) are [`Item::System`] |
-//! | Gemini CLI | session JSON document (≤ 0.2x) or JSONL (later) | `user`, `gemini` (text, `toolCalls` with their `result`), `info`/`error`/`warning`; the session header and `$set` updates are meta |
-//! | Copilot CLI | `events.jsonl` | `user.message`, `assistant.message` (text and `toolRequests`), `tool.execution_complete`, `system.message` |
-//! | Kimi Code | `agents/<id>/wire.jsonl` (found by [`locate`]: the payloads name none) | `context.append_message` (user prompts; user-role messages the agent injects are [`Item::System`]), `context.append_loop_event` (`content.part`, `tool.call`, `tool.result`); every other type is meta (bookkeeping, by Kimi's own account) |
-//! | Cursor | agent transcript JSONL | `role` `user`/`assistant` with `message.content` text and `tool_use`/`tool_result` blocks (no capture yet: no Cursor build is installable here, and the CLI sends `transcript_path: null`) |
+//! Each agent whose payload names a transcript file ([`SessionInfo::transcript_path`](agenthooks_core::SessionInfo))
+//! writes its own format; its codec's [`TranscriptFormat`] ([`Codec::transcript`]) types the
+//! records (the formats live in the provider crates; an agent without one is read [`Untyped`]).
 //!
 //! Reading is **never an error** for content: every non-empty line becomes one [`Record`] that
 //! keeps its raw text and parsed value; a line of an unknown type, with unknown fields, or that
@@ -41,29 +33,29 @@
 //! (a document caught mid-write does not parse and is retried on the next poll).
 //!
 //! ```
-//! use agenthooks_core::transcript::{Dialect, Item, Reader};
+//! use agenthooks_runtime::transcript::{Item, Reader, Untyped};
 //! let file = br#"{"type":"user","message":{"role":"user","content":"hi"}}
 //! {"type":"future-type","x":1}
+//! not JSON
 //! "#;
-//! let records: Vec<_> = Reader::new(Dialect::ClaudeCode, &file[..]).collect::<Result<_, _>>().unwrap();
-//! assert_eq!(records.len(), 2);
-//! assert_eq!(records[0].items, vec![Item::UserPrompt { text: "hi".into() }]);
-//! assert!(records[1].is_unknown());
+//! let records: Vec<_> = Reader::new(&Untyped, &file[..]).collect::<Result<_, _>>().unwrap();
+//! assert_eq!(records.len(), 3);
+//! assert_eq!(records[0].native_type, "user");
+//! assert!(records.iter().all(|r| r.is_unknown() && r.items.is_empty() && !r.raw().is_empty()));
 //! assert_eq!(records[1].native_type, "future-type");
 //! ```
 
 pub mod backfill;
-mod dialect;
 
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::provider::Provider;
+pub use agenthooks_core::kit::transcript::{Item, TranscriptFormat, Untyped};
+use agenthooks_core::{Codec, Env, Envelope, Event};
 
 /// The most new bytes one [`Tail::poll`] reads: the last 16 MiB of what was appended.
 pub const TAIL_READ_CAP: u64 = 16 << 20;
@@ -75,89 +67,6 @@ fn document_too_large() -> io::Error {
         io::ErrorKind::FileTooLarge,
         format!("a transcript JSON document over {DOCUMENT_CAP} bytes is not read"),
     )
-}
-
-/// A transcript format: which agent wrote the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Dialect {
-    /// Claude Code's session JSONL.
-    ClaudeCode,
-    /// Codex's rollout JSONL.
-    Codex,
-    /// Gemini CLI's session file (JSON document or JSONL).
-    Gemini,
-    /// Copilot CLI's session events JSONL.
-    Copilot,
-    /// Kimi Code's `wire.jsonl`.
-    Kimi,
-    /// Cursor's agent transcript JSONL.
-    Cursor,
-    /// An agent without a known format: every record is kept untyped.
-    Unknown,
-}
-
-impl Dialect {
-    /// The dialect of a provider's transcript files ([`Dialect::Unknown`] for agents that name
-    /// none: OpenCode, OpenClaw, custom providers).
-    pub fn of(provider: &Provider) -> Self {
-        match provider.as_str() {
-            "claude-code" => Self::ClaudeCode,
-            "codex" => Self::Codex,
-            "gemini" => Self::Gemini,
-            "copilot" => Self::Copilot,
-            "kimi" => Self::Kimi,
-            "cursor" => Self::Cursor,
-            _ => Self::Unknown,
-        }
-    }
-}
-
-/// One typed piece of a transcript record. A record may hold several (a Claude `assistant`
-/// line with text and a tool call; a Gemini message with its tool calls and their results).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "item", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Item {
-    /// Text the user sent.
-    UserPrompt {
-        /// The prompt text (text parts joined by newlines).
-        text: String,
-    },
-    /// Text the assistant wrote.
-    AssistantText {
-        /// The text.
-        text: String,
-    },
-    /// A tool call the assistant made.
-    ToolCall {
-        /// The call id (`""` when the agent records none).
-        id: String,
-        /// The tool name as the agent spells it.
-        name: String,
-        /// The input, verbatim.
-        input: Value,
-    },
-    /// A tool call's result.
-    ToolResult {
-        /// The id of the call it answers (`""` when the agent records none).
-        id: String,
-        /// The output, verbatim.
-        output: Value,
-        /// Whether the agent marked it failed (`None` when it does not say).
-        is_error: Option<bool>,
-    },
-    /// System or context text: system prompts, injected context, agent notices.
-    System {
-        /// The text (`""` when the record has none, e.g. a hook summary).
-        text: String,
-    },
-    /// A known bookkeeping record (session header, hook progress, token counts, …).
-    Meta {
-        /// What it is: the record's type, refined where the agent nests one
-        /// (`attachment:hook_success`, `event_msg:token_count`).
-        what: String,
-    },
 }
 
 /// One record of a transcript: one line of a JSONL file, or one part of a JSON document.
@@ -180,13 +89,13 @@ pub struct Record {
 
 impl Record {
     /// Types one line read at `offset`.
-    pub fn from_line(dialect: Dialect, offset: u64, raw: String) -> Self {
+    pub fn from_line(format: &dyn TranscriptFormat, offset: u64, raw: String) -> Self {
         let value = serde_json::from_str::<Value>(&raw).unwrap_or(Value::Null);
-        Self::from_value(dialect, offset, None, value, raw)
+        Self::from_value(format, offset, None, value, raw)
     }
 
-    fn from_value(dialect: Dialect, offset: u64, index: Option<usize>, value: Value, raw: String) -> Self {
-        let (native_type, items) = dialect::classify(dialect, &value);
+    fn from_value(format: &dyn TranscriptFormat, offset: u64, index: Option<usize>, value: Value, raw: String) -> Self {
+        let (native_type, items) = format.classify(&value);
         Self {
             offset,
             index,
@@ -242,7 +151,7 @@ impl Record {
 /// replaced, never an error.
 ///
 /// ```
-/// use agenthooks_core::transcript::LineBuffer;
+/// use agenthooks_runtime::transcript::LineBuffer;
 /// let mut b = LineBuffer::at(10);
 /// assert!(b.push(b"{\"a\"").is_empty());
 /// assert_eq!(b.push(b":1}\n{"), vec![(10, "{\"a\":1}".to_owned())]);
@@ -309,16 +218,16 @@ fn take_line(pending: &mut Vec<u8>) -> Option<String> {
     (!line.trim().is_empty()).then_some(line)
 }
 
-/// Whether a Gemini file's first line opens a multi-line JSON document.
-fn opens_document(dialect: Dialect, first_line: &str) -> bool {
-    dialect == Dialect::Gemini
+/// Whether a file's first line opens a multi-line JSON document (Gemini's, before JSONL).
+fn opens_document(format: &dyn TranscriptFormat, first_line: &str) -> bool {
+    format.may_be_document()
         && first_line.trim_start().starts_with('{')
         && serde_json::from_str::<Value>(first_line).is_err()
 }
 
 /// The records of a JSON document (Gemini's session file): header, then one per message.
 /// `None` when the text is not a JSON object.
-fn document_records(dialect: Dialect, text: &str) -> Option<Vec<Record>> {
+fn document_records(format: &dyn TranscriptFormat, text: &str) -> Option<Vec<Record>> {
     let Ok(Value::Object(mut doc)) = serde_json::from_str::<Value>(text) else {
         return None;
     };
@@ -331,10 +240,10 @@ fn document_records(dialect: Dialect, text: &str) -> Option<Vec<Record>> {
         None => Vec::new(),
     };
     let header = Value::Object(doc);
-    let mut out = vec![Record::from_value(dialect, 0, None, header.clone(), header.to_string())];
+    let mut out = vec![Record::from_value(format, 0, None, header.clone(), header.to_string())];
     for (i, m) in messages.into_iter().enumerate() {
         let raw = m.to_string();
-        out.push(Record::from_value(dialect, 0, Some(i), m, raw));
+        out.push(Record::from_value(format, 0, Some(i), m, raw));
     }
     Some(out)
 }
@@ -345,7 +254,7 @@ fn document_records(dialect: Dialect, text: &str) -> Option<Vec<Record>> {
 /// ([`Reader::open_at`]: records after that point, offsets counted from the file's start).
 #[derive(Debug)]
 pub struct Reader<R> {
-    dialect: Dialect,
+    format: &'static dyn TranscriptFormat,
     input: R,
     lines: LineBuffer,
     queue: VecDeque<Record>,
@@ -355,15 +264,15 @@ pub struct Reader<R> {
 
 impl<R: Read> Reader<R> {
     /// Reads `input` from its start.
-    pub fn new(dialect: Dialect, input: R) -> Self {
-        Self::starting_at(dialect, input, 0)
+    pub fn new(format: &'static dyn TranscriptFormat, input: R) -> Self {
+        Self::starting_at(format, input, 0)
     }
 
     /// Reads `input`, whose first byte is at `offset` in the file (offsets of the records
     /// count from there).
-    pub fn starting_at(dialect: Dialect, input: R, offset: u64) -> Self {
+    pub fn starting_at(format: &'static dyn TranscriptFormat, input: R, offset: u64) -> Self {
         Self {
-            dialect,
+            format,
             input,
             lines: LineBuffer::at(offset),
             queue: VecDeque::new(),
@@ -388,13 +297,13 @@ impl<R: Read> Reader<R> {
             };
             if !self.started && !lines.is_empty() {
                 self.started = true;
-                if opens_document(self.dialect, &lines[0].1) {
+                if opens_document(self.format, &lines[0].1) {
                     self.read_document(&lines)?;
                     return Ok(());
                 }
             }
             for (at, line) in lines.drain(..) {
-                self.queue.push_back(Record::from_line(self.dialect, at, line));
+                self.queue.push_back(Record::from_line(self.format, at, line));
             }
         }
         Ok(())
@@ -414,7 +323,7 @@ impl<R: Read> Reader<R> {
         }
         self.done = true;
         text.push_str(&String::from_utf8_lossy(&rest));
-        if let Some(records) = document_records(self.dialect, &text) {
+        if let Some(records) = document_records(self.format, &text) {
             self.queue.extend(records);
         } else {
             tracing::debug!("transcript: a JSON document that does not parse; read as lines");
@@ -422,7 +331,7 @@ impl<R: Read> Reader<R> {
             let mut lines = b.push(text.as_bytes());
             lines.extend(b.finish());
             self.queue
-                .extend(lines.into_iter().map(|(at, l)| Record::from_line(self.dialect, at, l)));
+                .extend(lines.into_iter().map(|(at, l)| Record::from_line(self.format, at, l)));
         }
         Ok(())
     }
@@ -430,18 +339,18 @@ impl<R: Read> Reader<R> {
 
 impl Reader<BufReader<File>> {
     /// Opens a transcript file from its start.
-    pub fn open(dialect: Dialect, path: impl AsRef<Path>) -> io::Result<Self> {
-        Self::open_at(dialect, path, 0)
+    pub fn open(format: &'static dyn TranscriptFormat, path: impl AsRef<Path>) -> io::Result<Self> {
+        Self::open_at(format, path, 0)
     }
 
     /// Opens a transcript file at byte `offset` (a line start, e.g. a [`Tail::offset`] or a
     /// [`Record::offset`] saved earlier). Only a regular file opens (see the module docs).
-    pub fn open_at(dialect: Dialect, path: impl AsRef<Path>, offset: u64) -> io::Result<Self> {
+    pub fn open_at(format: &'static dyn TranscriptFormat, path: impl AsRef<Path>, offset: u64) -> io::Result<Self> {
         let mut f = crate::safe_fs::open_regular(path.as_ref())?;
         if offset > 0 {
             f.seek(SeekFrom::Start(offset))?;
         }
-        Ok(Self::starting_at(dialect, BufReader::new(f), offset))
+        Ok(Self::starting_at(format, BufReader::new(f), offset))
     }
 }
 
@@ -460,11 +369,11 @@ impl<R: Read> Iterator for Reader<R> {
 /// Follows a transcript file being written.
 ///
 /// ```
-/// use agenthooks_core::transcript::{Dialect, Tail};
+/// use agenthooks_runtime::transcript::{Tail, Untyped};
 /// use std::io::Write as _;
 /// let path = std::env::temp_dir().join(format!("agenthooks-tail-doc-{}.jsonl", std::process::id()));
 /// let mut f = std::fs::File::create(&path).unwrap();
-/// let mut tail = Tail::open(Dialect::Codex, &path);
+/// let mut tail = Tail::open(&Untyped, &path);
 /// f.write_all(br#"{"type":"session_meta","payload":{}}"#).unwrap();
 /// assert!(tail.poll().unwrap().is_empty()); // no newline yet: held back
 /// f.write_all(b"\n").unwrap();
@@ -474,7 +383,7 @@ impl<R: Read> Iterator for Reader<R> {
 /// ```
 #[derive(Debug)]
 pub struct Tail {
-    dialect: Dialect,
+    format: &'static dyn TranscriptFormat,
     path: PathBuf,
     lines: LineBuffer,
     /// Read position in the file (≥ `lines.offset()`: the partial line is buffered).
@@ -489,14 +398,14 @@ pub struct Tail {
 
 impl Tail {
     /// Follows `path` from its start (the file need not exist yet).
-    pub fn open(dialect: Dialect, path: impl Into<PathBuf>) -> Self {
-        Self::at(dialect, path, 0)
+    pub fn open(format: &'static dyn TranscriptFormat, path: impl Into<PathBuf>) -> Self {
+        Self::at(format, path, 0)
     }
 
     /// Follows `path` from byte `offset` (a line start).
-    pub fn at(dialect: Dialect, path: impl Into<PathBuf>, offset: u64) -> Self {
+    pub fn at(format: &'static dyn TranscriptFormat, path: impl Into<PathBuf>, offset: u64) -> Self {
         Self {
-            dialect,
+            format,
             path: path.into(),
             lines: LineBuffer::at(offset),
             read_to: offset,
@@ -541,7 +450,7 @@ impl Tail {
         if !self.decided {
             if let Some((_, first)) = lines.first() {
                 self.decided = true;
-                if self.lines_from == 0 && opens_document(self.dialect, first) {
+                if self.lines_from == 0 && opens_document(self.format, first) {
                     self.lines = LineBuffer::at(0);
                     self.read_to = 0;
                     return self.poll_document(&mut f, 0);
@@ -550,7 +459,7 @@ impl Tail {
         }
         Ok(lines
             .into_iter()
-            .map(|(at, l)| Record::from_line(self.dialect, at, l))
+            .map(|(at, l)| Record::from_line(self.format, at, l))
             .collect())
     }
 
@@ -582,7 +491,7 @@ impl Tail {
         f.seek(SeekFrom::Start(0))?;
         let mut text = String::new();
         (&mut *f).take(DOCUMENT_CAP).read_to_string(&mut text)?;
-        let Some(records) = document_records(self.dialect, &text) else {
+        let Some(records) = document_records(self.format, &text) else {
             // Caught mid-write: the next poll reads it again.
             return Ok(Vec::new());
         };
@@ -592,53 +501,77 @@ impl Tail {
 }
 
 /// The transcript file of an event's session: the one the payload names
-/// ([`SessionInfo::transcript_path`](crate::SessionInfo)), else the session file an agent keeps
-/// without naming it — Kimi Code's `<$KIMI_CODE_HOME or ~/.kimi-code>/sessions/<workspace>/<session
-/// id>/agents/<main or the subagent id>/wire.jsonl`. `None` when there is none.
-pub fn locate(env: &crate::event::Envelope) -> Option<PathBuf> {
-    if !env.session.transcript_path.is_empty() {
-        return Some(PathBuf::from(&env.session.transcript_path));
+/// ([`SessionInfo::transcript_path`](agenthooks_core::SessionInfo)), else the session file an
+/// agent keeps without naming it ([`TranscriptFormat::locate`], reading variables through
+/// `vars`: Kimi Code's). `None` when there is none.
+pub fn locate(format: &dyn TranscriptFormat, envelope: &Envelope, vars: &dyn Env) -> Option<PathBuf> {
+    if !envelope.session.transcript_path.is_empty() {
+        return Some(PathBuf::from(&envelope.session.transcript_path));
     }
-    if Dialect::of(&env.provider) != Dialect::Kimi
-        || env.session.id.is_empty()
-        || env.session.id.contains(['/', '\\'])
-        || env.session.id.starts_with('.')
-    {
-        return None;
-    }
-    let home = std::env::var_os("KIMI_CODE_HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".kimi-code")))?;
-    let agent = env.agent.as_ref().map_or("main", |a| a.id.as_str());
-    std::fs::read_dir(home.join("sessions"))
-        .ok()?
-        .flatten()
-        .map(|w| {
-            w.path()
-                .join(&env.session.id)
-                .join("agents")
-                .join(agent)
-                .join("wire.jsonl")
-        })
-        .find(|p| p.is_file())
+    format.locate(envelope, vars)
 }
 
-impl crate::event::Event {
-    /// Opens the transcript of this event's session ([`locate`]) in its provider's
-    /// [`Dialect`]. `Ok(None)` when the session has no transcript file.
-    pub fn transcript(&self) -> io::Result<Option<Reader<BufReader<File>>>> {
-        let env = self.envelope();
-        match locate(env) {
-            Some(path) => Reader::open(Dialect::of(&env.provider), path).map(Some),
-            None => Ok(None),
-        }
+/// The transcript format of a codec's agent: its [`Codec::transcript`], else [`Untyped`].
+pub fn format_of(codec: &dyn Codec) -> &'static dyn TranscriptFormat {
+    codec.transcript().unwrap_or(&Untyped)
+}
+
+/// Opens the transcript of an event's session ([`locate`]) in its codec's format. `Ok(None)`
+/// when the session has no transcript file.
+///
+/// ```
+/// use agenthooks_runtime::transcript::{self, Item};
+///
+/// /// The prompts the user typed in the event's session so far.
+/// fn prompts(codec: &dyn agenthooks_core::Codec, event: &agenthooks_core::Event) -> std::io::Result<Vec<String>> {
+///     let Some(records) = transcript::open(codec, event, &agenthooks_core::ProcessEnv)? else {
+///         return Ok(Vec::new());
+///     };
+///     let mut out = Vec::new();
+///     for r in records {
+///         for item in r?.items {
+///             if let Item::UserPrompt { text } = item {
+///                 out.push(text);
+///             }
+///         }
+///     }
+///     Ok(out)
+/// }
+/// ```
+pub fn open(codec: &dyn Codec, event: &Event, vars: &dyn Env) -> io::Result<Option<Reader<BufReader<File>>>> {
+    let format = format_of(codec);
+    match locate(format, event.envelope(), vars) {
+        Some(path) => Reader::open(format, path).map(Some),
+        None => Ok(None),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agenthooks_core::kit::transcript::{meta, str_at};
+
+    /// A JSON-document format in Gemini's shape (the readers' document mode).
+    #[derive(Debug)]
+    struct Doc;
+
+    impl TranscriptFormat for Doc {
+        fn classify(&self, v: &Value) -> (String, Vec<Item>) {
+            let ty = str_at(v, "type").to_owned();
+            let text = str_at(v, "content").to_owned();
+            let items = match ty.as_str() {
+                "user" => vec![Item::UserPrompt { text }],
+                "gemini" => vec![Item::AssistantText { text }],
+                "" if v.get("sessionId").is_some() => meta("session"),
+                _ => Vec::new(),
+            };
+            (ty, items)
+        }
+
+        fn may_be_document(&self) -> bool {
+            true
+        }
+    }
 
     #[test]
     fn buffer_counts_crlf_and_skips_blank_lines() {
@@ -651,7 +584,7 @@ mod tests {
 
     #[test]
     fn reader_keeps_non_json_and_unterminated_lines() {
-        let recs: Vec<Record> = Reader::new(Dialect::Codex, &b"not json\n{\"type\":\"x\"}"[..])
+        let recs: Vec<Record> = Reader::new(&Untyped, &b"not json\n{\"type\":\"x\"}"[..])
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(recs.len(), 2);
@@ -664,9 +597,7 @@ mod tests {
     #[test]
     fn gemini_document_is_header_plus_messages() {
         let doc = "{\n  \"sessionId\": \"s\",\n  \"messages\": [\n    {\"type\": \"user\", \"content\": \"hi\"},\n    {\"type\": \"gemini\", \"content\": \"ok\"}\n  ]\n}\n";
-        let recs: Vec<Record> = Reader::new(Dialect::Gemini, doc.as_bytes())
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let recs: Vec<Record> = Reader::new(&Doc, doc.as_bytes()).collect::<Result<_, _>>().unwrap();
         assert_eq!(recs.len(), 3);
         assert_eq!(recs[0].items, vec![Item::Meta { what: "session".into() }]);
         assert_eq!(recs[1].index(), Some(0));
@@ -683,7 +614,7 @@ mod tests {
                 .collect();
             format!("{{\n\"sessionId\":\"s\",\n\"messages\":[{}]\n}}", msgs.join(","))
         };
-        let mut tail = Tail::open(Dialect::Gemini, &path);
+        let mut tail = Tail::open(&Doc, &path);
         std::fs::write(&path, doc(1)).unwrap();
         assert_eq!(tail.poll().unwrap().len(), 2);
         std::fs::write(&path, &doc(3)[..10]).unwrap();

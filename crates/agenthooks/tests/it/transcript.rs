@@ -8,8 +8,21 @@
 
 use std::path::{Path, PathBuf};
 
-use agenthooks_core::transcript::{Dialect, Item, LineBuffer, Reader, Record, Tail};
+use agenthooks::runtime::transcript::{
+    self, format_of, Item, LineBuffer, Reader, Record, Tail, TranscriptFormat, Untyped,
+};
 use agenthooks_core::Provider;
+
+/// A provider's transcript format (its codec's).
+type Dialect = &'static dyn TranscriptFormat;
+
+/// The format of the agent a fixture directory is named after.
+fn dialect_of(agent: &str) -> Dialect {
+    agenthooks::codecs()
+        .into_iter()
+        .find(|c| c.provider() == agent)
+        .map_or(&Untyped as Dialect, format_of)
+}
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -71,7 +84,7 @@ fn golden_text(records: &[Record]) -> String {
 /// Checks one captured transcript; returns its problems.
 fn check(agent: &str, version: &str, path: &Path) -> Vec<String> {
     let tag = format!("{agent} {version}");
-    let dialect = Dialect::of(&Provider::new(agent));
+    let dialect = dialect_of(agent);
     let mut problems = Vec::new();
     let text = std::fs::read_to_string(path).unwrap();
     let records = read(dialect, path);
@@ -197,21 +210,28 @@ fn event_opens_its_transcript() {
         agenthooks_core::EventKind::Stop,
         agenthooks_core::RawPayload::default(),
     );
-    assert!(agenthooks_core::Event::bare(env.clone())
-        .transcript()
-        .unwrap()
-        .is_none());
+    let vars = agenthooks_core::ProcessEnv;
+    let codec = &agenthooks::codex::CODEC;
+    assert!(
+        transcript::open(codec, &agenthooks_core::Event::bare(env.clone()), &vars)
+            .unwrap()
+            .is_none()
+    );
     env.session.transcript_path = path.display().to_string();
     let ev = agenthooks_core::Event::bare(env);
-    let records: Vec<Record> = ev.transcript().unwrap().unwrap().collect::<Result<_, _>>().unwrap();
-    assert_eq!(records, read(Dialect::Codex, &path));
+    let records: Vec<Record> = transcript::open(codec, &ev, &vars)
+        .unwrap()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(records, read(&agenthooks::codex::transcript::TRANSCRIPT, &path));
 }
 
 /// All corpus JSONL files (not Gemini's JSON document) with their dialects.
 fn jsonl_corpus() -> Vec<(Dialect, Vec<u8>)> {
     captured()
         .into_iter()
-        .map(|(a, _, p)| (Dialect::of(&Provider::new(&a)), std::fs::read(p).unwrap()))
+        .map(|(a, _, p)| (dialect_of(&a), std::fs::read(p).unwrap()))
         .filter(|(_, b)| {
             b.first() != Some(&b'{')
                 || b.split(|&c| c == b'\n')
@@ -329,8 +349,9 @@ fn a_kimi_event_finds_its_wire_log() {
     std::fs::create_dir_all(wire.parent().unwrap()).unwrap();
     let fixture = fixtures().join("kimi/2.1.0/transcript.jsonl");
     std::fs::copy(&fixture, &wire).unwrap();
-    // Only this test reads the variable.
-    std::env::set_var("KIMI_CODE_HOME", &home);
+    // Read through the invocation's variables, not the process's.
+    let vars = vec![("KIMI_CODE_HOME".to_owned(), home.display().to_string())];
+    let open = |e: &agenthooks_core::Event| transcript::open(&agenthooks::kimi::CODEC, e, &vars);
     let event = |session: &str| {
         let mut env = agenthooks_core::Envelope::new(
             Provider::KIMI,
@@ -341,15 +362,13 @@ fn a_kimi_event_finds_its_wire_log() {
         env.session.id = session.into();
         agenthooks_core::Event::bare(env)
     };
-    let records: Vec<Record> = event("session_abc")
-        .transcript()
+    let records: Vec<Record> = open(&event("session_abc"))
         .unwrap()
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(records, read(Dialect::Kimi, &fixture));
-    assert!(event("session_other").transcript().unwrap().is_none());
-    assert!(event("../ws-1/session_abc").transcript().unwrap().is_none());
-    std::env::remove_var("KIMI_CODE_HOME");
+    assert_eq!(records, read(&agenthooks::kimi::transcript::TRANSCRIPT, &fixture));
+    assert!(open(&event("session_other")).unwrap().is_none());
+    assert!(open(&event("../ws-1/session_abc")).unwrap().is_none());
     std::fs::remove_dir_all(&home).unwrap();
 }

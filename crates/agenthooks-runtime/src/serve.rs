@@ -81,7 +81,6 @@ use crate::event::Event;
 use crate::tool_filter::ToolSelector;
 
 use super::frame::Scan;
-pub use super::frame::HELLO;
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
 use super::pipeline::{decode_guarded, Dispatch, Failure};
@@ -90,10 +89,7 @@ use super::Runner;
 /// Where `serve` writes response frames (shared by the per-session workers).
 pub type FrameSink = Arc<Mutex<Box<dyn Write + Send>>>;
 
-/// The control frame a health check sends.
-pub const PING: &str = "agenthooks.ping";
-/// The [`ConnState`] key of the hello frame's `input`.
-pub const HELLO_KEY: &str = "hello";
+pub use agenthooks_core::kit::frame::{HELLO, HELLO_KEY, PING};
 /// How long one effect's HTTP request may take (connecting, writing and reading together).
 pub const EFFECT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -175,7 +171,7 @@ pub fn serve(runner: &Runner, codec: &'static dyn Codec, input: &mut dyn BufRead
 /// order written (tests and tools; a line that is not JSON is skipped).
 ///
 /// ```
-/// use agenthooks_core::runner::{serve_frames, Runner};
+/// use agenthooks_runtime::{serve_frames, Runner};
 /// # use agenthooks_core::{Codec, Event, EventRow, Invocation, DecodeError, DecodeCategory, Outcome, EncodeError, EventTarget, FailMode, WireResponse, Provider};
 /// # struct NoCodec;
 /// # impl Codec for NoCodec {

@@ -5,7 +5,7 @@
 //! A backfilled event has [`Envelope::backfilled`] set, an empty raw payload and **no
 //! capabilities**: the prompt already went to the model, so it can never gate — whatever a
 //! handler answers is dropped. Handlers opt in with
-//! [`Router::backfill_prompts`](crate::Router::backfill_prompts); without it nothing is read or
+//! [`Router::backfill_prompts`](agenthooks_core::Router::backfill_prompts); without it nothing is read or
 //! written.
 //!
 //! Exactly once per prompt, across the hook processes of a session, by on-disk markers under
@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::{Dialect, Item, Tail};
+use super::{Item, Tail, TranscriptFormat};
+use crate::codec::Env;
 use crate::event::{Envelope, Event, PromptEvent, RawPayload};
 use crate::kind::EventKind;
 use crate::provider::NativeName;
@@ -69,10 +70,17 @@ impl Backfill {
     }
 
     /// The backfilled `prompt.submitted` events for the prompts of `event`'s transcript that
-    /// no hook call has reported yet (each returned by exactly one call, ever).
-    pub fn pending(&self, event: &Event, native: &NativeName) -> Vec<Event> {
+    /// no hook call has reported yet (each returned by exactly one call, ever), read in the
+    /// agent's `format` (variables the format's [`locate`](super::locate) needs come from `vars`).
+    pub fn pending(
+        &self,
+        event: &Event,
+        native: &NativeName,
+        format: &'static dyn TranscriptFormat,
+        vars: &dyn Env,
+    ) -> Vec<Event> {
         let env = event.envelope();
-        let Some(path) = super::locate(env).filter(|_| !env.backfilled) else {
+        let Some(path) = super::locate(format, env, vars).filter(|_| !env.backfilled) else {
             return Vec::new();
         };
         let offset_file = self.dir.join("offset");
@@ -80,7 +88,7 @@ impl Backfill {
             .ok()
             .and_then(|b| String::from_utf8(b).ok()?.trim().parse().ok())
             .unwrap_or(0);
-        let mut tail = Tail::at(Dialect::of(&env.provider), path, from);
+        let mut tail = Tail::at(format, path, from);
         let records = match tail.poll() {
             Ok(r) => r,
             Err(e) => {

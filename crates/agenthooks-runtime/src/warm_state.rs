@@ -74,7 +74,7 @@ pub const START_WAIT: Duration = Duration::from_secs(3);
 /// discard). Install, `doctor`, the server and the hook processes each hold one.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::WarmDir;
+/// use agenthooks_runtime::warm_state::WarmDir;
 /// let dir = WarmDir::at(std::env::temp_dir().join(format!("agenthooks-warm-dir-doc-{}", std::process::id())));
 /// let token = dir.ensure_token().unwrap();
 /// assert_eq!(dir.token().unwrap(), token, "created once, then read");
@@ -104,7 +104,7 @@ impl WarmDir {
     /// temp dir.
     ///
     /// ```
-    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// use agenthooks_runtime::warm_state::WarmDir;
     /// let env = vec![("HOME".to_owned(), "/h".to_owned())];
     /// assert_eq!(WarmDir::base(&env), std::path::Path::new("/h/.agenthooks/warm"));
     /// ```
@@ -126,7 +126,7 @@ impl WarmDir {
     /// of the SHA-256 of its canonical path (the path as given when it cannot be resolved).
     ///
     /// ```
-    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// use agenthooks_runtime::warm_state::WarmDir;
     /// let key = WarmDir::key(std::path::Path::new("/nonexistent/bin/secret-guard"));
     /// assert!(key.starts_with("secret-guard-"));
     /// assert_eq!(key.len(), "secret-guard-".len() + 12);
@@ -166,7 +166,7 @@ impl WarmDir {
     /// Install passes the path the hooks run.
     ///
     /// ```
-    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// use agenthooks_runtime::warm_state::WarmDir;
     /// use std::path::Path;
     /// let env = vec![("AGENTHOOKS_WARM_DIR".to_owned(), "/w".to_owned())];
     /// let exe = Path::new("/nonexistent/guard");
@@ -296,7 +296,7 @@ impl WarmDir {
     /// the config.
     ///
     /// ```
-    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// use agenthooks_runtime::warm_state::WarmDir;
     /// let dir = WarmDir::at(std::env::temp_dir().join(format!("agenthooks-warm-doc-{}", std::process::id())));
     /// dir.write_config(4711, Some("0.1.0-abc-def")).unwrap();
     /// dir.write_config(4712, None).unwrap(); // a new port keeps the recorded build
@@ -406,7 +406,7 @@ pub const NONCE_HEADER: &str = "x-agenthooks-nonce";
 /// HMAC-SHA256 (RFC 2104) of the concatenation of `parts` under `key`.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::hmac_sha256;
+/// use agenthooks_runtime::warm_state::hmac_sha256;
 /// // RFC 4231, test case 2.
 /// let mac = hmac_sha256(b"Jefe", &[b"what do ya want ", b"for nothing?"]);
 /// assert_eq!(
@@ -444,7 +444,7 @@ pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 /// process that can read the token file computes it; the token itself never crosses the wire.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::proof;
+/// use agenthooks_runtime::warm_state::proof;
 /// let p = proof("token", "nonce", "0.1.0-abc-def");
 /// assert_eq!(p.len(), 64);
 /// assert_ne!(p, proof("token", "nonce", "0.1.0-abc-deg"), "the build is part of the proof");
@@ -465,7 +465,7 @@ pub fn bearer(token: &str) -> String {
 /// compare only as equal.
 ///
 /// ```
-/// use agenthooks_core::runner::warm_state::build_at_least;
+/// use agenthooks_runtime::warm_state::build_at_least;
 /// assert!(build_at_least("0.1.0-10-6500", "0.1.0-20-6400"));
 /// assert!(build_at_least("0.2.0-10-6400", "0.1.0-20-6400"));
 /// assert!(!build_at_least("0.1.0-10-6300", "0.1.0-20-6400"));
@@ -832,7 +832,7 @@ impl WarmDir {
     /// listener that is not ours does not).
     ///
     /// ```
-    /// use agenthooks_core::runner::warm_state::{free_port, WarmDir, START_WAIT};
+    /// use agenthooks_runtime::warm_state::{free_port, WarmDir, START_WAIT};
     /// // Nothing listens on a port just handed out: nothing to retire.
     /// let dir = WarmDir::at(std::env::temp_dir().join("agenthooks-retire-doc"));
     /// let deadline = std::time::Instant::now() + START_WAIT;
@@ -922,7 +922,7 @@ impl WarmDir {
     /// Records that install rendered warm hooks for the target `label` (once per label).
     ///
     /// ```
-    /// use agenthooks_core::runner::warm_state::WarmDir;
+    /// use agenthooks_runtime::warm_state::WarmDir;
     /// let dir = WarmDir::at(std::env::temp_dir().join(format!("agenthooks-warm-installs-doc-{}", std::process::id())));
     /// dir.add_install("claude-code (user)").unwrap();
     /// assert_eq!(dir.installs(), Some(vec!["claude-code (user)".to_owned()]));
@@ -1251,7 +1251,7 @@ mod tests {
 
     #[test]
     fn our_server_proves_itself_and_only_a_newer_build_retires_it() {
-        use crate::runner::warm::{Stopped, WarmConfig, WarmServer};
+        use crate::warm::{Stopped, WarmConfig, WarmServer};
         let d = tmp("ours");
         let token = d.ensure_token().unwrap();
         let ours = "0.1.0-10-6500";
@@ -1261,7 +1261,7 @@ mod tests {
         d.write_record(&ServerRecord::new(std::process::id(), port, ours).with_exe(exe.to_string_lossy()))
             .unwrap();
         let handle = std::thread::spawn(move || {
-            let runner = crate::runner::Runner::new(crate::Router::new(), Vec::new());
+            let runner = crate::Runner::new(crate::Router::new(), Vec::new());
             let env: Vec<(String, String)> = Vec::new();
             server.serve(&runner, &env)
         });

@@ -12,7 +12,7 @@
 //! Nothing here panics on what a peer sends: a malformed or oversized message is an [`Error`].
 //!
 //! ```
-//! use agenthooks_core::runner::http1::{Framing, Limits, Overflow, Reader};
+//! use agenthooks_runtime::http1::{Framing, Limits, Overflow, Reader};
 //! let wire: &[u8] = b"POST /x?a=1 HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
 //! let mut r = Reader::new(wire);
 //! let head = r.request_head(&Limits::default()).unwrap().expect("a request");

@@ -15,11 +15,8 @@
 //! - each wanted value is parsed on its own with `serde_json` (small scalars in practice); a value
 //!   that does not parse is absent; a repeated key keeps its last value, as `serde_json` does.
 
+use agenthooks_core::kit::frame::HELLO;
 use serde_json::{Map, Value};
-
-/// The control frame that carries the plugin's context (stored under
-/// [`HELLO_KEY`](super::HELLO_KEY)).
-pub const HELLO: &str = "agenthooks.hello";
 
 /// The top-level keys `serve` reads from a frame (the hello frame's `input` is read on demand).
 pub(super) const HEAD_KEYS: [&str; 4] = ["seq", "hook", "timeout_ms", "tools"];

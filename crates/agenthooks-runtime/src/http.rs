@@ -70,7 +70,7 @@ impl BaseUrl {
     /// Parses a base URL (`http` only; the port defaults to 80).
     ///
     /// ```
-    /// use agenthooks_core::runner::http::BaseUrl;
+    /// use agenthooks_runtime::http::BaseUrl;
     /// let u = BaseUrl::parse("http://127.0.0.1:4096/").unwrap();
     /// assert_eq!(u.url("/permission/p1/reply"), "http://127.0.0.1:4096/permission/p1/reply");
     /// assert!(BaseUrl::parse("https://x").is_err());
@@ -127,19 +127,7 @@ impl BaseUrl {
     }
 }
 
-/// Percent-encodes a query or path component (unreserved characters kept).
-pub fn encode_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            use std::fmt::Write as _;
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
-}
+pub use agenthooks_core::kit::frame::encode_component;
 
 /// Sends one request (`body` as JSON when given) and reads the response, all of it within
 /// `timeout` (connecting, writing and reading together: a listener that drips its answer cannot

@@ -1,4 +1,8 @@
-//! The process edge: one call a consumer's `main` makes.
+//! # agenthooks-runtime
+//!
+//! The process edge of agenthooks: one call a consumer's `main` makes ([`main_with`]), on the
+//! contract of `agenthooks-core` (events, decisions, the `Codec` trait, the router). Most hook
+//! authors reach it through the `agenthooks` facade (`agenthooks::main`).
 //!
 //! ```text
 //! <bin> … agenthooks run    --provider=P [--event=NATIVE] [--argv-payload] [--timeout=SECS] [--variant=V] [--tools=SPEC]
@@ -47,10 +51,25 @@
 //! `serve` (the NDJSON bridge and its frame protocol) and `http` (the daemon's loopback
 //! client for effects); with the `warm` feature, `warm` (`serve --http`, the loopback HTTP
 //! server for agents' `http` hooks) and `warm_state` (its token, port, record and start-up).
+//! Beside the runner: [`transcript`] (the session-file readers and the prompt backfill),
+//! [`shell`] (quoting of generated hook commands), `log` (the `tracing` setup) and `safe_fs`
+//! (private state files).
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+
+// Core's modules and items under the paths the runtime's files name them by.
+use agenthooks_core::{
+    capability, codec, decision, digest, error, event, kind, provider, router, setters, tool_filter, CapSet,
+    Capability, EventKind, HandlerError, Provider,
+};
+#[cfg(test)]
+use agenthooks_core::{
+    kit, DecodeCategory, DecodeError, EncodeError, EventRow, EventTarget, FailMode, Outcome, Policy,
+};
 
 use crate::codec::{Codec, Env, Invocation};
 use crate::provider::Confidence;
@@ -64,10 +83,14 @@ mod frame;
 pub mod http;
 pub mod http1;
 mod input;
+mod log;
 mod pipeline;
 mod process;
+mod safe_fs;
 mod serve;
+pub mod shell;
 mod stdout;
+pub mod transcript;
 #[cfg(feature = "warm")]
 pub mod warm;
 #[cfg(feature = "warm")]
@@ -90,7 +113,7 @@ pub const DEFAULT_STDIN_CAP: usize = 32 << 20;
 
 /// The deepest JSON nesting the typed view of a payload holds (the top-level object or
 /// value counts as 1): what `serde_json`'s recursion limit (128) lets through. Deeper input is
-/// not an error: the decoder's repair pass ([`kit::tolerant`](crate::kit::tolerant), iterative,
+/// not an error: the decoder's repair pass ([`kit::tolerant`](agenthooks_core::kit::tolerant), iterative,
 /// any depth) keeps each part past it as a string holding its exact JSON text, so the handler
 /// still sees the event and every field beside the deep one. Not configurable.
 pub const MAX_NESTING: usize = 127;
@@ -102,7 +125,7 @@ pub const MAX_NESTING: usize = 127;
 /// (spools, hand-offs): never a predictable name in a shared directory.
 ///
 /// ```
-/// let dir = agenthooks_core::runner::private_temp_dir("agenthooks-doc")?;
+/// let dir = agenthooks_runtime::private_temp_dir("agenthooks-doc")?;
 /// assert!(dir.is_dir());
 /// # Ok::<(), std::io::Error>(())
 /// ```

@@ -8,7 +8,7 @@
 //!   event: the path carries what `run --provider/--event` carry, the query what `--timeout`,
 //!   `--variant` and `--tools` carry (percent-encoded). The body is the payload the command
 //!   hook reads on stdin. The answer is [`Runner::respond`]'s — the command path's pipeline —
-//!   passed through the codec's [`http_response`](crate::Codec::http_response): exit 0 is
+//!   passed through the codec's [`http_response`](agenthooks_core::Codec::http_response): exit 0 is
 //!   `200` with stdout as the body (`{}` when stdout is empty: both http dialects read it as no
 //!   opinion), any other exit code is `500` with stderr (the agent's "hook failed" path, which
 //!   its `onFailure` decides). `build=ID` names the build the config was written for: a server
@@ -876,7 +876,7 @@ impl Connection<'_> {
 }
 
 /// The HTTP form of a command answer (after the codec's
-/// [`http_response`](crate::Codec::http_response)).
+/// [`http_response`](agenthooks_core::Codec::http_response)).
 fn http_reply(r: WireResponse) -> Reply {
     if r.exit_code == 0 {
         let body = if r.stdout.trim_ascii().is_empty() {
