@@ -14,7 +14,6 @@
 //! - long-lived NDJSON frames with per-connection state (OpenCode, OpenClaw):
 //!   [`Transport::Frame`] and [`Invocation::conn`].
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -43,39 +42,7 @@ pub enum Transport {
     Frame,
 }
 
-/// Read access to environment variables (the process env, or a map in tests).
-pub trait Env: Send + Sync {
-    /// The value of a variable.
-    fn var(&self, name: &str) -> Option<String>;
-}
-
-/// The real process environment.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ProcessEnv;
-
-impl Env for ProcessEnv {
-    fn var(&self, name: &str) -> Option<String> {
-        std::env::var(name).ok()
-    }
-}
-
-impl<S: std::hash::BuildHasher + Send + Sync> Env for HashMap<String, String, S> {
-    fn var(&self, name: &str) -> Option<String> {
-        self.get(name).cloned()
-    }
-}
-
-impl<const N: usize> Env for [(&str, &str); N] {
-    fn var(&self, name: &str) -> Option<String> {
-        self.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
-    }
-}
-
-impl Env for Vec<(String, String)> {
-    fn var(&self, name: &str) -> Option<String> {
-        self.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-    }
-}
+pub use crate::env::{Env, ProcessEnv};
 
 /// Per-connection state for `serve` mode (a small JSON key-value store with interior
 /// mutability). Codecs use it to backfill fields that only some frames carry.

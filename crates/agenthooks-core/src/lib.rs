@@ -80,6 +80,7 @@ pub mod capability;
 pub mod codec;
 pub mod decision;
 pub mod digest;
+mod env;
 pub mod error;
 pub mod event;
 pub mod kind;

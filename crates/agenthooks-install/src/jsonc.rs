@@ -913,6 +913,13 @@ mod tests {
         fn never_panics_and_agrees_with_serde_json(s in "[\\[\\]{}\",:0-9a-z .eE+\\-\\\\/*\n]{0,40}") {
             let ours = parse(&s, false);
             let theirs = serde_json::from_str::<Value>(&s);
+            // A number beyond f64 (`1E310`) is JSON that serde_json refuses (and stops at) while
+            // the agents' readers (JavaScript, Python) take it as infinity: the splice editor keeps
+            // its text, so serde_json is no oracle for such a text.
+            if theirs.as_ref().is_err_and(|e| e.to_string().starts_with("number out of range")) {
+                let _ = parse(&s, true);
+                return Ok(());
+            }
             proptest::prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{:?}", s);
             if let (Ok(n), Ok(v)) = (ours, theirs) {
                 proptest::prop_assert_eq!(n.to_value(&s), v);
