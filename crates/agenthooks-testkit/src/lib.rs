@@ -49,6 +49,7 @@ pub mod conformance;
 pub mod fake;
 pub mod fixture;
 pub mod golden;
+pub mod graph;
 pub mod harness;
 pub mod hostile;
 pub mod mcp;
