@@ -54,6 +54,7 @@ pub mod harness;
 pub mod hostile;
 pub mod mcp;
 pub mod model;
+pub mod process;
 pub mod shapes;
 #[cfg(feature = "proptest")]
 pub mod strategy;
