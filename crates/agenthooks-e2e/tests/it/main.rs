@@ -176,9 +176,8 @@ fn e2e_capture_reproduces_the_pinned_fixtures() {
 fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("agenthooks-e2e-fifo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = agenthooks_testkit::harness::TempState::new();
+    let dir = scratch.path();
     let fifo = dir.join("t.fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()));
     for transcript in [fifo.as_path(), Path::new("/dev/zero")] {
@@ -218,5 +217,4 @@ fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
             started.elapsed()
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
