@@ -174,22 +174,16 @@ impl Reader<'_> {
             self.ws();
             // A value.
             match self.next()? {
-                b'{' => {
+                open @ (b'{' | b'[') => {
+                    let object = open == b'{';
                     self.ws();
-                    if self.peek() == Some(b'}') {
+                    if self.peek() == Some(if object { b'}' } else { b']' }) {
                         self.i += 1;
                     } else {
-                        stack.push((true, false));
-                        self.member_key()?;
-                        continue;
-                    }
-                }
-                b'[' => {
-                    self.ws();
-                    if self.peek() == Some(b']') {
-                        self.i += 1;
-                    } else {
-                        stack.push((false, false));
+                        stack.push((object, false));
+                        if object {
+                            self.member_key()?;
+                        }
                         continue;
                     }
                 }
@@ -262,6 +256,8 @@ mod tests {
         assert_eq!(m[1], ("b".into(), None));
         assert_eq!(m.len(), 3);
         assert_eq!(top_level_members(br#"{"e":"\ud83d\ude00"}"#).unwrap()[0].1.as_deref(), Some("😀"));
+        let empty = top_level_members(br#"{"a":{},"b":[ ],"c":[{"d":{ }},[]]}"#).unwrap();
+        assert_eq!(empty.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["a", "b", "c"]);
         for bad in ["", "[]", "{", r#"{"a":1,}"#, r#"{"a":[1,]}"#, r#"{"a":01}"#, "{\"a\":\"\u{1}\"}", r#"{} x"#, r#"{"a":[}"#] {
             assert!(top_level_members(bad.as_bytes()).is_none(), "{bad}");
         }

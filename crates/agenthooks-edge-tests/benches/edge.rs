@@ -10,22 +10,16 @@
     clippy::doc_markdown
 )]
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use agenthooks_testkit::process::output_of;
 
 const PAYLOAD: &[u8] = br#"{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /tmp/x","description":"cleanup"},"tool_use_id":"toolu_1"}"#;
 
 fn once(cmd: &mut Command) -> Duration {
     let start = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    child.stdin.take().expect("stdin").write_all(PAYLOAD).expect("write");
-    let out = child.wait_with_output().expect("wait");
+    let out = output_of(cmd.stdout(Stdio::piped()).stderr(Stdio::null()), PAYLOAD).expect("run");
     let d = start.elapsed();
     assert!(
         out.stdout.starts_with(b"{\"decision\":\"deny\""),

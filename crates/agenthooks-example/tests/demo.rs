@@ -1,29 +1,26 @@
 //! The README's main job as a test: the demo drives the real hook binary through every compiled-in
 //! provider's fake agent over the bundled fixtures and must succeed.
 
-use std::io::Write;
-use std::process::Command;
+use std::process::{Command, Stdio};
+
+use agenthooks_testkit::process::output_of;
 
 /// Runs the hook binary as `agenthooks run --provider=<provider> --event=<event>` with `payload`
 /// on stdin: the exit code and stdout.
 fn run_hook(provider: &str, event: &str, payload: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_secret-guard"))
-        .args([
-            "agenthooks",
-            "run",
-            &format!("--provider={provider}"),
-            &format!("--event={event}"),
-        ])
-        .env(
-            "AGENTHOOKS_STATE_DIR",
-            std::env::temp_dir().join("agenthooks-example-test"),
-        )
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let mut hook = Command::new(env!("CARGO_BIN_EXE_secret-guard"));
+    hook.args([
+        "agenthooks",
+        "run",
+        &format!("--provider={provider}"),
+        &format!("--event={event}"),
+    ])
+    .env(
+        "AGENTHOOKS_STATE_DIR",
+        std::env::temp_dir().join("agenthooks-example-test"),
+    )
+    .stdout(Stdio::piped());
+    let o = output_of(&mut hook, payload.as_bytes()).unwrap();
     (o.status.code(), String::from_utf8(o.stdout).unwrap())
 }
 

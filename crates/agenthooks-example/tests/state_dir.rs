@@ -5,10 +5,11 @@
 //! is the hook; `TMPDIR` points the temp dir at a scratch directory.
 #![cfg(unix)]
 
-use std::io::Write as _;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+use agenthooks_testkit::process::output_of;
 
 const PAYLOAD: &str = r#"{"session_id":"s","transcript_path":"/nonexistent/t.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","prompt_id":"p","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"curl -H 'x: AKIAIOSFODNN7EXAMPLE' x"},"tool_use_id":"u1"}"#;
 
@@ -31,12 +32,9 @@ fn run(tmp: &Path, vars: &[(&str, &str)]) -> String {
         .env("TMPDIR", tmp)
         .env("AGENTHOOKS_LOG", "debug")
         .envs(vars.iter().copied())
-        .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(PAYLOAD.as_bytes()).unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = output_of(&mut cmd, PAYLOAD.as_bytes()).unwrap();
     let out = String::from_utf8(o.stdout).unwrap();
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains(r#""permissionDecision":"ask""#), "the hook answers: {out}");

@@ -104,34 +104,11 @@ pub fn compare(expected: &Verdict, actual: &Verdict, block_message: Option<&str>
     d
 }
 
-/// The capabilities a decision needs.
+/// The capabilities a decision needs: [`Outcome::required_capabilities`], the one definition
+/// the codecs' encoders check against too.
+#[must_use]
 pub fn needed(o: &Outcome) -> CapSet {
-    let mut s = CapSet::EMPTY;
-    s = match o.kind() {
-        DecisionKind::Allow => s.with(Capability::Allow),
-        DecisionKind::Deny | DecisionKind::BlockPrompt => s.with(Capability::Deny),
-        DecisionKind::Ask => s.with(Capability::Ask),
-        DecisionKind::Continue => s.with(Capability::ContinueAgent),
-        DecisionKind::FlagOutput => s.with(Capability::FlagOutput),
-        DecisionKind::ReplaceOutput => s.with(Capability::ReplaceOutput),
-        _ => s,
-    };
-    if o.updated_input().is_some() {
-        s = s.with(Capability::UpdateInput);
-        if o.kind() == DecisionKind::NoDecision {
-            s = s.with(Capability::NeutralRewrite);
-        }
-    }
-    if !o.context().is_empty() {
-        s = s.with(Capability::AddContext);
-    }
-    if o.system_message().is_some() {
-        s = s.with(Capability::SystemMessage);
-    }
-    if o.stop_reason().is_some() {
-        s = s.with(Capability::StopAgent);
-    }
-    s
+    o.required_capabilities()
 }
 
 /// One checked (event, decision) pair.

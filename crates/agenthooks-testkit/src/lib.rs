@@ -49,10 +49,12 @@ pub mod conformance;
 pub mod fake;
 pub mod fixture;
 pub mod golden;
+pub mod graph;
 pub mod harness;
 pub mod hostile;
 pub mod mcp;
 pub mod model;
+pub mod process;
 pub mod shapes;
 #[cfg(feature = "proptest")]
 pub mod strategy;

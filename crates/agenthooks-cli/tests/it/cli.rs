@@ -6,6 +6,7 @@ use std::process::{Command, Output, Stdio};
 use agenthooks_testkit::conformance::Suite;
 use agenthooks_testkit::fixture::{self, Fixture};
 use agenthooks_testkit::fixtures_dir;
+use agenthooks_testkit::process::output_of;
 use serde_json::Value;
 
 fn bin() -> Command {
@@ -97,14 +98,7 @@ fn decode_reads_stdin() {
     for (k, v) in &fx.meta.env {
         c.env(k, v);
     }
-    let mut child = c
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &fx.input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = output_of(c.stdout(Stdio::piped()).stderr(Stdio::piped()), &fx.input).unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         serde_json::from_slice::<Value>(&out.stdout).unwrap(),

@@ -323,6 +323,16 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
     assert_eq!(std::fs::read_dir(sb.project()).unwrap().count(), 0);
 }
 
+/// The row of a doctor `--json` report for the provider's target in `scope`.
+fn target<'a>(report: &'a Value, provider: &str, scope: &str) -> &'a Value {
+    report["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["provider"] == provider && t["scope"] == scope)
+        .unwrap()
+}
+
 /// A consumer binary that answers `agenthooks ping`.
 fn pinging_binary(dir: &Path) -> PathBuf {
     let p = dir.join("guard bin");
@@ -386,12 +396,7 @@ fn doctor_reports_every_target() {
     assert_eq!(o.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["command"]["pong"]["agenthooks"], "pong");
-    let claude = v["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["provider"] == "claude-code" && t["scope"] == "project")
-        .unwrap();
+    let claude = target(&v, "claude-code", "project");
     assert_eq!(claude["up_to_date"], true);
     assert_eq!(claude["installed"][0]["path"], settings.to_str().unwrap());
 
@@ -534,12 +539,7 @@ fn a_bare_command_is_resolved_and_uninstall_leaves_no_agent_directory() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let codex_user = report["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["provider"] == "codex" && t["scope"] == "user")
-        .unwrap();
+    let codex_user = target(&report, "codex", "user");
     assert_eq!(codex_user["up_to_date"], true, "{codex_user}");
     assert!(!codex_user["installed"].as_array().unwrap().is_empty(), "{codex_user}");
 

@@ -174,12 +174,10 @@ fn e2e_capture_reproduces_the_pinned_fixtures() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
-    use std::io::Write as _;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("agenthooks-e2e-fifo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = agenthooks_testkit::harness::TempState::new();
+    let dir = scratch.path();
     let fifo = dir.join("t.fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()));
     for transcript in [fifo.as_path(), Path::new("/dev/zero")] {
@@ -189,26 +187,18 @@ fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
             "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "u1",
         });
         let started = Instant::now();
-        let mut child = Command::new(HOOK_BIN)
-            .args([
-                "agenthooks",
-                "run",
-                "--provider=claude-code",
-                "--event=PreToolUse",
-                "--timeout=5",
-            ])
-            .env("AGENTHOOKS_STATE_DIR", dir.join("state"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(payload.to_string().as_bytes())
-            .unwrap();
+        let mut hook = Command::new(HOOK_BIN);
+        hook.args([
+            "agenthooks",
+            "run",
+            "--provider=claude-code",
+            "--event=PreToolUse",
+            "--timeout=5",
+        ])
+        .env("AGENTHOOKS_STATE_DIR", dir.join("state"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+        let child = agenthooks_testkit::process::feed(&mut hook, payload.to_string().as_bytes()).unwrap();
         let (tx, rx) = std::sync::mpsc::channel();
         let pid = child.id();
         std::thread::spawn(move || {
@@ -227,5 +217,4 @@ fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
             started.elapsed()
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -31,6 +31,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use agenthooks_testkit::graph::circles;
+
 /// Crates whose file circles are known and being opened elsewhere, with the files allowed in a
 /// circle (`"*"`: any); empty: no crate has one. The test fails when an entry no longer has a
 /// circle, so a stale entry cannot hide a new one.
@@ -770,67 +772,6 @@ impl Tree {
 // ------------------------------------------------------------------------------------------
 // Circles
 // ------------------------------------------------------------------------------------------
-
-/// The strongly connected components with more than one node (Tarjan), each sorted.
-fn circles<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>) -> Vec<Vec<N>> {
-    struct State<N> {
-        index: BTreeMap<N, usize>,
-        low: BTreeMap<N, usize>,
-        stack: Vec<N>,
-        on_stack: BTreeSet<N>,
-        next: usize,
-        out: Vec<Vec<N>>,
-    }
-    fn visit<N: Ord + Clone>(v: &N, edges: &BTreeMap<N, BTreeSet<N>>, st: &mut State<N>) {
-        st.index.insert(v.clone(), st.next);
-        st.low.insert(v.clone(), st.next);
-        st.next += 1;
-        st.stack.push(v.clone());
-        st.on_stack.insert(v.clone());
-        for w in edges.get(v).into_iter().flatten() {
-            if !st.index.contains_key(w) {
-                visit(w, edges, st);
-                let lw = st.low[w];
-                let lv = st.low.get_mut(v).expect("visited");
-                *lv = (*lv).min(lw);
-            } else if st.on_stack.contains(w) {
-                let iw = st.index[w];
-                let lv = st.low.get_mut(v).expect("visited");
-                *lv = (*lv).min(iw);
-            }
-        }
-        if st.low[v] == st.index[v] {
-            let mut comp = Vec::new();
-            while let Some(w) = st.stack.pop() {
-                st.on_stack.remove(&w);
-                let done = w == *v;
-                comp.push(w);
-                if done {
-                    break;
-                }
-            }
-            if comp.len() > 1 {
-                comp.sort();
-                st.out.push(comp);
-            }
-        }
-    }
-    let mut st = State {
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on_stack: BTreeSet::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in edges.keys() {
-        if !st.index.contains_key(v) {
-            visit(v, edges, &mut st);
-        }
-    }
-    st.out.sort();
-    st.out
-}
 
 /// One shortest cycle through the component's first node, as a closed walk `[a, …, a]`.
 fn one_cycle<N: Ord + Clone>(edges: &BTreeMap<N, BTreeSet<N>>, comp: &[N]) -> Vec<N> {

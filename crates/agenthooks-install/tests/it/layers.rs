@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use agenthooks_testkit::graph::circles;
+
 /// A module path (`["targets", "codex", "trust"]`; the root is empty) → its file.
 type Files = BTreeMap<Vec<String>, PathBuf>;
 
@@ -192,64 +194,6 @@ fn edges(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
         out.insert(file.clone(), to);
     }
     out
-}
-
-/// Tarjan's strongly connected components with more than one file.
-fn circles(g: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
-    struct St<'a> {
-        g: &'a BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-        index: BTreeMap<&'a PathBuf, usize>,
-        low: BTreeMap<&'a PathBuf, usize>,
-        stack: Vec<&'a PathBuf>,
-        on: BTreeSet<&'a PathBuf>,
-        out: Vec<Vec<PathBuf>>,
-    }
-    fn visit<'a>(s: &mut St<'a>, v: &'a PathBuf) {
-        let next = s.index.len();
-        s.index.insert(v, next);
-        s.low.insert(v, next);
-        s.stack.push(v);
-        s.on.insert(v);
-        for w in &s.g[v] {
-            if !s.index.contains_key(w) {
-                visit(s, w);
-                let l = s.low[w].min(s.low[v]);
-                s.low.insert(v, l);
-            } else if s.on.contains(w) {
-                let l = s.index[w].min(s.low[v]);
-                s.low.insert(v, l);
-            }
-        }
-        if s.low[v] == s.index[v] {
-            let mut component = Vec::new();
-            loop {
-                let w = s.stack.pop().unwrap();
-                s.on.remove(w);
-                component.push(w.clone());
-                if w == v {
-                    break;
-                }
-            }
-            if component.len() > 1 {
-                component.sort();
-                s.out.push(component);
-            }
-        }
-    }
-    let mut s = St {
-        g,
-        index: BTreeMap::new(),
-        low: BTreeMap::new(),
-        stack: Vec::new(),
-        on: BTreeSet::new(),
-        out: Vec::new(),
-    };
-    for v in g.keys() {
-        if !s.index.contains_key(v) {
-            visit(&mut s, v);
-        }
-    }
-    s.out
 }
 
 #[test]

@@ -29,6 +29,16 @@ fn handler<'a>(settings: &'a Value, event: &str) -> &'a Value {
     &settings["hooks"][event][0]["hooks"][0]
 }
 
+/// The session-start hook stays a command hook that runs `agenthooks run <args…> --warm`.
+fn assert_starts_the_server(start: &Value, args: &str) {
+    assert_eq!(start["type"], "command");
+    let cmd = start["command"].as_str().unwrap();
+    assert!(
+        cmd.starts_with(&format!("/bin/guard agenthooks run {args}")) && cmd.ends_with(" --warm"),
+        "{cmd}"
+    );
+}
+
 #[test]
 fn claude_hooks_become_http_hooks_to_the_warm_server() {
     let s = claude_settings(&warm(FailurePolicy::Closed));
@@ -58,13 +68,7 @@ fn claude_hooks_become_http_hooks_to_the_warm_server() {
     assert!(end.get("onFailure").is_none() && end.get("async").is_none(), "{end}");
     // SessionStart stays a command hook that starts the server, synchronous.
     let start = handler(&s, "SessionStart");
-    assert_eq!(start["type"], "command");
-    let cmd = start["command"].as_str().unwrap();
-    assert!(
-        cmd.starts_with("/bin/guard agenthooks run --provider=claude-code --event=SessionStart")
-            && cmd.ends_with(" --warm"),
-        "{cmd}"
-    );
+    assert_starts_the_server(start, "--provider=claude-code --event=SessionStart");
     assert!(start.get("async").is_none());
 }
 
@@ -268,14 +272,7 @@ fn copilot_with_the_localhost_opt_in_gets_http_hooks_and_a_starting_session_star
             .ends_with("--event=userPromptSubmitted --timeout=30 --warm"),
         "{prompt}"
     );
-    let start = &hooks["sessionStart"][0];
-    assert_eq!(start["type"], "command");
-    let cmd = start["command"].as_str().unwrap();
-    assert!(
-        cmd.starts_with("/bin/guard agenthooks run --provider=copilot --event=sessionStart")
-            && cmd.ends_with(" --warm"),
-        "{cmd}"
-    );
+    assert_starts_the_server(&hooks["sessionStart"][0], "--provider=copilot --event=sessionStart");
 }
 
 #[test]

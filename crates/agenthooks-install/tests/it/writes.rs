@@ -97,6 +97,13 @@ fn is_link(p: &Path) -> bool {
     std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
 }
 
+/// Makes `link` (its directory first) a symlink to `to`.
+#[cfg(unix)]
+fn link_to(link: &Path, to: impl AsRef<Path>) {
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(to, link).unwrap();
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symlink_inside_the_project_is_written_through_and_kept() {
@@ -105,8 +112,7 @@ fn a_symlink_inside_the_project_is_written_through_and_kept() {
     let original = "{\n  \"model\": \"opus\"\n}\n";
     write(&real, original);
     let link = root.join(".claude/settings.json");
-    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink("../config/claude.json", &link).unwrap();
+    link_to(&link, "../config/claude.json");
     let t = Target::project(Provider::CLAUDE_CODE, &root, &home);
     install(&m(), &t).unwrap();
     assert!(is_link(&link));
@@ -126,8 +132,7 @@ fn a_symlink_out_of_the_project_is_refused_naming_both_paths() {
     let original = "{\"x\": 1}\n";
     write(&outside, original);
     let link = root.join(".claude/settings.json");
-    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    link_to(&link, &outside);
     let t = Target::project(Provider::CLAUDE_CODE, &root, &home);
     let e = install(&m(), &t).unwrap_err();
     let msg = e.to_string();
@@ -154,8 +159,7 @@ fn a_symlink_out_of_the_project_is_refused_naming_both_paths() {
     let out_of_home = dir.join("shared/settings.json");
     write(&out_of_home, original);
     let user_link = home.join(".claude/settings.json");
-    std::fs::create_dir_all(user_link.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(&out_of_home, &user_link).unwrap();
+    link_to(&user_link, &out_of_home);
     let user = Target::user(Provider::CLAUDE_CODE, &home);
     let e = install(&m(), &user).unwrap_err();
     assert!(matches!(e, InstallError::SymlinkOutside { .. }), "{e:?}");
@@ -174,8 +178,7 @@ fn a_symlink_out_of_the_project_is_refused_naming_both_paths() {
 fn a_dangling_symlink_is_never_replaced_nor_removed() {
     let (root, home) = dirs("link-dangling");
     let link = root.join(".claude/settings.json");
-    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink("../missing.json", &link).unwrap();
+    link_to(&link, "../missing.json");
     let t = Target::project(Provider::CLAUDE_CODE, &root, &home);
     let e = install(&m(), &t).unwrap_err();
     assert!(matches!(e, InstallError::DanglingSymlink { .. }), "{e:?}");
@@ -199,8 +202,7 @@ fn uninstall_writes_through_a_symlink_it_would_delete() {
     // A file holding only what a fresh install leaves, linked; without an install record the
     // old rule deletes it on uninstall: the link must stay, the residue written through.
     write(&real, "{\n  \"version\": 1\n}\n");
-    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink("../shared/cursor.json", &link).unwrap();
+    link_to(&link, "../shared/cursor.json");
     let t = Target::project(Provider::CURSOR, &root, &home);
     install(&m(), &t).unwrap();
     assert!(read(&real).contains("agenthooks run"));
@@ -238,8 +240,7 @@ fn uninstall_writes_through_a_symlink_it_would_delete() {
     let codex_real = home.join("dotfiles/codex.toml");
     write(&codex_real, "");
     let codex_link = home.join(".codex/config.toml");
-    std::fs::create_dir_all(codex_link.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(&codex_real, &codex_link).unwrap();
+    link_to(&codex_link, &codex_real);
     let t = Target::user(Provider::CODEX, &home).with_options(CodexOptions::default().with_inline_toml(true));
     install(&m(), &t).unwrap();
     assert!(read(&codex_real).contains("trusted_hash"));

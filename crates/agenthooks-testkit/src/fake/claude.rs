@@ -13,8 +13,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::{
-    parse_stdout, path_str, payload_value, str_field, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit,
-    Verdict,
+    parse_stdout, path_str, payload_value, str_field, tool_name_starts_with, Effect, FakeAgent, HookOutput, Parsed,
+    Profile, TimeoutUnit, Verdict,
 };
 
 /// The Claude Code fake agent.
@@ -185,11 +185,9 @@ impl Claude {
             }
         }
         if let Some(c) = str_field(h, "additionalContext") {
-            if takes_context(event) {
-                v.add_context(c);
-            } else {
-                v.ignore(format!("`additionalContext` is not read on {event}"));
-            }
+            v.context_where(takes_context(event), c, || {
+                format!("`additionalContext` is not read on {event}")
+            });
         }
         match event {
             "PreToolUse" | "PreSkillShellCommand" | "PreModelSwitch" => {
@@ -239,15 +237,8 @@ impl Claude {
                 if let Some(out) = h.get("updatedToolOutput") {
                     v.effect = Effect::OutputReplaced { output: out.clone() };
                 } else if let Some(out) = h.get("updatedMCPToolOutput") {
-                    let mcp = payload
-                        .get("tool_name")
-                        .and_then(Value::as_str)
-                        .is_some_and(|n| n.starts_with("mcp__"));
-                    if mcp {
-                        v.effect = Effect::OutputReplaced { output: out.clone() };
-                    } else {
-                        v.ignore("`updatedMCPToolOutput` only applies to MCP tools");
-                    }
+                    let mcp = tool_name_starts_with(payload, "mcp__");
+                    v.replace_mcp_output(mcp, "updatedMCPToolOutput", out);
                 }
             }
             _ => {}

@@ -82,11 +82,9 @@ impl Copilot {
             v.ignore("the nested `hookSpecificOutput` form is ignored");
         }
         if let Some(c) = str_field(o, "additionalContext") {
-            if takes_context(event) {
-                v.add_context(c);
-            } else {
-                v.ignore(format!("additionalContext is ignored on {event}"));
-            }
+            v.context_where(takes_context(event), c, || {
+                format!("additionalContext is ignored on {event}")
+            });
         }
         match event {
             "preToolUse" => {

@@ -15,7 +15,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::{path_str, payload_value, str_field, Effect, FakeAgent, HookOutput, Profile, TimeoutUnit, Verdict};
+use super::{
+    path_str, payload_value, str_field, tool_name_starts_with, Effect, FakeAgent, HookOutput, Profile, TimeoutUnit,
+    Verdict,
+};
 
 /// The Cursor fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -137,16 +140,8 @@ impl Cursor {
                     v.add_context(c);
                 }
                 if let Some(out) = o.get("updated_mcp_tool_output").filter(|x| !x.is_null()) {
-                    let mcp = event == "afterMCPExecution"
-                        || payload
-                            .get("tool_name")
-                            .and_then(Value::as_str)
-                            .is_some_and(|n| n.starts_with("MCP:"));
-                    if mcp {
-                        v.effect = Effect::OutputReplaced { output: out.clone() };
-                    } else {
-                        v.ignore("`updated_mcp_tool_output` only applies to MCP tools");
-                    }
+                    let mcp = event == "afterMCPExecution" || tool_name_starts_with(payload, "MCP:");
+                    v.replace_mcp_output(mcp, "updated_mcp_tool_output", out);
                 }
             }
             "beforeSubmitPrompt" => {

@@ -309,6 +309,26 @@ impl Verdict {
             self.context.push(text.to_owned());
         }
     }
+
+    /// `text` reaches the model where the event reads context (`read`); elsewhere it is
+    /// ignored, for the reason `why` gives.
+    pub(crate) fn context_where(&mut self, read: bool, text: &str, why: impl FnOnce() -> String) {
+        if read {
+            self.add_context(text);
+        } else {
+            self.ignore(why());
+        }
+    }
+
+    /// The hook's `field` (`out`) replaces the tool's output where the tool is an MCP tool
+    /// (`mcp`); elsewhere it is ignored.
+    pub(crate) fn replace_mcp_output(&mut self, mcp: bool, field: &str, out: &Value) {
+        if mcp {
+            self.effect = Effect::OutputReplaced { output: out.clone() };
+        } else {
+            self.ignore(format!("`{field}` only applies to MCP tools"));
+        }
+    }
 }
 
 impl fmt::Display for Verdict {
@@ -623,6 +643,14 @@ pub(crate) fn payload_value(payload: &[u8]) -> Value {
 
 pub(crate) fn str_field<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
     m.get(k).and_then(Value::as_str)
+}
+
+/// Whether the payload's `tool_name` starts with `prefix` (how an agent names its MCP tools).
+pub(crate) fn tool_name_starts_with(payload: &Value, prefix: &str) -> bool {
+    payload
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .is_some_and(|n| n.starts_with(prefix))
 }
 
 pub(crate) fn path_str(p: &Path) -> String {
