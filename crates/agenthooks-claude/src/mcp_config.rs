@@ -31,15 +31,7 @@ pub const MANGLING: Mangling = Mangling::new("mcp__", "__", normalize_server_nam
 /// Claude's normalization of an MCP server name into the `<server>` segment of a tool name:
 /// every character outside `[A-Za-z0-9_-]` becomes `_`.
 pub fn normalize_server_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    agenthooks_core::mcp::replace_unsafe(name, '_')
 }
 
 /// Claude's config directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.

@@ -134,33 +134,18 @@ impl CommandHook {
             additional_context_limit: None,
         }
     }
+}
 
-    /// Sets `timeout` (seconds).
-    #[must_use]
-    pub fn with_timeout(mut self, seconds: u64) -> Self {
-        self.timeout = Some(seconds);
-        self
-    }
-
-    /// Sets `async`.
-    #[must_use]
-    pub fn with_async(mut self, is_async: bool) -> Self {
-        self.is_async = is_async;
-        self
-    }
-
-    /// Sets `statusMessage`.
-    #[must_use]
-    pub fn with_status_message(mut self, message: impl Into<String>) -> Self {
-        self.status_message = Some(message.into());
-        self
-    }
-
-    /// Sets `additionalContextLimit`.
-    #[must_use]
-    pub fn with_additional_context_limit(mut self, limit: u64) -> Self {
-        self.additional_context_limit = Some(limit);
-        self
+agenthooks_core::setters! {
+    impl CommandHook {
+        /// Sets `timeout` (seconds).
+        with_timeout(timeout: u64) => Some;
+        /// Sets `async`.
+        with_async(is_async: bool);
+        /// Sets `statusMessage`.
+        with_status_message(status_message: impl Into<String>) => Some;
+        /// Sets `additionalContextLimit`.
+        with_additional_context_limit(additional_context_limit: u64) => Some;
     }
 }
 

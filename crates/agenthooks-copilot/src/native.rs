@@ -352,31 +352,25 @@ fn is_capitalized(camel: &str, pascal: &str) -> bool {
     }
 }
 
-impl AgentStop {
-    /// Whether this stop re-enters after a previous `block` (either spelling of the flag).
-    pub fn previously_continued(&self) -> bool {
-        self.reported_continuation() == Some(true)
-    }
+/// The continuation flag's readers, for each stop event that carries both spellings of it.
+macro_rules! stop_flag_readers {
+    ($($Stop:ident),+) => {$(
+        impl $Stop {
+            /// Whether this stop re-enters after a previous `block` (either spelling of the flag).
+            pub fn previously_continued(&self) -> bool {
+                self.reported_continuation() == Some(true)
+            }
 
-    /// The flag as sent (either spelling), `None` when the payload has neither (releases
-    /// before 1.0.72): the runner's counter decides then.
-    pub fn reported_continuation(&self) -> Option<bool> {
-        self.stop_hook_active.or(self.stop_hook_active_camel)
-    }
+            /// The flag as sent (either spelling), `None` when the payload has neither (releases
+            /// before 1.0.72): the runner's counter decides then.
+            pub fn reported_continuation(&self) -> Option<bool> {
+                self.stop_hook_active.or(self.stop_hook_active_camel)
+            }
+        }
+    )+};
 }
 
-impl SubagentStop {
-    /// Whether this stop re-enters after a previous `block` (either spelling of the flag).
-    pub fn previously_continued(&self) -> bool {
-        self.reported_continuation() == Some(true)
-    }
-
-    /// The flag as sent (either spelling), `None` when the payload has neither (releases
-    /// before 1.0.72): the runner's counter decides then.
-    pub fn reported_continuation(&self) -> Option<bool> {
-        self.stop_hook_active.or(self.stop_hook_active_camel)
-    }
-}
+stop_flag_readers!(AgentStop, SubagentStop);
 
 /// A hook timestamp: Unix milliseconds (camelCase dialect; 1.0.71 sent fractional values such as
 /// `1784283185447.0`) or an ISO-8601 / RFC 3339 string (PascalCase dialect).

@@ -56,7 +56,9 @@ macro_rules! named_enum {
 /// Builder setters: `with_…` methods that each set one field and return `self` (`#[must_use]`).
 ///
 /// Each line is `name(field: Type);` and sets `self.field = field`; `impl Into<T>` converts
-/// with `.into()`, and a trailing `=> Some` stores the value in an `Option` field.
+/// with `.into()`, and a trailing `=> Some` stores the value in an `Option` field. A line
+/// starting with `const` writes a `const fn` (no `impl Into`), and `const name() => field =
+/// value;` a setter without argument (a flag).
 ///
 /// ```
 /// #[derive(Default)]
@@ -94,6 +96,33 @@ macro_rules! setters {
         }
     };
     (@fns) => {};
+    (@fns $(#[$m:meta])* const $name:ident() => $field:ident = $value:expr; $($rest:tt)*) => {
+        $(#[$m])*
+        #[must_use]
+        pub const fn $name(mut self) -> Self {
+            self.$field = $value;
+            self
+        }
+        $crate::setters!(@fns $($rest)*);
+    };
+    (@fns $(#[$m:meta])* const $name:ident($field:ident: $t:ty) => Some; $($rest:tt)*) => {
+        $(#[$m])*
+        #[must_use]
+        pub const fn $name(mut self, $field: $t) -> Self {
+            self.$field = Some($field);
+            self
+        }
+        $crate::setters!(@fns $($rest)*);
+    };
+    (@fns $(#[$m:meta])* const $name:ident($field:ident: $t:ty); $($rest:tt)*) => {
+        $(#[$m])*
+        #[must_use]
+        pub const fn $name(mut self, $field: $t) -> Self {
+            self.$field = $field;
+            self
+        }
+        $crate::setters!(@fns $($rest)*);
+    };
     (@fns $(#[$m:meta])* $name:ident($field:ident: impl Into<$t:ty>) => Some; $($rest:tt)*) => {
         $(#[$m])*
         #[must_use]

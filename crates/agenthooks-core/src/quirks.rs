@@ -72,51 +72,26 @@ impl Quirk {
         }
     }
 
-    /// Sets the versions.
-    #[must_use]
-    pub const fn versions(mut self, v: &'static str) -> Self {
-        self.versions = v;
-        self
-    }
-
-    /// Sets the events.
-    #[must_use]
-    pub const fn events(mut self, e: &'static [&'static str]) -> Self {
-        self.events = e;
-        self
-    }
-
-    /// Sets the capabilities.
-    #[must_use]
-    pub const fn capabilities(mut self, c: &'static [Capability]) -> Self {
-        self.capabilities = c;
-        self
-    }
-
-    /// Sets the upstream reference.
-    #[must_use]
-    pub const fn upstream(mut self, u: &'static str) -> Self {
-        self.upstream = u;
-        self
-    }
-
-    /// Records a correction of the design's entry.
-    #[must_use]
-    pub const fn correction(mut self, c: &'static str) -> Self {
-        self.correction = Some(c);
-        self
-    }
-
-    /// Sets the status.
-    #[must_use]
-    pub const fn status(mut self, s: QuirkStatus) -> Self {
-        self.status = s;
-        self
-    }
-
     /// Whether it affects a provider.
     pub fn affects(&self, provider: &str) -> bool {
         self.providers.iter().any(|p| *p == "*" || *p == provider)
+    }
+}
+
+crate::setters! {
+    impl Quirk {
+        /// Sets the versions.
+        const versions(versions: &'static str);
+        /// Sets the events.
+        const events(events: &'static [&'static str]);
+        /// Sets the capabilities.
+        const capabilities(capabilities: &'static [Capability]);
+        /// Sets the upstream reference.
+        const upstream(upstream: &'static str);
+        /// Records a correction of the design's entry.
+        const correction(correction: &'static str) => Some;
+        /// Sets the status.
+        const status(status: QuirkStatus);
     }
 }
 

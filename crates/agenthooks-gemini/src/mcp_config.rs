@@ -21,22 +21,22 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::mcp::{expand_vars, JsonSyntax, Mangling, McpScope, McpServers, VarSyntax};
+use agenthooks_core::mcp::{expand_vars, replace_unsafe, JsonSyntax, Mangling, McpScope, McpServers, VarSyntax};
 
 /// Gemini's tool-name scheme: `mcp_<server with [^A-Za-z0-9_.-] as _>_<tool>`.
 pub const MANGLING: Mangling = Mangling::new(crate::mcp::MCP_PREFIX, "_", sanitize);
 
-/// Gemini's rewrite of a server name in tool names (`[^A-Za-z0-9_.-]` → `_`).
+/// Gemini's rewrite of a server name in tool names (`[^A-Za-z0-9_.-]` → `_`): the common rule
+/// ([`replace_unsafe`]) with `.` kept.
+///
+/// ```
+/// assert_eq!(agenthooks_gemini::mcp_config::sanitize("my.docs srv/x.."), "my.docs_srv_x..");
+/// ```
 pub fn sanitize(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    name.split('.')
+        .map(|piece| replace_unsafe(piece, '_'))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// The settings files in precedence order (lowest first).

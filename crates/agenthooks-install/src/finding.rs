@@ -114,19 +114,14 @@ impl Finding {
             message: message.into(),
         }
     }
+}
 
-    /// Sets the manifest hook index.
-    #[must_use]
-    pub fn with_hook(mut self, hook: usize) -> Self {
-        self.hook = Some(hook);
-        self
-    }
-
-    /// Sets the native event.
-    #[must_use]
-    pub fn with_native(mut self, native: impl Into<String>) -> Self {
-        self.native_event = Some(native.into());
-        self
+agenthooks_core::setters! {
+    impl Finding {
+        /// Sets the manifest hook index.
+        with_hook(hook: usize) => Some;
+        /// Sets the native event.
+        with_native(native_event: impl Into<String>) => Some;
     }
 }
 

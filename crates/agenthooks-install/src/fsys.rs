@@ -130,17 +130,20 @@ impl FsView for EmptyFs {
     }
 }
 
-/// Removes `.` and resolves `..` lexically.
+/// Removes `.` and resolves `..` lexically: `..` of the root is the root, and a relative path
+/// keeps the leading `..`s it cannot resolve.
 pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir) => {}
+                _ => out.push(".."),
+            },
             other => out.push(other.as_os_str()),
         }
     }
@@ -285,5 +288,8 @@ mod tests {
     fn normalizes() {
         assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
         assert_eq!(normalize(Path::new("a/../../b")), PathBuf::from("../b"));
+        assert_eq!(normalize(Path::new("../../b/./c/..")), PathBuf::from("../../b"));
+        assert_eq!(normalize(Path::new("/a/../../b")), PathBuf::from("/b"));
+        assert_eq!(normalize(Path::new("./.")), PathBuf::new());
     }
 }

@@ -8,9 +8,10 @@
 //! current directory.
 
 use std::ffi::OsStr;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::error::InstallError;
+use crate::fsys::normalize;
 
 /// `command` with its program (first word) made absolute: a bare name (no path separator)
 /// is looked up in the directories of `path` (a `PATH` value; relative entries are skipped),
@@ -41,7 +42,7 @@ pub fn absolute_command(command: &[String], cwd: &Path, path: Option<&OsStr>) ->
             program: program.clone(),
         })?
     } else {
-        lexical(&cwd.join(p))
+        normalize(&cwd.join(p))
     };
     let Some(text) = resolved.to_str() else {
         return Err(InstallError::ProgramNotFound {
@@ -51,21 +52,6 @@ pub fn absolute_command(command: &[String], cwd: &Path, path: Option<&OsStr>) ->
     let mut out = vec![text.to_owned()];
     out.extend(command[1..].iter().cloned());
     Ok(out)
-}
-
-/// `.` and `..` resolved lexically.
-fn lexical(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The first executable file named `name` in the absolute directories of `path`.

@@ -18,23 +18,16 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::mcp::{ancestors_rootfirst, relaxed_json, replace_tokens, Mangling, McpScope, McpServers};
+use agenthooks_core::mcp::{
+    ancestors_rootfirst, relaxed_json, replace_tokens, replace_unsafe, Mangling, McpScope, McpServers,
+};
 
 /// OpenCode's tool-name scheme: `<server with [^A-Za-z0-9_-] as _>_<tool>`, no prefix.
 pub const MANGLING: Mangling = Mangling::new("", "_", sanitize);
 
 /// The sanitized form OpenCode gives a server name in tool ids.
 pub fn sanitize(server: &str) -> String {
-    server
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    replace_unsafe(server, '_')
 }
 
 /// The config files in precedence order (lowest first).

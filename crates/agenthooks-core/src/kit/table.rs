@@ -90,34 +90,6 @@ impl EventRow {
         }
     }
 
-    /// The agent waits for and acts on the answer.
-    #[must_use]
-    pub const fn blocking(mut self) -> Self {
-        self.blocking = true;
-        self
-    }
-
-    /// The agent filters the event by a tool matcher.
-    #[must_use]
-    pub const fn tool_matcher(mut self) -> Self {
-        self.tool_matcher = true;
-        self
-    }
-
-    /// What the agent honours in the answer.
-    #[must_use]
-    pub const fn caps(mut self, caps: CapSet) -> Self {
-        self.caps = caps;
-        self
-    }
-
-    /// Install may run the hook asynchronously.
-    #[must_use]
-    pub const fn may_async(mut self) -> Self {
-        self.may_async = true;
-        self
-    }
-
     /// The agent clamps the timeout to `secs` seconds.
     #[must_use]
     pub const fn clamp_secs(mut self, secs: u64) -> Self {
@@ -125,44 +97,32 @@ impl EventRow {
         self
     }
 
-    /// The answer under fail-closed when the hook fails.
-    #[must_use]
-    pub const fn fail(mut self, shape: FailShape) -> Self {
-        self.failure = shape;
-        self
-    }
-
-    /// Only this provider fires an event of this name.
-    #[must_use]
-    pub const fn provider_only(mut self) -> Self {
-        self.provider_only = true;
-        self
-    }
-
-    /// The payload fields that identify the event besides its name.
-    #[must_use]
-    pub const fn identify(mut self, fields: &'static [&'static str]) -> Self {
-        self.identifying = fields;
-        self
-    }
-
-    /// The payload may decide a second kind for this event.
-    #[must_use]
-    pub const fn also(mut self, kind: EventKind) -> Self {
-        self.also = Some(kind);
-        self
-    }
-
     /// Whether the event serves `kind` (its own, or the second one the payload may decide).
     pub fn serves(&self, kind: EventKind) -> bool {
         self.kind == kind || self.also == Some(kind)
     }
+}
 
-    /// Install does not wire this event for its kind by default.
-    #[must_use]
-    pub const fn secondary(mut self) -> Self {
-        self.primary = false;
-        self
+crate::setters! {
+    impl EventRow {
+        /// The agent waits for and acts on the answer.
+        const blocking() => blocking = true;
+        /// The agent filters the event by a tool matcher.
+        const tool_matcher() => tool_matcher = true;
+        /// What the agent honours in the answer.
+        const caps(caps: CapSet);
+        /// Install may run the hook asynchronously.
+        const may_async() => may_async = true;
+        /// The answer under fail-closed when the hook fails.
+        const fail(failure: FailShape);
+        /// Only this provider fires an event of this name.
+        const provider_only() => provider_only = true;
+        /// The payload fields that identify the event besides its name.
+        const identify(identifying: &'static [&'static str]);
+        /// The payload may decide a second kind for this event.
+        const also(also: EventKind) => Some;
+        /// Install does not wire this event for its kind by default.
+        const secondary() => primary = false;
     }
 }
 

@@ -1,7 +1,7 @@
 //! The arguments the commands share (where to install, what to install, `install`'s and its
 //! siblings'), and what they select: the targets of `--provider P` or `--all`.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use agenthooks_core::{EventKind, Provider};
 use clap::Args;
@@ -133,17 +133,7 @@ pub(crate) fn provider(name: &str) -> Result<Provider, CliError> {
 
 /// An absolute path with `.` and `..` resolved lexically (Codex trust keys embed the root).
 pub(crate) fn absolute(cwd: &Path, p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in cwd.join(p).components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+    crate::fsys::normalize(&cwd.join(p))
 }
 
 /// `--root` (default: the current directory) and `--home` (default: `$HOME`), absolute.

@@ -132,34 +132,23 @@ impl TargetSpec {
     /// added to start the server (when the hooks have none), and the token written into a config
     /// file outside user scope.
     pub(crate) fn warm_start_findings(&self, target: &Target, hooks: &[ResolvedHook], start: &str) -> Vec<Finding> {
-        let mut out = Vec::new();
-        if !hooks.iter().any(|h| h.native == start) {
-            out.push(self.finding(
-                Severity::Info,
-                FindingCode::Warm,
-                format!("a {start} command hook with --warm is added: it starts the warm server"),
-            ));
-        }
-        out.push(self.finding(
-            Severity::Info,
-            FindingCode::Warm,
+        let added = (!hooks.iter().any(|h| h.native == start))
+            .then(|| format!("a {start} command hook with --warm is added: it starts the warm server"));
+        let bearer = if target.scope == Scope::User {
+            "the http hooks carry the warm server's bearer (not its token): a reader of this file can call the hooks, not answer for the server or stop it; a new file is created 0600, an existing one keeps its mode"
+        } else {
+            "the http hooks carry the warm server's bearer (not its token) in a local, git-ignored settings file created 0600"
+        };
+        let notes = [
             "the prompt hook is a command hook (the manifest's with --warm, else an added one with --warm-only): it restarts the warm server when it is gone, before the turn's http hooks; a session-end hook lets the server count open sessions",
-        ));
-        out.push(self.finding(
-            Severity::Info,
-            FindingCode::Warm,
             "on a multi-user host: hook clients check that the listener on the warm port is this binary's server (a challenge keyed by the token; on Linux the socket's owner and pid) and never send it the token, but while no server of ours holds the port (before the first session, after a crash or the grace exit) another local user can bind it: with a fail-closed policy the turns are blocked until the port is free, with a fail-open one that listener answers the turns' http hooks (it decides the tool gates) and gets the hooks' bearer; install command hooks (without --warm) where that matters",
-        ));
-        out.push(self.finding(
-            Severity::Info,
-            FindingCode::Warm,
-            if target.scope == Scope::User {
-                "the http hooks carry the warm server's bearer (not its token): a reader of this file can call the hooks, not answer for the server or stop it; a new file is created 0600, an existing one keeps its mode"
-            } else {
-                "the http hooks carry the warm server's bearer (not its token) in a local, git-ignored settings file created 0600"
-            },
-        ));
-        out
+            bearer,
+        ];
+        added
+            .into_iter()
+            .chain(notes.into_iter().map(str::to_owned))
+            .map(|message| self.finding(Severity::Info, FindingCode::Warm, message))
+            .collect()
     }
 
     /// A finding about one hook: its first spec and its native event.
