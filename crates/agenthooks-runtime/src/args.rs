@@ -8,9 +8,11 @@
 //! recorded in [`Command::repeated`].
 
 use std::fmt::Write as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::tool_filter::ToolSelector;
+
+use super::call::Call;
 
 /// The subcommand after the `agenthooks` word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +150,25 @@ impl Command {
         }
     }
 
+    /// The command's [`Call`] over `payload`: its timeout and `--tools` filter (as
+    /// [`tools_filter`] reads it), started at `started`. The hints are set once the provider is
+    /// known (the `--event` hint may be the detected codec's).
+    ///
+    /// ```
+    /// use agenthooks_runtime::parse_args;
+    /// let argv: Vec<String> = ["h", "agenthooks", "run", "--tools=class:shell", "--timeout=2"]
+    ///     .iter().map(|s| s.to_string()).collect();
+    /// let call = parse_args(&argv).unwrap().unwrap().call(b"{}".to_vec(), std::time::Instant::now());
+    /// assert_eq!(call.filter.unwrap().to_string(), "class:shell");
+    /// assert_eq!(call.timeout, Some(std::time::Duration::from_secs(2)));
+    /// ```
+    pub fn call(&self, payload: Vec<u8>, started: Instant) -> Call {
+        Call::new(payload)
+            .with_timeout(self.timeout)
+            .with_filter(self.tools.as_deref().and_then(parse_filter))
+            .with_started(started)
+    }
+
     /// Logs the ignored and repeated flags (through `tracing`; never stdout).
     pub(crate) fn log_notes(&self) {
         for f in &self.ignored {
@@ -191,7 +212,12 @@ pub fn tools_filter(argv: &[String]) -> Option<ToolSelector> {
             spec = it.next().map(String::as_str);
         }
     }
-    match ToolSelector::parse(spec?) {
+    parse_filter(spec?)
+}
+
+/// A `--tools` spec as a filter; one that does not parse is logged and ignored.
+fn parse_filter(spec: &str) -> Option<ToolSelector> {
+    match ToolSelector::parse(spec) {
         Ok(s) => Some(s),
         Err(e) => {
             tracing::warn!(error = %e, "ignoring the --tools filter: handlers run for every tool");
