@@ -162,15 +162,26 @@ impl Command {
     /// assert_eq!(call.filter.unwrap().to_string(), "class:shell");
     /// assert_eq!(call.timeout, Some(std::time::Duration::from_secs(2)));
     /// ```
+    /// A spec that does not parse is ignored (the handlers then run for every tool, so a bad
+    /// filter never silences a gate); the runner logs it once logging is set up.
     pub fn call(&self, payload: Vec<u8>, started: Instant) -> Call {
         Call::new(payload)
             .with_timeout(self.timeout)
-            .with_filter(self.tools.as_deref().and_then(parse_filter))
+            .with_filter(self.tools.as_deref().and_then(|s| ToolSelector::parse(s).ok()))
             .with_started(started)
     }
 
-    /// Logs the ignored and repeated flags (through `tracing`; never stdout).
+    /// Logs a `--tools` spec that does not parse (ignored by [`Command::call`]).
+    pub(crate) fn log_filter_note(&self) {
+        if let Some(Err(e)) = self.tools.as_deref().map(ToolSelector::parse) {
+            tracing::warn!(error = %e, "ignoring the --tools filter: handlers run for every tool");
+        }
+    }
+
+    /// Logs the ignored and repeated flags and a bad `--tools` spec (through `tracing`; never
+    /// stdout).
     pub(crate) fn log_notes(&self) {
+        self.log_filter_note();
         for f in &self.ignored {
             tracing::warn!(flag = %f, "unknown agenthooks flag ignored (a config from a newer release?)");
         }

@@ -136,14 +136,14 @@ impl Runner {
         self.respond_read(cmd, payload, env, started)
     }
 
-    /// [`Runner::respond`] over a body its transport already read under the cap (the warm
-    /// server's): the body moves into the call, uncopied.
+    /// [`Runner::respond`] over a body its transport already read (the warm server's): the same
+    /// checks as a stdin read (cap, empty, UTF-8), and the body moves into the call, uncopied.
     #[cfg(feature = "warm")]
     pub(super) fn respond_body(&self, cmd: &Command, body: Vec<u8>, env: &dyn Env) -> Result<WireResponse, UsageError> {
         let started = Instant::now();
         let payload = match transport_of(cmd) {
             Transport::Argv => argv_payload(cmd),
-            _ => Ok(body),
+            _ => super::input::checked(body, self.options.stdin_cap),
         };
         self.respond_read(cmd, payload, env, started)
     }
@@ -158,6 +158,7 @@ impl Runner {
         let Some(p) = self.prepare(cmd, payload, env, started)? else {
             return Ok(neutral_response());
         };
+        cmd.log_filter_note();
         let state_dir = self.options.private_state_dir(env);
         let inv = invocation(cmd, &p.call, env, state_dir.as_deref());
         let codec = p.detected.codec;
