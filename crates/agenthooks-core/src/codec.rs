@@ -1,6 +1,6 @@
 //! The [`Codec`] trait: one implementation per agent dialect.
 //!
-//! A codec turns an [`Invocation`] (bytes, argv, env, hints) into a typed [`Event`], and an
+//! A codec turns an [`Invocation`] (bytes, env, hints) into a typed [`Event`], and an
 //! [`Outcome`] into a [`WireResponse`] (stdout bytes, stderr bytes, exit code). It also states
 //! what the agent honours ([`Codec::capabilities`]), its no-op and failure responses, its default
 //! timeout and its quirks. The trait is object-safe and unsealed: new agents can be added outside
@@ -85,8 +85,6 @@ impl ConnState {
 pub struct Invocation<'a> {
     /// The payload bytes exactly as received.
     pub payload: RawPayload,
-    /// The process arguments after the `agenthooks run|notify|serve` words (flags included).
-    pub argv: &'a [String],
     /// Environment lookup.
     pub env: &'a dyn Env,
     /// The native event named by the generated config (`--event=…`), if any.
@@ -106,7 +104,6 @@ impl<'a> Invocation<'a> {
     pub fn new(payload: impl Into<RawPayload>, env: &'a dyn Env) -> Self {
         Self {
             payload: payload.into(),
-            argv: &[],
             env,
             native_event: None,
             variant: None,
@@ -123,8 +120,6 @@ crate::setters! {
         with_native_event(native_event: Option<&'a str>);
         /// Sets the transport.
         with_transport(transport: Transport);
-        /// Sets argv.
-        with_argv(argv: &'a [String]);
         /// Sets the variant hint.
         with_variant(variant: Option<&'a Variant>);
         /// Sets the state directory.

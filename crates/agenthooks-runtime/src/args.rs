@@ -8,9 +8,11 @@
 //! recorded in [`Command::repeated`].
 
 use std::fmt::Write as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::tool_filter::ToolSelector;
+
+use super::call::Call;
 
 /// The subcommand after the `agenthooks` word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +150,38 @@ impl Command {
         }
     }
 
-    /// Logs the ignored and repeated flags (through `tracing`; never stdout).
+    /// The command's [`Call`] over `payload`: its timeout and `--tools` filter (as
+    /// [`tools_filter`] reads it), started at `started`. The hints are set once the provider is
+    /// known (the `--event` hint may be the detected codec's).
+    ///
+    /// ```
+    /// use agenthooks_runtime::parse_args;
+    /// let argv: Vec<String> = ["h", "agenthooks", "run", "--tools=class:shell", "--timeout=2"]
+    ///     .iter().map(|s| s.to_string()).collect();
+    /// let call = parse_args(&argv).unwrap().unwrap().call(b"{}".to_vec(), std::time::Instant::now());
+    /// assert_eq!(call.filter.unwrap().to_string(), "class:shell");
+    /// assert_eq!(call.timeout, Some(std::time::Duration::from_secs(2)));
+    /// ```
+    /// A spec that does not parse is ignored (the handlers then run for every tool, so a bad
+    /// filter never silences a gate); the runner logs it once logging is set up.
+    pub fn call(&self, payload: Vec<u8>, started: Instant) -> Call {
+        Call::new(payload)
+            .with_timeout(self.timeout)
+            .with_filter(self.tools.as_deref().and_then(|s| ToolSelector::parse(s).ok()))
+            .with_started(started)
+    }
+
+    /// Logs a `--tools` spec that does not parse (ignored by [`Command::call`]).
+    pub(crate) fn log_filter_note(&self) {
+        if let Some(Err(e)) = self.tools.as_deref().map(ToolSelector::parse) {
+            tracing::warn!(error = %e, "ignoring the --tools filter: handlers run for every tool");
+        }
+    }
+
+    /// Logs the ignored and repeated flags and a bad `--tools` spec (through `tracing`; never
+    /// stdout).
     pub(crate) fn log_notes(&self) {
+        self.log_filter_note();
         for f in &self.ignored {
             tracing::warn!(flag = %f, "unknown agenthooks flag ignored (a config from a newer release?)");
         }
@@ -191,7 +223,12 @@ pub fn tools_filter(argv: &[String]) -> Option<ToolSelector> {
             spec = it.next().map(String::as_str);
         }
     }
-    match ToolSelector::parse(spec?) {
+    parse_filter(spec?)
+}
+
+/// A `--tools` spec as a filter; one that does not parse is logged and ignored.
+fn parse_filter(spec: &str) -> Option<ToolSelector> {
+    match ToolSelector::parse(spec) {
         Ok(s) => Some(s),
         Err(e) => {
             tracing::warn!(error = %e, "ignoring the --tools filter: handlers run for every tool");

@@ -59,6 +59,12 @@ pub fn read_capped(r: &mut dyn Read, cap: usize) -> Result<Vec<u8>, ReadError> {
     let mut buf = Vec::with_capacity(8192);
     let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
     r.take(limit).read_to_end(&mut buf).map_err(ReadError::Io)?;
+    checked(buf, cap)
+}
+
+/// The checks of [`read_capped`] over bytes a transport already read (the warm server's body),
+/// without copying them.
+pub(crate) fn checked(buf: Vec<u8>, cap: usize) -> Result<Vec<u8>, ReadError> {
     if buf.len() > cap {
         return Err(ReadError::Oversize { cap });
     }

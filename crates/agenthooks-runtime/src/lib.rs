@@ -71,11 +71,12 @@ use agenthooks_core::{
     kit, DecodeCategory, DecodeError, EncodeError, EventRow, EventTarget, FailMode, Outcome, Policy,
 };
 
-use crate::codec::{Codec, Env, Invocation};
+use crate::codec::{Codec, Env, Invocation, Transport};
 use crate::provider::Confidence;
 use crate::router::Router;
 
 mod args;
+mod call;
 mod continuations;
 mod deadline;
 mod detect;
@@ -97,6 +98,7 @@ pub mod warm;
 pub mod warm_state;
 
 pub use args::{parse_args, tools_filter, usage, Command, Mode, ProviderHint, UsageError};
+pub use call::{Call, Hints};
 pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
 pub use pipeline::{deadline_budget, Failure, Invoked};
@@ -257,14 +259,37 @@ impl Runner {
         timeout: Option<Duration>,
         confidence: Confidence,
     ) -> Invoked {
-        self.answer(
-            codec,
-            inv,
-            timeout,
-            confidence,
-            Dispatch::Worker,
-            std::time::Instant::now(),
-        )
+        let call = Call::new(inv.payload.clone()).with_timeout(timeout);
+        self.answer(codec, inv, &call, confidence, Dispatch::Worker)
+    }
+
+    /// Runs one [`Call`] in process, as [`Runner::invoke`] does, with the call's hints, timeout
+    /// and tool filter: a tool outside the filter gets the kind's neutral answer without running
+    /// interceptors or handlers.
+    ///
+    /// ```
+    /// use agenthooks_runtime::{Call, Runner};
+    /// use agenthooks_core::{Transport, Router};
+    /// # use agenthooks_core::{Codec, Event, EventRow, Invocation, DecodeError, DecodeCategory, Outcome, EncodeError, EventTarget, FailMode, WireResponse, Provider};
+    /// # struct NoCodec;
+    /// # impl Codec for NoCodec {
+    /// #     fn provider(&self) -> Provider { Provider::from_static("zz") }
+    /// #     fn native_events(&self) -> &'static [EventRow] { &[] }
+    /// #     fn decode(&self, _: &Invocation<'_>) -> Result<Event, DecodeError> { Err(DecodeError::new(self.provider(), DecodeCategory::Data, "no")) }
+    /// #     fn encode(&self, _: &Event, _: &Outcome) -> Result<WireResponse, EncodeError> { Ok(WireResponse::empty()) }
+    /// #     fn no_op(&self, _: &EventTarget) -> WireResponse { WireResponse::empty() }
+    /// #     fn failure_response(&self, _: &EventTarget, _: FailMode, _: &str) -> WireResponse { WireResponse::stdout("failed") }
+    /// #     fn default_timeout(&self) -> std::time::Duration { std::time::Duration::from_secs(1) }
+    /// # }
+    /// # static CODEC: NoCodec = NoCodec;
+    /// let runner = Runner::new(Router::new(), vec![&CODEC]);
+    /// let env: Vec<(String, String)> = Vec::new();
+    /// let out = runner.invoke_call(&CODEC, &Call::new(b"{}".to_vec()), &env, Transport::Stdin);
+    /// assert!(out.failure.is_some(), "this codec decodes nothing");
+    /// ```
+    pub fn invoke_call(&self, codec: &dyn Codec, call: &Call, env: &dyn Env, transport: Transport) -> Invoked {
+        let inv = call.invocation(env).with_transport(transport);
+        self.answer(codec, &inv, call, Confidence::Certain, Dispatch::Worker)
     }
 }
 

@@ -19,6 +19,7 @@ use crate::provider::{Confidence, NativeName, Provider};
 use crate::router::{panic_message, Context};
 use crate::tool_filter::ToolSelector;
 
+use super::call::Call;
 use super::continuations::Continuations;
 use super::Runner;
 
@@ -147,17 +148,17 @@ impl Runner {
         out
     }
 
-    /// The whole pipeline for one invocation: decode, then [`Runner::answer_event`]. `started`
-    /// is when the agent's clock started (the process start for `run`): the time spent reading
-    /// and decoding the payload counts against the deadline.
+    /// The whole pipeline for one invocation: decode `inv` (the codec's view of `call`), then
+    /// [`Runner::answer_event`]. The call's `started` is when the agent's clock started (the
+    /// process start for `run`): the time spent reading and decoding the payload counts against
+    /// the deadline.
     pub(super) fn answer(
         &self,
         codec: &dyn Codec,
         inv: &Invocation<'_>,
-        timeout: Option<Duration>,
+        call: &Call,
         confidence: Confidence,
         dispatch: Dispatch<'_>,
-        started: Instant,
     ) -> Invoked {
         let mut event = match decode_guarded(codec, inv) {
             Ok(e) => e,
@@ -170,35 +171,25 @@ impl Runner {
             Some(d) => Some(d.to_path_buf()),
             None => self.options.private_state_dir(inv.env),
         };
-        let timeout = timeout.unwrap_or_else(|| codec.default_timeout());
-        let filter = super::args::tools_filter(inv.argv);
-        self.answer_event(
-            codec,
-            event,
-            timeout,
-            state_dir.as_deref(),
-            dispatch,
-            filter.as_ref(),
-            started,
-        )
+        self.answer_event(codec, event, call, state_dir.as_deref(), dispatch)
     }
 
-    /// Answers a decoded event: handlers under the deadline (`timeout` is the agent's, counted
-    /// from `started`; the handlers get what is left of its [`deadline_budget`]), the
-    /// continuation cap, degrade, encode. The event is moved through the pipeline, never copied.
-    /// `filter` is the invocation's `--tools`; without a `state_dir` (not private) the
-    /// continuation counter and the prompt backfill are off.
-    #[allow(clippy::too_many_arguments)] // one call per transport; a struct would only rename them
+    /// Answers a decoded event: handlers under the deadline (the call's timeout — else the
+    /// codec's — counted from its `started`; the handlers get what is left of its
+    /// [`deadline_budget`]), the continuation cap, degrade, encode. The event is moved through
+    /// the pipeline, never copied. The call's `filter` is its tool filter; without a `state_dir`
+    /// (not private) the continuation counter and the prompt backfill are off.
     pub(super) fn answer_event(
         &self,
         codec: &dyn Codec,
         mut event: Event,
-        timeout: Duration,
+        call: &Call,
         state_dir: Option<&Path>,
         dispatch: Dispatch<'_>,
-        filter: Option<&ToolSelector>,
-        started: Instant,
     ) -> Invoked {
+        let timeout = call.timeout.unwrap_or_else(|| codec.default_timeout());
+        let filter = call.filter.as_ref();
+        let started = call.started;
         let deadline = started + deadline_budget(timeout);
         let provider = codec.provider();
         let mut out = Invoked::new(provider.clone());

@@ -13,6 +13,7 @@ use crate::log::Sink;
 use crate::provider::{Provider, Variant};
 
 use super::args::{parse_args, usage, Command, Mode, UsageError};
+use super::call::Call;
 use super::deadline::{self, Late};
 use super::detect::{detect_with, event_hint, neutral_response, reconcile, unsupported, Detected};
 use super::input::{chain, read_capped, ReadError};
@@ -25,6 +26,16 @@ use super::Runner;
 const EXIT_USAGE: i32 = 2;
 /// Exit code for a `--provider` this build lacks (a non-blocking error for the agents).
 const EXIT_UNSUPPORTED: i32 = 1;
+
+/// A `run`/`notify` invocation after the shared preamble ([`Runner::prepare`]).
+struct Prepared<'c> {
+    /// Who answers.
+    detected: Detected<'c>,
+    /// The call (an unreadable payload leaves it empty).
+    call: Call,
+    /// Why the payload could not be read, when it could not.
+    unread: Option<ReadError>,
+}
 
 /// What detection decided for one `run`/`notify` invocation.
 enum Resolved<'c> {
@@ -122,34 +133,67 @@ impl Runner {
             Transport::Argv => argv_payload(cmd),
             _ => read_capped(&mut &stdin[..], self.options.stdin_cap),
         };
+        self.respond_read(cmd, payload, env, started)
+    }
+
+    /// [`Runner::respond`] over a body its transport already read (the warm server's): the same
+    /// checks as a stdin read (cap, empty, UTF-8), and the body moves into the call, uncopied.
+    #[cfg(feature = "warm")]
+    pub(super) fn respond_body(&self, cmd: &Command, body: Vec<u8>, env: &dyn Env) -> Result<WireResponse, UsageError> {
+        let started = Instant::now();
+        let payload = match transport_of(cmd) {
+            Transport::Argv => argv_payload(cmd),
+            _ => super::input::checked(body, self.options.stdin_cap),
+        };
+        self.respond_read(cmd, payload, env, started)
+    }
+
+    fn respond_read(
+        &self,
+        cmd: &Command,
+        payload: Result<Vec<u8>, ReadError>,
+        env: &dyn Env,
+        started: Instant,
+    ) -> Result<WireResponse, UsageError> {
+        let Some(p) = self.prepare(cmd, payload, env, started)? else {
+            return Ok(neutral_response());
+        };
+        cmd.log_filter_note();
+        let state_dir = self.options.private_state_dir(env);
+        let inv = invocation(cmd, &p.call, env, state_dir.as_deref());
+        let codec = p.detected.codec;
+        let r = match &p.unread {
+            Some(e) => self.answer_unread(codec, &inv, read_failure(codec.provider(), e)),
+            None => self.answer(codec, &inv, &p.call, p.detected.confidence, Dispatch::Worker),
+        };
+        Ok(finalize(&p.detected, r.response))
+    }
+
+    /// The preamble of every `run`/`notify` answer: detection over the payload read, then the
+    /// command's [`Call`] with the hints in the detected codec's dialect. `Ok(None)`: no provider
+    /// could be identified (answer [`neutral_response`]).
+    fn prepare<'c>(
+        &'c self,
+        cmd: &Command,
+        payload: Result<Vec<u8>, ReadError>,
+        env: &dyn Env,
+        started: Instant,
+    ) -> Result<Option<Prepared<'c>>, UsageError> {
         let bytes = payload.as_deref().unwrap_or(&[]);
         let detected = match self.resolve(cmd, bytes, env)? {
-            Resolved::Neutral => return Ok(neutral_response()),
+            Resolved::Neutral => return Ok(None),
             Resolved::Codec(d) => d,
         };
-        let state_dir = self.options.private_state_dir(env);
-        let variant = cmd.variant.as_deref().map(Variant::from);
-        let event = event_hint(&detected, cmd.event.as_deref());
-        let hints = (event.as_deref(), variant.as_ref());
-        let inv = invocation(
-            cmd,
-            payload.as_deref().unwrap_or(&[]).to_vec(),
-            env,
-            hints,
-            state_dir.as_deref(),
-        );
-        let r = match payload {
-            Err(e) => self.answer_unread(detected.codec, &inv, read_failure(detected.codec.provider(), &e)),
-            Ok(_) => self.answer(
-                detected.codec,
-                &inv,
-                cmd.timeout,
-                detected.confidence,
-                Dispatch::Worker,
-                started,
-            ),
+        let native = event_hint(&detected, cmd.event.as_deref());
+        let (bytes, unread) = match payload {
+            Ok(b) => (b, None),
+            Err(e) => (Vec::new(), Some(e)),
         };
-        Ok(finalize(&detected, r.response))
+        let call = cmd
+            .call(bytes, started)
+            .with_native(native)
+            .with_variant(cmd.variant.as_deref().map(Variant::from));
+        Ok(Some(Prepared { detected, call, unread }))
     }
 
     /// Detection with the facade's hint; an undetectable provider is not a failed hook.
@@ -168,12 +212,11 @@ impl Runner {
             Transport::Argv => argv_payload(cmd),
             _ => read_capped(&mut io::stdin().lock(), self.options.stdin_cap),
         };
-        let bytes = payload.as_deref().unwrap_or(&[]);
         let state_dir = self.options.private_state_dir(env);
         let state_dir = state_dir.as_deref();
-        let detected = match self.resolve(cmd, bytes, env) {
-            Ok(Resolved::Codec(d)) => d,
-            Ok(Resolved::Neutral) => {
+        let (detected, call, unread) = match self.prepare(cmd, payload, env, started) {
+            Ok(Some(p)) => (p.detected, p.call, p.unread),
+            Ok(None) => {
                 let _ = init_logging(StderrUse::Reserved, state_dir, env);
                 cmd.log_notes();
                 tracing::warn!("could not detect the provider (pass --provider); answering no opinion");
@@ -193,7 +236,7 @@ impl Runner {
         let impostor = if cmd.warm || cmd.warm_only {
             let timeout = cmd.timeout.unwrap_or_else(|| codec.default_timeout());
             let deadline = started + (super::deadline_budget(timeout) / 2).min(WARM_CHECK_MAX);
-            ensure_warm(env, deadline, bytes)
+            ensure_warm(env, deadline, call.payload.as_bytes())
         } else {
             None
         };
@@ -205,13 +248,13 @@ impl Runner {
             // A listener that is not ours would answer this turn's http hooks: the prompt is
             // answered as a failure, per the policy (fail-closed blocks the turn; fail-open
             // lets it go on, as for a stopped server).
-            let event = event_hint(&detected, cmd.event.as_deref());
-            let prompt = event
+            let prompt = call
+                .hints
+                .native
                 .as_deref()
                 .is_some_and(|n| codec.kind_of(n) == crate::EventKind::PromptSubmitted);
             if prompt {
-                let hints = (event.as_deref(), None);
-                let inv = invocation(cmd, bytes.to_vec(), env, hints, state_dir);
+                let inv = invocation(cmd, &call, env, state_dir).with_variant(None);
                 let failure = Failure::Handler(crate::HandlerError::msg(text));
                 let r = self.answer_unread(codec, &inv, failure);
                 return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
@@ -223,18 +266,11 @@ impl Runner {
             return StdoutGuard::none().finish(&notice(finalize(&detected, neutral_response())));
         }
         quiet_panics();
-        let variant = cmd.variant.as_deref().map(Variant::from);
-        let event = event_hint(&detected, cmd.event.as_deref());
-        let hints = (event.as_deref(), variant.as_ref());
-        let bytes = match payload {
-            Ok(b) => b,
-            Err(e) => {
-                let inv = invocation(cmd, Vec::new(), env, hints, state_dir);
-                let r = self.answer_unread(codec, &inv, read_failure(codec.provider(), &e));
-                return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
-            }
-        };
-        let inv = invocation(cmd, bytes, env, hints, state_dir);
+        let inv = invocation(cmd, &call, env, state_dir);
+        if let Some(e) = &unread {
+            let r = self.answer_unread(codec, &inv, read_failure(codec.provider(), e));
+            return StdoutGuard::none().finish(&notice(finalize(&detected, r.response)));
+        }
         // Set up only when handlers are about to run (not for a payload that failed to decode,
         // nor for an event no stage runs for): the fd-1 redirect, then the deadline.
         let guard = OnceCell::new();
@@ -252,14 +288,7 @@ impl Runner {
             )));
         };
         let r = self
-            .answer(
-                codec,
-                &inv,
-                cmd.timeout,
-                detected.confidence,
-                Dispatch::Inline(&arm),
-                started,
-            )
+            .answer(codec, &inv, &call, detected.confidence, Dispatch::Inline(&arm))
             .response;
         if !armed.take().is_none_or(deadline::Armed::claim) {
             // The deadline is answering; it exits the process.
@@ -294,17 +323,9 @@ fn read_failure(provider: Provider, e: &ReadError) -> Failure {
     Failure::Decode(DecodeError::new(provider, e.category(), chain(e)))
 }
 
-fn invocation<'a>(
-    cmd: &'a Command,
-    bytes: Vec<u8>,
-    env: &'a dyn Env,
-    (event, variant): (Option<&'a str>, Option<&'a Variant>),
-    state_dir: Option<&'a Path>,
-) -> Invocation<'a> {
-    Invocation::new(bytes, env)
-        .with_argv(&cmd.args)
-        .with_native_event(event)
-        .with_variant(variant)
+/// The codec's input for a command's call.
+fn invocation<'a>(cmd: &Command, call: &'a Call, env: &'a dyn Env, state_dir: Option<&'a Path>) -> Invocation<'a> {
+    call.invocation(env)
         .with_transport(transport_of(cmd))
         .with_state_dir(state_dir)
 }

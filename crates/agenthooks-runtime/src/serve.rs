@@ -80,6 +80,7 @@ use crate::codec::{Codec, ConnState, Env, Invocation, Transport, WireResponse};
 use crate::event::Event;
 use crate::tool_filter::ToolSelector;
 
+use super::call::Call;
 use super::frame::Scan;
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
@@ -97,8 +98,7 @@ pub const EFFECT_TIMEOUT: Duration = Duration::from_secs(5);
 struct Job {
     seq: Value,
     event: Event,
-    timeout: Duration,
-    filter: Option<ToolSelector>,
+    call: Call,
 }
 
 /// A session's worker: its queue, the frames sent to it and not yet answered, when it was
@@ -301,7 +301,9 @@ pub(super) fn serve_with(
             continue;
         }
         let timeout = frame_timeout(&head).unwrap_or(default_timeout);
-        let inv = Invocation::new(trimmed.to_vec(), env)
+        let mut call = Call::new(trimmed.to_vec()).with_timeout(Some(timeout));
+        let inv = call
+            .invocation(env)
             .with_transport(Transport::Frame)
             .with_conn(Some(&*conn))
             .with_state_dir(state_dir.as_deref());
@@ -313,13 +315,8 @@ pub(super) fn serve_with(
             }
         };
         let key = event.envelope().session.id.clone();
-        let filter = frame_filter(&head);
-        let job = Job {
-            seq,
-            event,
-            timeout,
-            filter,
-        };
+        call.filter = frame_filter(&head);
+        let job = Job { seq, event, call };
         if !workers.contains_key(&key) {
             prune_workers(&mut workers, &mut retired, MAX_SESSION_WORKERS.saturating_sub(1));
             let (tx, rx) = mpsc::channel::<Job>();
@@ -389,22 +386,12 @@ struct SessionRun {
 
 impl SessionRun {
     fn answer(&self, job: Job) {
-        let Job {
-            seq,
-            event,
-            timeout,
-            filter,
-        } = job;
+        let Job { seq, event, call } = job;
+        // The frame's clock starts when its session's worker takes it.
+        let call = call.with_started(Instant::now());
         let answered = catch_unwind(AssertUnwindSafe(|| {
-            self.runner.answer_event(
-                self.codec,
-                event,
-                timeout,
-                self.state_dir.as_deref(),
-                Dispatch::Worker,
-                filter.as_ref(),
-                Instant::now(),
-            )
+            self.runner
+                .answer_event(self.codec, event, &call, self.state_dir.as_deref(), Dispatch::Worker)
         }));
         let (frame, effects) = match answered {
             Ok(a) => reply_of(seq, &a.response),

@@ -729,7 +729,7 @@ impl Connection<'_> {
         match self.checked(stream, buf, head) {
             Ok((route, body)) => {
                 self.server.shared.touch();
-                let (reply, next) = self.answer(route, head, &body);
+                let (reply, next) = self.answer(route, head, body);
                 (reply, next, path)
             }
             Err(reply) => (reply, Next::Close, path),
@@ -791,7 +791,7 @@ impl Connection<'_> {
         Ok((route, body))
     }
 
-    fn answer(&self, route: Route, head: &Head, body: &[u8]) -> (Reply, Next) {
+    fn answer(&self, route: Route, head: &Head, body: Vec<u8>) -> (Reply, Next) {
         let cfg = &self.server.config;
         let shared = &self.server.shared;
         let (provider, event, query) = match route {
@@ -812,7 +812,7 @@ impl Connection<'_> {
                 return (Reply::json(200, v.to_string().into_bytes()), Next::KeepAlive);
             }
             Route::Retire => {
-                let theirs = field(body, "build").unwrap_or_default();
+                let theirs = field(&body, "build").unwrap_or_default();
                 if !super::warm_state::build_at_least(&theirs, &cfg.build) {
                     tracing::warn!(requester = %theirs, server = %cfg.build, "refusing to retire for an older or unknown build");
                     let v =
@@ -824,7 +824,7 @@ impl Connection<'_> {
                 return (Reply::json(200, br#"{"retiring":true}"#.to_vec()), Next::Close);
             }
             Route::Session { start } => {
-                let Some(id) = field(body, "session").filter(|s| !s.is_empty() && s.len() <= 256) else {
+                let Some(id) = field(&body, "session").filter(|s| !s.is_empty() && s.len() <= 256) else {
                     return (Reply::refusal(400, "no session id"), Next::Close);
                 };
                 if start {
@@ -847,7 +847,7 @@ impl Connection<'_> {
             }
         }
         if event.eq_ignore_ascii_case("SessionEnd") {
-            if let Some(id) = field(body, "session_id").or_else(|| field(body, "sessionId")) {
+            if let Some(id) = field(&body, "session_id").or_else(|| field(&body, "sessionId")) {
                 shared.session_end(&id);
             }
         }
@@ -857,18 +857,14 @@ impl Connection<'_> {
         let mut cmd = Command::new(Mode::Run)
             .with_provider(provider.clone())
             .with_event(event.clone());
-        cmd.args = vec![format!("--provider={provider}"), format!("--event={event}")];
         if let Some(t) = param("timeout").and_then(|t| t.parse::<f64>().ok()) {
             if t.is_finite() && t > 0.0 && t <= 86_400.0 {
                 cmd.timeout = Some(Duration::from_secs_f64(t));
             }
         }
         cmd.variant = param("variant").map(str::to_owned);
-        if let Some(spec) = param("tools") {
-            cmd.args.push(format!("--tools={spec}"));
-            cmd.tools = Some(spec.to_owned());
-        }
-        match self.runner.respond(&cmd, body, self.env) {
+        cmd.tools = param("tools").map(str::to_owned);
+        match self.runner.respond_body(&cmd, body, self.env) {
             Ok(r) => (http_reply(codec.http_response(Some(&event), r)), Next::KeepAlive),
             Err(e) => (Reply::refusal(404, &e.to_string()), Next::Close),
         }

@@ -244,7 +244,7 @@ impl Fixture {
         self.meta.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
-    /// The argv the runner would hand the codec: the words after `agenthooks run|notify|serve`
+    /// The runner's argv for this case: the words after `agenthooks run|notify|serve`
     /// when `meta.argv` contains them, else `meta.argv` as is.
     pub fn runner_argv(&self) -> Vec<String> {
         let argv = &self.meta.argv;
@@ -262,20 +262,11 @@ impl Fixture {
     }
 
     /// Builds the [`Invocation`] the runner would build for this case with `payload` (normally
-    /// [`Fixture::input`]) and hands it to `f`. For argv transports, an argv element equal to
-    /// the original input is replaced by `payload`.
+    /// [`Fixture::input`]) and hands it to `f`.
     pub fn with_invocation<R>(&self, payload: &[u8], f: impl FnOnce(&Invocation<'_>) -> R) -> R {
         let env = self.env_map();
-        let original = String::from_utf8_lossy(&self.input).into_owned();
-        let replacement = String::from_utf8_lossy(payload).into_owned();
-        let argv: Vec<String> = self
-            .runner_argv()
-            .into_iter()
-            .map(|a| if a == original { replacement.clone() } else { a })
-            .collect();
         let variant = self.variant();
         let inv = Invocation::new(payload.to_vec(), &env)
-            .with_argv(&argv)
             .with_native_event(Some(self.meta.native_event.as_str()))
             .with_variant(variant.as_ref())
             .with_transport(self.meta.transport);

@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use agenthooks_core::decision::ContextDecision;
 use agenthooks_core::prelude::*;
-use agenthooks_core::{CapSet, Codec, Envelope, Invocation, PolicySource};
+use agenthooks_core::{CapSet, Codec, Envelope, PolicySource};
 use agenthooks_install::{
     manifest_from_router, native_events_for, plan_install, plan_uninstall, preflight, render, supported_providers,
     FindingCode, HookOn, HookSpec, Manifest, MemFs, Target, ToolMatcher,
 };
 use agenthooks_testkit::fake::Effect;
-use agenthooks_testkit::harness::{invoke_with, HookRun};
+use agenthooks_testkit::harness::HookRun;
 use agenthooks_testkit::{fixture::load_all, fixtures_dir};
 use proptest::prelude::*;
 
@@ -397,12 +397,15 @@ fn broadened_matchers_are_filtered_by_the_runner_per_agent() {
         let env = fx.env_map();
         let variant = fx.variant();
         let run = |argv: &[String]| {
-            let inv = Invocation::new(fx.input.clone(), &env as &dyn agenthooks_core::Env)
-                .with_argv(argv)
-                .with_native_event(Some(native))
-                .with_variant(variant.as_ref())
-                .with_transport(fx.meta.transport);
-            let invoked = invoke_with(&router, codec(&p), &inv);
+            // The call `run` builds from this argv: its `--tools` filter and the hints.
+            let call = agenthooks_runtime::Call::new(fx.input.clone())
+                .with_filter(agenthooks_runtime::tools_filter(argv))
+                .with_native(Some(native.to_owned()))
+                .with_variant(variant.clone());
+            let state = agenthooks_testkit::harness::TempState::new();
+            let runner = agenthooks_runtime::Runner::new(router.clone(), vec![codec(&p)])
+                .with_options(agenthooks_runtime::RunOptions::default().with_state_dir(state.path()));
+            let invoked = runner.invoke_call(codec(&p), &call, &env, fx.meta.transport);
             HookRun::new(invoked, codec(&p), fx.input.clone(), Some(native.to_owned())).verdict()
         };
         // outside the filter: handlers skipped, the neutral shape, the agent proceeds

@@ -554,3 +554,48 @@ fn only_loopback_addresses_bind() {
         "an empty token"
     );
 }
+
+/// The tool filter reaches the pipeline in the call each transport builds: from the route's
+/// `tools` query and from `run --tools`. A tool outside it skips the handlers (no opinion), a
+/// tool inside it gets the deny; a spec that does not parse filters nothing.
+#[test]
+fn the_tool_filter_travels_in_the_call_by_route_and_by_argv() {
+    let srv = Running::with(Router::new().on_tool_pre(deny_all), "tools");
+    let via_route = |spec: &str| {
+        let path = format!("{PRE}?tools={}", spec.replace(':', "%3A"));
+        let r = exchange(&mut srv.connect(), &authed(srv.port, &path, &pre_tool_use()));
+        assert_eq!(r.status, 200, "{r:?}");
+        read_as_claude(&r.body).effect
+    };
+    let via_argv = |spec: &str| {
+        let argv = [
+            "h",
+            "agenthooks",
+            "run",
+            "--provider=claude-code",
+            "--event=PreToolUse",
+            &format!("--tools={spec}"),
+        ]
+        .map(String::from);
+        let cmd = parse_args(&argv).unwrap().unwrap();
+        let env: Vec<(String, String)> = vec![("HOME".into(), "/nonexistent".into())];
+        let r = runner(Router::new().on_tool_pre(deny_all), "tools-argv")
+            .respond(&cmd, &pre_tool_use(), &env)
+            .unwrap();
+        read_as_claude(&r.stdout).effect
+    };
+    for answer in [&via_route as &dyn Fn(&str) -> Effect, &via_argv] {
+        assert!(
+            !matches!(answer("class:other"), Effect::Denied { .. }),
+            "outside the filter"
+        );
+        assert!(
+            matches!(answer("name:Edit"), Effect::Denied { .. }),
+            "inside the filter"
+        );
+        assert!(
+            matches!(answer("class:nope"), Effect::Denied { .. }),
+            "a bad spec filters nothing"
+        );
+    }
+}
