@@ -119,6 +119,22 @@ const NOT_DRIVEN_BY_CAPTURE: &[(&str, &str)] = &[
     ("openclaw", "session_end"),
 ];
 
+/// Quirks of agents that kill a fire-and-forget hook shortly after it starts (Kimi's post-tool
+/// hooks run under the tool call's abort signal, quirk 501): on a loaded machine such a hook can
+/// be killed before it records, so a capture missing one of the quirk's events is reported, not
+/// failed. When captured, the event's fields are still compared.
+const MAY_KILL_ITS_HOOKS: &[u16] = &[501];
+
+/// The quirk under which `agent` may kill the hook of `event` before it records.
+fn killed_by_the_agent(agent: &AgentSpec, event: &str) -> Option<u16> {
+    let codec = agent.codec()?;
+    codec
+        .quirks()
+        .iter()
+        .find(|q| MAY_KILL_ITS_HOOKS.contains(&q.id) && q.events.contains(&event))
+        .map(|q| q.id)
+}
+
 /// The capture command reproduces the committed fixture directory of each selected agent's
 /// pinned release: every native event of the directory, each with the same set of top-level
 /// payload fields (captured into a scratch fixtures root; the committed corpus is not touched).
@@ -155,6 +171,12 @@ fn e2e_capture_reproduces_the_pinned_fixtures() {
                 .any(|(p, ev)| *p == agent.provider && d.starts_with(&format!("{ev}: in ")))
             {
                 println!("{line} (an event the capture's scenarios do not drive)");
+            } else if let Some(q) = d
+                .strip_suffix(" but not captured")
+                .and_then(|x| x.split_once(": in "))
+                .and_then(|(ev, _)| killed_by_the_agent(agent, ev))
+            {
+                println!("{line} (the agent may kill this fire-and-forget hook before it records: quirk {q})");
             } else {
                 failures.push(line);
             }
@@ -217,4 +239,18 @@ fn a_fifo_or_dev_zero_transcript_never_holds_the_hook_process() {
             started.elapsed()
         );
     }
+}
+
+/// The capture's allowance for hooks an agent kills reads the codec's quirk table: Kimi's two
+/// post-tool events only, no other agent's.
+#[test]
+fn only_kimi_post_tool_hooks_may_be_killed_before_they_record() {
+    let kimi = AgentSpec::get(AgentId::Kimi);
+    assert_eq!(killed_by_the_agent(kimi, "PostToolUseFailure"), Some(501));
+    assert_eq!(killed_by_the_agent(kimi, "PostToolUse"), Some(501));
+    assert_eq!(killed_by_the_agent(kimi, "PreToolUse"), None);
+    assert_eq!(
+        killed_by_the_agent(AgentSpec::get(AgentId::Claude), "PostToolUse"),
+        None
+    );
 }
