@@ -5,22 +5,10 @@
 
 use serde_json::Value;
 
-use agenthooks_core::kit::transcript::{blocks, meta, str_at, Item, Speaker, TranscriptFormat};
-
-/// Claude Code's transcript format.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Transcript;
+use agenthooks_core::kit::transcript::{blocks, meta, str_at, ByType, Item, Speaker};
 
 /// The format the codec hands out.
-pub static TRANSCRIPT: Transcript = Transcript;
-
-impl TranscriptFormat for Transcript {
-    fn classify(&self, v: &Value) -> (String, Vec<Item>) {
-        let ty = str_at(v, "type").to_owned();
-        let items = claude(&ty, v);
-        (ty, items)
-    }
-}
+pub static TRANSCRIPT: ByType = ByType::new(claude);
 
 /// Claude Code's bookkeeping record types (no conversation content).
 const CLAUDE_META: &[&str] = &[

@@ -5,22 +5,10 @@
 
 use serde_json::Value;
 
-use agenthooks_core::kit::transcript::{meta, str_at, text_of, Item, TranscriptFormat};
-
-/// Codex's transcript format.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Transcript;
+use agenthooks_core::kit::transcript::{meta, str_at, text_of, ByType, Item};
 
 /// The format the codec hands out.
-pub static TRANSCRIPT: Transcript = Transcript;
-
-impl TranscriptFormat for Transcript {
-    fn classify(&self, v: &Value) -> (String, Vec<Item>) {
-        let ty = str_at(v, "type").to_owned();
-        let items = codex(&ty, v);
-        (ty, items)
-    }
-}
+pub static TRANSCRIPT: ByType = ByType::new(codex);
 
 fn codex(ty: &str, v: &Value) -> Vec<Item> {
     let p = v.get("payload").unwrap_or(&Value::Null);

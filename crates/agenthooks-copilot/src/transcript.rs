@@ -5,22 +5,10 @@
 
 use serde_json::Value;
 
-use agenthooks_core::kit::transcript::{meta, str_at, Item, TranscriptFormat};
-
-/// Copilot CLI's transcript format.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Transcript;
+use agenthooks_core::kit::transcript::{meta, str_at, ByType, Item};
 
 /// The format the codec hands out.
-pub static TRANSCRIPT: Transcript = Transcript;
-
-impl TranscriptFormat for Transcript {
-    fn classify(&self, v: &Value) -> (String, Vec<Item>) {
-        let ty = str_at(v, "type").to_owned();
-        let items = copilot(&ty, v);
-        (ty, items)
-    }
-}
+pub static TRANSCRIPT: ByType = ByType::new(copilot);
 
 fn copilot(ty: &str, v: &Value) -> Vec<Item> {
     let d = v.get("data").unwrap_or(&Value::Null);

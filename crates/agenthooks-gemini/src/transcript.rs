@@ -5,27 +5,11 @@
 
 use serde_json::Value;
 
-use agenthooks_core::kit::transcript::{meta, str_at, text_of, Item, TranscriptFormat};
+use agenthooks_core::kit::transcript::{meta, str_at, text_of, ByType, Item};
 
-/// Gemini CLI's transcript format.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Transcript;
-
-/// The format the codec hands out.
-pub static TRANSCRIPT: Transcript = Transcript;
-
-impl TranscriptFormat for Transcript {
-    fn classify(&self, v: &Value) -> (String, Vec<Item>) {
-        let ty = str_at(v, "type").to_owned();
-        let items = gemini(&ty, v);
-        (ty, items)
-    }
-
-    /// Gemini CLI before its JSONL format rewrites one pretty-printed JSON document.
-    fn may_be_document(&self) -> bool {
-        true
-    }
-}
+/// The format the codec hands out (Gemini CLI before its JSONL format rewrites one
+/// pretty-printed JSON document).
+pub static TRANSCRIPT: ByType = ByType::new(gemini).document();
 
 fn gemini(ty: &str, v: &Value) -> Vec<Item> {
     match ty {

@@ -66,6 +66,56 @@ pub trait TranscriptFormat: fmt::Debug + Send + Sync + 'static {
     }
 }
 
+/// The format of an agent whose records name their type in a top-level `type` field: that name,
+/// and what `items` reads from the record under it. A provider crate's transcript format is
+/// usually one `static` of it.
+///
+/// ```
+/// use agenthooks_core::kit::transcript::{str_at, ByType, Item, TranscriptFormat};
+/// fn items(ty: &str, v: &serde_json::Value) -> Vec<Item> {
+///     match ty {
+///         "user" => vec![Item::UserPrompt { text: str_at(v, "text").to_owned() }],
+///         _ => Vec::new(),
+///     }
+/// }
+/// static TRANSCRIPT: ByType = ByType::new(items);
+/// let (ty, got) = TRANSCRIPT.classify(&serde_json::json!({"type": "user", "text": "hi"}));
+/// assert_eq!((ty.as_str(), got), ("user", vec![Item::UserPrompt { text: "hi".into() }]));
+/// assert!(!TRANSCRIPT.may_be_document());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct ByType {
+    items: fn(&str, &Value) -> Vec<Item>,
+    document: bool,
+}
+
+impl ByType {
+    /// The format whose records `items` reads, by their type.
+    pub const fn new(items: fn(&str, &Value) -> Vec<Item>) -> Self {
+        Self { items, document: false }
+    }
+
+    /// A file may also be one pretty-printed JSON document
+    /// ([`TranscriptFormat::may_be_document`]).
+    #[must_use]
+    pub const fn document(mut self) -> Self {
+        self.document = true;
+        self
+    }
+}
+
+impl TranscriptFormat for ByType {
+    fn classify(&self, record: &Value) -> (String, Vec<Item>) {
+        let ty = str_at(record, "type").to_owned();
+        let items = (self.items)(&ty, record);
+        (ty, items)
+    }
+
+    fn may_be_document(&self) -> bool {
+        self.document
+    }
+}
+
 /// The format of an agent that names no transcript: every record is kept untyped (its `type`
 /// only).
 #[derive(Debug, Clone, Copy, Default)]
