@@ -142,27 +142,12 @@ pub mod quirks;
 pub mod tools;
 pub mod transcript;
 
-use agenthooks_core::Envelope;
-
 pub use codec::ClaudeCodec;
 pub use native::NativeEvent;
 
-/// The codec the facade registers for `--provider=claude-code`.
-pub static CODEC: ClaudeCodec = ClaudeCodec::new();
-
-/// The native decode error: the provider kit's (no crate-local error type).
-pub use agenthooks_core::DecodeError;
-
-/// The native payload behind an event this crate decoded (`None` for events of other
-/// providers).
-pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
-    envelope.native_view::<NativeEvent>()
-}
-
-/// The native struct of one event, when the envelope holds that event:
-/// `view_as::<native::Stop>(e.envelope())`.
-pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
+agenthooks_core::kit::provider_surface! {
+    /// The codec the facade registers for `--provider=claude-code`.
+    codec ClaudeCodec;
 }
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

@@ -107,48 +107,41 @@ pub mod tools;
 pub mod transcript;
 pub mod trust;
 
-pub use agenthooks_core::DecodeError;
 pub use codec::CodexCodec;
 
-use agenthooks_core::kit::FromNative;
-use agenthooks_core::Envelope;
-
-/// The Codex codec instance the facade registers.
-pub static CODEC: CodexCodec = CodexCodec::new();
-
-/// The native typed payload behind a Codex event.
-///
-/// ```
-/// use agenthooks_codex::{native::NativeEvent, view, CODEC};
-/// use agenthooks_core::{Codec, Invocation};
-/// let env = std::collections::HashMap::new();
-/// let bytes = br#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"Interrupt","model":"m","permission_mode":"default"}"#;
-/// let event = CODEC.decode(&Invocation::new(bytes.to_vec(), &env))?;
-/// let native = view(event.envelope()).unwrap();
-/// assert!(matches!(native, NativeEvent::Interrupt(_)));
-/// assert_eq!(native.turn_id().map(String::as_str), Some("t"));
-/// # Ok::<(), agenthooks_core::DecodeError>(())
-/// ```
-pub fn view(envelope: &Envelope) -> Option<&native::NativeEvent> {
-    envelope.native_view::<native::NativeEvent>()
-}
-
-/// One native event's struct behind a Codex event, if the event is that one (for
-/// `PostToolUse`, both `tool.post` and `tool.error`).
-///
-/// ```
-/// use agenthooks_codex::{native, view_as, CODEC};
-/// use agenthooks_core::{Codec, Invocation};
-/// let env = std::collections::HashMap::new();
-/// let bytes = br#"{"session_id":"s","transcript_path":null,"cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}"#;
-/// let event = CODEC.decode(&Invocation::new(bytes.to_vec(), &env))?;
-/// let end = view_as::<native::SessionEnd>(event.envelope()).unwrap();
-/// assert_eq!(end.transcript_path, Some(None)); // sent as `null`
-/// assert!(view_as::<native::Stop>(event.envelope()).is_none());
-/// # Ok::<(), agenthooks_core::DecodeError>(())
-/// ```
-pub fn view_as<T: FromNative<native::NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
+agenthooks_core::kit::provider_surface! {
+    /// The Codex codec instance the facade registers.
+    codec CodexCodec;
+    view {
+        ///
+        /// ```
+        /// use agenthooks_codex::{native::NativeEvent, view, CODEC};
+        /// use agenthooks_core::{Codec, Invocation};
+        /// let env = std::collections::HashMap::new();
+        /// let bytes = br#"{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/p","hook_event_name":"Interrupt","model":"m","permission_mode":"default"}"#;
+        /// let event = CODEC.decode(&Invocation::new(bytes.to_vec(), &env))?;
+        /// let native = view(event.envelope()).unwrap();
+        /// assert!(matches!(native, NativeEvent::Interrupt(_)));
+        /// assert_eq!(native.turn_id().map(String::as_str), Some("t"));
+        /// # Ok::<(), agenthooks_core::DecodeError>(())
+        /// ```
+    }
+    view_as {
+        ///
+        /// For `PostToolUse`, both `tool.post` and `tool.error`.
+        ///
+        /// ```
+        /// use agenthooks_codex::{native, view_as, CODEC};
+        /// use agenthooks_core::{Codec, Invocation};
+        /// let env = std::collections::HashMap::new();
+        /// let bytes = br#"{"session_id":"s","transcript_path":null,"cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}"#;
+        /// let event = CODEC.decode(&Invocation::new(bytes.to_vec(), &env))?;
+        /// let end = view_as::<native::SessionEnd>(event.envelope()).unwrap();
+        /// assert_eq!(end.transcript_path, Some(None)); // sent as `null`
+        /// assert!(view_as::<native::Stop>(event.envelope()).is_none());
+        /// # Ok::<(), agenthooks_core::DecodeError>(())
+        /// ```
+    }
 }
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

@@ -16,9 +16,9 @@
 
 use std::path::{Path, PathBuf};
 
+use agenthooks_core::kit::toml;
 use agenthooks_core::mcp::{git_root, replace_unsafe, Mangling, McpScope, McpServers};
-use serde_json::Value;
-use toml_edit::{DocumentMut, Item, TableLike};
+use toml_edit::DocumentMut;
 
 /// Codex's tool-name scheme: `mcp__<server with [^A-Za-z0-9_-] as _>__<tool>`.
 pub const MANGLING: Mangling = Mangling::new("mcp__", "__", sanitize);
@@ -43,36 +43,6 @@ pub fn config_files(scope: &McpScope) -> Vec<PathBuf> {
 
 /// The servers Codex would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let parse = |text: &str| text.parse::<DocumentMut>().map(|d| toml_json(d.as_item()));
+    let parse = |text: &str| text.parse::<DocumentMut>().map(|d| toml::to_json(d.as_item()));
     McpServers::from_layers(config_files(scope), &parse, "mcp_servers")
-}
-
-/// A TOML item as JSON (datetimes become strings): how `config.toml` tables are read here
-/// (`agenthooks-install` reads manifests and configs by the same rules, with its own copy, so
-/// that it links this crate only with its `codex` target).
-pub fn toml_json(item: &Item) -> Value {
-    match item {
-        Item::None => Value::Null,
-        Item::Value(v) => toml_value_json(v),
-        Item::Table(t) => toml_table_json(t),
-        Item::ArrayOfTables(a) => Value::Array(a.iter().map(|t| toml_table_json(t)).collect()),
-    }
-}
-
-/// A TOML table-like (table or inline table) as a JSON object.
-pub fn toml_table_json(t: &dyn TableLike) -> Value {
-    Value::Object(t.iter().map(|(k, v)| (k.to_owned(), toml_json(v))).collect())
-}
-
-fn toml_value_json(v: &toml_edit::Value) -> Value {
-    use toml_edit::Value as V;
-    match v {
-        V::String(s) => Value::String(s.value().clone()),
-        V::Integer(i) => Value::from(*i.value()),
-        V::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(Value::Null, Value::Number),
-        V::Boolean(b) => Value::Bool(*b.value()),
-        V::Datetime(d) => Value::String(d.value().to_string()),
-        V::Array(a) => Value::Array(a.iter().map(toml_value_json).collect()),
-        V::InlineTable(t) => toml_table_json(t),
-    }
 }

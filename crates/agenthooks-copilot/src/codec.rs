@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FromNative};
+use agenthooks_core::kit;
 use agenthooks_core::{
     synth_tool_id, AgentInfo, CapSet, Capability as C, Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventRow, EventTarget, Invocation, NativeName, NotificationEvent,
@@ -64,16 +64,6 @@ pub fn prompt_context_supported(version: Option<&str>) -> bool {
     version
         .and_then(parse_version)
         .is_none_or(|v| v >= PROMPT_CONTEXT_SINCE)
-}
-
-/// The Copilot native typed payload of an event decoded by this codec.
-pub fn view(env: &Envelope) -> Option<&NativeEvent> {
-    env.native_view::<NativeEvent>()
-}
-
-/// One event's struct (`view_as::<native::PreToolUse>(env)`), when the event is that one.
-pub fn view_as<T: FromNative<NativeEvent>>(env: &Envelope) -> Option<&T> {
-    view(env).and_then(T::from_native)
 }
 
 /// The tool call of a tool event. The synthesized id hashes the input without the shell

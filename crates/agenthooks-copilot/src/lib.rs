@@ -142,14 +142,15 @@ pub mod quirks;
 pub mod tools;
 pub mod transcript;
 
-pub use agenthooks_core::DecodeError;
 pub use codec::{
-    parse_version, prompt_context_supported, view, view_as, CopilotCodec, COPILOT_BLOCK_CAP, DEFAULT_TIMEOUT,
-    PROMPT_CONTEXT_SINCE, VERSION_ENV,
+    parse_version, prompt_context_supported, CopilotCodec, COPILOT_BLOCK_CAP, DEFAULT_TIMEOUT, PROMPT_CONTEXT_SINCE,
+    VERSION_ENV,
 };
 
-/// The codec the facade registers.
-pub static CODEC: CopilotCodec = CopilotCodec::new();
+agenthooks_core::kit::provider_surface! {
+    /// The codec the facade registers.
+    codec CopilotCodec;
+}
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

@@ -118,6 +118,9 @@ mod macros;
 mod quirk_table;
 mod table;
 pub mod tolerant;
+#[cfg(feature = "toml")]
+#[cfg_attr(docsrs, doc(cfg(feature = "toml")))]
+pub mod toml;
 pub mod transcript;
 
 pub use crate::event::{ProjectionIssue, Repair};
@@ -128,7 +131,7 @@ pub use table::{primary_row, row, EventRow, FailShape, McpNaming, ToolTable};
 
 /// The codec macros, at their documented path (the crate-root copies are hidden; both work).
 #[doc(inline)]
-pub use crate::{kit_codec_tables, native_events, native_record, quirk_table};
+pub use crate::{kit_codec_tables, native_events, native_record, provider_surface, quirk_table};
 
 pub use crate::codec::{blocking_outcome, encode_block, failure_response};
 

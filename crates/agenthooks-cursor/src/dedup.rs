@@ -264,16 +264,12 @@ fn siblings(dir: &Path, native: &str) -> Vec<Sibling> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tmp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("agenthooks-cursor-dedup-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        d
-    }
+    use agenthooks_testkit::TempDir;
 
     #[test]
     fn first_arrival_wins_and_the_same_event_is_not_a_duplicate() {
-        let d = tmp("first");
+        let tmp = TempDir::new("cursor-dedup-first");
+        let d = tmp.0.join("state");
         let raw = RawPayload::from(b"{}".to_vec());
         let a = check(&d, "k", "s", "preToolUse", Part::Claimant, &raw).unwrap();
         assert!(a.delivered && a.siblings.is_empty());
@@ -281,7 +277,6 @@ mod tests {
         assert!(!b.delivered && b.winner == "preToolUse" && b.siblings.len() == 1);
         let c = check(&d, "k", "s", "preToolUse", Part::Claimant, &raw).unwrap();
         assert!(c.delivered);
-        let _ = fs::remove_dir_all(&d);
     }
 
     /// A link planted in the state directory is never followed out of it: de-duplication is
@@ -289,21 +284,20 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_symlink_in_the_state_dir_is_not_followed() {
-        let d = tmp("link");
-        let elsewhere = tmp("link-target");
+        let tmp = TempDir::new("cursor-dedup-link");
+        let (d, elsewhere) = (tmp.0.join("state"), tmp.0.join("target"));
         fs::create_dir_all(&d).unwrap();
         fs::create_dir_all(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, d.join(DIR)).unwrap();
         let raw = RawPayload::from(b"{}".to_vec());
         assert!(check(&d, "k", "s", "preToolUse", Part::Claimant, &raw).is_none());
         assert_eq!(fs::read_dir(&elsewhere).unwrap().count(), 0);
-        let _ = fs::remove_dir_all(&d);
-        let _ = fs::remove_dir_all(&elsewhere);
     }
 
     #[test]
     fn the_mcp_echo_never_claims() {
-        let d = tmp("echo");
+        let tmp = TempDir::new("cursor-dedup-echo");
+        let d = tmp.0.join("state");
         let raw = RawPayload::from(br#"{"tool_use_id":"call_1"}"#.to_vec());
         // First MCP call of a conversation: the echo is delivered but claims nothing.
         let echo = check(&d, "k1", "s", "preToolUse", Part::McpEcho, &raw).unwrap();
@@ -317,7 +311,6 @@ mod tests {
         // Another conversation (a cloud agent: no MCP hooks) still gets its echo.
         let other = check(&d, "k3", "s2", "preToolUse", Part::McpEcho, &raw).unwrap();
         assert!(other.delivered);
-        let _ = fs::remove_dir_all(&d);
     }
 
     #[test]

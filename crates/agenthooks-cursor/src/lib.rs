@@ -157,29 +157,17 @@ use agenthooks_core::Envelope;
 pub use codec::CursorCodec;
 pub use native::NativeEvent;
 
-/// The codec the facade registers for `--provider=cursor`.
-pub static CODEC: CursorCodec = CursorCodec::new();
-
-/// The native decode error: the provider kit's (no crate-local error type).
-pub use agenthooks_core::DecodeError;
+agenthooks_core::kit::provider_surface! {
+    /// The codec the facade registers for `--provider=cursor`.
+    codec CursorCodec;
+    view via View => event;
+}
 
 /// What the envelope holds: the native event and the dedup decision.
 #[derive(Debug, Clone)]
 pub(crate) struct View {
     pub(crate) event: NativeEvent,
     pub(crate) dedup: Option<dedup::Dedup>,
-}
-
-/// The native payload behind an event this crate decoded (`None` for events of other
-/// providers).
-pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
-    envelope.native_view::<View>().map(|v| &v.event)
-}
-
-/// The native struct of one event, when the envelope holds that event:
-/// `view_as::<native::Stop>(e.envelope())`.
-pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
 }
 
 /// The double-fire dedup decision of a `tool.pre` candidate (`None` when it took no part: not

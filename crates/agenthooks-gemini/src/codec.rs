@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
 use agenthooks_core::event::strip_bom;
-use agenthooks_core::kit::{self, FromNative};
+use agenthooks_core::kit;
 use agenthooks_core::{
     Codec, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeCategory, EncodeError, Env, Envelope, Event,
     EventKind, EventTarget, Invocation, ModelRequestEvent, ModelResponseEvent, NotificationEvent, OtherEvent, Outcome,
@@ -46,41 +46,6 @@ impl GeminiCodec {
     pub const fn new() -> Self {
         Self
     }
-}
-
-/// The provider's native typed payload attached to a decoded event.
-///
-/// ```
-/// use agenthooks_core::{Codec, Invocation};
-/// use agenthooks_gemini::{native::NativeEvent, view, CODEC};
-///
-/// let env = std::collections::HashMap::<String, String>::new();
-/// let inv = Invocation::new(
-///     br#"{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"PreCompress",
-///          "timestamp":"2026-11-30T11:59:25.889Z","trigger":"auto"}"#.to_vec(),
-///     &env,
-/// );
-/// let ev = CODEC.decode(&inv).unwrap();
-/// let Some(NativeEvent::PreCompress(p)) = view(ev.envelope()) else { panic!() };
-/// assert_eq!(p.trigger.as_deref(), Some("auto"));
-/// ```
-pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
-    envelope.native_view::<NativeEvent>()
-}
-
-/// One event's native struct, when the envelope holds that event.
-///
-/// ```
-/// use agenthooks_core::{Codec, Invocation};
-/// use agenthooks_gemini::{native::BeforeAgent, view_as, CODEC};
-///
-/// let env = std::collections::HashMap::<String, String>::new();
-/// let inv = Invocation::new(br#"{"hook_event_name":"BeforeAgent","prompt":"hi"}"#.to_vec(), &env);
-/// let ev = CODEC.decode(&inv).unwrap();
-/// assert_eq!(view_as::<BeforeAgent>(ev.envelope()).and_then(|e| e.prompt.as_deref()), Some("hi"));
-/// ```
-pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
 }
 
 /// The unified kind of a decoded payload: the row's, except a failed `AfterTool`
@@ -190,7 +155,7 @@ fn build_event(mut env: Envelope, native: NativeEvent) -> Event {
 /// Top-level keys a `BeforeTool` rewrite would remove from Gemini's original `tool_input`
 /// (which Gemini merges shallowly: removals are impossible, quirk #12).
 fn removed_keys(event: &Event, updated: &Map<String, Value>) -> Vec<String> {
-    let original = match view(event.envelope()) {
+    let original = match crate::view(event.envelope()) {
         Some(NativeEvent::BeforeTool(t)) => t.tool_input.as_ref().and_then(|i| i.as_object()),
         _ => event.tool().map(ToolCall::input),
     };

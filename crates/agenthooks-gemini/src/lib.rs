@@ -126,11 +126,41 @@ pub mod quirks;
 pub mod tools;
 pub mod transcript;
 
-pub use agenthooks_core::DecodeError;
-pub use codec::{timeout_config_value, view, view_as, GeminiCodec, DEFAULT_TIMEOUT, NO_OP};
+pub use codec::{timeout_config_value, GeminiCodec, DEFAULT_TIMEOUT, NO_OP};
 
-/// The codec instance the facade registers.
-pub static CODEC: GeminiCodec = GeminiCodec::new();
+agenthooks_core::kit::provider_surface! {
+    /// The codec instance the facade registers.
+    codec GeminiCodec;
+    view {
+        ///
+        /// ```
+        /// use agenthooks_core::{Codec, Invocation};
+        /// use agenthooks_gemini::{native::NativeEvent, view, CODEC};
+        ///
+        /// let env = std::collections::HashMap::<String, String>::new();
+        /// let inv = Invocation::new(
+        ///     br#"{"session_id":"s","transcript_path":"","cwd":"/p","hook_event_name":"PreCompress",
+        ///          "timestamp":"2026-11-30T11:59:25.889Z","trigger":"auto"}"#.to_vec(),
+        ///     &env,
+        /// );
+        /// let ev = CODEC.decode(&inv).unwrap();
+        /// let Some(NativeEvent::PreCompress(p)) = view(ev.envelope()) else { panic!() };
+        /// assert_eq!(p.trigger.as_deref(), Some("auto"));
+        /// ```
+    }
+    view_as {
+        ///
+        /// ```
+        /// use agenthooks_core::{Codec, Invocation};
+        /// use agenthooks_gemini::{native::BeforeAgent, view_as, CODEC};
+        ///
+        /// let env = std::collections::HashMap::<String, String>::new();
+        /// let inv = Invocation::new(br#"{"hook_event_name":"BeforeAgent","prompt":"hi"}"#.to_vec(), &env);
+        /// let ev = CODEC.decode(&inv).unwrap();
+        /// assert_eq!(view_as::<BeforeAgent>(ev.envelope()).and_then(|e| e.prompt.as_deref()), Some("hi"));
+        /// ```
+    }
+}
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

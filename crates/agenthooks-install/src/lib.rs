@@ -110,20 +110,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 // A build with only some targets (the facade's `features = ["claude", "install"]`) leaves parts
 // of the shared machinery unused (the JSONC editor without Gemini and OpenClaw, the TOML helpers
-// without Codex and Kimi, …); the build with every target is the one clippy holds to no dead code.
-#![cfg_attr(
-    not(all(
-        feature = "claude",
-        feature = "codex",
-        feature = "cursor",
-        feature = "gemini",
-        feature = "copilot",
-        feature = "kimi",
-        feature = "opencode",
-        feature = "openclaw"
-    )),
-    allow(dead_code, unused_imports)
-)]
+// without Codex and Kimi, …); the build with every target (`all-providers`, the default and what
+// the workspace builds) is the one clippy holds to no dead code.
+#![cfg_attr(not(feature = "all-providers"), allow(dead_code, unused_imports))]
 
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -135,32 +135,27 @@ mod sys {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn home(name: &str) -> PathBuf {
-        let h = std::env::temp_dir().join(format!("agenthooks-lock-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&h);
-        std::fs::create_dir_all(&h).unwrap();
-        h
-    }
+    use agenthooks_testkit::TempDir;
 
     #[test]
     fn excludes_a_second_holder_until_released() {
-        let home = home("flock");
-        let held = lock(&home).unwrap();
-        assert!(try_lock(&home).unwrap().is_none());
+        let tmp = TempDir::new("lock-flock");
+        let home = &tmp.0;
+        let held = lock(home).unwrap();
+        assert!(try_lock(home).unwrap().is_none());
         drop(held);
-        assert!(try_lock(&home).unwrap().is_some());
-        let _ = std::fs::remove_dir_all(&home);
+        assert!(try_lock(home).unwrap().is_some());
     }
 
     /// The lock-file fallback: exclusive, removed on release, a stale one taken over.
     #[test]
     fn the_lock_file_fallback() {
-        let home = home("file");
-        let held = lock_file(&home).unwrap().unwrap();
+        let tmp = TempDir::new("lock-file");
+        let home = &tmp.0;
+        let held = lock_file(home).unwrap().unwrap();
         let file = home.join(".agenthooks-install.lock");
         assert!(file.is_file());
-        assert!(lock_file(&home).unwrap().is_none());
+        assert!(lock_file(home).unwrap().is_none());
         drop(held);
         assert!(!file.exists());
         // A lock file left by a dead holder, older than STALE: taken over on the next try.
@@ -172,8 +167,7 @@ mod tests {
             .unwrap()
             .set_modified(old)
             .unwrap();
-        assert!(lock_file(&home).unwrap().is_none());
-        assert!(lock_file(&home).unwrap().is_some());
-        let _ = std::fs::remove_dir_all(&home);
+        assert!(lock_file(home).unwrap().is_none());
+        assert!(lock_file(home).unwrap().is_some());
     }
 }

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FromNative};
+use agenthooks_core::kit;
 use agenthooks_core::{
     AgentInfo, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError, Env, Envelope,
     Event, EventKind, EventTarget, Invocation, NotificationEvent, OtherEvent, Outcome, PermissionEvent, PromptEvent,
@@ -67,19 +67,6 @@ impl KimiCodec {
             BlockStyle::Json => Output::deny(reason, message).wire(),
         }
     }
-}
-
-/// The codec the facade registers (JSON blocks).
-pub static CODEC: KimiCodec = KimiCodec::new();
-
-/// The native typed payload behind a Kimi event (every field Kimi sent, unknown keys in `extra`).
-pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
-    envelope.native_view::<NativeEvent>()
-}
-
-/// One event's native struct (`view_as::<native::PreToolUse>(env)`), when the event is that one.
-pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
 }
 
 impl agenthooks_core::Codec for KimiCodec {

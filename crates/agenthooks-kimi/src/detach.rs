@@ -405,13 +405,7 @@ mod platform {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agenthooks-kimi-test-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        dir
-    }
+    use agenthooks_testkit::TempDir;
 
     #[test]
     fn take_without_env_is_none() {
@@ -421,7 +415,8 @@ mod tests {
 
     #[test]
     fn payload_round_trips_through_the_file_and_the_file_is_removed() {
-        let dir = scratch_dir("roundtrip");
+        let tmp = TempDir::new("kimi-roundtrip");
+        let dir = tmp.0.clone();
         let payload = b"{\"a\":1}\n\x00\xffbinary";
         let path = write_payload(&dir, payload).unwrap_or_else(|e| panic!("{e}"));
         assert!(path
@@ -444,14 +439,14 @@ mod tests {
         // A second take finds the file gone: a typed error, not a panic.
         let again = take_from(Some("upload".into()), Some(path.into_os_string()));
         assert!(matches!(again, Ok(None)));
-        let _ = fs::remove_dir_all(&dir);
     }
 
     /// The variables can come from a project's `.env`: what `detach` did not write is neither
     /// read nor removed, and the process is not taken for a worker (it runs as the hook).
     #[test]
     fn take_leaves_alone_what_detach_did_not_write() {
-        let dir = scratch_dir("confined");
+        let tmp = TempDir::new("kimi-confined");
+        let dir = tmp.0.clone();
         let victim = dir.join(".bashrc");
         fs::write(&victim, b"keep").unwrap();
         let refused = |p: &Path| matches!(take_from(Some("t".into()), Some(p.as_os_str().to_owned())), Ok(None));
@@ -474,7 +469,6 @@ mod tests {
             assert!(loose.exists());
         }
         assert_eq!(fs::read(&victim).unwrap(), b"keep");
-        let _ = fs::remove_dir_all(&dir);
     }
 
     /// Without a directory given, payload files go to a per-user 0700 directory, not the shared
@@ -491,11 +485,11 @@ mod tests {
 
     #[test]
     fn distinct_files_for_concurrent_payloads() {
-        let dir = scratch_dir("distinct");
+        let tmp = TempDir::new("kimi-distinct");
+        let dir = tmp.0.clone();
         let a = write_payload(&dir, b"a").unwrap_or_else(|e| panic!("{e}"));
         let b = write_payload(&dir, b"b").unwrap_or_else(|e| panic!("{e}"));
         assert_ne!(a, b);
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -507,7 +501,8 @@ mod tests {
 
     #[test]
     fn spawn_failure_removes_the_payload_file() {
-        let dir = scratch_dir("spawnfail");
+        let tmp = TempDir::new("kimi-spawnfail");
+        let dir = tmp.0.clone();
         let err = Detach::new("t")
             .with_program(dir.join("does-not-exist"))
             .with_temp_dir(&dir)
@@ -515,6 +510,5 @@ mod tests {
         assert!(matches!(err, Err(DetachError::Spawn { .. })));
         let left = fs::read_dir(&dir).map_or(usize::MAX, Iterator::count);
         assert_eq!(left, 0);
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -101,8 +101,12 @@ pub mod quirks;
 pub mod tools;
 pub mod transcript;
 
-pub use agenthooks_core::DecodeError;
-pub use codec::{view, view_as, BlockStyle, KimiCodec, CODEC, DEFAULT_TIMEOUT};
+pub use codec::{BlockStyle, KimiCodec, DEFAULT_TIMEOUT};
+
+agenthooks_core::kit::provider_surface! {
+    /// The codec the facade registers (JSON blocks).
+    codec KimiCodec;
+}
 
 /// The README's examples, compiled and run as doctests so they cannot rot.
 #[cfg(doctest)]

@@ -85,26 +85,12 @@ pub mod plugin;
 pub mod quirks;
 pub mod tools;
 
-use agenthooks_core::Envelope;
-
 pub use codec::OpenClawCodec;
 pub use native::NativeEvent;
 
-/// The codec the facade registers for `--provider=openclaw`.
-pub static CODEC: OpenClawCodec = OpenClawCodec::new();
-
-/// The native decode error: the provider kit's (no crate-local error type).
-pub use agenthooks_core::DecodeError;
-
-/// The native frame behind an event this crate decoded (`None` for events of other providers).
-pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
-    envelope.native_view::<NativeEvent>()
-}
-
-/// The native struct of one hook, when the envelope holds that hook:
-/// `view_as::<native::BeforeToolCall>(e.envelope())`.
-pub fn view_as<T: native::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
+agenthooks_core::kit::provider_surface! {
+    /// The codec the facade registers for `--provider=openclaw`.
+    codec OpenClawCodec;
 }
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

@@ -115,25 +115,12 @@ pub mod quirks;
 pub mod shim;
 pub mod tools;
 
-use agenthooks_core::Envelope;
-
 pub use codec::{frame_name, OpenCodeCodec};
 pub use native::NativeEvent;
 
-/// The codec the facade registers for `--provider=opencode`.
-pub static CODEC: OpenCodeCodec = OpenCodeCodec::new();
-
-/// The native decode error: the provider kit's (no crate-local error type).
-pub use agenthooks_core::DecodeError;
-
-/// The native frame behind an event this crate decoded (`None` for events of other providers).
-pub fn view(envelope: &Envelope) -> Option<&NativeEvent> {
-    envelope.native_view::<NativeEvent>()
-}
-
-/// The native struct of one event, when the envelope holds that event.
-pub fn view_as<T: agenthooks_core::kit::FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
-    view(envelope).and_then(T::from_native)
+agenthooks_core::kit::provider_surface! {
+    /// The codec the facade registers for `--provider=opencode`.
+    codec OpenCodeCodec;
 }
 
 /// The README's examples, compiled and run as doctests so they cannot rot.

@@ -185,11 +185,13 @@ pub(crate) fn create_new_private(path: &Path) -> io::Result<bool> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::time::{Duration, Instant};
 
-    fn scratch(tag: &str) -> PathBuf {
+    /// A fresh, empty directory for one test (the runtime's unit tests cannot use the testkit's
+    /// `TempDir`: the testkit depends on this crate).
+    pub(crate) fn scratch(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("agenthooks-safe-fs-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
@@ -203,6 +205,36 @@ mod tests {
             .status()
             .is_ok_and(|s| s.success());
         assert!(ok, "mkfifo");
+    }
+
+    /// Core's reads (`open_regular`, `read_regular`), checked here beside the rest of the file
+    /// access: FIFOs are made with `mkfifo`, and the flag is checked against `libc` below.
+    #[test]
+    fn only_regular_files_are_read_and_within_the_cap() {
+        let d = scratch("read");
+        let f = d.join("a.json");
+        std::fs::write(&f, b"0123456789").unwrap();
+        assert_eq!(read_regular(&f, 10).unwrap(), b"0123456789");
+        let e = read_regular(&f, 9).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::FileTooLarge);
+        assert_eq!(open_regular(&d).unwrap_err().kind(), io::ErrorKind::InvalidInput);
+        #[cfg(unix)]
+        {
+            // A FIFO with no writer: refused at once, never waited on.
+            let fifo = d.join("fifo");
+            mkfifo(&fifo);
+            let started = Instant::now();
+            assert_eq!(read_regular(&fifo, 10).unwrap_err().kind(), io::ErrorKind::InvalidInput);
+            assert!(started.elapsed() < Duration::from_secs(1));
+            assert_eq!(
+                read_regular(Path::new("/dev/zero"), 10).unwrap_err().kind(),
+                io::ErrorKind::InvalidInput
+            );
+            // A symlink to a regular file is read (transcripts may be links).
+            std::os::unix::fs::symlink(&f, d.join("link")).unwrap();
+            assert_eq!(read_regular(&d.join("link"), 10).unwrap(), b"0123456789");
+        }
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     /// Core spells `O_NONBLOCK` without `libc`: where it does, the value is libc's.

@@ -979,10 +979,9 @@ impl WarmDir {
 mod tests {
     use super::*;
 
+    /// A warm directory not made yet, in a fresh scratch directory.
     fn tmp(tag: &str) -> WarmDir {
-        let d = std::env::temp_dir().join(format!("agenthooks-warm-state-{}-{tag}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        WarmDir::at(d)
+        WarmDir::at(crate::safe_fs::tests::scratch(&format!("warm-state-{tag}")).join("warm"))
     }
 
     #[test]

@@ -54,3 +54,36 @@ pub fn unknown_keys(key_regex: &str, values: BoxedStrategy<Value>) -> BoxedStrat
         .prop_map(|m| m.into_iter().collect())
         .boxed()
 }
+
+/// Any JSON document an encoder can write: `null`, a bool, an `i64`, a finite float or a string
+/// of up to 8 characters of any kind, in arrays and objects (keys of up to 6 characters) up to
+/// `depth` levels, about `size` values in all and fewer than `width` members each. For parsers'
+/// properties: what `serde_json` writes of it, compact or pretty, must read back as it.
+///
+/// ```
+/// use agenthooks_testkit::strategy;
+/// use proptest::strategy::{Strategy, ValueTree};
+/// use proptest::test_runner::TestRunner;
+/// let mut runner = TestRunner::deterministic();
+/// let v = strategy::json_document(3, 24, 4).new_tree(&mut runner).unwrap().current();
+/// let text = serde_json::to_string_pretty(&v).unwrap();
+/// assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+/// ```
+pub fn json_document(depth: u32, size: u32, width: usize) -> BoxedStrategy<Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        ".{0,8}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(depth, size, u32::try_from(width).unwrap_or(u32::MAX), move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..width).prop_map(Value::Array),
+            prop::collection::vec((".{0,6}", inner), 0..width).prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+    .boxed()
+}

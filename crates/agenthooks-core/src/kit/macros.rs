@@ -613,3 +613,124 @@ macro_rules! __quirk_set {
         $crate::__quirk_set!($q.$setter($text); $($($rest)*)?)
     };
 }
+
+/// A provider crate's root items, the ones the naming contract (`docs/codec-guide.md`) asks of
+/// every provider crate and that read the same in each: the `CODEC` static the facade registers,
+/// the `DecodeError` re-export, and `view` / `view_as`, the native view behind an event the
+/// crate decoded. Written once, at the crate root (`lib.rs`), after the `pub mod` lines.
+///
+/// `codec C;` makes `pub static CODEC: C = C::new();` (`codec C = expr;` another value); the
+/// doc comments before it document the static. `view` reads `crate::native::NativeEvent` from
+/// the envelope; a codec that stores a wrapper type instead writes `view via W => field;` (the
+/// wrapper `W`, and its field holding the `NativeEvent`). Doc comments inside an optional
+/// `view { … }` / `view_as { … }` are appended to those functions' docs (a crate's own
+/// examples).
+///
+/// ```ignore
+/// // lib.rs of a provider crate
+/// pub mod codec;
+/// pub mod native;
+///
+/// pub use codec::ToyCodec;
+/// pub use native::NativeEvent;
+///
+/// agenthooks_core::kit::provider_surface! {
+///     /// The codec the facade registers for `--provider=toy`.
+///     codec ToyCodec;
+/// }
+/// ```
+///
+/// What a crate gets, for a toy provider:
+///
+/// ```
+/// mod native {
+///     agenthooks_core::kit::native_events! {
+///         /// A toy payload.
+///         name_key Some("event");
+///         common {}
+///         events {
+///             /// The session ended.
+///             SessionEnd("session_end", SessionEnd) {}
+///         }
+///     }
+/// }
+///
+/// /// The toy codec.
+/// #[derive(Debug)]
+/// pub struct ToyCodec;
+///
+/// impl ToyCodec {
+///     /// The codec.
+///     pub const fn new() -> Self {
+///         Self
+///     }
+/// }
+///
+/// agenthooks_core::kit::provider_surface! {
+///     /// The toy codec the facade would register.
+///     codec ToyCodec;
+/// }
+///
+/// fn main() {
+///     let _: &ToyCodec = &CODEC;
+///     let _: fn(&agenthooks_core::Envelope) -> Option<&native::NativeEvent> = view;
+///     let _: fn(&agenthooks_core::Envelope) -> Option<&native::SessionEnd> = view_as::<native::SessionEnd>;
+///     let _: fn(&DecodeError) -> String = |e| e.to_string();
+/// }
+/// ```
+#[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
+#[allow(clippy::crate_in_macro_def)] // the items name the calling crate's own `native` module
+macro_rules! provider_surface {
+    (
+        $(#[$codec_doc:meta])* codec $Codec:ident $(= $init:expr)?;
+        $(view via $View:ty => $field:ident;)?
+        $(view { $(#[$view_doc:meta])* })?
+        $(view_as { $(#[$view_as_doc:meta])* })?
+    ) => {
+        $(#[$codec_doc])*
+        pub static CODEC: $Codec = $crate::__provider_codec_init!($Codec $(, $init)?);
+
+        /// The native decode error: the provider kit's (no crate-local error type).
+        pub use $crate::DecodeError;
+
+        /// The native payload behind an event this crate decoded (`None` for events of other
+        /// providers).
+        $($(#[$view_doc])*)?
+        pub fn view(envelope: &$crate::Envelope) -> ::std::option::Option<&crate::native::NativeEvent> {
+            $crate::__provider_view!(envelope $(, $View => $field)?)
+        }
+
+        /// The native struct of one event, when the envelope holds that event:
+        /// `view_as::<native::SomeEvent>(e.envelope())`.
+        $($(#[$view_as_doc])*)?
+        pub fn view_as<T: $crate::kit::FromNative<crate::native::NativeEvent>>(
+            envelope: &$crate::Envelope,
+        ) -> ::std::option::Option<&T> {
+            view(envelope).and_then(T::from_native)
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __provider_codec_init {
+    ($Codec:ident) => {
+        $Codec::new()
+    };
+    ($Codec:ident, $init:expr) => {
+        $init
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+#[allow(clippy::crate_in_macro_def)] // the calling crate's `native` module
+macro_rules! __provider_view {
+    ($envelope:ident) => {
+        $envelope.native_view::<crate::native::NativeEvent>()
+    };
+    ($envelope:ident, $View:ty => $field:ident) => {
+        $envelope.native_view::<$View>().map(|v| &v.$field)
+    };
+}

@@ -237,6 +237,57 @@ enum Expect {
     CommaOrClose,
 }
 
+/// The end of the JSON number (RFC 8259's grammar: `-`, an integer part without leading zeros,
+/// then an optional fraction and exponent) that starts at `at` in `src`; the error is where the
+/// grammar breaks off and why. The one scanner of the number grammar (the repair pass here, and
+/// install's comment-preserving editor).
+///
+/// ```
+/// use agenthooks_core::kit::tolerant::number_end;
+/// assert_eq!(number_end(b"[-12.5e+3,", 1).unwrap(), 9);
+/// assert_eq!(number_end(b"01", 0).unwrap(), 1); // a leading zero ends the number
+/// let e = number_end(b"1.x", 0).unwrap_err();
+/// assert_eq!((e.offset, e.message), (2, "expected a digit after `.`"));
+/// ```
+pub fn number_end(src: &[u8], at: usize) -> Result<usize, RepairError> {
+    let peek = |i: usize| src.get(i).copied();
+    let digits = |mut i: usize| {
+        while peek(i).is_some_and(|b| b.is_ascii_digit()) {
+            i += 1;
+        }
+        i
+    };
+    let err = |offset: usize, message: &'static str| RepairError { offset, message };
+    let mut i = at;
+    if peek(i) == Some(b'-') {
+        i += 1;
+    }
+    match peek(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(i),
+        _ => return Err(err(i, "expected a digit")),
+    }
+    if peek(i) == Some(b'.') {
+        let end = digits(i + 1);
+        if end == i + 1 {
+            return Err(err(end, "expected a digit after `.`"));
+        }
+        i = end;
+    }
+    if let Some(b'e' | b'E') = peek(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = peek(i) {
+            i += 1;
+        }
+        let end = digits(i);
+        if end == i {
+            return Err(err(end, "expected an exponent"));
+        }
+        i = end;
+    }
+    Ok(i)
+}
+
 struct Writer<'a> {
     src: &'a [u8],
     i: usize,
@@ -432,42 +483,10 @@ impl Writer<'_> {
         }
     }
 
-    fn digits(&mut self) -> usize {
-        let start = self.i;
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.i += 1;
-        }
-        self.i - start
-    }
-
     fn number(&mut self) -> Result<(), RepairError> {
         let start = self.i;
         self.value_start = start;
-        if self.peek() == Some(b'-') {
-            self.i += 1;
-        }
-        match self.peek() {
-            Some(b'0') => self.i += 1,
-            Some(b'1'..=b'9') => {
-                self.digits();
-            }
-            _ => return Err(self.err("expected a digit")),
-        }
-        if self.peek() == Some(b'.') {
-            self.i += 1;
-            if self.digits() == 0 {
-                return Err(self.err("expected a digit after `.`"));
-            }
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.i += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.i += 1;
-            }
-            if self.digits() == 0 {
-                return Err(self.err("expected an exponent"));
-            }
-        }
+        self.i = number_end(self.src, start)?;
         let text = &self.src[start..self.i];
         // ASCII by construction.
         let s = std::str::from_utf8(text).unwrap_or("0");
@@ -753,32 +772,12 @@ mod tests {
         assert_eq!(parse(&obj).unwrap().0["cmd"], "ls");
     }
 
-    fn arb_json() -> impl proptest::strategy::Strategy<Value = Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            any::<f64>()
-                .prop_filter("finite", |f| f.is_finite())
-                .prop_map(Value::from),
-            ".{0,8}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(6, 48, 6, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                proptest::collection::vec((".{0,6}", inner), 0..5)
-                    .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-            ]
-        })
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 
         /// What `serde_json` writes comes through byte for byte, with no repair.
         #[test]
-        fn valid_json_is_unchanged(v in arb_json(), pretty in proptest::bool::ANY) {
+        fn valid_json_is_unchanged(v in agenthooks_testkit::strategy::json_document(6, 48, 5), pretty in proptest::bool::ANY) {
             let t = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { v.to_string() };
             let r = repair(t.as_bytes()).unwrap();
             proptest::prop_assert_eq!(&r.text, &t);

@@ -13,37 +13,9 @@ pub(crate) fn parse(path: &Path, text: &str) -> Result<DocumentMut, InstallError
         .map_err(|e| InstallError::malformed(path, "TOML", e.to_string().trim_end().to_owned()))
 }
 
-/// Converts a TOML item to JSON (datetimes become strings, a float that JSON cannot hold
-/// becomes `null`): how manifests and existing configs are read. The same rules as the Codex
-/// crate's `config.toml` reader (`agenthooks_codex::mcp_config::toml_json`); install keeps its
-/// own copy so that manifests read without the Codex codec linked in.
-pub(crate) fn to_json(item: &Item) -> serde_json::Value {
-    match item {
-        Item::None => serde_json::Value::Null,
-        Item::Value(v) => value_json(v),
-        Item::Table(t) => table_json(t),
-        Item::ArrayOfTables(a) => serde_json::Value::Array(a.iter().map(|t| table_json(t)).collect()),
-    }
-}
-
-/// A TOML table-like (table or inline table) as a JSON object.
-pub(crate) fn table_json(t: &dyn TableLike) -> serde_json::Value {
-    serde_json::Value::Object(t.iter().map(|(k, v)| (k.to_owned(), to_json(v))).collect())
-}
-
-fn value_json(v: &toml_edit::Value) -> serde_json::Value {
-    use serde_json::Value as J;
-    use toml_edit::Value as V;
-    match v {
-        V::String(s) => J::String(s.value().clone()),
-        V::Integer(i) => J::from(*i.value()),
-        V::Float(f) => serde_json::Number::from_f64(*f.value()).map_or(J::Null, J::Number),
-        V::Boolean(b) => J::Bool(*b.value()),
-        V::Datetime(d) => J::String(d.value().to_string()),
-        V::Array(a) => J::Array(a.iter().map(value_json).collect()),
-        V::InlineTable(t) => table_json(t),
-    }
-}
+/// A TOML item as JSON: how manifests and existing configs are read (the kit's rules, which the
+/// Codex codec's `config.toml` reader follows too).
+pub(crate) use agenthooks_core::kit::toml::{table_json, to_json};
 
 /// The string under `key` of a table-like item.
 pub(crate) fn str_of<'a>(t: &'a dyn TableLike, key: &str) -> Option<&'a str> {

@@ -109,41 +109,13 @@ pub(crate) fn commands_in(path: &Path, text: &str) -> Vec<String> {
         return Vec::new();
     }
     let v: serde_json::Value = if path.extension().is_some_and(|e| e == "toml") {
-        toml_json(&text.parse::<toml_edit::DocumentMut>().unwrap())
+        agenthooks_core::kit::toml::to_json(text.parse::<toml_edit::DocumentMut>().unwrap().as_item())
     } else {
         serde_json::from_str(text).unwrap()
     };
     let mut out = Vec::new();
     json_commands(&v, &mut out);
     out
-}
-
-fn toml_json(doc: &toml_edit::DocumentMut) -> serde_json::Value {
-    fn item(i: &toml_edit::Item) -> serde_json::Value {
-        match i {
-            toml_edit::Item::Value(v) => value(v),
-            toml_edit::Item::Table(t) => table(t),
-            toml_edit::Item::ArrayOfTables(a) => a.iter().map(|t| table(t)).collect(),
-            toml_edit::Item::None => serde_json::Value::Null,
-        }
-    }
-    fn table(t: &dyn toml_edit::TableLike) -> serde_json::Value {
-        t.iter()
-            .map(|(k, v)| (k.to_owned(), item(v)))
-            .collect::<serde_json::Map<_, _>>()
-            .into()
-    }
-    fn value(v: &toml_edit::Value) -> serde_json::Value {
-        match v {
-            toml_edit::Value::String(s) => s.value().clone().into(),
-            toml_edit::Value::Integer(i) => (*i.value()).into(),
-            toml_edit::Value::Boolean(b) => (*b.value()).into(),
-            toml_edit::Value::Array(a) => a.iter().map(value).collect(),
-            toml_edit::Value::InlineTable(t) => table(t),
-            other => other.to_string().into(),
-        }
-    }
-    table(doc.as_table())
 }
 
 /// Applies a plan to an in-memory file system (what `Plan::apply` does on disk).
