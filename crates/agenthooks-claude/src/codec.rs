@@ -91,11 +91,7 @@ fn caps_of(native: &str) -> CapSet {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for ClaudeCodec {
-    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
-        Some(&crate::transcript::TRANSCRIPT)
-    }
-
-    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp, transcript);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&PROVIDER, inv.payload.json_bytes(), inv.native_event)?;

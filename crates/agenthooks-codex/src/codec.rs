@@ -462,11 +462,7 @@ fn encode_native(name: &str, kind: EventKind, outcome: &Outcome, mcp_tool: bool)
 }
 
 impl Codec for CodexCodec {
-    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
-        Some(&crate::transcript::TRANSCRIPT)
-    }
-
-    agenthooks_core::kit::kit_codec_tables!(provider: Provider::CODEX, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::CODEX, mcp, transcript);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -136,7 +136,7 @@ impl CommandHook {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl CommandHook {
         /// Sets `timeout` (seconds).
         with_timeout(timeout: u64) => Some;

@@ -226,13 +226,9 @@ fn wire(out: &Output<'_>) -> WireResponse {
 }
 
 impl Codec for CopilotCodec {
-    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
-        Some(&crate::transcript::TRANSCRIPT)
-    }
-
     // The camelCase rows (the names install bakes into `--event`); `name_key` is `None`:
     // camelCase payloads name no event (the argv hint or the shape does).
-    agenthooks_core::kit::kit_codec_tables!(provider: Provider::COPILOT, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::COPILOT, mcp, transcript);
 
     /// The row of a name in either spelling (`PreToolUse` is the `preToolUse` row).
     fn row(&self, native: &str) -> Option<&'static EventRow> {

@@ -133,6 +133,11 @@ pub use table::{primary_row, row, EventRow, FailShape, McpNaming, ToolTable};
 #[doc(inline)]
 pub use crate::{kit_codec_tables, native_events, native_record, provider_surface, quirk_table};
 
+/// The declaration macros of plain public types (a named enum, builder setters), at their
+/// documented path (the crate-root copies are hidden; both work).
+#[doc(inline)]
+pub use crate::{named_enum, setters};
+
 pub use crate::codec::{blocking_outcome, encode_block, failure_response};
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 //! Declaration macros for the plain parts of public types, shared by this crate and the
-//! crates built on it: [`named_enum!`](crate::named_enum) (a closed enum and its stable names,
-//! from one list) and [`setters!`](crate::setters) (builder setters, one line each).
+//! crates built on it: [`named_enum!`](crate::kit::named_enum) (a closed enum and its stable
+//! names, from one list) and [`setters!`](crate::kit::setters) (builder setters, one line each).
+//! Both are documented at their path under [`kit`](crate::kit), beside the codec macros.
 
 /// Declares a closed enum whose variants each have a stable name: the enum, `as_str` and
 /// [`Display`](std::fmt::Display) come from one list of `Variant => "name"`, so a name cannot
@@ -9,7 +10,7 @@
 /// Attributes and docs pass through to the enum and to each variant.
 ///
 /// ```
-/// agenthooks_core::named_enum! {
+/// agenthooks_core::kit::named_enum! {
 ///     /// How loud.
 ///     #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 ///     pub enum Volume {
@@ -24,6 +25,7 @@
 /// assert_eq!(Volume::default().to_string(), "quiet");
 /// ```
 #[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
 macro_rules! named_enum {
     (
         $(#[$meta:meta])*
@@ -68,7 +70,7 @@ macro_rules! named_enum {
 ///     home: Option<std::path::PathBuf>,
 /// }
 ///
-/// agenthooks_core::setters! {
+/// agenthooks_core::kit::setters! {
 ///     impl Config {
 ///         /// Sets the name.
 ///         with_name(name: impl Into<String>);
@@ -84,6 +86,7 @@ macro_rules! named_enum {
 /// assert_eq!(c.home.as_deref(), Some(std::path::Path::new("/h")));
 /// ```
 #[macro_export]
+#[doc(hidden)] // documented at its path under `kit::`
 macro_rules! setters {
     (impl<$lt:lifetime> $ty:ty { $($body:tt)* }) => {
         impl<$lt> $ty {

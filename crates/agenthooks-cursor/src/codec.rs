@@ -109,11 +109,7 @@ pub fn detect_variant(native: &NativeEvent, env: &dyn Env) -> Variant {
 // ---------------------------------------------------------------------------------------------
 
 impl Codec for CursorCodec {
-    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
-        Some(&crate::transcript::TRANSCRIPT)
-    }
-
-    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp, transcript);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = crate::compat::decode(inv.payload.json_bytes(), inv.native_event)?;

@@ -180,11 +180,7 @@ fn block_message(outcome: &Outcome) -> Option<&str> {
 }
 
 impl Codec for GeminiCodec {
-    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
-        Some(&crate::transcript::TRANSCRIPT)
-    }
-
-    agenthooks_core::kit::kit_codec_tables!(provider: Provider::GEMINI, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::GEMINI, mcp, transcript);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

@@ -43,7 +43,7 @@ impl Default for DoctorOptions {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl DoctorOptions {
         /// Whether to ping.
         with_ping(ping: bool);

@@ -5,7 +5,7 @@ use std::fmt;
 use agenthooks_core::Provider;
 use serde::Serialize;
 
-agenthooks_core::named_enum! {
+agenthooks_core::kit::named_enum! {
     /// How much a finding matters.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
     #[serde(rename_all = "kebab-case")]
@@ -23,7 +23,7 @@ agenthooks_core::named_enum! {
     }
 }
 
-agenthooks_core::named_enum! {
+agenthooks_core::kit::named_enum! {
     /// What a finding is about (stable names for tools and tests).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
     #[serde(rename_all = "kebab-case")]
@@ -116,7 +116,7 @@ impl Finding {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl Finding {
         /// Sets the manifest hook index.
         with_hook(hook: usize) => Some;

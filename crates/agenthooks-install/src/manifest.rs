@@ -123,22 +123,6 @@ impl Manifest {
         }
     }
 
-    /// Sets [`Manifest::copilot_allow_localhost`]: the user runs Copilot CLI with
-    /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
-    ///
-    /// ```
-    /// use agenthooks_install::{Manifest, WarmEndpoint};
-    /// let m = Manifest::new(["/bin/guard"], "guard")
-    ///     .with_warm(WarmEndpoint::new(4711, "token", "0.1.0-abc-def"))
-    ///     .with_copilot_allow_localhost(true);
-    /// assert!(m.warm && m.copilot_allow_localhost);
-    /// ```
-    #[must_use]
-    pub fn with_copilot_allow_localhost(mut self, yes: bool) -> Self {
-        self.copilot_allow_localhost = yes;
-        self
-    }
-
     /// Warm mode with this endpoint (see [`Manifest::warm`]).
     #[must_use]
     pub fn with_warm(mut self, endpoint: WarmEndpoint) -> Self {
@@ -228,12 +212,23 @@ impl Manifest {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl Manifest {
         /// Sets the identity.
         with_identity(identity: Identity);
         /// Sets the failure policy.
         with_failure(failure: FailurePolicy);
+        /// Sets [`Manifest::copilot_allow_localhost`]: the user runs Copilot CLI with
+        /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
+        ///
+        /// ```
+        /// use agenthooks_install::{Manifest, WarmEndpoint};
+        /// let m = Manifest::new(["/bin/guard"], "guard")
+        ///     .with_warm(WarmEndpoint::new(4711, "token", "0.1.0-abc-def"))
+        ///     .with_copilot_allow_localhost(true);
+        /// assert!(m.warm && m.copilot_allow_localhost);
+        /// ```
+        with_copilot_allow_localhost(copilot_allow_localhost: bool);
     }
 }
 
@@ -275,7 +270,7 @@ impl Identity {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl Identity {
         /// Sets the version.
         with_version(version: impl Into<String>);
@@ -394,7 +389,7 @@ impl HookSpec {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl HookSpec {
         /// Sets the tool matcher.
         with_tools(tools: ToolMatcher);

@@ -239,7 +239,7 @@ impl ToolMatcher {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl ToolMatcher {
         /// Sets the fallback.
         with_fallback(fallback: MatcherFallback);

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-agenthooks_core::named_enum! {
+agenthooks_core::kit::named_enum! {
     /// Where hooks are installed for an agent.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]

@@ -83,7 +83,7 @@ impl Target {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl Target {
         /// Sets the agent's home (`$CODEX_HOME`, `$KIMI_CODE_HOME`).
         with_agent_home(agent_home: impl Into<PathBuf>) => Some;
@@ -193,7 +193,7 @@ pub struct CodexOptions {
     pub trust_project: bool,
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl CodexOptions {
         /// Hooks inline in `config.toml`.
         with_inline_toml(inline_toml: bool);

@@ -70,11 +70,7 @@ impl KimiCodec {
 }
 
 impl agenthooks_core::Codec for KimiCodec {
-    fn transcript(&self) -> Option<&'static dyn agenthooks_core::kit::transcript::TranscriptFormat> {
-        Some(&crate::transcript::TRANSCRIPT)
-    }
-
-    agenthooks_core::kit::kit_codec_tables!(provider: Provider::KIMI, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::KIMI, mcp, transcript);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         // Straight from the bytes; the name is the payload's own, else the config's --event (the

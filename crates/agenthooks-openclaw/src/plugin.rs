@@ -166,7 +166,7 @@ impl ShimHook {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl ShimHook {
         /// Sets this hook's own fail policy (`None`: the plugin's).
         with_fail_closed(fail_closed: Option<bool>);

@@ -139,7 +139,7 @@ fn wire(reply: &Reply) -> WireResponse {
 }
 
 impl Codec for OpenCodeCodec {
-    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: PROVIDER, mcp);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let bytes = inv.payload.json_bytes();

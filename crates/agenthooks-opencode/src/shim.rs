@@ -88,7 +88,7 @@ impl Subscription {
     }
 }
 
-agenthooks_core::setters! {
+agenthooks_core::kit::setters! {
     impl Subscription {
         /// Narrows a tool hook to the tools `matcher` (a regex source) matches.
         with_matcher(matcher: Option<String>);

@@ -63,7 +63,7 @@ use std::time::Duration;
 
 // Core's modules and items under the paths the runtime's files name them by.
 use agenthooks_core::{
-    capability, codec, decision, digest, error, event, kind, provider, router, setters, tool_filter, CapSet,
+    capability, codec, decision, digest, error, event, kind, kit::setters, provider, router, tool_filter, CapSet,
     Capability, EventKind, HandlerError, Provider,
 };
 #[cfg(test)]

@@ -125,6 +125,18 @@ impl Report {
     }
 }
 
+agenthooks_core::kit::setters! {
+    impl Suite {
+        /// Forces bless mode on or off (default: from `AGENTHOOKS_BLESS`).
+        bless(bless: bool);
+        /// Runs check 8, the drop/retype tolerance property (default on; a codec under
+        /// construction may switch it off, a finished one never does).
+        tolerance(tolerance: bool);
+        /// Fails when fewer fixtures are found (default 1).
+        min_fixtures(min_fixtures: usize);
+    }
+}
+
 impl Suite {
     /// A run of `codec` over every fixture under `dir` (bless mode from the environment).
     pub fn new(codec: &'static dyn Codec, dir: impl Into<PathBuf>) -> Self {
@@ -146,28 +158,6 @@ impl Suite {
         F: for<'a> Fn(&'a Envelope) -> Option<&'a Map<String, Value>> + Send + Sync + 'static,
     {
         self.extra = Some(Box::new(f));
-        self
-    }
-
-    /// Forces bless mode on or off (default: from `AGENTHOOKS_BLESS`).
-    #[must_use]
-    pub fn bless(mut self, on: bool) -> Self {
-        self.bless = on;
-        self
-    }
-
-    /// Runs check 8, the drop/retype tolerance property (default on; a codec under construction
-    /// may switch it off, a finished one never does).
-    #[must_use]
-    pub fn tolerance(mut self, on: bool) -> Self {
-        self.tolerance = on;
-        self
-    }
-
-    /// Fails when fewer fixtures are found (default 1).
-    #[must_use]
-    pub fn min_fixtures(mut self, n: usize) -> Self {
-        self.min_fixtures = n;
         self
     }
 

@@ -459,8 +459,11 @@ macro_rules! __native_accessor {
 ///
 /// Without arguments it reads the naming contract's paths: `crate::native::{EVENTS,
 /// NativeEvent}`, `crate::tools::TOOLS`, `crate::view`, `crate::quirks::QUIRKS`, and the codec
-/// module's `DEFAULT_TIMEOUT`; `kit_codec_tables!(provider: P)` also writes `provider`, and
-/// `kit_codec_tables!(provider: P, mcp: crate::mcp_config::load)` also `mcp_loader`.
+/// module's `DEFAULT_TIMEOUT`; `kit_codec_tables!(provider: P)` also writes `provider`,
+/// `kit_codec_tables!(provider: P, mcp: crate::mcp_config::load)` also `mcp_loader`, and a
+/// trailing `transcript: crate::transcript::TRANSCRIPT` also `transcript` (an agent that writes
+/// a session transcript). `mcp` and `transcript` without a path name the contract's:
+/// `kit_codec_tables!(provider: P, mcp, transcript)`.
 ///
 /// ```ignore
 /// impl Codec for MyCodec {
@@ -476,6 +479,28 @@ macro_rules! __native_accessor {
 #[doc(hidden)] // documented at its path under `kit::`
 #[allow(clippy::crate_in_macro_def)] // the no-argument form names the calling crate's own modules
 macro_rules! kit_codec_tables {
+    // The contract's MCP reader and transcript format (`mcp_config::load`, `transcript::TRANSCRIPT`).
+    (provider: $provider:expr, mcp, transcript $(,)?) => {
+        $crate::kit_codec_tables!(
+            provider: $provider,
+            mcp: crate::mcp_config::load,
+            transcript: crate::transcript::TRANSCRIPT,
+        );
+    };
+    // The contract's MCP reader.
+    (provider: $provider:expr, mcp $(,)?) => {
+        $crate::kit_codec_tables!(provider: $provider, mcp: crate::mcp_config::load);
+    };
+    // The agent's transcript format (`Codec::transcript`), then as below.
+    (provider: $provider:expr, mcp: $loader:path, transcript: $transcript:path $(,)?) => {
+        fn transcript(
+            &self,
+        ) -> ::std::option::Option<&'static dyn $crate::kit::transcript::TranscriptFormat> {
+            ::std::option::Option::Some(&$transcript)
+        }
+
+        $crate::kit_codec_tables!(provider: $provider, mcp: $loader);
+    };
     // `provider` and the MCP config reader (`Codec::mcp_loader`), then as below.
     (provider: $provider:expr, mcp: $loader:path $(,)?) => {
         fn mcp_loader(&self) -> ::std::option::Option<$crate::mcp::McpLoader> {
