@@ -319,20 +319,6 @@ mod tests {
     #[test]
     fn exit_codes() {
         assert!(run("PreToolUse", 0, "", "").is_no_op());
-        assert_eq!(
-            run("PreToolUse", 2, "{}", "nope").effect,
-            Effect::Denied { reason: "nope".into() }
-        );
-        assert_eq!(
-            run("Stop", 2, "", "go on").effect,
-            Effect::Continued {
-                instruction: "go on".into()
-            }
-        );
-        assert_eq!(
-            run("PostToolUse", 2, "", "bad").effect,
-            Effect::OutputFlagged { reason: "bad".into() }
-        );
         let v = run("SessionEnd", 2, "", "x");
         assert!(v.is_no_op() && !v.ignored.is_empty());
         let v = run("PreToolUse", 1, "", "boom");
@@ -362,13 +348,6 @@ mod tests {
         assert!(v.misbehaved() && v.effect == Effect::Proceed);
         let v = run("UserPromptSubmit", 0, "today is Monday", "");
         assert_eq!(v.context, ["today is Monday"]);
-        let v = run(
-            "PostToolUse",
-            0,
-            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"x"}}"#,
-            "",
-        );
-        assert_eq!(v.effect, Effect::Proceed);
         let v = run(
             "PermissionRequest",
             0,

@@ -364,25 +364,11 @@ mod tests {
         let v = run(
             "PreToolUse",
             0,
-            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
-            "",
-        );
-        assert_eq!(v.effect, Effect::Denied { reason: "no".into() });
-        let v = run(
-            "PreToolUse",
-            0,
             r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls"}}}"#,
             "",
         );
         assert_eq!(v.effect, Effect::Proceed);
         assert_eq!(v.input_rewritten.unwrap()["command"], "ls");
-        let v = run("Stop", 0, r#"{"decision":"block","reason":"more"}"#, "");
-        assert_eq!(
-            v.effect,
-            Effect::Continued {
-                instruction: "more".into()
-            }
-        );
         assert!(run("PreToolUse", 0, r#"{"continue":false}"#, "").misbehaved());
         let v = run("UserPromptSubmit", 0, r#"{"continue":false,"stopReason":"s"}"#, "");
         assert_eq!(v.agent_stopped.as_deref(), Some("s"));
@@ -390,10 +376,6 @@ mod tests {
 
     #[test]
     fn exit_codes() {
-        assert_eq!(
-            run("PreToolUse", 2, "", "no").effect,
-            Effect::Denied { reason: "no".into() }
-        );
         let v = run("PreToolUse", 2, "", "");
         assert!(v.misbehaved() && v.effect == Effect::Proceed);
         assert!(run("PreToolUse", 1, "", "x").misbehaved());

@@ -236,10 +236,6 @@ mod tests {
     #[test]
     fn pre_tool_use_fails_closed_on_errors() {
         assert!(run("preToolUse", 0, "", "").is_no_op());
-        assert_eq!(
-            run("preToolUse", 2, "", "no").effect,
-            Effect::Denied { reason: "no".into() }
-        );
         let v = run("preToolUse", 1, "", "crash");
         assert!(v.misbehaved() && matches!(v.effect, Effect::Denied { .. }));
         let v = Copilot.interpret("preToolUse", b"{}", &HookOutput::timed_out("", ""));
@@ -251,13 +247,6 @@ mod tests {
     #[test]
     fn top_level_fields_only() {
         let v = run(
-            "preToolUse",
-            0,
-            r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#,
-            "",
-        );
-        assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
-        let v = run(
             "userPromptSubmitted",
             0,
             r#"{"hookSpecificOutput":{"additionalContext":"c"}}"#,
@@ -266,13 +255,6 @@ mod tests {
         assert!(v.context.is_empty());
         let v = run("UserPromptSubmit", 0, r#"{"additionalContext":"c"}"#, "");
         assert_eq!(v.context, ["c"]);
-        let v = run("agentStop", 0, r#"{"decision":"block","reason":"more"}"#, "");
-        assert_eq!(
-            v.effect,
-            Effect::Continued {
-                instruction: "more".into()
-            }
-        );
         let v = run(
             "preToolUse",
             0,
@@ -280,7 +262,5 @@ mod tests {
             "",
         );
         assert_eq!((v.effect, v.input_rewritten.is_some()), (Effect::Allowed, true));
-        let v = run("permissionRequest", 2, r#"{"message":"m"}"#, "ignored");
-        assert_eq!(v.effect, Effect::Denied { reason: "m".into() });
     }
 }

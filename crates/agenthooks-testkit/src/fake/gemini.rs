@@ -247,10 +247,6 @@ mod tests {
     fn exit_codes_and_streams() {
         assert!(run("BeforeTool", 0, "{}", "").is_no_op());
         assert!(run("BeforeTool", 0, "", "").is_no_op());
-        assert_eq!(
-            run("BeforeTool", 2, "", "nope").effect,
-            Effect::Denied { reason: "nope".into() }
-        );
         let v = run("BeforeTool", 3, "", "x");
         assert_eq!(v.effect, Effect::Denied { reason: "x".into() });
         assert!(v.misbehaved());
@@ -259,14 +255,8 @@ mod tests {
             (v.effect, v.system_message.as_deref()),
             (Effect::Proceed, Some("Warning: careful"))
         );
-        // JSON wins over the exit code, also from stderr
-        let v = run("BeforeTool", 2, "", r#"{"decision":"allow"}"#);
-        assert_eq!(v.effect, Effect::Proceed);
         let v = run("BeforeTool", 0, "hello", "");
         assert_eq!(v.system_message.as_deref(), Some("hello"));
-        // a JSON string of JSON
-        let v = run("BeforeTool", 0, r#""{\"decision\":\"deny\",\"reason\":\"r\"}""#, "");
-        assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
     }
 
     #[test]
@@ -279,13 +269,6 @@ mod tests {
         );
         let m = v.input_rewritten.unwrap();
         assert_eq!((m["command"].as_str(), m["dir"].as_str()), (Some("pwd"), Some(".")));
-        let v = run("AfterTool", 0, r#"{"decision":"deny","reason":"r"}"#, "");
-        assert_eq!(
-            v.effect,
-            Effect::OutputReplaced {
-                output: "Tool result blocked: r".into()
-            }
-        );
         let v = run(
             "AfterTool",
             0,
@@ -293,18 +276,7 @@ mod tests {
             "",
         );
         assert_eq!(v.context, ["&lt;b&gt;"]);
-        let v = run("AfterAgent", 0, r#"{"decision":"deny","reason":"again"}"#, "");
-        assert_eq!(
-            v.effect,
-            Effect::Continued {
-                instruction: "again".into()
-            }
-        );
         let v = run("BeforeTool", 0, r#"{"continue":false,"stopReason":"halt"}"#, "");
         assert_eq!(v.agent_stopped.as_deref(), Some("halt"));
-        assert_eq!(
-            run("BeforeTool", 0, r#"{"decision":"ask","reason":"q"}"#, "").effect,
-            Effect::Asked { reason: "q".into() }
-        );
     }
 }

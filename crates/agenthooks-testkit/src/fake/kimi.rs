@@ -146,26 +146,7 @@ mod tests {
 
     #[test]
     fn gating_events_only() {
-        assert_eq!(
-            run("PreToolUse", 2, "", "").effect,
-            Effect::Denied {
-                reason: "Blocked by PreToolUse hook".into()
-            }
-        );
-        assert_eq!(
-            run("Stop", 2, "", "again").effect,
-            Effect::Continued {
-                instruction: "again".into()
-            }
-        );
         assert!(run("PostToolUse", 2, "", "x").is_no_op());
-        let v = run(
-            "PreToolUse",
-            0,
-            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r"}}"#,
-            "",
-        );
-        assert_eq!(v.effect, Effect::Denied { reason: "r".into() });
         let v = run("UserPromptSubmit", 0, "today is Monday", "");
         assert_eq!(v.context, ["today is Monday"]);
         let v = run("UserPromptSubmit", 0, r#"{"message":"m"}"#, "");

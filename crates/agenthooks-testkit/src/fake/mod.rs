@@ -695,6 +695,124 @@ mod tests {
         assert!(agents().iter().all(|a| !a.events().is_empty()));
     }
 
+    /// The effect each agent makes of a hook's exit code, stdout and stderr: one row a case (the
+    /// agent, its native event, the exit code, stdout, stderr, the effect), one payload for all.
+    #[test]
+    fn effects() {
+        use Effect::{Asked, Continued, Denied, OutputFlagged, OutputReplaced, Proceed};
+        let hso_deny = r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r"}}"#;
+        let codex_deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r"}}"#;
+        let mcp_output = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":"x"}}"#;
+        let top_deny = r#"{"permissionDecision":"deny","permissionDecisionReason":"r"}"#;
+        let block_more = r#"{"decision":"block","reason":"more"}"#;
+        let (deny_r, deny_again) = (
+            r#"{"decision":"deny","reason":"r"}"#,
+            r#"{"decision":"deny","reason":"again"}"#,
+        );
+        // a JSON string of JSON
+        let deny_quoted = r#""{\"decision\":\"deny\",\"reason\":\"r\"}""#;
+        let s = |t: &str| t.to_owned();
+        let cases: Vec<(&dyn FakeAgent, &str, i32, &str, &str, Effect)> = vec![
+            (&Claude, "PreToolUse", 2, "{}", "nope", Denied { reason: s("nope") }),
+            (
+                &Claude,
+                "Stop",
+                2,
+                "",
+                "go on",
+                Continued {
+                    instruction: s("go on"),
+                },
+            ),
+            (&Claude, "PostToolUse", 2, "", "bad", OutputFlagged { reason: s("bad") }),
+            // updatedMCPToolOutput on a tool that is not an MCP tool
+            (&Claude, "PostToolUse", 0, mcp_output, "", Proceed),
+            (&Codex, "PreToolUse", 0, codex_deny, "", Denied { reason: s("r") }),
+            (&Codex, "Stop", 0, block_more, "", Continued { instruction: s("more") }),
+            (&Codex, "PreToolUse", 2, "", "no", Denied { reason: s("no") }),
+            (&Copilot, "preToolUse", 2, "", "no", Denied { reason: s("no") }),
+            (&Copilot, "preToolUse", 0, top_deny, "", Denied { reason: s("r") }),
+            (
+                &Copilot,
+                "agentStop",
+                0,
+                block_more,
+                "",
+                Continued { instruction: s("more") },
+            ),
+            (
+                &Copilot,
+                "permissionRequest",
+                2,
+                r#"{"message":"m"}"#,
+                "ignored",
+                Denied { reason: s("m") },
+            ),
+            (&Gemini, "BeforeTool", 2, "", "nope", Denied { reason: s("nope") }),
+            // JSON wins over the exit code, also from stderr
+            (&Gemini, "BeforeTool", 2, "", r#"{"decision":"allow"}"#, Proceed),
+            (&Gemini, "BeforeTool", 0, deny_quoted, "", Denied { reason: s("r") }),
+            (
+                &Gemini,
+                "BeforeTool",
+                0,
+                r#"{"decision":"ask","reason":"q"}"#,
+                "",
+                Asked { reason: s("q") },
+            ),
+            (
+                &Gemini,
+                "AfterAgent",
+                0,
+                deny_again,
+                "",
+                Continued {
+                    instruction: s("again"),
+                },
+            ),
+            (
+                &Gemini,
+                "AfterTool",
+                0,
+                deny_r,
+                "",
+                OutputReplaced {
+                    output: "Tool result blocked: r".into(),
+                },
+            ),
+            (
+                &Kimi,
+                "PreToolUse",
+                2,
+                "",
+                "",
+                Denied {
+                    reason: s("Blocked by PreToolUse hook"),
+                },
+            ),
+            (
+                &Kimi,
+                "Stop",
+                2,
+                "",
+                "again",
+                Continued {
+                    instruction: s("again"),
+                },
+            ),
+            (&Kimi, "PreToolUse", 0, hso_deny, "", Denied { reason: s("r") }),
+        ];
+        let payload = br#"{"tool_name":"Bash","tool_input":{"command":"ls","dir":"."}}"#;
+        for (agent, event, code, stdout, stderr, want) in cases {
+            let v = verdict_of(agent, event, payload, (code, stdout, stderr));
+            let case = format!(
+                "{} {event} exit {code} stdout {stdout:?} stderr {stderr:?}",
+                agent.provider()
+            );
+            assert_eq!(v.effect, want, "{case}");
+        }
+    }
+
     #[test]
     fn stdout_parsing() {
         assert!(matches!(parse_stdout(b"  \n"), Parsed::Empty));
