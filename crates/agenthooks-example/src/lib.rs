@@ -192,16 +192,20 @@ fn aws_secret_at(text: &[u8], i: usize) -> bool {
         if !name.eq_ignore_ascii_case(key.as_bytes()) {
             return false;
         }
-        let mut j = i + key.len();
-        while j < text.len() && matches!(text[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
-            j += 1;
-        }
-        let n = text[j..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
-            .count();
-        n >= 40
+        aws_secret_len(text, i + key.len()) >= 40
     })
+}
+
+/// The length of the value after an AWS secret key's name ending at `j`: the separators (blanks,
+/// quotes, `:`, `=`) skipped, then the run of base64 characters.
+fn aws_secret_len(text: &[u8], mut j: usize) -> usize {
+    while j < text.len() && matches!(text[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
+        j += 1;
+    }
+    text[j..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
+        .count()
 }
 
 /// The names of the credentials found in `text` (empty when none), deduplicated, in a stable order.
@@ -383,7 +387,7 @@ mod tests {
     /// The scanner before the one-pass rewrite (a pass per prefix), kept as the oracle: the
     /// one-pass scan must find exactly what it found.
     mod reference {
-        use super::super::{token, Detector, DETECTORS};
+        use super::super::{aws_secret_len, token, Detector, AWS_SECRET_KEYS, DETECTORS};
 
         fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
             hay.windows(needle.len()).position(|w| w == needle)
@@ -420,23 +424,11 @@ mod tests {
             let lower = text.to_ascii_lowercase();
             let b = lower.as_bytes();
             let orig = text.as_bytes();
-            for key in [
-                "aws_secret_access_key",
-                "aws_secretaccesskey",
-                "awssecretaccesskey",
-                "aws_secret_accesskey",
-            ] {
+            for key in AWS_SECRET_KEYS {
                 let mut from = 0;
                 while let Some(i) = find(&b[from..], key.as_bytes()).map(|i| i + from) {
-                    let mut j = i + key.len();
-                    while j < b.len() && matches!(b[j], b' ' | b'"' | b'\'' | b':' | b'=' | b'\t') {
-                        j += 1;
-                    }
-                    let n = orig[j..]
-                        .iter()
-                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'/' || **c == b'+' || **c == b'=')
-                        .count();
-                    if n >= 40 {
+                    // Lowercasing keeps every byte's position: the value is measured in the original.
+                    if aws_secret_len(orig, i + key.len()) >= 40 {
                         return true;
                     }
                     from = i + 1;

@@ -112,6 +112,18 @@ pub struct ChangeArgs {
     pub(crate) manifest: ManifestArgs,
 }
 
+/// `doctor`, `preflight`: the reports' directories, manifest and output format.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub(crate) dirs: DirArgs,
+    #[command(flatten)]
+    pub(crate) manifest: ManifestArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
 /// `--provider` help: `what` and the providers this build installs for, e.g. `The agent
 /// (claude-code, cursor)`.
 pub(crate) fn providers_help(what: &str) -> String {

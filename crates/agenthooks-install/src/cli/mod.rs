@@ -30,7 +30,7 @@ mod load;
 mod self_install;
 mod text;
 
-pub use args::{ChangeArgs, DirArgs, ManifestArgs, TargetArgs};
+pub use args::{ChangeArgs, DirArgs, ManifestArgs, ReportArgs, TargetArgs};
 pub use commands::doctor::DoctorArgs;
 pub use commands::manifest::PrintArgs;
 pub use commands::preflight::PreflightArgs;

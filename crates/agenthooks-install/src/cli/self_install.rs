@@ -95,8 +95,8 @@ fn self_main(
         | InstallCommand::Uninstall(a)
         | InstallCommand::Diff(a)
         | InstallCommand::Render(a) => &a.manifest,
-        InstallCommand::Doctor(a) => &a.manifest,
-        InstallCommand::Preflight(a) => &a.manifest,
+        InstallCommand::Doctor(a) => &a.report.manifest,
+        InstallCommand::Preflight(a) => &a.report.manifest,
         InstallCommand::Manifest(a) => &a.manifest,
     };
     let command = if overridden.command.is_empty() && overridden.manifest.is_none() {

@@ -60,6 +60,11 @@ impl Running {
         s
     }
 
+    /// One authorized POST of `body` to `path` on a fresh connection.
+    fn authed_post(&self, path: &str, body: &[u8]) -> Resp {
+        exchange(&mut self.connect(), &authed(self.port, path, body))
+    }
+
     fn join(mut self) -> Stopped {
         self.thread.take().unwrap().join().unwrap()
     }
@@ -122,6 +127,12 @@ fn post(port: u16, path: &str, body: &[u8], extra: &str) -> Vec<u8> {
     r
 }
 
+/// Asserts that the time since `since` lies in `range`.
+fn elapsed_within(since: Instant, range: std::ops::Range<Duration>) {
+    let took = since.elapsed();
+    assert!(range.contains(&took), "{took:?} is not in {range:?}");
+}
+
 fn authed(port: u16, path: &str, body: &[u8]) -> Vec<u8> {
     post(port, path, body, &format!("Authorization: Bearer {TOKEN}\r\n"))
 }
@@ -155,7 +166,7 @@ fn read_as_claude(body: &[u8]) -> Verdict {
 #[test]
 fn a_deny_is_the_command_hooks_bytes_and_claude_reads_a_deny() {
     let srv = Running::with(Router::new().on_tool_pre(deny_all), "deny");
-    let r = exchange(&mut srv.connect(), &authed(srv.port, PRE, &pre_tool_use()));
+    let r = srv.authed_post(PRE, &pre_tool_use());
     assert_eq!(r.status, 200, "{r:?}");
     assert!(r.head.contains("Content-Type: application/json"), "{}", r.head);
     let command = command_answer(Router::new().on_tool_pre(deny_all));
@@ -167,7 +178,7 @@ fn a_deny_is_the_command_hooks_bytes_and_claude_reads_a_deny() {
 #[test]
 fn no_decision_is_an_empty_object_claude_reads_as_no_opinion() {
     let srv = Running::with(Router::new(), "none");
-    let r = exchange(&mut srv.connect(), &authed(srv.port, PRE, &pre_tool_use()));
+    let r = srv.authed_post(PRE, &pre_tool_use());
     assert_eq!(r.status, 200);
     let command = command_answer(Router::new());
     let expected = if command.stdout.is_empty() {
@@ -225,7 +236,7 @@ fn requests_run_concurrently() {
     let threads: Vec<_> = (0..6)
         .map(|_| {
             let srv = Arc::clone(&srv);
-            std::thread::spawn(move || exchange(&mut srv.connect(), &authed(srv.port, PRE, &pre_tool_use())).status)
+            std::thread::spawn(move || srv.authed_post(PRE, &pre_tool_use()).status)
         })
         .collect();
     for t in threads {
@@ -270,7 +281,7 @@ fn the_body_cap_is_the_stdin_cap_and_its_boundary_holds() {
     // Exactly the cap: read and answered (padding after the JSON object: whitespace).
     let mut at = pre_tool_use();
     at.resize(cap, b' ');
-    assert_eq!(exchange(&mut srv.connect(), &authed(srv.port, PRE, &at)).status, 200);
+    assert_eq!(srv.authed_post(PRE, &at).status, 200);
     // One byte over: refused from the header, before the body.
     let mut s = srv.connect();
     let head = authed_head(
@@ -379,18 +390,12 @@ fn an_unknown_route_is_refused() {
 #[test]
 fn a_config_of_another_build_is_refused_but_cannot_stop_the_server() {
     let srv = Running::with(Router::new().on_tool_pre(deny_all), "build");
-    let ok = exchange(
-        &mut srv.connect(),
-        &authed(srv.port, &format!("{PRE}?build={BUILD}"), &pre_tool_use()),
-    );
+    let ok = srv.authed_post(&format!("{PRE}?build={BUILD}"), &pre_tool_use());
     assert_eq!(ok.status, 200);
     let r = refused(&srv, &authed(srv.port, &format!("{PRE}?build=older"), &pre_tool_use()));
     assert_eq!(r.status, 409);
     // Still serving: only `/v1/retire` with the token and a build at least as new stops it.
-    let ok = exchange(
-        &mut srv.connect(),
-        &authed(srv.port, &format!("{PRE}?build={BUILD}"), &pre_tool_use()),
-    );
+    let ok = srv.authed_post(&format!("{PRE}?build={BUILD}"), &pre_tool_use());
     assert_eq!(ok.status, 200);
     let bearer = agenthooks::runtime::warm_state::bearer(TOKEN);
     let retire = |auth: &str, build: &str| {
@@ -460,7 +465,7 @@ fn idle_connections_do_not_keep_an_authenticated_hook_out() {
     }
     std::thread::sleep(Duration::from_millis(200));
     let started = Instant::now();
-    let r = exchange(&mut srv.connect(), &authed(srv.port, PRE, &pre_tool_use()));
+    let r = srv.authed_post(PRE, &pre_tool_use());
     let took = started.elapsed();
     assert_eq!(r.status, 200);
     assert!(took < Duration::from_millis(100), "answered in {took:?}");
@@ -470,7 +475,7 @@ fn idle_connections_do_not_keep_an_authenticated_hook_out() {
     let small = Running::start(Router::new().on_tool_pre(deny_all), "slots16", cfg);
     let idle: Vec<TcpStream> = (0..64).map(|_| small.connect()).collect();
     std::thread::sleep(Duration::from_millis(100));
-    let r = exchange(&mut small.connect(), &authed(small.port, PRE, &pre_tool_use()));
+    let r = small.authed_post(PRE, &pre_tool_use());
     assert_eq!(r.status, 200);
     // And a socket silent past the head deadline is closed by the server.
     let mut quiet = small.connect();
@@ -492,7 +497,7 @@ fn a_server_with_an_open_session_outlives_its_idle_exit() {
     let srv = Running::start(Router::new(), "sessions", cfg);
     let session = |path: &str, id: &str| {
         let body = format!(r#"{{"session":"{id}"}}"#);
-        exchange(&mut srv.connect(), &authed(srv.port, path, body.as_bytes())).status
+        srv.authed_post(path, body.as_bytes()).status
     };
     assert_eq!(session("/v1/session/start", "a"), 200);
     assert_eq!(session("/v1/session/start", "b"), 200);
@@ -502,18 +507,11 @@ fn a_server_with_an_open_session_outlives_its_idle_exit() {
     // The other ends through its SessionEnd hook (the payload's session id).
     let end =
         br#"{"session_id":"b","hook_event_name":"SessionEnd","cwd":"/tmp","transcript_path":"/tmp/t","reason":"exit"}"#;
-    let r = exchange(
-        &mut srv.connect(),
-        &authed(srv.port, "/v1/hook/claude-code/SessionEnd", end),
-    );
+    let r = srv.authed_post("/v1/hook/claude-code/SessionEnd", end);
     assert_eq!(r.status, 200);
     let ended = Instant::now();
     assert_eq!(srv.join(), Stopped::Idle);
-    let grace = ended.elapsed();
-    assert!(
-        grace >= Duration::from_millis(350) && grace < Duration::from_secs(3),
-        "{grace:?}"
-    );
+    elapsed_within(ended, Duration::from_millis(350)..Duration::from_secs(3));
 }
 
 #[test]
@@ -523,17 +521,10 @@ fn a_session_that_never_ends_counts_for_its_bound_only() {
         .with_session_max(Duration::from_millis(800));
     let srv = Running::start(Router::new(), "session-bound", cfg);
     let started = Instant::now();
-    let r = exchange(
-        &mut srv.connect(),
-        &authed(srv.port, "/v1/session/start", br#"{"session":"z"}"#),
-    );
+    let r = srv.authed_post("/v1/session/start", br#"{"session":"z"}"#);
     assert_eq!(r.status, 200);
     assert_eq!(srv.join(), Stopped::Idle);
-    let lived = started.elapsed();
-    assert!(
-        lived >= Duration::from_millis(750) && lived < Duration::from_secs(4),
-        "{lived:?}"
-    );
+    elapsed_within(started, Duration::from_millis(750)..Duration::from_secs(4));
 }
 
 #[test]
@@ -563,7 +554,7 @@ fn the_tool_filter_travels_in_the_call_by_route_and_by_argv() {
     let srv = Running::with(Router::new().on_tool_pre(deny_all), "tools");
     let via_route = |spec: &str| {
         let path = format!("{PRE}?tools={}", spec.replace(':', "%3A"));
-        let r = exchange(&mut srv.connect(), &authed(srv.port, &path, &pre_tool_use()));
+        let r = srv.authed_post(&path, &pre_tool_use());
         assert_eq!(r.status, 200, "{r:?}");
         read_as_claude(&r.body).effect
     };

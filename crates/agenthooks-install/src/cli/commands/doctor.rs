@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::super::args::{dirs, with_env_home, DirArgs, ManifestArgs};
+use super::super::args::{dirs, with_env_home, ReportArgs};
 use super::super::error::{fail, CliError, EXIT_MISBEHAVED, EXIT_OK};
 use super::super::load::{load, program_made_absolute, Source};
 use super::super::text::{doctor_text, emit, write_json, Drift};
@@ -14,22 +14,17 @@ use crate::{known_targets, DoctorOptions, Manifest, Target};
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
     #[command(flatten)]
-    pub(crate) dirs: DirArgs,
-    #[command(flatten)]
-    pub(crate) manifest: ManifestArgs,
+    pub(crate) report: ReportArgs,
     /// Do not run `<command> agenthooks ping`.
     #[arg(long)]
     pub(crate) no_ping: bool,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub(crate) json: bool,
 }
 
 pub(crate) fn exec(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliError> {
-    let loaded = load(&a.manifest, src)?;
-    let (root, home) = dirs(&a.dirs)?;
+    let loaded = load(&a.report.manifest, src)?;
+    let (root, home) = dirs(&a.report.dirs)?;
     let loaded = loaded
-        .map(|l| program_made_absolute(l, &a.manifest, false))
+        .map(|l| program_made_absolute(l, &a.report.manifest, false))
         .transpose()?;
     let targets: Vec<Target> = known_targets(&root, &home).into_iter().map(with_env_home).collect();
     let with_manifest = loaded.is_some();
@@ -51,7 +46,7 @@ pub(crate) fn exec(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<
     if !with_manifest {
         report.findings.clear();
     }
-    if a.json {
+    if a.report.json {
         let mut v = serde_json::to_value(&report).map_err(|e| fail(EXIT_MISBEHAVED, e.to_string()))?;
         if !with_manifest {
             if let Some(o) = v.as_object_mut() {
@@ -60,7 +55,7 @@ pub(crate) fn exec(a: &DoctorArgs, src: &Source, out: &mut dyn Write) -> Result<
         }
         write_json(out, &v)?;
     } else {
-        let label = match (src, &a.manifest.manifest) {
+        let label = match (src, &a.report.manifest.manifest) {
             (Source::Router(_), None) => "installed manifest differs from this binary's router",
             _ => "differs from the manifest",
         };

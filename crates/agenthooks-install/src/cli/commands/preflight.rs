@@ -5,7 +5,7 @@ use std::io::Write;
 use agenthooks_core::{CapSet, Provider, Variant};
 use clap::Args;
 
-use super::super::args::{dirs, provider, providers_help, with_env_home, DirArgs, ManifestArgs};
+use super::super::args::{dirs, provider, providers_help, with_env_home, ReportArgs};
 use super::super::error::{fail, CliError, EXIT_MISBEHAVED, EXIT_OK};
 use super::super::load::{require, Source};
 use super::super::text::{emit, preflight_text, write_json};
@@ -22,17 +22,12 @@ pub struct PreflightArgs {
     #[arg(long)]
     pub(crate) scope: Option<Scope>,
     #[command(flatten)]
-    pub(crate) dirs: DirArgs,
-    #[command(flatten)]
-    pub(crate) manifest: ManifestArgs,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub(crate) json: bool,
+    pub(crate) report: ReportArgs,
 }
 
 pub(crate) fn exec(a: &PreflightArgs, src: &Source, out: &mut dyn Write) -> Result<i32, CliError> {
-    let loaded = require(&a.manifest, src)?;
-    let (root, home) = dirs(&a.dirs)?;
+    let loaded = require(&a.report.manifest, src)?;
+    let (root, home) = dirs(&a.report.dirs)?;
     let providers: Vec<Provider> = if a.providers.is_empty() {
         supported_providers()
     } else {
@@ -62,7 +57,7 @@ pub(crate) fn exec(a: &PreflightArgs, src: &Source, out: &mut dyn Write) -> Resu
         })
     };
     let report = crate::preflight(&loaded.manifest, &targets, &caps);
-    if a.json {
+    if a.report.json {
         let v = serde_json::to_value(&report).map_err(|e| fail(EXIT_MISBEHAVED, e.to_string()))?;
         write_json(out, &v)?;
     } else {
