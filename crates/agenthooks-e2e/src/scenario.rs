@@ -203,6 +203,11 @@ impl Check {
         }
     }
 
+    /// Passes when `n` is at least one; the detail is `n` and what was counted (`"3 stop calls"`).
+    fn at_least_one(what: &str, n: usize, counted: &str) -> Self {
+        Self::new(what, n >= 1, format!("{n} {counted}"))
+    }
+
     /// Passes when `offenders` is empty, with `clean` as the detail; else the detail is the
     /// offenders joined, after `prefix`.
     fn none_of(what: &str, offenders: &[impl AsRef<str>], clean: impl Into<String>, prefix: &str) -> Self {
@@ -854,11 +859,7 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
         Scenario::ContinueWith => {
             let stops = count_kind("agent.stop");
             let with_token = turns.iter().filter(|q| q.contains(hook::CONTINUE_TOKEN)).count();
-            checks.push(Check::new(
-                "the stop hook was asked",
-                stops >= 1,
-                format!("{stops} stop calls"),
-            ));
+            checks.push(Check::at_least_one("the stop hook was asked", stops, "stop calls"));
             checks.push(Check::new(
                 "exactly one more model turn (continuation reached the model, cap held)",
                 with_token == 1,
@@ -908,10 +909,10 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             }
         }
         Scenario::Ask => {
-            checks.push(Check::new(
+            checks.push(Check::at_least_one(
                 "the tool.pre hook was asked",
-                count_kind("tool.pre") >= 1,
-                format!("{} tool.pre calls", count_kind("tool.pre")),
+                count_kind("tool.pre"),
+                "tool.pre calls",
             ));
             let asked = r
                 .records
@@ -947,15 +948,15 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
                 answered_after_crash(r, "tool.error"),
                 answered_after_crash(r, "agent.stop"),
             );
-            checks.push(Check::new(
+            checks.push(Check::at_least_one(
                 "the respawned daemon answered the blocked tool's after_tool_call (tool.error)",
-                error >= 1,
-                format!("{error} answered tool.error calls after the crash"),
+                error,
+                "answered tool.error calls after the crash",
             ));
-            checks.push(Check::new(
+            checks.push(Check::at_least_one(
                 "the respawned daemon answered later hooks (before_agent_finalize)",
-                stop >= 1,
-                format!("{stop} answered agent.stop calls after the crash"),
+                stop,
+                "answered agent.stop calls after the crash",
             ));
         }
         // Mapped to their base scenarios above.
@@ -967,10 +968,10 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
         | Scenario::WarmRestart => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
-            checks.push(Check::new(
+            checks.push(Check::at_least_one(
                 "the permission.request hook was asked",
-                asked >= 1,
-                format!("{asked} permission.request calls"),
+                asked,
+                "permission.request calls",
             ));
             let replied: Vec<String> = r
                 .records
@@ -1081,20 +1082,20 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
             // The turn right after the crash (OpenCode runs it in under 100 ms when the hooks
             // fail fast) reaches the respawned daemon: none of its hooks is dropped.
             let next_turn = answered_after_crash(r, "model.request");
-            checks.push(Check::new(
+            checks.push(Check::at_least_one(
                 "the respawned daemon answered the next model request's hooks (chat.params)",
-                next_turn >= 1,
-                format!("{next_turn} answered model.request calls after the crash"),
+                next_turn,
+                "answered model.request calls after the crash",
             ));
             let after = r
                 .records
                 .iter()
                 .filter(|x| x.kind.as_deref() == Some("agent.stop") && x.exit.is_some())
                 .count();
-            checks.push(Check::new(
+            checks.push(Check::at_least_one(
                 "the respawned daemon answered later hooks (session.idle)",
-                after >= 1,
-                format!("{after} answered agent.stop calls"),
+                after,
+                "answered agent.stop calls",
             ));
         }
     }
@@ -1309,11 +1310,7 @@ fn no_op_seen(x: &HookRecord, want: &agenthooks::WireResponse) -> (i32, String) 
 fn deny_checks(marker: bool, turns: &[&RecordedRequest], pre_calls: usize) -> Vec<Check> {
     let reason_at = turns.iter().position(|q| q.contains(hook::DENY_TOKEN));
     vec![
-        Check::new(
-            "the tool.pre hook was asked",
-            pre_calls >= 1,
-            format!("{pre_calls} tool.pre calls"),
-        ),
+        Check::at_least_one("the tool.pre hook was asked", pre_calls, "tool.pre calls"),
         Check::new(
             "the denied tool did not run (marker absent)",
             !marker,
