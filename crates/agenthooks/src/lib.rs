@@ -132,6 +132,7 @@ macro_rules! for_each_provider {
             "kimi" => kimi = agenthooks_kimi, feature "kimi";
             "opencode" => opencode = agenthooks_opencode, feature "opencode";
             "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw";
+            "qwen-code" => qwen = agenthooks_qwen, feature "qwen";
         }
     };
 }
