@@ -617,15 +617,18 @@ pub fn prepare_with(
             (Vec::new(), crate::opencode::env(), plan)
         }
         AgentId::Qwen => {
-            write_json(
-                &sb.home.join(".qwen/settings.json"),
-                &json!({
-                    "security": {"auth": {"selectedType": "openai"}},
-                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
-                    "privacy": {"usageStatisticsEnabled": false},
-                    "telemetry": {"enabled": false},
-                }),
-            )?;
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "openai"}},
+                "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+            });
+            // Releases whose hooks were experimental (0.12: `--experimental-hooks` or
+            // `hooksConfig.enabled`) run none without the switch (quirk 912).
+            if crate::release::mentions(&tc.prefix, spec.package, "experimental-hooks") {
+                settings["hooksConfig"] = json!({"enabled": true});
+            }
+            write_json(&sb.home.join(".qwen/settings.json"), &settings)?;
             // Warm http hooks carry the server's bearer: install renders them at user scope
             // only (the project settings file is committed).
             let plan = if warm.is_some() {

@@ -100,7 +100,8 @@ fn every_provider_feature_is_forwarded_to_install() {
     feature = "copilot",
     feature = "kimi",
     feature = "opencode",
-    feature = "openclaw"
+    feature = "openclaw",
+    feature = "qwen"
 ))]
 #[test]
 fn install_targets_and_fake_agents_follow_the_registry() {
