@@ -7,7 +7,7 @@
 //! into the core's typed [`Event`](agenthooks_core::Event) and encodes every decision in Qwen's
 //! dialect. Register [`CODEC`] with the runner. Every wire fact below was read from the installed
 //! 0.24.4 bundle (`packages/core/src/hooks/…`); where it disagrees with Qwen's docs, the bundle
-//! wins and [`quirks::QUIRKS`] (ids 901–914) records it.
+//! wins and [`quirks::QUIRKS`] (ids 901–915) records it.
 //!
 //! ```
 //! use agenthooks_core::{decision::deny, Codec, Event, Invocation};
@@ -99,6 +99,8 @@
 //!   there.
 //! - ⚠ **MCP names** `mcp__<server>__<tool>` lose characters outside `[A-Za-z0-9_-]` and long
 //!   names are hashed (#908).
+//! - ⚠ **`UserPromptSubmit` fires once per model request** (#915): tool results going back to
+//!   the model fire it again with `prompt: ""`.
 //! - ⚠ `MessageDisplay` is display text so far, not a model response; `SessionDelete`,
 //!   `StopFailure` and `MessageDisplay` are not awaited.
 

@@ -98,6 +98,13 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
         capabilities [AddContext],
         upstream "core/toolHookTriggers.ts firePreToolUseHook returns before getAdditionalContext (0.24.4 bundle)",
     }
+    915 {
+        "UserPromptSubmit fires again when tool results go back to the model, with `prompt: \"\"` (the function-response parts have no text): a prompt hook runs once per model request of a turn, not once per prompt.",
+        "None in the codec (the event is the agent's); a prompt handler should let an empty prompt through. Seen in every 0.24.4 e2e run (two UserPromptSubmit per tool turn).",
+        events ["UserPromptSubmit"],
+        upstream "core/client.ts sendMessageStream (messageType not excluded for tool results); e2e hooks.jsonl of 0.24.4 runs",
+        status Open,
+    }
 };
 
 #[cfg(test)]

@@ -16,7 +16,10 @@ const KNOWN_GAPS: &[(&str, KnownGap)] = &[
         KnownGap::new("permission.updated", "rewrite_input.ask_user", OPENCODE_V1),
     ),
     ("qwen-code", KnownGap::new("PreToolUse", "deny+with_context", QWEN_914)),
-    ("qwen-code", KnownGap::new("PreToolUse", "ask_user+with_context", QWEN_914)),
+    (
+        "qwen-code",
+        KnownGap::new("PreToolUse", "ask_user+with_context", QWEN_914),
+    ),
     (
         "qwen-code",
         KnownGap::new("PreToolUse", "rewrite_input.ask_user+with_context", QWEN_914),

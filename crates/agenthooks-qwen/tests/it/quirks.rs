@@ -1,4 +1,4 @@
-//! One case per quirk of `agenthooks_qwen::quirks::QUIRKS` (ids 901–914).
+//! One case per quirk of `agenthooks_qwen::quirks::QUIRKS` (ids 901–915).
 
 use std::time::Duration;
 
@@ -15,7 +15,7 @@ fn caps(native: &str) -> agenthooks_core::CapSet {
 #[test]
 fn the_table_is_in_range() {
     assert!(QUIRKS.iter().all(|q| (901..1000).contains(&q.id)));
-    assert_eq!(QUIRKS.len(), 14);
+    assert_eq!(QUIRKS.len(), 15);
 }
 
 #[test]
@@ -131,4 +131,14 @@ fn q914_context_beside_a_deny_is_not_read() {
     let out = r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"r","additionalContext":"c"}}"#;
     let v = qwen.interpret("PreToolUse", b"{}", &HookOutput::new(0, out, ""));
     assert!(v.context.is_empty());
+}
+
+#[test]
+fn q915_an_empty_prompt_still_decodes_as_a_prompt() {
+    let payload = br#"{"session_id":"s","cwd":"/w","hook_event_name":"UserPromptSubmit","timestamp":"t","permission_mode":"yolo","prompt":""}"#;
+    let env = std::collections::HashMap::<String, String>::new();
+    let ev = CODEC
+        .decode(&agenthooks_core::Invocation::new(payload.to_vec(), &env))
+        .expect("decodes");
+    assert_eq!(ev.kind(), EventKind::PromptSubmitted);
 }
