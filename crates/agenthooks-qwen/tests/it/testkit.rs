@@ -113,3 +113,10 @@ fn fake_agent_verdicts_on_prompt_and_stop() {
 fn fake_agent_verdicts_on_failures() {
     assert_tool_pre_failure_policy(&CODEC, &CORPUS.case("docs/pre_tool_use").input);
 }
+
+/// MCP attribution over `fixtures/qwen-code/mcp/`: the captured 0.24.4 run's settings and its
+/// `mcp__shop_db__lookup_order` calls resolve to the declared stdio server.
+#[test]
+fn mcp_corpus() {
+    agenthooks_testkit::mcp::assert_corpus(&CODEC, "qwen-code");
+}
