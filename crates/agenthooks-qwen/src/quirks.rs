@@ -78,10 +78,10 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
         upstream "hooks/urlValidator.ts, hooks/ssrfGuard.ts, hooks/httpHookRunner.ts (0.24.4 bundle)",
     }
     912 {
-        "0.12.0 declares PreToolUse and the other tool events but fires hooks only on UserPromptSubmit, Stop and the session events.",
-        "The codec decodes every event of every release; e2e scenarios run on the pinned 0.24.4.",
+        "0.12.0 runs hooks only with `--experimental-hooks` or `hooksConfig.enabled: true`, and then fires only UserPromptSubmit and Stop (the tool events are declared but never fired).",
+        "The codec decodes every event of every release; install does not turn the switch on (a 0.12 user sets it); the e2e suite sets `hooksConfig.enabled` where the bundle has the flag.",
         versions "0.12.0",
-        upstream "0.12.0 bundle (fire points: fireUserPromptSubmitEvent, fireStopEvent only); corpus fixtures/qwen-code/0.12.0",
+        upstream "0.12.0 bundle (enableHooks: argv.experimentalHooks || settings.hooksConfig?.enabled; fire points fireUserPromptSubmitEvent, fireStopEvent); corpus fixtures/qwen-code/0.12.0",
         status Open,
     }
     913 {
