@@ -460,18 +460,7 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome) -> Result<Output, E
 
     // 4. Messages for the user: the system message, then an explicit block message when it
     //    differs from the reason.
-    let explicit_block = outcome
-        .blocks()
-        .then(|| outcome.block_message())
-        .flatten()
-        .filter(|m| *m != reason);
-    let user_lines: Vec<&str> = outcome
-        .system_message()
-        .into_iter()
-        .chain(explicit_block)
-        .filter(|s| !s.is_empty())
-        .collect();
-    if !user_lines.is_empty() {
+    if let Some(message) = kit::user_message(outcome) {
         if !caps_of(native).contains(agenthooks_core::Capability::SystemMessage) {
             return Err(EncodeError::unsupported(
                 PROVIDER,
@@ -479,7 +468,7 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome) -> Result<Output, E
                 agenthooks_core::Capability::SystemMessage,
             ));
         }
-        r.system_message = Some(user_lines.join("\n"));
+        r.system_message = Some(message);
     }
 
     // 5. Stop the whole agent.
