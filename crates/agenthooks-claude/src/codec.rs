@@ -483,7 +483,6 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Resul
         hook_specific_output: HookSpecificOutput::named(native),
         ..Output::default()
     };
-    let reason = outcome.reason().unwrap_or_default();
 
     // 1. The intent.
     encode_intent(native, gate, outcome, mcp, &mut r)?;
@@ -516,23 +515,12 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Resul
 
     // 4. Messages for the user: the system message, then an explicit block message when it
     //    differs from the reason.
-    let explicit_block = outcome
-        .blocks()
-        .then(|| outcome.block_message())
-        .flatten()
-        .filter(|m| *m != reason);
-    let user_lines: Vec<&str> = outcome
-        .system_message()
-        .into_iter()
-        .chain(explicit_block)
-        .filter(|s| !s.is_empty())
-        .collect();
-    if !user_lines.is_empty() {
+    if let Some(message) = kit::user_message(outcome) {
         // An explicit block message travels as a system message too.
         if !caps_of(native).contains(C::SystemMessage) {
             return Err(EncodeError::unsupported(PROVIDER, native, C::SystemMessage));
         }
-        r.system_message = Some(user_lines.join("\n"));
+        r.system_message = Some(message);
     }
 
     // 5. Stop the whole agent.

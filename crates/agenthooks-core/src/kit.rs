@@ -673,6 +673,33 @@ pub fn expressible_or_no_op<C: Codec + ?Sized>(
     Ok(outcome.is_bare_neutral().then(|| codec.no_op(&EventTarget::of(event))))
 }
 
+/// What a Claude-shaped `systemMessage` carries for an outcome: the system message, then the
+/// user-facing block message of a blocking outcome when it differs from the reason (the model
+/// reads the reason; the user reads this), one per line. `None` when there is neither.
+///
+/// ```
+/// use agenthooks_core::decision::deny;
+/// use agenthooks_core::kit::user_message;
+/// let d = deny("for the model").with_block_reason("for the user").with_system_message("note");
+/// assert_eq!(user_message(&d.into()).as_deref(), Some("note\nfor the user"));
+/// assert_eq!(user_message(&deny("same").with_block_reason("same").into()), None);
+/// ```
+pub fn user_message(outcome: &Outcome) -> Option<String> {
+    let reason = outcome.reason().unwrap_or_default();
+    let explicit_block = outcome
+        .blocks()
+        .then(|| outcome.block_message())
+        .flatten()
+        .filter(|m| *m != reason);
+    let lines: Vec<&str> = outcome
+        .system_message()
+        .into_iter()
+        .chain(explicit_block)
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 /// The first capability of `need` that `have` lacks.
 fn missing(need: CapSet, have: CapSet) -> Option<Capability> {
     need.iter().find(|c| !have.contains(*c))

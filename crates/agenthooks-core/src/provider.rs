@@ -121,9 +121,11 @@ impl Provider {
     pub const OPENCODE: Self = Self::from_static("opencode");
     /// OpenClaw (through the generated native plugin and `serve` mode).
     pub const OPENCLAW: Self = Self::from_static("openclaw");
+    /// Qwen Code.
+    pub const QWEN: Self = Self::from_static("qwen-code");
 
     /// Every provider this release knows, in a stable order.
-    pub const KNOWN: [Self; 8] = [
+    pub const KNOWN: [Self; 9] = [
         Self::CLAUDE_CODE,
         Self::CURSOR,
         Self::CODEX,
@@ -132,6 +134,7 @@ impl Provider {
         Self::KIMI,
         Self::OPENCODE,
         Self::OPENCLAW,
+        Self::QWEN,
     ];
 
     /// Whether this is one of [`Provider::KNOWN`].
@@ -254,7 +257,7 @@ mod tests {
         let wire: Vec<&str> = known.iter().map(Provider::as_str).collect();
         assert_eq!(
             wire.join(" "),
-            "claude-code cursor codex gemini copilot kimi opencode openclaw"
+            "claude-code cursor codex gemini copilot kimi opencode openclaw qwen-code"
         );
         assert!("".parse::<Provider>().is_err());
         let unknown: Provider = "zed".parse().unwrap();

@@ -33,6 +33,8 @@ pub enum AgentId {
     /// OpenClaw (embedded `agent --local` run; hooks through the generated native plugin and
     /// `serve` mode).
     OpenClaw,
+    /// Qwen Code (OpenAI-compatible BYOK: `OPENAI_BASE_URL` at the fake server).
+    Qwen,
 }
 
 /// One agent under test.
@@ -76,7 +78,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 7] = [
+pub const AGENTS: [AgentSpec; 8] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",
@@ -217,6 +219,26 @@ pub const AGENTS: [AgentSpec; 7] = [
         session_context: false,
         rewrite: true,
     },
+    AgentSpec {
+        id: AgentId::Qwen,
+        name: "Qwen Code",
+        provider: "qwen-code",
+        package: "@qwen-code/qwen-code",
+        version: "0.24.4",
+        bin: "qwen",
+        api: Api::OpenAiChat,
+        tool: "run_shell_command",
+        expected: &[
+            ("SessionStart", "session.start"),
+            ("UserPromptSubmit", "prompt.submitted"),
+            ("PreToolUse", "tool.pre"),
+            ("PostToolUse", "tool.post"),
+            ("Stop", "agent.stop"),
+        ],
+        session_context: true,
+        // PreToolUse applies no rewritten input (quirk 902): the rewrite degrades.
+        rewrite: false,
+    },
 ];
 
 impl AgentSpec {
@@ -235,6 +257,7 @@ impl AgentSpec {
             AgentId::Kimi => "kimi",
             AgentId::OpenCode => "opencode",
             AgentId::OpenClaw => "openclaw",
+            AgentId::Qwen => "qwen",
         }
     }
 
@@ -593,6 +616,45 @@ pub fn prepare_with(
             let plan = crate::opencode::prepare(&m, sb, server_url, options)?;
             (Vec::new(), crate::opencode::env(), plan)
         }
+        AgentId::Qwen => {
+            let mut settings = json!({
+                "security": {"auth": {"selectedType": "openai"}},
+                "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+            });
+            // Releases whose hooks were experimental (0.12: `--experimental-hooks` or
+            // `hooksConfig.enabled`) run none without the switch (quirk 912).
+            if crate::release::mentions(&tc.prefix, spec.package, "experimental-hooks") {
+                settings["hooksConfig"] = json!({"enabled": true});
+            }
+            write_json(&sb.home.join(".qwen/settings.json"), &settings)?;
+            // Warm http hooks carry the server's bearer: install renders them at user scope
+            // only (the project settings file is committed).
+            let plan = if warm.is_some() {
+                install(
+                    &m,
+                    &Target::user(Provider::QWEN, &sb.home).with_agent_version(spec.version),
+                )?
+            } else {
+                install_in_project(Provider::QWEN)?
+            };
+            let env = vec![
+                (s("OPENAI_API_KEY"), s("fake-key")),
+                (s("OPENAI_BASE_URL"), format!("{server_url}/v1")),
+                (s("OPENAI_MODEL"), s(MODEL)),
+                (s("QWEN_CODE_NO_RELAUNCH"), s("1")),
+            ];
+            let args = print_mode(&[
+                "--approval-mode",
+                "yolo",
+                "--output-format",
+                "json",
+                "--auth-type",
+                "openai",
+            ]);
+            (args, env, Some(plan))
+        }
         AgentId::OpenClaw => {
             let (env, plan) = prepare_openclaw(&m, sb, server_url)?;
             // `agent --local`, not `agent exec` (which fires no typed hook, quirk #806).
@@ -935,6 +997,18 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
                 let mut command = vec![cmd.clone()];
                 command.extend(args.iter().cloned());
                 m["mcp"] = json!({SERVER: {"type": "local", "command": command, "enabled": true}});
+            })?;
+            files.push(path);
+        }
+        AgentId::Qwen => {
+            let path = sb.project.join(".qwen/settings.json");
+            edit_json(&path, |m| {
+                let mut entry = stdio.clone();
+                entry["trust"] = json!(true);
+                m["mcpServers"] = json!({SERVER: entry});
+                // MCP tools are deferred behind tool_search/tool_call; `tools.visible` declares
+                // this one upfront, so the model is offered the MCP tool itself.
+                m["tools"]["visible"] = json!([format!("mcp__{SERVER}__{TOOL}")]);
             })?;
             files.push(path);
         }

@@ -1,7 +1,7 @@
 //! # agenthooks-e2e
 //!
-//! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI, Kimi Code and
-//! OpenClaw,
+//! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI, Kimi Code, Qwen
+//! Code and OpenClaw,
 //! installed at pinned versions from the npm registry, each driven through one headless turn per
 //! scenario against a fake model server (no login, no tokens, no network beyond the registry),
 //! with hooks rendered and installed by `agenthooks-install` and answered by a test hook built
@@ -26,7 +26,7 @@
 //! | `permission` | OpenCode, bash set to `ask`: the daemon allows it over OpenCode's HTTP API and the tool runs |
 //! | `daemon-crash` | OpenCode, fail-closed shim: the daemon dies in `tool.execute.before`; the tool is blocked, the session goes on, the daemon is respawned at once (the next model request's hooks and `session.idle` reach it). OpenClaw, fail-closed: the daemon dies in `before_tool_call`; the shim blocks the tool itself, the daemon is respawned at once (the blocked tool's `after_tool_call` and `before_agent_finalize` reach it) |
 //! | `ask` | OpenClaw: `requireApproval` nobody answers: the tool does not run |
-//! | `warm-no-decision`, `warm-deny`, `warm-context` | Claude Code and Copilot CLI (run with `COPILOT_HOOK_ALLOW_LOCALHOST=1`) with `install --warm` hooks: the session-start command hook starts the warm server on demand, every other hook is an http hook the server answers (its own records prove it: `"transport": "http"` and its pid); then the plain scenario's assertions |
+//! | `warm-no-decision`, `warm-deny`, `warm-context` | Claude Code, Qwen Code (user-scope hooks) and Copilot CLI (run with `COPILOT_HOOK_ALLOW_LOCALHOST=1`) with `install --warm` hooks: the session-start command hook starts the warm server on demand, every other hook is an http hook the server answers (its own records prove it: `"transport": "http"` and its pid); then the plain scenario's assertions |
 //! | `warm-server-killed` | The same, fail-closed: the server dies inside the tool gate; the agent's failure path (Claude `onFailure: "block"`, Copilot's own) blocks the tool (marker absent), later hooks meet a refused connection, and the session goes on |
 //! | `mcp` | the stub MCP server `shop_db` ([`mcp_stub`], stdio) declared in the agent's own MCP config; the model calls its tool under the name the agent offers: the stub ran it, its answer reached the model, and each MCP tool event resolves to `shop_db` with the configured command and args ([`mcp_capture`] writes the run into the MCP corpus) |
 //!
@@ -55,7 +55,7 @@
 //! |---|---|
 //! | `AGENTHOOKS_E2E` | `1` runs the real agents; an agent whose install fails fails the run |
 //! | `AGENTHOOKS_E2E_CACHE` | the download cache (default `$HOME/.cache/agenthooks-e2e`) |
-//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,opencode,openclaw`) |
+//! | `AGENTHOOKS_E2E_AGENTS` | comma list of agents to run (`claude,codex,gemini,copilot,kimi,opencode,openclaw,qwen`) |
 //! | `AGENTHOOKS_E2E_SCENARIOS` | comma list of scenario names |
 //! | `AGENTHOOKS_E2E_KEEP` | `1` keeps every sandbox (failed runs' sandboxes are always kept) |
 //! | `AGENTHOOKS_E2E_WORK` | where sandboxes go (default a fresh temp directory) |

@@ -106,7 +106,7 @@ impl Scenario {
         }
     }
 
-    /// The warm-mode scenarios (Claude Code, and Copilot CLI run with
+    /// The warm-mode scenarios (Claude Code, Qwen Code, and Copilot CLI run with
     /// `COPILOT_HOOK_ALLOW_LOCALHOST=1`: the agents with http hooks).
     pub const WARM: [Self; 5] = [
         Self::WarmNoDecision,
@@ -157,8 +157,13 @@ impl Scenario {
             Self::Ask => agent == AgentId::OpenClaw,
             Self::DenyHostile => !matches!(agent, AgentId::Codex | AgentId::Copilot | AgentId::Gemini),
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
-            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext | Self::WarmServerKilled | Self::WarmRestart => {
-                matches!(agent, AgentId::Claude | AgentId::Copilot)
+            // Qwen Code fails open when an http hook fails (no onFailure knob, quirk 911):
+            // `warm-server-killed`, which asserts a fail-closed block, is not one of its rows;
+            // nor is `warm-restart`, whose second-turn script assumes a `--continue` history
+            // Qwen's does not have (its second turn makes no tool call).
+            Self::WarmServerKilled | Self::WarmRestart => matches!(agent, AgentId::Claude | AgentId::Copilot),
+            Self::WarmNoDecision | Self::WarmDeny | Self::WarmContext => {
+                matches!(agent, AgentId::Claude | AgentId::Copilot | AgentId::Qwen)
             }
             _ => true,
         }
@@ -1132,6 +1137,14 @@ fn warm_checks(r: &RunReport) -> Vec<Check> {
             "preToolUse",
             "sessionStart",
             "userPromptSubmitted",
+        )
+    } else if r.agent.id == AgentId::Qwen {
+        // Qwen Code has no git-ignored project settings: warm hooks are user-scope.
+        (
+            sb.home.join(".qwen/settings.json"),
+            "PreToolUse",
+            "SessionStart",
+            "UserPromptSubmit",
         )
     } else {
         // Project-scope warm hooks go to the git-ignored local settings file.

@@ -36,7 +36,7 @@ fn demo_prints_the_table_for_every_provider_and_guards_planted_secrets() {
         "demo failed:\n{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for provider in ["claude-code", "codex", "gemini", "copilot", "kimi"] {
+    for provider in ["claude-code", "codex", "gemini", "copilot", "kimi", "qwen-code"] {
         assert!(text.lines().any(|l| l.starts_with(provider)), "no rows for {provider}");
     }
     assert!(

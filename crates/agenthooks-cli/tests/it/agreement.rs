@@ -15,7 +15,19 @@ const KNOWN_GAPS: &[(&str, KnownGap)] = &[
         "opencode",
         KnownGap::new("permission.updated", "rewrite_input.ask_user", OPENCODE_V1),
     ),
+    ("qwen-code", KnownGap::new("PreToolUse", "deny+with_context", QWEN_914)),
+    (
+        "qwen-code",
+        KnownGap::new("PreToolUse", "ask_user+with_context", QWEN_914),
+    ),
+    (
+        "qwen-code",
+        KnownGap::new("PreToolUse", "rewrite_input.ask_user+with_context", QWEN_914),
+    ),
 ];
+
+const QWEN_914: &str =
+    "Qwen reads no additionalContext beside a PreToolUse deny or ask (quirk 914; the Qwen crate's KNOWN_AGREEMENT)";
 
 const OPENCODE_V1: &str =
     "the v1 per-session reply route takes only {response}: a deny's reason is not delivered (quirk #704)";

@@ -60,6 +60,11 @@ const AGENTS: &[Agent] = &[
         event: "PreToolUse",
         fixture: "kimi/2.1.0/pre_tool_use-allow",
     },
+    Agent {
+        provider: "qwen-code",
+        event: "PreToolUse",
+        fixture: "qwen-code/0.24.4/pre_tool_use-e2e-no-decision",
+    },
 ];
 
 impl Agent {

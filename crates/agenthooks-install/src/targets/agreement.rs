@@ -141,6 +141,14 @@ const WIRED: &[(&str, &str)] = &[
          subagent.stop=subagent_ended compact.pre=before_compaction compact.post=after_compaction \
          model.request=llm_input model.response=llm_output",
     ),
+    (
+        "qwen-code",
+        "session.start=SessionStart session.end=SessionEnd prompt.submitted=UserPromptSubmit \
+         tool.pre=PreToolUse tool.post=PostToolUse tool.error=PostToolUseFailure \
+         permission.request=PermissionRequest agent.stop=Stop subagent.start=SubagentStart \
+         subagent.stop=SubagentStop compact.pre=PreCompact compact.post=PostCompact \
+         notification=Notification model.response=MessageDisplay",
+    ),
 ];
 
 #[test]

@@ -333,6 +333,12 @@ impl TimeoutRule {
         }
     }
 
+    /// With a minimum, in units.
+    pub(crate) const fn min(mut self, min: u64) -> Self {
+        self.min = min;
+        self
+    }
+
     /// With a maximum, in units.
     pub(crate) const fn max(mut self, max: u64) -> Self {
         self.max = Some(max);

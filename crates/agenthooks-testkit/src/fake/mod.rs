@@ -30,6 +30,7 @@ mod gemini;
 mod kimi;
 mod openclaw;
 mod opencode;
+mod qwen;
 mod spawn;
 
 use std::fmt;
@@ -48,6 +49,7 @@ pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use openclaw::OpenClaw;
 pub use opencode::OpenCode;
+pub use qwen::Qwen;
 pub use spawn::{run, shell_join, HookCommand, Pipes, SpawnError, SpawnOptions, Spawned};
 
 /// The fakes' unit tests: `agent`'s verdict on a hook of `native_event` that received
@@ -371,7 +373,7 @@ impl fmt::Display for Verdict {
 pub enum TimeoutUnit {
     /// Seconds (Claude, Codex, Copilot, Kimi, Cursor).
     Seconds,
-    /// Milliseconds (Gemini).
+    /// Milliseconds (Gemini, Qwen Code).
     Milliseconds,
 }
 
@@ -587,13 +589,16 @@ static KIMI: Kimi = Kimi;
 static CURSOR: Cursor = Cursor::new();
 static OPENCODE: OpenCode = OpenCode;
 static OPENCLAW: OpenClaw = OpenClaw;
+static QWEN: Qwen = Qwen;
 
 /// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor, opencode (the shim and
-/// OpenCode together), openclaw (the plugin and OpenClaw together). One per provider of the
+/// OpenCode together), openclaw (the plugin and OpenClaw together), qwen-code. One per provider of the
 /// facade's registry (`agenthooks::PROVIDERS`; the testkit links no codec, so it cannot read it:
 /// the facade's surface test checks the two lists agree).
-pub fn agents() -> [&'static dyn FakeAgent; 8] {
-    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW]
+pub fn agents() -> [&'static dyn FakeAgent; 9] {
+    [
+        &CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW, &QWEN,
+    ]
 }
 
 /// The fake agent of a provider.
@@ -688,7 +693,8 @@ mod tests {
                 "kimi",
                 "cursor",
                 "opencode",
-                "openclaw"
+                "openclaw",
+                "qwen-code"
             ]
         );
         assert!(agent("windsurf").is_none());
