@@ -121,9 +121,11 @@ impl Provider {
     pub const OPENCODE: Self = Self::from_static("opencode");
     /// OpenClaw (through the generated native plugin and `serve` mode).
     pub const OPENCLAW: Self = Self::from_static("openclaw");
+    /// Factory Droid (`droid` CLI).
+    pub const DROID: Self = Self::from_static("droid");
 
     /// Every provider this release knows, in a stable order.
-    pub const KNOWN: [Self; 8] = [
+    pub const KNOWN: [Self; 9] = [
         Self::CLAUDE_CODE,
         Self::CURSOR,
         Self::CODEX,
@@ -132,6 +134,7 @@ impl Provider {
         Self::KIMI,
         Self::OPENCODE,
         Self::OPENCLAW,
+        Self::DROID,
     ];
 
     /// Whether this is one of [`Provider::KNOWN`].

@@ -26,6 +26,7 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod kimi;
 mod openclaw;
@@ -44,6 +45,7 @@ pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
 pub use cursor::Cursor;
+pub use droid::Droid;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use openclaw::OpenClaw;
@@ -587,13 +589,16 @@ static KIMI: Kimi = Kimi;
 static CURSOR: Cursor = Cursor::new();
 static OPENCODE: OpenCode = OpenCode;
 static OPENCLAW: OpenClaw = OpenClaw;
+static DROID: Droid = Droid;
 
 /// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor, opencode (the shim and
-/// OpenCode together), openclaw (the plugin and OpenClaw together). One per provider of the
+/// OpenCode together), openclaw (the plugin and OpenClaw together), droid. One per provider of the
 /// facade's registry (`agenthooks::PROVIDERS`; the testkit links no codec, so it cannot read it:
 /// the facade's surface test checks the two lists agree).
-pub fn agents() -> [&'static dyn FakeAgent; 8] {
-    [&CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW]
+pub fn agents() -> [&'static dyn FakeAgent; 9] {
+    [
+        &CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW, &DROID,
+    ]
 }
 
 /// The fake agent of a provider.
@@ -688,7 +693,8 @@ mod tests {
                 "kimi",
                 "cursor",
                 "opencode",
-                "openclaw"
+                "openclaw",
+                "droid"
             ]
         );
         assert!(agent("windsurf").is_none());
