@@ -141,6 +141,12 @@ const WIRED: &[(&str, &str)] = &[
          subagent.stop=subagent_ended compact.pre=before_compaction compact.post=after_compaction \
          model.request=llm_input model.response=llm_output",
     ),
+    (
+        "droid",
+        "session.start=SessionStart session.end=SessionEnd prompt.submitted=UserPromptSubmit \
+         tool.pre=PreToolUse tool.post=PostToolUse agent.stop=Stop subagent.stop=SubagentStop \
+         compact.pre=PreCompact notification=Notification",
+    ),
 ];
 
 #[test]

@@ -63,6 +63,7 @@ targets! {
     "kimi" => kimi::Kimi,
     "opencode" => opencode::OpenCode,
     "openclaw" => openclaw::OpenClaw,
+    "droid" => droid::Droid,
 }
 
 /// The module for a provider.

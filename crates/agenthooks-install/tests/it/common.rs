@@ -81,6 +81,8 @@ pub(crate) fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
         ("opencode-project", Target::project(Provider::OPENCODE, root, home)),
         ("openclaw-user", Target::user(Provider::OPENCLAW, home)),
         ("openclaw-project", Target::project(Provider::OPENCLAW, root, home)),
+        ("droid-user", Target::user(Provider::DROID, home)),
+        ("droid-project", Target::project(Provider::DROID, root, home)),
     ]
 }
 

@@ -195,7 +195,9 @@ fn known_targets_cover_every_agent_and_scope() {
             "opencode:user",
             "opencode:project",
             "openclaw:user",
-            "openclaw:project"
+            "openclaw:project",
+            "droid:user",
+            "droid:project"
         ]
     );
     let r = doctor(

@@ -30,7 +30,7 @@ fn is_bridge(p: &Provider) -> bool {
 }
 
 fn codec(p: &Provider) -> &'static dyn Codec {
-    let all: [&'static dyn Codec; 8] = [
+    let all: [&'static dyn Codec; 9] = [
         &agenthooks_claude::CODEC,
         &agenthooks_cursor::CODEC,
         &agenthooks_codex::CODEC,
@@ -39,6 +39,7 @@ fn codec(p: &Provider) -> &'static dyn Codec {
         &agenthooks_kimi::CODEC,
         &agenthooks_opencode::CODEC,
         &agenthooks_openclaw::CODEC,
+        &agenthooks_droid::CODEC,
     ];
     all.into_iter()
         .find(|c| c.provider() == *p)
