@@ -33,6 +33,9 @@ pub enum AgentId {
     /// OpenClaw (embedded `agent --local` run; hooks through the generated native plugin and
     /// `serve` mode).
     OpenClaw,
+    /// Factory Droid (`droid exec` in Airgap Mode with a custom model on the fake Anthropic
+    /// server).
+    Droid,
 }
 
 /// One agent under test.
@@ -76,7 +79,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 7] = [
+pub const AGENTS: [AgentSpec; 8] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",
@@ -217,6 +220,26 @@ pub const AGENTS: [AgentSpec; 7] = [
         session_context: false,
         rewrite: true,
     },
+    AgentSpec {
+        id: AgentId::Droid,
+        name: "Factory Droid",
+        provider: "droid",
+        package: "droid",
+        version: "0.215.0",
+        bin: "droid",
+        api: Api::AnthropicMessages,
+        tool: "Execute",
+        // `droid exec` fires no UserPromptSubmit (quirk 1001).
+        expected: &[
+            ("SessionStart", "session.start"),
+            ("PreToolUse", "tool.pre"),
+            ("PostToolUse", "tool.post"),
+            ("Stop", "agent.stop"),
+            ("SessionEnd", "session.end"),
+        ],
+        session_context: true,
+        rewrite: true,
+    },
 ];
 
 impl AgentSpec {
@@ -235,6 +258,7 @@ impl AgentSpec {
             AgentId::Kimi => "kimi",
             AgentId::OpenCode => "opencode",
             AgentId::OpenClaw => "openclaw",
+            AgentId::Droid => "droid",
         }
     }
 
@@ -257,6 +281,9 @@ impl AgentSpec {
         let command = format!(r#""{key}":"{} # \ud800""#, crate::hook::MARKER_COMMAND);
         let description = match self.id {
             AgentId::Claude | AgentId::Copilot | AgentId::OpenCode => r#","description":"list files \udc00\ud800""#,
+            AgentId::Droid => {
+                r#","summary":"List the files \udc00\ud800 now","riskLevelReason":"It writes one file.","riskLevel":"medium""#
+            }
             _ => "",
         };
         format!("{{{command}{description}}}")
@@ -268,6 +295,13 @@ impl AgentSpec {
         match self.id {
             AgentId::Codex => json!({"cmd": command}),
             AgentId::Copilot => json!({"command": command, "description": "write the marker file"}),
+            // Droid denies an Execute call without its risk fields before any hook runs.
+            AgentId::Droid => json!({
+                "summary": "Write the marker file now",
+                "command": command,
+                "riskLevelReason": "It writes one file in the project.",
+                "riskLevel": "medium",
+            }),
             _ => json!({"command": command}),
         }
     }
@@ -588,6 +622,33 @@ pub fn prepare_with(
             ];
             // `-p` cannot be combined with `--yolo`.
             (print_mode(&[]), env, Some(plan))
+        }
+        AgentId::Droid => {
+            // Airgap Mode (FACTORY_AIRGAP_ENABLED) runs without a login when a BYOK custom model
+            // is configured: the fake Anthropic server is that model.
+            write_json(
+                &sb.home.join(".factory/settings.json"),
+                &json!({"customModels": [{
+                    "model": MODEL, "displayName": "Fake", "baseUrl": server_url,
+                    "apiKey": "fake-key", "provider": "anthropic", "maxOutputTokens": 1024,
+                }]}),
+            )?;
+            let plan = install_in_project(Provider::DROID)?;
+            let env = vec![
+                (s("FACTORY_AIRGAP_ENABLED"), s("1")),
+                (s("FACTORY_DROID_AUTO_UPDATE_ENABLED"), s("false")),
+            ];
+            let args = vec![
+                s("exec"),
+                s("--auto"),
+                s("high"),
+                s("-m"),
+                s("custom:Fake-0"),
+                s("-o"),
+                s("json"),
+                prompt.clone(),
+            ];
+            (args, env, Some(plan))
         }
         AgentId::OpenCode => {
             let plan = crate::opencode::prepare(&m, sb, server_url, options)?;
@@ -927,6 +988,14 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
         AgentId::Kimi => {
             let path = sb.home.join(".kimi-code/mcp.json");
             write_json(&path, &json!({"mcpServers": {SERVER: stdio}}))?;
+            files.push(path);
+        }
+        AgentId::Droid => {
+            let path = sb.home.join(".factory/mcp.json");
+            write_json(
+                &path,
+                &json!({"mcpServers": {SERVER: {"type": "stdio", "command": cmd, "args": args}}}),
+            )?;
             files.push(path);
         }
         AgentId::OpenCode => {
