@@ -60,6 +60,11 @@ const AGENTS: &[Agent] = &[
         event: "PreToolUse",
         fixture: "kimi/2.1.0/pre_tool_use-allow",
     },
+    Agent {
+        provider: "droid",
+        event: "PreToolUse",
+        fixture: "droid/0.215.0/pre_tool_use-e2e-execute",
+    },
 ];
 
 impl Agent {
