@@ -72,6 +72,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod codec;
+pub mod mcp_config;
 pub mod native;
 pub mod output;
 pub mod quirks;

@@ -7,6 +7,7 @@
 //! longer than 64 characters cut and suffixed with a hash.
 
 use agenthooks_core::kit::ToolTable;
+use agenthooks_core::mcp::McpLookup;
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// The separator between server and tool in an MCP tool name.
@@ -40,7 +41,8 @@ pub fn classify(name: &str) -> CanonicalTool {
 /// The MCP identity of a `<server>___<tool>` name (server and tool both non-empty).
 pub fn parse_mcp(name: &str) -> Option<McpCall> {
     let (server, tool) = name.split_once(MCP_SEPARATOR)?;
-    (!server.is_empty() && !tool.is_empty()).then(|| McpCall::new(server, tool))
+    let lookup = || McpLookup::mangled("droid", crate::mcp_config::load, name, crate::mcp_config::MANGLING);
+    (!server.is_empty() && !tool.is_empty()).then(|| McpCall::new(server, tool).with_lookup(lookup()))
 }
 
 #[cfg(test)]

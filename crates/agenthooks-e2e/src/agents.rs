@@ -1,4 +1,4 @@
-//! The five agents: pinned versions, the model API each speaks, and how each is configured,
+//! The agents: pinned versions, the model API each speaks, and how each is configured,
 //! trusted and run headless (the recipes of `shared/e2e/README.md`).
 
 use std::path::{Path, PathBuf};

@@ -604,7 +604,11 @@ pub fn mcp_tool_records<'a>(r: &'a RunReport, env: &[(String, String)]) -> Vec<M
             .with_conn(framed.then_some(&conn));
         let Ok(event) = codec.decode(&inv) else { continue };
         let tool_event = matches!(x.kind.as_deref(), Some("tool.pre" | "tool.post" | "tool.error"));
-        if tool_event && x.payload.contains(crate::mcp_stub::TOOL) && event.tool().is_some() {
+        // The MCP tool's own events (not a tool search that names it, Droid's `ToolSearch`).
+        let mcp_tool = event
+            .tool()
+            .is_some_and(|t| t.name.contains(crate::mcp_stub::TOOL) || t.mcp.is_some());
+        if tool_event && x.payload.contains(crate::mcp_stub::TOOL) && mcp_tool {
             out.push(McpToolEvent {
                 record: x,
                 event,
