@@ -67,7 +67,7 @@
 //! let event = agenthooks_droid::CODEC.decode(&Invocation::new(payload.to_vec(), &env))?;
 //! assert_eq!(event.tool().map(|t| t.name.as_str()), Some("Execute"));
 //! # Ok::<(), agenthooks_core::DecodeError>(())
-//! //! ```
+//! ```
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -62,10 +62,10 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
     }
     1007 {
         "MCP tools are named `<server>___<tool>` (three underscores, no prefix), characters outside `[A-Za-z0-9_-]` replaced by `_`, cut to 64 characters with a hash suffix.",
-        "tools::classify and tools::parse_mcp split on `___`; the ToolTable has no prefix naming, so install does not compile MCP class matchers for Droid (an MCP hook matches every tool and filters in process).",
+        "tools::classify and tools::parse_mcp split on `___` (mcp_config::MANGLING resolves the server); the ToolTable carries no McpNaming (it needs a prefix), so install has no MCP name scheme for Droid's matchers. Verified live: the e2e mcp scenario resolves `shop_db___lookup_order`. Droid offers MCP tools deferred: the model loads one with `ToolSearch` before calling it.",
         versions "0.215.0",
         events ["PreToolUse", "PostToolUse"],
-        upstream "droid 0.215.0 bundle: Jwf / XN",
+        upstream "droid 0.215.0 bundle: Jwf / XN; the live e2e mcp scenario",
     }
     1008 {
         "A matcher is an unanchored regular expression over the tool name (or SessionStart's source); empty or `*` matches everything. `commandRegex` additionally filters Execute calls by their command.",
