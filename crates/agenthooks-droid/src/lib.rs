@@ -18,8 +18,8 @@
 //! `DROID_PROJECT_DIR` and `CLAUDE_PROJECT_DIR`.
 //!
 //! **Output.** A JSON object on stdout (read whatever the exit code when it starts with `{`), or
-//! exit codes: 2 blocks (PreToolUse: deny with stderr; UserPromptSubmit: block; Stop: continue;
-//! PostToolUse: stderr to the model), 3 aborts the agent, 1 is a warning, anything else is
+//! exit codes: 2 blocks (`PreToolUse`: deny with stderr; `UserPromptSubmit`: block; `Stop`:
+//! continue; `PostToolUse`: stderr to the model), 3 aborts the agent, 1 is a warning, anything else is
 //! ignored (quirk 1000).
 //!
 //! | decision | what the codec writes (exit 0) |
