@@ -123,6 +123,8 @@ impl Provider {
     pub const OPENCLAW: Self = Self::from_static("openclaw");
     /// Qwen Code.
     pub const QWEN: Self = Self::from_static("qwen-code");
+    /// Factory Droid (`droid` CLI).
+    pub const DROID: Self = Self::from_static("droid");
 
     /// Every provider this release knows, in a stable order.
     pub const KNOWN: [Self; 9] = [
@@ -135,6 +137,7 @@ impl Provider {
         Self::OPENCODE,
         Self::OPENCLAW,
         Self::QWEN,
+        Self::DROID,
     ];
 
     /// Whether this is one of [`Provider::KNOWN`].

@@ -4,7 +4,7 @@
 //! design wrong (noted in [`Quirk::correction`]). Provider crates add theirs through
 //! [`Codec::quirks`](crate::Codec::quirks), numbered in their own range so ids never collide:
 //! the design's numbers 1–99, then 100s Claude Code, 200s Codex, 300s Gemini, 400s Copilot,
-//! 500s Kimi, 600s Cursor, 700s OpenCode, 800s OpenClaw, 900s Qwen Code.
+//! 500s Kimi, 600s Cursor, 700s OpenCode, 800s OpenClaw, 900s Qwen Code, 1000–1099 Factory Droid.
 
 use std::fmt;
 

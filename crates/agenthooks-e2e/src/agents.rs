@@ -1,4 +1,4 @@
-//! The five agents: pinned versions, the model API each speaks, and how each is configured,
+//! The agents: pinned versions, the model API each speaks, and how each is configured,
 //! trusted and run headless (the recipes of `shared/e2e/README.md`).
 
 use std::path::{Path, PathBuf};
@@ -35,6 +35,9 @@ pub enum AgentId {
     OpenClaw,
     /// Qwen Code (OpenAI-compatible BYOK: `OPENAI_BASE_URL` at the fake server).
     Qwen,
+    /// Factory Droid (`droid exec` in Airgap Mode with a custom model on the fake Anthropic
+    /// server).
+    Droid,
 }
 
 /// One agent under test.
@@ -239,6 +242,26 @@ pub const AGENTS: [AgentSpec; 8] = [
         // PreToolUse applies no rewritten input (quirk 902): the rewrite degrades.
         rewrite: false,
     },
+    AgentSpec {
+        id: AgentId::Droid,
+        name: "Factory Droid",
+        provider: "droid",
+        package: "droid",
+        version: "0.215.0",
+        bin: "droid",
+        api: Api::AnthropicMessages,
+        tool: "Execute",
+        // `droid exec` fires no UserPromptSubmit (quirk 1001).
+        expected: &[
+            ("SessionStart", "session.start"),
+            ("PreToolUse", "tool.pre"),
+            ("PostToolUse", "tool.post"),
+            ("Stop", "agent.stop"),
+            ("SessionEnd", "session.end"),
+        ],
+        session_context: true,
+        rewrite: true,
+    },
 ];
 
 impl AgentSpec {
@@ -258,6 +281,7 @@ impl AgentSpec {
             AgentId::OpenCode => "opencode",
             AgentId::OpenClaw => "openclaw",
             AgentId::Qwen => "qwen",
+            AgentId::Droid => "droid",
         }
     }
 
@@ -280,6 +304,9 @@ impl AgentSpec {
         let command = format!(r#""{key}":"{} # \ud800""#, crate::hook::MARKER_COMMAND);
         let description = match self.id {
             AgentId::Claude | AgentId::Copilot | AgentId::OpenCode => r#","description":"list files \udc00\ud800""#,
+            AgentId::Droid => {
+                r#","summary":"List the files \udc00\ud800 now","riskLevelReason":"It writes one file.","riskLevel":"medium""#
+            }
             _ => "",
         };
         format!("{{{command}{description}}}")
@@ -291,6 +318,13 @@ impl AgentSpec {
         match self.id {
             AgentId::Codex => json!({"cmd": command}),
             AgentId::Copilot => json!({"command": command, "description": "write the marker file"}),
+            // Droid denies an Execute call without its risk fields before any hook runs.
+            AgentId::Droid => json!({
+                "summary": "Write the marker file now",
+                "command": command,
+                "riskLevelReason": "It writes one file in the project.",
+                "riskLevel": "medium",
+            }),
             _ => json!({"command": command}),
         }
     }
@@ -611,6 +645,33 @@ pub fn prepare_with(
             ];
             // `-p` cannot be combined with `--yolo`.
             (print_mode(&[]), env, Some(plan))
+        }
+        AgentId::Droid => {
+            // Airgap Mode (FACTORY_AIRGAP_ENABLED) runs without a login when a BYOK custom model
+            // is configured: the fake Anthropic server is that model.
+            write_json(
+                &sb.home.join(".factory/settings.json"),
+                &json!({"customModels": [{
+                    "model": MODEL, "displayName": "Fake", "baseUrl": server_url,
+                    "apiKey": "fake-key", "provider": "anthropic", "maxOutputTokens": 1024,
+                }]}),
+            )?;
+            let plan = install_in_project(Provider::DROID)?;
+            let env = vec![
+                (s("FACTORY_AIRGAP_ENABLED"), s("1")),
+                (s("FACTORY_DROID_AUTO_UPDATE_ENABLED"), s("false")),
+            ];
+            let args = vec![
+                s("exec"),
+                s("--auto"),
+                s("high"),
+                s("-m"),
+                s("custom:Fake-0"),
+                s("-o"),
+                s("json"),
+                prompt.clone(),
+            ];
+            (args, env, Some(plan))
         }
         AgentId::OpenCode => {
             let plan = crate::opencode::prepare(&m, sb, server_url, options)?;
@@ -989,6 +1050,14 @@ pub fn declare_mcp(spec: &AgentSpec, sb: &Sandbox, tc: &Toolchain) -> Result<Mcp
         AgentId::Kimi => {
             let path = sb.home.join(".kimi-code/mcp.json");
             write_json(&path, &json!({"mcpServers": {SERVER: stdio}}))?;
+            files.push(path);
+        }
+        AgentId::Droid => {
+            let path = sb.home.join(".factory/mcp.json");
+            write_json(
+                &path,
+                &json!({"mcpServers": {SERVER: {"type": "stdio", "command": cmd, "args": args}}}),
+            )?;
             files.push(path);
         }
         AgentId::OpenCode => {

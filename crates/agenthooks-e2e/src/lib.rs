@@ -1,7 +1,8 @@
 //! # agenthooks-e2e
 //!
 //! The end-to-end suite: the real Claude Code, Codex, Gemini CLI, Copilot CLI, Kimi Code, Qwen
-//! Code and OpenClaw,
+//! Code, OpenClaw and Factory Droid (in Airgap Mode: a BYOK custom model on the fake Anthropic
+//! server needs no login),
 //! installed at pinned versions from the npm registry, each driven through one headless turn per
 //! scenario against a fake model server (no login, no tokens, no network beyond the registry),
 //! with hooks rendered and installed by `agenthooks-install` and answered by a test hook built
@@ -18,7 +19,7 @@
 //! |---|---|
 //! | `no-decision` | the expected native events arrived and decoded to their unified kinds; the tool ran |
 //! | `deny` | the tool did not run (marker absent) and the reason is in the model's next request |
-//! | `context` | session-start and prompt context are in the model's first request (Kimi: session-start output is discarded, and stays so) |
+//! | `context` | session-start and prompt context are in the model's first request (Kimi: session-start output is discarded, and stays so; Droid: `droid exec` fires no prompt hook, and stays so) |
 //! | `continue-with` | exactly one more model turn: the continuation reached the model and the cap held |
 //! | `rewrite` | the rewritten command ran instead of the model's (Kimi: unsupported, the original ran) |
 //! | `trust-hashes` | Codex: `codex app-server` `hooks/list` calls every hook we installed trusted, with our hash |

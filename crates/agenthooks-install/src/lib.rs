@@ -1,7 +1,7 @@
 //! # agenthooks-install
 //!
 //! One [`Manifest`] in; correct, trusted, idempotent hook configs out for Claude Code, Cursor,
-//! Codex, Gemini CLI, Copilot CLI, Kimi Code, OpenCode and OpenClaw — never clobbering what is
+//! Codex, Gemini CLI, Copilot CLI, Kimi Code, OpenCode, OpenClaw and Factory Droid — never clobbering what is
 //! already there.
 //!
 //! | function | does |
@@ -32,6 +32,7 @@
 //! | Kimi Code | user | `$KIMI_CODE_HOME/config.toml` `[[hooks]]` | s (1–600) | ⚠ awaited; fire-and-forget hooks killed early | only the four keys Kimi's strict schema allows |
 //! | Cursor | user, project | `.cursor/hooks.json` (`version: 1`) | s | ⚠ runs synchronously | `failClosed` on fail-closed gates |
 //! | OpenCode | user, project | generated shim `.opencode/plugin/agenthooks.js` (`agenthooks serve`) | ms (the shim's deadline) | ⚠ OpenCode awaits every hook | tool matchers tested in the shim |
+//! | Factory Droid | user, project | `.factory/settings.json` `hooks` (comments kept) | s | ⚠ awaited | only `type: command`; a `hooks.json` list of the same event replaces ours (`doctor` reports it) |
 //! | OpenClaw | user, project | generated plugin `.openclaw/extensions/agenthooks/` + `plugins.entries.agenthooks` in `openclaw.json` (comments kept) | ms (the shim's deadline, below OpenClaw's 15 s budget) | observers fired and forgotten | `hooks.allowConversationAccess`, `hooks.timeouts`; `matcher` tool ids |
 //!
 //! ## Ownership and safety
@@ -94,7 +95,7 @@
 //!
 //! Each agent's target is behind a feature named after its codec crate (`claude`, `codex`,
 //! `cursor`, `gemini`, `copilot`, `kimi`, `opencode`, `openclaw`), which links that codec and
-//! nothing of the others; `all-providers` (the default) is all eight. The facade
+//! nothing of the others; `all-providers` (the default) is all nine. The facade
 //! (`agenthooks`) turns the default off and forwards its own provider features, so a hook built
 //! with `features = ["claude", "cursor", "install"]` installs for those two agents only:
 //! [`supported_providers`], [`known_targets`] (`doctor`, `install --all`) and [`preflight`] list

@@ -40,6 +40,7 @@
 //! | `opencode` | OpenCode bridge: serve-mode codec and the generated shim plugin | [`agenthooks-opencode`](opencode) |
 //! | `openclaw` | OpenClaw bridge: serve-mode codec and the generated native plugin | [`agenthooks-openclaw`](openclaw) |
 //! | `qwen` | Qwen Code codec (and install target) | [`agenthooks-qwen`](qwen) |
+//! | `droid` | Factory Droid codec (and install target) | [`agenthooks-droid`](droid) |
 //! | `install` | config generation and installation for the enabled providers, and `<bin> agenthooks install …` on the hook binary itself ([`main()`], [`main!`]) | [`agenthooks-install`](install) |
 //! | `warm` | warm mode: `<bin> agenthooks serve --http` and `install --warm` | |
 //! | `full` (default) | every provider above plus `install` and `warm` | |
@@ -134,6 +135,7 @@ macro_rules! for_each_provider {
             "opencode" => opencode = agenthooks_opencode, feature "opencode";
             "openclaw" => openclaw = agenthooks_openclaw, feature "openclaw";
             "qwen-code" => qwen = agenthooks_qwen, feature "qwen";
+            "droid" => droid = agenthooks_droid, feature "droid";
         }
     };
 }

@@ -65,6 +65,11 @@ const AGENTS: &[Agent] = &[
         event: "PreToolUse",
         fixture: "qwen-code/0.24.4/pre_tool_use-e2e-no-decision",
     },
+    Agent {
+        provider: "droid",
+        event: "PreToolUse",
+        fixture: "droid/0.215.0/pre_tool_use-e2e-execute",
+    },
 ];
 
 impl Agent {

@@ -149,6 +149,12 @@ const WIRED: &[(&str, &str)] = &[
          subagent.stop=SubagentStop compact.pre=PreCompact compact.post=PostCompact \
          notification=Notification model.response=MessageDisplay",
     ),
+    (
+        "droid",
+        "session.start=SessionStart session.end=SessionEnd prompt.submitted=UserPromptSubmit \
+         tool.pre=PreToolUse tool.post=PostToolUse agent.stop=Stop subagent.stop=SubagentStop \
+         compact.pre=PreCompact notification=Notification",
+    ),
 ];
 
 #[test]

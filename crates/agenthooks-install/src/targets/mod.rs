@@ -64,6 +64,7 @@ targets! {
     "opencode" => opencode::OpenCode,
     "openclaw" => openclaw::OpenClaw,
     "qwen" => qwen::Qwen,
+    "droid" => droid::Droid,
 }
 
 /// The module for a provider.

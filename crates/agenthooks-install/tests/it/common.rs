@@ -83,6 +83,8 @@ pub(crate) fn cases(root: &Path, home: &Path) -> Vec<(&'static str, Target)> {
         ("openclaw-project", Target::project(Provider::OPENCLAW, root, home)),
         ("qwen-code-user", Target::user(Provider::QWEN, home)),
         ("qwen-code-project", Target::project(Provider::QWEN, root, home)),
+        ("droid-user", Target::user(Provider::DROID, home)),
+        ("droid-project", Target::project(Provider::DROID, root, home)),
     ]
 }
 

@@ -154,6 +154,7 @@ fn every_json_target_keeps_pre_existing_empty_containers() {
     let project = |p: Provider| Target::project(p, ROOT, HOME);
     for (t, path, docs) in [
         (project(Provider::GEMINI), "/p/.gemini/settings.json", grouped),
+        (project(Provider::DROID), "/p/.factory/settings.json", grouped),
         (project(Provider::CODEX), "/p/.codex/hooks.json", grouped),
         (
             Target::user(Provider::CLAUDE_CODE, HOME),

@@ -197,7 +197,9 @@ fn known_targets_cover_every_agent_and_scope() {
             "openclaw:user",
             "openclaw:project",
             "qwen-code:user",
-            "qwen-code:project"
+            "qwen-code:project",
+            "droid:user",
+            "droid:project"
         ]
     );
     let r = doctor(

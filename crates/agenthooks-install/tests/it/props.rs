@@ -385,6 +385,7 @@ proptest! {
             (Provider::CLAUDE_CODE, "/p/.claude/settings.json"),
             (Provider::GEMINI, "/p/.gemini/settings.json"),
             (Provider::CODEX, "/p/.codex/hooks.json"),
+            (Provider::DROID, "/p/.factory/settings.json"),
         ] {
             check_json(&Target::project(provider, ROOT, HOME), Path::new(path), &doc, false)?;
         }
@@ -438,6 +439,7 @@ proptest! {
             (Provider::CLAUDE_CODE, "/p/.claude/settings.json"),
             (Provider::GEMINI, "/p/.gemini/settings.json"),
             (Provider::CODEX, "/p/.codex/hooks.json"),
+            (Provider::DROID, "/p/.factory/settings.json"),
         ] {
             check_json(&Target::project(provider, ROOT, HOME), Path::new(path), &crlf(&doc), false)?;
         }

@@ -40,6 +40,7 @@ fn codec(p: &Provider) -> &'static dyn Codec {
         &agenthooks_opencode::CODEC,
         &agenthooks_openclaw::CODEC,
         &agenthooks_qwen::CODEC,
+        &agenthooks_droid::CODEC,
     ];
     all.into_iter()
         .find(|c| c.provider() == *p)

@@ -26,6 +26,7 @@ mod claude;
 mod codex;
 mod copilot;
 mod cursor;
+mod droid;
 mod gemini;
 mod kimi;
 mod openclaw;
@@ -45,6 +46,7 @@ pub use claude::Claude;
 pub use codex::Codex;
 pub use copilot::Copilot;
 pub use cursor::Cursor;
+pub use droid::Droid;
 pub use gemini::Gemini;
 pub use kimi::Kimi;
 pub use openclaw::OpenClaw;
@@ -590,14 +592,15 @@ static CURSOR: Cursor = Cursor::new();
 static OPENCODE: OpenCode = OpenCode;
 static OPENCLAW: OpenClaw = OpenClaw;
 static QWEN: Qwen = Qwen;
+static DROID: Droid = Droid;
 
 /// Every fake agent: claude-code, codex, gemini, copilot, kimi, cursor, opencode (the shim and
-/// OpenCode together), openclaw (the plugin and OpenClaw together), qwen-code. One per provider of the
+/// OpenCode together), openclaw (the plugin and OpenClaw together), qwen-code, droid. One per provider of the
 /// facade's registry (`agenthooks::PROVIDERS`; the testkit links no codec, so it cannot read it:
 /// the facade's surface test checks the two lists agree).
 pub fn agents() -> [&'static dyn FakeAgent; 9] {
     [
-        &CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW, &QWEN,
+        &CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW, &QWEN, &DROID,
     ]
 }
 
@@ -694,7 +697,8 @@ mod tests {
                 "cursor",
                 "opencode",
                 "openclaw",
-                "qwen-code"
+                "qwen-code",
+                "droid"
             ]
         );
         assert!(agent("windsurf").is_none());

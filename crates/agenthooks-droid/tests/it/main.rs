@@ -1,0 +1,4 @@
+//! Integration tests for the Factory Droid codec (one test binary).
+
+mod codec;
+mod testkit;
