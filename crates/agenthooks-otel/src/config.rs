@@ -121,7 +121,7 @@ fn truthy(v: Option<String>) -> bool {
     })
 }
 
-/// `k=v,k2=v2` (the OTel list syntax; values percent-decoded).
+/// `k=v,k2=v2` (the `OpenTelemetry` list syntax; values percent-decoded).
 fn pairs(s: &str) -> Vec<(String, String)> {
     s.split(',')
         .filter_map(|kv| kv.split_once('='))
@@ -247,13 +247,13 @@ impl AuditConfig {
             }
         }
         if let Some(n) = env.var("OTEL_SERVICE_NAME").filter(|s| !s.trim().is_empty()) {
-            self.service_name = n.trim().to_owned();
+            n.trim().clone_into(&mut self.service_name);
         }
         if let Some(c) = env.var("AGENTHOOKS_AUDIT_CAPTURE") {
             match Capture::parse(&c) {
                 Some(c) => self.capture = c,
                 None => {
-                    tracing::warn!(AGENTHOOKS_AUDIT_CAPTURE = %c, "unknown capture level; keeping {}", self.capture.as_str())
+                    tracing::warn!(AGENTHOOKS_AUDIT_CAPTURE = %c, "unknown capture level; keeping {}", self.capture.as_str());
                 }
             }
         }

@@ -6,7 +6,7 @@
 //! - **What is exported.** One span per hook event, nested session → turn → hook, with trace
 //!   and span ids derived from the agent's session and turn ids ([`ids`]): the hook processes of
 //!   one session form one trace, and a replayed record keeps its span id. Attributes follow the
-//!   GenAI semantic conventions where one fits and use `agenthooks.*` for the rest
+//!   `GenAI` semantic conventions where one fits and use `agenthooks.*` for the rest
 //!   ([`record`]); a conclusive decision also gets a log record. Content is captured at the
 //!   configured [`Capture`] level (none by default), every attribute capped.
 //! - **Off the hot path.** The hook process appends its record to a bounded per-user

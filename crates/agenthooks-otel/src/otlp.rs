@@ -6,6 +6,7 @@
 //! one span per id.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, Instant};
@@ -91,7 +92,7 @@ fn id<const N: usize>(hex: &str) -> Vec<u8> {
 /// A parent span (session or turn) synthesised from its records.
 struct Parent<'r> {
     trace: &'r str,
-    parent: Option<&'r str>,
+    up: Option<&'r str>,
     name: &'static str,
     start: u64,
     end: u64,
@@ -110,7 +111,7 @@ pub fn traces(records: &[Record], config: &AuditConfig) -> ExportTraceServiceReq
             let Some(key) = key else { continue };
             let p = parents.entry(key).or_insert(Parent {
                 trace: &r.trace,
-                parent,
+                up: parent,
                 name,
                 start: r.start_ns,
                 end: r.end_ns,
@@ -155,7 +156,7 @@ pub fn traces(records: &[Record], config: &AuditConfig) -> ExportTraceServiceReq
         spans.push(Span {
             trace_id: id::<16>(p.trace),
             span_id: id::<8>(span_id),
-            parent_span_id: p.parent.map(id::<8>).unwrap_or_default(),
+            parent_span_id: p.up.map(id::<8>).unwrap_or_default(),
             name: p.name.to_owned(),
             kind: SpanKind::Internal as i32,
             start_time_unix_nano: p.start,
@@ -326,7 +327,7 @@ pub fn post(url: &str, headers: &[(String, String)], body: &[u8], timeout: Durat
     );
     for (k, v) in headers {
         if !k.contains(['\r', '\n', ':']) && !v.contains(['\r', '\n']) {
-            req.push_str(&format!("{k}: {v}\r\n"));
+            let _ = write!(req, "{k}: {v}\r\n");
         }
     }
     req.push_str("\r\n");

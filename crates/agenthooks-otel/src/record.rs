@@ -1,5 +1,5 @@
 //! The spooled record of one answered event, and the mapping of what the pipeline knows onto
-//! OpenTelemetry attributes: the GenAI semantic conventions where one fits
+//! OpenTelemetry attributes: the `GenAI` semantic conventions where one fits
 //! (`gen_ai.provider.name`, `gen_ai.conversation.id`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
 //! `gen_ai.request.model`, `gen_ai.agent.id`), `agenthooks.*` for the rest. Every string is
 //! capped ([`AuditConfig::attr_cap`]), every array too ([`MAX_ARRAY`]); content appears only at
@@ -131,13 +131,13 @@ impl Record {
         let env = event.map(Event::envelope);
         let payload = match env {
             Some(e) => Some(e.raw().as_bytes()),
-            None => a.target.payload.as_ref().map(|p| p.as_bytes()),
+            None => a.target.payload.as_ref().map(agenthooks_core::RawPayload::as_bytes),
         }
         .unwrap_or(&[]);
         let payload_digest = digest::sha256(payload);
         let native = env
             .map(|e| e.native.as_str())
-            .or(a.target.native.as_ref().map(|n| n.as_str()))
+            .or(a.target.native.as_ref().map(agenthooks_core::NativeName::as_str))
             .unwrap_or("");
         let kind = env.map(|e| e.kind).or(a.target.kind);
         let session = env.map_or("", |e| e.session.id.as_str());

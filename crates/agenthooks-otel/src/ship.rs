@@ -148,7 +148,7 @@ pub fn ship(spool: &Spool, config: &AuditConfig, opts: ShipOptions) -> Shipped {
                     tracing::warn!(error = %e, "audit export unreachable; records stay spooled");
                     return out;
                 }
-                tracing::debug!(error = %e, backoff_ms = backoff.as_millis() as u64, "audit export failed; retrying");
+                tracing::debug!(error = %e, backoff_ms = u64::try_from(backoff.as_millis()).unwrap_or(u64::MAX), "audit export failed; retrying");
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(BACKOFF_MAX);
             }

@@ -58,7 +58,7 @@ const LOCK: &str = "ship.lock";
 const STALE_TMP: Duration = Duration::from_secs(60);
 
 fn is_record(name: &str) -> bool {
-    name.starts_with("r-") && name.ends_with(".json")
+    name.starts_with("r-") && std::path::Path::new(name).extension().is_some_and(|e| e == "json")
 }
 
 impl Spool {

@@ -43,7 +43,7 @@ fn payload(session: &str, turn: &str, event: &str, command: &str, call: &str) ->
 fn router() -> Router {
     Router::new().on_tool_pre(|_cx: &Context, e: &ToolPreEvent| {
         if e.tool.command().is_some_and(|c| c.contains("rm -rf")) {
-            deny("destructive command").into()
+            deny("destructive command")
         } else {
             agenthooks_core::decision::no_decision()
         }
@@ -312,7 +312,7 @@ fn killed_shipper_loses_nothing() {
         &config_for(&rx, &dir),
         ShipOptions::default().with_linger(Duration::ZERO),
     );
-    assert_eq!(s.acked as usize, pending_after_kill);
+    assert_eq!(s.acked, pending_after_kill as u64);
     let received: BTreeSet<_> = rx.spans().into_iter().map(|s| s.span_id).collect();
     assert!(sent.is_subset(&received));
     std::fs::remove_dir_all(dir).unwrap();
