@@ -17,9 +17,12 @@ const DELIVERY: Duration = Duration::from_secs(30);
 /// The variables that turn the export on: the receiver as the OTLP endpoint, the spool in the
 /// sandbox, the default capture level (none).
 pub fn env(rx: &Receiver, sb: &Sandbox) -> Vec<(String, String)> {
+    // Both spellings: Claude Code removes `OTEL_*` from its hooks' environment (quirk 112).
     vec![
         ("OTEL_EXPORTER_OTLP_ENDPOINT".into(), rx.base_url()),
         ("OTEL_SERVICE_NAME".into(), "agenthooks-e2e".into()),
+        ("AGENTHOOKS_OTEL_EXPORTER_OTLP_ENDPOINT".into(), rx.base_url()),
+        ("AGENTHOOKS_OTEL_SERVICE_NAME".into(), "agenthooks-e2e".into()),
         (
             "AGENTHOOKS_AUDIT_SPOOL".into(),
             sb.root.join("audit-spool").display().to_string(),
@@ -34,8 +37,13 @@ fn s<'a>(span: &'a ReceivedSpan, key: &str) -> &'a str {
 /// The checks of the received trace (waiting for the shipper to deliver first).
 pub fn checks(r: &RunReport, rx: &Receiver) -> Vec<Check> {
     let decoded = r.records.iter().filter(|x| x.kind.is_some()).count();
-    let is_hook = |x: &ReceivedSpan| x.name.starts_with("hook ");
-    let spans = rx.wait_for(DELIVERY, |got| got.iter().filter(|x| is_hook(x)).count() >= decoded);
+    // Ours only: an agent that exports its own telemetry to the same endpoint is not judged.
+    let is_hook = |x: &ReceivedSpan| x.scope == "agenthooks" && x.name.starts_with("hook ");
+    let spans: Vec<ReceivedSpan> = rx
+        .wait_for(DELIVERY, |got| got.iter().filter(|x| is_hook(x)).count() >= decoded)
+        .into_iter()
+        .filter(|x| x.scope == "agenthooks")
+        .collect();
     let hooks: Vec<&ReceivedSpan> = spans.iter().filter(|x| is_hook(x)).collect();
     let unique: BTreeSet<&str> = hooks.iter().map(|h| h.span_id.as_str()).collect();
     let mut out = vec![Check::new(
@@ -83,12 +91,20 @@ pub fn checks(r: &RunReport, rx: &Receiver) -> Vec<Check> {
         })
         .map(|h| h.name.clone())
         .collect();
-    out.push(Check::none_of(
-        "audit: every hook span is under its session (session → turn → hook)",
-        &orphans,
-        format!("{} hook spans nested", hooks.len()),
-        "not nested: ",
-    ));
+    out.push(if hooks.is_empty() {
+        Check::new(
+            "audit: every hook span is under its session (session → turn → hook)",
+            false,
+            "no hook spans",
+        )
+    } else {
+        Check::none_of(
+            "audit: every hook span is under its session (session → turn → hook)",
+            &orphans,
+            format!("{} hook spans nested", hooks.len()),
+            "not nested: ",
+        )
+    });
 
     // The deny.
     let deny = hooks.iter().find(|h| s(h, "agenthooks.decision") == "deny");

@@ -114,6 +114,12 @@ impl Default for AuditConfig {
     }
 }
 
+/// An `OTEL_*` variable, else its `AGENTHOOKS_OTEL_*` alias: Claude Code removes `OTEL_*` from
+/// its hooks' environment (quirk 112), the alias reaches them.
+fn otel_var(env: &dyn Env, name: &str) -> Option<String> {
+    env.var(name).or_else(|| env.var(&format!("AGENTHOOKS_{name}")))
+}
+
 fn truthy(v: Option<String>) -> bool {
     v.is_some_and(|v| {
         let v = v.trim().to_ascii_lowercase();
@@ -153,12 +159,10 @@ fn percent_decode(s: &str) -> String {
 
 fn signal_url(env: &dyn Env, signal: &str) -> Option<String> {
     let specific = format!("OTEL_EXPORTER_OTLP_{}_ENDPOINT", signal.to_ascii_uppercase());
-    if let Some(u) = env.var(&specific).filter(|s| !s.trim().is_empty()) {
+    if let Some(u) = otel_var(env, &specific).filter(|s| !s.trim().is_empty()) {
         return Some(u.trim().to_owned());
     }
-    let base = env
-        .var("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .filter(|s| !s.trim().is_empty())?;
+    let base = otel_var(env, "OTEL_EXPORTER_OTLP_ENDPOINT").filter(|s| !s.trim().is_empty())?;
     Some(format!("{}/v1/{signal}", base.trim().trim_end_matches('/')))
 }
 
@@ -166,9 +170,7 @@ impl AuditConfig {
     /// Whether the kill switch is on in `env` ([`KILL_SWITCH`] or `OTEL_SDK_DISABLED`).
     pub fn killed(env: &dyn Env) -> bool {
         truthy(env.var(KILL_SWITCH))
-            || env
-                .var("OTEL_SDK_DISABLED")
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+            || otel_var(env, "OTEL_SDK_DISABLED").is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
     }
 
     /// The configuration the environment asks for, or `None` when it asks for no audit: the
@@ -221,23 +223,17 @@ impl AuditConfig {
                 .map(|b| format!("{b}/v1/logs"));
         }
         for var in ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"] {
-            if let Some(h) = env.var(var) {
+            if let Some(h) = otel_var(env, var) {
                 self.headers.extend(pairs(&h));
             }
         }
-        if let Some(ms) = env
-            .var("OTEL_EXPORTER_OTLP_TIMEOUT")
-            .and_then(|v| v.trim().parse().ok())
-        {
+        if let Some(ms) = otel_var(env, "OTEL_EXPORTER_OTLP_TIMEOUT").and_then(|v| v.trim().parse().ok()) {
             self.timeout = Duration::from_millis(ms);
         }
-        if let Some(p) = env
-            .var("OTEL_EXPORTER_OTLP_PROTOCOL")
-            .filter(|p| p.trim() != "http/protobuf")
-        {
+        if let Some(p) = otel_var(env, "OTEL_EXPORTER_OTLP_PROTOCOL").filter(|p| p.trim() != "http/protobuf") {
             tracing::warn!(protocol = %p, "audit export speaks OTLP http/protobuf only; using it");
         }
-        if let Some(r) = env.var("OTEL_RESOURCE_ATTRIBUTES") {
+        if let Some(r) = otel_var(env, "OTEL_RESOURCE_ATTRIBUTES") {
             for (k, v) in pairs(&r) {
                 if k == "service.name" {
                     self.service_name = v;
@@ -246,7 +242,7 @@ impl AuditConfig {
                 }
             }
         }
-        if let Some(n) = env.var("OTEL_SERVICE_NAME").filter(|s| !s.trim().is_empty()) {
+        if let Some(n) = otel_var(env, "OTEL_SERVICE_NAME").filter(|s| !s.trim().is_empty()) {
             n.trim().clone_into(&mut self.service_name);
         }
         if let Some(c) = env.var("AGENTHOOKS_AUDIT_CAPTURE") {
@@ -257,10 +253,7 @@ impl AuditConfig {
                 }
             }
         }
-        if let Some(n) = env
-            .var("OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT")
-            .and_then(|v| v.trim().parse().ok())
-        {
+        if let Some(n) = otel_var(env, "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT").and_then(|v| v.trim().parse().ok()) {
             self.attr_cap = n;
         }
         if let Some(d) = env
@@ -350,6 +343,12 @@ mod tests {
         assert!(AuditConfig::from_env(&env(&[on[0], (KILL_SWITCH, "1")])).is_none());
         assert!(AuditConfig::from_env(&env(&[on[0], ("OTEL_SDK_DISABLED", "true")])).is_none());
         assert!(AuditConfig::from_env(&env(&[on[0], (KILL_SWITCH, "0")])).is_some());
+        // The alias an agent that strips OTEL_* passes on; the standard name wins.
+        let alias = AuditConfig::from_env(&env(&[("AGENTHOOKS_OTEL_EXPORTER_OTLP_ENDPOINT", "http://a:1")])).unwrap();
+        assert_eq!(alias.traces_url.as_deref(), Some("http://a:1/v1/traces"));
+        let both =
+            AuditConfig::from_env(&env(&[on[0], ("AGENTHOOKS_OTEL_EXPORTER_OTLP_ENDPOINT", "http://a:1")])).unwrap();
+        assert_eq!(both.traces_url.as_deref(), Some("http://h:4318/v1/traces"));
         let c = AuditConfig::from_env(&env(&[
             on[0],
             ("OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%20x,k=a%2Cb"),

@@ -183,8 +183,13 @@ pub fn ensure_shipper(spool: &Spool, config: &AuditConfig) {
     // The lock is released only now: the child takes it when it starts.
     drop(lock);
     match cmd.spawn() {
-        // Not waited for: it outlives this process (reaped by init).
-        Ok(child) => drop(child),
+        // A hook process exits before its shipper (which init then reaps); a long-lived one
+        // (the serve daemon, the warm server) reaps it here.
+        Ok(mut child) => {
+            let _ = std::thread::Builder::new()
+                .name("agenthooks-audit-reaper".into())
+                .spawn(move || child.wait());
+        }
         Err(e) => tracing::debug!(error = %e, "could not start the audit shipper"),
     }
 }

@@ -369,3 +369,35 @@ proptest! {
         prop_assert_eq!(back, r);
     }
 }
+
+/// The report reads pending and shipped records alike: events and decisions per agent and
+/// kind, latency percentiles, the dropped count; `--since` filters by start time.
+#[test]
+fn the_report_summarises_the_spool() {
+    let rx = Receiver::start().unwrap();
+    let dir = temp("report");
+    let spool = answer(&dir, Capture::None, &session());
+    // One shipped, two pending.
+    let first = spool.pending().unwrap();
+    spool.ack(&first[..1]).unwrap();
+    let r = agenthooks_otel::report::Report::of_spool(&spool, None);
+    assert_eq!((r.records, r.pending), (3, 2));
+    let provider = agenthooks_claude::CODEC.provider();
+    let pre = &r.rows[&format!("{provider} / tool.pre")];
+    assert_eq!(pre.events, 2);
+    assert_eq!(pre.decisions.get("deny"), Some(&1));
+    assert_eq!(r.rows[&format!("{provider} / tool.post")].events, 1);
+    assert!(r.latency_us.is_some());
+    let text = r.render();
+    assert!(
+        text.contains("tool.pre") && text.contains("deny=1") && text.contains("p99"),
+        "{text}"
+    );
+    let future = std::time::SystemTime::now() + Duration::from_secs(3600);
+    assert_eq!(
+        agenthooks_otel::report::Report::of_spool(&spool, Some(future)).records,
+        0
+    );
+    drop(rx);
+    std::fs::remove_dir_all(dir).unwrap();
+}
