@@ -160,7 +160,11 @@ pub fn cli(argv: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
     let rest = &argv[at + 2..];
     let config = AuditConfig::from_env(&ProcessEnv).unwrap_or_else(|| AuditConfig::default().overlaid(&ProcessEnv));
     let dir = config.spool_dir.clone().or_else(|| Spool::default_dir(&ProcessEnv));
-    let spool = dir.map(|d| Spool::open(d, config.spool_cap));
+    let report = rest.first().map(String::as_str) == Some("report");
+    // The report reads; it makes no spool where none is.
+    let spool = dir
+        .filter(|d| !report || d.is_dir())
+        .map(|d| Spool::open(d, config.spool_cap));
     match rest.first().map(String::as_str) {
         Some("ship") => {
             if AuditConfig::killed(&ProcessEnv) || config.traces_url.is_none() {
@@ -188,8 +192,8 @@ pub fn cli(argv: &[String], out: &mut dyn Write, err: &mut dyn Write) -> Option<
                     return Some(1);
                 }
                 None => {
-                    let _ = writeln!(err, "agenthooks audit report: no spool directory");
-                    return Some(1);
+                    let _ = out.write_all(report::Report::default().render().as_bytes());
+                    return Some(0);
                 }
             };
             let since = match flag(rest, "--since") {

@@ -1,5 +1,5 @@
 //! The audit hook: one call per answered event, after the pipeline decided and before the answer
-//! is written. The runtime does no auditing itself; a sink ([`Runner::with_audit`], e.g.
+//! is written. The runtime does no auditing itself; a sink ([`Runner::with_audit`](crate::Runner::with_audit), e.g.
 //! `agenthooks-otel`'s spool writer) receives what the pipeline knows about the answer and must
 //! return quickly and never fail it (a sink's panic is caught and logged).
 
