@@ -110,12 +110,18 @@ pub fn ship(spool: &Spool, config: &AuditConfig, opts: ShipOptions) -> Shipped {
                     records.push(r);
                     good.push(e);
                 }
+                // Perhaps still being written: left for a later round.
+                None if Spool::is_fresh(&e) => {}
                 None => {
                     if spool.discard(&e).is_ok() {
                         out.dropped += 1;
                     }
                 }
             }
+        }
+        if good.is_empty() && spool.dropped().unreported == 0 {
+            std::thread::sleep(POLL);
+            continue;
         }
         let dropped = spool.dropped().unreported;
         match otlp::export(&records, dropped, config) {

@@ -1,8 +1,10 @@
 //! The per-user spool: the hook process appends a record and returns; the shipper exports and
 //! acknowledges. Nothing is lost to a killed process:
 //!
-//! - a record is written to a temporary name and renamed into place, so a reader sees whole
-//!   records only (a hook killed mid-write leaves a `.tmp-` file the shipper sweeps);
+//! - a record is created exclusively (`0600`, never through a symlink) and written in one
+//!   `write`; a reader leaves a record it cannot parse alone for a minute (its writer may still
+//!   be writing it) and only then drops it as damaged (counted), so a hook killed mid-write
+//!   costs that one record and a reader never takes a record being written for a damaged one;
 //! - the shipper moves a record to `done/` only after the collector acknowledged it (a 2xx), so
 //!   a shipper killed at any point leaves every unacknowledged record pending; the next one
 //!   sends it again, under the same span id (the backend keeps one copy).
@@ -66,7 +68,6 @@ impl Spool {
     pub fn open(dir: impl Into<PathBuf>, cap: u64) -> io::Result<Self> {
         let dir = dir.into();
         agenthooks_runtime::private_dir(&dir)?;
-        agenthooks_runtime::private_dir(&dir.join(DONE))?;
         Ok(Self { dir, cap })
     }
 
@@ -82,8 +83,9 @@ impl Spool {
         &self.dir
     }
 
-    /// Appends `record` (whole or not at all; see the module docs).
+    /// Appends `record` (one exclusive create and one write; see the module docs).
     pub fn append(&self, record: &Record) -> io::Result<PathBuf> {
+        use std::io::Write as _;
         let bytes = serde_json::to_vec(record).map_err(io::Error::other)?;
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -94,11 +96,25 @@ impl Spool {
             std::process::id(),
             SEQ.fetch_add(1, Ordering::Relaxed)
         );
-        let tmp = self.dir.join(format!(".tmp-{name}"));
         let path = self.dir.join(name);
-        agenthooks_runtime::write_private(&tmp, &bytes)?;
-        fs::rename(&tmp, &path)?;
+        let mut opts = fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        }
+        opts.open(&path)?.write_all(&bytes)?;
         Ok(path)
+    }
+
+    /// Whether `entry` may still be being written (younger than a minute).
+    pub fn is_fresh(entry: &Entry) -> bool {
+        fs::metadata(&entry.path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_none_or(|age| age < STALE_TMP)
     }
 
     fn list(dir: &Path) -> io::Result<Vec<Entry>> {
@@ -129,7 +145,10 @@ impl Spool {
 
     /// The acknowledged records kept for the report, oldest first.
     pub fn done(&self) -> io::Result<Vec<Entry>> {
-        Self::list(&self.dir.join(DONE))
+        match Self::list(&self.dir.join(DONE)) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+            r => r,
+        }
     }
 
     /// Reads one record; `None` when it is not one (a foreign or damaged file).
@@ -141,6 +160,7 @@ impl Spool {
     /// Marks `entries` acknowledged: moved to `done/`.
     pub fn ack(&self, entries: &[Entry]) -> io::Result<()> {
         let done = self.dir.join(DONE);
+        agenthooks_runtime::private_dir(&done)?;
         for e in entries {
             if let Some(name) = e.path.file_name() {
                 match fs::rename(&e.path, done.join(name)) {
