@@ -129,4 +129,16 @@ pub static QUIRKS: &[Quirk] = agenthooks_core::kit::quirk_table! {
         status Confirmed,
         upstream "reference claude-code.md §4",
     }
+    112 {
+        "Hook processes get Claude's environment without its `OTEL_*` variables: \
+         `OTEL_EXPORTER_OTLP_ENDPOINT` and `OTEL_SERVICE_NAME` set for `claude` never reach a \
+         hook (other variables do), so a hook cannot be pointed at a collector the standard way.",
+        "The audit export (`agenthooks-otel`) also reads each `OTEL_*` variable as \
+         `AGENTHOOKS_OTEL_*` (the standard name wins when both are set); the e2e audit \
+         scenario sets both.",
+        versions "2.1.332 (observed by the e2e audit-deny scenario)",
+        events ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"],
+        status Confirmed,
+        upstream "not documented",
+    }
 };

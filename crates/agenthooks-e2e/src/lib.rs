@@ -70,6 +70,7 @@
 //! here; covered by fixtures and the fake-agent harness).
 
 pub mod agents;
+pub mod audit;
 pub mod capture;
 pub mod corpus;
 pub mod hook;

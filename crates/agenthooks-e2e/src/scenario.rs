@@ -71,6 +71,11 @@ pub enum Scenario {
     /// agent's own encoder sends them as `\ud800` escapes). The hook reads `command()` and must
     /// still deny: the tool does not run.
     DenyHostile,
+    /// [`Scenario::Deny`] with the audit export on (`OTEL_EXPORTER_OTLP_ENDPOINT` at the
+    /// testkit's OTLP receiver): the hook processes (or the bridge's daemon) spool their records
+    /// and a detached shipper exports them; the receiver must get one trace per session, every
+    /// hook span under it, the deny's attributes and a log record, and no content.
+    AuditDeny,
 }
 
 impl Scenario {
@@ -93,6 +98,7 @@ impl Scenario {
             Self::Rewrite => "rewrite",
             Self::WrongEncoder => "wrong-encoder-caught",
             Self::DenyHostile => "deny-hostile",
+            Self::AuditDeny => "audit-deny",
             Self::TrustHashes => "trust-hashes",
             Self::Permission => "permission",
             Self::Ask => "ask",
@@ -129,7 +135,7 @@ impl Scenario {
     pub const fn base(self) -> Self {
         match self {
             Self::WarmNoDecision => Self::NoDecision,
-            Self::WarmDeny | Self::WarmRestart => Self::Deny,
+            Self::WarmDeny | Self::WarmRestart | Self::AuditDeny => Self::Deny,
             Self::WarmContext => Self::Context,
             other => other,
         }
@@ -144,6 +150,9 @@ impl Scenario {
     /// The MCP attribution scenario (every agent; one run each).
     pub const MCP: [Self; 1] = [Self::Mcp];
 
+    /// The audit export scenario (Claude Code, and the bridges through their daemon).
+    pub const AUDIT: [Self; 1] = [Self::AuditDeny];
+
     /// The scenarios only OpenCode runs (besides the shared bridge ones).
     pub const OPENCODE: [Self; 2] = [Self::Permission, Self::DaemonCrash];
 
@@ -157,6 +166,7 @@ impl Scenario {
             Self::Ask => agent == AgentId::OpenClaw,
             Self::DenyHostile => !matches!(agent, AgentId::Codex | AgentId::Copilot | AgentId::Gemini),
             Self::DaemonCrash => matches!(agent, AgentId::OpenCode | AgentId::OpenClaw),
+            Self::AuditDeny => matches!(agent, AgentId::Claude | AgentId::OpenCode | AgentId::OpenClaw),
             // Qwen Code fails open when an http hook fails (no onFailure knob, quirk 911):
             // `warm-server-killed`, which asserts a fail-closed block, is not one of its rows;
             // nor is `warm-restart`, whose second-turn script assumes a `--continue` history
@@ -173,7 +183,7 @@ impl Scenario {
     pub const fn mode(self) -> Mode {
         match self {
             Self::NoDecision | Self::TrustHashes | Self::Mcp | Self::WarmNoDecision => Mode::None,
-            Self::Deny | Self::WarmDeny | Self::WarmRestart => Mode::Deny,
+            Self::Deny | Self::WarmDeny | Self::WarmRestart | Self::AuditDeny => Mode::Deny,
             Self::Context | Self::WarmContext => Mode::Context,
             Self::ContinueWith => Mode::Continue,
             Self::Rewrite => Mode::Rewrite,
@@ -215,7 +225,7 @@ impl Check {
 
     /// Passes when `offenders` is empty, with `clean` as the detail; else the detail is the
     /// offenders joined, after `prefix`.
-    fn none_of(what: &str, offenders: &[impl AsRef<str>], clean: impl Into<String>, prefix: &str) -> Self {
+    pub(crate) fn none_of(what: &str, offenders: &[impl AsRef<str>], clean: impl Into<String>, prefix: &str) -> Self {
         let detail = if offenders.is_empty() {
             clean.into()
         } else {
@@ -459,8 +469,21 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
             restart: None,
         };
     }
+    let receiver = if scenario == Scenario::AuditDeny {
+        match agenthooks_testkit::otlp::Receiver::start() {
+            Ok(r) => Some(r),
+            Err(e) => {
+                return RunReport::failed_setup(agent, scenario, format!("starting the OTLP receiver: {e}"), Some(sb))
+            }
+        }
+    } else {
+        None
+    };
     let mut env = agents::base_env(&sb, tc);
     env.extend(launch.env.iter().cloned());
+    if let Some(rx) = &receiver {
+        env.extend(crate::audit::env(rx, &sb));
+    }
     env.extend(stub.iter().flat_map(|s| s.env.iter().cloned()));
     env.push((hook::MODE_ENV.into(), scenario.mode().as_str().into()));
     env.push((hook::LOG_ENV.into(), sb.hook_log.display().to_string()));
@@ -570,6 +593,9 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
         restart,
     };
     report.checks = evaluate(&report);
+    if let Some(rx) = &receiver {
+        report.checks.extend(crate::audit::checks(&report, rx));
+    }
     if let Some(mut stub) = stub {
         report.checks.extend(mcp_checks(&report, &stub, &run_env));
         stub.run_env = run_env;
@@ -994,7 +1020,8 @@ pub fn evaluate(r: &RunReport) -> Vec<Check> {
         | Scenario::WarmNoDecision
         | Scenario::WarmDeny
         | Scenario::WarmContext
-        | Scenario::WarmRestart => {}
+        | Scenario::WarmRestart
+        | Scenario::AuditDeny => {}
         Scenario::Permission => {
             let asked = count_kind("permission.request");
             checks.push(Check::at_least_one(

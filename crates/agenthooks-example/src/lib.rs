@@ -252,6 +252,22 @@ pub fn find_secrets(text: &str) -> Vec<&'static str> {
     found
 }
 
+/// The audit export's redactor (`AGENTHOOKS_AUDIT_CAPTURE=redacted`): text in which the scanner
+/// finds a credential is replaced whole by the names of what it found; other text is kept.
+///
+/// ```
+/// assert_eq!(agenthooks_example::redact("K=AKIAIOSFODNN7EXAMPLE"), "[redacted: AWS access key id]");
+/// assert_eq!(agenthooks_example::redact("ls -la"), "ls -la");
+/// ```
+pub fn redact(text: &str) -> String {
+    let found = find_secrets(text);
+    if found.is_empty() {
+        text.to_owned()
+    } else {
+        format!("[redacted: {}]", found.join(", "))
+    }
+}
+
 fn scan_tool(t: &ToolCall) -> Vec<&'static str> {
     // An object sent without escapes is scanned as the agent's own text (nothing is parsed);
     // otherwise the normalized input (un-stringified, escapes decoded) as compact JSON text.

@@ -76,6 +76,7 @@ use crate::provider::Confidence;
 use crate::router::Router;
 
 mod args;
+mod audit;
 mod call;
 mod continuations;
 mod deadline;
@@ -98,6 +99,7 @@ pub mod warm;
 pub mod warm_state;
 
 pub use args::{parse_args, tools_filter, usage, Command, Mode, ProviderHint, UsageError};
+pub use audit::{AuditSink, Audited};
 pub use call::{Call, Hints};
 pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
@@ -135,6 +137,36 @@ pub fn private_temp_dir(name: &str) -> std::io::Result<PathBuf> {
     let dir = crate::safe_fs::user_temp_dir(name);
     crate::safe_fs::private_dir(&dir, true)?;
     Ok(dir)
+}
+
+/// Makes `dir` (and its missing parents) and verifies it is private: a directory, not a symlink,
+/// owned by the effective user, created `0700` (an existing one of ours with group or other
+/// access is tightened to `0700`). For spools and other per-user state beside the state
+/// directory.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("agenthooks-doc-priv-{}", std::process::id()));
+/// agenthooks_runtime::private_dir(&dir)?;
+/// assert!(dir.is_dir());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    crate::safe_fs::private_dir(dir, true)
+}
+
+/// Replaces the content of `path` with `bytes`: created `0600`, never written through a
+/// symlink, a non-regular file refused.
+///
+/// ```
+/// let p = std::env::temp_dir().join(format!("agenthooks-doc-wp-{}", std::process::id()));
+/// agenthooks_runtime::write_private(&p, b"x")?;
+/// assert_eq!(std::fs::read(&p)?, b"x");
+/// # std::fs::remove_file(&p)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    crate::safe_fs::write_private(path, bytes)
 }
 
 /// Runner options.
@@ -221,6 +253,7 @@ pub struct Runner {
     codecs: Vec<&'static dyn Codec>,
     options: RunOptions,
     provider_hint: Option<fn(&str) -> ProviderHint>,
+    audit: Option<Arc<dyn AuditSink>>,
 }
 
 impl Runner {
@@ -231,7 +264,22 @@ impl Runner {
             codecs,
             options: RunOptions::default(),
             provider_hint: None,
+            audit: None,
         }
+    }
+
+    /// Sends one record per answered event to `sink` (every entry point: `run`, `notify`,
+    /// `serve`, warm mode and the in-process calls). The sink runs after the decision, before
+    /// the answer is written; see [`AuditSink`].
+    #[must_use]
+    pub fn with_audit(mut self, sink: Arc<dyn AuditSink>) -> Self {
+        self.audit = Some(sink);
+        self
+    }
+
+    /// The audit sink, when one is set.
+    pub fn audit(&self) -> Option<&Arc<dyn AuditSink>> {
+        self.audit.as_ref()
     }
 
     /// The router.

@@ -145,7 +145,21 @@ impl Runner {
         let target = hint_target(codec, inv);
         let policy = self.policy_for_target(&codec.provider(), &target, &inv.payload);
         out.fail(codec, &target, policy, failure);
+        self.audited(&out, &target, policy, None);
         out
+    }
+
+    /// The one place an answer reaches the audit sink, when one is set.
+    fn audited(&self, out: &Invoked, target: &EventTarget, policy: Policy, started: Option<Instant>) {
+        if let Some(sink) = &self.audit {
+            let a = super::audit::Audited {
+                invoked: out,
+                target,
+                policy,
+                latency: started.map(|s| s.elapsed()),
+            };
+            super::audit::record(&**sink, &a);
+        }
     }
 
     /// The whole pipeline for one invocation: decode `inv` (the codec's view of `call`), then
@@ -182,11 +196,29 @@ impl Runner {
     pub(super) fn answer_event(
         &self,
         codec: &dyn Codec,
-        mut event: Event,
+        event: Event,
         call: &Call,
         state_dir: Option<&Path>,
         dispatch: Dispatch<'_>,
     ) -> Invoked {
+        if self.audit.is_none() {
+            return self.answer_event_unaudited(codec, event, call, state_dir, dispatch).0;
+        }
+        let (out, target, policy) = self.answer_event_unaudited(codec, event, call, state_dir, dispatch);
+        self.audited(&out, &target, policy, Some(call.started));
+        out
+    }
+
+    /// [`Runner::answer_event`] without the audit record; also returns the event's target and
+    /// policy (what the record needs).
+    fn answer_event_unaudited(
+        &self,
+        codec: &dyn Codec,
+        mut event: Event,
+        call: &Call,
+        state_dir: Option<&Path>,
+        dispatch: Dispatch<'_>,
+    ) -> (Invoked, EventTarget, Policy) {
         let timeout = call.timeout.unwrap_or_else(|| codec.default_timeout());
         let filter = call.filter.as_ref();
         let started = call.started;
@@ -234,7 +266,7 @@ impl Runner {
             Ok(o) => o,
             Err(f) => {
                 out.fail(codec, &target, policy, f);
-                return out;
+                return (out, target, policy);
             }
         };
         out.decided = Some(decided.clone());
@@ -272,7 +304,7 @@ impl Runner {
             Ok(d) => d,
             Err(e) => {
                 out.fail(codec, &target, policy, Failure::Handler(HandlerError::Unsupported(e)));
-                return out;
+                return (out, target, policy);
             }
         };
         for d in &degraded.degradations {
@@ -280,7 +312,7 @@ impl Runner {
         }
         out.degradations.extend(degraded.degradations);
         let Some(event_ref) = out.event.as_ref() else {
-            return out;
+            return (out, target, policy);
         };
         let encoded =
             catch_unwind(AssertUnwindSafe(|| codec.encode(event_ref, &degraded.outcome))).unwrap_or_else(|p| {
@@ -295,7 +327,7 @@ impl Runner {
             Err(e) => out.fail(codec, &target, policy, Failure::Encode(e)),
         }
         out.sent = Some(degraded.outcome);
-        out
+        (out, target, policy)
     }
 
     /// Dispatches on a worker thread under the deadline (the prompt backfill first, when there is

@@ -54,6 +54,8 @@ pub mod harness;
 pub mod hostile;
 pub mod mcp;
 pub mod model;
+#[cfg(feature = "otlp")]
+pub mod otlp;
 pub mod process;
 pub mod shapes;
 #[cfg(feature = "proptest")]

@@ -72,6 +72,10 @@ pub use agenthooks_runtime::{main_with, Invoked, ProviderHint, RunOptions, Runne
 
 #[cfg(feature = "install")]
 pub use agenthooks_install as install;
+/// Audit export over OpenTelemetry (the `otel` feature).
+#[cfg(feature = "otel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+pub use agenthooks_otel as otel;
 
 /// `tracing`, re-exported: logs from handlers go through it (to stderr or the log file the runner
 /// picks per agent — never stdout).
@@ -210,8 +214,17 @@ pub fn provider_hint(provider: &str) -> ProviderHint {
 }
 
 /// A runner over every compiled-in codec, with the registry's hints for the others.
+///
+/// With the `otel` feature, the runner audits every answer when the environment asks for it
+/// ([`otel::Audit::from_env`]: an OTLP endpoint in `OTEL_EXPORTER_OTLP_ENDPOINT`, or
+/// `AGENTHOOKS_AUDIT=1`, and no kill switch).
 pub fn runner(router: Router) -> Runner {
-    Runner::new(router, codecs()).with_provider_hint(provider_hint)
+    let r = Runner::new(router, codecs()).with_provider_hint(provider_hint);
+    #[cfg(feature = "otel")]
+    if let Some(a) = agenthooks_otel::Audit::from_env() {
+        return r.with_audit(std::sync::Arc::new(a));
+    }
+    r
 }
 
 /// The one call a hook's `main` makes. Handles `… agenthooks run|notify|serve|ping …` and exits
@@ -260,6 +273,16 @@ macro_rules! main {
 }
 
 fn run_main(router: Router, package: Option<(&'static str, &'static str)>) {
+    #[cfg(feature = "otel")]
+    {
+        let argv: Vec<String> = std::env::args().collect();
+        let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+        if let Some(code) = agenthooks_otel::cli(&argv, &mut out, &mut err) {
+            drop((out, err));
+            #[allow(clippy::exit)] // the process edge: the command's exit status
+            std::process::exit(code);
+        }
+    }
     #[cfg(feature = "install")]
     {
         let argv: Vec<String> = std::env::args().collect();

@@ -32,6 +32,7 @@ const QUIRK_FIXTURES: &[(u16, &[&str])] = &[
     (109, &["docs/pre_tool_use", "docs/permission_request"]),
     (110, &["docs/pre_tool_use", "docs/future_event"]),
     (111, &["docs/session_start", "docs/setup"]),
+    (112, &["2.1.332/pre_tool_use-e2e-no-decision"]),
 ];
 
 #[test]

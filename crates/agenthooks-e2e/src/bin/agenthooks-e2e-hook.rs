@@ -27,7 +27,12 @@ fn main() {
         .ok()
         .and_then(|m| Mode::parse(&m))
         .unwrap_or(Mode::None);
-    let parsed = runner::parse_args(&std::env::args().collect::<Vec<_>>()).ok().flatten();
+    let argv: Vec<String> = std::env::args().collect();
+    // The audit shipper a hook process starts (`agenthooks audit ship`): no tap, no log record.
+    if argv.windows(2).any(|w| w[0] == "agenthooks" && w[1] == "audit") {
+        hook(Mode::None, None);
+    }
+    let parsed = runner::parse_args(&argv).ok().flatten();
     let serving = parsed.as_ref().is_some_and(|c| c.mode == runner::Mode::Serve);
     // The warm server first: started detached by a session-start hook's inner process, it
     // inherits that process's CHILD_ENV, which is not its own.

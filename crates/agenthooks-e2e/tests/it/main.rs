@@ -87,6 +87,7 @@ fn e2e_real_agents() {
     scenarios.extend(Scenario::WARM);
     scenarios.extend(Scenario::MCP);
     scenarios.extend(Scenario::HOSTILE);
+    scenarios.extend(Scenario::AUDIT);
     scenarios.retain(|s| agenthooks_e2e::scenario_selected(*s));
     let work = scenario::work_dir();
     let reports = run_suite(&selected_agents(), &scenarios, Path::new(HOOK_BIN), &work);

@@ -15,6 +15,9 @@ fn main() {
     if args.get(1).map(String::as_str) == Some("demo") {
         std::process::exit(agenthooks_example::demo::run(&args[2..]));
     }
+    // With the audit export, content captured at the `redacted` level goes through the scanner.
+    #[cfg(feature = "otel")]
+    agenthooks::otel::set_default_redactor(agenthooks_example::redact);
     agenthooks::main!(agenthooks_example::router());
     eprintln!("usage: secret-guard agenthooks install --provider P   |   secret-guard agenthooks run --provider=P --event=E   |   secret-guard demo [--all]");
     std::process::exit(2);
