@@ -30,6 +30,11 @@
 //! process runs placed together, so the run path is a few contiguous pages instead of pages
 //! spread over the whole text.
 
+// A build script's stdout is cargo's instruction channel: this crate's only output.
+#![allow(clippy::print_stdout)]
+// The examples are a `build.rs`, whose `main` is the point.
+#![allow(clippy::needless_doctest_main)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

@@ -155,7 +155,10 @@ impl Subject {
         if self.hook {
             cmd.args(["agenthooks", "run", "--provider=claude-code"])
                 .arg(format!("--event={event}"))
-                .env("AGENTHOOKS_STATE_DIR", std::env::temp_dir().join("agenthooks-perf-bench"));
+                .env(
+                    "AGENTHOOKS_STATE_DIR",
+                    std::env::temp_dir().join("agenthooks-perf-bench"),
+                );
         }
         let (d, u) = spawn_once(&mut cmd, payload);
         self.wall.push(d);
@@ -225,7 +228,7 @@ fn build_consumer(variant: &str, features: &[&str]) -> Option<std::path::PathBuf
 struct Case {
     label: &'static str,
     event: &'static str,
-    payload: Vec<u8>,
+    payload: fn() -> Vec<u8>,
     /// Invocations per block.
     n: usize,
 }
@@ -251,7 +254,11 @@ fn process_round_trip() {
     let mut hooks = vec![Subject::new("secret-guard (all codecs)", guard, true)];
     if std::env::var("PERF_CONSUMER").map_or(true, |v| v != "0") {
         let variants: [(&str, &str, &[&str]); 2] = [
-            ("two", "consumer hook (claude + cursor)", &["--no-default-features", "--features", "two"]),
+            (
+                "two",
+                "consumer hook (claude + cursor)",
+                &["--no-default-features", "--features", "two"],
+            ),
             ("all", "consumer hook (all eight)", &[]),
         ];
         for (variant, label, features) in variants {
@@ -272,31 +279,34 @@ fn process_round_trip() {
     subjects.push(Subject::new("bare spawn (`true`)", "true", false));
     let (hand, spawn) = (hooks_n, hooks_n + 1);
 
-    let mut cases = vec![Case {
+    // Each payload is built when its case runs and dropped after it: a spawned child's peak RSS
+    // (`wait4`) starts from the bench's own, so the small case runs with no large payload held.
+    let mut cases: Vec<Case> = vec![Case {
         label: "small Claude PreToolUse with a planted key",
         event: "PreToolUse",
-        payload: PRE.as_bytes().to_vec(),
+        payload: || PRE.as_bytes().to_vec(),
         n,
     }];
     if std::env::var("PERF_CASES").map_or(true, |v| v != "small") {
         cases.push(Case {
             label: "PostToolUse with a 100k-key tool input (consumer: no handler)",
             event: "PostToolUse",
-            payload: many_keys_post(100_000),
+            payload: || many_keys_post(100_000),
             n: n_large,
         });
         cases.push(Case {
             label: "PostToolUse with a 10 MiB tool output (consumer: no handler)",
             event: "PostToolUse",
-            payload: post_payload(10 << 20),
+            payload: || post_payload(10 << 20),
             n: n_large,
         });
     }
 
     for case in &cases {
+        let payload = (case.payload)();
         for _ in 0..5 {
             for s in &mut subjects {
-                s.run(case.event, &case.payload);
+                s.run(case.event, &payload);
             }
         }
         for s in &mut subjects {
@@ -309,7 +319,7 @@ fn process_round_trip() {
             let m = subjects.len();
             for i in 0..case.n {
                 for k in 0..m {
-                    subjects[(i + k) % m].run(case.event, &case.payload);
+                    subjects[(i + k) % m].run(case.event, &payload);
                 }
             }
             let b = subjects[hand].block_median(from).as_secs_f64();
@@ -323,7 +333,7 @@ fn process_round_trip() {
         println!(
             "whole-process round trip, {} ({} KiB; {pairs} blocks of {} interleaved invocations each)",
             case.label,
-            case.payload.len() >> 10,
+            payload.len() >> 10,
             case.n
         );
         for s in &subjects {
