@@ -17,7 +17,7 @@ target=${CARGO_TARGET_DIR:-target}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-AGENTHOOKS_EXAMPLE_ORDER=0 \
+AGENTHOOKS_ORDER=0 \
   cargo build --profile bench -p agenthooks-example --bin secret-guard
 bin="$work/secret-guard"
 cp "$target/release/secret-guard" "$bin"

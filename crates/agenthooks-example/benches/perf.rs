@@ -1,12 +1,16 @@
 //! Performance figures for the README (issue: facade, example and benchmarks). Prints ratios
 //! against baselines measured in the same run; no assertion on time (this machine is noisy).
 //!
-//! `cargo bench -p agenthooks-example --bench perf` (`PERF_PAIRS`, `PERF_N`: blocks and invocations
-//! per block; `PERF_ONLY=process`: the whole-process part only; `PERF_BEFORE=<binary>`: another
-//! build of secret-guard as a fourth interleaved subject; `PERF_PROFILE=<case>`: only `PERF_N`
-//! untimed calls of one in-process case, for `valgrind --tool=callgrind` — cases `output-nothing`,
-//! `output-all`, `keys-nothing`, `keys-all`, `keys-text` (the 10 MiB tool output, the 100k-key
-//! input))
+//! `cargo bench -p agenthooks-example --bench perf`. Whole-process part (see
+//! [`process_round_trip`]): `PERF_PAIRS`, `PERF_N`, `PERF_N_LARGE`: blocks, and invocations per
+//! block of the small and the large cases; `PERF_CASES=small`: the small `PreToolUse` only;
+//! `PERF_HOOK=<binary>`: any hook built on the facade (yours) as one more interleaved subject,
+//! with the same ratios to the minimal hand-written hook; `PERF_CONSUMER=0`: without the consumer
+//! crate's two builds; `PERF_BEFORE=<binary>`: another build of secret-guard;
+//! `PERF_ONLY=process`: the whole-process part only. `PERF_PROFILE=<case>`: only `PERF_N`
+//! untimed calls of one in-process case, for `valgrind --tool=callgrind` — cases
+//! `output-nothing`, `output-all`, `keys-nothing`, `keys-all`, `keys-text` (the 10 MiB tool
+//! output, the 100k-key input).
 #![allow(
     clippy::print_stdout,
     missing_docs,
@@ -124,28 +128,46 @@ fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
 
-/// One process under test: its command and every sample taken.
+/// One process under test: its program, whether it takes the runner's argv, and every sample
+/// taken in the current case.
 struct Subject {
-    label: &'static str,
-    cmd: Command,
+    label: String,
+    program: std::path::PathBuf,
+    /// Called as `<program> agenthooks run --provider=claude-code --event=<event>`.
+    hook: bool,
     wall: Vec<Duration>,
     usage: Vec<Usage>,
 }
 
 impl Subject {
-    fn new(label: &'static str, cmd: Command) -> Self {
+    fn new(label: impl Into<String>, program: impl Into<std::path::PathBuf>, hook: bool) -> Self {
         Self {
-            label,
-            cmd,
+            label: label.into(),
+            program: program.into(),
+            hook,
             wall: Vec::new(),
             usage: Vec::new(),
         }
     }
 
-    fn run(&mut self, payload: &[u8]) {
-        let (d, u) = spawn_once(&mut self.cmd, payload);
+    fn run(&mut self, event: &str, payload: &[u8]) {
+        let mut cmd = Command::new(&self.program);
+        if self.hook {
+            cmd.args(["agenthooks", "run", "--provider=claude-code"])
+                .arg(format!("--event={event}"))
+                .env(
+                    "AGENTHOOKS_STATE_DIR",
+                    std::env::temp_dir().join("agenthooks-perf-bench"),
+                );
+        }
+        let (d, u) = spawn_once(&mut cmd, payload);
         self.wall.push(d);
         self.usage.push(u);
+    }
+
+    fn clear(&mut self) {
+        self.wall.clear();
+        self.usage.clear();
     }
 
     /// The median wall time of the samples from `from` on (one block).
@@ -153,14 +175,17 @@ impl Subject {
         median(&mut self.wall[from..].to_vec())
     }
 
+    fn peak_rss(&self) -> i64 {
+        self.usage.iter().map(|u| u.maxrss_kib).max().unwrap_or(0)
+    }
+
     fn report(&self) {
         let u = |f: fn(&Usage) -> i64| median_i(self.usage.iter().map(f).collect());
-        let peak = self.usage.iter().map(|u| u.maxrss_kib).max().unwrap_or(0);
         println!(
-            "  {:<30} {:>7.3} ms  peak RSS {:>5} KiB (median {:>5})  minflt {:>4}  ctxsw vol {:>2} invol {:>2}  cpu {:>5} µs",
+            "  {:<34} {:>8.3} ms  peak RSS {:>6} KiB (median {:>6})  minflt {:>5}  ctxsw vol {:>2} invol {:>2}  cpu {:>6} µs",
             self.label,
             median(&mut self.wall.clone()).as_secs_f64() * 1e3,
-            peak,
+            self.peak_rss(),
             u(|u| u.maxrss_kib),
             u(|u| u.minflt),
             u(|u| u.nvcsw),
@@ -170,89 +195,169 @@ impl Subject {
     }
 }
 
-/// The whole-process bench: the library hook, the minimal hand-written hook and a bare spawn,
+/// The consumer crate (`consumer/`): a hook crate written and built as README's "Building your
+/// hook" says (`cargo build --release`, its own release profile and `build.rs`), in
+/// `<target>/consumer`; the binary is copied to `consumer-hook-<variant>` there. `None` (after a
+/// message) when the build fails.
+fn build_consumer(variant: &str, features: &[&str]) -> Option<std::path::PathBuf> {
+    let manifest_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| manifest_dir.join("../../target"), std::path::PathBuf::from)
+        .join("consumer");
+    println!("building the consumer hook ({variant}) with `cargo build --release` …");
+    let _ = std::io::stdout().flush();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(manifest_dir.join("consumer/Cargo.toml"))
+        .args(features)
+        .env("CARGO_TARGET_DIR", &target)
+        // The bench's own build settings are not the hook author's.
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .status();
+    let bin = target.join(format!("release/consumer-hook-{variant}"));
+    if !status.is_ok_and(|s| s.success()) || std::fs::copy(target.join("release/consumer-hook"), &bin).is_err() {
+        println!("  the consumer build ({variant}) failed; skipped");
+        return None;
+    }
+    Some(bin)
+}
+
+/// One whole-process case: a payload and the event it is sent as.
+struct Case {
+    label: &'static str,
+    event: &'static str,
+    payload: fn() -> Vec<u8>,
+    /// Invocations per block.
+    n: usize,
+}
+
+/// The whole-process bench: hook binaries, the minimal hand-written hook and a bare spawn,
 /// interleaved invocation by invocation (the order rotates so none always runs first), in
-/// `PERF_PAIRS` blocks of `PERF_N` invocations each. Each block gives one ratio of medians; the
-/// spread of those ratios over the blocks is what the machine's noise does to the figure.
+/// `PERF_PAIRS` blocks per case. Each block gives one ratio of medians per hook against the
+/// hand-written hook; the spread of those ratios over the blocks is what the machine's noise
+/// does to the figure.
+///
+/// Subjects: the secret guard (all codecs, its ordered link); the consumer crate in two
+/// variants (`PERF_CONSUMER=0` skips them); `PERF_HOOK=<binary>`, any hook built on the facade
+/// (a hook author's own build); `PERF_BEFORE=<binary>`, another build of the secret guard.
+/// Cases: a small Claude `PreToolUse` (`PERF_N` invocations per block), a `PostToolUse` with a
+/// 100k-key tool input and one with a 10 MiB tool output (`PERF_N_LARGE`), none of which the
+/// consumer has a handler for; `PERF_CASES=small` runs the first only.
 fn process_round_trip() {
     let pairs = env_usize("PERF_PAIRS", 9).max(1);
     let n = env_usize("PERF_N", 100).max(1);
+    let n_large = env_usize("PERF_N_LARGE", 20).max(1);
     let guard = env!("CARGO_BIN_EXE_secret-guard");
     let base = env!("CARGO_BIN_EXE_guard-baseline");
-    let state = std::env::temp_dir().join("agenthooks-perf-bench");
-    let mut ours = Command::new(guard);
-    ours.args(["agenthooks", "run", "--provider=claude-code", "--event=PreToolUse"])
-        .env("AGENTHOOKS_STATE_DIR", &state);
-    let mut subjects = vec![
-        Subject::new("secret-guard (all codecs)", ours),
-        Subject::new("hand-written serde_json hook", Command::new(base)),
-        Subject::new("bare spawn (`true`)", Command::new("true")),
-    ];
-    // `PERF_BEFORE=<path to another build of secret-guard>`: a fourth subject, interleaved with
-    // the others, for a before/after figure in one run.
-    let before = std::env::var_os("PERF_BEFORE");
-    if let Some(p) = &before {
-        let mut c = Command::new(p);
-        c.args(["agenthooks", "run", "--provider=claude-code", "--event=PreToolUse"])
-            .env("AGENTHOOKS_STATE_DIR", &state);
-        subjects.push(Subject::new("PERF_BEFORE secret-guard", c));
-    }
-    for _ in 0..20 {
-        for s in &mut subjects {
-            s.run(PRE.as_bytes());
-        }
-    }
-    for s in &mut subjects {
-        s.wall.clear();
-        s.usage.clear();
-    }
-    let (mut ratio, mut net, mut vs_before) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..pairs {
-        let from = subjects[0].wall.len();
-        for i in 0..n {
-            let m = subjects.len();
-            for k in 0..m {
-                subjects[(i + k) % m].run(PRE.as_bytes());
+    let mut hooks = vec![Subject::new("secret-guard (all codecs)", guard, true)];
+    if std::env::var("PERF_CONSUMER").map_or(true, |v| v != "0") {
+        let variants: [(&str, &str, &[&str]); 2] = [
+            (
+                "two",
+                "consumer hook (claude + cursor)",
+                &["--no-default-features", "--features", "two"],
+            ),
+            ("all", "consumer hook (all eight)", &[]),
+        ];
+        for (variant, label, features) in variants {
+            if let Some(bin) = build_consumer(variant, features) {
+                hooks.push(Subject::new(label, bin, true));
             }
         }
-        let [a, b, c] = [0, 1, 2].map(|k| subjects[k].block_median(from).as_secs_f64());
-        ratio.push(a / b);
-        net.push((a - c) / (b - c).max(1e-9));
-        if let Some(d) = subjects.get(3) {
-            vs_before.push(a / d.block_median(from).as_secs_f64());
+    }
+    if let Some(p) = std::env::var_os("PERF_HOOK") {
+        hooks.push(Subject::new("PERF_HOOK", p, true));
+    }
+    if let Some(p) = std::env::var_os("PERF_BEFORE") {
+        hooks.push(Subject::new("PERF_BEFORE secret-guard", p, true));
+    }
+    let hooks_n = hooks.len();
+    let mut subjects = hooks;
+    subjects.push(Subject::new("hand-written serde_json hook", base, false));
+    subjects.push(Subject::new("bare spawn (`true`)", "true", false));
+    let (hand, spawn) = (hooks_n, hooks_n + 1);
+
+    // Each payload is built when its case runs and dropped after it: a spawned child's peak RSS
+    // (`wait4`) starts from the bench's own, so the small case runs with no large payload held.
+    let mut cases: Vec<Case> = vec![Case {
+        label: "small Claude PreToolUse with a planted key",
+        event: "PreToolUse",
+        payload: || PRE.as_bytes().to_vec(),
+        n,
+    }];
+    if std::env::var("PERF_CASES").map_or(true, |v| v != "small") {
+        cases.push(Case {
+            label: "PostToolUse with a 100k-key tool input (consumer: no handler)",
+            event: "PostToolUse",
+            payload: || many_keys_post(100_000),
+            n: n_large,
+        });
+        cases.push(Case {
+            label: "PostToolUse with a 10 MiB tool output (consumer: no handler)",
+            event: "PostToolUse",
+            payload: || post_payload(10 << 20),
+            n: n_large,
+        });
+    }
+
+    for case in &cases {
+        let payload = (case.payload)();
+        for _ in 0..5 {
+            for s in &mut subjects {
+                s.run(case.event, &payload);
+            }
+        }
+        for s in &mut subjects {
+            s.clear();
+        }
+        let mut ratio = vec![Vec::new(); hooks_n];
+        let mut net = vec![Vec::new(); hooks_n];
+        for _ in 0..pairs {
+            let from = subjects[0].wall.len();
+            let m = subjects.len();
+            for i in 0..case.n {
+                for k in 0..m {
+                    subjects[(i + k) % m].run(case.event, &payload);
+                }
+            }
+            let b = subjects[hand].block_median(from).as_secs_f64();
+            let c = subjects[spawn].block_median(from).as_secs_f64();
+            for h in 0..hooks_n {
+                let a = subjects[h].block_median(from).as_secs_f64();
+                ratio[h].push(a / b);
+                net[h].push((a - c) / (b - c).max(1e-9));
+            }
+        }
+        println!(
+            "whole-process round trip, {} ({} KiB; {pairs} blocks of {} interleaved invocations each)",
+            case.label,
+            payload.len() >> 10,
+            case.n
+        );
+        for s in &subjects {
+            s.report();
+        }
+        println!("  ratio to the hand-written hook, min / median / max over blocks (net of the bare spawn):");
+        for h in 0..hooks_n {
+            println!(
+                "    {:<34} {}  ({})  peak RSS {:.2}x",
+                subjects[h].label,
+                spread(&mut ratio[h]),
+                spread(&mut net[h]),
+                subjects[h].peak_rss() as f64 / subjects[hand].peak_rss().max(1) as f64
+            );
+        }
+        for s in &mut subjects {
+            s.clear();
         }
     }
-    println!(
-        "whole-process round trip, Claude PreToolUse with a planted key ({pairs} blocks of {n} interleaved invocations each)"
-    );
-    for s in &subjects {
-        s.report();
+    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    println!("  binary sizes:");
+    for s in &subjects[..=hand] {
+        println!("    {:<34} {:.2} MiB", s.label, size(&s.program) as f64 / 1048576.0);
     }
-    println!(
-        "  ratio secret-guard / hand-written hook, min / median / max over blocks: {}",
-        spread(&mut ratio)
-    );
-    println!(
-        "  same, net of the bare spawn ((a - spawn) / (b - spawn)):              {}",
-        spread(&mut net)
-    );
-    if !vs_before.is_empty() {
-        println!(
-            "  ratio secret-guard / PERF_BEFORE, min / median / max over blocks:    {}",
-            spread(&mut vs_before)
-        );
-    }
-    let peak = |s: &Subject| s.usage.iter().map(|u| u.maxrss_kib).max().unwrap_or(0);
-    println!(
-        "  peak RSS ratio: {:.2}x",
-        peak(&subjects[0]) as f64 / peak(&subjects[1]).max(1) as f64
-    );
-    let size = |p: &str| std::fs::metadata(p).map_or(0, |m| m.len());
-    println!(
-        "  binary size: secret-guard {:.2} MiB, baseline {:.2} MiB",
-        size(guard) as f64 / 1048576.0,
-        size(base) as f64 / 1048576.0
-    );
 }
 
 fn post_payload(bytes: usize) -> Vec<u8> {
@@ -261,6 +366,21 @@ fn post_payload(bytes: usize) -> Vec<u8> {
         r#"{{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{{"command":"cat big"}},"tool_response":{{"stdout":"{out}","stderr":"","interrupted":false}},"tool_use_id":"toolu_1"}}"#
     )
     .into_bytes()
+}
+
+/// A Claude `PostToolUse` whose tool input has `keys` keys.
+fn many_keys_post(keys: usize) -> Vec<u8> {
+    let mut s = String::from(
+        r#"{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","hook_event_name":"PostToolUse","tool_name":"mcp__db__insert","tool_use_id":"toolu_1","tool_response":{"ok":true},"tool_input":{"#,
+    );
+    for i in 0..keys {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, r#""k{i}":"v{i}""#);
+    }
+    s.push_str("}}");
+    s.into_bytes()
 }
 
 fn many_keys_payload(keys: usize) -> Vec<u8> {

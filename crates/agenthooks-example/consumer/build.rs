@@ -1,0 +1,3 @@
+fn main() {
+    agenthooks_build::fast_start();
+}
