@@ -127,7 +127,7 @@ impl Provider {
     pub const DROID: Self = Self::from_static("droid");
 
     /// Every provider this release knows, in a stable order.
-    pub const KNOWN: [Self; 9] = [
+    pub const KNOWN: [Self; 10] = [
         Self::CLAUDE_CODE,
         Self::CURSOR,
         Self::CODEX,

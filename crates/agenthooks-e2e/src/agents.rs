@@ -81,7 +81,7 @@ const CORE_EVENTS_CLAUDE: &[(&str, &str)] = &[
 ];
 
 /// The agents, in table order.
-pub const AGENTS: [AgentSpec; 8] = [
+pub const AGENTS: [AgentSpec; 9] = [
     AgentSpec {
         id: AgentId::Claude,
         name: "Claude Code",

@@ -30,7 +30,7 @@ fn is_bridge(p: &Provider) -> bool {
 }
 
 fn codec(p: &Provider) -> &'static dyn Codec {
-    let all: [&'static dyn Codec; 9] = [
+    let all: [&'static dyn Codec; 10] = [
         &agenthooks_claude::CODEC,
         &agenthooks_cursor::CODEC,
         &agenthooks_codex::CODEC,

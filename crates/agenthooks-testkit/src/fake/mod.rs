@@ -598,7 +598,7 @@ static DROID: Droid = Droid;
 /// OpenCode together), openclaw (the plugin and OpenClaw together), qwen-code, droid. One per provider of the
 /// facade's registry (`agenthooks::PROVIDERS`; the testkit links no codec, so it cannot read it:
 /// the facade's surface test checks the two lists agree).
-pub fn agents() -> [&'static dyn FakeAgent; 9] {
+pub fn agents() -> [&'static dyn FakeAgent; 10] {
     [
         &CLAUDE, &CODEX, &GEMINI, &COPILOT, &KIMI, &CURSOR, &OPENCODE, &OPENCLAW, &QWEN, &DROID,
     ]
