@@ -7,8 +7,7 @@
 
 use std::time::Duration;
 
-use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape};
+use agenthooks_core::kit;
 use agenthooks_core::{
     AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
     EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
@@ -120,7 +119,7 @@ impl Codec for ClaudeCodec {
             return Ok(no_op);
         }
         let mcp = event.tool().is_some_and(|t| t.mcp.is_some());
-        encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(|out| wire(&out))
+        encode_reply(native, Gate::of(event.kind()), outcome, mcp).map(|out| out.wire())
     }
 
     fn no_op(&self, target: &EventTarget) -> WireResponse {
@@ -142,36 +141,21 @@ impl Codec for ClaudeCodec {
     /// the top-level `decision: block`. Every other target gets [`kit::failure_response`]: the
     /// encoded deny or blocked prompt.
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
-        }
-        let text = reason_or_default(reason);
-        let Some(native) = target.native.as_ref().map(agenthooks_core::NativeName::as_str) else {
-            return match target.kind {
-                Some(EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted | EventKind::Other)
-                | None => WireResponse::exit(2, text),
-                Some(_) => self.no_op(target),
+        kit::claude_family::failure_response(self, target, mode, reason, |row, text| {
+            let out = if row.name == "PreModelSwitch" {
+                Output {
+                    hook_specific_output: HookSpecificOutput {
+                        permission_decision: Some("deny"),
+                        permission_decision_reason: Some(text.to_owned()),
+                        ..HookSpecificOutput::named(row.name)
+                    },
+                    ..Output::default()
+                }
+            } else {
+                Output::block(text)
             };
-        };
-        let Some(row) = self.row_for(target) else {
-            return WireResponse::exit(2, text);
-        };
-        if row.failure != FailShape::Block || kit::blocking_outcome(row.kind, text).is_some() {
-            return kit::failure_response(self, target, mode, reason);
-        }
-        let out = if row.name == "PreModelSwitch" {
-            Output {
-                hook_specific_output: HookSpecificOutput {
-                    permission_decision: Some("deny"),
-                    permission_decision_reason: Some(text.to_owned()),
-                    ..HookSpecificOutput::named(native)
-                },
-                ..Output::default()
-            }
-        } else {
-            Output::block(text)
-        };
-        wire(&out)
+            out.wire()
+        })
     }
 
     fn capabilities(&self, variant: &Variant, native: &str) -> CapSet {
@@ -205,17 +189,7 @@ impl Codec for ClaudeCodec {
     /// the event's JSON block (the fail-closed answer with stderr as the reason, which is the
     /// same block), and `{"decision": "block", "reason"}` where the event has no JSON of its own.
     fn http_response(&self, native: Option<&str>, response: WireResponse) -> WireResponse {
-        if response.exit_code != 2 {
-            return response;
-        }
-        let reason = String::from_utf8_lossy(&response.stderr).into_owned();
-        let kind = native.map(|n| self.kind_of(n));
-        let target = EventTarget::new(native.map(agenthooks_core::NativeName::from), kind);
-        let block = self.failure_response(&target, FailMode::Closed, &reason);
-        if block.exit_code == 0 {
-            return block;
-        }
-        wire(&Output::block(reason_or_default(&reason)))
+        kit::claude_family::http_response(self, native, response)
     }
 }
 
@@ -423,10 +397,6 @@ fn sniff(payload: &[u8]) -> Option<Confidence> {
 // ---------------------------------------------------------------------------------------------
 
 /// The wire form of a typed answer.
-fn wire(out: &Output) -> WireResponse {
-    WireResponse::stdout(serde_json::to_vec(out).unwrap_or_else(|_| b"{}".to_vec()))
-}
-
 fn inexpressible(native: &str, what: &str) -> EncodeError {
     EncodeError::inexpressible(PROVIDER, native, what)
 }

@@ -112,6 +112,7 @@ use crate::provider::Provider;
 
 pub mod bridge;
 mod capture;
+pub mod claude_family;
 pub mod frame;
 pub mod lenient;
 mod macros;

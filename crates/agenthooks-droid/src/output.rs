@@ -2,41 +2,15 @@
 //! the trimmed stdout starts with `{`, whatever the exit code) with these keys only. Droid reads
 //! no `hookEventName`, no `updatedPermissions` and no `decision` other than `block` on `Stop`.
 
-use agenthooks_core::WireResponse;
+use agenthooks_core::kit::claude_family::{self, HookSpecific};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// The top-level output object.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct Output {
-    /// `continue`: `false` stops the agent (on `UserPromptSubmit`: blocks the prompt).
-    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
-    pub continue_: Option<bool>,
-    /// `stopReason`: why the agent stops (the blocked prompt's reason on `UserPromptSubmit`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop_reason: Option<String>,
-    /// `systemMessage`: shown to the user (`PostToolUse`, `Stop`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub system_message: Option<String>,
-    /// `decision`: `block` on `Stop` continues the agent with `reason`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decision: Option<&'static str>,
-    /// `reason`: the instruction of a `Stop` block.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// `hookSpecificOutput`.
-    #[serde(skip_serializing_if = "HookSpecificOutput::is_empty")]
-    pub hook_specific_output: HookSpecificOutput,
-}
-
-impl Output {
-    /// The JSON on stdout, exit 0.
-    pub fn wire(&self) -> WireResponse {
-        WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| b"{}".to_vec()))
-    }
-}
+/// The top-level output object: the family's [`claude_family::Output`]. Droid reads
+/// `continue: false` as "stop the agent" (on `UserPromptSubmit`: block the prompt, with
+/// `stopReason` as its reason), `systemMessage` on `PostToolUse` and `Stop`, and
+/// `decision: "block"` + `reason` on `Stop` only (it continues the agent with `reason`).
+pub type Output = claude_family::Output<HookSpecificOutput>;
 
 /// `hookSpecificOutput`: Droid copies exactly these four keys.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -58,9 +32,12 @@ pub struct HookSpecificOutput {
     pub updated_input: Option<Map<String, Value>>,
 }
 
-impl HookSpecificOutput {
+/// Droid's `hookSpecificOutput` deviates from the family's
+/// [`claude_family::HookSpecificOutput`]: no `hookEventName`, and `updatedInput` after
+/// `additionalContext`.
+impl HookSpecific for HookSpecificOutput {
     /// Whether no field is set (the object is then omitted).
-    pub fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.permission_decision.is_none()
             && self.permission_decision_reason.is_none()
             && self.additional_context.is_none()

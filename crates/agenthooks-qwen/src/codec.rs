@@ -7,8 +7,7 @@
 
 use std::time::Duration;
 
-use agenthooks_core::decision::reason_or_default;
-use agenthooks_core::kit::{self, FailShape, FromNative};
+use agenthooks_core::kit::{self, FromNative};
 use agenthooks_core::{
     AgentInfo, CapSet, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError,
     Env, Envelope, Event, EventKind, EventTarget, FailMode, Invocation, ModelResponseEvent, NotificationEvent, Outcome,
@@ -173,24 +172,7 @@ impl Codec for QwenCodec {
     /// (`UserPromptExpansion`, `TodoCreated`, `TodoCompleted`) take the top-level
     /// `decision: "block"`. Every other target gets [`kit::failure_response`].
     fn failure_response(&self, target: &EventTarget, mode: FailMode, reason: &str) -> WireResponse {
-        if mode != FailMode::Closed {
-            return self.no_op(target);
-        }
-        let text = reason_or_default(reason);
-        if target.native.is_none() {
-            return match target.kind {
-                Some(EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted | EventKind::Other)
-                | None => WireResponse::exit(2, text),
-                Some(_) => self.no_op(target),
-            };
-        }
-        let Some(row) = self.row_for(target) else {
-            return WireResponse::exit(2, text);
-        };
-        if row.failure != FailShape::Block || kit::blocking_outcome(row.kind, text).is_some() {
-            return kit::failure_response(self, target, mode, reason);
-        }
-        Output::block(text).wire()
+        kit::claude_family::failure_response(self, target, mode, reason, |_, text| Output::block(text).wire())
     }
 
     fn sniff_env(&self, env: &dyn Env) -> Option<Confidence> {
@@ -213,17 +195,7 @@ impl Codec for QwenCodec {
     /// non-blocking error). Exit 2, the command path's universal block, becomes the event's
     /// JSON block (the fail-closed answer with stderr as the reason).
     fn http_response(&self, native: Option<&str>, response: WireResponse) -> WireResponse {
-        if response.exit_code != 2 {
-            return response;
-        }
-        let reason = String::from_utf8_lossy(&response.stderr).into_owned();
-        let kind = native.map(|n| self.kind_of(n));
-        let target = EventTarget::new(native.map(agenthooks_core::NativeName::from), kind);
-        let block = self.failure_response(&target, FailMode::Closed, &reason);
-        if block.exit_code == 0 {
-            return block;
-        }
-        Output::block(reason_or_default(&reason)).wire()
+        kit::claude_family::http_response(self, native, response)
     }
 }
 

@@ -1,0 +1,317 @@
+//! The Claude-dialect family: the hook stdout shapes and answers that Claude Code and the agents
+//! that copied its dialect (Qwen Code, Factory Droid) share, written once.
+//!
+//! Claude's hook output is one object for every event: the universal fields at the top
+//! (`continue`, `stopReason`, `systemMessage`), the top-level `decision: "block"` + `reason`
+//! (blocks a prompt, continues a stopping agent, feeds a reason back after a tool), and
+//! `hookSpecificOutput`, which carries the per-event fields. The siblings read the same object
+//! with fewer keys. What is shared lives here:
+//!
+//! - [`Output`]: the top-level object, generic over its `hookSpecificOutput` ([`HookSpecific`]);
+//!   the default is `{}`, the family's explicit "no opinion" ([`NO_OP`]);
+//! - [`HookSpecificOutput`]: the named `hookSpecificOutput` (`hookEventName` first) in Claude's
+//!   key order. Qwen Code uses it too and never sets the fields it does not read (every field is
+//!   omitted when `None`); a sibling whose object has other keys or another order (Droid reads no
+//!   `hookEventName`) declares its own struct and implements [`HookSpecific`];
+//! - [`PermissionRequestDecision`]: `hookSpecificOutput.decision` of `PermissionRequest`;
+//! - [`failure_response`]: the fail-closed answer of the dialects whose exit 2 is the universal
+//!   block, for targets the provided [`kit::failure_response`](crate::kit::failure_response)
+//!   cannot answer (an event with no name or no row, a blocking row of no gate kind);
+//! - [`http_response`]: an http hook has no exit code, so exit 2 becomes the event's JSON block.
+//!
+//! Each codec keeps its event table, its encoder and its quirks: this module holds shapes and
+//! answers only, never which event sets which field.
+//!
+//! ```
+//! use agenthooks_core::kit::claude_family::{HookSpecificOutput, Output};
+//!
+//! assert_eq!(serde_json::to_string(&Output::<HookSpecificOutput>::default()).unwrap(), "{}");
+//! let mut deny = Output::<HookSpecificOutput>::default();
+//! deny.hook_specific_output = HookSpecificOutput::named("PreToolUse");
+//! deny.hook_specific_output.permission_decision = Some("deny");
+//! deny.hook_specific_output.permission_decision_reason = Some("no".into());
+//! assert_eq!(
+//!     serde_json::to_string(&deny).unwrap(),
+//!     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#
+//! );
+//! let block = Output::<HookSpecificOutput>::block("no");
+//! assert_eq!(block.wire().stdout, br#"{"decision":"block","reason":"no"}"#);
+//! ```
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::capability::FailMode;
+use crate::codec::{Codec, EventTarget, WireResponse};
+use crate::decision::reason_or_default;
+use crate::kind::EventKind;
+use crate::kit::{EventRow, FailShape};
+use crate::provider::NativeName;
+
+/// The answer for "no decision": an explicit empty JSON object.
+pub const NO_OP: &[u8] = b"{}";
+
+/// A `hookSpecificOutput` object: omitted from [`Output`] when [`is_empty`](Self::is_empty).
+///
+/// ```
+/// use agenthooks_core::kit::claude_family::{HookSpecific, HookSpecificOutput};
+/// assert!(HookSpecificOutput::named("Stop").is_empty());
+/// ```
+pub trait HookSpecific: Serialize + Default {
+    /// Whether no field the agent reads is set (the object is then not written).
+    fn is_empty(&self) -> bool;
+}
+
+/// A hook's stdout object, with its `hookSpecificOutput` of type `H`.
+///
+/// ```
+/// use agenthooks_core::kit::claude_family::{HookSpecificOutput, Output};
+/// let mut stop = Output::<HookSpecificOutput>::default();
+/// stop.continue_ = Some(false);
+/// stop.stop_reason = Some("done".into());
+/// assert_eq!(serde_json::to_string(&stop).unwrap(), r#"{"continue":false,"stopReason":"done"}"#);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", bound(serialize = "H: HookSpecific"))]
+pub struct Output<H> {
+    /// `continue: false` stops the agent.
+    #[serde(rename = "continue", skip_serializing_if = "Option::is_none")]
+    pub continue_: Option<bool>,
+    /// `stopReason`: shown to the user when `continue` is `false`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// `systemMessage`: shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    /// `decision: "block"`: what it blocks depends on the agent and the event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<&'static str>,
+    /// `reason`: the text of the block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `hookSpecificOutput` (omitted when [`HookSpecific::is_empty`]).
+    #[serde(skip_serializing_if = "HookSpecific::is_empty")]
+    pub hook_specific_output: H,
+}
+
+impl<H: HookSpecific> Output<H> {
+    /// The top-level block: `{"decision": "block", "reason": reason}`.
+    ///
+    /// ```
+    /// use agenthooks_core::kit::claude_family::{HookSpecificOutput, Output};
+    /// let out = Output::<HookSpecificOutput>::block("no");
+    /// assert_eq!(out.decision, Some("block"));
+    /// ```
+    pub fn block(reason: impl Into<String>) -> Self {
+        Self {
+            decision: Some("block"),
+            reason: Some(reason.into()),
+            ..Self::default()
+        }
+    }
+
+    /// The answer: exit 0 with this object on stdout ([`NO_OP`] should it not serialize).
+    ///
+    /// ```
+    /// use agenthooks_core::kit::claude_family::{HookSpecificOutput, Output};
+    /// assert_eq!(Output::<HookSpecificOutput>::default().wire().stdout, b"{}");
+    /// ```
+    pub fn wire(&self) -> WireResponse {
+        WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| NO_OP.to_vec()))
+    }
+}
+
+/// `hookSpecificOutput` as Claude Code reads it: the event's name, then the per-event fields in
+/// Claude's key order. Qwen Code reads `hookEventName`, `permissionDecision`,
+/// `permissionDecisionReason`, `decision` and `additionalContext` of it (its encoder sets no
+/// other field).
+///
+/// ```
+/// use agenthooks_core::kit::claude_family::HookSpecificOutput;
+/// let mut h = HookSpecificOutput::named("PostToolUse");
+/// h.additional_context = Some("ok".into());
+/// assert_eq!(
+///     serde_json::to_string(&h).unwrap(),
+///     r#"{"hookEventName":"PostToolUse","additionalContext":"ok"}"#
+/// );
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookSpecificOutput {
+    /// `hookEventName`: the event answered.
+    pub hook_event_name: String,
+    /// `permissionDecision` (`PreToolUse`): `allow`, `deny` or `ask`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision: Option<&'static str>,
+    /// `permissionDecisionReason`: what the model reads as the tool's error on a deny.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub permission_decision_reason: Option<String>,
+    /// `updatedInput` (`PreToolUse`, with an allow or an ask; Claude only): replaces the tool
+    /// input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Map<String, Value>>,
+    /// `decision` (`PermissionRequest`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<PermissionRequestDecision>,
+    /// `additionalContext`: context for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<String>,
+    /// `updatedToolOutput` (`PostToolUse`; Claude only): replaces the tool output the model
+    /// sees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_tool_output: Option<Value>,
+    /// `updatedMCPToolOutput` (Claude only): the same for MCP tools, as releases before
+    /// `updatedToolOutput` read it.
+    #[serde(rename = "updatedMCPToolOutput", skip_serializing_if = "Option::is_none")]
+    pub updated_mcp_tool_output: Option<Value>,
+}
+
+impl HookSpecificOutput {
+    /// The fields of `event`, none set yet.
+    ///
+    /// ```
+    /// use agenthooks_core::kit::claude_family::HookSpecificOutput;
+    /// assert_eq!(HookSpecificOutput::named("Stop").hook_event_name, "Stop");
+    /// ```
+    pub fn named(event: impl Into<String>) -> Self {
+        Self {
+            hook_event_name: event.into(),
+            ..Self::default()
+        }
+    }
+}
+
+impl HookSpecific for HookSpecificOutput {
+    /// Whether no field but the name is set.
+    fn is_empty(&self) -> bool {
+        self.permission_decision.is_none()
+            && self.permission_decision_reason.is_none()
+            && self.updated_input.is_none()
+            && self.decision.is_none()
+            && self.additional_context.is_none()
+            && self.updated_tool_output.is_none()
+            && self.updated_mcp_tool_output.is_none()
+    }
+}
+
+/// `hookSpecificOutput.decision` of `PermissionRequest`.
+///
+/// ```
+/// use agenthooks_core::kit::claude_family::PermissionRequestDecision;
+/// let mut d = PermissionRequestDecision::new("deny");
+/// d.message = Some("no".into());
+/// assert_eq!(serde_json::to_string(&d).unwrap(), r#"{"behavior":"deny","message":"no"}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PermissionRequestDecision {
+    /// `behavior`: `allow` or `deny`.
+    pub behavior: &'static str,
+    /// `updatedInput` (with `allow`): replaces the tool input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Map<String, Value>>,
+    /// `message` (with `deny`): why, for the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `interrupt: true` (with `deny`; Claude only): stops the agent too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interrupt: Option<bool>,
+}
+
+impl PermissionRequestDecision {
+    /// A decision with this behavior and nothing else.
+    ///
+    /// ```
+    /// use agenthooks_core::kit::claude_family::PermissionRequestDecision;
+    /// assert_eq!(PermissionRequestDecision::new("allow").behavior, "allow");
+    /// ```
+    pub fn new(behavior: &'static str) -> Self {
+        Self {
+            behavior,
+            updated_input: None,
+            message: None,
+            interrupt: None,
+        }
+    }
+}
+
+/// The fail-closed answer of a dialect whose exit 2 is the universal block (it blocks a gate,
+/// and continues a stopping agent):
+///
+/// - fail-open: the no-op;
+/// - a target with no native name: exit 2 with the reason on stderr for a gate kind
+///   (`ToolPre`, `Permission`, `PromptSubmitted`), `Other` or no kind; the no-op for any other
+///   known kind (exit 2 would continue a stopping agent);
+/// - a named event with no row (a future event): exit 2;
+/// - a row whose failure shape is not [`FailShape::Block`], or whose kind has a blocking outcome:
+///   [`kit::failure_response`](crate::kit::failure_response) (the codec's own encoded deny);
+/// - a blocking row of no gate kind: `unstated(row, reason)`, the codec's JSON for a block no
+///   unified outcome states (the reason is [`reason_or_default`]'s).
+///
+/// ```
+/// use agenthooks_core::kit::claude_family;
+/// use agenthooks_core::{Codec, EventKind, EventTarget, FailMode, WireResponse};
+/// # fn check(codec: &dyn Codec) {
+/// let target = EventTarget::new(None, Some(EventKind::ToolPre));
+/// let answer = claude_family::failure_response(codec, &target, FailMode::Closed, "no", |_, r| {
+///     WireResponse::exit(2, r.to_owned())
+/// });
+/// assert_eq!((answer.exit_code, answer.stderr.as_slice()), (2, &b"no"[..]));
+/// # }
+/// ```
+pub fn failure_response<C: Codec + ?Sized>(
+    codec: &C,
+    target: &EventTarget,
+    mode: FailMode,
+    reason: &str,
+    unstated: impl FnOnce(&'static EventRow, &str) -> WireResponse,
+) -> WireResponse {
+    if mode != FailMode::Closed {
+        return codec.no_op(target);
+    }
+    let text = reason_or_default(reason);
+    if target.native.is_none() {
+        return match target.kind {
+            Some(EventKind::ToolPre | EventKind::Permission | EventKind::PromptSubmitted | EventKind::Other) | None => {
+                WireResponse::exit(2, text)
+            }
+            Some(_) => codec.no_op(target),
+        };
+    }
+    let Some(row) = codec.row_for(target) else {
+        return WireResponse::exit(2, text);
+    };
+    if row.failure != FailShape::Block || crate::kit::blocking_outcome(row.kind, text).is_some() {
+        return crate::kit::failure_response(codec, target, mode, reason);
+    }
+    unstated(row, text)
+}
+
+/// The answer of an http hook in the family: http hooks read a 2xx JSON body only, so exit 2,
+/// the command path's universal block, becomes the event's JSON block: the codec's fail-closed
+/// answer with stderr as the reason when that is JSON (exit 0), else the top-level
+/// `{"decision": "block", "reason"}`. Any other response passes unchanged.
+///
+/// ```
+/// use agenthooks_core::kit::claude_family;
+/// use agenthooks_core::{Codec, WireResponse};
+/// # fn check(codec: &dyn Codec) {
+/// let ok = WireResponse::stdout(b"{}".to_vec());
+/// assert_eq!(claude_family::http_response(codec, Some("PreToolUse"), ok.clone()), ok);
+/// let blocked = claude_family::http_response(codec, None, WireResponse::exit(2, b"no".to_vec()));
+/// assert_eq!(blocked.exit_code, 0);
+/// # }
+/// ```
+pub fn http_response<C: Codec + ?Sized>(codec: &C, native: Option<&str>, response: WireResponse) -> WireResponse {
+    if response.exit_code != 2 {
+        return response;
+    }
+    let reason = String::from_utf8_lossy(&response.stderr).into_owned();
+    let kind = native.map(|n| codec.kind_of(n));
+    let target = EventTarget::new(native.map(NativeName::from), kind);
+    let block = codec.failure_response(&target, FailMode::Closed, &reason);
+    if block.exit_code == 0 {
+        return block;
+    }
+    Output::<HookSpecificOutput>::block(reason_or_default(&reason)).wire()
+}
