@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use agenthooks_core::kit;
 use agenthooks_core::{
-    AgentInfo, CapSet, Capability, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError,
-    EncodeError, Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation,
-    ModelResponseEvent, NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, RawJson, SessionEndEvent,
-    SessionInfo, SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent,
-    ToolPreEvent, Variant, WireResponse,
+    AgentInfo, CapSet, Codec, CompactPostEvent, CompactPreEvent, Confidence, DecisionKind, DecodeError, EncodeError,
+    Env, Envelope, Event, EventKind, EventTarget, FailMode, FileEditedEvent, Invocation, ModelResponseEvent,
+    NotificationEvent, Outcome, PermissionEvent, PromptEvent, Provider, RawJson, SessionEndEvent, SessionInfo,
+    SessionStartEvent, StderrUse, StopEvent, SubagentStartEvent, ToolCall, ToolErrorEvent, ToolPostEvent, ToolPreEvent,
+    Variant, WireResponse,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -27,9 +27,6 @@ const PROVIDER: Provider = Provider::CLAUDE_CODE;
 
 /// Claude Code's default timeout for command hooks (seconds in its settings).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// Separator between several context strings merged into one `additionalContext`.
-const CONTEXT_SEPARATOR: &str = "\n\n";
 
 /// The Claude Code codec. Use the [`CODEC`](crate::CODEC) static.
 #[derive(Debug, Clone, Copy, Default)]
@@ -76,8 +73,6 @@ impl Gate {
         }
     }
 }
-
-use Capability as C;
 
 /// What Claude honours for a native event: its row's set; unknown (future) events get
 /// [`native::NOTICE`], since Claude parses every hook's JSON output for `systemMessage`.
@@ -478,32 +473,16 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome, mcp: bool) -> Resul
         }
     }
 
-    // 3. Context for the model.
-    if !outcome.context().is_empty() {
-        r.hook_specific_output.additional_context = Some(outcome.context().join(CONTEXT_SEPARATOR));
-    }
-
-    // 4. Messages for the user: the system message, then an explicit block message when it
-    //    differs from the reason.
-    if let Some(message) = kit::user_message(outcome) {
-        // An explicit block message travels as a system message too.
-        if !caps_of(native).contains(C::SystemMessage) {
-            return Err(EncodeError::unsupported(PROVIDER, native, C::SystemMessage));
-        }
-        r.system_message = Some(message);
-    }
-
-    // 5. Stop the whole agent.
-    if let Some(stop) = outcome.stop_reason() {
-        r.continue_ = Some(false);
-        r.stop_reason = Some(stop.to_owned()).filter(|s| !s.is_empty());
-    }
+    // 3. Context for the model, messages for the user (the system message, then an explicit
+    //    block message when it differs from the reason), and a stop of the whole agent.
+    r.write_notes(PROVIDER, native, caps_of(native), outcome)?;
     Ok(r)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agenthooks_core::Capability as C;
     use std::collections::HashMap;
 
     fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {

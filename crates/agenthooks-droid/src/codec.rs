@@ -117,10 +117,7 @@ impl agenthooks_core::Codec for DroidCodec {
         if let Some(message) = outcome.system_message().filter(|m| !m.is_empty()) {
             out.system_message = Some(message.to_owned());
         }
-        if let Some(stop) = outcome.stop_reason() {
-            out.continue_ = Some(false);
-            out.stop_reason = Some(stop.to_owned()).filter(|s| !s.is_empty());
-        }
+        out.stop_agent(outcome);
         if out == Output::default() {
             return Ok(self.no_op(&EventTarget::of(event)));
         }

@@ -27,9 +27,6 @@ const PROVIDER: Provider = Provider::QWEN;
 /// Qwen Code's default command-hook timeout when the settings state none: 60 s.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Separator between several context strings merged into one `additionalContext`.
-const CONTEXT_SEPARATOR: &str = "\n\n";
-
 /// Converts a duration to the value of a command hook's `timeout` in `settings.json`, in
 /// **milliseconds**, at least 1000 (quirk 901): releases up to 0.15 read milliseconds, 0.2x
 /// reads seconds but keeps reading any value of 1000 or more as milliseconds, so a value
@@ -425,29 +422,9 @@ fn encode_reply(native: &str, gate: Gate, outcome: &Outcome) -> Result<Output, E
         ));
     }
 
-    // 3. Context for the model.
-    if !outcome.context().is_empty() {
-        r.hook_specific_output.additional_context = Some(outcome.context().join(CONTEXT_SEPARATOR));
-    }
-
-    // 4. Messages for the user: the system message, then an explicit block message when it
-    //    differs from the reason.
-    if let Some(message) = kit::user_message(outcome) {
-        if !caps_of(native).contains(agenthooks_core::Capability::SystemMessage) {
-            return Err(EncodeError::unsupported(
-                PROVIDER,
-                native,
-                agenthooks_core::Capability::SystemMessage,
-            ));
-        }
-        r.system_message = Some(message);
-    }
-
-    // 5. Stop the whole agent.
-    if let Some(stop) = outcome.stop_reason() {
-        r.continue_ = Some(false);
-        r.stop_reason = Some(stop.to_owned()).filter(|s| !s.is_empty());
-    }
+    // 3. Context for the model, messages for the user (the system message, then an explicit
+    //    block message when it differs from the reason), and a stop of the whole agent.
+    r.write_notes(PROVIDER, native, caps_of(native), outcome)?;
     Ok(r)
 }
 

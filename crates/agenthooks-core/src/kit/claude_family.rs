@@ -41,12 +41,16 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::capability::FailMode;
+use crate::capability::{CapSet, Capability, FailMode};
 use crate::codec::{Codec, EventTarget, WireResponse};
-use crate::decision::reason_or_default;
+use crate::decision::{reason_or_default, Outcome};
+use crate::error::EncodeError;
 use crate::kind::EventKind;
 use crate::kit::{EventRow, FailShape};
-use crate::provider::NativeName;
+use crate::provider::{NativeName, Provider};
+
+/// Separator between several context strings merged into one `additionalContext`.
+const CONTEXT_SEPARATOR: &str = "\n\n";
 
 /// The answer for "no decision": an explicit empty JSON object.
 pub const NO_OP: &[u8] = b"{}";
@@ -118,6 +122,65 @@ impl<H: HookSpecific> Output<H> {
     /// ```
     pub fn wire(&self) -> WireResponse {
         WireResponse::stdout(serde_json::to_vec(self).unwrap_or_else(|_| NO_OP.to_vec()))
+    }
+
+    /// Stops the whole agent when the outcome says so: `continue: false`, with the stop reason
+    /// (when not blank) as `stopReason`.
+    ///
+    /// ```
+    /// use agenthooks_core::decision::allow;
+    /// use agenthooks_core::kit::claude_family::{HookSpecificOutput, Output};
+    /// let mut out = Output::<HookSpecificOutput>::default();
+    /// out.stop_agent(&allow().with_stop_agent("enough").into());
+    /// assert_eq!(out.wire().stdout, br#"{"continue":false,"stopReason":"enough"}"#);
+    /// ```
+    pub fn stop_agent(&mut self, outcome: &Outcome) {
+        if let Some(stop) = outcome.stop_reason() {
+            self.continue_ = Some(false);
+            self.stop_reason = Some(stop.to_owned()).filter(|s| !s.is_empty());
+        }
+    }
+}
+
+impl Output<HookSpecificOutput> {
+    /// Writes what every event of Claude's object carries besides its intent: the outcome's
+    /// context for the model as `additionalContext` (joined by a blank line), the
+    /// [`user_message`](crate::kit::user_message) as `systemMessage` (an error when `caps`
+    /// lacks [`Capability::SystemMessage`]), and [`stop_agent`](Self::stop_agent).
+    ///
+    /// ```
+    /// use agenthooks_core::decision::allow;
+    /// use agenthooks_core::kit::claude_family::{HookSpecificOutput, Output};
+    /// use agenthooks_core::{CapSet, Capability, Provider};
+    /// let mut out = Output { hook_specific_output: HookSpecificOutput::named("PostToolUse"), ..Output::default() };
+    /// let outcome = allow().with_context("a").with_context("b").with_system_message("hi").into();
+    /// out.write_notes(Provider::CLAUDE_CODE, "PostToolUse", CapSet::of(&[Capability::SystemMessage]), &outcome)?;
+    /// assert_eq!(
+    ///     out.wire().stdout,
+    ///     br#"{"systemMessage":"hi","hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"a\n\nb"}}"#
+    /// );
+    /// assert!(out.write_notes(Provider::CLAUDE_CODE, "PostToolUse", CapSet::EMPTY, &outcome).is_err());
+    /// # Ok::<(), agenthooks_core::EncodeError>(())
+    /// ```
+    pub fn write_notes(
+        &mut self,
+        provider: Provider,
+        native: &str,
+        caps: CapSet,
+        outcome: &Outcome,
+    ) -> Result<(), EncodeError> {
+        if !outcome.context().is_empty() {
+            self.hook_specific_output.additional_context = Some(outcome.context().join(CONTEXT_SEPARATOR));
+        }
+        // An explicit block message travels as a system message too.
+        if let Some(message) = crate::kit::user_message(outcome) {
+            if !caps.contains(Capability::SystemMessage) {
+                return Err(EncodeError::unsupported(provider, native, Capability::SystemMessage));
+            }
+            self.system_message = Some(message);
+        }
+        self.stop_agent(outcome);
+        Ok(())
     }
 }
 
