@@ -57,6 +57,8 @@ pub mod model;
 #[cfg(feature = "otlp")]
 pub mod otlp;
 pub mod process;
+#[cfg(feature = "proptest")]
+pub mod props;
 pub mod shapes;
 #[cfg(feature = "proptest")]
 pub mod strategy;
