@@ -239,6 +239,55 @@ impl Fixture {
         serde_json::from_slice(&self.input).unwrap_or_else(|e| panic!("{}: {e}", self.id()))
     }
 
+    /// Asserts what a Claude-family fixture keeps through its decode `env`: no projection
+    /// issue, a native view of type `N` (the codec's native enum) that serializes back to the
+    /// input, an empty `extra` unless `extra_allowed`, and the session facts every payload of
+    /// the family carries (`session_id`, `cwd`, `prompt_id` as the turn id). Returns the view
+    /// and the input, for the codec's own checks. Panics naming the case.
+    ///
+    /// ```no_run
+    /// use agenthooks_core::kit::NativeEvents;
+    /// // `N` is the codec's `native::NativeEvent`.
+    /// fn check<N: NativeEvents>(case: &agenthooks_testkit::Fixture, env: &agenthooks_core::Envelope) {
+    ///     let (native, input) = case.assert_family_lossless::<N>(env, false);
+    ///     assert_eq!(native.name(), input["hook_event_name"]);
+    /// }
+    /// ```
+    #[track_caller]
+    pub fn assert_family_lossless<'e, N>(
+        &self,
+        env: &'e agenthooks_core::Envelope,
+        extra_allowed: bool,
+    ) -> (&'e N, serde_json::Value)
+    where
+        N: agenthooks_core::kit::NativeEvents,
+    {
+        let name = self.short_id();
+        assert!(env.projection_issues.is_empty(), "{name}: {:?}", env.projection_issues);
+        let native = env
+            .native_view::<N>()
+            .unwrap_or_else(|| panic!("{name}: no native view"));
+        let original: serde_json::Value = serde_json::from_slice(&self.input).expect("valid JSON");
+        assert_eq!(
+            serde_json::to_value(native).expect("serializes"),
+            original,
+            "{name}: round trip"
+        );
+        if !extra_allowed {
+            let mut copy = native.clone();
+            let extra = copy.extra_mut();
+            assert!(extra.is_empty(), "{name}: extra {extra:?}");
+        }
+        assert_eq!(env.session.id, original["session_id"], "{name}");
+        assert_eq!(env.session.cwd, original["cwd"], "{name}");
+        assert_eq!(
+            env.session.turn_id,
+            original["prompt_id"].as_str().unwrap_or_default(),
+            "{name}: prompt_id is the turn id"
+        );
+        (native, original)
+    }
+
     /// The env table as a map usable as an [`agenthooks_core::Env`].
     pub fn env_map(&self) -> HashMap<String, String> {
         self.meta.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
