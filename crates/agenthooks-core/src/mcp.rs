@@ -525,6 +525,65 @@ impl McpScope {
     }
 }
 
+/// The settings files of the Gemini CLI family (Gemini CLI and its fork Qwen Code), lowest
+/// precedence first: the system defaults (`$<defaults_var>`, else `system-defaults.json` next to
+/// the system file), the `user` file, the `workspace` file (not when it is the user file), and
+/// the system file (`$<system_var>`, else `system_default`). Each agent names its variables and
+/// resolves its own user and workspace files.
+///
+/// ```
+/// use agenthooks_core::mcp::{layered_settings_files, McpScope};
+/// use std::path::PathBuf;
+/// let scope = McpScope::new("/p").with_home("/h").with_env([("X_SYSTEM", "/etc/x.json")]);
+/// let files = layered_settings_files(
+///     &scope,
+///     ("X_SYSTEM", "/etc/x/settings.json"),
+///     "X_DEFAULTS",
+///     Some(PathBuf::from("/h/.x/settings.json")),
+///     PathBuf::from("/p/.x/settings.json"),
+/// );
+/// let want = ["/etc/system-defaults.json", "/h/.x/settings.json", "/p/.x/settings.json", "/etc/x.json"];
+/// assert_eq!(files, want.map(PathBuf::from));
+/// ```
+pub fn layered_settings_files(
+    scope: &McpScope,
+    (system_var, system_default): (&str, &str),
+    defaults_var: &str,
+    user: Option<PathBuf>,
+    workspace: PathBuf,
+) -> Vec<PathBuf> {
+    let system = scope
+        .var(system_var)
+        .map_or_else(|| PathBuf::from(system_default), PathBuf::from);
+    let defaults = scope
+        .var(defaults_var)
+        .map_or_else(|| system.with_file_name("system-defaults.json"), PathBuf::from);
+    let mut files = vec![defaults];
+    files.extend(user.clone());
+    if user.as_ref() != Some(&workspace) {
+        files.push(workspace);
+    }
+    files.push(system);
+    files
+}
+
+/// The servers of the `mcpServers` of settings `files` (lowest precedence first; JSONC; `$VAR`,
+/// `${VAR}` and `${VAR:-default}` expanded from the scope in every string; a later file's
+/// server replaces an earlier one of the same name): the Gemini CLI family's loader.
+///
+/// ```
+/// use agenthooks_core::mcp::{load_settings_servers, McpScope};
+/// let servers = load_settings_servers(&McpScope::new("/nowhere"), vec!["/nowhere/settings.json".into()]);
+/// assert!(servers.is_empty());
+/// ```
+pub fn load_settings_servers(scope: &McpScope, files: Vec<PathBuf>) -> McpServers {
+    let lookup = scope.lookup();
+    let expand = |s: &str| expand_vars(s, VarSyntax::SHELL, &lookup);
+    let mut out = McpServers::default();
+    out.insert_files(files, JsonSyntax::Relaxed, &["mcpServers"], &expand);
+    out
+}
+
 /// A provider's MCP config reader: the servers it would load in a scope, after its precedence
 /// rules.
 pub type McpLoader = fn(&McpScope) -> McpServers;

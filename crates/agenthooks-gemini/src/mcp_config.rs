@@ -21,7 +21,9 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::mcp::{expand_vars, replace_unsafe, JsonSyntax, Mangling, McpScope, McpServers, VarSyntax};
+use agenthooks_core::mcp::{
+    layered_settings_files, load_settings_servers, replace_unsafe, Mangling, McpScope, McpServers,
+};
 
 /// Gemini's tool-name scheme: `mcp_<server with [^A-Za-z0-9_.-] as _>_<tool>`.
 pub const MANGLING: Mangling = Mangling::new(crate::mcp::MCP_PREFIX, "_", sanitize);
@@ -41,32 +43,21 @@ pub fn sanitize(name: &str) -> String {
 
 /// The settings files in precedence order (lowest first).
 pub fn settings_files(scope: &McpScope) -> Vec<PathBuf> {
-    let system = scope
-        .var("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
-        .map_or_else(|| PathBuf::from("/etc/gemini-cli/settings.json"), PathBuf::from);
-    let defaults = scope
-        .var("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
-        .map_or_else(|| system.with_file_name("system-defaults.json"), PathBuf::from);
     let user = scope
         .var("GEMINI_CLI_HOME")
         .map(PathBuf::from)
         .or_else(|| scope.home())
         .map(|h| h.join(".gemini/settings.json"));
-    let workspace = scope.root.join(".gemini/settings.json");
-    let mut files = vec![defaults];
-    files.extend(user.clone());
-    if user.as_ref() != Some(&workspace) {
-        files.push(workspace);
-    }
-    files.push(system);
-    files
+    layered_settings_files(
+        scope,
+        ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json"),
+        "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+        user,
+        scope.root.join(".gemini/settings.json"),
+    )
 }
 
 /// The servers Gemini CLI would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let lookup = scope.lookup();
-    let expand = |s: &str| expand_vars(s, VarSyntax::SHELL, &lookup);
-    let mut out = McpServers::default();
-    out.insert_files(settings_files(scope), JsonSyntax::Relaxed, &["mcpServers"], &expand);
-    out
+    load_settings_servers(scope, settings_files(scope))
 }

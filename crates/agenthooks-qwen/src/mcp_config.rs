@@ -15,7 +15,9 @@
 
 use std::path::PathBuf;
 
-use agenthooks_core::mcp::{expand_vars, replace_unsafe, JsonSyntax, Mangling, McpScope, McpServers, VarSyntax};
+use agenthooks_core::mcp::{
+    layered_settings_files, load_settings_servers, replace_unsafe, Mangling, McpScope, McpServers,
+};
 
 /// Qwen's tool-name scheme: `mcp__<server with [^A-Za-z0-9_-] as _>__<tool>`.
 pub const MANGLING: Mangling = Mangling::new("mcp__", "__", sanitize);
@@ -32,32 +34,18 @@ pub fn sanitize(name: &str) -> String {
 
 /// The settings files in precedence order (lowest first).
 pub fn settings_files(scope: &McpScope) -> Vec<PathBuf> {
-    let system = scope
-        .var("QWEN_CODE_SYSTEM_SETTINGS_PATH")
-        .map_or_else(|| PathBuf::from("/etc/qwen-code/settings.json"), PathBuf::from);
-    let defaults = scope
-        .var("QWEN_CODE_SYSTEM_DEFAULTS_PATH")
-        .map_or_else(|| system.with_file_name("system-defaults.json"), PathBuf::from);
-    let user = scope
-        .var("QWEN_HOME")
-        .map(PathBuf::from)
-        .or_else(|| scope.home().map(|h| h.join(".qwen")))
-        .map(|d| d.join("settings.json"));
-    let workspace = scope.root.join(".qwen/settings.json");
-    let mut files = vec![defaults];
-    files.extend(user.clone());
-    if user.as_ref() != Some(&workspace) {
-        files.push(workspace);
-    }
-    files.push(system);
-    files
+    layered_settings_files(
+        scope,
+        ("QWEN_CODE_SYSTEM_SETTINGS_PATH", "/etc/qwen-code/settings.json"),
+        "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
+        scope
+            .dir_from_env("QWEN_HOME", ".qwen")
+            .map(|d| d.join("settings.json")),
+        scope.root.join(".qwen/settings.json"),
+    )
 }
 
 /// The servers Qwen Code would load in `scope.root` (see the module docs).
 pub fn load(scope: &McpScope) -> McpServers {
-    let lookup = scope.lookup();
-    let expand = |s: &str| expand_vars(s, VarSyntax::SHELL, &lookup);
-    let mut out = McpServers::default();
-    out.insert_files(settings_files(scope), JsonSyntax::Relaxed, &["mcpServers"], &expand);
-    out
+    load_settings_servers(scope, settings_files(scope))
 }
