@@ -13,8 +13,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::{
-    parse_stdout, path_str, payload_value, str_field, tool_name_starts_with, Effect, FakeAgent, HookOutput, Parsed,
-    Profile, TimeoutUnit, Verdict,
+    parse_stdout, path_str, payload_value, read_permission_request_decision, str_field, tool_name_starts_with, Effect,
+    FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit, Verdict,
 };
 
 /// The Claude Code fake agent.
@@ -214,22 +214,8 @@ impl Claude {
             }
             "PermissionRequest" => {
                 if let Some(d) = h.get("decision").and_then(Value::as_object) {
-                    match str_field(d, "behavior") {
-                        Some("allow") => {
-                            v.effect = Effect::Allowed;
-                            if let Some(m) = d.get("updatedInput").and_then(Value::as_object) {
-                                v.input_rewritten = Some(m.clone());
-                            }
-                        }
-                        Some("deny") => {
-                            v.effect = Effect::Denied {
-                                reason: str_field(d, "message").unwrap_or_default().to_owned(),
-                            };
-                            if d.get("interrupt") == Some(&Value::Bool(true)) {
-                                v.agent_stopped = Some(String::new());
-                            }
-                        }
-                        other => v.problem(format!("PermissionRequest decision.behavior is {other:?}")),
+                    if let Err(other) = read_permission_request_decision(v, d) {
+                        v.problem(format!("PermissionRequest decision.behavior is {other:?}"));
                     }
                 }
             }

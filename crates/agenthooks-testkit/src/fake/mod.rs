@@ -661,6 +661,34 @@ pub(crate) fn tool_name_starts_with(payload: &Value, prefix: &str) -> bool {
         .is_some_and(|n| n.starts_with(prefix))
 }
 
+/// How an agent of the Claude family reads `hookSpecificOutput.decision` of `PermissionRequest`
+/// (Claude Code's and Qwen Code's shared reading): `allow` (with `updatedInput` a rewrite), or
+/// `deny` with `message` as the reason and `interrupt: true` stopping the agent. Any other
+/// `behavior` is returned for the agent to judge (Claude: a problem; Qwen: no decision).
+pub(crate) fn read_permission_request_decision<'a>(
+    v: &mut Verdict,
+    d: &'a Map<String, Value>,
+) -> Result<(), Option<&'a str>> {
+    match str_field(d, "behavior") {
+        Some("allow") => {
+            v.effect = Effect::Allowed;
+            if let Some(m) = d.get("updatedInput").and_then(Value::as_object) {
+                v.input_rewritten = Some(m.clone());
+            }
+        }
+        Some("deny") => {
+            v.effect = Effect::Denied {
+                reason: str_field(d, "message").unwrap_or_default().to_owned(),
+            };
+            if d.get("interrupt") == Some(&Value::Bool(true)) {
+                v.agent_stopped = Some(String::new());
+            }
+        }
+        other => return Err(other),
+    }
+    Ok(())
+}
+
 pub(crate) fn path_str(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }

@@ -22,7 +22,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{parse_stdout, path_str, str_field, Effect, FakeAgent, HookOutput, Parsed, Profile, TimeoutUnit, Verdict};
+use super::{
+    parse_stdout, path_str, read_permission_request_decision, str_field, Effect, FakeAgent, HookOutput, Parsed,
+    Profile, TimeoutUnit, Verdict,
+};
 
 /// The Qwen Code fake agent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -203,22 +206,8 @@ impl Qwen {
                 let Some(d) = hso.and_then(|h| h.get("decision")).and_then(Value::as_object) else {
                     return;
                 };
-                match str_field(d, "behavior") {
-                    Some("allow") => {
-                        v.effect = Effect::Allowed;
-                        if let Some(m) = d.get("updatedInput").and_then(Value::as_object) {
-                            v.input_rewritten = Some(m.clone());
-                        }
-                    }
-                    Some("deny") => {
-                        v.effect = Effect::Denied {
-                            reason: str_field(d, "message").unwrap_or_default().to_owned(),
-                        };
-                        if d.get("interrupt") == Some(&Value::Bool(true)) {
-                            v.agent_stopped = Some(String::new());
-                        }
-                    }
-                    other => v.ignore(format!("PermissionRequest decision.behavior {other:?} is no decision")),
+                if let Err(other) = read_permission_request_decision(v, d) {
+                    v.ignore(format!("PermissionRequest decision.behavior {other:?} is no decision"));
                 }
             }
             "TodoCreated" | "TodoCompleted" => {
