@@ -178,11 +178,7 @@ impl TargetModule for Qwen {
     }
 
     fn notes(&self, target: &Target, manifest: &Manifest, hooks: &[ResolvedHook]) -> Vec<Finding> {
-        let mut out = SPEC.noted(target, manifest, hooks);
-        if manifest.warm {
-            out.extend(warm_notes(target, manifest, hooks));
-        }
-        out
+        SPEC.noted_with_warm(target, manifest, hooks, warm_notes)
     }
 
     fn install(&self, cx: &mut Cx<'_>, hooks: &[ResolvedHook]) -> Result<(), InstallError> {

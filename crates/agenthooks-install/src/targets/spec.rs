@@ -123,6 +123,22 @@ impl TargetSpec {
         out
     }
 
+    /// [`noted`](Self::noted), then, when the manifest installs warm, the target's own
+    /// `warm_notes` (the warm server's transport and start-up findings).
+    pub(crate) fn noted_with_warm(
+        &self,
+        target: &Target,
+        manifest: &Manifest,
+        hooks: &[ResolvedHook],
+        warm_notes: fn(&Target, &Manifest, &[ResolvedHook]) -> Vec<Finding>,
+    ) -> Vec<Finding> {
+        let mut out = self.noted(target, manifest, hooks);
+        if manifest.warm {
+            out.extend(warm_notes(target, manifest, hooks));
+        }
+        out
+    }
+
     /// A finding of this target.
     pub(crate) fn finding(&self, severity: Severity, code: FindingCode, message: impl Into<String>) -> Finding {
         Finding::new(severity, code, &self.provider, message)
