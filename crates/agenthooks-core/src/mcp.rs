@@ -533,13 +533,13 @@ impl McpScope {
 ///
 /// ```
 /// use agenthooks_core::mcp::{layered_settings_files, McpScope};
-/// use std::path::PathBuf;
+/// use std::path::{Path, PathBuf};
 /// let scope = McpScope::new("/p").with_home("/h").with_env([("X_SYSTEM", "/etc/x.json")]);
 /// let files = layered_settings_files(
 ///     &scope,
 ///     ("X_SYSTEM", "/etc/x/settings.json"),
 ///     "X_DEFAULTS",
-///     Some(PathBuf::from("/h/.x/settings.json")),
+///     Some(Path::new("/h/.x/settings.json")),
 ///     PathBuf::from("/p/.x/settings.json"),
 /// );
 /// let want = ["/etc/system-defaults.json", "/h/.x/settings.json", "/p/.x/settings.json", "/etc/x.json"];
@@ -549,7 +549,7 @@ pub fn layered_settings_files(
     scope: &McpScope,
     (system_var, system_default): (&str, &str),
     defaults_var: &str,
-    user: Option<PathBuf>,
+    user: Option<&Path>,
     workspace: PathBuf,
 ) -> Vec<PathBuf> {
     let system = scope
@@ -559,8 +559,8 @@ pub fn layered_settings_files(
         .var(defaults_var)
         .map_or_else(|| system.with_file_name("system-defaults.json"), PathBuf::from);
     let mut files = vec![defaults];
-    files.extend(user.clone());
-    if user.as_ref() != Some(&workspace) {
+    files.extend(user.map(Path::to_path_buf));
+    if user != Some(workspace.as_path()) {
         files.push(workspace);
     }
     files.push(system);

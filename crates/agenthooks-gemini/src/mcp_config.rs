@@ -52,7 +52,7 @@ pub fn settings_files(scope: &McpScope) -> Vec<PathBuf> {
         scope,
         ("GEMINI_CLI_SYSTEM_SETTINGS_PATH", "/etc/gemini-cli/settings.json"),
         "GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
-        user,
+        user.as_deref(),
         scope.root.join(".gemini/settings.json"),
     )
 }

@@ -34,13 +34,14 @@ pub fn sanitize(name: &str) -> String {
 
 /// The settings files in precedence order (lowest first).
 pub fn settings_files(scope: &McpScope) -> Vec<PathBuf> {
+    let user = scope
+        .dir_from_env("QWEN_HOME", ".qwen")
+        .map(|d| d.join("settings.json"));
     layered_settings_files(
         scope,
         ("QWEN_CODE_SYSTEM_SETTINGS_PATH", "/etc/qwen-code/settings.json"),
         "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
-        scope
-            .dir_from_env("QWEN_HOME", ".qwen")
-            .map(|d| d.join("settings.json")),
+        user.as_deref(),
         scope.root.join(".qwen/settings.json"),
     )
 }
