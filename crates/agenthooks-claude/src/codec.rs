@@ -295,27 +295,21 @@ fn build_event(env: Envelope, native: NativeEvent) -> Event {
 
 /// Session facts: `prompt_id` is the turn id; the model comes from the events that carry one.
 fn session_info(native: &NativeEvent, env: &dyn Env) -> SessionInfo {
-    let text = |v: Option<&String>| v.cloned().unwrap_or_default();
-    let mut s = SessionInfo::default();
-    s.id = text(native.session_id());
-    s.turn_id = text(native.prompt_id());
-    s.cwd = text(native.cwd());
-    s.transcript_path = text(native.transcript_path());
-    s.permission_mode = text(native.permission_mode());
-    s.model = match native {
-        NativeEvent::SessionStart(e) => text(e.model.as_ref()),
-        NativeEvent::PreModelSwitch(e) => text(e.from_model.as_ref()),
-        NativeEvent::PostModelSwitch(e) => text(e.to_model.as_ref()),
-        _ => String::new(),
+    let model = match native {
+        NativeEvent::SessionStart(e) => e.model.as_ref(),
+        NativeEvent::PreModelSwitch(e) => e.from_model.as_ref(),
+        NativeEvent::PostModelSwitch(e) => e.to_model.as_ref(),
+        _ => None,
     };
-    let root = env
-        .var("CLAUDE_PROJECT_DIR")
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| s.cwd.clone());
-    if !root.is_empty() {
-        s.workspace_roots = vec![root];
-    }
-    s
+    let fields = kit::claude_family::SessionFields {
+        session_id: native.session_id(),
+        prompt_id: native.prompt_id(),
+        cwd: native.cwd(),
+        transcript_path: native.transcript_path(),
+        permission_mode: native.permission_mode(),
+        model,
+    };
+    kit::claude_family::session_info(fields, "CLAUDE_PROJECT_DIR", env)
 }
 
 /// Subagent context: only when the payload names a subagent (`agent_id`). A bare `agent_type`

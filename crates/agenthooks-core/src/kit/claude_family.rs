@@ -378,3 +378,53 @@ pub fn http_response<C: Codec + ?Sized>(codec: &C, native: Option<&str>, respons
     }
     Output::<HookSpecificOutput>::block(reason_or_default(&reason)).wire()
 }
+
+/// The session facts of a family payload, borrowed from its common fields.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SessionFields<'a> {
+    /// `session_id`.
+    pub session_id: Option<&'a String>,
+    /// `prompt_id`: the turn id.
+    pub prompt_id: Option<&'a String>,
+    /// `cwd`.
+    pub cwd: Option<&'a String>,
+    /// `transcript_path`.
+    pub transcript_path: Option<&'a String>,
+    /// `permission_mode`.
+    pub permission_mode: Option<&'a String>,
+    /// The model, from the events that carry one (which ones is the codec's).
+    pub model: Option<&'a String>,
+}
+
+/// The [`SessionInfo`](crate::SessionInfo) of a family payload: its fields verbatim (absent is
+/// empty), `prompt_id` as the turn id, and the workspace root from the agent's project
+/// variable `project_dir_var` (else the payload's `cwd`; none when both are empty).
+///
+/// ```
+/// use agenthooks_core::kit::claude_family::{session_info, SessionFields};
+/// let (id, cwd) = ("s".to_owned(), "/w".to_owned());
+/// let env = std::collections::HashMap::<String, String>::new();
+/// let fields = SessionFields { session_id: Some(&id), cwd: Some(&cwd), ..SessionFields::default() };
+/// let s = session_info(fields, "X_PROJECT_DIR", &env);
+/// assert_eq!((s.id.as_str(), s.workspace_roots.as_slice()), ("s", &["/w".to_owned()][..]));
+/// ```
+pub fn session_info(fields: SessionFields<'_>, project_dir_var: &str, env: &dyn crate::Env) -> crate::SessionInfo {
+    let text = |v: Option<&String>| v.cloned().unwrap_or_default();
+    let mut s = crate::SessionInfo {
+        id: text(fields.session_id),
+        turn_id: text(fields.prompt_id),
+        cwd: text(fields.cwd),
+        transcript_path: text(fields.transcript_path),
+        permission_mode: text(fields.permission_mode),
+        model: text(fields.model),
+        ..crate::SessionInfo::default()
+    };
+    let root = env
+        .var(project_dir_var)
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| s.cwd.clone());
+    if !root.is_empty() {
+        s.workspace_roots = vec![root];
+    }
+    s
+}
