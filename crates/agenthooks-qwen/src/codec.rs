@@ -299,14 +299,7 @@ fn session_info(native: &NativeEvent, env: &dyn Env) -> SessionInfo {
         NativeEvent::SessionStart(e) => e.model.as_ref(),
         _ => None,
     };
-    let fields = kit::claude_family::SessionFields {
-        session_id: native.session_id(),
-        prompt_id: native.prompt_id(),
-        cwd: native.cwd(),
-        transcript_path: native.transcript_path(),
-        permission_mode: native.permission_mode(),
-        model,
-    };
+    let fields = kit::claude_family::session_fields!(native, model);
     kit::claude_family::session_info(fields, "QWEN_PROJECT_DIR", env)
 }
 

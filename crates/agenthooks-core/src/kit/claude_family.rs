@@ -428,3 +428,56 @@ pub fn session_info(fields: SessionFields<'_>, project_dir_var: &str, env: &dyn 
     }
     s
 }
+
+/// The [`SessionFields`] of a family native event (any value with the accessors
+/// `native_events!` generates for the common fields `session_id`, `prompt_id`, `cwd`,
+/// `transcript_path` and `permission_mode`), with the `model` the codec found.
+///
+/// ```
+/// # mod native {
+/// #     agenthooks_core::kit::native_events! {
+/// #         /// A toy family event.
+/// #         name_key Some("hook_event_name");
+/// #         common {
+/// #             /// id
+/// #             session_id: Option<String>,
+/// #             /// turn
+/// #             prompt_id: Option<String>,
+/// #             /// cwd
+/// #             cwd: Option<String>,
+/// #             /// transcript
+/// #             transcript_path: Option<String>,
+/// #             /// mode
+/// #             permission_mode: Option<String>,
+/// #             /// name
+/// #             hook_event_name: Option<String>,
+/// #         }
+/// #         events {
+/// #             /// Stop.
+/// #             Stop("Stop", Stop) {}
+/// #         }
+/// #     }
+/// # }
+/// use agenthooks_core::kit::{self, claude_family};
+/// let p = agenthooks_core::Provider::from_static("toy");
+/// let d = kit::decode::<native::NativeEvent>(&p, br#"{"hook_event_name":"Stop","prompt_id":"t"}"#, None).unwrap();
+/// let fields = claude_family::session_fields!(d.native, None);
+/// assert_eq!(fields.prompt_id.map(String::as_str), Some("t"));
+/// ```
+#[doc(inline)]
+pub use crate::claude_family_session_fields as session_fields;
+
+#[macro_export]
+#[doc(hidden)] // documented at its path under `kit::claude_family`
+macro_rules! claude_family_session_fields {
+    ($native:expr, $model:expr) => {
+        $crate::kit::claude_family::SessionFields {
+            session_id: $native.session_id(),
+            prompt_id: $native.prompt_id(),
+            cwd: $native.cwd(),
+            transcript_path: $native.transcript_path(),
+            permission_mode: $native.permission_mode(),
+            model: $model,
+        }
+    };
+}
