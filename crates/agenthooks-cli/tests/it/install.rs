@@ -310,7 +310,8 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
             "copilot",
             "kimi",
             "opencode",
-            "openclaw"
+            "openclaw",
+            "droid"
         ]
     );
     let codex = &targets[2];
