@@ -257,7 +257,7 @@ mod tests {
         let wire: Vec<&str> = known.iter().map(Provider::as_str).collect();
         assert_eq!(
             wire.join(" "),
-            "claude-code cursor codex gemini copilot kimi opencode openclaw"
+            "claude-code cursor codex gemini copilot kimi opencode openclaw droid"
         );
         assert!("".parse::<Provider>().is_err());
         let unknown: Provider = "zed".parse().unwrap();
