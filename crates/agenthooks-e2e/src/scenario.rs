@@ -13,6 +13,8 @@ use crate::hook::{self, HookRecord, Mode};
 use crate::model::{FakeModel, RecordedRequest, Script, Turn};
 use crate::run::{output_with_timeout, ProcOutput};
 
+pub use crate::check::Check;
+
 /// The hard timeout of one agent run.
 pub const AGENT_TIMEOUT: Duration = Duration::from_secs(180);
 /// How long a fake model server lives at most.
@@ -193,46 +195,6 @@ impl Scenario {
             Self::Ask => Mode::Ask,
             Self::DaemonCrash | Self::WarmServerKilled => Mode::Crash,
         }
-    }
-}
-
-/// One assertion.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Check {
-    /// What was asserted.
-    pub what: String,
-    /// Whether it held.
-    pub ok: bool,
-    /// Evidence.
-    pub detail: String,
-}
-
-impl Check {
-    /// An assertion and its evidence.
-    pub fn new(what: impl Into<String>, ok: bool, detail: impl Into<String>) -> Self {
-        Self {
-            what: what.into(),
-            ok,
-            detail: detail.into(),
-        }
-    }
-
-    /// Passes when `n` is at least one; the detail is `n` and what was counted (`"3 stop calls"`).
-    fn at_least_one(what: &str, n: usize, counted: &str) -> Self {
-        Self::new(what, n >= 1, format!("{n} {counted}"))
-    }
-
-    /// Passes when `offenders` is empty, with `clean` as the detail; else the detail is the
-    /// offenders joined, after `prefix`.
-    pub(crate) fn none_of(what: &str, offenders: &[impl AsRef<str>], clean: impl Into<String>, prefix: &str) -> Self {
-        let detail = if offenders.is_empty() {
-            clean.into()
-        } else {
-            let list: Vec<&str> = offenders.iter().map(AsRef::as_ref).collect();
-            format!("{prefix}{}", list.join(", "))
-        };
-        Self::new(what, offenders.is_empty(), detail)
     }
 }
 
@@ -594,7 +556,9 @@ pub fn run(agent: &'static AgentSpec, scenario: Scenario, tc: &Toolchain, work: 
     };
     report.checks = evaluate(&report);
     if let Some(rx) = &receiver {
-        report.checks.extend(crate::audit::checks(&report, rx));
+        report
+            .checks
+            .extend(crate::audit::checks(&report.records, report.agent.provider, rx));
     }
     if let Some(mut stub) = stub {
         report.checks.extend(mcp_checks(&report, &stub, &run_env));
