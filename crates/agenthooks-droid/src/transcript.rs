@@ -4,8 +4,9 @@
 //! `transcript_path`. Records as the 0.215.0 and 0.225.2 releases write them (the corpus's
 //! `fixtures/droid/<version>/transcript.jsonl`):
 //!
-//! - `session_start` (the header: id, title, cwd) and `agent_turn_outcome` (a turn's end):
-//!   [`Item::Meta`];
+//! - `session_start` (the header: id, title, cwd), `agent_turn_outcome` (a turn's end) and
+//!   `compaction_state` (the summary that replaces older messages after a compaction, read from
+//!   the release's session loader; no corpus run compacts): [`Item::Meta`];
 //! - `message` with `message.role` `user` (the prompt's text blocks, `tool_result` blocks) or
 //!   `assistant` (`text`, `tool_use`), Anthropic-style content blocks. Droid also stores two kinds
 //!   of bookkeeping as user messages: a hook run (`message.hookEventName`, empty content, the
@@ -38,7 +39,7 @@ const SYSTEM_REMINDER: &str = "<system-reminder>";
 fn droid(ty: &str, v: &Value) -> Vec<Item> {
     match ty {
         "message" => message(v.get("message").unwrap_or(&Value::Null)),
-        "session_start" | "agent_turn_outcome" => meta(ty),
+        "session_start" | "agent_turn_outcome" | "compaction_state" => meta(ty),
         _ => Vec::new(),
     }
 }
@@ -109,10 +110,12 @@ mod tests {
         assert_eq!(items(&hook), meta("hook:PreToolUse"));
         let empty = json!({"type": "message", "message": {"role": "assistant", "content": []}});
         assert_eq!(items(&empty), meta("message:assistant:empty"));
+        let compaction = json!({"type": "compaction_state", "id": "c1", "summaryText": "earlier work"});
+        assert_eq!(items(&compaction), meta("compaction_state"));
         for v in [
             json!({"type": "message"}),
             json!({"type": "message", "message": {"role": 7}}),
-            json!({"type": "compaction_state"}),
+            json!({"type": "todo_state"}),
             json!([1, 2]),
         ] {
             assert!(items(&v).is_empty(), "{v}");

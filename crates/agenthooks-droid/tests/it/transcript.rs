@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use agenthooks_core::decision::{allow, block_prompt};
-use agenthooks_core::{Capability, Codec, Confidence, Context, HandlerError, Invocation, PromptEvent, Router, ToolPreEvent};
+use agenthooks_core::{
+    Capability, Codec, Confidence, Context, HandlerError, Invocation, PromptEvent, Router, ToolPreEvent,
+};
 use agenthooks_droid::CODEC;
 use agenthooks_runtime::transcript::{Item, Reader, Record};
 use agenthooks_runtime::Runner;
@@ -24,17 +26,18 @@ fn corpus() -> PathBuf {
 
 fn read(path: &Path) -> Vec<Record> {
     let format = CODEC.transcript().expect("Droid writes a transcript");
-    Reader::open(format, path)
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    Reader::open(format, path).unwrap().collect::<Result<_, _>>().unwrap()
 }
 
 #[test]
 fn the_corpus_transcript_reads_as_droid_wrote_it() {
     let path = corpus();
     let records = read(&path);
-    let lines = std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty()).count();
+    let lines = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
     assert_eq!(records.len(), lines, "one record per line");
     let unknown: Vec<&str> = records
         .iter()
@@ -42,7 +45,12 @@ fn the_corpus_transcript_reads_as_droid_wrote_it() {
         .map(|r| r.native_type.as_str())
         .collect();
     assert!(unknown.is_empty(), "untyped records: {unknown:?}");
-    assert_eq!(records[0].items, vec![Item::Meta { what: "session_start".into() }]);
+    assert_eq!(
+        records[0].items,
+        vec![Item::Meta {
+            what: "session_start".into()
+        }]
+    );
 
     let items: Vec<&Item> = records.iter().flat_map(|r| &r.items).collect();
     // The one prompt the run sent; the injected reminders are system text, not prompts.
@@ -61,8 +69,14 @@ fn the_corpus_transcript_reads_as_droid_wrote_it() {
             _ => None,
         })
         .collect();
-    assert!(!reminders.is_empty(), "Droid injects its context as <system-reminder> text");
-    assert!(reminders.iter().all(|t| t.starts_with("<system-reminder>")), "{reminders:?}");
+    assert!(
+        !reminders.is_empty(),
+        "Droid injects its context as <system-reminder> text"
+    );
+    assert!(
+        reminders.iter().all(|t| t.starts_with("<system-reminder>")),
+        "{reminders:?}"
+    );
 
     // The model's Execute call and its result, matched by id.
     let call = items
@@ -168,12 +182,15 @@ fn a_prompt_the_interactive_agent_fired_is_not_backfilled() {
     let seen = Seen::default();
     let r = runner(&seen);
     // Interactive Droid fires UserPromptSubmit, then writes the prompt to its transcript.
-    let mut submit: Value =
-        serde_json::from_slice(&payload("docs/user_prompt_submit", "s-tui", &transcript)).unwrap();
+    let mut submit: Value = serde_json::from_slice(&payload("docs/user_prompt_submit", "s-tui", &transcript)).unwrap();
     submit["prompt"] = PROMPT.into();
     fire(&r, serde_json::to_vec(&submit).unwrap(), &state);
     std::fs::copy(corpus(), &transcript).unwrap();
-    fire(&r, payload("0.215.0/pre_tool_use-e2e-execute", "s-tui", &transcript), &state);
+    fire(
+        &r,
+        payload("0.215.0/pre_tool_use-e2e-execute", "s-tui", &transcript),
+        &state,
+    );
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert!(!seen[0].1, "only the real prompt event: {seen:?}");
