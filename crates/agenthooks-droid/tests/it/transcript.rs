@@ -166,9 +166,8 @@ fn the_exec_prompt_is_backfilled_once_from_the_transcript() {
     // A follow-up prompt in the same session, as Droid records it: backfilled at the next event.
     let next = serde_json::json!({"type": "message", "id": "m2", "timestamp": "2026-12-02T15:05:00.000Z",
         "message": {"role": "user", "content": [{"type": "text", "text": "and the lints"}], "interactionMode": "auto"}});
-    let mut text = std::fs::read_to_string(&transcript).unwrap();
-    text.push_str(&format!("{next}\n"));
-    std::fs::write(&transcript, text).unwrap();
+    let mut f = std::fs::OpenOptions::new().append(true).open(&transcript).unwrap();
+    std::io::Write::write_all(&mut f, format!("{next}\n").as_bytes()).unwrap();
     fire(&r, pre, &state);
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 2, "{seen:?}");
