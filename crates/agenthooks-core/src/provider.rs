@@ -260,7 +260,7 @@ mod tests {
         let wire: Vec<&str> = known.iter().map(Provider::as_str).collect();
         assert_eq!(
             wire.join(" "),
-            "claude-code cursor codex gemini copilot kimi opencode openclaw qwen-code"
+            "claude-code cursor codex gemini copilot kimi opencode openclaw qwen-code droid"
         );
         assert!("".parse::<Provider>().is_err());
         let unknown: Provider = "zed".parse().unwrap();

@@ -825,7 +825,7 @@ impl Router {
     }
 
     /// Opts in to backfilled prompts: where the agent skipped the prompt hook (Cursor CLI
-    /// `-p`), the runner synthesizes a reporting-only `prompt.submitted` from the session's
+    /// `-p`, `droid exec`), the runner synthesizes a reporting-only `prompt.submitted` from the session's
     /// transcript at its next event (`agenthooks_runtime::transcript::backfill`) and dispatches it here
     /// with no capabilities (its answer is dropped: it can never gate).
     #[must_use]

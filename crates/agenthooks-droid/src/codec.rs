@@ -38,7 +38,7 @@ pub fn view_as<T: FromNative<NativeEvent>>(envelope: &Envelope) -> Option<&T> {
 }
 
 impl agenthooks_core::Codec for DroidCodec {
-    agenthooks_core::kit::kit_codec_tables!(provider: Provider::DROID, mcp: crate::mcp_config::load);
+    agenthooks_core::kit::kit_codec_tables!(provider: Provider::DROID, mcp, transcript);
 
     fn decode(&self, inv: &Invocation<'_>) -> Result<Event, DecodeError> {
         let decoded = NativeEvent::decode(&Provider::DROID, inv.payload.json_bytes(), inv.native_event)?;

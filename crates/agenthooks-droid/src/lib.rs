@@ -57,7 +57,10 @@
 //! - ⚠ `tool.post`: the output is Droid's text rendering of the result.
 //! - ⚠ Droid sends no tool-call id: ids are synthesized from the input.
 //! - ⚠ `subagent.stop`: the task result (or error) is the last message; the subagent has no id.
-//! - ⚠ `UserPromptSubmit` does not fire under `droid exec` (quirk 1001).
+//! - ⚠ `UserPromptSubmit` does not fire under `droid exec` (quirk 1001): a router that opts
+//!   into prompt backfill (`Router::backfill_prompts`) gets the prompt from the session's
+//!   transcript ([`transcript`], the file every payload names in `transcript_path`) at the next
+//!   event, reporting only.
 //!
 //! ```
 //! use agenthooks_core::{Codec, Invocation};
@@ -77,6 +80,7 @@ pub mod native;
 pub mod output;
 pub mod quirks;
 pub mod tools;
+pub mod transcript;
 
 pub use agenthooks_core::DecodeError;
 pub use codec::{view, view_as, DroidCodec, CODEC, DEFAULT_TIMEOUT};

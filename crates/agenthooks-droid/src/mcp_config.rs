@@ -9,7 +9,7 @@ use agenthooks_core::mcp::{git_root, JsonSyntax, Mangling, McpScope, McpServers}
 
 /// Droid's tool-name scheme: `<server>___<tool>` with characters outside `[A-Za-z0-9_-]` as `_`
 /// (quirk 1007).
-pub const MANGLING: Mangling = Mangling::new("", crate::tools::MCP_SEPARATOR, sanitize);
+pub const MANGLING: Mangling = Mangling::new("", "___", sanitize);
 
 /// Droid's rewrite of a server name in tool names.
 pub fn sanitize(name: &str) -> String {

@@ -11,7 +11,7 @@ use agenthooks_core::mcp::McpLookup;
 use agenthooks_core::{CanonicalTool, McpCall};
 
 /// The separator between server and tool in an MCP tool name.
-pub const MCP_SEPARATOR: &str = "___";
+pub const MCP_SEPARATOR: &str = crate::mcp_config::MANGLING.separator;
 
 /// Built-in tools per class. Droid's MCP names have no prefix, so the table has no
 /// [`McpNaming`](agenthooks_core::kit::McpNaming); [`classify`] and [`parse_mcp`] apply the

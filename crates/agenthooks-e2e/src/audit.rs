@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use agenthooks_testkit::otlp::{ReceivedSpan, Receiver};
 
+use crate::check::Check;
 use crate::hook;
+use crate::hook::HookRecord;
 use crate::sandbox::Sandbox;
-use crate::scenario::{Check, RunReport};
 
 /// How long the detached shipper gets to deliver after the agent exited (it lingers 5 s).
 const DELIVERY: Duration = Duration::from_secs(30);
@@ -35,8 +36,8 @@ fn s<'a>(span: &'a ReceivedSpan, key: &str) -> &'a str {
 }
 
 /// The checks of the received trace (waiting for the shipper to deliver first).
-pub fn checks(r: &RunReport, rx: &Receiver) -> Vec<Check> {
-    let decoded = r.records.iter().filter(|x| x.kind.is_some()).count();
+pub fn checks(records: &[HookRecord], provider: &str, rx: &Receiver) -> Vec<Check> {
+    let decoded = records.iter().filter(|x| x.kind.is_some()).count();
     // Ours only: an agent that exports its own telemetry to the same endpoint is not judged.
     let is_hook = |x: &ReceivedSpan| x.scope == "agenthooks" && x.name.starts_with("hook ");
     let spans: Vec<ReceivedSpan> = rx
@@ -111,7 +112,7 @@ pub fn checks(r: &RunReport, rx: &Receiver) -> Vec<Check> {
     let deny_ok = deny.is_some_and(|d| {
         s(d, "agenthooks.kind") == "tool.pre"
             && s(d, "agenthooks.decision.reason") == hook::DENY_REASON
-            && s(d, "agenthooks.provider") == r.agent.provider
+            && s(d, "agenthooks.provider") == provider
             && !s(d, "gen_ai.tool.name").is_empty()
             && !s(d, "agenthooks.native_event").is_empty()
             && d.resource.get("service.name").and_then(|v| v.as_str()) == Some("agenthooks-e2e")

@@ -72,6 +72,7 @@
 pub mod agents;
 pub mod audit;
 pub mod capture;
+pub mod check;
 pub mod corpus;
 pub mod hook;
 pub mod mcp_capture;

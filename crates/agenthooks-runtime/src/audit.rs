@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::capability::Policy;
 use crate::codec::EventTarget;
 
-use super::pipeline::Invoked;
+use super::invoked::Invoked;
 
 /// What the pipeline hands an [`AuditSink`] for one answered event.
 #[derive(Debug)]

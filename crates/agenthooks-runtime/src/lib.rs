@@ -85,6 +85,7 @@ mod frame;
 pub mod http;
 pub mod http1;
 mod input;
+mod invoked;
 mod log;
 mod pipeline;
 mod process;
@@ -103,7 +104,8 @@ pub use audit::{AuditSink, Audited};
 pub use call::{Call, Hints};
 pub use detect::{detect, neutral_response};
 pub use input::{read_capped, ReadError};
-pub use pipeline::{deadline_budget, Failure, Invoked};
+pub use invoked::{Failure, Invoked};
+pub use pipeline::deadline_budget;
 pub use process::main_with;
 pub use serve::{serve, serve_bytes, serve_frames, FrameSink, EFFECT_TIMEOUT, HELLO, HELLO_KEY, PING};
 

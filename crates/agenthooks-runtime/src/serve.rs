@@ -84,7 +84,8 @@ use super::call::Call;
 use super::frame::Scan;
 use super::http::{self, BaseUrl};
 use super::input::read_line_capped;
-use super::pipeline::{decode_guarded, Dispatch, Failure};
+use super::invoked::Failure;
+use super::pipeline::{decode_guarded, Dispatch};
 use super::Runner;
 
 /// Where `serve` writes response frames (shared by the per-session workers).

@@ -311,7 +311,8 @@ fn preflight_reports_what_each_agent_drops_or_degrades() {
             "kimi",
             "opencode",
             "openclaw",
-            "qwen-code"
+            "qwen-code",
+            "droid"
         ]
     );
     let codex = &targets[2];

@@ -5,6 +5,8 @@
 mod bridge;
 mod circles;
 mod matrix;
+#[path = "../support/serve.rs"]
+mod serve_support;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -352,7 +354,7 @@ fn continuation_cap_holds_across_processes() {
 }
 
 mod serve {
-    use std::io::{BufReader, Write};
+    use std::io::Write;
     use std::sync::{Arc, Mutex};
 
     use agenthooks_core::prelude::*;
@@ -360,17 +362,7 @@ mod serve {
     use agenthooks_runtime::{serve, RunOptions, Runner};
     use serde_json::Value;
 
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-    impl Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::serve_support::{serve_text, tool_frame, Sink};
 
     fn slow_deny(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
         if e.tool.command() == Some("slow") {
@@ -462,21 +454,6 @@ mod serve {
         assert!(frames.iter().all(|f| !f["seq"].is_null()), "{text}");
     }
 
-    /// Everything `serve` writes for the ALPHA frames in `input`, as text.
-    fn serve_text(runner: &Runner, input: &str) -> String {
-        let sink = Sink::default();
-        let out: Arc<Mutex<Box<dyn Write + Send>>> = Arc::new(Mutex::new(Box::new(sink.clone())));
-        serve(
-            runner,
-            &agenthooks_edge_tests::ALPHA,
-            &mut BufReader::new(input.as_bytes()),
-            &out,
-            &ProcessEnv,
-        );
-        let bytes = sink.0.lock().unwrap().clone();
-        String::from_utf8(bytes).unwrap()
-    }
-
     fn behave(_: &Context, e: &ToolPreEvent) -> ToolPreDecision {
         match e.tool.command() {
             Some("sleep") => {
@@ -510,12 +487,6 @@ mod serve {
         (frames, took)
     }
 
-    fn tool_frame(seq: u32, session: &str, command: &str, extra: &str) -> String {
-        format!(
-            r#"{{"seq":{seq},"hook":"tool","hook_event_name":"PreToolUse","session_id":"{session}","tool_name":"Bash","tool_input":{{"command":"{command}"}}{extra}}}"#
-        )
-    }
-
     #[test]
     fn a_frame_past_its_deadline_is_answered_per_policy_within_it() {
         // timeout_ms 1000 → the handlers get 900 ms; the handler sleeps 5 s
@@ -539,45 +510,6 @@ mod serve {
         let err = frames[0]["error"].as_str().unwrap();
         assert!(err.contains("deadline"), "{err}");
         assert!(took < std::time::Duration::from_millis(1500), "answered after {took:?}");
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn two_thousand_sessions_leave_the_thread_count_bounded() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static MOST: AtomicUsize = AtomicUsize::new(0);
-        fn threads() -> usize {
-            std::fs::read_to_string("/proc/self/status")
-                .ok()
-                .and_then(|s| {
-                    s.lines()
-                        .find_map(|l| l.strip_prefix("Threads:").and_then(|n| n.trim().parse().ok()))
-                })
-                .unwrap_or(0)
-        }
-        fn count(_: &Context, _: &ToolPreEvent) -> ToolPreDecision {
-            MOST.fetch_max(threads(), Ordering::SeqCst);
-            deny("fine")
-        }
-        let dir = std::env::temp_dir().join(format!("agenthooks-edge-serve-{}-sessions", std::process::id()));
-        let runner = Runner::new(Router::new().on_tool_pre(count), vec![&agenthooks_edge_tests::ALPHA])
-            .with_options(RunOptions::default().with_state_dir(&dir));
-        let before = threads();
-        let input: String = (0..2000)
-            .map(|i| tool_frame(i, &format!("s{i}"), "ls", "") + "\n")
-            .collect();
-        let text = serve_text(&runner, &input);
-        assert_eq!(text.lines().count(), 2000);
-        assert!(text.lines().all(|l| l.contains("\"fine\"")), "every frame answered");
-        let most = MOST.load(Ordering::SeqCst);
-        // At most 64 session workers kept, the retired ones on their way out and each running
-        // handler's own thread: bounded, where a thread per session kept 2000.
-        assert!(most <= before + 160, "{most} threads (from {before})");
-        assert!(
-            threads() <= before + 8,
-            "workers remain after serve returned: {}",
-            threads()
-        );
     }
 
     #[test]

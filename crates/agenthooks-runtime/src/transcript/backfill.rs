@@ -1,6 +1,7 @@
 //! Prompt backfill: a synthesized, reporting-only `prompt.submitted` for a prompt the agent
-//! never sent to the prompt hook (Cursor CLI `-p` skips `beforeSubmitPrompt`, quirk 31),
-//! built from the session's transcript at the session's next event.
+//! never sent to the prompt hook (Cursor CLI `-p` skips `beforeSubmitPrompt`, quirk 31;
+//! Factory Droid's `droid exec` skips `UserPromptSubmit`, quirk 1001), built from the session's
+//! transcript at the session's next event.
 //!
 //! A backfilled event has [`Envelope::backfilled`] set, an empty raw payload and **no
 //! capabilities**: the prompt already went to the model, so it can never gate — whatever a

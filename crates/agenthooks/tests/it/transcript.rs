@@ -199,6 +199,7 @@ golden! {
     copilot_1_0_102: "copilot" "1.0.102";
     gemini_0_61_0: "gemini" "gemini-cli-0.61.0";
     kimi_2_1_0_wire: "kimi" "2.1.0";
+    droid_0_215_0: "droid" "0.215.0";
 }
 
 #[test]
@@ -306,7 +307,8 @@ proptest! {
 /// Which agents' print mode skips the prompt hook, from the corpus: every release the e2e
 /// capture ran in print mode (`claude -p`, `codex exec`, `gemini -p`, `copilot -p`, `kimi -p`)
 /// fired its prompt event in the no-decision run (`release.toml`), so none needs a backfill;
-/// Cursor CLI `-p` (no installable build) is the one that skips it (quirk 31).
+/// Cursor CLI `-p` (no installable build, quirk 31) and `droid exec` (quirk 1001, no prompt
+/// event in its corpus) skip it: there the backfill reports the prompt.
 #[test]
 fn print_modes_that_fire_the_prompt_hook() {
     let prompt_event = |agent: &str| match agent {
