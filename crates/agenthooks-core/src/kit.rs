@@ -403,6 +403,12 @@ fn missing_field(message: &str) -> Option<&str> {
     rest.split('`').next()
 }
 
+/// The field name of a serde "duplicate field `x`" message.
+fn duplicate_field(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("duplicate field `")?;
+    rest.split('`').next()
+}
+
 /// The outcome of [`repair`].
 struct Repaired<T> {
     value: Option<T>,
@@ -479,6 +485,20 @@ fn repair<T>(
                 continue;
             }
             break;
+        }
+        // Two spellings of one field (a name and its serde alias, such as Copilot's
+        // `transcriptPath` and `transcript_path`) both present: the field's own name goes to
+        // `extra` with its value, and the other spelling is read.
+        if let Some(key) = duplicate_field(&message).map(str::to_owned) {
+            if map.remove(&key).is_some() {
+                out.issues.push(ProjectionIssue {
+                    path: key.clone(),
+                    message,
+                    repair: Repair::MovedToExtra,
+                });
+                out.moved.push(key);
+                continue;
+            }
         }
         match missing_field(&message).map(str::to_owned) {
             Some(key) if !out.filled.contains(&key) => {

@@ -366,3 +366,34 @@ fn sniffing_recognises_copilot_only() {
     env.insert("COPILOT_CLI_BINARY_VERSION".to_owned(), "1.0.102".to_owned());
     assert_eq!(CODEC.sniff_env(&env), Some(Confidence::Certain));
 }
+
+/// Both spellings of one field (the fuzzer's find: `transcript_path` beside `transcriptPath`)
+/// still decode as the named event, with every value kept: the field's own spelling goes to
+/// `extra`, the alias is read, and a deny still reaches the wire.
+#[test]
+fn both_spellings_of_a_field_decode_and_keep_both_values() {
+    let payload = br#"{"transcript_path":"/a","hook_event_name":"PreToolUse","transcriptPath":"/b","tool_name":"bash","tool_input":{"command":"rm -rf /"}}"#;
+    for argv in [None, Some("PreToolUse"), Some("preToolUse")] {
+        let ev = decode_raw(payload, argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+        assert_eq!(ev.kind(), EventKind::ToolPre, "{argv:?}");
+        let env = ev.envelope();
+        let moved: Vec<_> = env
+            .projection_issues
+            .iter()
+            .filter(|i| i.repair == Repair::MovedToExtra)
+            .map(|i| i.path.as_str())
+            .collect();
+        assert_eq!(moved, ["transcriptPath"], "{argv:?}");
+        assert_eq!(
+            CODEC.native_extra(env).unwrap()["transcriptPath"],
+            json!("/b"),
+            "{argv:?}"
+        );
+        let Event::ToolPre(pre) = &ev else { unreachable!() };
+        assert_eq!(pre.tool.command(), Some("rm -rf /"), "{argv:?}");
+        let wire = CODEC
+            .encode(&ev, &agenthooks_core::decision::deny("no").into())
+            .unwrap();
+        assert!(wire.stdout_str().contains("deny"), "{argv:?}: {}", wire.stdout_str());
+    }
+}
