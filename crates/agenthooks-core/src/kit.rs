@@ -419,6 +419,23 @@ struct Repaired<T> {
     filled: Vec<String>,
 }
 
+impl<T> Repaired<T> {
+    /// Takes `key` out of the work map for a value the typed view cannot hold (its original value
+    /// goes to `extra`, from the payload) and reports it at `path`; false when the key is absent.
+    fn move_to_extra(&mut self, map: &mut Map<String, Value>, key: String, path: String, message: String) -> bool {
+        if map.remove(&key).is_none() {
+            return false;
+        }
+        self.issues.push(ProjectionIssue {
+            path,
+            message,
+            repair: Repair::MovedToExtra,
+        });
+        self.moved.push(key);
+        true
+    }
+}
+
 /// The original values of the moved keys.
 fn moved_values(original: &Map<String, Value>, moved: &[String]) -> Vec<(String, Value)> {
     moved
@@ -475,13 +492,7 @@ fn repair<T>(
                     None => break,
                 }
             }
-            if map.remove(&key).is_some() {
-                out.issues.push(ProjectionIssue {
-                    path: path.to_string(),
-                    message,
-                    repair: Repair::MovedToExtra,
-                });
-                out.moved.push(key);
+            if out.move_to_extra(map, key, path.to_string(), message) {
                 continue;
             }
             break;
@@ -490,13 +501,9 @@ fn repair<T>(
         // `transcriptPath` and `transcript_path`) both present: the field's own name goes to
         // `extra` with its value, and the other spelling is read.
         if let Some(key) = duplicate_field(&message).map(str::to_owned) {
-            if map.remove(&key).is_some() {
-                out.issues.push(ProjectionIssue {
-                    path: key.clone(),
-                    message,
-                    repair: Repair::MovedToExtra,
-                });
-                out.moved.push(key);
+            if map.contains_key(&key) {
+                let path = key.clone();
+                out.move_to_extra(map, key, path, message);
                 continue;
             }
         }

@@ -42,7 +42,9 @@ fn two_thousand_sessions_leave_the_thread_count_bounded() {
     let most = MOST.load(Ordering::SeqCst);
     // At most 64 session workers kept, the retired ones on their way out and each running
     // handler's own thread: bounded, where a thread per session kept 2000.
-    assert!(most <= before + 160, "{most} threads (from {before})");
+    // Retired workers exit on their own schedule: under load (a full test run, 2 cores) up to
+    // 215 were seen at once, alone 143; a thread per session would be 2000.
+    assert!(most <= before + 400, "{most} threads (from {before})");
     assert!(
         threads() <= before + 8,
         "workers remain after serve returned: {}",
